@@ -1,0 +1,35 @@
+# Two set-up commands for a fresh machine: `make demo` (the main job) and `make test` (the tests).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/pip install -q --disable-pip-version-check
+
+.PHONY: demo test install install-test bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) --upgrade pip
+
+# Runtime only (gymnasium, pydantic, sqlalchemy, fastmcp) plus the test tools.
+install: $(BIN)/python
+	$(PIP) -e ".[dev]"
+
+# Everything the full test suite exercises: the synth extra (CPU torch pinned first: an unpinned torch pulls
+# CUDA builds), the CPU pieces of OpenRLHF for the agent-executor tests.
+install-test: install
+	$(PIP) torch==2.13.0
+	$(PIP) -e ".[dev,synth,train-test,adapters]"
+	$(PIP) --no-deps openrlhf==0.11.2
+
+demo: install
+	$(BIN)/envfactory list
+	$(BIN)/envfactory verify
+	$(BIN)/envfactory rollout --agent reference
+	$(BIN)/envfactory rollout --agent random
+
+test: install-test
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto -q
+
+bench: install
+	$(BIN)/python benchmarks/bench_core.py
+	$(BIN)/python benchmarks/bench_mcp.py

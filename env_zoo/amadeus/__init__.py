@@ -1,0 +1,1 @@
+"""Amadeus: flight offers, pricing, orders and seat maps, after the Amadeus Self-Service flight APIs."""

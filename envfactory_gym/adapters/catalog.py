@@ -1,0 +1,105 @@
+"""The catalog of imported external environments: a small JSON file in the user's config folder (`ENVFACTORY_HOME`,
+default `~/.config/envfactory`), registered with gymnasium as `envfactory/ext-<name>-v0` when the package loads."""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from ..reward import RewardConfig
+from ..spec import EnvironmentSpec
+from . import load_environment
+from .build import ImportOptions
+
+HOME_VARIABLE = "ENVFACTORY_HOME"
+NAMESPACE = "envfactory"
+ENTRY_POINT = "envfactory_gym.env:ToolUseEnv"
+
+
+def home() -> Path:
+    """The user's envfactory folder."""
+    return Path(os.environ.get(HOME_VARIABLE) or Path.home() / ".config" / "envfactory")
+
+
+def catalog_path() -> Path:
+    """The catalog file."""
+    return home() / "external.json"
+
+
+def env_folder(name: str) -> Path:
+    """Where an external environment's converted tasks and snapshots are written."""
+    return home() / "external" / name
+
+
+def gym_id(name: str) -> str:
+    """The gymnasium id of an external environment."""
+    return f"{NAMESPACE}/{name}-v0"
+
+
+def read_catalog() -> dict[str, dict[str, Any]]:
+    """Catalog entries by environment name (empty when there is no catalog)."""
+    path = catalog_path()
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text()).get("environments", {})
+
+
+def save_entries(entries: list[dict[str, Any]]) -> None:
+    """Add or replace entries (by name) and write the catalog atomically."""
+    catalog = read_catalog()
+    catalog.update({entry["name"]: entry for entry in entries})
+    path = catalog_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps({"environments": catalog}, indent=2, sort_keys=True))
+    os.replace(temporary, path)
+    load_external.cache_clear()
+
+
+def reward_config(entry: dict[str, Any]) -> RewardConfig | None:
+    """The reward configuration recorded for an entry (None: the default one)."""
+    return RewardConfig(**entry["reward"]) if entry.get("reward") else None
+
+
+def register_external() -> list[str]:
+    """Register every catalog entry with gymnasium (idempotent); returns the ids. A broken catalog only warns."""
+    try:
+        catalog = read_catalog()
+    except (OSError, ValueError) as exc:
+        warnings.warn(f"ignoring the external environment catalog {catalog_path()}: {exc}", stacklevel=2)
+        return []
+    ids = []
+    for name, entry in sorted(catalog.items()):
+        kwargs: dict[str, Any] = {"env_name": name}
+        config = reward_config(entry)
+        if config is not None:
+            kwargs["reward_config"] = config
+        if gym_id(name) not in gym.registry:
+            gym.register(id=gym_id(name), entry_point=ENTRY_POINT, kwargs=kwargs)
+        ids.append(gym_id(name))
+    return ids
+
+
+@lru_cache(maxsize=None)
+def load_external(name: str) -> EnvironmentSpec:
+    """Convert a cataloged environment (once per process)."""
+    entry = read_catalog()[name]
+    return load_environment(
+        entry["format"], entry["path"], entry["key"], name, env_folder(name),
+        ImportOptions.from_json(entry.get("options", {})), entry.get("isolate", False),
+    )
+
+
+def resolve_external(name: str) -> EnvironmentSpec | None:
+    """A cataloged environment by name (`ext-foo`) or gymnasium id (`envfactory/ext-foo-v0`), or None."""
+    wanted = name.lower()
+    for entry_name in read_catalog():
+        if wanted in (entry_name.lower(), gym_id(entry_name).lower()):
+            return load_external(entry_name)
+    return None

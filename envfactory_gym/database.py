@@ -1,0 +1,159 @@
+"""The handle every tool receives first: SQL access, the simulated clock, seeded ids and shared helpers."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta, timezone
+from typing import Any, Generic, Iterable, Sequence, TypeVar
+
+from pydantic import BaseModel
+from sqlalchemy import Connection, Table, and_, func, select
+
+from .errors import InvalidRequest, NotFound
+from .fastpath import reader, simple_value
+from .state import META_TABLE, SQLiteState
+
+T = TypeVar("T")
+DEFAULT_CLOCK = datetime(2025, 1, 15, 9, 0, tzinfo=timezone.utc)
+_ID_NAMESPACE = uuid.UUID("6f1c1f0e-5d4b-4c55-9a3e-8e7f6a0b1c2d")
+
+
+class SimClock:
+    """Simulated time: starts at the task's clock and moves a fixed tick per executed tool call."""
+
+    def __init__(self, start: datetime = DEFAULT_CLOCK, tick: timedelta = timedelta(seconds=30)) -> None:
+        self.start = start
+        self.tick = tick
+        self.calls = 0
+
+    def reset(self, start: datetime) -> None:
+        """Restart the clock at `start`."""
+        self.start = start if start.tzinfo else start.replace(tzinfo=timezone.utc)
+        self.calls = 0
+
+    def now(self) -> datetime:
+        """Current simulated time."""
+        return self.start + self.tick * self.calls
+
+    def advance(self) -> None:
+        """Move one tick forward (the executor calls this after each tool call)."""
+        self.calls += 1
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a listing, cursor-paginated the way most product APIs do."""
+
+    results: list[T]
+    next_cursor: str | None = None
+    has_more: bool = False
+
+
+def paginate(items: Sequence[T], page_size: int, cursor: str | None = None, max_page_size: int = 100) -> Page[T]:
+    """Slice `items` into a page; `cursor` is the opaque offset returned as `next_cursor` by the previous page."""
+    if not 1 <= page_size <= max_page_size:
+        raise InvalidRequest(f"page_size must be between 1 and {max_page_size}")
+    try:
+        start = int(cursor) if cursor else 0
+    except ValueError:
+        raise InvalidRequest(f"invalid cursor {cursor!r}") from None
+    if start < 0 or start > len(items):
+        raise InvalidRequest(f"invalid cursor {cursor!r}")
+    end = start + page_size
+    more = end < len(items)
+    return Page[Any](results=list(items[start:end]), next_cursor=str(end) if more else None, has_more=more)
+
+
+class Database:
+    """What a tool works with: `conn` (SQLAlchemy Core connection), `now()`, `new_id()` and row helpers.
+
+    Helpers raise the runtime's errors (NotFound, ...) with short messages; tools never format observations.
+    """
+
+    def __init__(self, state: SQLiteState, clock: SimClock) -> None:
+        self.state = state
+        self.conn: Connection = state.connection
+        self.clock = clock
+
+    def now(self) -> datetime:
+        """Simulated current time (timezone-aware, UTC)."""
+        return self.clock.now()
+
+    def now_iso(self) -> str:
+        """Simulated current time as an ISO 8601 string with a `Z` suffix."""
+        return self.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def next_number(self, counter: str, table: Table | None = None) -> int:
+        """Next value of a named counter kept inside the state (so it snapshots and rolls back with it)."""
+        raw = self.state.raw
+        row = raw.execute(f'SELECT value FROM "{META_TABLE}" WHERE key = ?', (counter,)).fetchone()
+        if row is None:
+            start = self.conn.execute(select(func.count()).select_from(table)).scalar_one() if table is not None else 0
+            value = start + 1
+            raw.execute(f'INSERT INTO "{META_TABLE}" (key, value) VALUES (?, ?)', (counter, value))
+        else:
+            value = row[0] + 1
+            raw.execute(f'UPDATE "{META_TABLE}" SET value = ? WHERE key = ?', (value, counter))
+        return value
+
+    def new_id(self, table: Table, prefix: str, width: int = 4) -> str:
+        """A fresh, deterministic id such as `ord_0042` for `table`, never one that exists there already."""
+        pk = list(table.primary_key.columns)[0]
+        while True:
+            candidate = f"{prefix}{self.next_number(f'id:{table.name}', table):0{width}d}"
+            if self.conn.execute(select(pk).where(pk == candidate)).first() is None:
+                return candidate
+
+    def new_uuid(self, table: Table) -> str:
+        """A fresh, deterministic UUID string for `table` (derived from a counter in the state)."""
+        return str(uuid.uuid5(_ID_NAMESPACE, f"{table.name}:{self.next_number(f'uuid:{table.name}')}"))
+
+    def get(self, table: Table, key: Any, entity: str | None = None) -> dict[str, Any]:
+        """The row with primary key `key`; raises NotFound("<Entity> '<key>' not found")."""
+        fast = reader(table)
+        if fast is not None and simple_value(key):
+            values = self.state.raw.execute(fast.by_key, (key,)).fetchone()
+            row = fast.decode(values) if values is not None else None
+        else:
+            pk = list(table.primary_key.columns)[0]
+            found = self.conn.execute(select(table).where(pk == key)).mappings().first()
+            row = dict(found) if found is not None else None
+        if row is None:
+            raise NotFound(f"{entity or table.name.rstrip('s').capitalize()} '{key}' not found")
+        return row
+
+    def find(self, table: Table, *conditions: Any, order_by: Iterable[Any] = (), **equals: Any) -> list[dict[str, Any]]:
+        """Rows matching SQLAlchemy `conditions` and `column=value` equalities, ordered by `order_by` then key."""
+        fast = reader(table)
+        if fast is not None and not conditions and all(simple_value(v) for v in equals.values()):
+            sql = fast.where_sql(equals, order_by)
+            if sql is not None:
+                return [fast.decode(values) for values in self.state.raw.execute(sql, tuple(equals.values()))]
+        clauses = list(conditions) + [table.c[name] == value for name, value in equals.items()]
+        stmt = select(table)
+        if clauses:
+            stmt = stmt.where(and_(*clauses))
+        stmt = stmt.order_by(*order_by, *table.primary_key.columns)
+        return [dict(r) for r in self.conn.execute(stmt).mappings()]
+
+    def insert(self, table: Table, **values: Any) -> dict[str, Any]:
+        """Insert one row and return it as stored."""
+        self.conn.execute(table.insert().values(**values))
+        pk = list(table.primary_key.columns)[0]
+        key = values.get(pk.name)
+        if key is None:
+            key = self.state.raw.execute("SELECT last_insert_rowid()").fetchone()[0]
+        return self.get(table, key)
+
+    def update(self, table: Table, key: Any, **values: Any) -> dict[str, Any]:
+        """Update the row with primary key `key` (which must exist) and return it."""
+        self.get(table, key)
+        pk = list(table.primary_key.columns)[0]
+        self.conn.execute(table.update().where(pk == key).values(**values))
+        return self.get(table, key)
+
+    def delete(self, table: Table, key: Any) -> dict[str, Any]:
+        """Delete the row with primary key `key` (which must exist) and return what it held."""
+        row = self.get(table, key)
+        pk = list(table.primary_key.columns)[0]
+        self.conn.execute(table.delete().where(pk == key))
+        return row

@@ -1,0 +1,258 @@
+"""The gymnasium Env: text actions in, text observations out, a task's turns played by a simulated user."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Literal, SupportsFloat
+
+import gymnasium as gym
+
+from .actions import ActionParser, HermesParser
+from .prompts import assistant_message, system_prompt, tool_message, tool_response
+from .registry import resolve
+from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, score
+from .session import ToolSession, snapshot_bytes
+from .spaces import UnicodeText
+from .spec import EnvironmentSpec
+from .tasks import Task, Turn, expected_replay, load_tasks, replay_calls
+from .users import SimulatedUser, make_user
+
+MAX_OBSERVATION_LENGTH = 1_000_000
+
+_scratch = threading.local()
+
+
+def _scratch_session(spec: EnvironmentSpec) -> ToolSession:
+    """A per-thread spare session of `spec`, used to replay one turn's ground truth for turn-level scores."""
+    sessions: dict[int, ToolSession] = _scratch.__dict__.setdefault("sessions", {})
+    if id(spec) not in sessions:
+        sessions[id(spec)] = ToolSession(spec)
+    return sessions[id(spec)]
+
+
+class ToolUseEnv(gym.Env[str, str]):
+    """One tool-use environment of the zoo as a gymnasium Env.
+
+    - `reset(seed, options={"task_id": ...})` restores the task's snapshot; the observation is the first user query
+      and `info["messages"]` holds the system prompt (with tool schemas) and that query in OpenAI chat format.
+    - `step(text)` parses the model output: tool calls are executed (results come back as `<tool_response>` text);
+      a plain message ends the agent's turn and the user's next query is the observation.
+    - The episode terminates after the last turn and truncates after `max_steps` actions; the composite reward is
+      paid then, with its components in `info["reward_components"]`. Each finished turn's own score is in
+      `info["turn_reward"]`.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        env_name: str | EnvironmentSpec,
+        *,
+        task_ids: list[str] | None = None,
+        max_steps: int = 40,
+        reward_config: RewardConfig = RewardConfig(),
+        parser: ActionParser | None = None,
+        user: SimulatedUser | str | None = None,
+        max_action_length: int = 65_536,
+        max_tool_response_length: int = 16_000,
+        render_mode: str | None = None,
+    ) -> None:
+        self.spec_env = env_name if isinstance(env_name, EnvironmentSpec) else resolve(env_name)
+        all_tasks = load_tasks(self.spec_env)
+        self.task_ids = sorted(task_ids if task_ids is not None else all_tasks)
+        unknown = set(self.task_ids) - set(all_tasks)
+        if unknown or not self.task_ids:
+            raise ValueError(f"unknown or no task ids for {self.spec_env.name}: {sorted(unknown)}")
+        self.tasks = all_tasks
+        self.max_steps = max_steps
+        self.reward_config = reward_config
+        self.parser = parser or HermesParser()
+        self.user = make_user(user)
+        self.max_tool_response_length = max_tool_response_length
+        self.render_mode = render_mode
+        self.action_space = UnicodeText(max_length=max_action_length)
+        self.observation_space = UnicodeText(max_length=MAX_OBSERVATION_LENGTH)
+        self.session = ToolSession(self.spec_env)
+        self.task: Task | None = None
+        self._done = True
+
+    # ------------------------------------------------------------------ episode control
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """Start an episode on `options["task_id"]`, or on a task drawn with the seed."""
+        super().reset(seed=seed)
+        task_id = (options or {}).get("task_id")
+        if task_id is None:
+            task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+        if task_id not in self.tasks:
+            raise KeyError(f"unknown task {task_id!r} for {self.spec_env.name}")
+        self.task = self.tasks[task_id]
+        self._replay = expected_replay(self.spec_env, self.task)
+        self.session.reset(self.task.snapshot, self.task.clock)
+        self._steps = 0
+        self._format_errors = 0
+        self._calls: list[CallRecord] = []
+        self._turn_index = 0
+        self._done = False
+        self._system = system_prompt(self.spec_env, self.task.clock)
+        self._messages: list[dict[str, Any]] = [{"role": "system", "content": self._system}]
+        if hasattr(self.user, "bind"):  # a ContextualUser sees the live state and the dialogue
+            self.user.bind(self.session, self._messages)
+        observation = self._begin_turn(self.user.start(self.task))
+        info = self._info()
+        info["system_prompt"] = self._system
+        return observation, info
+
+    def step(self, action: str) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Apply one model output; see the class docstring for what comes back."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() first")
+        self._steps += 1
+        info_extra: dict[str, Any] = {}
+        terminated = False
+        if not isinstance(action, str):
+            observation = self._format_error(f"the action must be text, got {type(action).__name__}")
+        elif len(action) > self.action_space.max_length:
+            observation = self._format_error(
+                f"the action is too long ({len(action)} characters; the limit is {self.action_space.max_length})"
+            )
+        else:
+            parsed = self.parser.parse(action)
+            if parsed.ends_turn:
+                self._messages.append(assistant_message(parsed.message, []))
+                info_extra["turn_reward"] = self._turn_score().as_dict()
+                next_turn = self.user.next_turn(parsed.message)
+                if next_turn is None:
+                    terminated, observation = True, ""
+                else:
+                    self._turn_index += 1
+                    observation = self._begin_turn(next_turn)
+            else:
+                content = action if parsed.errors else parsed.message  # keep a malformed call visible in history
+                observation = self._run_calls(content, parsed.tool_calls, parsed.errors)
+        truncated = not terminated and self._steps >= self.max_steps
+        reward = 0.0
+        if terminated or truncated:
+            self._done = True
+            breakdown = self._episode_score()
+            reward = breakdown.total
+            info_extra["reward_components"] = breakdown.as_dict()
+        info = self._info()
+        info.update(info_extra)
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, truncated, info
+
+    # ------------------------------------------------------------------ pieces of a step
+    def _begin_turn(self, turn: Turn) -> str:
+        self._turn_start = self.session.state.snapshot() if self._turn_index else None
+        self._turn_start_clock = self.session.clock.now()
+        self._turn_calls_from = len(self._calls)
+        self._turn = turn
+        replay_calls(self.session, turn.user_calls)
+        self._messages.append({"role": "user", "content": turn.query})
+        return turn.query
+
+    def _run_calls(self, message: str, calls: list, errors: list[str]) -> str:
+        ids = [f"call_{self._steps}_{i}" for i in range(len(calls))]
+        self._messages.append(assistant_message(message, [(i, c.name, c.arguments) for i, c in zip(ids, calls)]))
+        parts = []
+        for call_id, call in zip(ids, calls):
+            outcome = self.session.call(call.name, call.arguments)
+            self._calls.append(CallRecord(outcome.name, outcome.arguments, outcome.ok, outcome.read_only))
+            text = outcome.text
+            if len(text) > self.max_tool_response_length:
+                text = text[: self.max_tool_response_length] + f"... [truncated, {len(outcome.text)} characters]"
+            self._messages.append(tool_message(call_id, outcome.name, text))
+            parts.append(tool_response(text))
+        for error in errors:
+            self._format_errors += 1
+            text = f"Error: {error}. Write each call as <tool_call>{{\"name\": ..., \"arguments\": {{...}}}}</tool_call>"
+            self._messages.append(tool_message(f"call_{self._steps}_format", "format_error", text))
+            parts.append(tool_response(text))
+        return "\n".join(parts)
+
+    def _format_error(self, error: str) -> str:
+        """An action that could not be read at all: counted as a format error, shown to the agent."""
+        return self._run_calls("", [], [error])
+
+    # ------------------------------------------------------------------ scoring
+    def current_score(self, scope: Literal["episode", "turn"] = "episode") -> RewardBreakdown:
+        """The reward breakdown the episode (`scope="episode"`) or the agent's current turn (`"turn"`) would get if
+        it stopped now, without ending anything: what a trainer that stops on its own budget pays."""
+        if self.task is None:
+            raise RuntimeError("no episode: call reset() first")
+        return self._episode_score() if scope == "episode" else self._turn_score()
+
+    def _episode_score(self) -> RewardBreakdown:
+        assert self.task is not None
+        return score(
+            self.spec_env,
+            self._calls,
+            self.task.agent_calls,
+            self._replay.baseline,
+            self.session.dump(),
+            self._replay.final,
+            self._format_errors,
+            self.reward_config,
+            checklist_score(self.spec_env, self.task, self.session.state),
+        )
+
+    def _turn_score(self) -> RewardBreakdown:
+        """Score of the turn that just ended against that turn's ground truth, from the state it started in.
+
+        The turn's ground truth is replayed on a spare session restored to the turn's starting state; if it does
+        not apply there (the agent's earlier turns went elsewhere), the ideal path's states are used instead.
+        """
+        assert self.task is not None
+        start = self._turn_start or snapshot_bytes(self.spec_env, self.task.snapshot)
+        scratch = _scratch_session(self.spec_env)
+        scratch.restore_bytes(start, self._turn_start_clock)
+        replay_calls(scratch, self._turn.user_calls)
+        initial = scratch.dump()
+        if all(o.ok for o in replay_calls(scratch, self._turn.agent_calls)):
+            expected = scratch.dump()
+        else:
+            index = min(self._turn_index, len(self._replay.states) - 2)  # an LLM user may add turns
+            initial, expected = self._replay.states[index], self._replay.states[index + 1]
+        return score(
+            self.spec_env,
+            self._calls[self._turn_calls_from :],
+            self._turn.agent_calls,
+            initial,
+            self.session.dump(),
+            expected,
+            0,
+            self.reward_config,
+        )
+
+    # ------------------------------------------------------------------ info and rendering
+    def _info(self) -> dict[str, Any]:
+        return {
+            "task_id": self.task.id if self.task else None,
+            "turn": self._turn_index,
+            "step": self._steps,
+            "messages": list(self._messages),
+            "tools": self.spec_env.openai_tools,
+        }
+
+    def render(self) -> str | None:
+        """The conversation so far as text (`ansi` returns it, `human` prints it)."""
+        if self.render_mode is None:
+            return None
+        lines = []
+        for message in self._messages[1:]:
+            if message.get("tool_calls"):
+                for call in message["tool_calls"]:
+                    lines.append(f"[assistant -> {call['function']['name']}] {call['function']['arguments']}")
+            if message.get("content"):
+                lines.append(f"[{message['role']}] {message['content']}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Release the database connection."""
+        self.session.close()
+        super().close()

@@ -1,0 +1,76 @@
+"""Discovery of env_zoo environments and their registration as `envfactory/<Name>-v<N>` gymnasium ids."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import gymnasium as gym
+
+from .spec import EnvironmentSpec, load_environment_from_package
+from .vector import shared_text  # noqa: F401  (async vector envs carry Unicode observations intact)
+
+ZOO_PACKAGE = "env_zoo"
+NAMESPACE = "envfactory"
+ENTRY_POINT = "envfactory_gym.env:ToolUseEnv"
+
+
+def zoo_root() -> Path:
+    """Folder of the installed env_zoo package."""
+    spec = importlib.util.find_spec(ZOO_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("env_zoo is not installed")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def zoo_keys() -> list[str]:
+    """Keys (folder names) of every environment in the zoo, sorted."""
+    root = zoo_root()
+    return sorted(p.name for p in root.iterdir() if (p / "metadata.json").is_file() and (p / "__init__.py").is_file())
+
+
+def zoo_metadata(key: str) -> dict:
+    """The metadata.json of one zoo environment (cheap: imports nothing)."""
+    return json.loads((zoo_root() / key / "metadata.json").read_text())
+
+
+@lru_cache(maxsize=None)
+def load_zoo_environment(key: str) -> EnvironmentSpec:
+    """Import and build the spec of a zoo environment, once per process."""
+    return load_environment_from_package(f"{ZOO_PACKAGE}.{key}")
+
+
+def env_id(key: str) -> str:
+    """The gymnasium id of a zoo environment."""
+    meta = zoo_metadata(key)
+    return f"{NAMESPACE}/{meta['name']}-v{int(meta.get('version', 0))}"
+
+
+def resolve(name: str) -> EnvironmentSpec:
+    """Find a zoo environment by key (`notion`), name (`Notion`) or gymnasium id (`envfactory/Notion-v0`), or an
+    imported external one (`ext-foo`, `envfactory/ext-foo-v0`)."""
+    for key in zoo_keys():
+        if name.lower() in {key, zoo_metadata(key)["name"].lower(), env_id(key).lower()}:
+            return load_zoo_environment(key)
+    from .adapters.catalog import resolve_external  # imported late: adapters build on the whole runtime
+
+    external = resolve_external(name)
+    if external is not None:
+        return external
+    raise KeyError(f"no environment named {name!r}; known: {', '.join(zoo_keys())}")
+
+
+def register_zoo() -> list[str]:
+    """Register every zoo environment, and every imported external one, with gymnasium (idempotent); returns the
+    ids."""
+    from .adapters.catalog import register_external
+
+    ids = []
+    for key in zoo_keys():
+        gym_id = env_id(key)
+        if gym_id not in gym.registry:
+            gym.register(id=gym_id, entry_point=ENTRY_POINT, kwargs={"env_name": key})
+        ids.append(gym_id)
+    return ids + register_external()

@@ -1,0 +1,206 @@
+"""The composite reward R = a*R_traj + (1-a)*R_state - g*P_length (method.md section 7), each part a named function.
+
+An optional checklist component (per-task checks on the final state, EnvScaler-style) joins with weight
+`RewardConfig.checklist` (0 by default): R = (1-w)*(a*R_traj + (1-a)*R_state) + w*R_checklist - penalties."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable, Literal, Sequence
+
+from pydantic import ValidationError
+
+from .spec import EnvironmentSpec
+from .state import CanonicalState
+from .tasks import GroundTruthCall
+
+TrajectoryMode = Literal["graded", "strict"]
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """Weights of the composite reward. Defaults follow the paper (a = 0.5) and the core issue."""
+
+    alpha: float = 0.5
+    gamma: float = 0.05
+    length_cap: float = 0.5
+    format_penalty: float = 0.05
+    format_cap: float = 0.5
+    trajectory_mode: TrajectoryMode = "graded"
+    checklist: float = 0.0
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """An agent call as the reward sees it: validated arguments, whether it succeeded, whether it reads only."""
+
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    read_only: bool
+
+
+@dataclass(frozen=True)
+class RewardBreakdown:
+    """Every component of one score, reported on its own."""
+
+    total: float
+    trajectory: float
+    state: float
+    length_penalty: float
+    format_penalty: float
+    matched_calls: int
+    expected_calls: int
+    agent_calls: int
+    checklist: float | None = None  # pass fraction of the task's checks; None when the task has none
+
+    def as_dict(self) -> dict[str, float | int]:
+        """Plain dict (for `info`)."""
+        return asdict(self)
+
+
+def _normalize(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.split()).casefold()
+    if isinstance(value, dict):
+        return {k: _normalize(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_normalize(v) for v in value]
+    return value
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """Argument equality: case- and whitespace-insensitive strings, float tolerance, recursive containers."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+    return _normalize(a) == _normalize(b)
+
+
+def normalize_ground_truth(spec: EnvironmentSpec, call: GroundTruthCall) -> dict[str, Any]:
+    """Ground-truth arguments validated like agent arguments (defaults filled, types coerced)."""
+    model = spec.tools[call.name].input_model
+    try:
+        return model.model_validate(call.arguments).model_dump(mode="json")
+    except ValidationError:
+        return dict(call.arguments)
+
+
+def call_matches(record: CallRecord, expected: GroundTruthCall, expected_args: dict[str, Any]) -> bool:
+    """Same tool and equal arguments, masked arguments ignored."""
+    if not record.ok or record.name != expected.name:
+        return False
+    masked = set(expected.masked)
+    keys = (set(expected_args) | set(record.arguments)) - masked
+    return all(values_equal(record.arguments.get(k), expected_args.get(k)) for k in keys)
+
+
+def match_calls(spec: EnvironmentSpec, agent: Sequence[CallRecord], expected: Sequence[GroundTruthCall]) -> int:
+    """How many ground-truth calls are matched by distinct agent calls.
+
+    Writes must be matched in their ground-truth order (longest common subsequence); read-only calls are
+    independent and may be matched anywhere, in any order.
+    """
+    expected_args = [normalize_ground_truth(spec, c) for c in expected]
+    is_read = [spec.tools[c.name].read_only for c in expected]
+    writes = [(c, a) for c, a, r in zip(expected, expected_args, is_read) if not r]
+    agent_writes = [r for r in agent if not r.read_only]
+    lcs = [[0] * (len(agent_writes) + 1) for _ in range(len(writes) + 1)]
+    for i, (call, args) in enumerate(writes, start=1):
+        for j, record in enumerate(agent_writes, start=1):
+            if call_matches(record, call, args):
+                lcs[i][j] = lcs[i - 1][j - 1] + 1
+            else:
+                lcs[i][j] = max(lcs[i - 1][j], lcs[i][j - 1])
+    matched = lcs[len(writes)][len(agent_writes)]
+    available = [r for r in agent if r.read_only]
+    for call, args, read in zip(expected, expected_args, is_read):
+        if not read:
+            continue
+        for index, record in enumerate(available):
+            if call_matches(record, call, args):
+                matched += 1
+                del available[index]
+                break
+    return matched
+
+
+def trajectory_reward(matched: int, expected: int, mode: TrajectoryMode) -> float:
+    """R_traj: fraction of ground-truth calls matched (`graded`) or all-or-nothing (`strict`)."""
+    if expected == 0:
+        return 1.0
+    if mode == "strict":
+        return 1.0 if matched == expected else 0.0
+    return matched / expected
+
+
+def state_reward(initial: CanonicalState, final: CanonicalState, expected: CanonicalState) -> float:
+    """R_state: over the rows that the ground truth or the agent changed, the fraction now equal to the expected.
+
+    1.0 exactly when the final state equals the expected one; 0.0 when the agent changed none of the rows it
+    had to change.
+    """
+    changed: set[tuple[str, str]] = set()
+    for table in set(initial) | set(final) | set(expected):
+        before, after, want = initial.get(table, {}), final.get(table, {}), expected.get(table, {})
+        for key in set(before) | set(after) | set(want):
+            if before.get(key) != want.get(key) or before.get(key) != after.get(key):
+                changed.add((table, key))
+    if not changed:
+        return 1.0
+    good = sum(1 for t, k in changed if final.get(t, {}).get(k) == expected.get(t, {}).get(k))
+    return good / len(changed)
+
+
+def length_penalty(agent_calls: int, expected_calls: int, config: RewardConfig) -> float:
+    """P_length times gamma: `gamma` per call beyond the ground truth, capped."""
+    return min(config.length_cap, config.gamma * max(0, agent_calls - expected_calls))
+
+
+def format_penalty(format_errors: int, config: RewardConfig) -> float:
+    """Penalty for unparsable tool calls, capped."""
+    return min(config.format_cap, config.format_penalty * format_errors)
+
+
+def score(
+    spec: EnvironmentSpec,
+    agent_calls: Sequence[CallRecord],
+    expected_calls: Iterable[GroundTruthCall],
+    initial: CanonicalState,
+    final: CanonicalState,
+    expected_state: CanonicalState,
+    format_errors: int = 0,
+    config: RewardConfig = RewardConfig(),
+    checklist: float | None = None,
+) -> RewardBreakdown:
+    """Combine the parts into the composite reward, clipped to [0, 1]; `checklist` (a pass fraction) counts with
+    weight `config.checklist` when given."""
+    expected = list(expected_calls)
+    matched = match_calls(spec, agent_calls, expected)
+    r_traj = trajectory_reward(matched, len(expected), config.trajectory_mode)
+    r_state = state_reward(initial, final, expected_state)
+    p_len = length_penalty(len(agent_calls), len(expected), config)
+    p_fmt = format_penalty(format_errors, config)
+    weight = config.checklist if checklist is not None else 0.0
+    composite = config.alpha * r_traj + (1 - config.alpha) * r_state
+    total = (1 - weight) * composite + weight * (checklist or 0.0) - p_len - p_fmt
+    return RewardBreakdown(
+        total=min(1.0, max(0.0, total)),
+        trajectory=r_traj,
+        state=r_state,
+        length_penalty=p_len,
+        format_penalty=p_fmt,
+        matched_calls=matched,
+        expected_calls=len(expected),
+        agent_calls=len(agent_calls),
+        checklist=checklist,
+    )
+
+
+def checklist_score(spec: EnvironmentSpec, task: Any, state: Any) -> float | None:
+    """The pass fraction of a task's checks on a final state (`spec.checklist`), or None without checks."""
+    return spec.checklist(task, state) if spec.checklist is not None else None

@@ -1,0 +1,191 @@
+"""Tasks: the multi-turn task model, loading and validation, and ground-truth replay (the expected states)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .execution import ToolOutcome
+from .session import DEFAULT_SNAPSHOT, ToolSession
+from .spec import EnvironmentSpec
+from .state import CanonicalState
+
+
+class GroundTruthCall(BaseModel):
+    """One expected tool call; arguments named in `masked` may take any value."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    masked: list[str] = Field(default_factory=list)
+    caller: Literal["agent", "user"] = "agent"
+
+
+class Turn(BaseModel):
+    """One user request and the calls that fulfil it."""
+
+    model_config = ConfigDict(extra="forbid")
+    query: str
+    calls: list[GroundTruthCall] = Field(default_factory=list)
+
+    @field_validator("calls")
+    @classmethod
+    def _at_most_five(cls, calls: list[GroundTruthCall]) -> list[GroundTruthCall]:
+        if len(calls) > 5:
+            raise ValueError("a turn holds at most 5 ground-truth calls")
+        callers = [c.caller for c in calls]
+        if callers != sorted(callers, key=lambda c: c != "user"):
+            raise ValueError("user calls (performed by the user before asking) come first in a turn")
+        return calls
+
+    @property
+    def agent_calls(self) -> list[GroundTruthCall]:
+        """The calls the agent is expected to make."""
+        return [c for c in self.calls if c.caller == "agent"]
+
+    @property
+    def user_calls(self) -> list[GroundTruthCall]:
+        """Calls the user performs before asking (user-only tools such as login)."""
+        return [c for c in self.calls if c.caller == "user"]
+
+
+class UserPersona(BaseModel):
+    """Who the simulated user is and what they want."""
+
+    name: str = ""
+    profile: str = ""
+    scenario: str = ""
+    known: dict[str, Any] = Field(default_factory=dict)
+
+
+class Task(BaseModel):
+    """A multi-turn conversation plan with verified ground truth (method.md section 1)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    snapshot: str = DEFAULT_SNAPSHOT
+    clock: datetime = datetime(2025, 1, 15, 9, 0, tzinfo=timezone.utc)
+    user: UserPersona = Field(default_factory=UserPersona)
+    turns: list[Turn] = Field(min_length=1)
+    provenance: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def calls(self) -> list[GroundTruthCall]:
+        """All ground-truth calls in order."""
+        return [call for turn in self.turns for call in turn.calls]
+
+    @property
+    def agent_calls(self) -> list[GroundTruthCall]:
+        """All calls the agent is expected to make, in order."""
+        return [call for turn in self.turns for call in turn.agent_calls]
+
+    def changes_state(self, spec: EnvironmentSpec) -> bool:
+        """Whether the agent's ground truth holds a write (the user's own calls do not count)."""
+        return any(not spec.tools[c.name].read_only for c in self.agent_calls)
+
+
+def vary_masked(spec: EnvironmentSpec, call: GroundTruthCall) -> GroundTruthCall:
+    """The call with each masked argument given another valid value: dropped to its default when it has one,
+    else (free text without an enum, format or pattern) changed. A correct mask survives this unnoticed."""
+    varied = call.model_copy(deep=True)
+    tool = spec.tools[call.name]
+    properties = tool.input_schema["properties"]
+    for name in call.masked:
+        if name not in varied.arguments:
+            continue
+        if not tool.input_model.model_fields[name].is_required():
+            del varied.arguments[name]
+        elif isinstance(varied.arguments[name], str) and not set(properties[name]) & {"enum", "format", "pattern"}:
+            varied.arguments[name] += " x"
+    return varied
+
+
+@lru_cache(maxsize=None)
+def load_tasks(spec: EnvironmentSpec) -> dict[str, Task]:
+    """All tasks of an environment by id, validated against the model and the environment's tools."""
+    tasks: dict[str, Task] = {}
+    if not spec.tasks_path.exists():
+        return tasks
+    for line_no, line in enumerate(spec.tasks_path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        task = Task.model_validate(json.loads(line))
+        if task.id in tasks:
+            raise ValueError(f"{spec.tasks_path}:{line_no}: duplicate task id {task.id!r}")
+        for call in task.calls:
+            if call.name not in spec.tools:
+                raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} calls unknown tool {call.name!r}")
+            unknown_masks = set(call.masked) - set(spec.tools[call.name].input_model.model_fields)
+            if unknown_masks:
+                raise ValueError(f"task {task.id}: masked arguments {sorted(unknown_masks)} not in {call.name}")
+        if not spec.snapshot_path(task.snapshot).exists():
+            raise ValueError(f"task {task.id}: snapshot {task.snapshot!r} not found")
+        tasks[task.id] = task
+    return tasks
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Ground truth executed on the task's snapshot: outcomes per turn and the canonical state before/after each."""
+
+    outcomes: list[list[ToolOutcome]]
+    states: list[CanonicalState]  # states[0] initial, states[t + 1] after turn t
+    baseline: CanonicalState  # the final state if the agent does nothing (only the user's own calls run)
+
+    @property
+    def initial(self) -> CanonicalState:
+        """State before the first turn."""
+        return self.states[0]
+
+    @property
+    def final(self) -> CanonicalState:
+        """Expected final state."""
+        return self.states[-1]
+
+    @property
+    def failures(self) -> list[ToolOutcome]:
+        """Ground-truth calls that failed (a valid task has none)."""
+        return [o for turn in self.outcomes for o in turn if not o.ok]
+
+
+def replay_calls(session: ToolSession, calls: list[GroundTruthCall]) -> list[ToolOutcome]:
+    """Execute ground-truth calls in a session, each as its declared caller."""
+    return [session.call(c.name, c.arguments, caller=c.caller) for c in calls]  # type: ignore[arg-type]
+
+
+def replay(spec: EnvironmentSpec, task: Task) -> Replay:
+    """Replay a task's ground truth on a fresh session (uncached)."""
+    session = ToolSession(spec)
+    try:
+        session.reset(task.snapshot, task.clock)
+        states = [session.dump()]
+        outcomes = []
+        for turn in task.turns:
+            outcomes.append(replay_calls(session, turn.calls))
+            states.append(session.dump())
+        session.reset(task.snapshot, task.clock)
+        replay_calls(session, [c for turn in task.turns for c in turn.user_calls])
+        return Replay(outcomes, states, session.dump())
+    finally:
+        session.close()
+
+
+_REPLAY_LOCK = threading.Lock()
+_REPLAYS: dict[tuple[int, str], Replay] = {}
+
+
+def expected_replay(spec: EnvironmentSpec, task: Task) -> Replay:
+    """The task's replay, computed once per process and cached (the reward's expected states)."""
+    key = (id(spec), task.id)
+    cached = _REPLAYS.get(key)
+    if cached is None:
+        cached = replay(spec, task)
+        with _REPLAY_LOCK:
+            _REPLAYS.setdefault(key, cached)
+    return cached

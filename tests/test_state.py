@@ -1,0 +1,112 @@
+"""SQLite state: snapshots, restore, atomic calls, canonical dump, isolation."""
+
+import pytest
+from sqlalchemy import Column, Integer, MetaData, String, Table
+
+from envfactory_gym import ToolSession, resolve
+from envfactory_gym.state import SQLiteState, build_snapshot, state_hash
+
+meta = MetaData()
+items = Table("items", meta, Column("id", Integer, primary_key=True), Column("name", String, nullable=False),
+              Column("touched_at", String, info={"volatile": True}))
+
+
+def make_state(rows):
+    state = SQLiteState(meta)
+    state.restore(build_snapshot(meta, {"tables": {"items": rows}}))
+    return state
+
+
+def test_restore_replaces_everything():
+    state = make_state([{"id": 1, "name": "a"}])
+    data = state.snapshot()
+    state.raw.execute("INSERT INTO items (id, name) VALUES (2, 'b')")
+    assert len(state.dump()["items"]) == 2
+    state.restore(data)
+    assert state.dump() == {"items": {"1": {"id": 1, "name": "a"}}}
+
+
+def test_atomic_rolls_back_on_error():
+    state = make_state([{"id": 1, "name": "a"}])
+    before = state_hash(state.dump())
+    with pytest.raises(RuntimeError):
+        with state.atomic():
+            state.raw.execute("UPDATE items SET name = 'changed'")
+            raise RuntimeError("boom")
+    assert state_hash(state.dump()) == before
+
+
+def test_read_only_blocks_writes():
+    state = make_state([{"id": 1, "name": "a"}])
+    with pytest.raises(Exception):
+        with state.atomic(read_only=True):
+            state.raw.execute("DELETE FROM items")
+    assert len(state.dump()["items"]) == 1
+    with state.atomic():  # query_only is switched off again afterwards
+        state.raw.execute("DELETE FROM items")
+    assert state.dump()["items"] == {}
+
+
+def test_volatile_columns_are_not_compared():
+    a = make_state([{"id": 1, "name": "a", "touched_at": "2025-01-01"}])
+    b = make_state([{"id": 1, "name": "a", "touched_at": "2030-12-31"}])
+    assert a.dump() == b.dump() and state_hash(a.dump()) == state_hash(b.dump())
+    assert a.dump_snapshot()["tables"]["items"][0]["touched_at"] == "2025-01-01"
+
+
+def test_snapshot_validation():
+    with pytest.raises(ValueError):
+        build_snapshot(meta, {"tables": {"nope": []}})
+    with pytest.raises(Exception):
+        build_snapshot(meta, {"tables": {"items": [{"id": "not-an-int", "name": "a"}]}})
+
+
+def test_dump_snapshot_round_trip():
+    state = make_state([{"id": 2, "name": "b", "touched_at": "x"}, {"id": 1, "name": "a"}])
+    again = make_state(state.dump_snapshot()["tables"]["items"])
+    assert again.dump() == state.dump()
+
+
+def test_sessions_are_isolated():
+    spec = resolve("notion")
+    first, second = ToolSession(spec), ToolSession(spec)
+    first.reset()
+    second.reset()
+    users = first.call("list_users", {}).output
+    page = first.call("search_pages", {"query": "Q3 Roadmap"}).output["results"][0]["id"]
+    assert first.call("update_page", {"page_id": page, "title": "Renamed"}).ok
+    assert second.call("retrieve_page", {"page_id": page}).output["title"] == "Q3 Roadmap"
+    assert first.call("retrieve_page", {"page_id": page}).output["title"] == "Renamed"
+    first.reset()
+    assert first.call("retrieve_page", {"page_id": page}).output["title"] == "Q3 Roadmap"
+    assert users
+
+
+def test_ids_are_deterministic_and_roll_back():
+    spec = resolve("notion")
+    session = ToolSession(spec)
+    session.reset()
+    parent = session.call("search_pages", {"query": "Engineering Wiki"}).output["results"][0]["id"]
+    bad = session.call("create_page", {"title": "A", "parent_page_id": parent, "children": [{"type": "paragraph", "checked": True}]})
+    assert not bad.ok
+    first = session.call("create_page", {"title": "A", "parent_page_id": parent}).output["id"]
+    session.reset()
+    again = session.call("create_page", {"title": "A", "parent_page_id": parent}).output["id"]
+    assert first == again
+
+
+def test_json_columns_holding_plain_numbers_and_strings():
+    from sqlalchemy import JSON
+
+    from envfactory_gym import Database
+    from envfactory_gym.database import SimClock
+
+    schema = MetaData()
+    settings = Table("settings", schema, Column("id", String, primary_key=True), Column("value", JSON))
+    state = SQLiteState(schema)
+    state.restore(build_snapshot(schema, {"tables": {"settings": [
+        {"id": "ttl", "value": 300}, {"id": "mode", "value": "strict"}, {"id": "list", "value": [1, 2]}]}}))
+    assert state.dump()["settings"] == {"ttl": {"id": "ttl", "value": 300}, "mode": {"id": "mode", "value": "strict"},
+                                        "list": {"id": "list", "value": [1, 2]}}
+    db = Database(state, SimClock())
+    assert db.get(settings, "ttl")["value"] == 300 and db.find(settings, id="list")[0]["value"] == [1, 2]
