@@ -1,0 +1,16 @@
+"""Parallel rollouts for LLM agents: an asyncio engine over thread-pooled envs (or Ray actors), policies, and
+trajectories. `rollout(policy, tasks, concurrency=..., group_size=..., backend="local"|"ray")` is the entry point.
+"""
+
+from .async_env import AsyncToolEnv
+from .audit import replay_trajectory
+from .engine import arollout, make_pool, rollout
+from .openai_policy import OpenAIChatPolicy, PolicyError
+from .policies import GroundTruthPolicy, Policy
+from .pool import EnvHandle, EnvPool, LocalEnvPool
+from .trajectory import TaskRef, Trajectory, expand_tasks
+
+__all__ = [
+    "AsyncToolEnv", "EnvHandle", "EnvPool", "GroundTruthPolicy", "LocalEnvPool", "OpenAIChatPolicy", "Policy",
+    "PolicyError", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool", "replay_trajectory", "rollout",
+]

@@ -1,0 +1,85 @@
+"""`rollout`: many independent episodes at once, each stepping as soon as its own policy output arrives."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Iterable, Literal
+
+from .episode import play
+from .policies import Policy
+from .pool import EnvPool, LocalEnvPool
+from .trajectory import TaskLike, Trajectory, expand_tasks
+
+Backend = Literal["local", "ray"]
+
+
+def make_pool(backend: Backend, workers: int | None = None, **env_kwargs: Any) -> EnvPool:
+    """A new pool: `local` (threads in this process) or `ray` (env worker actors, see `RayEnvPool`)."""
+    if backend == "local":
+        return LocalEnvPool(threads=workers, **env_kwargs)
+    if backend == "ray":
+        from .ray_pool import RayEnvPool  # ray is an optional dependency
+
+        return RayEnvPool(workers=workers, **env_kwargs)
+    raise ValueError(f"unknown backend {backend!r}: use 'local', 'ray' or an EnvPool")
+
+
+async def arollout(
+    policy: Policy,
+    tasks: Iterable[TaskLike],
+    *,
+    concurrency: int = 64,
+    group_size: int = 1,
+    backend: Backend | EnvPool = "local",
+    workers: int | None = None,
+    episode_timeout: float | None = None,
+    seed: int = 0,
+    digest_state: bool = False,
+    env_kwargs: dict[str, Any] | None = None,
+) -> list[Trajectory]:
+    """Play every task `group_size` times with `policy`, at most `concurrency` episodes at once.
+
+    - `tasks`: environment names (all their tasks), `(env, task_id)` pairs or `TaskRef`s.
+    - `group_size`: samples per task (GRPO groups); each sample runs on its own env from the task's snapshot.
+    - `backend`: `"local"` (thread pool of `workers` threads), `"ray"` (`workers` env actors), or an `EnvPool`
+      to reuse across calls (it is then left open).
+    - `episode_timeout`: seconds per episode; a late episode is cancelled and marked in `Trajectory.error`.
+      An episode whose policy or env raises is marked the same way; the others go on.
+    - `digest_state`: record each final database state's SHA-256 in `Trajectory.final_state_digest` (costs
+      one more dump of the state per episode).
+    - `env_kwargs`: passed to every `ToolUseEnv` (e.g. `max_steps`).
+
+    Returns the trajectories in task order, the samples of a group consecutive.
+    """
+    if concurrency < 1 or group_size < 1:
+        raise ValueError("concurrency and group_size must be at least 1")
+    refs = expand_tasks(tasks)
+    pool = make_pool(backend, workers, **(env_kwargs or {})) if isinstance(backend, str) else backend
+    gate = asyncio.Semaphore(concurrency)
+
+    async def episode(index: int, group: int, sample: int) -> Trajectory:
+        ref = refs[group]
+        trajectory = Trajectory(ref.env, ref.task_id, group, sample)
+        async with gate:
+            handle = await pool.acquire(ref.env)
+            try:
+                await asyncio.wait_for(play(handle, policy, trajectory, seed + index, digest_state), episode_timeout)
+            except asyncio.TimeoutError:
+                trajectory.error = f"timeout: the episode took longer than {episode_timeout} s"
+            except Exception as exc:  # one failing episode must not lose the batch: recorded, not raised
+                trajectory.error = f"{type(exc).__name__}: {exc}"
+            finally:
+                pool.release(handle)
+        return trajectory
+
+    jobs = [(group, sample) for group in range(len(refs)) for sample in range(group_size)]
+    try:
+        return list(await asyncio.gather(*(episode(i, g, s) for i, (g, s) in enumerate(jobs))))
+    finally:
+        if isinstance(backend, str):
+            await pool.aclose()
+
+
+def rollout(policy: Policy, tasks: Iterable[TaskLike], **options: Any) -> list[Trajectory]:
+    """`arollout` from synchronous code (runs its own event loop); same options and result."""
+    return asyncio.run(arollout(policy, tasks, **options))
