@@ -1,0 +1,38 @@
+"""Fixtures of the synth tests: the real offline embedder (cached in a temporary folder) and built graphs."""
+
+from __future__ import annotations
+
+import pytest
+
+from envfactory_gym import load_zoo_environment
+
+from .hotel_env import hotel_spec
+
+
+@pytest.fixture(scope="session")
+def embedder(tmp_path_factory):
+    """The packaged MiniLM model behind an on-disk cache (skips when sentence-transformers is missing)."""
+    pytest.importorskip("sentence_transformers")
+    from synth.graph.embeddings import CachedEmbedder, SentenceEmbedder
+
+    return CachedEmbedder(SentenceEmbedder(), tmp_path_factory.mktemp("embeddings"))
+
+
+@pytest.fixture(scope="session")
+def hotel(tmp_path_factory):
+    """The small hotel environment."""
+    return hotel_spec(tmp_path_factory.mktemp("hotel"))
+
+
+@pytest.fixture(scope="session")
+def notion_spec():
+    """The Notion reference environment."""
+    return load_zoo_environment("notion")
+
+
+@pytest.fixture(scope="session")
+def notion_graph(notion_spec, embedder):
+    """Notion's graph, refined by the rules."""
+    from synth.graph.build import build_graph
+
+    return build_graph(notion_spec, embedder=embedder)

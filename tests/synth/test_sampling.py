@@ -1,0 +1,186 @@
+"""Topology-aware sampling (Algorithms 1-2), the random-walk baseline, chain execution and the zoo metric."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envfactory_gym import ToolSession, load_zoo_environment, zoo_keys
+from synth.graph.model import ToolGraph
+from synth.sampling.chain import Chain
+from synth.sampling.random_walk import RandomWalkSampler
+from synth.sampling.topology import TopologySampler
+
+# tool -> [(input, role, required)]; edges (producer, consumer, input fed or None for order-only)
+ACYCLIC = {
+    "tools": {
+        "search": [("query", "external", False)],
+        "make": [("title", "external", True)],
+        "get": [("item_id", "internal", True)],
+        "edit": [("item_id", "internal", True), ("version_id", "internal", True), ("text", "external", True)],
+        "comment": [("item_id", "internal", True)],
+        "purge": [],
+    },
+    "edges": [
+        ("search", "get", "item_id"), ("make", "get", "item_id"), ("search", "edit", "item_id"),
+        ("make", "edit", "item_id"), ("get", "edit", "version_id"), ("search", "comment", "item_id"),
+        ("make", "comment", "item_id"), ("edit", "comment", None), ("comment", "purge", None), ("edit", "purge", None),
+    ],
+}
+CYCLIC = {
+    "tools": {**ACYCLIC["tools"], "get": [("item_id", "internal", True), ("cursor", "internal", False)]},
+    "edges": ACYCLIC["edges"] + [("edit", "get", "item_id"), ("comment", "edit", "item_id"), ("get", "get", "cursor")],
+}
+
+
+def graph_of(definition: dict) -> ToolGraph:
+    """A hand-made tool graph: every tool outputs `out`, which feeds the named input along each edge."""
+    graph = ToolGraph()
+    for tool, inputs in definition["tools"].items():
+        graph.add_tool(
+            tool, description=tool, read_only=False, user_only=False,
+            inputs=[{"name": n, "type": "string", "required": r, "description": ""} for n, _, r in inputs],
+            outputs=[{"name": "out", "path": "out", "type": "string"}],
+        )
+    graph.set_roles({f"{t}.{n}": role for t, inputs in definition["tools"].items() for n, role, _ in inputs}, "test")
+    for u, v, name in definition["edges"]:
+        graph.add_dependency(u, v, "rule", [("out", name, 1.0)] if name else [])
+    return graph
+
+
+def linear(length: int) -> ToolGraph:
+    """t0 -> t1 -> ... : each t_i (i > 0) needs `x{i}`, produced only by t_{i-1}."""
+    tools = {"t0": []} | {f"t{i}": [(f"x{i}", "internal", True)] for i in range(1, length)}
+    return graph_of({"tools": tools, "edges": [(f"t{i - 1}", f"t{i}", f"x{i}") for i in range(1, length)]})
+
+
+def chains(sampler, graph: ToolGraph, seeds=range(60), sizes=(1, 3, 5)):
+    for seed in seeds:
+        for start in graph.tools():
+            for n in sizes:
+                yield sampler.sample(start, n, np.random.default_rng([seed, n]))
+
+
+@pytest.mark.parametrize("definition", [ACYCLIC, CYCLIC], ids=["acyclic", "cyclic"])
+def test_dependencies_precede_dependants(definition):
+    graph = graph_of(definition)
+    for chain in chains(TopologySampler(graph), graph):
+        position = {tool: i for i, tool in enumerate(chain.tools)}
+        assert len(position) == len(chain.tools), chain.tools  # no tool twice
+        assert chain.start in position
+        for u, v in chain.links:
+            if u in position and v in position:
+                assert position[u] < position[v], (chain.tools, u, v)
+
+
+def test_every_chain_is_executable_when_sources_are_within_reach():
+    graph = graph_of(ACYCLIC)
+    sampled = list(chains(TopologySampler(graph), graph))
+    assert all(c.executable() for c in sampled)
+    walks = list(chains(RandomWalkSampler(graph), graph))
+    assert sum(not c.executable() for c in walks) > len(walks) / 4  # the baseline starts anywhere
+
+
+def test_depth_cap_is_respected():
+    graph = linear(6)
+    capped = TopologySampler(graph, d_max=3, p_extra=0.0).sample("t5", 1, 0)
+    assert capped.tools == ["t2", "t3", "t4", "t5"]
+    assert max(capped.depth.values()) == 3
+    assert capped.missing_inputs() == [("t2", "x2")]
+    deeper = TopologySampler(graph, d_max=5, p_extra=0.0).sample("t5", 1, 0)
+    assert deeper.tools == ["t0", "t1", "t2", "t3", "t4", "t5"] and deeper.executable()
+    for chain in chains(TopologySampler(graph_of(CYCLIC), d_max=2), graph_of(CYCLIC)):
+        assert max(chain.depth.values()) <= 2
+
+
+def test_extra_prior_probability():
+    graph = graph_of({"tools": {"lister": [], "reader": [("cursor", "internal", False)]},
+                      "edges": [("lister", "reader", "cursor")]})
+    always = TopologySampler(graph, p_extra=1.0).sample("reader", 1, 0)
+    never = TopologySampler(graph, p_extra=0.0).sample("reader", 1, 0)
+    assert always.tools == ["lister", "reader"] and never.tools == ["reader"]
+    share = np.mean([len(TopologySampler(graph).sample("reader", 1, s)) == 2 for s in range(2000)])
+    assert 0.07 < share < 0.13  # p = 0.1
+
+
+def test_sampling_is_deterministic_per_seed():
+    graph = graph_of(CYCLIC)
+    sampler = TopologySampler(graph)
+    first = [sampler.sample("edit", 5, seed) for seed in range(30)]
+    again = [sampler.sample("edit", 5, seed) for seed in range(30)]
+    assert [(c.tools, c.links) for c in first] == [(c.tools, c.links) for c in again]
+    assert len({tuple(c.tools) for c in first}) > 1
+
+
+def test_forward_expansion_takes_one_to_k_neighbours():
+    fan = graph_of({"tools": {"hub": []} | {f"leaf{i}": [] for i in range(4)},
+                    "edges": [("hub", f"leaf{i}", None) for i in range(4)]})
+    for k, most in ((1, 1), (3, 3)):
+        counts = [len(TopologySampler(fan, k=k).sample("hub", 5, s).tools) - 1 for s in range(200)]
+        assert min(counts) >= 1 and max(counts) == most
+
+
+def test_random_walk_follows_edges():
+    graph = graph_of(CYCLIC)
+    for chain in chains(RandomWalkSampler(graph), graph):
+        assert len(set(chain.tools)) == len(chain.tools) <= 5
+        assert chain.links == list(zip(chain.tools, chain.tools[1:]))
+        assert all(graph.has_dependency(u, v) for u, v in chain.links)
+
+
+# ---------------------------------------------------------------- execution on real environments
+
+@pytest.fixture(scope="module")
+def hotel_graph(hotel, embedder):
+    from synth.graph.build import build_graph
+
+    return build_graph(hotel, embedder=embedder)
+
+
+def test_execute_chain_turns_a_chain_into_replayable_ground_truth(hotel, hotel_graph):
+    from synth.sampling.execute import execute_chain
+
+    chain = Chain(["search_hotels", "book_hotel", "cancel_booking"], "search_hotels", "test", hotel_graph)
+    result = execute_chain(hotel, chain, "seed", seed=3, internal_from_state=False)
+    assert result.ok, result.error
+    search, book, cancel = result.calls
+    assert search.arguments["city"] in {"Lisbon", "Amsterdam"}  # a city of the state
+    assert book.arguments["hotel_id"] in {h["id"] for h in result.outputs[0]}  # from the search output
+    assert book.arguments["guest_name"] == "Ana Silva"  # the only guest name the state knows
+    assert cancel.arguments["booking_id"] == result.outputs[1]["id"]  # the booking just made
+    session = ToolSession(hotel)
+    session.reset("seed")
+    for call in result.calls:
+        assert session.call(call.name, call.arguments).ok
+    assert session.dump() == result.final_state
+
+
+def test_internal_inputs_need_a_producer_unless_the_state_may_supply_them(hotel, hotel_graph):
+    from synth.sampling.execute import execute_chain
+
+    chain = Chain(["cancel_booking"], "cancel_booking", "test", hotel_graph)
+    strict = execute_chain(hotel, chain, "seed", internal_from_state=False)
+    assert not strict.ok and strict.failed_tool == "cancel_booking" and "booking_id" in strict.error
+    lenient = execute_chain(hotel, chain, "seed")
+    assert lenient.ok and lenient.calls[0].arguments == {"booking_id": "bkg_01"}
+    assert lenient.final_state["bookings"] == {}
+
+
+def test_executability_metric_on_the_zoo(embedder):
+    from synth.graph.build import build_graph
+    from synth.sampling.metrics import evaluate
+
+    keys = [k for k in zoo_keys() if load_zoo_environment(k).snapshot_path("seed").is_file()]
+    rows = {}
+    for key in keys:
+        spec = load_zoo_environment(key)
+        graph = build_graph(spec, embedder=embedder)
+        rows[key] = {m: evaluate(spec, graph, m, chains=30) for m in ("topology", "random_walk")}
+    topology = np.mean([r["topology"].executable for r in rows.values()])
+    walk = np.mean([r["random_walk"].executable for r in rows.values()])
+    assert topology >= 0.75 and topology - walk >= 0.25, rows
+    assert all(r["topology"].executable >= r["random_walk"].executable for r in rows.values()), rows
+    assert np.mean([r["topology"].executes for r in rows.values()]) >= np.mean(
+        [r["random_walk"].executes for r in rows.values()]), rows
+    assert np.mean([r["topology"].nonlinear for r in rows.values()]) > 0 == max(
+        r["random_walk"].nonlinear for r in rows.values())
