@@ -1,0 +1,352 @@
+"""Strava API v3 objects as output models (DetailedAthlete, SummaryActivity, DetailedSegment, ...)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Visibility = Literal["everyone", "followers_only", "only_me"]
+
+
+class AthleteSummary(BaseModel):
+    """Another athlete as Strava shows them (MetaAthlete with name)."""
+
+    id: str
+    firstname: str
+    lastname: str
+
+
+class TokenObject(BaseModel):
+    """The access token the app received after the athlete approved it."""
+
+    token_type: str
+    athlete: AthleteSummary
+    scope: list[str]
+
+
+class GearObject(BaseModel):
+    """A bike or a pair of shoes of the athlete (DetailedGear)."""
+
+    id: str
+    kind: Literal["bike", "shoes"]
+    name: str
+    brand_name: str
+    model_name: str
+    frame_type: int | None = Field(description="bikes: 1 mtb, 2 cross, 3 road, 4 time trial, 5 gravel")
+    description: str
+    primary: bool = Field(description="the default gear for new activities of its kind")
+    retired: bool
+    distance: float = Field(description="meters, the starting distance plus every activity with this gear")
+    notification_distance: float | None = Field(description="meters; shoes: remind me to replace them at")
+
+
+class ClubSummary(BaseModel):
+    """A club of the athlete (SummaryClub with the athlete's membership)."""
+
+    id: str
+    name: str
+    url: str
+    sport_type: str
+    city: str
+    private: bool
+    verified: bool
+    member_count: int
+    membership: Literal["member", "pending"]
+    admin: bool
+    owner: bool
+
+
+class DetailedAthlete(BaseModel):
+    """The authenticated athlete's profile with clubs, bikes and shoes."""
+
+    id: str
+    username: str
+    firstname: str
+    lastname: str
+    bio: str
+    city: str
+    state: str
+    country: str
+    sex: str
+    summit: bool
+    created_at: str
+    follower_count: int
+    friend_count: int = Field(description="athletes this athlete follows")
+    measurement_preference: str
+    weight: float | None = Field(description="kilograms")
+    ftp: int | None = Field(description="functional threshold power, watts")
+    default_visibility: str = Field(description="privacy given to new activities")
+    clubs: list[ClubSummary]
+    bikes: list[GearObject]
+    shoes: list[GearObject]
+
+
+class ZoneRange(BaseModel):
+    """One zone; max -1 means no upper bound."""
+
+    min: int
+    max: int
+
+
+class HeartRateZones(BaseModel):
+    """Heart rate zones, from the athlete's max heart rate unless set by hand."""
+
+    custom_zones: bool
+    zones: list[ZoneRange]
+
+
+class PowerZones(BaseModel):
+    """Seven power zones derived from FTP."""
+
+    zones: list[ZoneRange]
+
+
+class Zones(BaseModel):
+    """The athlete's training zones."""
+
+    heart_rate: HeartRateZones | None
+    power: PowerZones | None = Field(description="only when an FTP is set")
+
+
+class SummaryActivity(BaseModel):
+    """An activity in a listing."""
+
+    id: str
+    athlete: AthleteSummary
+    name: str
+    sport_type: str
+    workout_type: int | None
+    start_date: str
+    start_date_local: str
+    timezone: str
+    distance: float = Field(description="meters")
+    moving_time: int = Field(description="seconds")
+    elapsed_time: int = Field(description="seconds")
+    total_elevation_gain: float = Field(description="meters")
+    average_speed: float = Field(description="meters per second")
+    max_speed: float
+    trainer: bool
+    commute: bool
+    manual: bool
+    private: bool
+    visibility: Visibility
+    hide_from_home: bool
+    gear_id: str | None
+    kudos_count: int
+    comment_count: int
+    achievement_count: int = Field(description="segment PRs and KOM/QOM placings of this activity")
+    has_kudoed: bool = Field(description="whether the authenticated athlete gave kudos")
+
+
+class LapObject(BaseModel):
+    """A lap of a recorded activity."""
+
+    id: str
+    lap_index: int
+    name: str
+    elapsed_time: int
+    moving_time: int
+    distance: float
+    total_elevation_gain: float
+    average_speed: float
+    average_heartrate: float | None
+    average_watts: float | None
+
+
+class SummarySegment(BaseModel):
+    """A segment as an effort shows it."""
+
+    id: str
+    name: str
+    activity_type: str
+    distance: float
+    average_grade: float
+    climb_category: int
+    starred: bool
+
+
+class SegmentEffortObject(BaseModel):
+    """An effort on a segment within an activity; ranks are derived from all efforts."""
+
+    id: str
+    name: str
+    activity_id: str
+    segment: SummarySegment
+    elapsed_time: int
+    moving_time: int
+    start_date_local: str
+    distance: float
+    average_heartrate: float | None
+    average_watts: float | None
+    pr_rank: int | None = Field(description="1-3 when among the athlete's three best times on the segment then")
+    kom_rank: int | None = Field(description="1-10 on the KOM (men) or QOM (women) leaderboard; 1 holds the crown")
+
+
+class GearRef(BaseModel):
+    """The gear used for an activity."""
+
+    id: str
+    name: str
+    distance: float
+
+
+class DetailedActivity(SummaryActivity):
+    """An activity with description, effort data, gear, laps and segment efforts."""
+
+    description: str
+    average_heartrate: float | None
+    max_heartrate: float | None
+    average_watts: float | None
+    calories: float | None
+    device_name: str | None
+    gear: GearRef | None
+    laps: list[LapObject]
+    segment_efforts: list[SegmentEffortObject]
+
+
+class SegmentStats(BaseModel):
+    """The authenticated athlete's record on a segment."""
+
+    pr_elapsed_time: int | None
+    pr_date: str | None
+    pr_activity_id: str | None
+    effort_count: int
+
+
+class Xoms(BaseModel):
+    """The fastest times on the leaderboard, formatted like Strava ("5:42")."""
+
+    kom: str | None
+    qom: str | None
+    overall: str | None
+
+
+class DetailedSegment(BaseModel):
+    """A segment with leaderboard crowns and the athlete's own stats."""
+
+    id: str
+    name: str
+    activity_type: str
+    distance: float
+    average_grade: float
+    maximum_grade: float
+    elevation_high: float
+    elevation_low: float
+    total_elevation_gain: float
+    climb_category: int = Field(description="0 uncategorized, 1 cat 4, 2 cat 3, 3 cat 2, 4 cat 1, 5 HC")
+    start_latlng: list[float]
+    end_latlng: list[float]
+    city: str
+    state: str
+    country: str
+    private: bool
+    hazardous: bool
+    starred: bool
+    star_count: int
+    effort_count: int
+    athlete_count: int
+    athlete_segment_stats: SegmentStats
+    xoms: Xoms
+
+
+class KudosResult(BaseModel):
+    """The activity's kudos after giving one."""
+
+    activity_id: str
+    kudos_count: int
+    has_kudoed: bool
+
+
+class CommentObject(BaseModel):
+    """A comment on an activity."""
+
+    id: str
+    activity_id: str
+    athlete: AthleteSummary
+    text: str
+    created_at: str
+
+
+class ClubMember(BaseModel):
+    """A member of a club, or an athlete asking to join."""
+
+    athlete: AthleteSummary
+    membership: Literal["member", "pending"]
+    role: Literal["member", "admin", "owner"]
+
+
+class DetailedClub(BaseModel):
+    """A club; members are listed to members, join requests to admins."""
+
+    id: str
+    name: str
+    vanity: str
+    url: str
+    sport_type: str
+    description: str
+    city: str
+    state: str
+    country: str
+    private: bool = Field(description="joining needs an admin's approval")
+    verified: bool
+    member_count: int
+    membership: Literal["member", "pending"] | None
+    admin: bool
+    owner: bool
+    members: list[ClubMember]
+    join_requests: list[ClubMember]
+
+
+class MembershipResult(BaseModel):
+    """The athlete's membership after joining or leaving a club."""
+
+    success: bool
+    active: bool
+    membership: Literal["member", "pending"] | None
+
+
+class MemberUpdate(BaseModel):
+    """A club member after an admin's action."""
+
+    club_id: str
+    athlete: AthleteSummary
+    action: str
+    membership: Literal["member", "pending"] | None = Field(description="None once removed or declined")
+    role: Literal["member", "admin", "owner"] | None
+    member_count: int
+
+
+class RouteSegment(BaseModel):
+    """A segment along a route."""
+
+    id: str
+    name: str
+
+
+class RouteObject(BaseModel):
+    """A route the athlete created."""
+
+    id: str
+    name: str
+    description: str
+    type: int = Field(description="1 ride, 2 run")
+    sub_type: int = Field(description="1 road, 2 mountain bike, 3 cross, 4 trail, 5 mixed")
+    distance: float
+    elevation_gain: float
+    estimated_moving_time: int
+    private: bool
+    starred: bool
+    created_at: str
+    segments: list[RouteSegment]
+
+
+class UploadObject(BaseModel):
+    """An upload and the activity it became."""
+
+    id: str
+    id_str: str
+    external_id: str
+    error: str | None
+    status: str
+    activity_id: str | None

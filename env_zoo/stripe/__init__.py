@@ -1,0 +1,1 @@
+"""Stripe: customers, cards, payment intents, charges, refunds, prices, subscriptions and invoices."""

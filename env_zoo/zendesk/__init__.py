@@ -1,0 +1,1 @@
+"""Zendesk Support: tickets, comments, users, organizations, groups, macros, views, SLA policies and CSAT."""

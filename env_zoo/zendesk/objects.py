@@ -1,0 +1,272 @@
+"""Zendesk API objects as output models, and how stored rows become them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from envfactory_gym import Database
+
+from .conditions import applicable_policy, sla_metrics
+from .schema import satisfaction_ratings, sla_policies, ticket_comments, tickets, users
+
+
+class UserObject(BaseModel):
+    """A person in the account: an end user (customer), an agent or an admin."""
+
+    id: int
+    name: str
+    email: str
+    role: str = Field(description="end-user, agent or admin")
+    organization_id: int | None
+    default_group_id: int | None
+    phone: str | None
+    time_zone: str
+    tags: list[str]
+    notes: str
+    suspended: bool
+    created_at: str
+
+
+class OrganizationObject(BaseModel):
+    """A customer company; its tags are added to the tickets its users request."""
+
+    id: int
+    name: str
+    domain_names: list[str]
+    details: str
+    notes: str
+    group_id: int | None
+    shared_tickets: bool
+    tags: list[str]
+    created_at: str
+
+
+class GroupMember(BaseModel):
+    """An agent in a group."""
+
+    user_id: int
+    name: str
+    default: bool = Field(description="whether this is the agent's default group")
+
+
+class GroupObject(BaseModel):
+    """A group of agents tickets can be assigned to."""
+
+    id: int
+    name: str
+    description: str
+    default: bool
+    members: list[GroupMember]
+
+
+class GroupMembershipObject(BaseModel):
+    """An agent's membership of a group."""
+
+    id: int
+    user_id: int
+    group_id: int
+    default: bool
+    created_at: str
+
+
+class SatisfactionSummary(BaseModel):
+    """The requester's rating as shown on the ticket."""
+
+    score: str = Field(description="offered (survey sent, no answer), good or bad")
+    comment: str
+
+
+class SlaPolicyRef(BaseModel):
+    """The SLA policy that applies to a ticket."""
+
+    id: int
+    title: str
+
+
+class SlaMetric(BaseModel):
+    """One SLA target of a ticket."""
+
+    metric: str = Field(description="first_reply_time or next_reply_time")
+    target_minutes: int
+    breach_at: str
+    stage: str = Field(description="active (running), achieved or breached")
+
+
+class TicketObject(BaseModel):
+    """A support ticket with its SLA targets and satisfaction rating."""
+
+    id: int
+    subject: str
+    description: str
+    status: str = Field(description="new, open, pending, hold, solved or closed")
+    priority: str | None = Field(description="low, normal, high or urgent")
+    type: str | None = Field(description="problem, incident, question or task")
+    requester_id: int
+    submitter_id: int
+    assignee_id: int | None
+    group_id: int | None
+    organization_id: int | None
+    collaborator_ids: list[int]
+    problem_id: int | None = Field(description="for incidents: the problem ticket they are linked to")
+    incident_ids: list[int] = Field(description="for problems: the linked incident tickets")
+    due_at: str | None = Field(description="for tasks: the due date")
+    tags: list[str]
+    via_channel: str
+    via_followup_source_id: int | None = Field(description="the closed ticket this one follows up")
+    created_at: str
+    updated_at: str
+    solved_at: str | None
+    satisfaction_rating: SatisfactionSummary | None
+    sla_policy: SlaPolicyRef | None
+    sla_metrics: list[SlaMetric]
+
+
+class CommentObject(BaseModel):
+    """A ticket comment: public (emailed to the requester and CCs) or an internal note."""
+
+    id: int
+    ticket_id: int
+    author_id: int
+    author_name: str
+    body: str
+    public: bool
+    via_channel: str
+    created_at: str
+
+
+class MacroAction(BaseModel):
+    """One change a macro makes."""
+
+    field: str
+    value: str | int | bool | list[str] | None
+
+
+class Restriction(BaseModel):
+    """Who may use a macro."""
+
+    type: str
+    ids: list[int]
+
+
+class MacroObject(BaseModel):
+    """A macro: a saved bundle of ticket changes and a comment."""
+
+    id: int
+    title: str
+    description: str
+    active: bool
+    position: int
+    actions: list[MacroAction]
+    restriction: Restriction | None = Field(description="when set, only agents in these groups may use it")
+
+
+class Condition(BaseModel):
+    """A rule condition on a ticket field."""
+
+    field: str
+    operator: str
+    value: str | int | None
+
+
+class Conditions(BaseModel):
+    """Conditions that must all hold, and of which at least one must hold (when any are given)."""
+
+    all: list[Condition]
+    any: list[Condition]
+
+
+class ViewExecution(BaseModel):
+    """How a view sorts its tickets."""
+
+    sort_by: str
+    sort_order: str
+
+
+class ViewObject(BaseModel):
+    """A saved ticket list."""
+
+    id: int
+    title: str
+    active: bool
+    position: int
+    conditions: Conditions
+    execution: ViewExecution
+
+
+class PolicyMetric(BaseModel):
+    """One target of an SLA policy."""
+
+    priority: str
+    metric: str
+    target: int = Field(description="minutes")
+    business_hours: bool
+
+
+class SlaPolicyObject(BaseModel):
+    """A service level agreement policy."""
+
+    id: int
+    title: str
+    description: str
+    position: int
+    filter: Conditions
+    policy_metrics: list[PolicyMetric]
+
+
+class SatisfactionRatingObject(BaseModel):
+    """A requester's satisfaction rating of a solved ticket."""
+
+    id: int
+    ticket_id: int
+    requester_id: int
+    assignee_id: int | None
+    group_id: int | None
+    score: str
+    comment: str
+    created_at: str
+    updated_at: str
+
+
+class MergeResult(BaseModel):
+    """The outcome of a ticket merge."""
+
+    target: TicketObject
+    closed_source_ids: list[int]
+
+
+class ReplyResult(BaseModel):
+    """What an emailed reply did."""
+
+    ticket_id: int = Field(description="the ticket the reply landed on (a new follow-up when the ticket was closed)")
+    comment_id: int
+    status: str
+    follow_up_of: int | None
+
+
+def roles_by_id(db: Database) -> dict[int, str]:
+    """Every user's role, for telling agent replies from customer replies."""
+    return {u["id"]: u["role"] for u in db.find(users)}
+
+
+def ticket_object(db: Database, row: dict[str, Any], roles: dict[int, str] | None = None) -> TicketObject:
+    """A ticket row with its incidents, rating and SLA targets (as of the simulated clock)."""
+    comments = db.find(ticket_comments, ticket_id=row["id"], order_by=[ticket_comments.c.created_at])
+    policy = applicable_policy(db.find(sla_policies), row)
+    rating = db.find(satisfaction_ratings, ticket_id=row["id"])
+    metrics = sla_metrics(row, comments, roles if roles is not None else roles_by_id(db), policy, db.now())
+    return TicketObject(
+        **{k: row[k] for k in TicketObject.model_fields if k in row},
+        incident_ids=[t["id"] for t in db.find(tickets, problem_id=row["id"])],
+        satisfaction_rating=SatisfactionSummary(score=rating[0]["score"], comment=rating[0]["comment"])
+        if rating else None,
+        sla_policy=SlaPolicyRef(id=policy["id"], title=policy["title"]) if policy else None,
+        sla_metrics=[SlaMetric(**m) for m in metrics],
+    )
+
+
+def next_breach(ticket: TicketObject) -> str | None:
+    """The earliest breach time among the ticket's running SLA targets."""
+    running = [m.breach_at for m in ticket.sla_metrics if m.stage == "active"]
+    return min(running) if running else None
