@@ -1,0 +1,137 @@
+"""The object-state backend and the tool builders shared by the adapters."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Literal, Optional
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from envfactory_gym.adapters.build import turns
+from envfactory_gym.adapters.objects import ObjectState, ReadOnlyViolation, object_tables, plain
+from envfactory_gym.adapters.tools import guess_read_only, input_model, json_type, signature_fields
+from envfactory_gym.reward import RewardConfig, score
+from envfactory_gym.spec import EnvironmentSpec
+
+
+class Color(enum.Enum):
+    RED = "red"
+
+
+class Item(BaseModel):
+    name: str
+    color: Color = Color.RED
+
+
+@dataclass
+class Point:
+    x: int
+    y: int
+
+
+class Node:
+    def __init__(self, name: str, parent: "Node | None" = None) -> None:
+        self.name, self.parent, self.children, self._cache = name, parent, [], {"hidden": True}
+
+
+class Shop:
+    def __init__(self) -> None:
+        self.items: dict[str, Item] = {"a": Item(name="cup")}
+        self.log: list[dict[str, Any]] = []
+        self.tags = {"b", "a"}
+        self._secret = 1
+
+
+def test_plain_turns_objects_into_json_like_values():
+    root = Node("root")
+    root.children.append(Node("child", root))
+    assert plain(root) == {"name": "root", "parent": None,
+                           "children": [{"name": "child", "parent": "<cycle>", "children": []}]}
+    assert plain({"p": Point(1, 2), "i": Item(name="cup"), "s": {3, 1}, "t": (1, 2)}) == {
+        "p": {"x": 1, "y": 2}, "i": {"name": "cup", "color": "red"}, "s": [1, 3], "t": [1, 2]}
+
+
+def test_object_tables_make_collections_tables_and_the_rest_attributes():
+    tables = object_tables({"items": {"a": Item(name="cup")}, "log": [{"n": 1}], "count": 3, "empty": []})
+    assert tables == {"items": {"a": {"name": "cup", "color": "red"}}, "log": {"0": {"n": 1}}, "empty": {},
+                      "attributes": {"count": {"value": 3}}}
+
+
+def make_state() -> ObjectState:
+    return ObjectState({"shop": Shop()}, lambda roots: object_tables({k: v for k, v in vars(roots["shop"]).items()
+                                                                      if not k.startswith("_")}))
+
+
+def test_snapshot_restore_keeps_the_root_objects():
+    state = make_state()
+    shop = state.roots["shop"]
+    saved = state.snapshot()
+    shop.items["b"] = Item(name="pan")
+    shop._secret = 2
+    state.restore(saved)
+    assert state.roots["shop"] is shop and sorted(shop.items) == ["a"] and shop._secret == 1
+
+
+def test_atomic_undoes_a_failed_block_and_guards_read_only_blocks():
+    state = make_state()
+    before = state.dump()
+    with pytest.raises(KeyError):
+        with state.atomic():
+            state.roots["shop"].log.append({"n": 1})
+            raise KeyError("boom")
+    assert state.dump() == before
+    with pytest.raises(ReadOnlyViolation):
+        with state.atomic(read_only=True):
+            state.roots["shop"].tags.add("c")
+    assert state.dump() == before
+    with state.atomic(read_only=True):
+        assert state.roots["shop"].items["a"].name == "cup"
+    with state.atomic():
+        state.roots["shop"].log.append({"n": 2})
+    assert state.dump()["log"] == {"0": {"n": 2}}
+
+
+def test_read_only_guess_and_json_types():
+    assert [guess_read_only(n) for n in ("get_user", "listItems", "search", "cancel_order", "getaway")] == [
+        True, True, True, False, False]
+    assert json_type({"type": "string", "enum": ["a", "b"]}) == Literal["a", "b"]
+    assert json_type({"anyOf": [{"type": "integer"}, {"type": "null"}]}) == Optional[int]
+    defs = {"X": {"type": "array", "items": {"type": "float"}}}
+    assert json_type({"$ref": "#/components/schemas/X"}, defs) == list[float]
+    assert json_type({"type": "dict"}) == dict[str, Any]
+
+
+def test_signature_fields_keep_real_defaults():
+    def search(query: str, limit: int = 10, tag=None) -> list:
+        """Search.
+
+        Args:
+            query: Words to look for.
+        """
+
+    model = input_model("search", signature_fields(search, {"properties": {"tag": {"type": "string"}}}))
+    assert model(query="x").model_dump() == {"query": "x", "limit": 10, "tag": None}
+    assert model.model_json_schema()["properties"]["query"]["description"] == "Words to look for."
+    with pytest.raises(ValidationError):
+        model(query="x", unknown=1)
+
+
+def test_long_requests_become_turns_of_five_calls():
+    calls = [{"name": f"c{i}", "arguments": {}, "masked": []} for i in range(7)]
+    split = turns("do it all", calls)
+    assert [len(t["calls"]) for t in split] == [5, 2] and split[0]["query"] == "do it all"
+
+
+def test_checklist_component_is_weighted_and_reported(tmp_path):
+    spec = EnvironmentSpec(name="x", domain="d", description="", product="", docs_url="", schema=None, tools={},
+                           folder=tmp_path)
+    plain_score = score(spec, [], [], {}, {}, {})
+    assert plain_score.total == 1.0 and plain_score.checklist is None
+    reported = score(spec, [], [], {}, {}, {}, checklist=0.25)
+    assert reported.total == 1.0 and reported.checklist == 0.25  # weight 0 by default: reported only
+    weighted = score(spec, [], [], {}, {}, {}, config=RewardConfig(checklist=1.0), checklist=0.25)
+    assert weighted.total == 0.25
+    half = score(spec, [], [], {}, {}, {}, config=RewardConfig(checklist=0.5), checklist=0.0)
+    assert half.total == 0.5
