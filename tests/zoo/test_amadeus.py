@@ -11,6 +11,9 @@ import pytest
 
 from envfactory_gym import ToolSession, resolve
 
+from . import toolkit
+from .toolkit import session_fixture
+
 SPEC = resolve("amadeus")
 CLOCK = datetime(2025, 5, 7, 9, 0, tzinfo=timezone.utc)
 SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
@@ -44,28 +47,16 @@ def fare(carrier: str, brand: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- session helpers
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
+session = session_fixture(SPEC, CLOCK)
 
 
 def ok(session: ToolSession, name: str, /, caller: str = "agent", **args: Any) -> Any:
-    out = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert out.ok, out.error
-    return out.output
+    return toolkit.ok(session, name, args, caller)
 
 
 def fails(session: ToolSession, name: str, kind: str, fragment: str, /, caller: str = "agent", **args: Any) -> str:
     """The call fails with `kind`, mentions `fragment`, and changes nothing."""
-    before = session.dump()
-    out = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert not out.ok and out.error_kind == kind, out.error
-    assert fragment.lower() in out.error.lower(), out.error
-    assert session.dump() == before
-    return out.error
+    return toolkit.fails(session, name, args, kind, fragment, caller).error or ""
 
 
 def search(session: ToolSession, origin: str, destination: str, day: str, **args: Any) -> list[dict[str, Any]]:
@@ -225,7 +216,7 @@ def test_booking_needs_birth_date_and_adult_contact(session):
 
 def test_minors_cannot_fly_alone_and_infants_need_their_own_adult(session):
     offer = offer_on(session, "FRA", "LIS", "2025-05-15", "ECOCLASSIC", non_stop=True)
-    fails(session, "create_flight_order", "InvalidRequest", "at least one adult", flight_offer_id=offer["id"],
+    fails(session, "create_flight_order", "InvalidRequest", "At least one adult", flight_offer_id=offer["id"],
           travelers=[{"traveler_profile_id": profile("LUCA", "ROSSI")}])
     fails(session, "create_flight_order", "InvalidRequest", "different travelers", flight_offer_id=offer["id"],
           travelers=party(("ANNA", "WEBER"), ("ANNA", "WEBER")))

@@ -12,6 +12,8 @@ import pytest
 
 from envfactory_gym import ToolSession, resolve
 
+from .toolkit import fails, ok, session_fixture
+
 SPEC = resolve("clinicaltrials")
 CLOCK = datetime(2025, 4, 15, 14, 0, tzinfo=timezone.utc)
 SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
@@ -45,28 +47,7 @@ ORAL_INSULIN = nct("Oral Insulin Capsules")
 T2D_DONE = nct("Tirzepatide Versus Insulin Glargine")
 
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any] | None = None, caller: str = "agent") -> Any:
-    outcome = session.call(name, args or {}, caller=caller)
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error, outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def screen(session: ToolSession, name: str, study: str) -> dict[str, Any]:

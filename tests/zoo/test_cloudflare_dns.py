@@ -12,6 +12,8 @@ import pytest
 
 from envfactory_gym import ToolSession, resolve
 
+from .toolkit import fails, ok, session_fixture
+
 SPEC = resolve("cloudflare_dns")
 CLOCK = datetime(2025, 7, 8, 14, 0, tzinfo=timezone.utc)
 SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
@@ -22,28 +24,7 @@ NORTHPEAK, VERDANT, LABS, AGENCY, DEV = (ZONE["northpeak.com"], ZONE["verdantcli
                                          ZONE["lattice.agency"], ZONE["lattice.dev"])
 
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any], caller: str = "agent") -> Any:
-    outcome = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error, outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def records(session: ToolSession, zone: str, **filters: Any) -> list[dict[str, Any]]:

@@ -14,6 +14,8 @@ import pytest
 from env_zoo.google_calendar import recurrence
 from envfactory_gym import ToolSession, resolve
 
+from .toolkit import fails, ok, session_fixture
+
 SPEC = resolve("google_calendar")
 CLOCK = datetime(2025, 3, 3, 14, 0, tzinfo=timezone.utc)  # Monday 09:00 in Boston
 SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
@@ -60,28 +62,7 @@ def instance_id(series: dict[str, Any], local: str, tz: str = BOS) -> str:
 
 # ---------------------------------------------------------------- session helpers
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any] | None = None, caller: str = "agent") -> Any:
-    outcome = session.call(name, args or {}, caller=caller)
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def grant(session: ToolSession, who: str, scope: str = "calendar") -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any
 
-import pytest
 
 from envfactory_gym import ToolSession, resolve
+
+from .toolkit import fails, ok, session_fixture
 
 SPEC = resolve("monzo")
 CLOCK = datetime(2025, 5, 16, 9, 0, tzinfo=timezone.utc)
@@ -31,28 +31,7 @@ def payee(name: str) -> str:
     return next(p["id"] for p in SEED["payees"] if p["name"] == name)
 
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any], caller: str = "agent") -> Any:
-    outcome = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str) -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error, outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def balance(session: ToolSession, account: str = PERSONAL) -> int:

@@ -8,9 +8,10 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-import pytest
 
 from envfactory_gym import ToolSession, resolve
+
+from .toolkit import fails, ok, session_fixture
 
 SPEC = resolve("opentable")
 MORNING = datetime(2025, 5, 7, 16, 0, tzinfo=timezone.utc)  # Wednesday 11:00 in Chicago
@@ -40,33 +41,12 @@ def experience(name: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- session helpers
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", MORNING)
-    yield s
-    s.close()
+session = session_fixture(SPEC, MORNING)
 
 
 def at(session: ToolSession, iso_utc: str) -> None:
     """Move the simulated clock (the state is kept)."""
     session.clock.reset(datetime.fromisoformat(iso_utc.replace("Z", "+00:00")))
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any] | None = None, caller: str = "agent") -> Any:
-    outcome = session.call(name, args or {}, caller=caller)
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error
-    assert session.dump() == before
 
 
 def sign_in(session: ToolSession, first: str, last: str) -> None:

@@ -12,6 +12,8 @@ import pytest
 
 from envfactory_gym import ToolSession, resolve
 
+from .toolkit import fails, ok, session_fixture
+
 SPEC = resolve("slack")
 CLOCK = datetime(2025, 1, 15, 16, 0, tzinfo=timezone.utc)
 NOW = int(CLOCK.timestamp())
@@ -55,28 +57,7 @@ PG16 = top_message("eng-backend", "RFC: Postgres 16")
 
 # ---------------------------------------------------------------- session helpers
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any] | None = None, caller: str = "agent") -> Any:
-    outcome = session.call(name, args or {}, caller=caller)
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def sign_in(session: ToolSession, real_name: str) -> None:

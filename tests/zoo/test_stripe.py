@@ -7,9 +7,10 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-import pytest
 
 from envfactory_gym import ToolSession, resolve
+
+from .toolkit import fails, ok, session_fixture
 
 SPEC = resolve("stripe")
 CLOCK = datetime(2025, 3, 14, 10, 0, tzinfo=timezone.utc)
@@ -52,28 +53,7 @@ def seed_sub(name: str) -> str:
 
 # ---------------------------------------------------------------- session helpers
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any], caller: str = "agent") -> Any:
-    outcome = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str) -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error, outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def row(session: ToolSession, table: str, key: str) -> dict[str, Any]:

@@ -8,9 +8,10 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-import pytest
 
 from envfactory_gym import ToolSession, resolve
+
+from .toolkit import fails, ok, session_fixture
 
 SPEC = resolve("zendesk")
 CLOCK = datetime(2025, 6, 10, 9, 0, tzinfo=timezone.utc)
@@ -40,28 +41,7 @@ ESME = ticket("Production database unreachable")  # new, urgent, enterprise
 THEO = ticket("Raise instance limit before June 19 launch")  # solved, rating offered
 
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any], caller: str = "agent") -> Any:
-    outcome = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)  # type: ignore[arg-type]
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error, outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def show(session: ToolSession, ticket_id: int) -> dict[str, Any]:

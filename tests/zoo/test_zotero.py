@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from envfactory_gym import ToolSession, resolve
+
+from .toolkit import fails, ok, session_fixture
 from env_zoo.zotero.schema import api_keys, collections, items, libraries
 
 SPEC = resolve("zotero")
@@ -37,28 +39,7 @@ KRATZERT = "Rainfall–runoff modelling using Long Short-Term Memory (LSTM) netw
 KRATZERT_DUP = "Rainfall-runoff modelling using Long Short-Term Memory (LSTM) networks"
 
 
-@pytest.fixture
-def session():
-    s = ToolSession(SPEC)
-    s.reset("seed", CLOCK)
-    yield s
-    s.close()
-
-
-def ok(session: ToolSession, name: str, args: dict[str, Any] | None = None, caller: str = "agent") -> Any:
-    outcome = session.call(name, args or {}, caller=caller)
-    assert outcome.ok, outcome.error
-    return outcome.output
-
-
-def fails(session: ToolSession, name: str, args: dict[str, Any], kind: str, text: str, caller: str = "agent") -> None:
-    """The call fails with `kind` and a message containing `text`, and changes nothing."""
-    before = session.dump()
-    outcome = session.call(name, args, caller=caller)
-    assert not outcome.ok
-    assert outcome.error_kind == kind, outcome.error
-    assert text in outcome.error, outcome.error
-    assert session.dump() == before
+session = session_fixture(SPEC, CLOCK)
 
 
 def row(session: ToolSession, key: str) -> dict[str, Any]:
