@@ -15,10 +15,11 @@ install: $(BIN)/python
 	$(PIP) -e ".[dev]"
 
 # Everything the full test suite exercises: the synth extra (CPU torch pinned first: an unpinned torch pulls
-# CUDA builds), the CPU pieces of OpenRLHF for the agent-executor tests.
+# CUDA builds), Ray for the rollout backend (the version OpenRLHF 0.11.2 pins), the CPU pieces of OpenRLHF for
+# the agent-executor tests.
 install-test: install
-	$(PIP) torch==2.13.0
-	$(PIP) -e ".[dev,synth,train-test,adapters]"
+	$(PIP) torch==2.13.0 ray==2.55.0
+	$(PIP) -e ".[dev,synth,train-test,adapters,ray]"
 	$(PIP) --no-deps openrlhf==0.11.2
 
 demo: install
