@@ -15,12 +15,13 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 from synth.graph.entities import id_entity
+from synth.graph.params import resolve_schema
 
 from .chain import Chain
 from .values import ValuePool, external_value, values_about
 
 ATTEMPTS = 4
-_SIGN_IN = re.compile(r"(^|_)(log_?in|sign_?in|authenticate)$")
+_SIGN_IN = re.compile(r"(^|_)(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
 
 
 @dataclass
@@ -104,17 +105,32 @@ class _Filler:
         return arguments, ""
 
 
+def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
+    """Arguments that widen a sign-in to everything the app may ask for: each optional list of options
+    (OAuth scopes and the like) set to all its options. A user signing in before a task grants what it needs."""
+    schema = spec.tools[tool].input_schema
+    grant: dict[str, Any] = {}
+    for name in set(schema["properties"]) - set(spec.tools[tool].required_inputs):
+        prop = resolve_schema(schema["properties"][name], schema.get("$defs", {}))
+        items = resolve_schema(prop.get("items", {}), schema.get("$defs", {}))
+        if prop.get("type") == "array" and "enum" in items:
+            grant[name] = list(items["enum"])
+    return grant
+
+
 def _run_tool(
-    session: ToolSession, filler: _Filler, spec: EnvironmentSpec, tool: str, attempts: int, result: ChainExecution
+    session: ToolSession, filler: _Filler, spec: EnvironmentSpec, tool: str, attempts: int, result: ChainExecution,
+    extra: dict[str, Any] | None = None,
 ) -> str | None:
-    """Try one tool up to `attempts` times; record the first success in `result`. Returns None on success,
-    else the last error."""
+    """Try one tool up to `attempts` times (with `extra` arguments on top of the filled ones); record the first
+    success in `result`. Returns None on success, else the last error."""
     caller = "user" if spec.tools[tool].user_only else "agent"
     error = f"{tool} was not tried"
     for attempt in range(attempts):
         arguments, reason = filler.arguments(spec, tool, attempt)
         if arguments is None:
             return reason
+        arguments.update(extra or {})
         before = session.clock.now()
         outcome = session.call(tool, arguments, caller)
         result.tries += 1
@@ -145,8 +161,9 @@ def execute_chain(
     the clock is set back), so the returned calls replay exactly. Internal inputs come from earlier outputs
     (the graph's `via` pairs), else, with `internal_from_state`, from existing ids of the state; external
     inputs are plausible values from the state. Stops at the first tool that fails every attempt.
-    With `sign_in`, the user first performs the environment's sign-in tool (a user-only `log_in`, `sign_in` or
-    `authenticate`), as a task's user would before asking; that call leads the returned calls.
+    With `sign_in`, the user first performs the environment's sign-in tool (a user-only `log_in`, `sign_in`,
+    `authenticate`, `authorize_app` or `grant_access`), granting every optional scope (`full_grant`), as a task's
+    user would before asking; that call leads the returned calls.
     """
     rng = np.random.default_rng(seed)
     session = ToolSession(spec)
@@ -159,8 +176,9 @@ def execute_chain(
         filler = _Filler(chain, pool, internal_from_state, rng)
         result = ChainExecution()
         prelude = [t for t, spec_ in spec.tools.items() if sign_in and spec_.user_only and _SIGN_IN.search(t)]
-        for tool in prelude[:1] + chain.tools:
-            error = _run_tool(session, filler, spec, tool, attempts, result)
+        steps = [(t, full_grant(spec, t)) for t in prelude[:1]] + [(t, None) for t in chain.tools]
+        for tool, extra in steps:
+            error = _run_tool(session, filler, spec, tool, attempts, result, extra)
             if error is not None:
                 result.ok, result.failed_tool, result.error = False, tool, error
                 break

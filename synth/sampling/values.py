@@ -86,8 +86,9 @@ class ValuePool:
         return self.ids.get(entity, []) if entity else self.columns.get(name, [])
 
     def date(self, rng: np.random.Generator, with_time: bool = False) -> str:
-        """A date within two weeks of the clock (ISO, with a time when asked)."""
-        moment = self.clock + timedelta(days=int(rng.integers(-3, 15)), hours=int(rng.integers(0, 9)))
+        """A date within two weeks either side of the clock (ISO, with a time when asked): past dates for what
+        was done (activities, expenses), future ones for what is planned (bookings, events)."""
+        moment = self.clock + timedelta(days=int(rng.integers(-14, 15)), hours=int(rng.integers(0, 9)))
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ" if with_time else "%Y-%m-%d")
 
 

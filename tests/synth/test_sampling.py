@@ -184,3 +184,18 @@ def test_executability_metric_on_the_zoo(embedder):
         [r["random_walk"].executes for r in rows.values()]), rows
     assert np.mean([r["topology"].nonlinear for r in rows.values()]) > 0 == max(
         r["random_walk"].nonlinear for r in rows.values())
+
+
+def test_the_sign_in_prelude_grants_every_scope_a_chain_may_need(embedder):
+    from synth.graph.build import build_graph
+    from synth.sampling.execute import execute_chain, full_grant
+
+    strava = load_zoo_environment("strava")
+    graph = build_graph(strava, embedder=embedder)
+    assert set(full_grant(strava, "authorize_app")["scope"]) >= {"activity:write", "profile:write"}
+    assert full_grant(strava, "list_athlete_activities") == {}  # no list of options to widen
+    chain = Chain(["get_logged_in_athlete", "update_logged_in_athlete"], "get_logged_in_athlete", "test", graph)
+    result = execute_chain(strava, chain, "seed", seed=1, internal_from_state=False, sign_in=True)
+    assert result.ok, result.error
+    assert [c.name for c in result.calls] == ["authorize_app", "get_logged_in_athlete", "update_logged_in_athlete"]
+    assert result.calls[0].caller == "user" and "profile:write" in result.calls[0].arguments["scope"]
