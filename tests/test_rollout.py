@@ -358,7 +358,9 @@ def server():
 
 
 def completion(message: dict[str, Any]) -> dict[str, Any]:
-    return {"choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}]}
+    tokens = {"prompt_tokens": 100 + len(json.dumps(message)), "completion_tokens": len(json.dumps(message))}
+    return {"choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}],
+            "usage": tokens}
 
 
 def native_ground_truth(body: dict[str, Any], attempt: int) -> tuple[int, dict[str, str], Any, float]:
@@ -390,7 +392,8 @@ def test_text_mode_sends_plain_text_history_and_retries_server_errors(server):
     )
     messages, tools = conversation()
     policy = OpenAIChatPolicy(server.url, "qwen", api_key="secret", temperature=0.6, max_tokens=77, backoff=0.01)
-    assert asyncio.run(policy(messages, tools)) == "Hi!"
+    reply = asyncio.run(policy(messages, tools))
+    assert (reply.text, reply.completion_tokens) == ("Hi!", len(json.dumps({"content": "Hi!"})))
     assert len(server.requests) == 2
     request = server.requests[-1]
     assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer secret"
@@ -414,7 +417,7 @@ def test_native_mode_turns_tool_calls_into_text_the_env_parses(server):
         ],
     }), 0.0)
     messages, tools = conversation()
-    text = asyncio.run(OpenAIChatPolicy(server.url, "qwen", tool_mode="native")(messages, tools))
+    text = asyncio.run(OpenAIChatPolicy(server.url, "qwen", tool_mode="native")(messages, tools)).text
     body = server.requests[-1]["body"]
     assert body["tools"] == tools and body["messages"] == messages and body["tool_choice"] == "auto"
     parsed = HermesParser().parse(text)
@@ -426,7 +429,7 @@ def test_native_mode_turns_tool_calls_into_text_the_env_parses(server):
 def test_timeouts_are_retried_and_client_errors_are_not(server):
     server.respond = lambda body, n: (200, {}, completion({"content": f"answer {n}"}), 1.0 if n == 1 else 0.0)
     policy = OpenAIChatPolicy(server.url, "m", timeout=0.2, retries=2, backoff=0.01)
-    assert asyncio.run(policy([{"role": "user", "content": "x"}], [])) == "answer 2"
+    assert asyncio.run(policy([{"role": "user", "content": "x"}], [])).text == "answer 2"
 
     server.requests.clear()
     server.respond = lambda body, n: (400, {}, {"error": "context too long"}, 0.0)
@@ -447,4 +450,6 @@ def test_rollout_through_an_openai_compatible_server(server):
     trajectories = rollout(policy, ["notion"], concurrency=6, workers=2)
     assert all(t.ok and t.reward == 1.0 for t in trajectories), [t.error for t in trajectories]
     assert len(server.requests) == sum(t.steps for t in trajectories)
+    assert all(t.usage["requests"] == t.steps and t.usage["prompt_tokens"] > 100 * t.steps for t in trajectories)
+    assert sum(t.usage["completion_tokens"] for t in trajectories) == policy.model.usage.total().completion_tokens
     assert all(t.timings["policy_s"] > 0 for t in trajectories)

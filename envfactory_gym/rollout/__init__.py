@@ -5,12 +5,12 @@ trajectories. `rollout(policy, tasks, concurrency=..., group_size=..., backend="
 from .async_env import AsyncToolEnv
 from .audit import replay_trajectory
 from .engine import arollout, make_pool, rollout
-from .openai_policy import OpenAIChatPolicy, PolicyError
-from .policies import GroundTruthPolicy, Policy
+from .openai_policy import ChatPolicy, OpenAIChatPolicy, PolicyError
+from .policies import GroundTruthPolicy, Policy, PolicyReply
 from .pool import EnvHandle, EnvPool, LocalEnvPool
 from .trajectory import TaskRef, Trajectory, expand_tasks
 
 __all__ = [
-    "AsyncToolEnv", "EnvHandle", "EnvPool", "GroundTruthPolicy", "LocalEnvPool", "OpenAIChatPolicy", "Policy",
-    "PolicyError", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool", "replay_trajectory", "rollout",
+    "AsyncToolEnv", "ChatPolicy", "EnvHandle", "EnvPool", "GroundTruthPolicy", "LocalEnvPool", "OpenAIChatPolicy",
+    "Policy", "PolicyError", "PolicyReply", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool", "replay_trajectory", "rollout",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from .policies import Policy
+from .policies import Policy, PolicyReply
 from .pool import EnvHandle
 from .trajectory import Trajectory
 
@@ -26,6 +26,11 @@ async def play(
             tick = time.perf_counter()
             action = await policy(trajectory.messages, tools)
             tock = time.perf_counter()
+            trajectory.usage["requests"] += 1
+            if isinstance(action, PolicyReply):
+                trajectory.usage["prompt_tokens"] += action.prompt_tokens
+                trajectory.usage["completion_tokens"] += action.completion_tokens
+                action = action.text
             timings["policy_s"] += tock - tick
             _, reward, terminated, truncated, info = await handle.step(action)
             timings["env_s"] += time.perf_counter() - tock

@@ -1,24 +1,19 @@
-"""`OpenAIChatPolicy`: a policy served by any OpenAI-compatible chat endpoint (`vllm serve`, SGLang, OpenAI)."""
+"""Chat-model policies: any `ChatModel` of the project (the OpenAI-compatible `LLMClient` for `vllm serve`, SGLang
+or a hosted API; the recorded test double) as a rollout policy."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any, Literal
 
-try:
-    import httpx2 as httpx  # the maintained successor that fastmcp and openai install
-except ImportError:  # pragma: no cover - environments with the original package
-    import httpx  # type: ignore[no-redef]
-
+from ..llm import ChatModel, ChatResponse, LLMClient, LLMError
 from ..prompts import tool_response
-from .policies import Messages
+from .policies import Messages, PolicyReply
 
 ToolMode = Literal["text", "native"]
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 
-class PolicyError(RuntimeError):
+class PolicyError(LLMError):
     """The endpoint refused the request, or kept failing after every retry."""
 
 
@@ -57,36 +52,73 @@ def call_text(name: str, arguments: Any) -> str:
     return f"<tool_call>{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}</tool_call>"
 
 
-def completion_text(message: dict[str, Any]) -> str:
-    """A chat completion message as the text the env parses: reasoning in `<think>`, content, tool calls."""
-    parts = []
-    reasoning = message.get("reasoning_content") or message.get("reasoning")
-    if reasoning:
-        parts.append(f"<think>{reasoning}</think>")
-    if message.get("content"):
-        parts.append(message["content"])
-    for call in message.get("tool_calls") or []:
+def completion_text(response: ChatResponse) -> str:
+    """A chat answer as the text the env parses: reasoning in `<think>`, content, tool calls."""
+    parts = [f"<think>{response.reasoning}</think>"] if response.reasoning else []
+    if response.content:
+        parts.append(response.content)
+    for call in response.tool_calls:
         parts.append(call_text(call["function"]["name"], call["function"].get("arguments", "{}")))
     return "\n".join(parts)
 
 
-class OpenAIChatPolicy:
-    """POSTs the conversation to `{base_url}/chat/completions` and returns the reply as env action text.
+class ChatPolicy:
+    """Asks a `ChatModel` for the agent's next action and returns it as env action text with its token counts.
 
     - `tool_mode="text"`: the tools stay in the env's system prompt and the history is sent as text
       (`text_messages`); the model writes `<tool_call>` blocks itself (Qwen/Hermes style).
     - `tool_mode="native"`: the messages go as they are, with `tools=` in the request; the returned
       `tool_calls` are turned into `<tool_call>` text (vLLM needs `--enable-auto-tool-choice --tool-call-parser`).
 
-    Transport errors, timeouts and 408/409/425/429/5xx answers are retried `retries` times, waiting
-    `backoff * 2**attempt` seconds (or the server's `Retry-After`); other answers raise `PolicyError` at once.
-    `timeout` bounds each request in seconds. One HTTP client per event loop, closed by `aclose`.
+    `options` are request fields sent with every completion (temperature, max_tokens, chat_template_kwargs, ...).
+    Requests are accounted under `stage` in the model's `usage`. A failed request raises `PolicyError`.
+    """
+
+    def __init__(self, model: ChatModel, *, tool_mode: ToolMode = "text", stage: str = "agent", **options: Any) -> None:
+        if tool_mode not in ("text", "native"):
+            raise ValueError(f"tool_mode must be 'text' or 'native', not {tool_mode!r}")
+        self.model = model
+        self.tool_mode: ToolMode = tool_mode
+        self.stage = stage
+        self.options = options
+
+    def request(self, messages: Messages, tools: list[dict[str, Any]]) -> tuple[Messages, dict[str, Any]]:
+        """The messages and request fields of one completion."""
+        if self.tool_mode == "native":
+            return messages, {**self.options, "tools": tools, "tool_choice": "auto"}
+        return text_messages(messages), dict(self.options)
+
+    async def __call__(self, messages: Messages, tools: list[dict[str, Any]]) -> PolicyReply:
+        """The model's next action for this conversation."""
+        sent, options = self.request(messages, tools)
+        try:
+            response = await self.model.acomplete(self.stage, sent, **options)
+        except PolicyError:
+            raise
+        except LLMError as exc:
+            raise PolicyError(str(exc)) from exc
+        return PolicyReply(completion_text(response), response.prompt_tokens, response.completion_tokens)
+
+    async def aclose(self) -> None:
+        """Close the model's connections of the running event loop (if it holds any)."""
+        close = getattr(self.model, "aclose", None)
+        if close is not None:
+            await close()
+
+
+class OpenAIChatPolicy(ChatPolicy):
+    """A `ChatPolicy` over an OpenAI-compatible endpoint (`{base_url}/chat/completions`) through `LLMClient`.
+
+    Transport errors, timeouts and 408/409/425/429/5xx answers are retried `retries` times with exponential
+    backoff from `backoff` seconds (or the server's `Retry-After`); other answers raise `PolicyError` at once.
+    `timeout` bounds each request in seconds; at most `max_connections` requests are in flight per event loop.
+    Without `model`, the first model the server lists is used.
     """
 
     def __init__(
         self,
         base_url: str,
-        model: str,
+        model: str | None = None,
         api_key: str | None = None,
         *,
         temperature: float = 1.0,
@@ -98,81 +130,7 @@ class OpenAIChatPolicy:
         max_connections: int = 256,
         extra_body: dict[str, Any] | None = None,
     ) -> None:
-        if tool_mode not in ("text", "native"):
-            raise ValueError(f"tool_mode must be 'text' or 'native', not {tool_mode!r}")
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model, self.api_key = model, api_key
-        self.temperature, self.max_tokens = temperature, max_tokens
-        self.timeout, self.retries, self.backoff = timeout, retries, backoff
-        self.tool_mode: ToolMode = tool_mode
-        self.max_connections = max_connections
-        self.extra_body = extra_body or {}
-        self._clients: dict[asyncio.AbstractEventLoop, httpx.AsyncClient] = {}
-
-    def request_body(self, messages: Messages, tools: list[dict[str, Any]]) -> dict[str, Any]:
-        """The JSON body for one completion."""
-        body: dict[str, Any] = {
-            "model": self.model,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-            **self.extra_body,
-        }
-        if self.tool_mode == "native":
-            body.update(messages=messages, tools=tools, tool_choice="auto")
-        else:
-            body["messages"] = text_messages(messages)
-        return body
-
-    async def __call__(self, messages: Messages, tools: list[dict[str, Any]]) -> str:
-        """The model's next action for this conversation."""
-        data = await self._post(self.request_body(messages, tools))
-        try:
-            return completion_text(data["choices"][0]["message"])
-        except (KeyError, IndexError, TypeError) as exc:
-            raise PolicyError(f"unexpected completion: {json.dumps(data)[:500]}") from exc
-
-    async def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        client = self._client()
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        attempt = 0
-        while True:
-            try:
-                response = await client.post(self.url, json=body, headers=headers)
-            except httpx.TransportError as exc:  # connection errors and timeouts
-                if attempt >= self.retries:
-                    raise PolicyError(f"{type(exc).__name__} after {attempt + 1} attempts: {exc!r}") from exc
-                delay = self.backoff * 2**attempt
-            else:
-                if response.status_code == 200:
-                    try:
-                        return response.json()
-                    except ValueError as exc:
-                        raise PolicyError(f"invalid JSON from {self.url}: {response.text[:500]}") from exc
-                if response.status_code not in RETRY_STATUS or attempt >= self.retries:
-                    raise PolicyError(f"HTTP {response.status_code} from {self.url}: {response.text[:500]}")
-                delay = self._delay(response, attempt)
-            await asyncio.sleep(delay)
-            attempt += 1
-
-    def _delay(self, response: httpx.Response, attempt: int) -> float:
-        retry_after = response.headers.get("retry-after", "")
-        return float(retry_after) if retry_after.replace(".", "", 1).isdigit() else self.backoff * 2**attempt
-
-    def _client(self) -> httpx.AsyncClient:
-        loop = asyncio.get_running_loop()
-        for stale in [other for other in self._clients if other.is_closed()]:
-            del self._clients[stale]
-        if loop not in self._clients:
-            self._clients[loop] = httpx.AsyncClient(
-                timeout=httpx.Timeout(self.timeout),
-                limits=httpx.Limits(
-                    max_connections=self.max_connections, max_keepalive_connections=self.max_connections
-                ),
-            )
-        return self._clients[loop]
-
-    async def aclose(self) -> None:
-        """Close this event loop's HTTP client."""
-        client = self._clients.pop(asyncio.get_running_loop(), None)
-        if client is not None:
-            await client.aclose()
+        client = LLMClient(base_url, model, api_key, timeout=timeout, max_retries=retries, backoff=backoff,
+                           concurrency=max_connections)
+        super().__init__(client, tool_mode=tool_mode, temperature=temperature, max_tokens=max_tokens,
+                         **(extra_body or {}))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Iterable, Protocol
 
 from ..agents import format_call
@@ -13,11 +14,21 @@ from ..tasks import GroundTruthCall, Task, load_tasks
 Messages = list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class PolicyReply:
+    """A policy's action with the tokens it cost (what model-backed policies return; a plain `str` costs none)."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
 class Policy(Protocol):
     """Any async callable from the conversation so far (OpenAI chat format) and the tool schemas to the next
-    model output text (tool calls in `<tool_call>` blocks, or a message to the user)."""
+    model output text (tool calls in `<tool_call>` blocks, or a message to the user), as a `str` or a
+    `PolicyReply`."""
 
-    async def __call__(self, messages: Messages, tools: list[dict[str, Any]]) -> str: ...
+    async def __call__(self, messages: Messages, tools: list[dict[str, Any]]) -> str | PolicyReply: ...
 
 
 class GroundTruthPolicy:

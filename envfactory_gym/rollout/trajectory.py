@@ -49,7 +49,7 @@ class Trajectory:
     (`group_size` samples of one task, each from the task's snapshot). `final_state_digest` is the SHA-256 of
     the final canonical database state, when the rollout asked for it (`digest_state=True`). `error` is set
     (and `reward` stays 0) when the episode timed out or the policy or the environment raised; `messages` then
-    hold the conversation up to that point.
+    hold the conversation up to that point. `usage` counts the policy's requests and the tokens it reported.
     """
 
     env_id: str
@@ -65,6 +65,7 @@ class Trajectory:
     truncated: bool = False
     final_state_digest: str | None = None
     timings: dict[str, float] = field(default_factory=lambda: {"policy_s": 0.0, "env_s": 0.0, "total_s": 0.0})
+    usage: dict[str, int] = field(default_factory=lambda: {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0})
     error: str | None = None
 
     @property
