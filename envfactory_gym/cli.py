@@ -9,17 +9,16 @@ import statistics
 import sys
 from typing import Callable
 
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from .agents import AGENTS, run_episode
 from .env import ToolUseEnv
 from .registry import load_zoo_environment, resolve, zoo_keys
+from .splits import TEST_FRACTION, assign, read_split, write_split
 from .tasks import load_tasks
+from .terminal import console
 from .verify import verify_environment
-
-console = Console()
 
 
 def _specs(names: list[str]):
@@ -76,6 +75,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_split(args: argparse.Namespace) -> int:
+    """Store (or, with --check, only check) each environment's train/test split."""
+    stale = 0
+    for spec in _specs(args.names):
+        stored = read_split(spec)
+        split = assign(spec.name, sorted(load_tasks(spec)), stored, args.test_fraction)
+        if args.check:
+            stale += split != stored
+            console.print(f"{'ok' if split == stored else '[red]stale[/red]'} {spec.env_id}")
+            continue
+        write_split(spec, args.test_fraction)
+        console.print(f"{spec.env_id}: {len(split['train'])} train, {len(split['test'])} test")
+    return 1 if stale else 0
+
+
 def cmd_rollout(args: argparse.Namespace) -> int:
     """Run an agent over environments and print the mean reward per environment."""
     make_agent: Callable = AGENTS[args.agent]
@@ -109,8 +123,10 @@ def cmd_rollout(args: argparse.Namespace) -> int:
 
 
 #: Modules that add their own sub-commands: each defines `register(subparsers)`.
-COMMAND_MODULES: list[str] = ["envfactory_gym.serve_cli", "envfactory_gym.play", "training.cli", "synth.graph.cli", "synth.querygen.cli", "synth.envgen.cli",
-                              "envfactory_gym.adapters.cli"]
+COMMAND_MODULES: list[str] = [
+    "envfactory_gym.serve_cli", "envfactory_gym.play", "envfactory_gym.bench.cli", "training.cli", "synth.graph.cli",
+    "synth.querygen.cli", "synth.envgen.cli", "envfactory_gym.adapters.cli",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="replay every task's ground truth and run check_env")
     verify.add_argument("names", nargs="*")
     verify.set_defaults(func=cmd_verify)
+    split = sub.add_parser("split", help="store each environment's held-out train/test task split")
+    split.add_argument("names", nargs="*", help="environments (default: the whole zoo)")
+    split.add_argument("--test-fraction", type=float, default=TEST_FRACTION)
+    split.add_argument("--check", action="store_true", help="only check that every stored split is complete")
+    split.set_defaults(func=cmd_split)
     rollout = sub.add_parser("rollout", help="run a baseline agent and print mean rewards")
     rollout.add_argument("names", nargs="*", help="environments (default: the whole zoo)")
     rollout.add_argument("--agent", choices=sorted(AGENTS), default="reference")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Literal, SupportsFloat
+from typing import Any, Callable, Literal, SupportsFloat
 
 import gymnasium as gym
 
@@ -13,6 +13,7 @@ from .registry import resolve
 from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, score
 from .session import ToolSession, snapshot_bytes
 from .spaces import UnicodeText
+from .splits import Split, split_task_ids
 from .spec import EnvironmentSpec
 from .tasks import Task, Turn, expected_replay, load_tasks, replay_calls
 from .users import SimulatedUser, make_user
@@ -37,6 +38,8 @@ class ToolUseEnv(gym.Env[str, str]):
       and `info["messages"]` holds the system prompt (with tool schemas) and that query in OpenAI chat format.
     - `step(text)` parses the model output: tool calls are executed (results come back as `<tool_response>` text);
       a plain message ends the agent's turn and the user's next query is the observation.
+    - `task_ids` or `split` ("train"/"test", the environment's stored held-out split) limit the tasks that
+      seeded resets draw from.
     - The episode terminates after the last turn and truncates after `max_steps` actions; the composite reward is
       paid then, with its components in `info["reward_components"]`. Each finished turn's own score is in
       `info["turn_reward"]`.
@@ -49,16 +52,21 @@ class ToolUseEnv(gym.Env[str, str]):
         env_name: str | EnvironmentSpec,
         *,
         task_ids: list[str] | None = None,
+        split: Split | None = None,
         max_steps: int = 40,
         reward_config: RewardConfig = RewardConfig(),
         parser: ActionParser | None = None,
-        user: SimulatedUser | str | None = None,
+        user: SimulatedUser | Callable[[], SimulatedUser] | str | None = None,
         max_action_length: int = 65_536,
         max_tool_response_length: int = 16_000,
         render_mode: str | None = None,
     ) -> None:
         self.spec_env = env_name if isinstance(env_name, EnvironmentSpec) else resolve(env_name)
         all_tasks = load_tasks(self.spec_env)
+        if split is not None:
+            if task_ids is not None:
+                raise ValueError("give task_ids or split, not both")
+            task_ids = split_task_ids(self.spec_env, split)
         self.task_ids = sorted(task_ids if task_ids is not None else all_tasks)
         unknown = set(self.task_ids) - set(all_tasks)
         if unknown or not self.task_ids:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .tasks import Task, Turn
 
@@ -27,9 +27,12 @@ class ContextualUser(SimulatedUser, Protocol):
         """Attach the episode's live tool session and its message list (OpenAI chat format)."""
 
 
-def make_user(user: SimulatedUser | str | None) -> SimulatedUser:
-    """A user object from the Env's `user` argument: an instance as is, `"scripted"`/None for the scripted user,
-    `"llm"` for the LLM user on the endpoint named by the `ENVFACTORY_LLM_*` environment variables."""
+def make_user(user: SimulatedUser | Callable[[], SimulatedUser] | str | None) -> SimulatedUser:
+    """A user object from the Env's `user` argument: an instance as is, a factory (a callable with no argument,
+    such as a class) called once per Env, `"scripted"`/None for the scripted user, `"llm"` for the LLM user on
+    the endpoint named by the `ENVFACTORY_LLM_*` environment variables."""
+    if isinstance(user, type) or (callable(user) and not hasattr(user, "start")):
+        return user()
     if user is None or user == "scripted":
         return ScriptedUser()
     if user == "llm":

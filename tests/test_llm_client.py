@@ -6,9 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -20,77 +17,7 @@ from envfactory_gym.llm import (
 )
 from envfactory_gym.llm.templates import parse_prompt
 
-
-def completion(content: str = "", tool_calls: list | None = None, prompt_tokens: int = 11, completion_tokens: int = 7,
-               **message_extra) -> dict:
-    message = {"role": "assistant", "content": content, **message_extra}
-    if tool_calls:
-        message["tool_calls"] = tool_calls
-    return {"id": "x", "model": "served-model", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}}
-
-
-class FakeEndpoint:
-    """An OpenAI-compatible HTTP endpoint that answers from a script: each entry (status, body, delay, headers);
-    or, with `responder` set, whatever `responder(request_body)` returns."""
-
-    def __init__(self) -> None:
-        self.script: list[tuple[int, dict, float, dict]] = []
-        self.responder = None
-        self.requests: list[dict] = []
-        self.in_flight = 0
-        self.max_in_flight = 0
-        self.lock = threading.Lock()
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:  # keep test output clean
-                pass
-
-            def _reply(self, status: int, body: dict, headers: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-            def do_GET(self) -> None:
-                endpoint.requests.append({"path": self.path, "headers": dict(self.headers)})
-                self._reply(200, {"data": [{"id": "listed-model"}]}, {})
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with endpoint.lock:
-                    endpoint.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                    if endpoint.responder is not None:
-                        entry = (200, endpoint.responder(body), 0.0, {})
-                    else:
-                        entry = endpoint.script.pop(0) if endpoint.script else (200, completion("default"), 0.0, {})
-                    endpoint.in_flight += 1
-                    endpoint.max_in_flight = max(endpoint.max_in_flight, endpoint.in_flight)
-                status, reply, delay, headers = entry
-                time.sleep(delay)
-                with endpoint.lock:
-                    endpoint.in_flight -= 1
-                self._reply(status, reply, headers)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
-        self.thread.start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def add(self, status: int = 200, body: dict | None = None, delay: float = 0.0, headers: dict | None = None) -> None:
-        self.script.append((status, body if body is not None else completion("ok"), delay, headers or {}))
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+from .fake_openai import FakeEndpoint, completion
 
 
 @pytest.fixture

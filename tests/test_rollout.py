@@ -9,10 +9,8 @@ import hashlib
 import json
 import random
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
 import pytest
@@ -36,6 +34,8 @@ from envfactory_gym.rollout import (
 from envfactory_gym.rollout.episode import play
 from envfactory_gym.state import state_hash
 from envfactory_gym.tasks import expected_replay, load_tasks
+
+from .fake_openai import FakeEndpoint
 
 GT = GroundTruthPolicy(zoo_keys())
 
@@ -313,48 +313,11 @@ def test_expand_tasks_accepts_names_pairs_and_refs():
 
 
 # ---------------------------------------------------------------------------------------- OpenAI-compatible client
-class FakeServer:
-    """A loopback HTTP server standing in for `vllm serve`: `respond(body, attempt)` says what to answer."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self.respond: Callable[[dict[str, Any], int], tuple[int, dict[str, str], Any, float]] = lambda b, n: (
-            200, {}, {}, 0.0
-        )
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-                status, headers, payload, delay = server.respond(body, len(server.requests))
-                time.sleep(delay)
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    for key, value in {"Content-Type": "application/json", **headers}.items():
-                        self.send_header(key, value)
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
-                    pass
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
 def server():
-    fake = FakeServer()
+    fake = FakeEndpoint()
     yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
+    fake.close()
 
 
 def completion(message: dict[str, Any]) -> dict[str, Any]:

@@ -7,15 +7,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from ..tasks import load_tasks, replay
+from ..terminal import console
 from . import FORMATS, adapter, env_name, load_environment
 from .build import ImportOptions
 from .catalog import catalog_path, env_folder, gym_id, read_catalog, register_external, save_entries
-
-console = Console()
 
 
 def _absolute(value: str | None) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Iterable, Literal
+from typing import Any, Callable, Container, Iterable, Literal
 
 from .episode import play
 from .policies import Policy
@@ -36,6 +36,8 @@ async def arollout(
     seed: int = 0,
     digest_state: bool = False,
     env_kwargs: dict[str, Any] | None = None,
+    skip: Container[tuple[str, str, int]] = (),
+    on_episode: Callable[[Trajectory], None] | None = None,
 ) -> list[Trajectory]:
     """Play every task `group_size` times with `policy`, at most `concurrency` episodes at once.
 
@@ -48,8 +50,12 @@ async def arollout(
     - `digest_state`: record each final database state's SHA-256 in `Trajectory.final_state_digest` (costs
       one more dump of the state per episode).
     - `env_kwargs`: passed to every `ToolUseEnv` (e.g. `max_steps`).
+    - `skip`: `(env_id, task_id, sample)` keys not to play (e.g. episodes a resumed run already has); every other
+      episode keeps the seed it would have had in the full run.
+    - `on_episode`: called with each trajectory as soon as its episode ends (in completion order), e.g. to save
+      it before the rest of the batch is done.
 
-    Returns the trajectories in task order, the samples of a group consecutive.
+    Returns the played trajectories in task order, the samples of a group consecutive.
     """
     if concurrency < 1 or group_size < 1:
         raise ValueError("concurrency and group_size must be at least 1")
@@ -70,11 +76,14 @@ async def arollout(
                 trajectory.error = f"{type(exc).__name__}: {exc}"
             finally:
                 pool.release(handle)
+        if on_episode is not None:
+            on_episode(trajectory)
         return trajectory
 
     jobs = [(group, sample) for group in range(len(refs)) for sample in range(group_size)]
+    played = [(i, g, s) for i, (g, s) in enumerate(jobs) if (refs[g].env, refs[g].task_id, s) not in skip]
     try:
-        return list(await asyncio.gather(*(episode(i, g, s) for i, (g, s) in enumerate(jobs))))
+        return list(await asyncio.gather(*(episode(i, g, s) for i, g, s in played)))
     finally:
         if isinstance(backend, str):
             await pool.aclose()

@@ -6,18 +6,16 @@ import argparse
 import re
 from pathlib import Path
 
-from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 
 from envfactory_gym import registry
 from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
+from envfactory_gym.terminal import console
 from synth.sandbox import Limits, namespaces_available
 
 from .models import EnvGenRecord
 from .pipeline import EnvGen, EnvGenConfig
 from .sources import LocalDocs
-
-console = Console()
 
 
 def _synth_group(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:

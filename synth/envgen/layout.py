@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from envfactory_gym.splits import FILE_NAME, assign
+
 from .models import Component, Draft
 
 #: Generated files and the component each belongs to.
@@ -22,6 +24,7 @@ def env_files(draft: Draft, provenance: dict[str, Any]) -> dict[str, str]:
         "tools.py": draft.tools_py.rstrip() + "\n",
         "snapshots/seed.json": json.dumps(draft.seed, indent=1, ensure_ascii=False) + "\n",
         "tasks.jsonl": "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in draft.tasks),
+        FILE_NAME: json.dumps(assign(m.name, [t["id"] for t in draft.tasks]), indent=1) + "\n",
     }
 
 

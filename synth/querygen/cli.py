@@ -7,19 +7,17 @@ import asyncio
 import time
 from pathlib import Path
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
 from envfactory_gym.registry import resolve
+from envfactory_gym.terminal import console
 
 from .chains import read_chains, sample_chains
 from .context import QueryGenConfig, QueryGenContext
 from .models import SynthesisError
 from .output import OutputDir
 from .pipeline import synthesize
-
-console = Console()
 
 
 def _synth_subparsers(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:

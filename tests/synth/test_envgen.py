@@ -93,6 +93,8 @@ def test_a_full_run_emits_an_environment_that_passes_verify_and_check_env(zoo, t
         warnings.simplefilter("ignore")
         check_env(env, skip_render_check=True)
     env.close()
+    # with its held-out split stored, so it can be benchmarked at once
+    assert ToolUseEnv(spec, split="test").task_ids == sorted(json.loads((folder / "splits.json").read_text())["test"])
     # and it registers like any other zoo environment
     monkeypatch.setattr(registry, "zoo_root", lambda: zoo)
     assert "shelfwise" in registry.zoo_keys()

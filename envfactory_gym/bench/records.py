@@ -1,0 +1,94 @@
+"""One benchmark episode as stored in a run directory: who played which task, the reward, what it cost."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..rollout import Trajectory
+
+FORMAT_ERROR_TOOL = "format_error"
+
+
+def call_counts(messages: list[dict[str, Any]]) -> tuple[int, int, int, int]:
+    """(user turns, tool calls, failed tool calls, unparsable tool calls) of a conversation in the Env's
+    message format: a tool result starting with `Error:` is a failed call; `format_error` results are calls the
+    parser could not read."""
+    turns = calls = errors = format_errors = 0
+    for message in messages:
+        if message["role"] == "user":
+            turns += 1
+        elif message["role"] == "tool":
+            if message.get("name") == FORMAT_ERROR_TOOL:
+                format_errors += 1
+            else:
+                calls += 1
+                errors += str(message.get("content", "")).startswith("Error:")
+    return turns, calls, errors, format_errors
+
+
+@dataclass
+class EpisodeRecord:
+    """One episode of one agent (`model` or a baseline) on one task sample."""
+
+    agent: str
+    env_id: str
+    env: str
+    domain: str
+    task_id: str
+    sample: int
+    reward: float = 0.0
+    components: dict[str, Any] = field(default_factory=dict)
+    turn_rewards: list[float] = field(default_factory=list)
+    steps: int = 0
+    turns: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    format_errors: int = 0
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    terminated: bool = False
+    truncated: bool = False
+    error: str | None = None
+    seconds: float = 0.0
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        """What identifies the episode in a run: (agent, env id, task id, sample)."""
+        return self.agent, self.env_id, self.task_id, self.sample
+
+    @property
+    def solved(self) -> bool:
+        """The task is done: every ground-truth call matched and the final state as expected (extra calls are
+        allowed here; the reward's length penalty charges them)."""
+        return (self.error is None and self.components.get("trajectory") == 1.0
+                and self.components.get("state") == 1.0)
+
+    def with_counts(self) -> "EpisodeRecord":
+        """Fill turns and call counts from the messages; returns self."""
+        self.turns, self.tool_calls, self.tool_errors, self.format_errors = call_counts(self.messages)
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (one line of `episodes.jsonl`)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "EpisodeRecord":
+        """Inverse of `as_dict`; unknown keys are ignored."""
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+    @classmethod
+    def from_trajectory(cls, agent: str, env: str, domain: str, trajectory: Trajectory) -> "EpisodeRecord":
+        """The record of a rollout trajectory."""
+        return cls(
+            agent=agent, env_id=trajectory.env_id, env=env, domain=domain, task_id=trajectory.task_id,
+            sample=trajectory.sample, reward=trajectory.reward, components=dict(trajectory.reward_components),
+            turn_rewards=[float(t["total"]) for t in trajectory.turn_rewards], steps=trajectory.steps,
+            requests=trajectory.usage["requests"], prompt_tokens=trajectory.usage["prompt_tokens"],
+            completion_tokens=trajectory.usage["completion_tokens"], terminated=trajectory.terminated,
+            truncated=trajectory.truncated, error=trajectory.error, seconds=trajectory.timings["total_s"],
+            messages=trajectory.messages,
+        ).with_counts()

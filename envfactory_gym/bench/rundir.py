@@ -1,0 +1,68 @@
+"""A benchmark run directory: its configuration and every finished episode, written as it finishes so a crash
+loses nothing and a re-run resumes where the last one stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from .records import EpisodeRecord
+
+CONFIG = "config.json"
+EPISODES = "episodes.jsonl"
+
+
+class RunDirectory:
+    """`config.json` (what defines the run) and `episodes.jsonl` (one `EpisodeRecord` per line, appended and
+    synced episode by episode). Reports and plots are written beside them."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def open(self, identity: dict[str, Any]) -> None:
+        """Create the directory for a run defined by `identity`, or check that an existing run is that run."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        config = self.path / CONFIG
+        if config.exists():
+            stored = json.loads(config.read_text())
+            changed = sorted(k for k in set(stored) | set(identity) if stored.get(k) != identity.get(k))
+            if changed:
+                raise ValueError(f"{self.path} holds a run with other settings ({', '.join(changed)}); "
+                                 "resume it with the same settings or use another run directory")
+        else:
+            config.write_text(json.dumps(identity, indent=2, sort_keys=True) + "\n")
+
+    def config(self) -> dict[str, Any]:
+        """The stored configuration."""
+        return json.loads((self.path / CONFIG).read_text())
+
+    def records(self) -> list[EpisodeRecord]:
+        """Every stored episode; a line cut short by a crash is ignored (its episode is played again)."""
+        path = self.path / EPISODES
+        if not path.exists():
+            return []
+        records = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                records.append(EpisodeRecord.from_dict(json.loads(line)))
+            except (json.JSONDecodeError, TypeError):
+                continue
+        return records
+
+    def append(self, records: Iterable[EpisodeRecord]) -> None:
+        """Add finished episodes, flushed and synced to disk before returning."""
+        with open(self.path / EPISODES, "a", encoding="utf-8") as out:
+            if out.tell():
+                out.write(self._line_break_if_torn())
+            for record in records:
+                out.write(json.dumps(record.as_dict(), ensure_ascii=False) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+    def _line_break_if_torn(self) -> str:
+        """A newline when the file's last line was cut short (a crash mid-write), so new lines stay whole."""
+        with open(self.path / EPISODES, "rb") as data:
+            data.seek(-1, os.SEEK_END)
+            return "" if data.read(1) == b"\n" else "\n"

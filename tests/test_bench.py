@@ -1,0 +1,171 @@
+"""`envfactory bench` end to end against a loopback OpenAI-compatible endpoint (the network is the one faked
+boundary): the report's numbers equal what the stored episodes imply, a killed run resumes to the same report,
+and pass^k / pass@k on constructed cases."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from envfactory_gym import resolve
+from envfactory_gym.actions import HermesParser
+from envfactory_gym.bench import EpisodeRecord, RunDirectory, pass_at_k, pass_hat_k, summarize
+from envfactory_gym.cli import main
+from envfactory_gym.rollout import GroundTruthPolicy
+from envfactory_gym.splits import split_task_ids
+
+from .fake_openai import FakeEndpoint, completion
+
+ENVS = ["notion", "shopify"]
+GT = GroundTruthPolicy(ENVS)
+MODEL = "fake-agent-7b"
+
+
+def fails_on_purpose(messages: list[dict]) -> bool:
+    """The fake model gives up on a third of the tasks (decided by the first request's hash), solves the rest."""
+    first = next(m["content"] for m in messages if m["role"] == "user")
+    return hashlib.sha256(first.encode()).digest()[0] % 3 == 0
+
+
+def native_answer(body: dict) -> dict:
+    """What a model with native tool calling answers: the task's ground truth as `tool_calls`, or an apology."""
+    messages = body["messages"]
+    text = "Sorry, I can't do that." if fails_on_purpose(messages) else GT.act(messages)
+    parsed = HermesParser().parse(text)
+    calls = [{"id": f"c{i}", "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+             for i, c in enumerate(parsed.tool_calls)]
+    return completion(None if calls else parsed.message, calls, prompt_tokens=len(json.dumps(messages)) // 4,
+                      completion_tokens=len(text) // 4)
+
+
+@pytest.fixture
+def endpoint():
+    server = FakeEndpoint()
+    server.responder = native_answer
+    yield server
+    server.close()
+
+
+def bench_args(endpoint: FakeEndpoint, run_dir: Path, *extra: str) -> list[str]:
+    return ["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "2",
+            "--tool-format", "native", "--concurrency", "4", "--run-dir", str(run_dir), *extra]
+
+
+def test_bench_report_numbers_are_what_the_episodes_imply(endpoint, tmp_path):
+    assert main(bench_args(endpoint, tmp_path)) == 0
+    records = RunDirectory(tmp_path).records()
+    tasks = sum(len(split_task_ids(resolve(e), "test")) for e in ENVS)
+    assert len(records) == tasks * 2 * 4  # k samples of every test task, for the model and three baselines
+    assert len({r.key for r in records}) == len(records)
+
+    model = [r for r in records if r.agent == MODEL]
+    by_task = defaultdict(list)
+    for record in model:
+        by_task[record.task_id].append(record)
+    failing = {t for t, runs in by_task.items() if fails_on_purpose(runs[0].messages)}
+    assert 0 < len(failing) < len(by_task)
+    for task_id, runs in by_task.items():
+        assert all(r.solved == (task_id not in failing) for r in runs)
+        assert all(r.requests == r.steps for r in runs)
+
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    overall = {row["agent"]: row for row in metrics["all"]}
+    row = overall[MODEL]
+    task_means = [sum(r.reward for r in runs) / len(runs) for runs in by_task.values()]
+    assert row["reward"] == pytest.approx(sum(task_means) / len(task_means))
+    assert row["reward_low"] <= row["reward"] <= row["reward_high"]
+    solved_share = 1 - len(failing) / len(by_task)
+    assert row["pass_hat"]["1"] == pytest.approx(solved_share) and row["pass_hat"]["2"] == pytest.approx(solved_share)
+    assert row["pass_at"]["2"] == pytest.approx(solved_share)
+    served = sum(sum(native_answer(q["body"])["usage"].values()) for q in endpoint.requests if "body" in q)
+    assert row["tokens"] * row["episodes"] == pytest.approx(served)
+    assert row["calls"] == pytest.approx(sum(r.tool_calls for r in model) / len(model))
+    assert overall["reference"]["reward"] == 1.0 and overall["reference"]["pass_hat"]["2"] == 1.0
+    assert overall["noop"]["calls"] == 0 and overall["random"]["tool_error_rate"] > 0
+
+    per_env = {(r["agent"], r["group"]) for r in metrics["env"]}
+    assert {(MODEL, resolve(e).env_id) for e in ENVS} <= per_env
+    assert {r["group"] for r in metrics["domain"]} == {resolve(e).domain for e in ENVS}
+    report = (tmp_path / "report.md").read_text()
+    assert MODEL in report and "Per domain" in report and "pass_k.png" in report
+    assert MODEL in (tmp_path / "report.html").read_text()
+    for plot in ("domains.png", "components.png", "pass_k.png"):
+        assert (tmp_path / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_killed_run_resumes_to_the_same_report(endpoint, tmp_path):
+    endpoint.responder = None
+    endpoint.respond = lambda body, n: (200, {}, native_answer(body), 0.02)  # slow enough to be killed mid-run
+    killed, fresh = tmp_path / "killed", tmp_path / "fresh"
+    command = [sys.executable, "-m", "envfactory_gym.cli", *bench_args(endpoint, killed)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env={**os.environ, "COLUMNS": "120"})
+    episodes = killed / "episodes.jsonl"
+    baselines = sum(len(split_task_ids(resolve(e), "test")) for e in ENVS) * 2 * 3
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if episodes.exists() and episodes.read_text().count("\n") >= baselines + 3:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, process.stderr.read().decode()[-2000:]
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = episodes.read_text().count("\n")
+    with open(episodes, "a") as out:
+        out.write('{"agent": "' + MODEL + '", "env_id": "envfac')  # a line cut short by the crash
+
+    assert main(bench_args(endpoint, killed)) == 0
+    assert main(bench_args(endpoint, fresh)) == 0
+    resumed = RunDirectory(killed).records()
+    assert partial < len(resumed) and len({r.key for r in resumed}) == len(RunDirectory(fresh).records())
+    assert json.loads((killed / "metrics.json").read_text()) == json.loads((fresh / "metrics.json").read_text())
+
+
+def test_a_run_directory_refuses_other_settings(endpoint, tmp_path):
+    assert main(bench_args(endpoint, tmp_path, "--baselines", "noop")) == 0
+    with pytest.raises(ValueError, match="other settings.*k"):
+        main(["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "3",
+              "--tool-format", "native", "--baselines", "noop", "--run-dir", str(tmp_path)])
+
+
+def test_compare_puts_two_runs_side_by_side(endpoint, tmp_path, capsys):
+    assert main(bench_args(endpoint, tmp_path / "a", "--baselines", "none")) == 0
+    endpoint.responder = lambda body: completion("I give up.")
+    assert main(bench_args(endpoint, tmp_path / "b", "--baselines", "none")) == 0
+    out = tmp_path / "compare.md"
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(out)]) == 0
+    lines = {line.split(" | ")[0].strip("| "): line for line in out.read_text().splitlines() if line.startswith("| ")}
+    cells = [c.strip() for c in lines["all"].strip("|").split("|")]
+    reward_a, reward_b, change = float(cells[1]), float(cells[2]), float(cells[3])
+    assert reward_a > reward_b and change == pytest.approx(reward_b - reward_a, abs=1e-3)
+    assert "envfactory/Notion-v0" in lines and "office" in lines
+
+
+def test_pass_hat_k_and_pass_at_k_on_a_constructed_case():
+    assert pass_hat_k(4, 2, 1) == 0.5 and pass_hat_k(4, 2, 2) == pytest.approx(1 / 6) and pass_hat_k(4, 2, 3) == 0
+    assert pass_at_k(4, 2, 2) == pytest.approx(5 / 6) and pass_at_k(4, 0, 4) == 0 and pass_at_k(4, 1, 4) == 1
+    with pytest.raises(ValueError):
+        pass_hat_k(2, 1, 3)
+
+    def record(task: str, sample: int, solved: bool) -> EpisodeRecord:
+        value = 1.0 if solved else 0.0
+        return EpisodeRecord("m", "envfactory/X-v0", "x", "office", task, sample, reward=value,
+                             components={"trajectory": value, "state": value, "length_penalty": 0.0,
+                                         "format_penalty": 0.0})
+
+    records = [record("a", s, s < 2) for s in range(4)] + [record("b", s, True) for s in range(4)]
+    (summary,) = summarize(records)
+    assert summary.pass_hat[1] == pytest.approx((0.5 + 1) / 2)
+    assert summary.pass_hat[2] == pytest.approx((1 / 6 + 1) / 2)
+    assert summary.pass_at[2] == pytest.approx((5 / 6 + 1) / 2)
+    assert summary.pass_hat[4] == pytest.approx(0.5) and summary.pass_at[4] == 1.0
+    assert summary.reward == pytest.approx(0.75) and summary.tasks == 2 and summary.episodes == 8
