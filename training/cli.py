@@ -28,9 +28,9 @@ def cmd_train_data(args: argparse.Namespace) -> int:
         print(f"envfactory train-data: {exc.args[0]}", file=sys.stderr)
         return 2
     if args.mode == "sft":
-        rows = (sft_rows(k, args.split, args.test_fraction) for k in keys)
+        rows = (sft_rows(k, args.split) for k in keys)
     else:
-        rows = (prompt_rows(k, args.mode, args.split, args.test_fraction) for k in keys)
+        rows = (prompt_rows(k, args.mode, args.split) for k in keys)
     count = write_jsonl(itertools.chain.from_iterable(rows), Path(args.out))
     print(f"wrote {count} {args.mode} rows from {len(keys)} environments to {args.out}")
     return 0
@@ -46,8 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     data.add_argument("names", nargs="*", help="environments (default: the whole zoo)")
     data.add_argument("--mode", choices=["turn", "conversation", "sft"], default="turn")
-    data.add_argument("--split", choices=["train", "test", "all"], default="train")
-    data.add_argument("--test-fraction", type=float, default=0.1,
-                      help="share of tasks in the test split when a task names none (stable hash of its id)")
+    data.add_argument("--split", choices=["train", "test", "all"], default="train",
+                      help="the environments' stored task split (splits.json; bench evaluates on test)")
     data.add_argument("--out", required=True, help="output JSONL file")
     data.set_defaults(func=cmd_train_data)

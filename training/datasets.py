@@ -7,7 +7,6 @@ emits (`<tool_call>{...}</tool_call>`), the same form the model's own actions ta
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Literal
@@ -15,20 +14,12 @@ from typing import Any, Iterable, Iterator, Literal
 from envfactory_gym.agents import ReferenceAgent, format_call, run_episode
 from envfactory_gym.env import ToolUseEnv
 from envfactory_gym.registry import load_zoo_environment
+from envfactory_gym.splits import split_task_ids
 from envfactory_gym.tasks import Task, expected_replay, load_tasks
 
 from .episode import EpisodeLabel, Mode, start_episode
 
 Split = Literal["train", "test", "all"]
-
-
-def task_split(env_key: str, task: Task, test_fraction: float = 0.1) -> Literal["train", "test"]:
-    """A task's split: `provenance["split"]` when the task names one, else a stable hash of env and task id."""
-    named = task.provenance.get("split")
-    if named in ("train", "test"):
-        return named
-    digest = hashlib.sha256(f"{env_key}/{task.id}".encode()).digest()
-    return "test" if int.from_bytes(digest[:8], "big") / 2**64 < test_fraction else "train"
 
 
 def text_message(message: dict[str, Any]) -> dict[str, str]:
@@ -44,17 +35,18 @@ def text_message(message: dict[str, Any]) -> dict[str, str]:
     return {k: str(message[k]) for k in keep if message.get(k) is not None}
 
 
-def _tasks(env_key: str, split: Split, test_fraction: float) -> list[Task]:
+def _tasks(env_key: str, split: Split) -> list[Task]:
+    """The tasks of one stored split (the held-out one `envfactory bench` evaluates on is `test`), or all."""
     spec = load_zoo_environment(env_key)
-    tasks = [load_tasks(spec)[i] for i in sorted(load_tasks(spec))]
-    chosen = [t for t in tasks if split == "all" or task_split(env_key, t, test_fraction) == split]
+    ids = sorted(load_tasks(spec)) if split == "all" else split_task_ids(spec, split)
+    chosen = [load_tasks(spec)[i] for i in ids]
     return [t for t in chosen if not expected_replay(spec, t).failures]  # a failing ground truth teaches errors
 
 
-def prompt_rows(env_key: str, mode: Mode, split: Split = "train", test_fraction: float = 0.1) -> Iterator[dict]:
+def prompt_rows(env_key: str, mode: Mode, split: Split = "train") -> Iterator[dict]:
     """OpenRLHF prompt rows: `messages` (system prompt and the conversation up to the sample's turn, earlier turns
     replayed from the ground truth), `label` (EpisodeLabel JSON) and `datasource` (the env, for per-env metrics)."""
-    tasks = _tasks(env_key, split, test_fraction)
+    tasks = _tasks(env_key, split)
     if not tasks:
         return
     env = ToolUseEnv(load_zoo_environment(env_key), max_steps=10**9)
@@ -73,10 +65,10 @@ def prompt_rows(env_key: str, mode: Mode, split: Split = "train", test_fraction:
         env.close()
 
 
-def sft_rows(env_key: str, split: Split = "train", test_fraction: float = 0.1) -> Iterator[dict]:
+def sft_rows(env_key: str, split: Split = "train") -> Iterator[dict]:
     """SFT chats from ground-truth replays: `messages` (every turn, one tool call per assistant step) and `tools`
     (the OpenAI tool list as JSON text; the system message already lists the tools for templates that take none)."""
-    tasks = _tasks(env_key, split, test_fraction)
+    tasks = _tasks(env_key, split)
     if not tasks:
         return
     spec = load_zoo_environment(env_key)

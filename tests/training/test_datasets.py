@@ -9,9 +9,10 @@ import pytest
 from envfactory_gym.agents import ReferenceAgent
 from envfactory_gym.cli import main
 from envfactory_gym.env import ToolUseEnv
-from envfactory_gym.registry import load_zoo_environment
+from envfactory_gym.registry import load_zoo_environment, resolve
+from envfactory_gym.splits import split_task_ids
 from envfactory_gym.tasks import load_tasks
-from training.datasets import prompt_rows, sft_rows, task_split
+from training.datasets import prompt_rows, sft_rows
 from training.episode import EpisodeLabel
 
 TASKS = load_tasks(load_zoo_environment("notion"))
@@ -55,15 +56,12 @@ def test_sft_chats_replay_to_a_perfect_score():
     env.close()
 
 
-def test_splits_are_stable_disjoint_and_named_splits_win():
-    task = next(iter(TASKS.values()))
-    assert task_split("notion", task, 0.5) == task_split("notion", task, 0.5)
-    assert task_split("notion", task, 0.0) == "train" and task_split("notion", task, 1.0) == "test"
-    named = task.model_copy(update={"provenance": {"split": "test"}})
-    assert task_split("notion", named, 0.0) == "test"
-    train = {r["label"] for r in prompt_rows("notion", "conversation", "train", 0.5)}
-    test = {r["label"] for r in prompt_rows("notion", "conversation", "test", 0.5)}
-    assert train and test and not train & test and len(train | test) == len(TASKS)
+def test_rows_follow_the_stored_split_that_bench_holds_out():
+    held_out = set(split_task_ids(resolve("notion"), "test"))
+    train = {EpisodeLabel.from_json(r["label"]).task_id for r in prompt_rows("notion", "conversation", "train")}
+    test = {EpisodeLabel.from_json(r["label"]).task_id for r in prompt_rows("notion", "conversation", "test")}
+    sft = {r["task_id"] for r in sft_rows("notion", "train")}
+    assert test == held_out and train == sft and not train & test and len(train | test) == len(TASKS)
 
 
 def test_label_round_trip_and_rejects_bad_mode():
