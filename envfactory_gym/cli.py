@@ -35,7 +35,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     for column in ("env id", "domain", "product", "tools", "user tools", "tasks", "writing tasks"):
         table.add_column(column)
     totals = [0, 0]
+    domains: dict[str, int] = {}
     for spec in _specs([]):
+        domains[spec.domain] = domains.get(spec.domain, 0) + 1
         tasks = load_tasks(spec)
         writing = sum(t.changes_state(spec) for t in tasks.values())
         user_tools = sum(t.user_only for t in spec.tools.values())
@@ -44,7 +46,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_row(spec.env_id, spec.domain, spec.product, str(len(spec.tools)), str(user_tools),
                       str(len(tasks)), f"{writing} ({writing / max(1, len(tasks)):.0%})")
     console.print(table)
-    console.print(f"{len(zoo_keys())} environments, {totals[0]} tools, {totals[1]} tasks")
+    count = len(zoo_keys())
+    console.print(f"{count} environments, {totals[0]} tools ({totals[0] / max(1, count):.1f} per env), "
+                  f"{totals[1]} tasks")
+    console.print("per domain: " + ", ".join(f"{d} {n}" for d, n in sorted(domains.items())))
     return 0
 
 
