@@ -42,7 +42,7 @@ class ToolUseEnv(gym.Env[str, str]):
       seeded resets draw from.
     - The episode terminates after the last turn and truncates after `max_steps` actions; the composite reward is
       paid then, with its components in `info["reward_components"]`. Each finished turn's own score is in
-      `info["turn_reward"]`.
+      `info["turn_reward"]`. `info["format_errors"]` counts the episode's unparsable tool calls so far.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -239,6 +239,7 @@ class ToolUseEnv(gym.Env[str, str]):
             "task_id": self.task.id if self.task else None,
             "turn": self._turn_index,
             "step": self._steps,
+            "format_errors": self._format_errors,
             "messages": list(self._messages),
             "tools": self.spec_env.openai_tools,
         }

@@ -1,0 +1,35 @@
+"""Step-level format reward (AWM): an action holding a tool call the parser cannot read is paid `penalty` at once
+and ends the episode, instead of only counting against the final reward."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+
+
+class StepFormatPenalty(gym.Wrapper):
+    """On a step whose action had an unparsable tool call: reward `penalty` (default -1.0), `terminated=True`,
+    `truncated=False` and `info["format_terminated"] = True`; other steps pass through unchanged. The episode's
+    composite reward is then replaced by the penalty (which leaves [0, 1]); call `reset` to go on."""
+
+    def __init__(self, env: gym.Env, penalty: float = -1.0) -> None:
+        super().__init__(env)
+        self.penalty = penalty
+        self._format_errors = 0
+
+    def reset(self, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+        """`env.reset`."""
+        observation, info = self.env.reset(**kwargs)
+        self._format_errors = info["format_errors"]
+        return observation, info
+
+    def step(self, action: str) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
+        """`env.step`, ended with the penalty when this action was malformed."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        malformed = info["format_errors"] > self._format_errors
+        self._format_errors = info["format_errors"]
+        if malformed:
+            info["format_terminated"] = True
+            return observation, self.penalty, True, False, info
+        return observation, reward, terminated, truncated, info

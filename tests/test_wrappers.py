@@ -1,0 +1,86 @@
+"""The behaviour wrappers: step-level format penalty, history truncation and chat-template observations, on the
+real Notion environment."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import pytest
+
+from envfactory_gym import ToolUseEnv
+from envfactory_gym.agents import ReferenceAgent, format_call, run_episode
+from envfactory_gym.wrappers import (
+    ChatTemplateObservation, StepFormatPenalty, TruncateHistory, template_messages, truncate_history,
+)
+
+TASK = "notion-0001"  # two turns
+
+
+def test_a_malformed_call_is_penalised_at_once_and_ends_the_episode():
+    env = StepFormatPenalty(ToolUseEnv("notion"))
+    env.reset(options={"task_id": TASK})
+    _, reward, terminated, truncated, info = env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
+    assert (reward, terminated, truncated) == (0.0, False, False) and "format_terminated" not in info
+    _, reward, terminated, truncated, info = env.step('<tool_call>{"name": "search_pages", "arguments": {</tool_call>')
+    assert (reward, terminated, truncated) == (-1.0, True, False) and info["format_terminated"]
+    assert info["format_errors"] == 1
+    env.reset(options={"task_id": TASK})  # the next episode starts clean
+    _, reward, terminated, _, info = env.step("Nothing to do.")
+    assert reward == 0.0 and not terminated and info["format_errors"] == 0
+
+
+def test_without_malformed_calls_the_format_penalty_changes_nothing():
+    plain = run_episode(ToolUseEnv("notion"), ReferenceAgent(), task_id=TASK)
+    wrapped = StepFormatPenalty(ToolUseEnv("notion"), penalty=-0.5)
+    observation, info = wrapped.reset(options={"task_id": TASK})
+    agent = ReferenceAgent()
+    agent.reset(wrapped.unwrapped, info)
+    while True:
+        observation, reward, terminated, truncated, info = wrapped.step(agent.act(observation, info))
+        if terminated or truncated:
+            break
+    assert reward == plain["reward"] == 1.0 and info["messages"] == plain["info"]["messages"]
+
+
+def test_truncated_history_keeps_the_system_prompt_and_the_last_turns():
+    env = TruncateHistory(ToolUseEnv("notion"), max_turns=1)
+    _, info = env.reset(options={"task_id": TASK})
+    assert info["messages"] == info["full_messages"]  # one turn so far
+    env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
+    _, _, _, _, info = env.step("Here is what is open.")
+    full, seen = info["full_messages"], info["messages"]
+    assert [m["role"] for m in seen] == ["system", "user"] and seen[1]["content"] == full[-1]["content"]
+    assert seen[0] == full[0] and [m["role"] for m in full] == ["system", "user", "assistant", "tool", "assistant", "user"]
+    with pytest.raises(ValueError):
+        TruncateHistory(ToolUseEnv("notion"), max_turns=0)
+
+
+def test_truncate_history_cuts_at_user_turns():
+    messages = [{"role": "system", "content": "s"}]
+    for turn in range(3):
+        messages += [{"role": "user", "content": f"q{turn}"}, {"role": "assistant", "content": f"a{turn}"}]
+    assert truncate_history(messages, 3) == messages
+    assert [m["content"] for m in truncate_history(messages, 2)] == ["s", "q1", "a1", "q2", "a2"]
+
+
+def test_chat_template_observation_is_the_prompt_for_the_next_action():
+    pytest.importorskip("transformers")
+    from .training.fakes import tiny_tokenizer
+
+    env = ChatTemplateObservation(gym.make("envfactory/Notion-v0"), tiny_tokenizer())
+    observation, info = env.reset(options={"task_id": TASK})
+    assert observation.startswith("<|im_start|>system\n") and observation.endswith("<|im_start|>assistant\n")
+    assert info["messages"][1]["content"] in observation
+    observation, *_ = env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
+    assert observation.endswith("</tool_response><|im_end|>\n<|im_start|>assistant\n") and "Q4 Roadmap" in observation
+    assert env.observation_space.contains(observation)
+
+
+def test_template_messages_give_tool_call_arguments_as_objects():
+    env = ToolUseEnv("notion")
+    env.reset(options={"task_id": TASK})
+    _, _, _, _, info = env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
+    (call,) = template_messages(info["messages"])[2]["tool_calls"]
+    assert call["function"]["arguments"] == {"query": "Q4 roadmap"}
+    assert json.loads(info["messages"][2]["tool_calls"][0]["function"]["arguments"]) == {"query": "Q4 roadmap"}
