@@ -51,7 +51,8 @@ def test_truncated_history_keeps_the_system_prompt_and_the_last_turns():
     _, _, _, _, info = env.step("Here is what is open.")
     full, seen = info["full_messages"], info["messages"]
     assert [m["role"] for m in seen] == ["system", "user"] and seen[1]["content"] == full[-1]["content"]
-    assert seen[0] == full[0] and [m["role"] for m in full] == ["system", "user", "assistant", "tool", "assistant", "user"]
+    assert seen[0] == full[0]
+    assert [m["role"] for m in full] == ["system", "user", "assistant", "tool", "assistant", "user"]
     with pytest.raises(ValueError):
         TruncateHistory(ToolUseEnv("notion"), max_turns=0)
 

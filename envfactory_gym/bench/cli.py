@@ -84,8 +84,8 @@ def overview(summaries: list[Summary]) -> Table:
         table.add_column(column)
     for s in summaries:
         k = max(s.pass_hat)
-        table.add_row(s.agent, str(s.tasks), str(s.episodes), f"{s.reward:.3f} ({s.reward_low:.2f}-{s.reward_high:.2f})",
-                      f"{s.components['trajectory']:.3f}", f"{s.components['state']:.3f}", f"{s.pass_hat[1]:.3f}",
+        reward = f"{s.reward:.3f} ({s.reward_low:.2f}-{s.reward_high:.2f})"
+        table.add_row(s.agent, str(s.tasks), str(s.episodes), reward, f"{s.components['trajectory']:.3f}", f"{s.components['state']:.3f}", f"{s.pass_hat[1]:.3f}",
                       f"{s.pass_hat[k]:.3f} (k={k})", f"{s.tool_error_rate:.1%}", f"{s.calls:.1f}")
     return table
 
