@@ -50,7 +50,8 @@ class TableReader:
         }
 
     def where_sql(self, equals: dict[str, Any], order_by: Iterable[Any]) -> str | None:
-        """SQL for `column = ?` equalities and plain-column ordering, or None when it needs SQLAlchemy."""
+        """SQL for `column = ?` equalities (`column IS ?` for None, as SQLAlchemy renders `== None`) and
+        plain-column ordering, or None when it needs SQLAlchemy."""
         if any(name not in self.table.c for name in equals):
             return None
         order = []
@@ -59,7 +60,7 @@ class TableReader:
                 return None
             order.append(_q(item.name))
         order.append(self.order_pk)
-        where = " AND ".join(f"{_q(n)} = ?" for n in equals)
+        where = " AND ".join(f"{_q(n)} {'IS' if v is None else '='} ?" for n, v in equals.items())
         return f"{self.select}{' WHERE ' + where if where else ''} ORDER BY {', '.join(order)}"
 
 

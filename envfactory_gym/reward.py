@@ -5,6 +5,7 @@ An optional checklist component (per-task checks on the final state, EnvScaler-s
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Literal, Sequence
@@ -90,13 +91,26 @@ def normalize_ground_truth(spec: EnvironmentSpec, call: GroundTruthCall) -> dict
         return dict(call.arguments)
 
 
-def call_matches(record: CallRecord, expected: GroundTruthCall, expected_args: dict[str, Any]) -> bool:
-    """Same tool and equal arguments, masked arguments ignored."""
+def _as_set(value: Any) -> Any:
+    """A list in a canonical order (for arguments whose order does not matter)."""
+    if not isinstance(value, list):
+        return value
+    return sorted(value, key=lambda item: json.dumps(_normalize(item), sort_keys=True, default=str))
+
+
+def call_matches(
+    record: CallRecord, expected: GroundTruthCall, expected_args: dict[str, Any], unordered: frozenset[str] = frozenset()
+) -> bool:
+    """Same tool and equal arguments, masked arguments ignored, `unordered` list arguments compared as sets."""
     if not record.ok or record.name != expected.name:
         return False
     masked = set(expected.masked)
     keys = (set(expected_args) | set(record.arguments)) - masked
-    return all(values_equal(record.arguments.get(k), expected_args.get(k)) for k in keys)
+    return all(
+        values_equal(_as_set(record.arguments.get(k)), _as_set(expected_args.get(k))) if k in unordered
+        else values_equal(record.arguments.get(k), expected_args.get(k))
+        for k in keys
+    )
 
 
 def match_calls(spec: EnvironmentSpec, agent: Sequence[CallRecord], expected: Sequence[GroundTruthCall]) -> int:
@@ -107,12 +121,13 @@ def match_calls(spec: EnvironmentSpec, agent: Sequence[CallRecord], expected: Se
     """
     expected_args = [normalize_ground_truth(spec, c) for c in expected]
     is_read = [spec.tools[c.name].read_only for c in expected]
+    unordered = {c.name: spec.tools[c.name].unordered_inputs for c in expected}
     writes = [(c, a) for c, a, r in zip(expected, expected_args, is_read) if not r]
     agent_writes = [r for r in agent if not r.read_only]
     lcs = [[0] * (len(agent_writes) + 1) for _ in range(len(writes) + 1)]
     for i, (call, args) in enumerate(writes, start=1):
         for j, record in enumerate(agent_writes, start=1):
-            if call_matches(record, call, args):
+            if call_matches(record, call, args, unordered[call.name]):
                 lcs[i][j] = lcs[i - 1][j - 1] + 1
             else:
                 lcs[i][j] = max(lcs[i - 1][j], lcs[i][j - 1])
@@ -122,7 +137,7 @@ def match_calls(spec: EnvironmentSpec, agent: Sequence[CallRecord], expected: Se
         if not read:
             continue
         for index, record in enumerate(available):
-            if call_matches(record, call, args):
+            if call_matches(record, call, args, unordered[call.name]):
                 matched += 1
                 del available[index]
                 break

@@ -19,6 +19,9 @@ from sqlalchemy import MetaData
 from .state import StateFactory
 
 TOOL_MARKER = "__envfactory_tool__"
+#: Marks a list parameter whose order does not matter (`ids: Annotated[list[str], Unordered]`): its schema says
+#: `uniqueItems`, and the trajectory reward compares it as a set.
+Unordered = Field(json_schema_extra={"uniqueItems": True})
 _ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters)\s*:\s*$")
 _SECTION_HEADER = re.compile(r"^\s*(Returns|Raises|Yields|Examples?|Notes?)\s*:\s*$")
 _ARG_LINE = re.compile(r"^\s*(\*{0,2}\w+)\s*(\([^)]*\))?\s*:\s*(.*)$")
@@ -128,6 +131,11 @@ class ToolSpec:
     def output_schema(self) -> dict[str, Any]:
         """JSON schema of the return value."""
         return self.output_adapter.json_schema()
+
+    @cached_property
+    def unordered_inputs(self) -> frozenset[str]:
+        """Names of the list arguments declared `Unordered` (compared as sets by the reward)."""
+        return frozenset(name for name, prop in self.input_schema["properties"].items() if prop.get("uniqueItems"))
 
     @cached_property
     def required_inputs(self) -> tuple[str, ...]:

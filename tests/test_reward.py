@@ -158,3 +158,32 @@ def test_score_is_clipped_to_unit_interval():
     calls = [CallRecord("list_users", {}, True, True)] * 40
     result = score(spec, calls, [], {}, {}, {}, format_errors=30)
     assert result.total == 0.0 and result.length_penalty == 0.5 and result.format_penalty == 0.5
+
+
+def test_unordered_list_arguments_match_in_any_order(tmp_path):
+    from typing import Annotated
+
+    from envfactory_gym import Database, Unordered, tool
+
+    from .helpers import make_spec
+
+    @tool()
+    def archive_items(db: Database, item_ids: Annotated[list[int], Unordered], order: list[int]) -> int:
+        """Archive items.
+
+        Args:
+            item_ids: Items to archive, in any order.
+            order: The order to show them in.
+        """
+        return len(item_ids)
+
+    spec = make_spec(tmp_path, [archive_items], [{"id": 1, "name": "a"}])
+    assert spec.tools["archive_items"].unordered_inputs == {"item_ids"}
+    assert spec.tools["archive_items"].input_schema["properties"]["item_ids"]["uniqueItems"] is True
+    expected = GroundTruthCall(name="archive_items", arguments={"item_ids": [1, 2, 3], "order": [1, 2]})
+    shuffled = CallRecord("archive_items", {"item_ids": [3, 1, 2], "order": [1, 2]}, True, False)
+    reordered = CallRecord("archive_items", {"item_ids": [1, 2, 3], "order": [2, 1]}, True, False)
+    missing = CallRecord("archive_items", {"item_ids": [3, 1], "order": [1, 2]}, True, False)
+    assert match_calls(spec, [shuffled], [expected]) == 1
+    assert match_calls(spec, [reordered], [expected]) == 0  # an ordinary list keeps its order
+    assert match_calls(spec, [missing], [expected]) == 0

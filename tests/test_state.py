@@ -110,3 +110,15 @@ def test_json_columns_holding_plain_numbers_and_strings():
                                         "list": {"id": "list", "value": [1, 2]}}
     db = Database(state, SimClock())
     assert db.get(settings, "ttl")["value"] == 300 and db.find(settings, id="list")[0]["value"] == [1, 2]
+
+
+def test_find_by_none_matches_null_on_the_fast_path_as_sqlalchemy_does():
+    from envfactory_gym.database import Database, SimClock
+
+    state = make_state([{"id": 1, "name": "a", "touched_at": None}, {"id": 2, "name": "b", "touched_at": "2025-01-01"}])
+    db = Database(state, SimClock())
+    fast = db.find(items, touched_at=None)
+    assert [r["id"] for r in fast] == [1]
+    assert fast == db.find(items, items.c.touched_at.is_(None))  # the SQLAlchemy path
+    assert [r["id"] for r in db.find(items, touched_at="2025-01-01")] == [2]
+    state.close()
