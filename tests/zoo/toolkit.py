@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import json
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -10,6 +13,7 @@ import pytest
 from envfactory_gym import ToolSession
 from envfactory_gym.execution import ToolOutcome
 from envfactory_gym.spec import EnvironmentSpec
+from envfactory_gym.state import build_snapshot
 
 
 def session_fixture(spec: EnvironmentSpec, clock: datetime, snapshot: str = "seed") -> Callable[[], Iterator[ToolSession]]:
@@ -44,3 +48,17 @@ def fails(
     assert text in (outcome.error or ""), outcome.error
     assert session.dump() == before
     return outcome
+
+
+@lru_cache(maxsize=None)
+def _seed_tables(spec: EnvironmentSpec) -> str:
+    return spec.snapshot_path("seed").read_text()
+
+
+def restore_seed_with(session: ToolSession, edit: Callable[[dict[str, list[dict[str, Any]]]], None],
+                      clock: datetime) -> None:
+    """Restore `session` to a copy of its environment's seed changed by `edit(tables)` (rows per table, edited in
+    place), for states the seed lacks (an account without a subscription, an empty inventory, ...)."""
+    data = copy.deepcopy(json.loads(_seed_tables(session.spec)))
+    edit(data["tables"])
+    session.restore_bytes(build_snapshot(session.spec.schema, data), clock)
