@@ -1,0 +1,1 @@
+"""Alpaca Trading API: account, assets, market data, orders, positions, watchlists, clock, calendar, activities."""
