@@ -1,0 +1,1 @@
+"""Expensify: workspaces (policies) with members and rules, expenses with receipts, and expense reports."""
