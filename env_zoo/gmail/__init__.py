@@ -1,0 +1,1 @@
+"""Gmail: messages, threads, search, labels, drafts, sending and replies, filters, vacation, send-as and blocking."""
