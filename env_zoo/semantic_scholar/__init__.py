@@ -1,0 +1,1 @@
+"""Semantic Scholar: the Academic Graph (papers, authors, citations, recommendations) and a user's library."""
