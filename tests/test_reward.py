@@ -74,6 +74,20 @@ def test_reordered_reads_and_changed_masked_args_change_nothing(envs, key, task_
     assert result["components"]["length_penalty"] == 0.0
 
 
+@pytest.mark.parametrize("key,task_id", ALL_TASKS)
+def test_extra_reads_move_the_clock_but_not_the_state_reward(envs, key, task_id):
+    """Ids and stored values must not depend on how many calls came first (generated times are volatile)."""
+    env = envs[key]
+    spec, task = env.spec_env, env.tasks[task_id]
+    reads = [c for c in task.agent_calls if spec.tools[c.name].read_only]
+    parameterless = [t for t in spec.agent_tools if t.read_only and not t.required_inputs]
+    extra = format_call(reads[0].name, reads[0].arguments) if reads else format_call(parameterless[0].name, {})
+    turns = [[extra, extra] + calls_text(t.agent_calls) for t in task.turns]
+    result = run_episode(env, ScriptAgent(turns), task_id=task_id)
+    assert result["components"]["state"] == 1.0 and result["components"]["trajectory"] == 1.0
+    assert result["components"]["length_penalty"] > 0
+
+
 def _mutated_write(env, task):
     """The task's ground truth with one string argument of a write changed; None if no such change applies."""
     spec = env.spec_env

@@ -63,7 +63,7 @@ conversations = Table(
     Column("is_general", Boolean, nullable=False, default=False),
     Column("is_read_only", Boolean, nullable=False, default=False),  # only admins and owners may post
     Column("creator", String, ForeignKey("users.id"), nullable=False),
-    Column("created", Integer, nullable=False),
+    Column("created", Integer, nullable=False, info={"volatile": True}),
     Column("topic", String, nullable=False, default=""),
     Column("purpose", String, nullable=False, default=""),
 )
