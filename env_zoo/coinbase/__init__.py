@@ -1,0 +1,1 @@
+"""Coinbase: wallets, products and prices, buys/sells/converts, Advanced Trade orders, sends, addresses and limits."""
