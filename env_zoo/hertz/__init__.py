@@ -1,0 +1,1 @@
+"""Hertz: car-rental locations, vehicle classes, rates and availability, quotes, reservations (Pay Later, Pay Now and Gold Plus Rewards points), extras, additional drivers, member profiles and counter pickup."""
