@@ -1,0 +1,170 @@
+"""Bookkeeping shared by the reservation tools: parties and the seats they hold, the reservation's totals and
+status, and cancelling segments (or one traveller's part of them) under each fare's refund terms."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+
+from .ledger import check_refund_method, record, refund, reissue_eticket
+from .objects import CancellationObject, QuoteLine, evoucher_object, reservation_segments, segment_amount
+from .rules import (
+    ADULT_TYPES, SEATED_TYPES, SLEEPERS, Terms, Timing, cancellation_terms, check_open, leg_range, release_seats,
+    stops_of, timing,
+)
+from .schema import passengers, reservations, segments, trains
+
+MAX_PASSENGERS = 8
+
+
+def reservation_row(db: Database, reservation_number: str) -> dict[str, Any]:
+    """A reservation by its six-character number (case-insensitive)."""
+    found = db.find(reservations, reservation_number=reservation_number.strip().upper())
+    if not found:
+        raise NotFound(f"Reservation '{reservation_number}' not found")
+    return found[0]
+
+
+def segment_of(db: Database, reservation: dict[str, Any], segment_id: str) -> dict[str, Any]:
+    """A segment that belongs to the reservation."""
+    segment = db.get(segments, segment_id, "Segment")
+    if segment["reservation_number"] != reservation["reservation_number"]:
+        raise NotFound(f"Segment '{segment_id}' is not on reservation {reservation['reservation_number']}")
+    return segment
+
+
+def party(db: Database, reservation_number: str) -> dict[str, str]:
+    """The active travellers: {passenger_id: passenger_type}."""
+    rows = db.find(passengers, reservation_number=reservation_number, status="ACTIVE")
+    return {p["passenger_id"]: p["passenger_type"] for p in rows}
+
+
+def check_party(types: list[str]) -> None:
+    """1 to 8 travellers; children and infants travel with an adult, one infant per adult."""
+    adults = sum(1 for t in types if t in ADULT_TYPES)
+    if not 1 <= len(types) <= MAX_PASSENGERS:
+        raise InvalidRequest(f"A reservation holds 1 to {MAX_PASSENGERS} passengers.")
+    if adults == 0:
+        raise InvalidRequest("Children and infants must travel with an adult (an adult, senior or military "
+                             "passenger) on the same reservation.")
+    if types.count("infant") > adults:
+        raise InvalidRequest("Each infant rides on an adult's lap: at most one infant per adult.")
+
+
+def held(db: Database, segment: dict[str, Any]) -> int:
+    """Seats (rooms for sleepers) a segment holds on each of its legs."""
+    if segment["class_of_service"] in SLEEPERS:
+        return segment["rooms"]
+    types = party_types(db, segment)
+    return sum(1 for t in types if t in SEATED_TYPES)
+
+
+def party_types(db: Database, segment: dict[str, Any]) -> list[str]:
+    """Passenger types of the travellers priced on a segment."""
+    return [db.get(passengers, pid, "Passenger")["passenger_type"] for pid in segment["passenger_fares"]]
+
+
+def legs(db: Database, segment: dict[str, Any]) -> tuple[list[dict[str, Any]], int, int]:
+    """The train's stops and the stop indexes the segment rides between."""
+    stops = stops_of(db, segment["train_number"])
+    train = db.get(trains, segment["train_number"], "Train")
+    i, j = leg_range(stops, train, segment["origin"], segment["destination"])
+    return stops, i, j
+
+
+def release(db: Database, segment: dict[str, Any], count: int) -> None:
+    """Give `count` of a segment's seats (rooms) back to sale."""
+    if count:
+        _, i, j = legs(db, segment)
+        release_seats(db, segment["departure_id"], segment["class_of_service"], i, j, count,
+                      segment["fare_code"] == "SAVER")
+
+
+def refresh(db: Database, reservation_number: str) -> dict[str, Any]:
+    """Recompute a reservation's total and status from its segments."""
+    rows = reservation_segments(db, reservation_number)
+    statuses = {s["status"] for s in rows}
+    if statuses == {"CANCELLED"}:
+        status = "CANCELLED"
+    elif "CONFIRMED" in statuses:
+        status = "CONFIRMED"
+    else:
+        status = "COMPLETED"
+    total = sum(segment_amount(s) for s in rows if s["status"] != "CANCELLED")
+    return db.update(reservations, reservation_number, status=status, total_cents=total)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One segment (or one traveller's part of it) to cancel, with its terms."""
+
+    segment: dict[str, Any]
+    when: Timing
+    amount: int
+    terms: Terms
+
+    def quote(self) -> QuoteLine:
+        """The line as the agent sees it."""
+        s, t = self.segment, self.terms
+        return QuoteLine(segment_id=s["segment_id"], train_number=s["train_number"], origin=s["origin"],
+                         destination=s["destination"], service_date=s["service_date"], fare_code=s["fare_code"],
+                         amount_cents=self.amount, fee_cents=t.fee_cents, refundable_cents=t.refundable_cents,
+                         forfeited_cents=t.forfeited_cents, refund_methods=list(t.refund_methods), rule=t.rule)
+
+
+def cancellation_lines(db: Database, reservation: dict[str, Any], targets: list[dict[str, Any]],
+                       amount: Callable[[dict[str, Any]], int], action: str) -> list[Line]:
+    """Terms for each target segment, checking each can still be cancelled."""
+    lines = []
+    for segment in targets:
+        when = timing(db, reservation, segment)
+        check_open(segment, when, action)
+        value = amount(segment)
+        lines.append(Line(segment, when, value, cancellation_terms(segment, when, value, reservation["award"])))
+    return lines
+
+
+def require_confirmed(reservation: dict[str, Any]) -> None:
+    """Only a confirmed reservation (not cancelled or completed) can still change."""
+    if reservation["status"] != "CONFIRMED":
+        raise Conflict(f"Reservation {reservation['reservation_number']} is {reservation['status'].lower()}.")
+
+
+def open_segments(db: Database, reservation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The confirmed segments of a confirmed reservation."""
+    require_confirmed(reservation)
+    return [s for s in reservation_segments(db, reservation["reservation_number"]) if s["status"] == "CONFIRMED"]
+
+
+def settle(db: Database, reservation: dict[str, Any], lines: list[Line], method: str, what: str,
+           apply: Callable[[Line], None]) -> CancellationObject:
+    """Cancel the lines: check the refund method is allowed for each, `apply` each to the segments, book fees and
+    forfeits, refund the rest, reissue (or void) the eTicket."""
+    number = reservation["reservation_number"]
+    check_refund_method(reservation["award"], method)
+    for line in lines:
+        if line.terms.refundable_cents and method not in line.terms.refund_methods:
+            raise InvalidRequest(f"Segment {line.segment['segment_id']} can't be refunded to {method}: "
+                                 f"{line.terms.rule}.")
+    for line in lines:
+        apply(line)
+        seg = line.segment
+        label = f"{what}: train {seg['train_number']} {seg['origin']}-{seg['destination']} {seg['service_date']}"
+        if line.terms.fee_cents:
+            record(db, number, "fee", "none", line.terms.fee_cents, f"Cancellation fee 25%, {label}")
+        if line.terms.forfeited_cents:
+            record(db, number, "forfeit", "none", line.terms.forfeited_cents, f"Non-refundable, {label}")
+    refundable = sum(line.terms.refundable_cents for line in lines)
+    back = refund(db, db.get(reservations, number), refundable, method, f"{what}, reservation {number}")
+    row = refresh(db, number)
+    ticket = reissue_eticket(db, number, "exchanged" if row["status"] == "CONFIRMED" else "cancelled")
+    return CancellationObject(
+        reservation_number=number, reservation_status=row["status"], lines=[line.quote() for line in lines],
+        refunded_to_card_cents=back.to_card, points_returned=back.points,
+        evoucher=evoucher_object(back.evoucher),
+        fee_cents=sum(line.terms.fee_cents for line in lines),
+        forfeited_cents=sum(line.terms.forfeited_cents for line in lines), eticket_number=ticket,
+    )
