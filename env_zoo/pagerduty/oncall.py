@@ -1,0 +1,132 @@
+"""Who is on call: schedule layers rotate from their virtual start, restrictions limit when a layer has coverage,
+higher layers win over lower ones and overrides win over every layer. Everything is computed from the clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from itertools import pairwise
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from envfactory_gym import Database
+
+from .clock import effective_end, stored
+from .schema import escalation_rules, schedule_layers, schedule_overrides, schedules
+
+
+@dataclass(frozen=True)
+class Shift:
+    """One stretch of time with one user on call."""
+
+    user_id: str
+    start: datetime
+    end: datetime
+
+
+def _restriction_windows(restriction: dict[str, Any], zone: ZoneInfo, since: datetime,
+                         until: datetime) -> Iterator[tuple[datetime, datetime]]:
+    """The restriction's windows (in the schedule's time zone) that may touch [since, until)."""
+    hours, minutes, seconds = (int(p) for p in restriction["start_time_of_day"].split(":"))
+    length = timedelta(seconds=restriction["duration_seconds"])
+    day = since.astimezone(zone).date() - timedelta(days=8)
+    last = until.astimezone(zone).date() + timedelta(days=1)
+    weekly = restriction["type"] == "weekly_restriction"
+    while day <= last:
+        if not weekly or day.isoweekday() == restriction["start_day_of_week"]:
+            start = datetime.combine(day, time(hours, minutes, seconds), tzinfo=zone)
+            yield start, start + length
+        day += timedelta(days=1)
+
+
+def _restricted(layer: dict[str, Any], zone: ZoneInfo, moment: datetime) -> bool:
+    """Whether a layer's restrictions leave `moment` uncovered."""
+    if not layer["restrictions"]:
+        return False
+    return not any(
+        start <= moment < end
+        for r in layer["restrictions"] for start, end in _restriction_windows(r, zone, moment, moment)
+    )
+
+
+def layer_user_at(layer: dict[str, Any], zone: ZoneInfo, moment: datetime) -> str | None:
+    """The user a layer puts on call at `moment`, or None outside its dates and restrictions."""
+    if moment < stored(layer["start"]) or (layer["end"] and moment >= stored(layer["end"])) or not layer["users"]:
+        return None
+    if _restricted(layer, zone, moment):
+        return None
+    turns = int((moment - stored(layer["rotation_virtual_start"])).total_seconds()
+                // layer["rotation_turn_length_seconds"])
+    return layer["users"][turns % len(layer["users"])]
+
+
+class ScheduleView:
+    """A schedule with its layers and overrides loaded, answering who is on call when."""
+
+    def __init__(self, db: Database, schedule_id: str) -> None:
+        self.schedule = db.get(schedules, schedule_id, "Schedule")
+        self.zone = ZoneInfo(self.schedule["time_zone"])
+        self.layers = db.find(schedule_layers, schedule_id=schedule_id, order_by=[schedule_layers.c.position.desc()])
+        self.overrides = db.find(schedule_overrides, schedule_id=schedule_id, order_by=[schedule_overrides.c.start])
+
+    def user_at(self, moment: datetime) -> str | None:
+        """Who is on call at `moment`: an override, else the highest layer with coverage."""
+        for override in self.overrides:
+            if stored(override["start"]) <= moment < effective_end(override):
+                return override["user_id"]
+        for layer in self.layers:
+            user = layer_user_at(layer, self.zone, moment)
+            if user is not None:
+                return user
+        return None
+
+    def _boundaries(self, since: datetime, until: datetime) -> list[datetime]:
+        points = {since, until}
+        for layer in self.layers:
+            points.update(stored(t) for t in (layer["start"], layer["end"]) if t)
+            origin = stored(layer["rotation_virtual_start"])
+            length = timedelta(seconds=layer["rotation_turn_length_seconds"])
+            turn = origin + length * ((since - origin) // length)
+            while turn < until:
+                points.add(turn)
+                turn += length
+            for restriction in layer["restrictions"]:
+                for start, end in _restriction_windows(restriction, self.zone, since, until):
+                    points.update((start, end))
+        for override in self.overrides:
+            points.update((stored(override["start"]), effective_end(override)))
+        return sorted(p for p in points if since <= p <= until)
+
+    def shifts(self, since: datetime, until: datetime) -> list[Shift]:
+        """The final schedule between `since` and `until`: consecutive stretches with one user each."""
+        result: list[Shift] = []
+        points = self._boundaries(since, until)
+        for start, end in pairwise(points):
+            user = self.user_at(start)
+            if user is None:
+                continue
+            if result and result[-1].user_id == user and result[-1].end == start:
+                result[-1] = Shift(user, result[-1].start, end)
+            else:
+                result.append(Shift(user, start, end))
+        return result
+
+
+def rule_at_level(db: Database, policy_id: str, level: int) -> dict[str, Any] | None:
+    """The escalation rule at a level (1-based), or None past the last one."""
+    rules = db.find(escalation_rules, escalation_policy_id=policy_id, order_by=[escalation_rules.c.position])
+    return rules[level - 1] if 1 <= level <= len(rules) else None
+
+
+def on_call_for_rule(db: Database, rule: dict[str, Any], moment: datetime) -> list[str]:
+    """The users a rule notifies at `moment`: its user targets and whoever its schedules have on call, sorted."""
+    users: set[str] = set()
+    for target in rule["targets"]:
+        if target["type"] == "user_reference":
+            users.add(target["id"])
+        else:
+            user = ScheduleView(db, target["id"]).user_at(moment)
+            if user is not None:
+                users.add(user)
+    return sorted(users)
