@@ -1,0 +1,1 @@
+"""CVS Pharmacy: prescriptions, refills, renewals, transfers, delivery, insurance, ExtraCare and vaccines."""
