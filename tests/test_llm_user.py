@@ -17,7 +17,7 @@ from envfactory_gym.tasks import load_tasks
 from envfactory_gym.users import ScriptedUser, make_user
 from envfactory_gym.wrappers import FlagUserErrors
 
-from .test_llm_client import FakeEndpoint, completion
+from .fake_openai import FakeEndpoint, completion
 
 HR_POLICIES = "639078ba-045f-5397-85a6-f0c1a6f275cf"
 TASK = "notion-0007"  # turn 2 needs the user to share HR Policies with the integration (a user-only tool)

@@ -77,9 +77,10 @@ class Summary:
 
 
 def _summary(agent: str, group: str, records: list[EpisodeRecord]) -> Summary:
-    by_task: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
+    grouped: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
     for record in records:
-        by_task[(record.env_id, record.task_id)].append(record)
+        grouped[(record.env_id, record.task_id)].append(record)
+    by_task = {task: grouped[task] for task in sorted(grouped)}  # the order episodes finished in does not matter
     task_means = [statistics.fmean(r.reward for r in runs) for runs in by_task.values()]
     low, high = bootstrap_interval(task_means)
     max_k = min(len(runs) for runs in by_task.values())
