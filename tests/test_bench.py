@@ -169,5 +169,6 @@ def test_pass_hat_k_and_pass_at_k_on_a_constructed_case():
     assert summary.pass_at[2] == pytest.approx((5 / 6 + 1) / 2)
     assert summary.pass_hat[4] == pytest.approx(0.5) and summary.pass_at[4] == 1.0
     assert summary.reward == pytest.approx(0.75) and summary.tasks == 2 and summary.episodes == 8
-    more = records + [record("c", s, s == 0) for s in range(4)] + [record("d", s, False) for s in range(4)]
-    assert summarize(more) == summarize(list(reversed(more)))  # the order episodes finished in does not matter
+    varied = [EpisodeRecord("m", "envfactory/X-v0", "x", "office", f"t{i}", 0, reward=(i * 7 % 11) / 11,
+                            components=records[0].components) for i in range(9)]
+    assert summarize(varied) == summarize(list(reversed(varied)))  # the order episodes finished in does not matter
