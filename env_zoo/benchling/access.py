@@ -1,0 +1,150 @@
+"""Who may see and change what: the signed-in user, their role on each project (READ < WRITE < ADMIN), entry
+authorship and review locks, and who holds a container."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+
+from .schema import collaborations, containers, entries, folders, projects, sessions, users
+
+ROLES = ("READ", "WRITE", "ADMIN")
+LOCKED = {"NEEDS_REVIEW": "is waiting for review", "ACCEPTED": "has been accepted"}
+
+
+def me(db: Database) -> dict[str, Any]:
+    """The user whose API key the assistant holds."""
+    session = db.find(sessions, id="current")
+    if not session:
+        raise PermissionDenied("401 Unauthorized: no one is signed in. Ask the user to sign in to Benchling first.")
+    return db.get(users, session[0]["user_id"], "User")
+
+
+def role(db: Database, user_id: str, project_id: str) -> str | None:
+    """The user's role on a project (READ, WRITE or ADMIN), or None without access."""
+    found = db.find(collaborations, project_id=project_id, user_id=user_id)
+    return max((c["role"] for c in found), key=ROLES.index) if found else None
+
+
+def visible_project(db: Database, user: dict[str, Any], project_id: str) -> dict[str, Any]:
+    """A project the user collaborates on; others do not exist for them."""
+    project = db.find(projects, id=project_id)
+    if not project or role(db, user["id"], project_id) is None:
+        raise NotFound(f"Project '{project_id}' not found")
+    return project[0]
+
+
+def require(db: Database, user: dict[str, Any], project_id: str, needed: str) -> dict[str, Any]:
+    """The project, if the user holds at least `needed` on it and it is not archived."""
+    project = visible_project(db, user, project_id)
+    held = role(db, user["id"], project_id)
+    if ROLES.index(held) < ROLES.index(needed):  # type: ignore[arg-type]
+        raise PermissionDenied(
+            f"You need {needed} access to project '{project['name']}' for this; you have {held}."
+        )
+    if project["archive_reason"]:
+        raise Conflict(f"Project '{project['name']}' is archived and read-only.")
+    return project
+
+
+def visible_folder(db: Database, user: dict[str, Any], folder_id: str) -> dict[str, Any]:
+    """A folder in a project the user can see."""
+    folder = db.find(folders, id=folder_id)
+    if not folder or role(db, user["id"], folder[0]["project_id"]) is None:
+        raise NotFound(f"Folder '{folder_id}' not found")
+    return folder[0]
+
+
+def writable_folder(db: Database, user: dict[str, Any], folder_id: str) -> dict[str, Any]:
+    """A live folder the user may add items to (WRITE on its project)."""
+    folder = visible_folder(db, user, folder_id)
+    require(db, user, folder["project_id"], "WRITE")
+    if folder["archive_reason"]:
+        raise Conflict(f"Folder '{folder['name']}' is archived.")
+    return folder
+
+
+def active_user(db: Database, user_id: str) -> dict[str, Any]:
+    """A user who can be given work (not suspended)."""
+    user = db.get(users, user_id, "User")
+    if user["is_suspended"]:
+        raise InvalidRequest(f"{user['name']} is suspended in this tenant.")
+    return user
+
+
+def entry_project(db: Database, row: dict[str, Any]) -> str:
+    """The project of anything kept in a folder (entries, sequences, custom entities)."""
+    return db.get(folders, row["folder_id"])["project_id"]
+
+
+def visible_projects(db: Database, user: dict[str, Any]) -> set[str]:
+    """Ids of the projects the user collaborates on."""
+    return {p["id"] for p in db.find(projects) if role(db, user["id"], p["id"]) is not None}
+
+
+def visible_entry(db: Database, user: dict[str, Any], entry_id: str) -> dict[str, Any]:
+    """An entry in a project the user can see."""
+    found = db.find(entries, id=entry_id)
+    if not found or role(db, user["id"], entry_project(db, found[0])) is None:
+        raise NotFound(f"Entry '{entry_id}' not found")
+    return found[0]
+
+
+def editable_entry(db: Database, user: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry the user may change: live, not locked by review, and theirs (or they administer its project)."""
+    project_id = entry_project(db, entry)
+    require(db, user, project_id, "WRITE")
+    if entry["archive_reason"]:
+        raise Conflict(f"Entry {entry['display_id']} is archived.")
+    if entry["review_status"] in LOCKED:
+        raise Conflict(f"Entry {entry['display_id']} {LOCKED[entry['review_status']]} and is locked for editing.")
+    if user["id"] not in entry["author_ids"] and role(db, user["id"], project_id) != "ADMIN":
+        raise PermissionDenied(f"Only the authors of {entry['display_id']} or a project ADMIN can change it.")
+    return entry
+
+
+def check_authors(db: Database, project_id: str, author_ids: list[str]) -> list[str]:
+    """Entry authors, each active with WRITE on the project, without repeats."""
+    if not author_ids:
+        raise InvalidRequest("An entry needs at least one author.")
+    for author_id in author_ids:
+        author = active_user(db, author_id)
+        held = role(db, author_id, project_id)
+        if held is None or held == "READ":
+            raise InvalidRequest(f"{author['name']} needs WRITE access to the project to be an author.")
+    return list(dict.fromkeys(author_ids))
+
+
+def visible_container(db: Database, user: dict[str, Any], container_id: str) -> dict[str, Any]:
+    """A container outside projects, or in a project the user can see."""
+    found = db.find(containers, id=container_id)
+    if not found or (found[0]["project_id"] and role(db, user["id"], found[0]["project_id"]) is None):
+        raise NotFound(f"Container '{container_id}' not found")
+    return found[0]
+
+
+def entity_visible(db: Database, user: dict[str, Any], row: dict[str, Any]) -> bool:
+    """Whether a DNA sequence or custom entity sits in a project the user can see."""
+    return role(db, user["id"], entry_project(db, row)) is not None
+
+
+def holding(db: Database, container: dict[str, Any]) -> str:
+    """Who holds a container, as people say it: "checked out to Priya Shah"."""
+    verb = "checked out to" if container["checkout_status"] == "CHECKED_OUT" else "reserved for"
+    return f"{verb} {db.get(users, container['checkout_assignee_id'], 'User')['name']}"
+
+
+def live(db: Database, user: dict[str, Any], container: dict[str, Any]) -> None:
+    """A container that is not archived, in a project the user can write (if it belongs to one)."""
+    if container["archive_reason"]:
+        raise Conflict(f"Container '{container['name']}' is archived ({container['archive_reason']}).")
+    if container["project_id"]:
+        require(db, user, container["project_id"], "WRITE")
+
+
+def usable(db: Database, user: dict[str, Any], container: dict[str, Any]) -> None:
+    """A container the user may change: live and not checked out to or reserved for someone else."""
+    live(db, user, container)
+    if container["checkout_status"] != "AVAILABLE" and container["checkout_assignee_id"] != user["id"]:
+        raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")

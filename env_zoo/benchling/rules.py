@@ -1,0 +1,190 @@
+"""Benchling's mechanics shared by the tools: schema fields, registry naming, box and plate grids, quantities and
+what a transfer does to the contents, and the audit log."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+
+from .schema import audit_events, boxes, containers, custom_entities, dna_sequences, locations, plates, schemas
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+VOLUME_UL = {"L": 1e6, "mL": 1e3, "uL": 1.0, "nL": 1e-3}
+MASS_UG = {"g": 1e6, "mg": 1e3, "ug": 1.0, "ng": 1e-3}
+STORAGE_TABLES = {"loc_": locations, "box_": boxes, "plt_": plates}
+
+
+# ---------------------------------------------------------------- schema fields
+
+def schema_of(db: Database, schema_id: str, kind: str) -> dict[str, Any]:
+    """A schema of the given type (entry, dna_sequence, custom_entity, ...)."""
+    schema = db.get(schemas, schema_id, "Schema")
+    if schema["type"] != kind:
+        raise InvalidRequest(f"Schema '{schema['name']}' is a {schema['type']} schema, not a {kind} schema.")
+    return schema
+
+
+def _check_value(db: Database, schema: dict[str, Any], spec: dict[str, Any], value: Any) -> None:
+    name, kind = spec["name"], spec["type"]
+    valid = {
+        "text": isinstance(value, str),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "boolean": isinstance(value, bool),
+        "date": isinstance(value, str) and bool(DATE.match(value)),
+        "dropdown": value in spec.get("options", []),
+        "entity_link": isinstance(value, str),
+    }[kind]
+    if not valid:
+        options = f" (one of: {', '.join(spec['options'])})" if kind == "dropdown" else ""
+        raise InvalidRequest(f"Field '{name}' of schema '{schema['name']}' takes a {kind} value{options}.")
+    if kind == "entity_link":
+        entity(db, value)
+
+
+def merge_fields(db: Database, schema: dict[str, Any] | None, current: dict[str, Any],
+                 changes: dict[str, Any]) -> dict[str, Any]:
+    """`current` with `changes` applied, each checked against the schema (None clears a field)."""
+    if changes and schema is None:
+        raise InvalidRequest("This item has no schema, so it has no fields to set.")
+    merged = dict(current)
+    specs = {f["name"]: f for f in schema["fields"]} if schema else {}
+    for name, value in changes.items():
+        if name not in specs:
+            raise InvalidRequest(f"Unknown field '{name}' for schema '{schema['name']}'.")  # type: ignore[index]
+        if value is None:
+            merged.pop(name, None)
+        else:
+            _check_value(db, schema, specs[name], value)  # type: ignore[arg-type]
+            merged[name] = value
+    return merged
+
+
+def missing_required(schema: dict[str, Any] | None, fields: dict[str, Any]) -> list[str]:
+    """Required fields of the schema that hold no value."""
+    if schema is None:
+        return []
+    return [f["name"] for f in schema["fields"] if f["is_required"] and fields.get(f["name"]) in (None, "")]
+
+
+# ---------------------------------------------------------------- registry entities
+
+def entity(db: Database, entity_id: str) -> tuple[Any, dict[str, Any]]:
+    """A DNA sequence or custom entity by id, with its table."""
+    table = dna_sequences if entity_id.startswith("seq_") else custom_entities
+    found = db.find(table, id=entity_id)
+    if not found:
+        raise NotFound(f"Entity '{entity_id}' not found")
+    return table, found[0]
+
+
+def next_registry_id(db: Database, prefix: str) -> str:
+    """The next registry ID of a naming prefix: PL0142 after PL0141."""
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+    taken = [
+        int(m.group(1))
+        for table in (dna_sequences, custom_entities)
+        for row in db.find(table, table.c.entity_registry_id.like(f"{prefix}%"))
+        if (m := pattern.match(row["entity_registry_id"]))
+    ]
+    return f"{prefix}{max(taken, default=0) + 1:04d}"
+
+
+# ---------------------------------------------------------------- storage grids
+
+def grid(rows: int, columns: int) -> list[str]:
+    """Positions of a box or plate in row-major order: A1, A2, ... B1, ..."""
+    return [f"{chr(ord('A') + r)}{c + 1}" for r in range(rows) for c in range(columns)]
+
+
+def storage(db: Database, storage_id: str) -> tuple[Any, dict[str, Any]]:
+    """A location, box or plate by id, with its table."""
+    table = STORAGE_TABLES.get(storage_id[:4])
+    found = db.find(table, id=storage_id) if table is not None else []
+    if not found:
+        raise NotFound(f"Storage '{storage_id}' not found")
+    return table, found[0]
+
+
+def occupant(db: Database, storage_id: str, position: str) -> dict[str, Any] | None:
+    """The container at a position of a box or plate."""
+    found = db.find(containers, parent_storage_id=storage_id, position=position, archive_reason=None)
+    return found[0] if found else None
+
+
+def destination(db: Database, parent: str) -> tuple[str, str | None]:
+    """Where a container goes: `loc_...`, or a box with a coordinate (`box_...:B4`), checked for room."""
+    storage_id, _, position = parent.partition(":")
+    table, place = storage(db, storage_id)
+    if place["archive_reason"]:
+        raise Conflict(f"'{place['name']}' is archived.")
+    if table is plates:
+        raise InvalidRequest("Tubes can't be moved into a plate; transfer into its wells instead.")
+    if table is locations:
+        if position:
+            raise InvalidRequest("Locations have no grid positions; give the location id alone.")
+        return storage_id, None
+    schema = db.get(schemas, place["schema_id"], "Schema")
+    position = position.upper()
+    if not position:
+        raise InvalidRequest(f"Give a position in '{place['name']}', e.g. {storage_id}:A1.")
+    if position not in grid(schema["num_rows"], schema["num_columns"]):
+        raise InvalidRequest(
+            f"{position} is not a position of '{place['name']}' ({schema['num_rows']} x {schema['num_columns']})."
+        )
+    taken = occupant(db, storage_id, position)
+    if taken:
+        raise Conflict(f"Position {position} of '{place['name']}' is already occupied by '{taken['name']}'.")
+    return storage_id, position
+
+
+# ---------------------------------------------------------------- quantities and contents
+
+def dimension(units: str) -> str:
+    """What a unit measures: volume or mass."""
+    if units in VOLUME_UL:
+        return "volume"
+    if units in MASS_UG:
+        return "mass"
+    raise InvalidRequest(f"Unsupported units '{units}'.")
+
+
+def convert(value: float, units: str, to: str) -> float:
+    """A quantity in other units of the same dimension."""
+    scale = VOLUME_UL if dimension(units) == "volume" else MASS_UG
+    return value * scale[units] / scale[to]
+
+
+def mixed(source: dict[str, Any], dest: dict[str, Any], moved: float, dest_amount: float) -> list[dict[str, Any]]:
+    """Destination contents after `moved` (in destination units) arrives from `source`: liquid transfers dilute
+    concentrations by volume; mass transfers only add the entities."""
+    total = dest_amount + moved
+    by_volume = dimension(dest["quantity_units"]) == "volume" and total > 0
+    result: dict[str, dict[str, Any]] = {}
+    for part, share in ((dest["contents"], dest_amount), (source["contents"], moved)):
+        for content in part:
+            entry = result.setdefault(content["entity_id"], {"entity_id": content["entity_id"], "concentration": None})
+            conc = content["concentration"]
+            if not by_volume or conc is None:
+                continue
+            prior = entry["concentration"] or {"value": 0.0, "units": conc["units"]}
+            if prior["units"] != conc["units"]:
+                raise Conflict(f"Can't mix {conc['units']} and {prior['units']} concentrations of the same entity.")
+            prior["value"] = prior["value"] + conc["value"] * share / total
+            entry["concentration"] = prior
+    for entry in result.values():
+        if entry["concentration"]:
+            entry["concentration"]["value"] = round(entry["concentration"]["value"], 4)
+    return list(result.values())
+
+
+# ---------------------------------------------------------------- audit log
+
+def audit(db: Database, user: dict[str, Any], object_id: str, action: str, changes: dict[str, Any]) -> None:
+    """Record an event in the object's audit log."""
+    db.insert(
+        audit_events, id=db.new_id(audit_events, "aud_", width=8), object_id=object_id, action=action,
+        user_id=user["id"], changes=changes, timestamp=db.now_iso(),
+    )
