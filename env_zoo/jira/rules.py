@@ -1,0 +1,267 @@
+"""Jira's business rules shared by the tools: field validation on create and edit, default assignees, durations,
+workflow transitions (conditions, validators, resolution post functions) and issue editability."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from envfactory_gym import Conflict, Database, InvalidRequest
+
+from .access import assignable, has_permission, me, settings
+from .schema import (
+    components, issue_types, issues, priorities, resolutions, statuses, transitions, users, versions, workflows,
+)
+
+DURATION = re.compile(r"^(\d+(?:\.\d+)?)([wdhm])$")
+DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+STORY_POINTS_FIELD = "customfield_10016"
+
+
+# ---------------------------------------------------------------- values
+
+def seconds(db: Database, text: str, name: str) -> int:
+    """A Jira duration ("3h 30m", "1d", "1.5h", "2w") in seconds, with the site's working day and week."""
+    row = settings(db)
+    size = {"m": 60, "h": 3600, "d": 3600 * row["hours_per_day"],
+            "w": 3600 * row["hours_per_day"] * row["days_per_week"]}
+    parts = text.strip().lower().split()
+    if not parts or not all(DURATION.match(p) for p in parts):
+        raise InvalidRequest(f"Invalid time duration entered for {name}: use e.g. 3h 30m, 1d or 2w.")
+    return round(sum(float(DURATION.match(p).group(1)) * size[DURATION.match(p).group(2)] for p in parts))
+
+
+def day(value: str, name: str) -> str:
+    """A YYYY-MM-DD date."""
+    if not DAY.match(value.strip()):
+        raise InvalidRequest(f"Error parsing date string: {value}. The {name} must be in the format yyyy-MM-dd.")
+    return value.strip()
+
+
+def moment(value: str, name: str) -> str:
+    """A date (midnight UTC) or date-time, as YYYY-MM-DDTHH:MM:SSZ."""
+    match = MOMENT.match(value.strip())
+    if not match:
+        raise InvalidRequest(f"The {name} '{value}' is not a valid date: use 2025-06-16 or 2025-06-16T09:00:00Z.")
+    date, hour, minute, second = match.groups()
+    return f"{date}T{hour or '00'}:{minute or '00'}:{second or '00'}Z"
+
+
+def summary(text: str) -> str:
+    """A non-blank summary of at most 255 characters, on one line."""
+    clean = text.strip()
+    if not clean:
+        raise InvalidRequest("You must specify a summary of the issue.")
+    if len(clean) > 255 or "\n" in clean:
+        raise InvalidRequest("Summary must be less than 255 characters and on one line.")
+    return clean
+
+
+def labels(values: list[str]) -> list[str]:
+    """Labels are single words (no spaces), at most 255 characters each."""
+    for label in values:
+        if not label or " " in label.strip():
+            raise InvalidRequest(f"The label '{label}' contains spaces which is invalid.")
+        if len(label) > 255:
+            raise InvalidRequest(f"The label '{label[:20]}...' exceeds the 255 character limit.")
+    return [label.strip() for label in values]
+
+
+def priority_id(db: Database, name: str) -> str:
+    """The id of a priority named Highest, High, Medium, Low or Lowest."""
+    found = [p for p in db.find(priorities) if p["name"].lower() == name.strip().lower() or p["id"] == name.strip()]
+    if not found:
+        raise InvalidRequest(f"The priority selected is invalid: '{name}'.")
+    return found[0]["id"]
+
+
+def resolution_id(db: Database, name: str) -> str:
+    """The id of a resolution by name (Done, Won't Do, Duplicate, Cannot Reproduce)."""
+    wanted = name.strip().lower().replace("’", "'")
+    found = [r for r in db.find(resolutions) if r["name"].lower() == wanted or r["id"] == wanted]
+    if not found:
+        names = ", ".join(r["name"] for r in db.find(resolutions))
+        raise InvalidRequest(f"Resolution '{name}' does not exist. Valid resolutions: {names}.")
+    return found[0]["id"]
+
+
+def issue_type(db: Database, project: dict[str, Any], name: str) -> dict[str, Any]:
+    """An issue type of the project's issue type scheme, by name or id."""
+    wanted = name.strip().lower().replace("sub-task", "subtask")
+    for type_id in project["issue_type_ids"]:
+        row = db.get(issue_types, type_id)
+        if row["name"].lower() == wanted or row["id"] == wanted:
+            return row
+    valid = ", ".join(db.get(issue_types, t)["name"] for t in project["issue_type_ids"])
+    raise InvalidRequest(f"The issue type '{name}' is not valid in project {project['key']}. Valid types: {valid}.")
+
+
+def component_ids(db: Database, project: dict[str, Any], names: list[str]) -> list[str]:
+    """Ids of components of the project, by name (any case) or id."""
+    rows = db.find(components, project_id=project["id"])
+    out = []
+    for name in names:
+        found = [c for c in rows if c["name"].lower() == name.strip().lower() or c["id"] == name.strip()]
+        if not found:
+            raise InvalidRequest(f"Component name '{name}' is not valid in project {project['key']}.")
+        out.append(found[0]["id"])
+    return list(dict.fromkeys(out))
+
+
+def version_ids(db: Database, project: dict[str, Any], names: list[str]) -> list[str]:
+    """Ids of the project's versions by name or id; archived versions can't be chosen."""
+    rows = db.find(versions, project_id=project["id"])
+    out = []
+    for name in names:
+        found = [v for v in rows if v["name"].lower() == name.strip().lower() or v["id"] == name.strip()]
+        if not found:
+            raise InvalidRequest(f"Version name '{name}' is not valid in project {project['key']}.")
+        if found[0]["archived"]:
+            raise InvalidRequest(f"Version '{found[0]['name']}' is archived and can't be set as a fix version.")
+        out.append(found[0]["id"])
+    return list(dict.fromkeys(out))
+
+
+def story_points(type_row: dict[str, Any], value: float) -> float:
+    """Story points are on the screens of standard issue types and epics, never of subtasks."""
+    if type_row["subtask"]:
+        raise InvalidRequest(f"Field '{STORY_POINTS_FIELD}' cannot be set. It is not on the appropriate screen, "
+                             f"or unknown (Story point estimate isn't on {type_row['name']} screens).")
+    if value < 0:
+        raise InvalidRequest("Story point estimate must be a positive number.")
+    return value
+
+
+def parent(db: Database, project: dict[str, Any], type_row: dict[str, Any], parent_issue: dict[str, Any] | None
+           ) -> dict[str, Any] | None:
+    """The parent an issue of this type may have: subtasks need a standard issue of the same project; standard
+    issues may have an epic; epics have none."""
+    if parent_issue is None:
+        if type_row["subtask"]:
+            raise InvalidRequest("Issue type is a sub-task but parent issue key or id not specified.")
+        return None
+    parent_type = db.get(issue_types, parent_issue["issue_type_id"])
+    if parent_issue["project_id"] != project["id"]:
+        raise InvalidRequest(f"The parent {parent_issue['key']} is in another project.")
+    wanted = {-1: 0, 0: 1}.get(type_row["hierarchy_level"])
+    if wanted is None:
+        raise InvalidRequest(f"{type_row['name']} issues can't have a parent.")
+    if parent_type["hierarchy_level"] != wanted:
+        allowed = "a standard issue (not an epic or subtask)" if wanted == 0 else "an epic"
+        raise InvalidRequest(f"{parent_issue['key']} is a {parent_type['name']}; a {type_row['name']}'s parent must "
+                             f"be {allowed}.")
+    return parent_issue
+
+
+def default_assignee(db: Database, project: dict[str, Any], component_list: list[str]) -> str | None:
+    """Who gets a new issue no one was assigned to: the lead of its first COMPONENT_LEAD component, else the
+    project lead when the project's default is PROJECT_LEAD; never someone who can't be assigned."""
+    for component_id in component_list:
+        component = db.get(components, component_id, "Component")
+        lead = component["lead_account_id"]
+        if component["assignee_type"] == "COMPONENT_LEAD" and lead and assignable(db, project, lead):
+            return lead
+    lead = project["lead_account_id"]
+    if project["default_assignee"] == "PROJECT_LEAD" and assignable(db, project, lead):
+        return lead
+    return None
+
+
+def check_assignee(db: Database, project: dict[str, Any], account_id: str) -> str:
+    """An account that may be assigned issues in the project."""
+    found = db.find(users, account_id=account_id.strip())
+    if not found or not assignable(db, project, found[0]["account_id"]):
+        raise InvalidRequest(f"User '{account_id.strip()}' cannot be assigned issues.")
+    return found[0]["account_id"]
+
+
+def editable(db: Database, issue: dict[str, Any]) -> None:
+    """Issues in a status with jira.issue.editable=false (Closed) can't be edited, assigned or have work logged."""
+    status = db.get(statuses, issue["status_id"])
+    if not status["editable"]:
+        raise Conflict(f"Issue {issue['key']} is in status {status['name']}, which doesn't allow edits. Reopen it "
+                       "first.")
+
+
+# ---------------------------------------------------------------- workflows
+
+def workflow(db: Database, project: dict[str, Any], type_id: str) -> dict[str, Any]:
+    """The workflow the project's workflow scheme maps an issue type to."""
+    scheme = project["workflow_scheme"]
+    return db.get(workflows, scheme.get(type_id, scheme["default"]), "Workflow")
+
+
+def _condition_ok(db: Database, project: dict[str, Any], issue: dict[str, Any], condition: str) -> bool:
+    if condition == "only_assignee":
+        return issue["assignee_account_id"] == me(db)["account_id"]
+    if condition.startswith("permission:"):
+        return has_permission(db, project, condition.split(":", 1)[1])
+    raise ValueError(f"unknown workflow condition {condition!r}")
+
+
+def available(db: Database, project: dict[str, Any], issue: dict[str, Any]) -> list[dict[str, Any]]:
+    """The transitions the current user can take on the issue now: from its status (or global), with every
+    condition met, and the TRANSITION_ISSUES permission."""
+    if not has_permission(db, project, "TRANSITION_ISSUES"):
+        return []
+    flow = workflow(db, project, issue["issue_type_id"])
+    rows = sorted(db.find(transitions, workflow_id=flow["id"]), key=lambda t: int(t["id"]))
+    return [
+        t for t in rows
+        if (not t["from_status_ids"] or issue["status_id"] in t["from_status_ids"])
+        and t["to_status_id"] != issue["status_id"]
+        and all(_condition_ok(db, project, issue, c) for c in t["conditions"])
+    ]
+
+
+def required_fields(transition: dict[str, Any]) -> list[str]:
+    """Fields a transition's validators require."""
+    names = {"resolution_required": "resolution", "assignee_required": "assignee",
+             "fix_version_required": "fixVersions"}
+    return [names[v] for v in transition["validators"]]
+
+
+def transition_changes(db: Database, project: dict[str, Any], issue: dict[str, Any], transition: dict[str, Any],
+                       resolution: str | None, fix_versions: list[str] | None) -> dict[str, Any]:
+    """The fields a transition sets, after its screen and validators: the new status; the resolution (given,
+    the post function's default, kept, or cleared when leaving Done); fix versions from the screen."""
+    if (resolution is not None or fix_versions is not None) and not transition["has_screen"]:
+        field = "resolution" if resolution is not None else "fixVersions"
+        raise InvalidRequest(f"Field '{field}' cannot be set. It is not on the appropriate screen, or unknown "
+                             f"(transition '{transition['name']}' has no screen).")
+    target = db.get(statuses, transition["to_status_id"])
+    changes: dict[str, Any] = {"status_id": target["id"]}
+    if fix_versions is not None:
+        changes["fix_version_ids"] = version_ids(db, project, fix_versions)
+    if target["category"] == "done":
+        if resolution is not None:
+            changes["resolution_id"] = resolution_id(db, resolution)
+        else:  # keep the issue's resolution, else the post function's default (a validator may insist on one)
+            changes["resolution_id"] = issue["resolution_id"] or transition["default_resolution_id"]
+    else:
+        if resolution is not None:
+            raise InvalidRequest(f"A resolution can only be set when moving to a Done status, not {target['name']}.")
+        changes["resolution_id"] = None
+    merged = {**issue, **changes}
+    for validator in transition["validators"]:
+        if validator == "resolution_required" and merged["resolution_id"] is None:
+            raise InvalidRequest(f"Resolution is required to {transition['name']}.")
+        if validator == "assignee_required" and merged["assignee_account_id"] is None:
+            raise InvalidRequest(f"Assignee is required: assign {issue['key']} before moving it to "
+                                 f"{target['name']}.")
+        if validator == "fix_version_required" and not merged["fix_version_ids"]:
+            raise InvalidRequest(f"Fix Version/s is required to {transition['name']}.")
+    if changes["resolution_id"] != issue["resolution_id"]:
+        changes["resolution_date"] = db.now_iso() if changes["resolution_id"] else None
+    return changes
+
+
+def next_key(project: dict[str, Any]) -> str:
+    """The next key of a project (keys are never reused)."""
+    return f"{project['key']}-{project['issue_counter'] + 1}"
+
+
+def subtasks(db: Database, issue: dict[str, Any]) -> list[dict[str, Any]]:
+    """An issue's subtasks."""
+    return db.find(issues, parent_id=issue["id"], order_by=[issues.c.id])
