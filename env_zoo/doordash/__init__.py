@@ -1,0 +1,1 @@
+"""DoorDash: consumer ordering (stores, menus with extras, one-store cart, promos, DashPass, checkout, order tracking, cancellation and support) with Drive API delivery fields (developer.doordash.com)."""
