@@ -92,10 +92,11 @@ def normalize_ground_truth(spec: EnvironmentSpec, call: GroundTruthCall) -> dict
 
 
 def _as_set(value: Any) -> Any:
-    """A list in a canonical order (for arguments whose order does not matter)."""
+    """A list as a set: its distinct items (after normalization) in a canonical order."""
     if not isinstance(value, list):
         return value
-    return sorted(value, key=lambda item: json.dumps(_normalize(item), sort_keys=True, default=str))
+    distinct = {json.dumps(_normalize(item), sort_keys=True, default=str): item for item in value}
+    return [distinct[key] for key in sorted(distinct)]
 
 
 def call_matches(

@@ -135,7 +135,10 @@ class ToolSpec:
     @cached_property
     def unordered_inputs(self) -> frozenset[str]:
         """Names of the list arguments declared `Unordered` (compared as sets by the reward)."""
-        return frozenset(name for name, prop in self.input_schema["properties"].items() if prop.get("uniqueItems"))
+        def unordered(prop: dict[str, Any]) -> bool:  # `T | None` puts the list inside anyOf
+            return bool(prop.get("uniqueItems")) or any(unordered(o) for o in prop.get("anyOf", ()))
+
+        return frozenset(name for name, prop in self.input_schema["properties"].items() if unordered(prop))
 
     @cached_property
     def required_inputs(self) -> tuple[str, ...]:

@@ -88,6 +88,27 @@ def test_extra_reads_move_the_clock_but_not_the_state_reward(envs, key, task_id)
     assert result["components"]["length_penalty"] > 0
 
 
+@pytest.mark.parametrize("key", zoo_keys())
+def test_unordered_arguments_are_order_free_in_the_state_too(key):
+    """A list argument declared Unordered is matched as a set, so its order must not reach the state either."""
+    from envfactory_gym.tasks import replay
+
+    spec = load_zoo_environment(key)
+    for task in load_tasks(spec).values():
+        varied = task.model_copy(deep=True)
+        reordered = False
+        for turn in varied.turns:
+            for call in turn.calls:
+                for name in spec.tools[call.name].unordered_inputs:
+                    value = call.arguments.get(name)
+                    if isinstance(value, list) and len(value) > 1:
+                        call.arguments[name] = list(reversed(value))
+                        reordered = True
+        if reordered:
+            result = replay(spec, varied)
+            assert not result.failures and result.final == replay(spec, task).final, task.id
+
+
 def _mutated_write(env, task):
     """The task's ground truth with one string argument of a write changed; None if no such change applies."""
     spec = env.spec_env
@@ -182,17 +203,22 @@ def test_unordered_list_arguments_match_in_any_order(tmp_path):
     from .helpers import make_spec
 
     @tool()
-    def archive_items(db: Database, item_ids: Annotated[list[int], Unordered], order: list[int]) -> int:
+    def archive_items(db: Database, item_ids: Annotated[list[int], Unordered], order: list[int],
+                      labels: Annotated[list[str], Unordered] | None = None) -> int:
         """Archive items.
 
         Args:
             item_ids: Items to archive, in any order.
             order: The order to show them in.
+            labels: Labels to add, in any order (optional).
         """
         return len(item_ids)
 
     spec = make_spec(tmp_path, [archive_items], [{"id": 1, "name": "a"}])
-    assert spec.tools["archive_items"].unordered_inputs == {"item_ids"}
+    assert spec.tools["archive_items"].unordered_inputs == {"item_ids", "labels"}
+    labelled = GroundTruthCall(name="archive_items", arguments={"item_ids": [1], "order": [], "labels": ["x", "Y"]})
+    relabelled = CallRecord("archive_items", {"item_ids": [1], "order": [], "labels": ["y", "x", "x"]}, True, False)
+    assert match_calls(spec, [relabelled], [labelled]) == 1  # a set: order, case and repeats do not matter
     assert spec.tools["archive_items"].input_schema["properties"]["item_ids"]["uniqueItems"] is True
     expected = GroundTruthCall(name="archive_items", arguments={"item_ids": [1, 2, 3], "order": [1, 2]})
     shuffled = CallRecord("archive_items", {"item_ids": [3, 1, 2], "order": [1, 2]}, True, False)

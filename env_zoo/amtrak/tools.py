@@ -518,7 +518,8 @@ def _targets(db: Database, reservation: dict[str, Any], segment_ids: list[str]) 
     require_confirmed(reservation)
     if not segment_ids:
         raise InvalidRequest("Give the segment_ids to cancel (all of them to cancel the whole trip).")
-    return [segment_of(db, reservation, sid) for sid in dict.fromkeys(segment_ids)]
+    chosen = [segment_of(db, reservation, sid) for sid in set(segment_ids)]
+    return sorted(chosen, key=lambda s: (s["sequence"], s["segment_id"]))  # trip order, whatever order was given
 
 
 @tool(read_only=True)

@@ -105,7 +105,7 @@ def editable_entry(db: Database, user: dict[str, Any], entry: dict[str, Any]) ->
 
 
 def check_authors(db: Database, project_id: str, author_ids: list[str]) -> list[str]:
-    """Entry authors, each active with WRITE on the project, without repeats."""
+    """Entry authors, each active with WRITE on the project, without repeats, in id order."""
     if not author_ids:
         raise InvalidRequest("An entry needs at least one author.")
     for author_id in author_ids:
@@ -113,7 +113,7 @@ def check_authors(db: Database, project_id: str, author_ids: list[str]) -> list[
         held = role(db, author_id, project_id)
         if held is None or held == "READ":
             raise InvalidRequest(f"{author['name']} needs WRITE access to the project to be an author.")
-    return list(dict.fromkeys(author_ids))
+    return sorted(set(author_ids))
 
 
 def visible_container(db: Database, user: dict[str, Any], container_id: str) -> dict[str, Any]:

@@ -350,7 +350,7 @@ def submit_entry_for_review(
             raise InvalidRequest(f"{reviewer['name']} is an author of this entry and can't review it.")
         if role(db, reviewer_id, project_id) is None:
             raise InvalidRequest(f"{reviewer['name']} has no access to project '{project['name']}'.")
-    reviewers = list(dict.fromkeys(reviewer_ids))
+    reviewers = sorted(set(reviewer_ids))
     audit(db, user, entry_id, "REVIEW", {"review_status": [entry["review_status"], "NEEDS_REVIEW"],
                                          "assigned_reviewer_ids": [entry["assigned_reviewer_ids"], reviewers]})
     row = db.update(entries, entry_id, review_status="NEEDS_REVIEW", assigned_reviewer_ids=reviewers,
@@ -522,7 +522,7 @@ def register_entities(
     if not entity_ids:
         raise InvalidRequest("Give at least one entity to register.")
     registered = []
-    for entity_id in dict.fromkeys(entity_ids):
+    for entity_id in sorted(set(entity_ids)):  # registry numbers follow the ids, not the order they were given in
         table, row = entity(db, entity_id)
         if not entity_visible(db, user, row):
             raise NotFound(f"Entity '{entity_id}' not found")
@@ -758,7 +758,7 @@ def checkout_containers(
         active_user(db, assignee_id)
     status = {"check_out": "CHECKED_OUT", "reserve": "RESERVED", "check_in": "AVAILABLE"}[action]
     done = []
-    for container_id in dict.fromkeys(container_ids):
+    for container_id in sorted(set(container_ids)):
         container = visible_container(db, user, container_id)
         live(db, user, container)
         held, holder = container["checkout_status"], container["checkout_assignee_id"]
@@ -794,7 +794,7 @@ def archive_containers(
     user = me(db)
     if not container_ids:
         raise InvalidRequest("Give at least one container.")
-    ids = list(dict.fromkeys(container_ids))
+    ids = sorted(set(container_ids))
     for container_id in ids:
         container = visible_container(db, user, container_id)
         usable(db, user, container)
@@ -880,7 +880,7 @@ def update_request(
         for assignee_id in assignee_ids:
             if role(db, active_user(db, assignee_id)["id"], request["project_id"]) is None:
                 raise InvalidRequest(f"{db.get(users, assignee_id)['name']} has no access to this project.")
-        changes["assignee_ids"] = list(dict.fromkeys(assignee_ids))
+        changes["assignee_ids"] = sorted(set(assignee_ids))
     if scheduled_on is not None:
         if not DATE.match(scheduled_on):
             raise InvalidRequest("scheduled_on must be a date like 2025-06-12.")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from . import vault
 from .access import (
@@ -185,7 +187,7 @@ def create_item(
     identity: IdentityInput | None = None,
     fields: list[FieldInput] | None = None,
     organization_id: str | None = None,
-    collection_ids: list[str] | None = None,
+    collection_ids: Annotated[list[str], Unordered] | None = None,
 ) -> ItemObject:
     """Create a vault item: a login, secure note, card or identity, in your personal vault or directly in an
     organization (then at least one collection you can edit is required).
@@ -345,7 +347,7 @@ def restore_item(db: Database, item_id: str) -> ItemObject:
 
 @tool()
 def move_item_to_organization(db: Database, item_id: str, organization_id: str,
-                              collection_ids: list[str]) -> ItemObject:
+                              collection_ids: Annotated[list[str], Unordered]) -> ItemObject:
     """Share a personal item by moving it into an organization's collections. The organization owns it from then
     on: it can't be moved back to your personal vault. You need edit access to every collection chosen.
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 import re
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, Unordered, paginate, tool
 
 from .objects import (
     Alert, AlertsResult, ArmGroup, Contact, DesignModule, EligibilityModule, EventType, FieldValues,
@@ -492,7 +492,7 @@ def remove_saved_study(db: Database, nct_id: str) -> SavedStudy:
 def create_watchlist(
     db: Database,
     name: str,
-    nct_ids: list[str],
+    nct_ids: Annotated[list[str], Unordered],
     alert_on: list[EventType] | None = None,
     frequency: Literal["DAILY", "WEEKLY", "NONE"] = "WEEKLY",
 ) -> WatchlistObject:
@@ -633,7 +633,7 @@ def create_participant(
     city: str,
     state: str,
     zip: str,
-    conditions: list[str] | None = None,
+    conditions: Annotated[list[str], Unordered] | None = None,
     notes: str = "",
 ) -> ParticipantObject:
     """Add a participant profile to pre-screen for studies. Consent to share their data with sites starts as

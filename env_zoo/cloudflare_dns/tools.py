@@ -3,9 +3,11 @@ rules, cache purge, DNSSEC and account members; the domain owner's registrar and
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from .access import SUPER, membership, require, zone_for, zone_object
 from .objects import (
@@ -546,7 +548,9 @@ def list_account_members(
 
 
 @tool()
-def create_account_member(db: Database, account_id: str, email: str, roles: list[Role]) -> MemberObject:
+def create_account_member(
+    db: Database, account_id: str, email: str, roles: Annotated[list[Role], Unordered]
+) -> MemberObject:
     """Invite someone to an account with roles: Administrator (everything), DNS (edit DNS records and DNSSEC) or
     Administrator Read Only (read everything, change nothing). The membership stays pending until the account's
     Super Administrator approves it.

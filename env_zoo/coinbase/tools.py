@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from . import orders as trading
 from .objects import (
@@ -304,7 +306,7 @@ def create_order(
 
 
 @tool()
-def cancel_orders(db: Database, order_ids: list[str]) -> list[CancelResult]:
+def cancel_orders(db: Database, order_ids: Annotated[list[str], Unordered]) -> list[CancelResult]:
     """Cancel open orders; each result says whether it worked. Only OPEN orders can be cancelled (also on
     cancel-only products); what a cancelled order still held returns to the available balance.
 

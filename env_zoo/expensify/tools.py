@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from sqlalchemy import func, or_, select
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from .access import (
     admin_policy, can_view, editable_expense, is_admin, me, member_policy, membership, own_open_report,
@@ -638,7 +640,9 @@ def create_report(
 
 
 @tool()
-def move_expenses(db: Database, transaction_ids: list[str], report_id: str | None = None) -> list[ExpenseObject]:
+def move_expenses(
+    db: Database, transaction_ids: Annotated[list[str], Unordered], report_id: str | None = None
+) -> list[ExpenseObject]:
     """Move your expenses onto one of your Open reports, or take them off their report (unreported) when
     report_id is not given. Only unreported expenses and those on Open reports can move.
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from .access import Scope, me
 from .labels import (
@@ -229,7 +231,8 @@ def messages_send(
 
 @tool()
 def messages_modify(
-    db: Database, id: str, addLabelIds: list[str] | None = None, removeLabelIds: list[str] | None = None
+    db: Database, id: str, addLabelIds: Annotated[list[str], Unordered] | None = None,
+    removeLabelIds: Annotated[list[str], Unordered] | None = None,
 ) -> MessageSummary:
     """Add or remove labels on a message: user labels, or INBOX (remove to archive), UNREAD (remove to mark
     read), STARRED, IMPORTANT, SPAM (report spam / not spam) and CATEGORY_* tabs. SENT and DRAFT can't change;

@@ -10,7 +10,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from .objects import (
     AvailabilityObject, CancellationObject, ExtraObject, LocationObject, MemberProfile, PointsActivityObject,

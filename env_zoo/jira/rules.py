@@ -59,13 +59,13 @@ def summary(text: str) -> str:
 
 
 def labels(values: list[str]) -> list[str]:
-    """Labels are single words (no spaces), at most 255 characters each."""
+    """Labels are single words (no spaces), at most 255 characters each; returns them without repeats, sorted."""
     for label in values:
         if not label or " " in label.strip():
             raise InvalidRequest(f"The label '{label}' contains spaces which is invalid.")
         if len(label) > 255:
             raise InvalidRequest(f"The label '{label[:20]}...' exceeds the 255 character limit.")
-    return [label.strip() for label in values]
+    return sorted({label.strip() for label in values})  # a set, kept in alphabetical order
 
 
 def priority_id(db: Database, name: str) -> str:
@@ -106,7 +106,7 @@ def component_ids(db: Database, project: dict[str, Any], names: list[str]) -> li
         if not found:
             raise InvalidRequest(f"Component name '{name}' is not valid in project {project['key']}.")
         out.append(found[0]["id"])
-    return list(dict.fromkeys(out))
+    return sorted(set(out))
 
 
 def version_ids(db: Database, project: dict[str, Any], names: list[str]) -> list[str]:
@@ -120,7 +120,7 @@ def version_ids(db: Database, project: dict[str, Any], names: list[str]) -> list
         if found[0]["archived"]:
             raise InvalidRequest(f"Version '{found[0]['name']}' is archived and can't be set as a fix version.")
         out.append(found[0]["id"])
-    return list(dict.fromkeys(out))
+    return sorted(set(out))
 
 
 def story_points(type_row: dict[str, Any], value: float) -> float:

@@ -309,8 +309,7 @@ def edit_issue(
     if add_labels or remove_labels:
         dropped = set(rules.labels(remove_labels or []))
         kept = [label for label in issue["labels"] if label not in dropped]
-        changes["labels"] = kept + [label for label in dict.fromkeys(rules.labels(add_labels or []))
-                                    if label not in kept]
+        changes["labels"] = sorted(set(kept) | set(rules.labels(add_labels or [])))
     if components is not None:
         changes["component_ids"] = rules.component_ids(db, project, components)
     if fix_versions is not None:

@@ -555,7 +555,7 @@ def merge_incidents(
     if not source_incident_ids:
         raise InvalidRequest("Give at least one source incident")
     sources = {}
-    for key in source_incident_ids:
+    for key in sorted(set(source_incident_ids)):  # merged in id order, whatever order they were given in
         source = db.get(incidents, key, "Incident")
         if source["id"] == target["id"]:
             raise InvalidRequest("An incident can't be merged into itself")

@@ -3,9 +3,9 @@ recommendations) and the signed-in user's library, Research Feeds, alerts and au
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, tool
 
 from .account import check_claimable, me, own_author, pending_claim, require_pending
 from .graph import (
@@ -385,7 +385,9 @@ def list_library_papers(db: Database, folder_id: str | None = None, offset: int 
 
 
 @tool()
-def save_to_library(db: Database, paper_id: str, folder_ids: list[str] | None = None) -> LibraryEntry:
+def save_to_library(
+    db: Database, paper_id: str, folder_ids: Annotated[list[str], Unordered] | None = None
+) -> LibraryEntry:
     """Save a paper to your library and, optionally, into folders (a paper can be in several folders). Saving into
     a folder also trains that folder's Research Feed.
 

@@ -380,7 +380,9 @@ def _code_row(db: Database, code: str) -> dict[str, Any]:
     return found[0]
 
 
-def _code_problem(db: Database, row: dict[str, Any], customer_id: str, subtotal: Decimal) -> Conflict | InvalidRequest | None:
+def _code_problem(
+    db: Database, row: dict[str, Any], customer_id: str, subtotal: Decimal
+) -> Conflict | InvalidRequest | None:
     """Why a discount code cannot apply to this shopper's cart right now, or None."""
     now = db.now()
     if _at(row["starts_at"]) > now:

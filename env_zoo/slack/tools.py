@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import (
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+)
 
 from .schema import (
     auth_sessions, bookmarks, conversations, custom_emoji, members, messages, scheduled_messages, team, usergroups,
@@ -625,7 +627,7 @@ def conversations_join(db: Database, channel: str) -> ConversationObject:
 
 
 @tool()
-def conversations_invite(db: Database, channel: str, users: list[str]) -> ConversationObject:
+def conversations_invite(db: Database, channel: str, users: Annotated[list[str], Unordered]) -> ConversationObject:
     """Invite people to a channel the user is in (all or none are added).
 
     Args:
@@ -898,7 +900,7 @@ def pins_add(db: Database, channel: str, timestamp: str) -> MessageObject:
 # ---------------------------------------------------------------- user groups, bookmarks, status
 
 @tool()
-def usergroups_users_update(db: Database, usergroup: str, users: list[str]) -> UsergroupObject:
+def usergroups_users_update(db: Database, usergroup: str, users: Annotated[list[str], Unordered]) -> UsergroupObject:
     """Replace the whole member list of a user group (pass everyone who should be in it).
 
     Args:

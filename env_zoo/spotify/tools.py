@@ -4,9 +4,9 @@ Spotify Connect playback."""
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, Sequence, TypeVar
+from typing import Annotated, Any, Literal, Sequence, TypeVar
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, Unordered, paginate, tool
 
 from . import player, playlists as rules
 from .objects import (
@@ -213,7 +213,7 @@ def get_library(db: Database, type: LibraryType, limit: int = 20, offset: int = 
 
 
 @tool()
-def save_to_library(db: Database, uris: list[str]) -> SaveResult:
+def save_to_library(db: Database, uris: Annotated[list[str], Unordered]) -> SaveResult:
     """Add items to Your Library: like tracks, save albums, follow artists or follow playlists. Items already
     there are left as they are.
 
@@ -236,7 +236,7 @@ def save_to_library(db: Database, uris: list[str]) -> SaveResult:
 
 
 @tool()
-def remove_from_library(db: Database, uris: list[str]) -> RemoveResult:
+def remove_from_library(db: Database, uris: Annotated[list[str], Unordered]) -> RemoveResult:
     """Remove items from Your Library: unlike tracks, remove saved albums, unfollow artists or playlists.
     Removing a playlist you own deletes it from your library (Spotify has no other way to delete one).
 
@@ -361,7 +361,7 @@ def add_items_to_playlist(
 
 @tool()
 def remove_playlist_items(
-    db: Database, playlist_id: str, uris: list[str], snapshot_id: str | None = None
+    db: Database, playlist_id: str, uris: Annotated[list[str], Unordered], snapshot_id: str | None = None
 ) -> SnapshotResult:
     """Remove tracks from a playlist: every occurrence of each given track goes. The owner can, and
     collaborators of a collaborative playlist.

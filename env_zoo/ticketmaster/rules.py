@@ -129,7 +129,7 @@ def seat_text(seat: dict[str, Any]) -> str:
 
 def own_tickets(db: Database, account: dict[str, Any], ticket_ids: Iterable[str]) -> list[dict[str, Any]]:
     """The fan's tickets, all for one event, each still in the account (status active)."""
-    wanted = list(dict.fromkeys(ticket_ids))
+    wanted = sorted(set(ticket_ids))  # the same tickets in any order are the same request
     if not wanted:
         raise InvalidRequest("Choose at least one ticket.")
     rows = []

@@ -3,9 +3,9 @@ SLA policies, merges and satisfaction ratings."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, Page, PermissionDenied, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, Page, PermissionDenied, Unordered, paginate, tool
 
 from .conditions import AGENT_ROLES, conditions_match
 from .objects import (
@@ -180,9 +180,9 @@ def update_ticket(
     problem_id: int | None = None,
     due_at: str | None = None,
     tags: list[str] | None = None,
-    additional_tags: list[str] | None = None,
+    additional_tags: Annotated[list[str], Unordered] | None = None,
     remove_tags: list[str] | None = None,
-    additional_collaborators: list[str] | None = None,
+    additional_collaborators: Annotated[list[str], Unordered] | None = None,
     comment_body: str | None = None,
     comment_public: bool = True,
     comment_author_id: int | None = None,

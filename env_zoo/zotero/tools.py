@@ -4,9 +4,9 @@ the trash, permanent deletes and duplicate merging. Every tool acts on the perso
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, Unordered, paginate, tool
 
 from .objects import (
     CollectionDeletion, CollectionObject, Creator, DeleteResult, GroupAccess, GroupObject, ItemList, ItemObject,
@@ -479,8 +479,8 @@ def create_item(
     creators: list[Creator] | None = None,
     date: str = "",
     fields: dict[str, str] | None = None,
-    tags: list[str] | None = None,
-    collections: list[str] | None = None,
+    tags: Annotated[list[str], Unordered] | None = None,
+    collections: Annotated[list[str], Unordered] | None = None,
     group_id: int | None = None,
 ) -> ItemObject:
     """Create a regular item (POST /items): a journalArticle, book, bookSection, conferencePaper, preprint,
@@ -522,7 +522,7 @@ def create_note(
     note: str,
     parent_item: str | None = None,
     tags: list[str] | None = None,
-    collections: list[str] | None = None,
+    collections: Annotated[list[str], Unordered] | None = None,
     group_id: int | None = None,
 ) -> ItemObject:
     """Create a note (POST /items, itemType note): a child note of a regular item, or a standalone note.
@@ -568,8 +568,8 @@ def update_item(
     creators: list[Creator] | None = None,
     date: str | None = None,
     fields: dict[str, str] | None = None,
-    tags: list[str] | None = None,
-    collections: list[str] | None = None,
+    tags: Annotated[list[str], Unordered] | None = None,
+    collections: Annotated[list[str], Unordered] | None = None,
     note: str | None = None,
     item_type: str | None = None,
     deleted: bool | None = None,
@@ -655,7 +655,9 @@ def update_item(
 
 
 @tool()
-def delete_items(db: Database, item_keys: list[str], library_version: int, group_id: int | None = None) -> DeleteResult:
+def delete_items(
+    db: Database, item_keys: Annotated[list[str], Unordered], library_version: int, group_id: int | None = None
+) -> DeleteResult:
     """Permanently delete items (DELETE /items?itemKey=...), with their child notes and attachments. This can't
     be undone; to keep a way back, move items to the trash with update_item instead.
 
@@ -688,7 +690,9 @@ def delete_items(db: Database, item_keys: list[str], library_version: int, group
 
 
 @tool()
-def merge_items(db: Database, master_key: str, other_keys: list[str], group_id: int | None = None) -> ItemObject:
+def merge_items(
+    db: Database, master_key: str, other_keys: Annotated[list[str], Unordered], group_id: int | None = None
+) -> ItemObject:
     """Merge duplicate items into one master item, as Zotero's duplicate merge does: the master keeps its own
     fields, gains the others' tags, collections, notes and attachments, and records the others in its
     dc:replaces relation; the other items go to the trash. All items must be regular items of the same type.
@@ -867,7 +871,7 @@ def _refile(db: Database, library: dict[str, Any], collection_key: str, item_key
 
 @tool()
 def add_items_to_collection(
-    db: Database, collection_key: str, item_keys: list[str], group_id: int | None = None
+    db: Database, collection_key: str, item_keys: Annotated[list[str], Unordered], group_id: int | None = None
 ) -> CollectionObject:
     """File top-level items in a collection (each item's collections gain it). Items already in it are skipped.
 
@@ -890,7 +894,7 @@ def add_items_to_collection(
 
 @tool()
 def remove_items_from_collection(
-    db: Database, collection_key: str, item_keys: list[str], group_id: int | None = None
+    db: Database, collection_key: str, item_keys: Annotated[list[str], Unordered], group_id: int | None = None
 ) -> CollectionObject:
     """Take items out of a collection. They stay in the library and in their other collections.
 
