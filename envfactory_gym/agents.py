@@ -13,8 +13,15 @@ from .tasks import GroundTruthCall
 _WORDS = ["roadmap", "report", "alpha", "order", "meeting", "q3", "budget", "flight", "refund", "draft", "team"]
 
 
-def format_call(name: str, arguments: dict[str, Any]) -> str:
-    """A tool call in the Hermes/Qwen text format the default parser reads."""
+def format_call(name: str, arguments: dict[str, Any] | str) -> str:
+    """A tool call in the Hermes/Qwen text format the default parser reads. Arguments given as a JSON string (as
+    OpenAI tool calls carry them) are decoded; an undecodable string is kept as text (the env then reports it as
+    a format error)."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError:
+            pass
     return f"<tool_call>{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}</tool_call>"
 
 

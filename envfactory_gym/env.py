@@ -8,7 +8,7 @@ from typing import Any, Callable, Literal, SupportsFloat
 import gymnasium as gym
 
 from .actions import ActionParser, HermesParser
-from .prompts import assistant_message, system_prompt, tool_message, tool_response
+from .prompts import FORMAT_ERROR_TOOL, assistant_message, system_prompt, tool_message, tool_response
 from .registry import resolve
 from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, score
 from .session import ToolSession, snapshot_bytes
@@ -172,10 +172,10 @@ class ToolUseEnv(gym.Env[str, str]):
                 text = text[: self.max_tool_response_length] + f"... [truncated, {len(outcome.text)} characters]"
             self._messages.append(tool_message(call_id, outcome.name, text))
             parts.append(tool_response(text))
-        for error in errors:
+        for number, error in enumerate(errors):
             self._format_errors += 1
             text = f"Error: {error}. Write each call as <tool_call>{{\"name\": ..., \"arguments\": {{...}}}}</tool_call>"
-            self._messages.append(tool_message(f"call_{self._steps}_format", "format_error", text))
+            self._messages.append(tool_message(f"call_{self._steps}_format_{number}", FORMAT_ERROR_TOOL, text))
             parts.append(tool_response(text))
         return "\n".join(parts)
 
@@ -262,6 +262,9 @@ class ToolUseEnv(gym.Env[str, str]):
         return text
 
     def close(self) -> None:
-        """Release the database connection."""
+        """Release the database connection, and what the simulated user holds (an LLM user's client loop)."""
         self.session.close()
+        close_user = getattr(self.user, "close", None)
+        if close_user is not None:
+            close_user()
         super().close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -26,6 +27,19 @@ To call a function, write a JSON object with its name and arguments inside <tool
 You may make several calls in one reply. Function results come back inside <tool_response></tool_response>.
 Act only on what the user asked. When the request is handled, or you need something from the user, answer in
 plain text without any tool call: that ends your turn."""
+
+
+#: The tool name of the result that reports an unparsable tool call.
+FORMAT_ERROR_TOOL = "format_error"
+_TOOL_LISTING = re.compile(r"# Tools\n.*?</tool_response>\.\n", re.S)
+NATIVE_TOOLS_NOTE = ("# Tools\n\nYou can call the functions you are given to read and change the user's data, several "
+                     "in one reply if needed.\n")
+
+
+def without_tool_listing(system: str) -> str:
+    """The system prompt for native tool calling: its text listing of the tools and the `<tool_call>` format
+    replaced by a short note (the schemas travel as the request's `tools`). Other text is returned unchanged."""
+    return _TOOL_LISTING.sub(lambda match: NATIVE_TOOLS_NOTE, system, count=1)
 
 
 @lru_cache(maxsize=4096)

@@ -130,11 +130,67 @@ def test_a_killed_run_resumes_to_the_same_report(endpoint, tmp_path):
     assert json.loads((killed / "metrics.json").read_text()) == json.loads((fresh / "metrics.json").read_text())
 
 
-def test_a_run_directory_refuses_other_settings(endpoint, tmp_path):
+def test_a_run_directory_refuses_other_settings_and_nothing_to_run_is_refused(endpoint, tmp_path, capsys):
     assert main(bench_args(endpoint, tmp_path, "--baselines", "noop")) == 0
-    with pytest.raises(ValueError, match="other settings.*k"):
-        main(["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "3",
-              "--tool-format", "native", "--baselines", "noop", "--run-dir", str(tmp_path)])
+    before = (tmp_path / "episodes.jsonl").read_text()
+    assert main(["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "3",
+                 "--tool-format", "native", "--baselines", "noop", "--run-dir", str(tmp_path)]) == 2
+    assert "other settings (k)" in capsys.readouterr().out and (tmp_path / "episodes.jsonl").read_text() == before
+    assert main(["bench", "--envs", "notion", "--baselines", "none", "--run-dir", str(tmp_path / "x")]) == 2
+    assert "nothing to run" in capsys.readouterr().out
+
+
+def test_refused_requests_are_failures_and_transient_errors_are_played_again(endpoint, tmp_path, capsys):
+    def answer(body: dict, n: int):
+        first = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        digest = hashlib.sha256(first.encode()).digest()[0]
+        if digest % 3 == 0:
+            return 400, {}, {"error": "This model's maximum context length is 32768 tokens"}, 0.0
+        if digest % 3 == 1:
+            return 503, {}, {"error": "overloaded"}, 0.0
+        return 200, {}, native_answer(body), 0.0
+
+    endpoint.responder = None
+    endpoint.respond = answer
+    args = bench_args(endpoint, tmp_path, "--baselines", "none") + ["--max-steps", "12"]
+    args[args.index("--k") + 1] = "1"
+    assert main(args) == 1  # transient errors left: run again
+    out = capsys.readouterr().out
+    assert "refused" in out and "run the same command again" in out
+    first = RunDirectory(tmp_path).records()
+    refused = {r.task_id for r in first if r.error and not r.error_transient}
+    transient = {r.task_id for r in first if r.error and r.error_transient}
+    assert refused and transient and all("HTTP 400" in r.error for r in first if r.task_id in refused)
+    metrics = json.loads((tmp_path / "metrics.json").read_text())["all"][0]
+    assert metrics["errors"] == len(refused | transient) and metrics["transient_errors"] == len(transient)
+
+    endpoint.respond = lambda body, n: (200, {}, native_answer(body), 0.0)  # the endpoint recovers
+    endpoint.requests.clear()
+    assert main(args) == 0
+    replayed = {q["body"]["messages"][1]["content"] for q in endpoint.requests}
+    by_query = {r.task_id: r.messages[1]["content"] for r in first}
+    assert {by_query[t] for t in transient} == replayed  # only the transient ones were played again
+    latest = {r.key: r for r in RunDirectory(tmp_path).records()}.values()
+    assert {r.task_id for r in latest if r.error} == refused
+
+
+def test_a_line_cut_inside_a_multibyte_character_does_not_stop_a_resume(tmp_path):
+    from envfactory_gym.bench.records import EpisodeRecord as Record
+
+    rundir = RunDirectory(tmp_path)
+    rundir.open({"k": 1})
+    whole = Record("m", "envfactory/Notion-v0", "notion", "office", "notion-0001", 0, messages=[
+        {"role": "user", "content": "café ☕ naïve"}])
+    rundir.append([whole])
+    line = (json.dumps(Record("m", "envfactory/Notion-v0", "notion", "office", "notion-0002", 0, messages=[
+        {"role": "user", "content": "☕☕☕"}]).as_dict(), ensure_ascii=False)).encode()
+    with open(tmp_path / "episodes.jsonl", "ab") as out:
+        out.write(line[: line.index("☕".encode()) + 1])  # cut inside the first ☕
+    with open(tmp_path / "episodes.jsonl", "ab") as out:
+        out.write(b"12\n")  # a torn line that is valid JSON but no record
+    assert [r.task_id for r in rundir.records()] == ["notion-0001"]
+    rundir.append([whole])
+    assert [r.task_id for r in rundir.records()] == ["notion-0001", "notion-0001"]
 
 
 def test_compare_puts_two_runs_side_by_side(endpoint, tmp_path, capsys):
@@ -142,7 +198,12 @@ def test_compare_puts_two_runs_side_by_side(endpoint, tmp_path, capsys):
     endpoint.responder = lambda body: completion("I give up.")
     assert main(bench_args(endpoint, tmp_path / "b", "--baselines", "none")) == 0
     out = tmp_path / "compare.md"
+    capsys.readouterr()
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(out)]) == 0
+    assert "warning" not in capsys.readouterr().out
+    assert main(bench_args(endpoint, tmp_path / "c", "--baselines", "none", "--k", "1")) == 0
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 0
+    assert "the runs differ in k" in capsys.readouterr().out
     lines = {line.split(" | ")[0].strip("| "): line for line in out.read_text().splitlines() if line.startswith("| ")}
     cells = [c.strip() for c in lines["all"].strip("|").split("|")]
     reward_a, reward_b, change = float(cells[1]), float(cells[2]), float(cells[3])

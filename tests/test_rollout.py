@@ -382,11 +382,29 @@ def test_native_mode_turns_tool_calls_into_text_the_env_parses(server):
     messages, tools = conversation()
     text = asyncio.run(OpenAIChatPolicy(server.url, "qwen", tool_mode="native")(messages, tools)).text
     body = server.requests[-1]["body"]
-    assert body["tools"] == tools and body["messages"] == messages and body["tool_choice"] == "auto"
+    assert body["tools"] == tools and body["messages"][1:] == messages[1:] and body["tool_choice"] == "auto"
+    system = body["messages"][0]["content"]  # the schemas travel as tools=, not twice
+    assert "<tools>" not in system and "<tool_call>" not in system and messages[0]["content"].startswith(system[:80])
     parsed = HermesParser().parse(text)
     assert parsed.reasoning == "find the wiki first" and parsed.message == "Let me look."
     assert [(c.name, c.arguments) for c in parsed.tool_calls] == [("search_pages", {"query": "wiki ☕"})]
     assert len(parsed.errors) == 1 and "not valid JSON" in parsed.errors[0]
+
+
+def test_native_requests_turn_format_error_reports_into_user_messages():
+    from envfactory_gym import ToolUseEnv
+    from envfactory_gym.rollout.openai_policy import native_messages
+
+    env = ToolUseEnv("notion")
+    env.reset(options={"task_id": "notion-0003"})
+    env.step('<tool_call>{"name": "search_pages", "arguments": {</tool_call><tool_call>{bad}</tool_call>')
+    _, _, _, _, info = env.step(format_call("search_pages", {"query": "wiki"}))
+    sent = native_messages(info["messages"])
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user", "user", "assistant", "tool"]
+    assert sent[3]["content"].startswith("Error:") and "tool_call_id" not in sent[3]
+    assert sent[-1]["tool_call_id"] == sent[-2]["tool_calls"][0]["id"]  # a real result still answers its call
+    ids = [m["tool_call_id"] for m in info["messages"] if m["role"] == "tool"]
+    assert len(ids) == len(set(ids))  # two format errors in one action get distinct ids
 
 
 def test_timeouts_are_retried_and_client_errors_are_not(server):

@@ -25,6 +25,8 @@ def test_a_malformed_call_is_penalised_at_once_and_ends_the_episode():
     _, reward, terminated, truncated, info = env.step('<tool_call>{"name": "search_pages", "arguments": {</tool_call>')
     assert (reward, terminated, truncated) == (-1.0, True, False) and info["format_terminated"]
     assert info["format_errors"] == 1
+    components = info["reward_components"]
+    assert components["total"] == -1.0 and components["format_penalty"] == 0.05 and components["agent_calls"] == 1
     env.reset(options={"task_id": TASK})  # the next episode starts clean
     _, reward, terminated, _, info = env.step("Nothing to do.")
     assert reward == 0.0 and not terminated and info["format_errors"] == 0
@@ -65,16 +67,28 @@ def test_truncate_history_cuts_at_user_turns():
     assert [m["content"] for m in truncate_history(messages, 2)] == ["s", "q1", "a1", "q2", "a2"]
 
 
+# ChatML with tools and tool calls rendered the way Qwen-style templates do (arguments as objects, via tojson).
+TOOL_TEMPLATE = (
+    "{% if tools %}<|im_start|>system\n<tools>{% for t in tools %}{{ t.function.name }};{% endfor %}"
+    "</tools><|im_end|>\n{% endif %}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content or '' }}"
+    "{% for c in m.tool_calls or [] %}<tool_call>{{ c.function.name }} {{ c.function.arguments | tojson }}</tool_call>"
+    "{% endfor %}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
 def test_chat_template_observation_is_the_prompt_for_the_next_action():
     pytest.importorskip("transformers")
     from .training.fakes import tiny_tokenizer
 
-    env = ChatTemplateObservation(gym.make("envfactory/Notion-v0"), tiny_tokenizer())
+    tokenizer = tiny_tokenizer()
+    env = ChatTemplateObservation(gym.make("envfactory/Notion-v0"), tokenizer, chat_template=TOOL_TEMPLATE)
     observation, info = env.reset(options={"task_id": TASK})
-    assert observation.startswith("<|im_start|>system\n") and observation.endswith("<|im_start|>assistant\n")
-    assert info["messages"][1]["content"] in observation
+    assert observation.startswith("<|im_start|>system\n<tools>search_pages;") and "empty_trash;</tools>" in observation
+    assert "add_connection;" not in observation  # the user-only tool is not offered
+    assert info["messages"][1]["content"] in observation and observation.endswith("<|im_start|>assistant\n")
     observation, *_ = env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
-    assert observation.endswith("</tool_response><|im_end|>\n<|im_start|>assistant\n") and "Q4 Roadmap" in observation
+    assert '<tool_call>search_pages {"query": "Q4 roadmap"}</tool_call>' in observation
+    assert "Q4 Roadmap" in observation.split("<tool_call>")[-1] and observation.endswith("<|im_start|>assistant\n")
     assert env.observation_space.contains(observation)
 
 

@@ -26,7 +26,7 @@ def text_message(message: dict[str, Any]) -> dict[str, str]:
     """A chat message with string fields only; assistant tool calls become their `<tool_call>` text."""
     if message["role"] == "assistant":
         calls = [
-            format_call(c["function"]["name"], json.loads(c["function"]["arguments"]))
+            format_call(c["function"]["name"], c["function"]["arguments"])
             for c in message.get("tool_calls") or []
         ]
         content = "\n".join(([message["content"]] if message.get("content") else []) + calls)

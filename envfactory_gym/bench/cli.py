@@ -4,7 +4,6 @@ side)."""
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import time
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..llm.client import ENV_API_KEY, ENV_BASE_URL
+from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
 from ..terminal import console
 from .metrics import Summary, summarize
 from .records import EpisodeRecord
@@ -21,8 +20,11 @@ from .rundir import RunDirectory
 from .runner import BASELINES, BenchConfig, finished, plan_tasks, run_bench
 
 
-def _first_env(names: tuple[str, ...]) -> str | None:
-    return next((os.environ[n] for n in names if os.environ.get(n)), None)
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def config_from_args(args: argparse.Namespace) -> BenchConfig:
@@ -31,15 +33,16 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
     unknown = set(baselines) - set(BASELINES)
     if unknown:
         raise SystemExit(f"unknown baselines {sorted(unknown)}: choose from {', '.join(BASELINES)}")
-    base_url = args.base_url or _first_env(ENV_BASE_URL)
+    base_url = args.base_url or env_value(ENV_BASE_URL)
     if args.model and not base_url:
         raise SystemExit("--model needs --base-url (or ENVFACTORY_LLM_BASE_URL)")
     return BenchConfig(
-        model=args.model, base_url=base_url, api_key=args.api_key or _first_env(ENV_API_KEY), envs=args.envs,
+        model=args.model, base_url=base_url, api_key=args.api_key or env_value(ENV_API_KEY), envs=args.envs,
         domains=args.domain, split=args.split, k=args.k, concurrency=args.concurrency, user=args.user,
         user_model=args.user_model, user_base_url=args.user_base_url, tool_format=args.tool_format,
         temperature=args.temperature, max_tokens=args.max_tokens, thinking=args.thinking, max_steps=args.max_steps,
-        episode_timeout=args.episode_timeout, seed=args.seed, baselines=baselines,
+        episode_timeout=args.episode_timeout, request_timeout=args.request_timeout, seed=args.seed,
+        baselines=baselines,
     )
 
 
@@ -50,11 +53,15 @@ def default_run_dir(config: BenchConfig) -> Path:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Run (or resume) a benchmark and write its report."""
+    """Run (or resume) a benchmark and write its report. Exit status 1 while transient errors left episodes to
+    play again, 2 when the settings are unusable."""
     config = config_from_args(args)
     rundir = RunDirectory(args.run_dir or default_run_dir(config))
-    agents = len(config.baselines) + bool(config.model)
-    total = len(plan_tasks(config)) * config.k * agents
+    try:
+        total = len(plan_tasks(config)) * config.k * (len(config.baselines) + bool(config.model))
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
     started, totals = time.perf_counter(), {"episodes": 0, "reward": 0.0}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("mean reward {task.fields[mean]:.3f}"), TextColumn("{task.fields[rate]:.1f} episodes/s"),
@@ -69,10 +76,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
             progress.update(job, advance=1, mean=totals["reward"] / totals["episodes"],
                             rate=totals["episodes"] / (time.perf_counter() - started))
 
-        records = run_bench(config, rundir, on_record)
+        try:
+            records = run_bench(config, rundir, on_record)
+        except ValueError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return 2
     paths = write_report(rundir.path, records, f"envfactory bench: {config.model or 'baselines'} ({config.split})")
-    console.print(overview(summarize(records, "all")))
+    summaries = summarize(records, "all")
+    console.print(overview(summaries))
     console.print(f"report: {paths['markdown']} and {paths['html']}; episodes in {rundir.path / 'episodes.jsonl'}")
+    refused = sum(s.errors - s.transient_errors for s in summaries)
+    transient = sum(s.transient_errors for s in summaries)
+    if refused:
+        console.print(f"[yellow]{refused} episodes ended on a request the endpoint refused (e.g. a prompt beyond the "
+                      "context window); they count as failures.[/yellow]")
+    if transient:
+        console.print(f"[red]{transient} episodes were cut short by the endpoint or a timeout; run the same command "
+                      "again to play them.[/red]")
+        return 1
     return 0
 
 
@@ -80,13 +101,15 @@ def overview(summaries: list[Summary]) -> Table:
     """The headline numbers per agent, for the terminal (the report has every column)."""
     table = Table(title="envfactory bench")
     for column in ("agent", "tasks", "episodes", "reward (95% CI)", "R_traj", "R_state", "pass^1", "pass^k",
-                   "tool err", "calls/ep"):
+                   "tool err", "calls/ep", "errors"):
         table.add_column(column)
     for s in summaries:
         k = max(s.pass_hat)
-        reward = f"{s.reward:.3f} ({s.reward_low:.2f}-{s.reward_high:.2f})"
-        table.add_row(s.agent, str(s.tasks), str(s.episodes), reward, f"{s.components['trajectory']:.3f}", f"{s.components['state']:.3f}", f"{s.pass_hat[1]:.3f}",
-                      f"{s.pass_hat[k]:.3f} (k={k})", f"{s.tool_error_rate:.1%}", f"{s.calls:.1f}")
+        table.add_row(
+            s.agent, str(s.tasks), str(s.episodes), f"{s.reward:.3f} ({s.reward_low:.2f}-{s.reward_high:.2f})",
+            f"{s.components['trajectory']:.3f}", f"{s.components['state']:.3f}", f"{s.pass_hat[1]:.3f}",
+            f"{s.pass_hat[k]:.3f} (k={k})", f"{s.tool_error_rate:.1%}", f"{s.calls:.1f}", str(s.errors),
+        )
     return table
 
 
@@ -98,8 +121,18 @@ def _model_summaries(run: Path, by: str) -> tuple[str, list]:
     return agent, summarize(records, by)  # type: ignore[arg-type]
 
 
+#: Settings two runs must share for their numbers to be comparable (the model and its sampling may differ).
+COMPARABLE = ("tasks", "split", "k", "user", "user_model", "max_steps", "seed")
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
-    """Print (and with --out, write) the models of two runs side by side: overall, per domain, per env."""
+    """Print (and with --out, write) the models of two runs side by side: overall, per domain, per env. Warns when
+    the runs differ in a setting that makes their numbers incomparable (tasks, split, k, simulated user, ...)."""
+    configs = [RunDirectory(Path(run)).config() for run in (args.run_a, args.run_b)]
+    differing = [key for key in COMPARABLE if configs[0].get(key) != configs[1].get(key)]
+    if differing:
+        console.print(f"[yellow]warning: the runs differ in {', '.join(differing)}; their numbers are not directly "
+                      "comparable[/yellow]")
     sections = []
     for heading, by in (("Overall", "all"), ("Per domain", "domain"), ("Per environment", "env")):
         name_a, left = _model_summaries(Path(args.run_a), by)
@@ -125,7 +158,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--domain", action="append", default=[], help="only these domains (repeatable)")
     bench.add_argument("--split", choices=["test", "train", "all"], default="test",
                        help="task split (default: the held-out test tasks)")
-    bench.add_argument("--k", type=int, default=4, help="samples per task (pass^k, pass@k)")
+    bench.add_argument("--k", type=_positive, default=4, help="samples per task (pass^k, pass@k)")
     bench.add_argument("--concurrency", type=int, default=64, help="model episodes in flight")
     bench.add_argument("--user", choices=["scripted", "llm"], default="scripted", help="simulated user")
     bench.add_argument("--user-model", help="the LLM user's model (default: --model)")
@@ -138,6 +171,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="chat_template_kwargs.enable_thinking (Qwen3-style models); default: the server's")
     bench.add_argument("--max-steps", type=int, default=40, help="actions per episode before truncation")
     bench.add_argument("--episode-timeout", type=float, default=1200.0, help="seconds per episode")
+    bench.add_argument("--request-timeout", type=float, default=300.0, help="seconds per model request")
     bench.add_argument("--baselines", default=",".join(BASELINES), help="comma-separated, or 'none'")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--run-dir", help="default: runs/bench/<model>-<split>; an existing run resumes")

@@ -48,9 +48,11 @@ class Summary:
     """Metrics of one agent over one group of episodes (everything, one domain or one env).
 
     `reward` is the mean over tasks of each task's mean reward, with its 95% bootstrap interval over tasks
-    (`reward_low`, `reward_high`). `pass_hat` and `pass_at` map k to the mean over tasks; k runs up to the
-    fewest samples any task of the group has. Rates are per call (`tool_error_rate`: failed calls / calls;
-    `format_error_rate`: unparsable calls / all attempted calls); `turns`, `calls`, `tokens` per episode.
+    (`reward_low`, `reward_high`). `pass_hat` and `pass_at` map k to the mean over tasks; k runs up to the fewest
+    samples any task of the group has. `errors` counts episodes that ended in an error (scored 0), of which
+    `transient_errors` were stopped by the endpoint or a timeout rather than by the model. Rates are per call
+    (`tool_error_rate`: failed calls / calls; `format_error_rate`: unparsable calls / all attempted calls); `turns`,
+    `calls`, `tokens` per episode.
     """
 
     agent: str
@@ -70,6 +72,7 @@ class Summary:
     calls: float = 0.0
     tokens: float = 0.0
     errors: int = 0
+    transient_errors: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -104,6 +107,7 @@ def _summary(agent: str, group: str, records: list[EpisodeRecord]) -> Summary:
         calls=statistics.fmean(r.tool_calls for r in records),
         tokens=statistics.fmean(r.prompt_tokens + r.completion_tokens for r in records),
         errors=sum(r.error is not None for r in records),
+        transient_errors=sum(r.error is not None and r.error_transient for r in records),
     )
 
 

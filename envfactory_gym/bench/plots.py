@@ -82,8 +82,10 @@ def plot_pass_k(path: Path, summaries: list[Summary]) -> None:
 
 
 def write_plots(folder: Path, tables: dict[str, list[Summary]]) -> dict[str, Path]:
-    """The three plots from the per-domain and overall summaries; none (and a note on stderr) without
-    matplotlib (`pip install envfactory-gym[bench]`)."""
+    """The three plots from the per-domain and overall summaries; none without summaries, or (with a note on
+    stderr) without matplotlib (`pip install envfactory-gym[bench]`)."""
+    if not tables["all"]:
+        return {}
     try:
         _pyplot()
     except ImportError:

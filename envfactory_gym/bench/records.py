@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..prompts import FORMAT_ERROR_TOOL
 from ..rollout import Trajectory
-
-FORMAT_ERROR_TOOL = "format_error"
 
 
 def call_counts(messages: list[dict[str, Any]]) -> tuple[int, int, int, int]:
@@ -51,6 +50,7 @@ class EpisodeRecord:
     terminated: bool = False
     truncated: bool = False
     error: str | None = None
+    error_transient: bool = True
     seconds: float = 0.0
     messages: list[dict[str, Any]] = field(default_factory=list)
 
@@ -58,6 +58,12 @@ class EpisodeRecord:
     def key(self) -> tuple[str, str, str, int]:
         """What identifies the episode in a run: (agent, env id, task id, sample)."""
         return self.agent, self.env_id, self.task_id, self.sample
+
+    @property
+    def finished(self) -> bool:
+        """Whether the episode is done for good: it ran to its end, or the endpoint refused one of its requests
+        (a failure of the model's, scored 0). Episodes stopped by a transient error are played again on resume."""
+        return self.error is None or not self.error_transient
 
     @property
     def solved(self) -> bool:
@@ -89,6 +95,7 @@ class EpisodeRecord:
             turn_rewards=[float(t["total"]) for t in trajectory.turn_rewards], steps=trajectory.steps,
             requests=trajectory.usage["requests"], prompt_tokens=trajectory.usage["prompt_tokens"],
             completion_tokens=trajectory.usage["completion_tokens"], terminated=trajectory.terminated,
-            truncated=trajectory.truncated, error=trajectory.error, seconds=trajectory.timings["total_s"],
+            truncated=trajectory.truncated, error=trajectory.error, error_transient=trajectory.error_transient,
+            seconds=trajectory.timings["total_s"],
             messages=trajectory.messages,
         ).with_counts()

@@ -13,7 +13,8 @@ from .plots import write_plots
 from .records import EpisodeRecord
 
 COLUMNS = ("agent", "group", "tasks", "episodes", "reward", "95% CI", "R_traj", "R_state", "P_length",
-           "P_format", "solved", "pass^1", "pass^k", "pass@k", "tool err", "format err", "turns", "calls", "tokens")
+           "P_format", "solved", "pass^1", "pass^k", "pass@k", "tool err", "format err", "turns", "calls", "tokens",
+           "errors")
 
 
 def _cells(s: Summary) -> list[str]:
@@ -24,7 +25,7 @@ def _cells(s: Summary) -> list[str]:
         f"{s.components['length_penalty']:.3f}", f"{s.components['format_penalty']:.3f}", f"{s.solved:.3f}",
         f"{s.pass_hat[1]:.3f}", f"{s.pass_hat[k]:.3f} (k={k})", f"{s.pass_at[k]:.3f} (k={k})",
         f"{s.tool_error_rate:.1%}", f"{s.format_error_rate:.1%}", f"{s.turns:.1f}", f"{s.calls:.1f}",
-        f"{s.tokens:,.0f}",
+        f"{s.tokens:,.0f}", str(s.errors),
     ]
 
 
@@ -46,7 +47,8 @@ SECTIONS = (("Overall", "all"), ("Per domain", "domain"), ("Per environment", "e
 NOTES = ("reward: mean over tasks of the composite reward (95% bootstrap interval over tasks). solved: every "
          "ground-truth call matched and the final state as expected. pass^k: all k samples of a task solved; "
          "pass@k: at least one (unbiased estimators over the samples run). tool err: failed calls / calls; "
-         "format err: unparsable calls / attempted calls; turns, calls, tokens: per episode.")
+         "format err: unparsable calls / attempted calls; turns, calls, tokens: per episode; errors: episodes that "
+         "ended in an error (scored 0).")
 
 
 def write_report(folder: Path, records: list[EpisodeRecord], title: str) -> dict[str, Path]:

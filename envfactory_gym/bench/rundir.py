@@ -44,10 +44,12 @@ class RunDirectory:
         if not path.exists():
             return []
         records = []
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for raw in path.read_bytes().splitlines():  # a crash may cut a line inside a multi-byte character
             try:
-                records.append(EpisodeRecord.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, TypeError):
+                data = json.loads(raw.decode("utf-8"))
+                if isinstance(data, dict):
+                    records.append(EpisodeRecord.from_dict(data))
+            except (UnicodeDecodeError, json.JSONDecodeError, TypeError):
                 continue
         return records
 

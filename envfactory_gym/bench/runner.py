@@ -162,9 +162,10 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
 
 
 def finished(records: list[EpisodeRecord]) -> dict[tuple, EpisodeRecord]:
-    """The latest record of each episode key; episodes that ended in an error are left out (played again)."""
+    """The latest record of each episode key, when it is finished (see `EpisodeRecord.finished`); episodes cut
+    short by a transient error are left out, to be played again."""
     latest = {record.key: record for record in records}
-    return {key: record for key, record in latest.items() if record.error is None}
+    return {key: record for key, record in latest.items() if record.finished}
 
 
 def run_bench(config: BenchConfig, rundir: RunDirectory, on_record: OnRecord = lambda record: None,
@@ -173,6 +174,10 @@ def run_bench(config: BenchConfig, rundir: RunDirectory, on_record: OnRecord = l
     records, one per episode (the latest where an episode was played again)."""
     if config.k < 1:
         raise ValueError("k must be at least 1")
+    if not config.model and not config.baselines:
+        raise ValueError("nothing to run: give a model or keep at least one baseline")
+    if config.model in BASELINES:
+        raise ValueError(f"the model name {config.model!r} is taken by a baseline agent")
     tasks = plan_tasks(config)
     rundir.open(config.identity(tasks))
     done = set(finished(rundir.records()))

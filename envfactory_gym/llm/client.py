@@ -26,7 +26,8 @@ ENV_MODEL = ("ENVFACTORY_LLM_MODEL",)
 ENV_API_KEY = ("ENVFACTORY_LLM_API_KEY", "OPENAI_API_KEY")
 
 
-def _env(names: tuple[str, ...]) -> str | None:
+def env_value(names: tuple[str, ...]) -> str | None:
+    """The first of these environment variables that is set and not empty."""
     return next((os.environ[n] for n in names if os.environ.get(n)), None)
 
 
@@ -63,12 +64,12 @@ class LLMClient(BaseChatModel):
         default_options: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(json_mode=json_mode, repair_retries=repair_retries)
-        base_url = base_url or _env(ENV_BASE_URL)
+        base_url = base_url or env_value(ENV_BASE_URL)
         if not base_url:
             raise LLMError("no LLM endpoint: pass base_url (--llm) or set ENVFACTORY_LLM_BASE_URL")
         self.base_url = base_url.rstrip("/")
-        self.model = model or _env(ENV_MODEL)
-        self.api_key = api_key or _env(ENV_API_KEY)
+        self.model = model or env_value(ENV_MODEL)
+        self.api_key = api_key or env_value(ENV_API_KEY)
         self.timeout = timeout
         self.max_retries = max_retries
         self.backoff = backoff
@@ -141,7 +142,7 @@ class LLMClient(BaseChatModel):
                     problem = f"HTTP {response.status_code}: {response.text[:500]}"
                     if response.status_code not in RETRY_STATUSES:
                         self.usage.record_failure(stage)
-                        raise LLMError(f"[{stage}] {self.base_url}/chat/completions: {problem}")
+                        raise LLMError(f"[{stage}] {self.base_url}/chat/completions: {problem}", transient=False)
                     retry_after = response.headers.get("retry-after")
                 if attempt < self.max_retries:
                     self.usage.record_retry(stage)

@@ -10,7 +10,15 @@ Messages = list[dict[str, Any]]
 
 
 class LLMError(RuntimeError):
-    """An LLM request failed for good (after retries), or its answer could not be used."""
+    """An LLM request failed for good (after retries), or its answer could not be used.
+
+    `transient`: whether trying again later may succeed (the endpoint was down, overloaded or too slow); False when
+    the endpoint refused the request itself (HTTP 400 such as a prompt beyond the context window, 401, 404, ...).
+    """
+
+    def __init__(self, message: str, *, transient: bool = True) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 @dataclass(frozen=True)

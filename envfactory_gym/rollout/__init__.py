@@ -12,5 +12,6 @@ from .trajectory import TaskRef, Trajectory, expand_tasks
 
 __all__ = [
     "AsyncToolEnv", "ChatPolicy", "EnvHandle", "EnvPool", "GroundTruthPolicy", "LocalEnvPool", "OpenAIChatPolicy",
-    "Policy", "PolicyError", "PolicyReply", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool", "replay_trajectory", "rollout",
+    "Policy", "PolicyError", "PolicyReply", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool",
+    "replay_trajectory", "rollout",
 ]

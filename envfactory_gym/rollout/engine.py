@@ -74,6 +74,7 @@ async def arollout(
                 trajectory.error = f"timeout: the episode took longer than {episode_timeout} s"
             except Exception as exc:  # one failing episode must not lose the batch: recorded, not raised
                 trajectory.error = f"{type(exc).__name__}: {exc}"
+                trajectory.error_transient = getattr(exc, "transient", True)
             finally:
                 pool.release(handle)
         if on_episode is not None:

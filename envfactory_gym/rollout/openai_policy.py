@@ -3,11 +3,11 @@ or a hosted API; the recorded test double) as a rollout policy."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
+from ..agents import format_call
 from ..llm import ChatModel, ChatResponse, LLMClient, LLMError
-from ..prompts import tool_response
+from ..prompts import tool_response, without_tool_listing
 from .policies import Messages, PolicyReply
 
 ToolMode = Literal["text", "native"]
@@ -33,7 +33,7 @@ def text_messages(messages: Messages) -> Messages:
         elif role == "assistant":
             parts = [message["content"]] if message.get("content") else []
             for call in message.get("tool_calls") or []:
-                parts.append(call_text(call["function"]["name"], call["function"]["arguments"]))
+                parts.append(format_call(call["function"]["name"], call["function"]["arguments"]))
             out.append({"role": "assistant", "content": "\n".join(parts)})
         else:
             out.append({"role": role, "content": message["content"]})
@@ -41,15 +41,22 @@ def text_messages(messages: Messages) -> Messages:
     return out
 
 
-def call_text(name: str, arguments: Any) -> str:
-    """One call as a `<tool_call>` block; JSON-string arguments are decoded, undecodable ones kept as text (the
-    env then reports them as a format error)."""
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError:
-            pass
-    return f"<tool_call>{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}</tool_call>"
+def native_messages(messages: Messages) -> Messages:
+    """The env's messages for a native tool-calling request: the system prompt without its text listing of the
+    tools (they go as `tools=`), and results that answer no tool call of the conversation (the env's reports of
+    unparsable calls) as user messages, since a `tool` message must answer an assistant's `tool_calls`."""
+    out: Messages = []
+    asked: set[str] = set()
+    for message in messages:
+        role = message["role"]
+        if role == "system":
+            out.append({**message, "content": without_tool_listing(message["content"])})
+        elif role == "tool" and message.get("tool_call_id") not in asked:
+            out.append({"role": "user", "content": message["content"]})
+        else:
+            asked.update(call["id"] for call in message.get("tool_calls") or [])
+            out.append(message)
+    return out
 
 
 def completion_text(response: ChatResponse) -> str:
@@ -58,7 +65,7 @@ def completion_text(response: ChatResponse) -> str:
     if response.content:
         parts.append(response.content)
     for call in response.tool_calls:
-        parts.append(call_text(call["function"]["name"], call["function"].get("arguments", "{}")))
+        parts.append(format_call(call["function"]["name"], call["function"].get("arguments", "{}")))
     return "\n".join(parts)
 
 
@@ -67,8 +74,9 @@ class ChatPolicy:
 
     - `tool_mode="text"`: the tools stay in the env's system prompt and the history is sent as text
       (`text_messages`); the model writes `<tool_call>` blocks itself (Qwen/Hermes style).
-    - `tool_mode="native"`: the messages go as they are, with `tools=` in the request; the returned
-      `tool_calls` are turned into `<tool_call>` text (vLLM needs `--enable-auto-tool-choice --tool-call-parser`).
+    - `tool_mode="native"`: the messages go in OpenAI format (`native_messages`), with `tools=` in the request;
+      the returned `tool_calls` are turned into `<tool_call>` text (vLLM needs `--enable-auto-tool-choice
+      --tool-call-parser`).
 
     `options` are request fields sent with every completion (temperature, max_tokens, chat_template_kwargs, ...).
     Requests are accounted under `stage` in the model's `usage`. A failed request raises `PolicyError`.
@@ -85,7 +93,7 @@ class ChatPolicy:
     def request(self, messages: Messages, tools: list[dict[str, Any]]) -> tuple[Messages, dict[str, Any]]:
         """The messages and request fields of one completion."""
         if self.tool_mode == "native":
-            return messages, {**self.options, "tools": tools, "tool_choice": "auto"}
+            return native_messages(messages), {**self.options, "tools": tools, "tool_choice": "auto"}
         return text_messages(messages), dict(self.options)
 
     async def __call__(self, messages: Messages, tools: list[dict[str, Any]]) -> PolicyReply:
@@ -93,10 +101,8 @@ class ChatPolicy:
         sent, options = self.request(messages, tools)
         try:
             response = await self.model.acomplete(self.stage, sent, **options)
-        except PolicyError:
-            raise
         except LLMError as exc:
-            raise PolicyError(str(exc)) from exc
+            raise PolicyError(str(exc), transient=exc.transient) from exc
         return PolicyReply(completion_text(response), response.prompt_tokens, response.completion_tokens)
 
     async def aclose(self) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Protocol
 
 from ..agents import format_call
-from ..prompts import system_prompt
+from ..prompts import system_prompt, without_tool_listing
 from ..registry import resolve
 from ..tasks import GroundTruthCall, Task, load_tasks
 
@@ -35,7 +35,8 @@ class GroundTruthPolicy:
     """Plays the ground truth of whichever task the conversation belongs to: one agent call per action, then
     `final_message` to end the turn. Zero latency; used to measure pure environment overhead and in tests.
 
-    The task is recognised from the system prompt and the user queries so far; raises `LookupError` for a
+    The task is recognised from the system prompt (with or without its tool listing, as native tool-calling
+    requests send it) and the user queries so far; raises `LookupError` for a
     conversation of no known task, or one whose candidate tasks expect different calls.
     """
 
@@ -45,7 +46,7 @@ class GroundTruthPolicy:
         for name in envs:
             spec = resolve(name)
             for task in load_tasks(spec).values():
-                key = (system_prompt(spec, task.clock), task.turns[0].query)
+                key = (without_tool_listing(system_prompt(spec, task.clock)), task.turns[0].query)
                 self._tasks.setdefault(key, []).append(task)
 
     def act(self, messages: Messages) -> str:
@@ -56,7 +57,7 @@ class GroundTruthPolicy:
         turn = len(queries) - 1
         candidates = [
             task
-            for task in self._tasks.get((messages[0]["content"], queries[0]), [])
+            for task in self._tasks.get((without_tool_listing(messages[0]["content"]), queries[0]), [])
             if [t.query for t in task.turns[: turn + 1]] == queries
         ]
         plans = {_plan(task.turns[turn].agent_calls) for task in candidates}

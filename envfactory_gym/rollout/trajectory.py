@@ -46,10 +46,12 @@ class Trajectory:
     """One episode: the conversation, the reward and its components, and where the time went.
 
     `group` is the index of the task in the rollout's task list and `sample` the index within its group
-    (`group_size` samples of one task, each from the task's snapshot). `final_state_digest` is the SHA-256 of
-    the final canonical database state, when the rollout asked for it (`digest_state=True`). `error` is set
-    (and `reward` stays 0) when the episode timed out or the policy or the environment raised; `messages` then
-    hold the conversation up to that point. `usage` counts the policy's requests and the tokens it reported.
+    (`group_size` samples of one task, each from the task's snapshot). `final_state_digest` is the SHA-256 of the
+    final canonical database state, when the rollout asked for it (`digest_state=True`). `error` is set (and
+    `reward` stays 0) when the episode timed out or the policy or the environment raised; `messages` then hold the
+    conversation up to that point; `error_transient` is False when the policy's endpoint refused a request outright
+    (e.g. a prompt beyond its context window: playing the episode again gives the same). `usage` counts the policy's
+    requests and the tokens it reported.
     """
 
     env_id: str
@@ -67,6 +69,7 @@ class Trajectory:
     timings: dict[str, float] = field(default_factory=lambda: {"policy_s": 0.0, "env_s": 0.0, "total_s": 0.0})
     usage: dict[str, int] = field(default_factory=lambda: {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0})
     error: str | None = None
+    error_transient: bool = True
 
     @property
     def ok(self) -> bool:

@@ -10,8 +10,9 @@ import gymnasium as gym
 
 class StepFormatPenalty(gym.Wrapper):
     """On a step whose action had an unparsable tool call: reward `penalty` (default -1.0), `terminated=True`,
-    `truncated=False` and `info["format_terminated"] = True`; other steps pass through unchanged. The episode's
-    composite reward is then replaced by the penalty (which leaves [0, 1]); call `reset` to go on."""
+    `truncated=False`, `info["format_terminated"] = True` and `info["reward_components"]` (the episode's score so
+    far, with `total` set to the penalty); other steps pass through unchanged. The episode's composite reward is
+    replaced by the penalty (which leaves [0, 1]); call `reset` to go on."""
 
     def __init__(self, env: gym.Env, penalty: float = -1.0) -> None:
         super().__init__(env)
@@ -31,5 +32,6 @@ class StepFormatPenalty(gym.Wrapper):
         self._format_errors = info["format_errors"]
         if malformed:
             info["format_terminated"] = True
+            info["reward_components"] = {**self.env.unwrapped.current_score().as_dict(), "total": self.penalty}
             return observation, self.penalty, True, False, info
         return observation, reward, terminated, truncated, info

@@ -21,7 +21,7 @@ from .chain import Chain
 from .values import ValuePool, external_value, values_about
 
 ATTEMPTS = 4
-_SIGN_IN = re.compile(r"(^|_)(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
+_SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
 
 
 @dataclass
@@ -110,7 +110,7 @@ def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
     (OAuth scopes and the like) set to all its options. A user signing in before a task grants what it needs."""
     schema = spec.tools[tool].input_schema
     grant: dict[str, Any] = {}
-    for name in set(schema["properties"]) - set(spec.tools[tool].required_inputs):
+    for name in sorted(set(schema["properties"]) - set(spec.tools[tool].required_inputs)):
         prop = resolve_schema(schema["properties"][name], schema.get("$defs", {}))
         items = resolve_schema(prop.get("items", {}), schema.get("$defs", {}))
         if prop.get("type") == "array" and "enum" in items:
