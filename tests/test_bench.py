@@ -55,6 +55,11 @@ def endpoint():
     server.close()
 
 
+def printed(capsys) -> str:
+    """What the command printed, with line wrapping undone (the console wraps at the terminal's width)."""
+    return " ".join(capsys.readouterr().out.split())
+
+
 def bench_args(endpoint: FakeEndpoint, run_dir: Path, *extra: str) -> list[str]:
     return ["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "2",
             "--tool-format", "native", "--concurrency", "4", "--run-dir", str(run_dir), *extra]
@@ -135,9 +140,9 @@ def test_a_run_directory_refuses_other_settings_and_nothing_to_run_is_refused(en
     before = (tmp_path / "episodes.jsonl").read_text()
     assert main(["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "3",
                  "--tool-format", "native", "--baselines", "noop", "--run-dir", str(tmp_path)]) == 2
-    assert "other settings (k)" in capsys.readouterr().out and (tmp_path / "episodes.jsonl").read_text() == before
+    assert "other settings (k)" in printed(capsys) and (tmp_path / "episodes.jsonl").read_text() == before
     assert main(["bench", "--envs", "notion", "--baselines", "none", "--run-dir", str(tmp_path / "x")]) == 2
-    assert "nothing to run" in capsys.readouterr().out
+    assert "nothing to run" in printed(capsys)
 
 
 def test_refused_requests_are_failures_and_transient_errors_are_played_again(endpoint, tmp_path, capsys):
@@ -155,7 +160,7 @@ def test_refused_requests_are_failures_and_transient_errors_are_played_again(end
     args = bench_args(endpoint, tmp_path, "--baselines", "none") + ["--max-steps", "12"]
     args[args.index("--k") + 1] = "1"
     assert main(args) == 1  # transient errors left: run again
-    out = capsys.readouterr().out
+    out = printed(capsys)
     assert "refused" in out and "run the same command again" in out
     first = RunDirectory(tmp_path).records()
     refused = {r.task_id for r in first if r.error and not r.error_transient}
@@ -200,10 +205,10 @@ def test_compare_puts_two_runs_side_by_side(endpoint, tmp_path, capsys):
     out = tmp_path / "compare.md"
     capsys.readouterr()
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(out)]) == 0
-    assert "warning" not in capsys.readouterr().out
+    assert "warning" not in printed(capsys)
     assert main(bench_args(endpoint, tmp_path / "c", "--baselines", "none", "--k", "1")) == 0
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 0
-    assert "the runs differ in k" in capsys.readouterr().out
+    assert "the runs differ in k" in printed(capsys)
     lines = {line.split(" | ")[0].strip("| "): line for line in out.read_text().splitlines() if line.startswith("| ")}
     cells = [c.strip() for c in lines["all"].strip("|").split("|")]
     reward_a, reward_b, change = float(cells[1]), float(cells[2]), float(cells[3])
