@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from datetime import date
 from typing import Annotated, Any, Literal
 
@@ -488,12 +489,17 @@ def remove_saved_study(db: Database, nct_id: str) -> SavedStudy:
 
 # ---------------------------------------------------------------- watch lists
 
+def _event_types(alert_on: Sequence[str]) -> list[str]:
+    """The change types of a watch list as a set, stored in the registry's fixed order."""
+    return [event_type for event_type in EVENT_TYPES if event_type in alert_on]
+
+
 @tool()
 def create_watchlist(
     db: Database,
     name: str,
     nct_ids: Annotated[list[str], Unordered],
-    alert_on: list[EventType] | None = None,
+    alert_on: Annotated[list[EventType], Unordered] | None = None,
     frequency: Literal["DAILY", "WEEKLY", "NONE"] = "WEEKLY",
 ) -> WatchlistObject:
     """Create a watch list: its studies raise alerts when the registry posts a change to them from now on
@@ -525,7 +531,7 @@ def create_watchlist(
     last = _last_event_id(db)
     row = db.insert(
         watchlists, id=db.new_id(watchlists, "wl_"), name=name.strip(),
-        alert_on=list(dict.fromkeys(alert_on)) if alert_on else list(EVENT_TYPES), frequency=frequency,
+        alert_on=_event_types(alert_on or EVENT_TYPES), frequency=frequency,
         studies={n: last for n in ids}, last_seen_event_id=last, created_at=db.now_iso(),
     )
     return _watchlist_object(db, row)
@@ -538,7 +544,7 @@ def update_watchlist(
     name: str | None = None,
     add_nct_ids: list[str] | None = None,
     remove_nct_ids: list[str] | None = None,
-    alert_on: list[EventType] | None = None,
+    alert_on: Annotated[list[EventType], Unordered] | None = None,
     frequency: Literal["DAILY", "WEEKLY", "NONE"] | None = None,
 ) -> WatchlistObject:
     """Rename a watch list, add or remove studies, or change which changes alert and how often.
@@ -580,7 +586,7 @@ def update_watchlist(
     if alert_on is not None:
         if not alert_on:
             raise InvalidRequest("alert_on must name at least one change type")
-        changes["alert_on"] = list(dict.fromkeys(alert_on))
+        changes["alert_on"] = _event_types(alert_on)
     if frequency is not None:
         changes["frequency"] = frequency
     if not changes:

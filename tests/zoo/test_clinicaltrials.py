@@ -187,6 +187,14 @@ def test_new_watch_lists_only_alert_on_later_changes(session):
     assert updated["unreadAlerts"] == 0  # its suspension was posted before it joined the list
 
 
+@pytest.mark.parametrize("alert_on", [["NEW_SITE", "STATUS_CHANGE", "NEW_SITE"], ["STATUS_CHANGE", "NEW_SITE"]])
+def test_change_types_are_a_set_whatever_order_they_are_named_in(session, alert_on):
+    created = ok(session, "create_watchlist", {"name": "Memory", "nct_ids": [MEMORY], "alert_on": alert_on})
+    assert created["alertOn"] == ["STATUS_CHANGE", "NEW_SITE"]
+    updated = ok(session, "update_watchlist", {"watchlist_id": "wl_0002", "alert_on": alert_on[::-1]})
+    assert updated["alertOn"] == ["STATUS_CHANGE", "NEW_SITE"]
+
+
 @pytest.mark.parametrize("args,kind,text", [
     ({"name": "oncology REFERRALS", "nct_ids": [SUMMIT]}, "Conflict", "already exists"),
     ({"name": "X", "nct_ids": []}, "InvalidRequest", "at least one study"),
