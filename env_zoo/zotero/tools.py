@@ -521,7 +521,7 @@ def create_note(
     db: Database,
     note: str,
     parent_item: str | None = None,
-    tags: list[str] | None = None,
+    tags: Annotated[list[str], Unordered] | None = None,
     collections: Annotated[list[str], Unordered] | None = None,
     group_id: int | None = None,
 ) -> ItemObject:

@@ -212,6 +212,18 @@ def test_create_note_rules(session):
     assert group_note["createdByUser"] == "praman" and group_note["library"] == f"groups/{READING}"
 
 
+@pytest.mark.parametrize("tool", ["create_item", "create_note", "update_item"])
+def test_tag_lists_are_sets_in_the_schema(tool):
+    assert "tags" in SPEC.tools[tool].unordered_inputs
+
+
+def test_note_tags_are_stored_in_the_same_order_whatever_order_they_are_named_in(session):
+    paper = item(KRATZERT)
+    first = ok(session, "create_note", {"note": "a", "parent_item": paper, "tags": ["ch4", "Baseline", "lstm"]})
+    second = ok(session, "create_note", {"note": "b", "parent_item": paper, "tags": ["lstm", "ch4", "Baseline"]})
+    assert first["tags"] == second["tags"]
+
+
 # ---------------------------------------------------------------- editing items
 
 def test_update_item_needs_the_current_version(session):
