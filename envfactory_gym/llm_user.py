@@ -163,7 +163,8 @@ class LLMUser:
         if not reply.message.strip():
             found.append("The message is empty.")
         if self.session is not None:
-            leaked = find_internal_ids(reply.message, internal_ids(self.session.dump()))
+            own = self.task.user.known_values() if self.task is not None else set()
+            leaked = [i for i in find_internal_ids(reply.message, internal_ids(self.session.dump())) if i not in own]
             if leaked:
                 found.append(f"It recites internal identifiers ({', '.join(leaked)}) that a person would not know;"
                              " refer to things by name.")

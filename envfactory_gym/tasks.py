@@ -63,6 +63,21 @@ class UserPersona(BaseModel):
     scenario: str = ""
     known: dict[str, Any] = Field(default_factory=dict)
 
+    def known_values(self) -> set[str]:
+        """Every text value the user knows (`known`, nested lists and dicts included): a reservation number or a
+        promo code here is the user's own, so reciting it is no leak of an internal id."""
+        found: set[str] = set()
+        pending: list[Any] = [self.known]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, dict):
+                pending.extend(value.values())
+            elif isinstance(value, list):
+                pending.extend(value)
+            elif isinstance(value, str):
+                found.add(value)
+        return found
+
 
 class Task(BaseModel):
     """A multi-turn conversation plan with verified ground truth (method.md section 1)."""

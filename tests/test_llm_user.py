@@ -99,6 +99,21 @@ def test_a_reply_reciting_an_internal_id_is_retried_with_feedback(endpoint):
     env.close()
 
 
+
+def test_the_users_own_reservation_number_is_no_leak(endpoint):
+    """amtrak-0004's traveller knows his reservation number (`user.known`): saying it again is accepted at once."""
+    again = {"message": "Thanks. On BCDD9C, did the change cost me anything? Is my Sunday train back running?",
+             "user_calls": [], "next_request": True}
+    for answer in (again, STOP):
+        reply(endpoint, answer)
+    env = ToolUseEnv("amtrak", user="llm")
+    reward, _ = play(env, "amtrak-0004")
+    assert reward == 1.0
+    assert "BCDD9C" in internal_ids(env.session.dump())  # an internal-looking key all the same
+    record = env.user.log[1]
+    assert (record.source, record.attempts, record.message) == ("llm", 0, again["message"])
+    env.close()
+
 def test_persistent_rule_breaking_falls_back_to_the_scripted_turn(endpoint):
     wrong_tool = {**SHARED, "message": "Please try again.", "user_calls": [{"name": "empty_trash", "arguments": {}}]}
     for answer in (wrong_tool, wrong_tool, wrong_tool, COMMENT, STOP):
