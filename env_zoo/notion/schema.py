@@ -25,6 +25,7 @@ databases = Table(
     Column("properties", JSON, nullable=False),
     Column("shared_with_integration", Boolean, nullable=False, default=True),
     Column("in_trash", Boolean, nullable=False, default=False),
+    Column("trashed_with", String, nullable=True),  # the page whose trashing took this database along
 )
 
 pages = Table(
@@ -42,6 +43,7 @@ pages = Table(
     Column("shared_with_integration", Boolean, nullable=False, default=True),
     Column("locked", Boolean, nullable=False, default=False),
     Column("in_trash", Boolean, nullable=False, default=False),
+    Column("trashed_with", String, nullable=True),  # the page whose trashing took this one along
 )
 
 blocks = Table(

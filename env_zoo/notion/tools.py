@@ -336,9 +336,26 @@ def update_page(
     return _page_object(db.update(pages, page_id, **changes))
 
 
+def _contents(db: Database, page_id: str) -> tuple[list[str], list[str]]:
+    """Ids of the pages and databases inside a page at any depth: sub-pages, child databases and their rows."""
+    inner_pages: list[str] = []
+    inner_databases: list[str] = []
+    pending = [page_id]
+    while pending:
+        parent = pending.pop()
+        children = [r["id"] for r in db.find(pages, parent_type="page_id", parent_id=parent)]
+        for database in db.find(databases, parent_page_id=parent):
+            inner_databases.append(database["id"])
+            children += [r["id"] for r in db.find(pages, parent_type="database_id", parent_id=database["id"])]
+        inner_pages += children
+        pending += children
+    return inner_pages, inner_databases
+
+
 @tool()
 def move_page_to_trash(db: Database, page_id: str) -> PageObject:
-    """Move a page (and everything in it) to the trash. It can be restored until the trash is emptied.
+    """Move a page (and everything in it: sub-pages, child databases and their rows) to the trash. It can be
+    restored, with its contents, until the trash is emptied.
 
     Args:
         page_id: The page to trash.
@@ -348,12 +365,17 @@ def move_page_to_trash(db: Database, page_id: str) -> PageObject:
         raise Conflict(f"Page '{row['title']}' is already in the trash")
     if row["locked"]:
         raise PermissionDenied(f"Page '{row['title']}' is locked; a workspace member must unlock it in Notion.")
+    inner_pages, inner_databases = _contents(db, page_id)
+    for table, ids in ((pages, inner_pages), (databases, inner_databases)):
+        for inner in ids:
+            if not db.get(table, inner, "Object")["in_trash"]:
+                db.update(table, inner, in_trash=True, trashed_with=page_id)
     return _page_object(db.update(pages, page_id, in_trash=True, last_edited_time=db.now_iso()))
 
 
 @tool()
 def restore_page(db: Database, page_id: str) -> PageObject:
-    """Restore a page from the trash.
+    """Restore a page from the trash, with what went to the trash inside it.
 
     Args:
         page_id: The trashed page.
@@ -361,6 +383,13 @@ def restore_page(db: Database, page_id: str) -> PageObject:
     row = _visible_page(db, page_id)
     if not row["in_trash"]:
         raise Conflict(f"Page '{row['title']}' is not in the trash")
+    if row["trashed_with"] is not None:
+        outer = db.get(pages, row["trashed_with"], "Page")
+        raise Conflict(f"Page '{row['title']}' went to the trash with '{outer['title']}'; restore that page to "
+                       "bring it back")
+    for table in (pages, databases):
+        for inner in db.find(table, trashed_with=page_id):
+            db.update(table, inner["id"], in_trash=False, trashed_with=None)
     return _page_object(db.update(pages, page_id, in_trash=False, last_edited_time=db.now_iso()))
 
 
@@ -525,14 +554,21 @@ def list_users(db: Database) -> list[UserObject]:
 
 @tool()
 def empty_trash(db: Database) -> TrashReport:
-    """Permanently delete every trashed page the integration can see, with its blocks and comments."""
-    doomed = [r["id"] for r in db.find(pages, shared_with_integration=True, in_trash=True)]
-    if not doomed:
+    """Permanently delete every trashed page the integration can see, with what went to the trash inside it
+    (sub-pages, child databases and their rows) and their blocks and comments."""
+    trashed = db.find(pages, shared_with_integration=True, in_trash=True, trashed_with=None)
+    if not trashed:
         raise Conflict("The trash is already empty")
+    doomed = [r["id"] for r in trashed]
+    doomed += [r["id"] for page_id in list(doomed) for r in db.find(pages, trashed_with=page_id)]
     removed_blocks = removed_comments = 0
     for page_id in doomed:
         removed_blocks += db.conn.execute(blocks.delete().where(blocks.c.page_id == page_id)).rowcount
         removed_comments += db.conn.execute(comments.delete().where(comments.c.page_id == page_id)).rowcount
+    for root in trashed:
+        for database in db.find(databases, trashed_with=root["id"]):
+            db.delete(databases, database["id"])
+    for page_id in reversed(doomed):
         db.delete(pages, page_id)
     return TrashReport(deleted_pages=len(doomed), deleted_blocks=removed_blocks, deleted_comments=removed_comments)
 

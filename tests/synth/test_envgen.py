@@ -163,7 +163,7 @@ def test_a_hand_written_zoo_environment_passes_the_same_checks():
                   tasks=[json.loads(line) for line in (folder / "tasks.jsonl").read_text().splitlines() if line])
     report = check_draft(draft, 0, Sandbox(), set())
     assert report.passed, report.render()
-    assert report.stats["tasks_checked"] == 18
+    assert report.stats["tasks_checked"] == len(draft.tasks) >= 15
 
 
 def test_an_interface_that_differs_from_m_is_blamed_on_the_tool_code():
