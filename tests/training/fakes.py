@@ -10,41 +10,16 @@ from types import SimpleNamespace
 from envfactory_gym.agents import format_call
 from envfactory_gym.registry import load_zoo_environment
 from envfactory_gym.tasks import load_tasks
+from training.tiny import chatml_tokenizer
 
 CLOSING = "Done. Is there anything else?"
-
-# ChatML as Qwen renders it: consecutive tool results share one user block, each in <tool_response> tags.
-CHAT_TEMPLATE = (
-    "{% for m in messages %}"
-    "{% if m['role'] == 'tool' %}"
-    "{% if loop.first or messages[loop.index0 - 1]['role'] != 'tool' %}{{ '<|im_start|>user' }}{% endif %}"
-    "{{ '\\n<tool_response>\\n' + m['content'] + '\\n</tool_response>' }}"
-    "{% if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}<|im_end|>\n{% endif %}"
-    "{% else %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endif %}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)
 
 
 @lru_cache(maxsize=1)
 def tiny_tokenizer():
-    """A byte-level BPE (every text round-trips) with ChatML special tokens, as a PreTrainedTokenizerFast."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=600, special_tokens=["<|im_start|>", "<|im_end|>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False,
-    )
+    """The in-process ChatML tokenizer, trained on the Notion tasks."""
     spec = load_zoo_environment("notion")
-    corpus = [t.model_dump_json() for t in load_tasks(spec).values()]
-    tokenizer.train_from_iterator(corpus, trainer)
-    wrapped = PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token="<|im_end|>", pad_token="<|im_end|>")
-    wrapped.chat_template = CHAT_TEMPLATE
-    return wrapped
+    return chatml_tokenizer([t.model_dump_json() for t in load_tasks(spec).values()], vocab_size=600)
 
 
 def turn_actions(task_id: str, turn: int) -> list[str]:
