@@ -191,16 +191,38 @@ def replay(spec: EnvironmentSpec, task: Task) -> Replay:
         session.close()
 
 
+def share_unchanged(state: CanonicalState, base: CanonicalState) -> CanonicalState:
+    """`state` with every table and row equal to the base's replaced by the base's own object, so that states
+    derived from one snapshot hold a single copy of all they leave unchanged. Canonical states are read-only."""
+    shared: CanonicalState = {}
+    for table, rows in state.items():
+        base_rows = base.get(table)
+        if base_rows is None:
+            shared[table] = rows
+        elif rows == base_rows:
+            shared[table] = base_rows
+        else:
+            shared[table] = {key: base_rows[key] if base_rows.get(key) == row else row for key, row in rows.items()}
+    return shared
+
+
 _REPLAY_LOCK = threading.Lock()
 _REPLAYS: dict[tuple[int, str], Replay] = {}
+_SNAPSHOT_STATES: dict[tuple[int, str], CanonicalState] = {}
 
 
 def expected_replay(spec: EnvironmentSpec, task: Task) -> Replay:
-    """The task's replay, computed once per process and cached (the reward's expected states)."""
+    """The task's replay, computed once per process and cached (the reward's expected states). The cached states
+    share every unchanged row with their snapshot's state, so a process that scores many tasks of many
+    environments holds about one copy of each snapshot, not one per task and turn."""
     key = (id(spec), task.id)
     cached = _REPLAYS.get(key)
     if cached is None:
-        cached = replay(spec, task)
+        fresh = replay(spec, task)
         with _REPLAY_LOCK:
-            _REPLAYS.setdefault(key, cached)
+            base = _SNAPSHOT_STATES.setdefault((id(spec), task.snapshot), fresh.initial)
+            cached = _REPLAYS.setdefault(key, Replay(
+                fresh.outcomes, [share_unchanged(s, base) for s in fresh.states],
+                share_unchanged(fresh.baseline, base),
+            ))
     return cached

@@ -227,3 +227,18 @@ def test_unordered_list_arguments_match_in_any_order(tmp_path):
     assert match_calls(spec, [shuffled], [expected]) == 1
     assert match_calls(spec, [reordered], [expected]) == 0  # an ordinary list keeps its order
     assert match_calls(spec, [missing], [expected]) == 0
+
+
+def test_cached_expected_states_share_what_the_ground_truth_leaves_unchanged():
+    """Expected replays are cached per process; their states hold one copy of every untouched row of the
+    snapshot, so scoring a whole zoo stays small, and they equal an uncached replay exactly."""
+    from envfactory_gym.tasks import expected_replay, replay
+
+    spec = load_zoo_environment("semantic_scholar")
+    first, second = list(load_tasks(spec).values())[:2]
+    a, b = expected_replay(spec, first), expected_replay(spec, second)
+    assert a.states == replay(spec, first).states and b.final == replay(spec, second).final
+    table = max(a.final, key=lambda name: len(a.final[name]))
+    untouched = [key for key, row in a.initial[table].items() if a.final[table].get(key) == row]
+    assert len(untouched) > 100
+    assert all(a.final[table][key] is b.initial[table][key] for key in untouched)
