@@ -9,7 +9,7 @@ from typing import Any, Generic, Iterable, Sequence, TypeVar
 from pydantic import BaseModel
 from sqlalchemy import Connection, Table, and_, func, select
 
-from .errors import InvalidRequest, NotFound
+from .errors import InvalidRequest, NotFound, PermissionDenied
 from .fastpath import reader, simple_value
 from .state import META_TABLE, SQLiteState
 
@@ -61,6 +61,9 @@ def paginate(items: Sequence[T], page_size: int, cursor: str | None = None, max_
     end = start + page_size
     more = end < len(items)
     return Page[Any](results=list(items[start:end]), next_cursor=str(end) if more else None, has_more=more)
+
+
+CURRENT_SESSION = "current"
 
 
 class Database:
@@ -150,6 +153,21 @@ class Database:
         pk = list(table.primary_key.columns)[0]
         self.conn.execute(table.update().where(pk == key).values(**values))
         return self.get(table, key)
+
+    def start_session(self, table: Table, **owner: Any) -> dict[str, Any]:
+        """Sign in: `table` holds one session row (key "current") naming `owner` (e.g. `user_id=...`) and the
+        sign-in time; an earlier session is replaced."""
+        self.conn.execute(table.delete())
+        key = list(table.primary_key.columns)[0].name
+        return self.insert(table, **{key: CURRENT_SESSION}, **owner, signed_in_at=self.now_iso())
+
+    def current_session(self, table: Table, not_signed_in: str) -> dict[str, Any]:
+        """The session row `start_session` wrote; PermissionDenied with `not_signed_in` when no one is signed in."""
+        key = list(table.primary_key.columns)[0]
+        found = self.find(table, key == CURRENT_SESSION)
+        if not found:
+            raise PermissionDenied(not_signed_in)
+        return found[0]
 
     def delete(self, table: Table, key: Any) -> dict[str, Any]:
         """Delete the row with primary key `key` (which must exist) and return what it held."""

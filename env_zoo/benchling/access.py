@@ -15,10 +15,10 @@ LOCKED = {"NEEDS_REVIEW": "is waiting for review", "ACCEPTED": "has been accepte
 
 def me(db: Database) -> dict[str, Any]:
     """The user whose API key the assistant holds."""
-    session = db.find(sessions, id="current")
-    if not session:
-        raise PermissionDenied("401 Unauthorized: no one is signed in. Ask the user to sign in to Benchling first.")
-    return db.get(users, session[0]["user_id"], "User")
+    session = db.current_session(
+        sessions, "401 Unauthorized: no one is signed in. Ask the user to sign in to Benchling first."
+    )
+    return db.get(users, session["user_id"], "User")
 
 
 def role(db: Database, user_id: str, project_id: str) -> str | None:

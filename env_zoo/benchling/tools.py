@@ -97,8 +97,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
     user = found[0]
     if user["is_suspended"]:
         raise PermissionDenied("This account is suspended. Contact your Benchling admin.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", user_id=user["id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, user_id=user["id"])
     return SessionObject(user=user_summary(db, user["id"]), email=user["email"], title=user["title"], tenant=TENANT)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 
 from .schema import accommodations, availability, bookers, cities, orders, reviews, sessions
 
@@ -24,10 +24,8 @@ _TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 def signed_in(db: Database) -> dict[str, Any]:
     """The traveller signed in to Booking.com."""
-    found = db.find(sessions, id="current")
-    if not found:
-        raise PermissionDenied("Sign in to your Booking.com account first.")
-    return db.get(bookers, found[0]["booker_id"], "Booker")
+    session = db.current_session(sessions, "Sign in to your Booking.com account first.")
+    return db.get(bookers, session["booker_id"], "Booker")
 
 
 def current_level(db: Database) -> int:

@@ -48,8 +48,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
     found = [b for b in db.find(bookers) if b["email"].casefold() == email.strip().casefold()]
     if not found:
         raise NotFound("No Booking.com account uses that email address.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", booker_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, booker_id=found[0]["id"])
     return SessionObject(**{k: found[0][k] for k in SessionObject.model_fields})
 
 

@@ -115,10 +115,8 @@ def hours_text(value: Any) -> str:
 
 def signed_in(db: Database) -> dict[str, Any]:
     """The CVS.com account signed in on this device."""
-    found = db.find(sessions, id="current")
-    if not found:
-        raise PermissionDenied("You're not signed in. Sign in to your CVS.com account first.")
-    return db.get(accounts, found[0]["account_id"], "Account")
+    session = db.current_session(sessions, "You're not signed in. Sign in to your CVS.com account first.")
+    return db.get(accounts, session["account_id"], "Account")
 
 
 def full_name(patient: dict[str, Any]) -> str:

@@ -87,8 +87,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
     found = db.find(accounts, email=email.strip().lower())
     if not found:
         raise NotFound("We couldn't find a CVS.com account with that email and password.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", account_id=found[0]["account_id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, account_id=found[0]["account_id"])
     me = db.get(patients, found[0]["patient_id"], "Patient")
     return SessionObject(account_id=found[0]["account_id"], first_name=me["first_name"], last_name=me["last_name"],
                          email=found[0]["email"])

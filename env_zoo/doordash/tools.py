@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict, Database, InvalidRequest, NotFound, Page, Unordered, paginate, tool,
 )
 
 from .checkout import cart_object, checkout, drop_cart, open_cart, promo_context
@@ -38,10 +38,8 @@ MAX_ITEM_NOTE = 200
 
 def _me(db: Database) -> dict[str, Any]:
     """The signed-in consumer."""
-    session = db.find(sessions, id="current")
-    if not session:
-        raise PermissionDenied("Sign in to DoorDash first.")
-    return db.get(consumers, session[0]["consumer_id"], "Consumer")
+    session = db.current_session(sessions, "Sign in to DoorDash first.")
+    return db.get(consumers, session["consumer_id"], "Consumer")
 
 
 def _address(db: Database, consumer: dict[str, Any], address_id: str | None) -> dict[str, Any]:
@@ -161,8 +159,7 @@ def log_in(db: Database, email: str) -> ConsumerObject:
     found = [c for c in db.find(consumers) if c["email"].casefold() == wanted]
     if not found:
         raise NotFound(f"No DoorDash account uses {email.strip()}.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", consumer_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, consumer_id=found[0]["id"])
     return get_consumer(db)
 
 

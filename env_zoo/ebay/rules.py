@@ -70,10 +70,10 @@ def today(db: Database) -> date:
 
 def signed_in(db: Database) -> dict[str, Any]:
     """The member who granted this application access; raises when nobody has."""
-    found = db.find(auth_sessions, id="current")
-    if not found:
-        raise PermissionDenied("Invalid access token: the buyer must sign in to eBay and grant access first.")
-    return db.get(users, found[0]["username"], "User")
+    session = db.current_session(
+        auth_sessions, "Invalid access token: the buyer must sign in to eBay and grant access first."
+    )
+    return db.get(users, session["username"], "User")
 
 
 def own_order(db: Database, buyer: dict[str, Any], purchase_order_id: str) -> dict[str, Any]:

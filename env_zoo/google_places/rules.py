@@ -23,10 +23,8 @@ MAX_LIST_NAME, MAX_DESCRIPTION, MAX_NOTE, MAX_LABEL, MAX_REVIEW = 40, 500, 4000,
 
 def me(db: Database) -> dict[str, Any]:
     """The signed-in Google account."""
-    session = db.find(sessions, id="current")
-    if not session:
-        raise PermissionDenied("Sign in to Google Maps to use your saved places, labels and reviews.")
-    return db.get(users, session[0]["user_id"], "User")
+    session = db.current_session(sessions, "Sign in to Google Maps to use your saved places, labels and reviews.")
+    return db.get(users, session["user_id"], "User")
 
 
 def place(db: Database, place_id: str) -> dict[str, Any]:

@@ -651,8 +651,7 @@ def sign_in(db: Database, email: str) -> AccountObject:
     found = db.find(users, email=email.strip().lower())
     if not found:
         raise NotFound("Couldn't find your Google Account.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", user_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, user_id=found[0]["id"])
     return AccountObject(user_id=found[0]["id"], display_name=found[0]["display_name"], email=found[0]["email"])
 
 

@@ -36,10 +36,8 @@ _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$")
 
 def signed_in_member(db: Database) -> dict[str, Any]:
     """The Gold Plus Rewards member signed in on hertz.com."""
-    found = db.find(sessions, session_id="current")
-    if not found:
-        raise PermissionDenied("Sign in to your Gold Plus Rewards account first.")
-    return db.get(members, found[0]["member_number"], "Member")
+    session = db.current_session(sessions, "Sign in to your Gold Plus Rewards account first.")
+    return db.get(members, session["member_number"], "Member")
 
 
 def parse_local(value: str, name: str) -> datetime:

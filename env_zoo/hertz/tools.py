@@ -118,8 +118,7 @@ def sign_in(db: Database, login: str) -> SessionObject:
     found = db.find(members, member_number=value) or db.find(members, email=value)
     if not found:
         raise NotFound("We couldn't find a Gold Plus Rewards account with that member number or email.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, session_id="current", member_number=found[0]["member_number"], signed_in_at=db.now_iso())
+    db.start_session(sessions, member_number=found[0]["member_number"])
     return SessionObject(member_number=found[0]["member_number"], first_name=found[0]["first_name"],
                          tier=found[0]["tier"])
 

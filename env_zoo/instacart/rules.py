@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 
 from .objects import (
     AddressObject, Availability, CartItemObject, CartObject, IssueObject, MembershipObject, OrderObject,
@@ -41,10 +41,8 @@ def today(db: Database) -> str:
 
 def signed_in(db: Database) -> dict[str, Any]:
     """The customer signed in to Instacart."""
-    found = db.find(sessions, id="current")
-    if not found:
-        raise PermissionDenied("Sign in to your Instacart account to continue.")
-    return db.get(users, found[0]["user_id"], "User")
+    session = db.current_session(sessions, "Sign in to your Instacart account to continue.")
+    return db.get(users, session["user_id"], "User")
 
 
 def membership_of(db: Database, user_id: str) -> dict[str, Any] | None:

@@ -81,8 +81,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
     found = db.find(users, email=email.strip().lower())
     if not found:
         raise NotFound("We couldn't find an Instacart account with that email and password.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", user_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, user_id=found[0]["id"])
     return SessionObject(user_id=found[0]["id"], first_name=found[0]["first_name"], email=found[0]["email"])
 
 

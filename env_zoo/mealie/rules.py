@@ -56,10 +56,8 @@ def slugify(name: str) -> str:
 
 def current_user(db: Database) -> dict[str, Any]:
     """The user whose token the assistant holds."""
-    session = db.find(auth_sessions, id="current")
-    if not session:
-        raise PermissionDenied("Not authenticated. The user has to log in first.")
-    return db.get(users, session[0]["user_id"], "User")
+    session = db.current_session(auth_sessions, "Not authenticated. The user has to log in first.")
+    return db.get(users, session["user_id"], "User")
 
 
 def preferences(db: Database, household_id: str) -> dict[str, Any]:

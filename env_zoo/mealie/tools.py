@@ -169,8 +169,7 @@ def log_in(db: Database, username: str) -> UserOut:
     found = [u for u in db.find(users) if key in (u["username"].lower(), u["email"].lower())]
     if not found:
         raise PermissionDenied("Incorrect username or password")
-    db.conn.execute(auth_sessions.delete())
-    db.insert(auth_sessions, id="current", user_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(auth_sessions, user_id=found[0]["id"])
     return user_out(db, found[0])
 
 

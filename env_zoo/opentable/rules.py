@@ -7,7 +7,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from envfactory_gym import Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Database, InvalidRequest, NotFound
 
 from .objects import CancellationPolicy, Ratings, ReservationObject, RestaurantRef
 from .schema import (
@@ -57,10 +57,8 @@ def turn_minutes(party_size: int) -> int:
 
 def signed_in(db: Database) -> dict[str, Any]:
     """The diner signed in to OpenTable."""
-    found = db.find(diner_sessions, id="current")
-    if not found:
-        raise PermissionDenied("No diner is signed in. The diner must sign in to OpenTable first.")
-    return db.get(diners, found[0]["diner_id"], "Diner")
+    session = db.current_session(diner_sessions, "No diner is signed in. The diner must sign in to OpenTable first.")
+    return db.get(diners, session["diner_id"], "Diner")
 
 
 def restaurant(db: Database, rid: str) -> dict[str, Any]:

@@ -42,8 +42,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
     found = db.find(diners, email=email.strip().lower())
     if not found:
         raise NotFound("We couldn't find an OpenTable account with that email and password.")
-    db.conn.execute(diner_sessions.delete())
-    db.insert(diner_sessions, id="current", diner_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(diner_sessions, diner_id=found[0]["id"])
     return SessionObject(diner_id=found[0]["id"], first_name=found[0]["first_name"], email=found[0]["email"])
 
 

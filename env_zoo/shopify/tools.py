@@ -315,10 +315,10 @@ def _at(text: str) -> datetime:
 
 def _signed_in(db: Database) -> dict[str, Any]:
     """The shopper signed in on the storefront; the assistant acts only for them."""
-    session = db.find(storefront_sessions, id="current")
-    if not session:
-        raise PermissionDenied("No shopper is signed in. Ask the shopper to log in to the store first.")
-    return db.get(customers, session[0]["customer_id"], "Customer")
+    session = db.current_session(
+        storefront_sessions, "No shopper is signed in. Ask the shopper to log in to the store first."
+    )
+    return db.get(customers, session["customer_id"], "Customer")
 
 
 def _own_order(db: Database, customer: dict[str, Any], order_id: str) -> dict[str, Any]:
@@ -589,8 +589,7 @@ def log_in(db: Database, email: str) -> SessionObject:
         raise PermissionDenied("This customer account has been disabled by the store.")
     if customer["state"] != "enabled":
         raise PermissionDenied("This account is not activated yet; accept the invitation email first.")
-    db.conn.execute(storefront_sessions.delete())
-    db.insert(storefront_sessions, id="current", customer_id=customer["id"], signed_in_at=db.now_iso())
+    db.start_session(storefront_sessions, customer_id=customer["id"])
     return SessionObject(customer_id=customer["id"], first_name=customer["first_name"], email=customer["email"])
 
 

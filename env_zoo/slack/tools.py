@@ -210,10 +210,10 @@ def _ts_key(ts: str) -> tuple[int, int]:
 
 def _me(db: Database) -> dict[str, Any]:
     """The user whose token the assistant holds."""
-    session = db.find(auth_sessions, id="current")
-    if not session:
-        raise PermissionDenied("not_authed: No one is signed in to Slack. Ask the user to sign in first.")
-    return db.get(users, session[0]["user_id"], "User")
+    session = db.current_session(
+        auth_sessions, "not_authed: No one is signed in to Slack. Ask the user to sign in first."
+    )
+    return db.get(users, session["user_id"], "User")
 
 
 def _is_admin(user: dict[str, Any]) -> bool:

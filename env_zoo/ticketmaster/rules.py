@@ -87,10 +87,8 @@ def card_expired(db: Database, card: dict[str, Any]) -> bool:
 
 def current_account(db: Database) -> dict[str, Any]:
     """The fan signed in to Ticketmaster."""
-    found = db.find(sessions, id="current")
-    if not found:
-        raise PermissionDenied("Sign in to your Ticketmaster account first.")
-    return db.get(accounts, found[0]["account_id"], "Account")
+    session = db.current_session(sessions, "Sign in to your Ticketmaster account first.")
+    return db.get(accounts, session["account_id"], "Account")
 
 
 def event_row(db: Database, event_id: str) -> dict[str, Any]:

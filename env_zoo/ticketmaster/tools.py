@@ -199,8 +199,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
     found = [a for a in db.find(accounts) if a["email"].casefold() == email.strip().casefold()]
     if not found:
         raise NotFound("We couldn't find a Ticketmaster account with that email and password.")
-    db.conn.execute(sessions.delete())
-    db.insert(sessions, id="current", account_id=found[0]["id"], signed_in_at=db.now_iso())
+    db.start_session(sessions, account_id=found[0]["id"])
     return SessionObject(account_id=found[0]["id"], first_name=found[0]["first_name"], email=found[0]["email"])
 
 
