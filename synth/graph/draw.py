@@ -9,7 +9,7 @@ import networkx as nx
 from .model import ToolGraph
 
 NODE_COLORS = {"read": "#4C72B0", "write": "#DD8452", "user": "#55A868"}
-EDGE_COLORS = {"llm": "#8172B3", "semantic": "#333333", "rule": "#999999"}
+EDGE_COLORS = {"llm": "#8172B3", "seed": "#C44E52", "semantic": "#333333", "rule": "#999999"}
 
 
 def _kind(data: dict) -> str:
@@ -31,7 +31,7 @@ def draw_graph(graph: ToolGraph, path: Path, title: str = "") -> Path:
     tools.add_edges_from((u, v, d) for u, v, d in graph.dependencies())
     positions = nx.circular_layout(tools)
     fig, ax = plt.subplots(figsize=(11, 8))
-    for source in ("rule", "semantic", "llm"):
+    for source in ("rule", "semantic", "seed", "llm"):
         for with_via in (True, False):
             edges = [
                 (u, v) for u, v, d in tools.edges(data=True)
@@ -62,5 +62,5 @@ def draw_graph(graph: ToolGraph, path: Path, title: str = "") -> Path:
 
 
 def _top_source(sources: list[str]) -> str:
-    """The most informative source of an edge: llm over semantic over rule."""
-    return next(s for s in ("llm", "semantic", "rule") if s in sources)
+    """The most informative source of an edge: llm over seed over semantic over rule."""
+    return next(s for s in ("llm", "seed", "semantic", "rule") if s in sources)

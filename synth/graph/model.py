@@ -9,7 +9,7 @@ from typing import Any, Iterator, Literal, Sequence
 import networkx as nx
 
 Role = Literal["internal", "external"]
-Source = Literal["semantic", "rule", "llm"]
+Source = Literal["semantic", "rule", "seed", "llm"]
 PARAM_PREFIX = "param:"
 
 

@@ -125,6 +125,9 @@ def _object_fields(tool: str, model: dict[str, Any], defs: dict[str, Any], prefi
         if _is_object_with_fields(item):
             params += _object_fields(tool, item, defs, f"{prefix}{name}[].")
             continue
+        if _is_object_with_fields(resolved):
+            params += _object_fields(tool, resolved, defs, f"{prefix}{name}.")
+            continue
         params.append(Param(
             tool=tool, name=name, direction="output", type=type_name(prop, defs),
             description=resolved.get("description", ""), path=f"{prefix}{name}",

@@ -12,10 +12,10 @@ import numpy as np
 from synth.graph.entities import id_entity, words
 from synth.graph.params import resolve_schema
 
+from .dates import date_string, unix_time
+
 _SIZE = re.compile(r"(^|_)(size|limit|count|per_page|top|max|n)$")
-_DATE = re.compile(r"(^|_)(date|day|at|on|time|deadline|due|start|end|from|to|until|since|birthday|check_in|check_out)$")
 _QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms)$")
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _TEXTUAL = ("text", "title", "name", "content", "body", "message", "note", "description", "comment", "subject")
 
 
@@ -85,11 +85,6 @@ class ValuePool:
         entity = id_entity(name, list(self.ids))
         return self.ids.get(entity, []) if entity else self.columns.get(name, [])
 
-    def date(self, rng: np.random.Generator, with_time: bool = False) -> str:
-        """A date within two weeks either side of the clock (ISO, with a time when asked): past dates for what
-        was done (activities, expenses), future ones for what is planned (bookings, events)."""
-        moment = self.clock + timedelta(days=int(rng.integers(-14, 15)), hours=int(rng.integers(0, 9)))
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ" if with_time else "%Y-%m-%d")
 
 
 def external_value(name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> Any:
@@ -123,6 +118,9 @@ def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.G
     if _SIZE.search(name):
         return int(min(max(10, low), high))
     found = [v for v in pool.existing(name) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    moment = unix_time(name, found, pool.clock, rng) if kind == "integer" else None
+    if moment is not None:
+        return moment
     if found:
         value = found[int(rng.integers(len(found)))]
         return int(value) if kind == "integer" else value
@@ -130,10 +128,10 @@ def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.G
 
 
 def _string(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> str:
-    fmt = schema.get("format", "")
     found = [v for v in pool.existing(name) if isinstance(v, str) and v]
-    if fmt in ("date", "date-time") or (_DATE.search(name) and not found):
-        return pool.date(rng, with_time=fmt == "date-time")
+    date = date_string(name, schema, found, pool.clock, rng)
+    if date is not None:
+        return date
     if _QUERY.search(name):
         titles = [v for v in pool.existing("title") + pool.existing("name") if isinstance(v, str)]
         if titles:

@@ -1,0 +1,541 @@
+"""Signals from the seed: execute the tools on the snapshot and observe which values their outputs carry and which
+values their inputs accept.
+
+- **Keys of the state.** A table's primary key, and any column whose values are all distinct short tokens, is a
+  *key column*; every other column whose values lie inside a key column refers to it (`messages.channel_id` ->
+  `conversations.id`).
+- **What an input accepts.** Each input (and each scalar field of an input that is a list of objects) is
+  probed: the tool is called with a bogus value, with a value of a key column, and with a near miss of that
+  value (one character changed), the other inputs filled from the same row where they can be. An input
+  *accepts* a key column when the real value changes the outcome (another error, success, or results where the
+  bogus value found none) and the near miss does not: the tool looked the value up.
+- **What an output carries.** Every successful call of the probing is kept; an output path's values say which
+  key columns it carries (for a write, looked up in the state it left), whether they only repeat the call's own
+  arguments (an *echo*), and, for a write, whether they are new to the state (ids it created).
+
+The user signs in first (`synth.sampling.account`), as every task's user would. Calls run in a real
+`ToolSession`; the state is restored after every successful write, so every probe starts from the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from envfactory_gym.database import DEFAULT_CLOCK
+from envfactory_gym.session import ToolSession
+from envfactory_gym.spec import EnvironmentSpec
+
+from .entities import id_entity, is_id_like, singular, snake_case, words
+from .params import resolve_schema
+
+Column = tuple[str, str]
+BOGUS_TEXT = "zq0probe9x"
+BOGUS_NUMBER = 987654321
+ROWS_PER_COLUMN = 2
+MAX_VALUE_LENGTH = 80
+MIN_PROBE_LENGTH = 3  # one- and two-letter codes change too many messages by accident
+_SPACE = re.compile(r"\s")
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def flatten(value: Any) -> Iterator[Any]:
+    """Every scalar (string or integer) inside a JSON value."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from flatten(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from flatten(item)
+    elif _scalar(value):
+        yield value
+
+
+def values_at(data: Any, path: str) -> list[Any]:
+    """Scalars at an output path (`id`, `results[].id`, `[].id`, `order.line_items[].id`, or `` for the result);
+    lists found at the end are flattened."""
+    current = [data]
+    for part in [p for p in path.split(".") if p] if path else []:
+        key, is_list = (part[:-2], True) if part.endswith("[]") else (part, False)
+        found = []
+        for item in current:
+            value = (item.get(key) if isinstance(item, dict) else None) if key else item
+            if is_list:
+                found.extend(value if isinstance(value, list) else [])
+            else:
+                found.append(value)
+        current = found
+    out: list[Any] = []
+    for value in current:
+        if isinstance(value, list):
+            out.extend(v for v in value if _scalar(v))
+        elif _scalar(value):
+            out.append(value)
+    return out
+
+
+@dataclass
+class StateIndex:
+    """The state's tables with their key columns: which columns are keys, which key each column refers to, and
+    which key columns hold a value."""
+
+    tables: dict[str, list[dict[str, Any]]]
+    keys: list[Column] = field(default_factory=list)
+    values: dict[Column, frozenset] = field(default_factory=dict)
+    refers: dict[Column, Column] = field(default_factory=dict)
+    holders: dict[Any, set[Column]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, tables: dict[str, list[dict[str, Any]]], primary_keys: dict[str, str]) -> "StateIndex":
+        """Index a snapshot's tables (`primary_keys`: table -> its single primary-key column)."""
+        index = cls(tables)
+        columns: dict[Column, list[Any]] = {}
+        for table, rows in tables.items():
+            for row in rows:
+                for column, value in row.items():
+                    if _scalar(value):
+                        columns.setdefault((table, column), []).append(value)
+                    elif isinstance(value, list):
+                        columns.setdefault((table, f"{column}[]"), []).extend(v for v in value if _scalar(v))
+        index.values = {c: frozenset(v) for c, v in columns.items()}
+        for table, pk in primary_keys.items():
+            if (table, pk) in index.values:
+                index.keys.append((table, pk))
+        for column, found in columns.items():
+            if column in index.keys or column[1].endswith("[]") or len(found) < 2 or len(set(found)) != len(found):
+                continue
+            if all(isinstance(v, int) or (len(v) <= MAX_VALUE_LENGTH and not _SPACE.search(v)) for v in found):
+                if not any(index.values[column] <= index.values[k] for k in index.keys):
+                    index.keys.append(column)
+        for column, found in index.values.items():
+            containing = [k for k in index.keys if found and len(found & index.values[k]) >= 0.95 * len(found)]
+            if containing:
+                index.refers[column] = column if column in containing else min(containing, key=lambda k: len(index.values[k]))
+        for key in index.keys:
+            for value in index.values[key]:
+                index.holders.setdefault(value, set()).add(key)
+        return index
+
+    def rows_with(self, column: Column, value: Any) -> list[dict[str, Any]]:
+        """Rows of `column`'s table whose column holds `value`."""
+        table, name = column
+        return [r for r in self.tables.get(table, []) if r.get(name) == value]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a probed value goes: an input, or a field of the object(s) an input takes (`lines[].merchandise_id`)."""
+
+    input: str
+    field: str | None
+    kind: str  # "string" | "integer"
+    many: bool  # the input is a list (of values, or of objects)
+
+    @property
+    def name(self) -> str:
+        """`input`, or `input[].field` / `input.field`."""
+        if self.field is None:
+            return self.input
+        return f"{self.input}{'[]' if self.many else ''}.{self.field}"
+
+
+@dataclass
+class ObservedCall:
+    """One successful call: its arguments, its output, and for a write the key columns each new value lies in
+    after the call."""
+
+    tool: str
+    arguments: dict[str, Any]
+    output: Any
+    created: dict[Any, set[Column]] = field(default_factory=dict)
+
+
+@dataclass
+class SeedObservations:
+    """What executing the tools on a snapshot showed (see the module docstring)."""
+
+    env: str
+    index: StateIndex
+    account: Any = None
+    accepts: dict[tuple[str, str], set[Column]] = field(default_factory=dict)
+    probed: set[tuple[str, str]] = field(default_factory=set)
+    unchecked: set[tuple[str, str]] = field(default_factory=set)
+    calls: dict[str, list[ObservedCall]] = field(default_factory=dict)
+    read_only: dict[str, bool] = field(default_factory=dict)
+
+    def accepted(self, tool: str, slot: str) -> set[Column]:
+        """Key columns whose values input (slot) `slot` of `tool` accepts; empty when none showed."""
+        return self.accepts.get((tool, slot), set())
+
+    def input_columns(self, tool: str, name: str) -> set[Column]:
+        """Key columns accepted by an input or by any field of the objects it takes."""
+        found: set[Column] = set()
+        for (t, slot), columns in self.accepts.items():
+            if t == tool and (slot == name or slot.startswith((f"{name}[].", f"{name}."))):
+                found |= columns
+        return found
+
+    def observed(self, tool: str) -> bool:
+        """Whether at least one call of `tool` succeeded."""
+        return bool(self.calls.get(tool))
+
+    def output_values(self, tool: str, path: str) -> list[tuple[ObservedCall, list[Any]]]:
+        """(call, values at `path`) for every successful call of `tool` with values there."""
+        found = []
+        for call in self.calls.get(tool, []):
+            values = values_at(call.output, path)
+            if values:
+                found.append((call, values))
+        return found
+
+    def output_columns(self, tool: str, path: str) -> set[Column]:
+        """Key columns holding at least half of the values seen at an output path."""
+        seen = [v for _, values in self.output_values(tool, path) for v in values]
+        if not seen:
+            return set()
+        counts: dict[Column, int] = {}
+        created = {v: c for call in self.calls.get(tool, []) for v, c in call.created.items()}
+        for value in seen:
+            for column in self.index.holders.get(value, set()) | created.get(value, set()):
+                counts[column] = counts.get(column, 0) + 1
+        return {c for c, n in counts.items() if n >= 0.5 * len(seen)}
+
+    def echoes(self, tool: str, path: str) -> bool | None:
+        """Whether an output path only ever repeated the call's own arguments (None: never seen)."""
+        found = self.output_values(tool, path)
+        if not found:
+            return None
+        return all(set(values) <= set(flatten(call.arguments)) for call, values in found)
+
+    def creates(self, tool: str, path: str) -> bool | None:
+        """Whether a write's output path carried values new to the state (None: never seen)."""
+        found = self.output_values(tool, path)
+        if not found:
+            return None
+        return any(any(v in call.created for v in values) for call, values in found)
+
+
+# ---------------------------------------------------------------------------------------------- probing
+
+
+def slots(spec: EnvironmentSpec, tool: str) -> list[Slot]:
+    """The probe-able places of a tool's inputs: scalar or list-of-scalar string/integer inputs (not enums), and
+    the scalar fields of an input's object(s)."""
+    schema = spec.tools[tool].input_schema
+    defs = schema.get("$defs", {})
+    found = []
+    for name, prop in schema["properties"].items():
+        resolved = resolve_schema(prop, defs)
+        many = resolved.get("type") == "array"
+        inner = resolve_schema(resolved.get("items", {}), defs) if many else resolved
+        kind = _kind(inner)
+        if kind:
+            found.append(Slot(name, None, kind, many))
+        elif inner.get("type") == "object" and inner.get("properties"):
+            for sub, sub_prop in inner["properties"].items():
+                sub_kind = _kind(resolve_schema(sub_prop, defs))
+                if sub_kind and (sub in inner.get("required", []) or is_id_like(sub)):
+                    found.append(Slot(name, sub, sub_kind, many))
+    return found
+
+
+def _kind(schema: dict[str, Any]) -> str | None:
+    if "enum" in schema or "const" in schema or schema.get("format") in ("date", "date-time"):
+        return None
+    kind = schema.get("type")
+    return kind if kind in ("string", "integer") else None
+
+
+def near_miss(value: Any, taken: frozenset | set, skip: int = 0) -> Any:
+    """A value of the same shape that is not in `taken`: one character changed (the last letter or digit, or with
+    `skip` the one `skip` places before it), or an integer moved far away."""
+    if isinstance(value, int):
+        return value + 100003 * (skip + 1)
+    text = str(value)
+    positions = [i for i in range(len(text) - 1, -1, -1) if text[i] in string.ascii_letters + string.digits]
+    for position in positions[skip:] + positions[:skip]:
+        char = text[position]
+        if char in string.digits:
+            options = [str((int(char) + step) % 10) for step in range(1, 10)]
+        else:
+            alphabet = string.ascii_lowercase
+            options = [alphabet[(alphabet.index(char.lower()) + step) % 26] for step in range(1, 26)]
+            options = [o.upper() if char.isupper() else o for o in options]
+        for option in options:
+            candidate = text[:position] + option + text[position + 1:]
+            if candidate not in taken:
+                return candidate
+    return text + "x"
+
+
+def mask(message: str, values: Iterable[Any]) -> str:
+    """`message` with each of `values` (as a whole token, in any case) replaced by `<v>`."""
+    for value in values:
+        if value is not None and str(value):
+            message = re.sub(rf"(?<![A-Za-z0-9]){re.escape(str(value))}(?![A-Za-z0-9])", "<v>", message, flags=re.I)
+    return message
+
+
+def _size(output: Any) -> int:
+    """How much a successful call returned: the items of a list result or of its list fields, else 1."""
+    if isinstance(output, list):
+        return len(output)
+    if isinstance(output, dict):
+        lists = [v for v in output.values() if isinstance(v, list)]
+        if lists and not any(k in output for k in ("id", "key")):
+            return sum(len(v) for v in lists)
+    return 1
+
+
+class Prober:
+    """Runs the probes of one environment in one session, from one base state."""
+
+    def __init__(self, spec: EnvironmentSpec, session: ToolSession, index: StateIndex, observations: SeedObservations,
+                 clock: datetime, rng: np.random.Generator) -> None:
+        self.spec = spec
+        self.session = session
+        self.index = index
+        self.obs = observations
+        self.clock = clock
+        self.rng = rng
+        self.base = session.state.snapshot()
+        self.cache: dict[str, tuple] = {}
+        self.pool = None
+
+    # ------------------------------------------------------------------ one call
+
+    def outcome(self, tool: str, arguments: dict[str, Any], probes: tuple = ()) -> tuple:
+        """Call `tool` from the base state; the outcome's signature: ("ok", returned something) or ("error",
+        kind, message with the probed values masked). Successful calls are recorded."""
+        key = json.dumps([tool, arguments, probes], sort_keys=True, default=str)
+        if key in self.cache:
+            return self.cache[key]
+        self.session.clock.reset(self.clock)
+        result = self.session.call(tool, arguments, "agent")
+        if result.ok:
+            call = ObservedCall(tool, arguments, result.output)
+            if not self.spec.tools[tool].read_only:
+                call.created = self._created(result.output, arguments)
+                self.session.restore_bytes(self.base, self.clock)
+            self.obs.calls.setdefault(tool, []).append(call)
+            signature: tuple = ("ok", _size(result.output) > 0)
+        else:
+            signature = ("error", result.error_kind, mask(result.error or "", (*probes, BOGUS_TEXT, BOGUS_NUMBER)))
+        self.cache[key] = signature
+        return signature
+
+    def _created(self, output: Any, arguments: dict[str, Any]) -> dict[Any, set[Column]]:
+        """Values of a write's output that the state did not hold before, with the key columns holding them now."""
+        given = set(flatten(arguments))
+        created: dict[Any, set[Column]] = {}
+        raw = self.session.state.raw
+        for value in set(flatten(output)) - given:
+            if value in self.index.holders or (isinstance(value, str) and (len(value) > MAX_VALUE_LENGTH or _SPACE.search(value))):
+                continue
+            where = set()
+            for table, column in self.index.keys:
+                try:
+                    hit = raw.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = ? LIMIT 1', (value,)).fetchone()
+                except Exception:  # a key column of a non-SQL shape; nothing to look up
+                    hit = None
+                if hit:
+                    where.add((table, column))
+            if where:
+                created[value] = where
+        return created
+
+    # ------------------------------------------------------------------ filling
+
+    def fill(self, tool: str, skip: Slot | None, row: dict[str, Any] | None, table: str | None) -> dict[str, Any]:
+        """Required arguments of `tool` (except the probed slot's input): values of `row` where a column matches,
+        values of the columns an input is known to accept (the same row's, or rows it refers to), else a
+        plausible external value."""
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        arguments: dict[str, Any] = {}
+        for name in self.spec.tools[tool].required_inputs:
+            if skip is not None and name == skip.input and skip.field is None:
+                continue
+            prop = resolve_schema(schema["properties"][name], defs)
+            many = prop.get("type") == "array"
+            inner = resolve_schema(prop.get("items", {}), defs) if many else prop
+            if inner.get("type") == "object" and inner.get("properties"):
+                item = {}
+                for sub in inner.get("required", []):
+                    item[sub] = self._value(tool, f"{name}{'[]' if many else ''}.{sub}", sub,
+                                            resolve_schema(inner["properties"][sub], defs), row, table, defs)
+                arguments[name] = [item] if many else item
+                continue
+            value = self._value(tool, name, name, inner, row, table, defs)
+            arguments[name] = [value] if many and not isinstance(value, list) else value
+        return arguments
+
+    def _value(self, tool: str, slot: str, name: str, schema: dict[str, Any], row: dict[str, Any] | None,
+               table: str | None, defs: dict[str, Any]) -> Any:
+        from synth.sampling.values import external_value
+
+        known = self.obs.accepted(tool, slot)
+        if known:
+            value = self._coherent(known, row, table)
+            if value is not None:
+                return value
+        if row is not None and _kind(schema):
+            for column in _matching_columns(name, table, row):
+                if row.get(column) is not None:
+                    return row[column]
+        if _kind(schema) and is_id_like(name):
+            tables = {"_".join(words(t)): t for t in self.index.tables}
+            entity = id_entity(name, list(tables))
+            for key in self.index.keys:
+                if entity and key[0] == tables[entity]:
+                    rows = self._rows(key)
+                    if rows:
+                        return rows[0][key[1]]
+        return external_value(name, schema, defs, self.pool, self.rng)
+
+    def _coherent(self, columns: set[Column], row: dict[str, Any] | None, table: str | None) -> Any:
+        """A value of one of `columns`: the context row's own, one it refers to, a row referring to it, or the
+        first of the user's own (else any) rows."""
+        if row is not None:
+            for t, c in columns:
+                if t == table and row.get(c) is not None:
+                    return row[c]
+            for column, value in row.items():
+                if _scalar(value) and self.index.refers.get((table, column)) in columns:
+                    return value
+            for t, c in sorted(columns):
+                for candidate in self.index.tables.get(t, []):
+                    if any(v in row.values() for v in candidate.values() if _scalar(v)) and candidate.get(c) is not None:
+                        return candidate[c]
+        for column in sorted(columns):
+            rows = self._rows(column)
+            if rows:
+                return rows[0][column[1]]
+        return None
+
+    def _rows(self, column: Column) -> list[dict[str, Any]]:
+        """Rows of a key column's table with a value there, the user's own first."""
+        table, name = column
+        rows = [r for r in self.index.tables.get(table, []) if r.get(name) is not None]
+        account = self.obs.account
+        if account is not None and account.table is not None:
+            rows.sort(key=lambda r: not account.owns(table, r))
+        return rows
+
+    # ------------------------------------------------------------------ probes
+
+    def place(self, arguments: dict[str, Any], slot: Slot, value: Any, tool: str) -> dict[str, Any]:
+        """`arguments` with `value` put at `slot`."""
+        placed = dict(arguments)
+        if slot.field is None:
+            placed[slot.input] = [value] if slot.many else value
+            return placed
+        current = placed.get(slot.input)
+        item = dict(current[0] if isinstance(current, list) and current else current or {})
+        if not item:
+            item = self.fill_object(tool, slot.input)
+        item[slot.field] = value
+        placed[slot.input] = [item] if slot.many else item
+        return placed
+
+    def fill_object(self, tool: str, name: str) -> dict[str, Any]:
+        """The required fields of the object an (optional) input takes, plausibly filled."""
+        from synth.sampling.values import external_value
+
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        prop = resolve_schema(schema["properties"][name], defs)
+        inner = resolve_schema(prop.get("items", {}), defs) if prop.get("type") == "array" else prop
+        return {s: external_value(s, resolve_schema(inner["properties"][s], defs), defs, self.pool, self.rng)
+                for s in inner.get("required", [])}
+
+    def exercise(self, tool: str, rows: int = 4) -> None:
+        """Call `tool` a few more times for its outputs: with its required inputs only, then in the context of
+        rows of the columns its inputs accept (the user's own first)."""
+        self.outcome(tool, self.fill(tool, None, None, None))
+        accepted = [(s, c) for s in slots(self.spec, tool) for c in sorted(self.obs.accepted(tool, s.name))]
+        for slot, column in accepted[:2]:
+            for row in self._rows(column)[:rows]:
+                arguments = self.place(self.fill(tool, slot, row, column[0]), slot, row[column[1]], tool)
+                self.outcome(tool, arguments)
+
+    def probe(self, tool: str, slot: Slot) -> None:
+        """Find the key columns `slot` accepts (see the module docstring)."""
+        key = (tool, slot.name)
+        self.obs.probed.add(key)
+        bogus_value = BOGUS_NUMBER if slot.kind == "integer" else BOGUS_TEXT
+        first = self.place(self.fill(tool, slot, None, None), slot, bogus_value, tool)
+        if self.outcome(tool, first) == ("ok", True):
+            self.obs.unchecked.add(key)
+            return
+        wanted = int if slot.kind == "integer" else str
+        for column in self.index.keys:
+            rows = [r for r in self._rows(column) if isinstance(r[column[1]], wanted)
+                    and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)][:ROWS_PER_COLUMN]
+            for row in rows:
+                value = row[column[1]]
+                base = self.fill(tool, slot, row, column[0])
+                if value in set(flatten(base)):  # the same value elsewhere would blur the masked messages
+                    continue
+                taken = self.index.values[column]
+                miss = near_miss(value, taken)
+                other = near_miss(value, taken | {miss}, skip=1)
+                trio = (value, miss, other)
+                real = self.outcome(tool, self.place(base, slot, value, tool), trio)
+                missed = self.outcome(tool, self.place(base, slot, miss, tool), trio)
+                if real == missed:
+                    continue
+                if missed == self.outcome(tool, self.place(base, slot, other, tool), trio) and missed != ("ok", True):
+                    self.obs.accepts.setdefault(key, set()).add(column)
+                break
+
+
+def _matching_columns(name: str, table: str | None, row: dict[str, Any]) -> list[str]:
+    """Columns of a row an input name asks for: the same name, `<table>_<column>` (`page_id` for `pages.id`),
+    or the same name in snake case."""
+    snake = snake_case(name)
+    found = [c for c in row if c in (name, snake)]
+    if table is not None:
+        entity = singular(table)
+        found += [c for c in row if f"{entity}_{c}" == snake or (snake.endswith(f"_{c}") and entity in snake)]
+    return found
+
+
+def observe(spec: EnvironmentSpec, snapshot: str = "seed", clock: datetime = DEFAULT_CLOCK, seed: int = 0,
+            tools: Iterable[str] | None = None) -> SeedObservations:
+    """Probe every agent tool (or `tools`) of an SQLite environment on `snapshot`, the scenario's user signed in,
+    in two rounds (the second fills inputs with the columns the first found they accept)."""
+    from synth.sampling.account import sign_in
+    from synth.sampling.values import ValuePool
+
+    session = ToolSession(spec)
+    try:
+        session.reset(snapshot, clock)
+        dump = session.state.dump_snapshot()["tables"]
+        primary = {t.name: list(t.primary_key.columns)[0].name for t in spec.schema.tables.values()
+                   if len(t.primary_key.columns) == 1}
+        index = StateIndex.build(dump, primary)
+        obs = SeedObservations(spec.key, index, read_only={n: t.read_only for n, t in spec.tools.items()})
+        obs.account = sign_in(session, spec, dump)
+        prober = Prober(spec, session, index, obs, clock, np.random.default_rng(seed))
+        prober.pool = ValuePool({"tables": dump}, [singular(t) for t in dump], clock)
+        names = [t for t in (tools or spec.tools) if not spec.tools[t].user_only]
+        for _ in range(2):
+            for tool in names:
+                for slot in slots(spec, tool):
+                    if (tool, slot.name) not in obs.accepts and (tool, slot.name) not in obs.unchecked:
+                        prober.probe(tool, slot)
+        for tool in names:
+            prober.exercise(tool)
+        return obs
+    finally:
+        session.close()

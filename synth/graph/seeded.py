@@ -1,0 +1,239 @@
+"""The offline refinement: input classes and dependency edges from the seed observations, names, types and
+embedding similarity (no LLM).
+
+Classes (`seed_roles`), first rule that applies:
+1. inputs of user-only tools are external (the user performs those calls with what they hold);
+2. choices (enums, booleans, non-integer numbers, dates) and search text (`query`, `q`, `keyword`) are external;
+3. paging tokens (`cursor`, or a description naming the previous page's `next_cursor`) are internal;
+4. an input the seed showed accepting key values is internal unless one of those keys is what a person says
+   (a name, a title, an email, a phone number, text with spaces): ids, codes and numbers of records are internal;
+5. an input whose bogus value was accepted (it looked nothing up) is external;
+6. otherwise the name decides: ids, keys, tokens, handles, a description calling it an "ID", or the name of a
+   table whose keys look system-made (`customer`, `channel`) are internal; everything else external.
+An input that takes objects is internal when a required field of them is (cart lines name variant ids).
+
+Edges (`link_with_seed`): `u -> v` via (output of `u`, input `p` of `v`) when `p` is internal, the types fit,
+the output carries the kind of value `p` takes, and `u` produces it:
+- *kind*: the key columns the output's values lie in meet the key columns `p` accepts; where the seed showed
+  nothing for one side, the names decide (`rules.output_entities` / `rules.input_entity`, or inputs of the same
+  name elsewhere), or an embedding similarity of at least the edge threshold;
+- *produces*: a read produces values it was not given (an output that only ever echoed the call's own arguments
+  produces nothing); a write produces only what it brought into being (values new to the state: the ids of what
+  it created). Unobserved, the schema decides (a read's output that is not the id it was given; a write's own
+  `id`/`key`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from envfactory_gym.llm.state_view import looks_internal
+from envfactory_gym.spec import EnvironmentSpec
+
+from .classify import heuristic_role
+from .entities import BARE_IDS, is_id_like, snake_case, words
+from .model import Role, ToolGraph
+from .observe import Column, SeedObservations, slots
+from .params import feeds, resolve_schema
+from .rules import RULE_SCORE, _pass_through, input_entity, output_entities
+
+QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms|text_search)$")
+PAGING = re.compile(r"(^|_)(cursor|start_cursor|starting_after|ending_before|page_token|next_token)$")
+PAGING_TEXT = re.compile(r"\b(next_cursor|next_start|next_page|previous page)\b", re.I)
+ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of)\b")
+LABEL_COLUMNS = frozenset(
+    "name title full_name display_name real_name username subject label first_name last_name email phone".split()
+)
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+_PHONE = re.compile(r"^\+?[\d\s().-]{7,}$")
+_URL = re.compile(r"^https?://")
+
+
+# ---------------------------------------------------------------------------------------------- classes
+
+
+def human_column(obs: SeedObservations, column: Column) -> bool:
+    """Whether a key column holds what a person says: names and titles, emails, phone numbers, links, text."""
+    if column[1] in LABEL_COLUMNS:
+        return True
+    values = [v for v in obs.index.values.get(column, ()) if isinstance(v, str)][:50]
+    if not values:
+        return False
+    human = sum(bool(_EMAIL.match(v) or _PHONE.match(v) or _URL.match(v) or " " in v) for v in values)
+    return human >= 0.5 * len(values)
+
+
+def _table_entities(obs: SeedObservations) -> dict[str, str]:
+    return {"_".join(words(table)): table for table in obs.index.tables}
+
+
+def _names_internal_table(obs: SeedObservations, name: str) -> bool:
+    """Whether an input's name is a table's (`customer`, `channel`, `users`) whose keys look system-made."""
+    table = _table_entities(obs).get("_".join(words(snake_case(name))))
+    if table is None:
+        return False
+    keys = [k for k in obs.index.keys if k[0] == table and not human_column(obs, k)]
+    values = [v for k in keys for v in list(obs.index.values[k])[:20] if isinstance(v, str)]
+    return bool(values) and sum(looks_internal(v) for v in values) >= 0.5 * len(values)
+
+
+def _choice(schema: dict[str, Any], defs: dict[str, Any]) -> bool:
+    schema = resolve_schema(schema, defs)
+    if schema.get("type") == "array":
+        return _choice(schema.get("items", {}), defs)
+    return ("enum" in schema or "const" in schema or schema.get("type") in ("boolean", "number")
+            or schema.get("format") in ("date", "date-time"))
+
+
+def _name_role(obs: SeedObservations | None, name: str, description: str) -> Role:
+    if heuristic_role(name, description) == "internal" or ID_TEXT.search(description):
+        return "internal"
+    if obs is not None and _names_internal_table(obs, name):
+        return "internal"
+    return "external"
+
+
+def _slot_role(obs: SeedObservations | None, tool: str, slot: str, name: str, description: str) -> Role:
+    if obs is not None:
+        accepted = obs.accepted(tool, slot)
+        if accepted:
+            return "external" if any(human_column(obs, c) for c in accepted) else "internal"
+        if (tool, slot) in obs.unchecked:
+            return "external"
+    return _name_role(obs, name, description)
+
+
+def seed_role(spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, name: str) -> Role:
+    """The class of one input (module docstring, rules 1-6)."""
+    tool_spec = spec.tools[tool]
+    if tool_spec.user_only:
+        return "external"
+    schema = tool_spec.input_schema
+    defs = schema.get("$defs", {})
+    prop = schema["properties"][name]
+    description = tool_spec.input_model.model_fields[name].description or ""
+    if _choice(prop, defs) or QUERY.search(snake_case(name)):
+        return "external"
+    if PAGING.search(snake_case(name)) or PAGING_TEXT.search(description):
+        return "internal"
+    fields = [s for s in slots(spec, tool) if s.input == name and s.field is not None]
+    if fields:
+        required = set(_object_schema(prop, defs).get("required", []))
+        for slot in fields:
+            if slot.field in required and _slot_role(obs, tool, slot.name, slot.field, "") == "internal":
+                return "internal"
+        return "external"
+    return _slot_role(obs, tool, name, name, description)
+
+
+def _object_schema(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    resolved = resolve_schema(prop, defs)
+    return resolve_schema(resolved.get("items", {}), defs) if resolved.get("type") == "array" else resolved
+
+
+def seed_roles(spec: EnvironmentSpec, obs: SeedObservations | None) -> dict[str, Role]:
+    """The class of every input, keyed `tool.input`."""
+    return {
+        f"{tool}.{name}": seed_role(spec, obs, tool, name)
+        for tool in spec.tools for name in spec.tools[tool].input_schema["properties"]
+    }
+
+
+# ---------------------------------------------------------------------------------------------- edges
+
+
+class _Kinds:
+    """Which key columns an input takes and an output carries: observed, else borrowed from same-named inputs or
+    same-model outputs that were observed."""
+
+    def __init__(self, graph: ToolGraph, obs: SeedObservations | None) -> None:
+        self.graph = graph
+        self.obs = obs
+        self.by_input_name: dict[str, set[Column]] = {}
+        self.by_output_field: dict[tuple[str, str], set[Column]] = {}
+        if obs is None:
+            return
+        for tool in graph.tools():
+            for item in graph.inputs(tool):
+                found = obs.input_columns(tool, item["name"])
+                if found:
+                    self.by_input_name.setdefault(item["name"], set()).update(found)
+            for output in graph.outputs(tool):
+                found = obs.output_columns(tool, output["path"])
+                if found:
+                    self.by_output_field.setdefault((output.get("owner", ""), output["name"]), set()).update(found)
+
+    def input(self, tool: str, name: str) -> set[Column]:
+        if self.obs is None:
+            return set()
+        return self.obs.input_columns(tool, name) or self.by_input_name.get(name, set())
+
+    def output(self, tool: str, output: dict[str, Any]) -> set[Column]:
+        if self.obs is None:
+            return set()
+        if self.obs.output_values(tool, output["path"]):
+            return self.obs.output_columns(tool, output["path"])
+        return self.by_output_field.get((output.get("owner", ""), output["name"]), set())
+
+
+def _produces(graph: ToolGraph, obs: SeedObservations | None, tool: str, output: dict[str, Any], consumer: str,
+              name: str) -> bool:
+    """Whether `tool` produces the values of `output` (module docstring, *produces*)."""
+    read_only = graph.tool(tool)["read_only"]
+    seen = obs is not None and bool(obs.output_values(tool, output["path"]))
+    if seen:
+        return not obs.echoes(tool, output["path"]) if read_only else bool(obs.creates(tool, output["path"]))
+    if _pass_through(graph, tool, output["path"], consumer, name):
+        return False
+    return read_only or output["name"].lower() in BARE_IDS
+
+
+def _input_type(graph: ToolGraph, spec: EnvironmentSpec, tool: str, name: str) -> str:
+    """The type an input's values have: its own, or for objects the type of their id-like field."""
+    item = next(i for i in graph.inputs(tool) if i["name"] == name)
+    fields = [s for s in slots(spec, tool) if s.input == name and s.field is not None]
+    if fields:
+        chosen = next((s for s in fields if is_id_like(s.field)), fields[0])
+        return f"array<{chosen.kind}>" if chosen.many else chosen.kind
+    return item["type"]
+
+
+def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | None) -> dict[str, int]:
+    """Replace the semantic edges with the evidence-based ones (module docstring); returns counts by signal."""
+    semantic = {(u, v, o, i): s for u, v, d in graph.dependencies() for o, i, s in d["via"]}
+    for u, v, _ in list(graph.dependencies()):
+        graph.remove_dependency(u, v)
+    kinds = _Kinds(graph, obs)
+    counts = {"seed": 0, "names": 0, "semantic": 0}
+    agents = [t for t in graph.tools() if not graph.tool(t)["user_only"]]
+    for v in agents:
+        for item in graph.inputs(v):
+            name = item["name"]
+            if graph.role(v, name) != "internal":
+                continue
+            wanted_type = _input_type(graph, spec, v, name)
+            wanted = kinds.input(v, name)
+            wanted_entity = input_entity(graph, v, item)
+            for u in agents:
+                if u == v:
+                    continue
+                for output in graph.outputs(u):
+                    if not feeds(output["type"], wanted_type):
+                        continue
+                    carried = kinds.output(u, output)
+                    if wanted and carried:
+                        signal = "seed" if wanted & carried else None
+                    elif wanted_entity and wanted_entity in output_entities(graph, u, output):
+                        signal = "names"
+                    elif (u, v, output["path"], name) in semantic:
+                        signal = "semantic"
+                    else:
+                        signal = None
+                    if signal is None or not _produces(graph, obs, u, output, v, name):
+                        continue
+                    score = semantic.get((u, v, output["path"], name), RULE_SCORE) if signal == "semantic" else RULE_SCORE
+                    graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],
+                                         [(output["path"], name, score)], f"{output['path']} -> {name} ({signal})")
+                    counts[signal] += 1
+    return counts

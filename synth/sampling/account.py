@@ -1,0 +1,148 @@
+"""The scenario's user: which seed account signs in (and with what), and which records of the state are theirs.
+
+Environments whose tools act for a signed-in person have a user-only sign-in tool (`log_in`, `sign_in`,
+`authenticate`, `authorize_app`, `grant_access`). Its inputs (an email, a username, a member number) are filled
+from the seed's accounts: the rows of a table holding a column the input names (by its name or the words of its
+description), tried in order of how many records of the state refer to them, so the user who signs in is one
+with records to talk about. A user's own records are the rows whose columns hold their account's key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from envfactory_gym.session import ToolSession
+from envfactory_gym.spec import EnvironmentSpec
+from synth.graph.entities import words
+from synth.graph.params import resolve_schema
+
+SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
+TRIES = 8
+
+
+def sign_in_tool(spec: EnvironmentSpec) -> str | None:
+    """The environment's user-only sign-in tool, if it has one."""
+    return next((n for n, t in spec.tools.items() if t.user_only and SIGN_IN.search(n)), None)
+
+
+def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
+    """Arguments that widen a sign-in to everything the app may ask for: each optional list of options
+    (OAuth scopes and the like) set to all its options. A user signing in before a task grants what it needs."""
+    schema = spec.tools[tool].input_schema
+    grant: dict[str, Any] = {}
+    for name in sorted(set(schema["properties"]) - set(spec.tools[tool].required_inputs)):
+        prop = resolve_schema(schema["properties"][name], schema.get("$defs", {}))
+        items = resolve_schema(prop.get("items", {}), schema.get("$defs", {}))
+        if prop.get("type") == "array" and "enum" in items:
+            grant[name] = list(items["enum"])
+    return grant
+
+
+@dataclass
+class Account:
+    """Who signed in: the sign-in call (tool, arguments), the account's row and its key, and the rows of every
+    table that hold that key (the user's own records)."""
+
+    tool: str | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)
+    table: str | None = None
+    row: dict[str, Any] = field(default_factory=dict)
+    key: Any = None
+    own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def owns(self, table: str, row: dict[str, Any]) -> bool:
+        """Whether a row is one of the user's own records (or their account row)."""
+        return row in self.own.get(table, ()) or (table == self.table and row == self.row)
+
+
+def _primary_key(spec: EnvironmentSpec, table: str) -> str | None:
+    columns = list(spec.schema.tables[table].primary_key.columns) if table in spec.schema.tables else []
+    return columns[0].name if len(columns) == 1 else None
+
+
+def _candidate_columns(spec: EnvironmentSpec, tool: str, name: str, tables: dict[str, list[dict]]) -> list[tuple[str, str]]:
+    """(table, column) pairs an input of the sign-in tool may take: a column of the same name first, then
+    columns named by words of the input's name and description (`login`: "member number or email")."""
+    description = spec.tools[tool].input_model.model_fields[name].description or ""
+    said = set(words(f"{name} {description}"))
+    exact, named = [], []
+    for table, rows in tables.items():
+        if not rows:
+            continue
+        for column in rows[0]:
+            if column == name:
+                exact.append((table, column))
+            elif column.lower() in said or (len(words(column)) > 1 and set(words(column)) <= said):
+                named.append((table, column))
+    return exact + named
+
+
+def _references(tables: dict[str, list[dict]]) -> Counter:
+    """How often each scalar value appears in the state (so a key's count says how many rows point at it)."""
+    counts: Counter = Counter()
+    for rows in tables.values():
+        for row in rows:
+            for value in row.values():
+                if isinstance(value, (str, int)) and not isinstance(value, bool):
+                    counts[value] += 1
+                elif isinstance(value, list):
+                    counts.update(v for v in value if isinstance(v, (str, int)) and not isinstance(v, bool))
+    return counts
+
+
+def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> dict[str, list[dict]]:
+    """Rows of other tables holding the account's key (or, for a table keyed by it, that row)."""
+    pk = _primary_key(spec, table)
+    key = row.get(pk) if pk else None
+    if key is None:
+        return {}
+    own: dict[str, list[dict]] = {}
+    for name, rows in tables.items():
+        if name == table:
+            continue
+        mine = [r for r in rows if any(v == key or (isinstance(v, list) and key in v) for v in r.values())]
+        if mine:
+            own[name] = mine
+    return own
+
+
+def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
+    """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
+
+    Candidates are rows of the tables whose columns the sign-in inputs name, most referred-to first; the first
+    whose values sign in wins. Without a sign-in tool, or when nothing signs in, returns an empty Account."""
+    tool = sign_in_tool(spec)
+    if tool is None:
+        return Account()
+    required = list(spec.tools[tool].required_inputs)
+    columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
+    if any(not found for found in columns.values()):
+        return Account(tool=tool)
+    counts = _references(tables)
+    first = required[0]
+    candidates = []
+    for table, column in columns[first]:
+        pk = _primary_key(spec, table)
+        for index, row in enumerate(tables[table]):
+            if row.get(column) is not None:
+                candidates.append((-counts[row.get(pk)] if pk else 0, index, table, row))
+    candidates.sort(key=lambda c: c[:2])
+    grant = full_grant(spec, tool)
+    for _, _, table, row in candidates[:TRIES]:
+        arguments = {}
+        for name in required:
+            column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)
+            if column is None:
+                break
+            arguments[name] = row[column]
+        else:
+            before = session.clock.now()
+            if session.call(tool, {**arguments, **grant}, "user").ok:
+                pk = _primary_key(spec, table)
+                return Account(tool, {**arguments, **grant}, table, row, row.get(pk) if pk else None,
+                               own_records(spec, tables, table, row))
+            session.clock.reset(before)
+    return Account(tool=tool)
