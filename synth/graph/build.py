@@ -13,7 +13,7 @@ from .entities import table_entities
 from .llm import LLMClient, refine_with_llm
 from .model import ToolGraph
 from .observe import observe
-from .rules import connect_isolated, connect_parameterless, prune, refine_with_rules
+from .rules import prune, refine_with_rules
 from .seeded import link_with_seed, seed_roles
 from .semantic import EDGE_THRESHOLD, MERGE_THRESHOLD, semantic_graph
 
@@ -58,7 +58,6 @@ def build_graph(
             observations = observe(spec, config.snapshot)
         graph.set_roles(seed_roles(spec, observations), "seed" if observations else "names")
         meta["refinement"], report = "seed", link_with_seed(graph, spec, observations)
-        report |= {"parameterless": connect_parameterless(graph), "isolated": connect_isolated(graph)}
         meta["report"] = {"semantic_edges": semantic_edges, **report, **prune(graph)}
         return graph
     if llm is not None:

@@ -40,6 +40,7 @@ BOGUS_TEXT = "zq0probe9x"
 BOGUS_NUMBER = 987654321
 ROWS_PER_COLUMN = 2
 MAX_VALUE_LENGTH = 80
+DOMAIN_SHARE = 0.2
 MIN_PROBE_LENGTH = 3  # one- and two-letter codes change too many messages by accident
 _SPACE = re.compile(r"\s")
 
@@ -63,6 +64,17 @@ def flatten(value: Any) -> Iterator[Any]:
 def values_at(data: Any, path: str) -> list[Any]:
     """Scalars at an output path (`id`, `results[].id`, `[].id`, `order.line_items[].id`, or `` for the result);
     lists found at the end are flattened."""
+    out: list[Any] = []
+    for value in raw_values(data, path):
+        if isinstance(value, list):
+            out.extend(v for v in value if _scalar(v))
+        elif _scalar(value):
+            out.append(value)
+    return out
+
+
+def raw_values(data: Any, path: str) -> list[Any]:
+    """What an output path points at in a JSON value, one entry per match (objects and lists as they are)."""
     current = [data]
     for part in [p for p in path.split(".") if p] if path else []:
         key, is_list = (part[:-2], True) if part.endswith("[]") else (part, False)
@@ -74,13 +86,7 @@ def values_at(data: Any, path: str) -> list[Any]:
             else:
                 found.append(value)
         current = found
-    out: list[Any] = []
-    for value in current:
-        if isinstance(value, list):
-            out.extend(v for v in value if _scalar(v))
-        elif _scalar(value):
-            out.append(value)
-    return out
+    return [v for v in current if v is not None]
 
 
 @dataclass
@@ -89,15 +95,17 @@ class StateIndex:
     which key columns hold a value."""
 
     tables: dict[str, list[dict[str, Any]]]
+    primary: dict[str, str] = field(default_factory=dict)
     keys: list[Column] = field(default_factory=list)
     values: dict[Column, frozenset] = field(default_factory=dict)
     refers: dict[Column, Column] = field(default_factory=dict)
     holders: dict[Any, set[Column]] = field(default_factory=dict)
+    mentions: dict[Any, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tables: dict[str, list[dict[str, Any]]], primary_keys: dict[str, str]) -> "StateIndex":
         """Index a snapshot's tables (`primary_keys`: table -> its single primary-key column)."""
-        index = cls(tables)
+        index = cls(tables, dict(primary_keys))
         columns: dict[Column, list[Any]] = {}
         for table, rows in tables.items():
             for row in rows:
@@ -123,7 +131,17 @@ class StateIndex:
         for key in index.keys:
             for value in index.values[key]:
                 index.holders.setdefault(value, set()).add(key)
+        for column, found in columns.items():
+            if column not in index.keys:
+                for value in found:
+                    index.mentions[value] = index.mentions.get(value, 0) + 1
         return index
+
+    def numbered(self, column: Column) -> bool:
+        """Whether a key column numbers records (an integer primary key, or an id or number by name) rather
+        than counting something (small integers of a limit or a balance would pass many range checks)."""
+        primary = column[0] in self.primary and self.primary[column[0]] == column[1]
+        return primary or is_id_like(column[1]) or column[1].endswith("number")
 
     def rows_with(self, column: Column, value: Any) -> list[dict[str, Any]]:
         """Rows of `column`'s table whose column holds `value`."""
@@ -184,6 +202,14 @@ class SeedObservations:
                 found |= columns
         return found
 
+    def shown_empty(self, tool: str, path: str) -> bool:
+        """Whether calls of `tool` returned the objects an output path lies in, but never a value there (the
+        notes of an item are never in a collection)."""
+        parent = path.rpartition(".")[0]
+        if not parent or self.output_values(tool, path):
+            return False
+        return any(raw_values(call.output, parent) for call in self.calls.get(tool, []))
+
     def observed(self, tool: str) -> bool:
         """Whether at least one call of `tool` succeeded."""
         return bool(self.calls.get(tool))
@@ -198,7 +224,8 @@ class SeedObservations:
         return found
 
     def output_columns(self, tool: str, path: str) -> set[Column]:
-        """Key columns holding at least half of the values seen at an output path."""
+        """Key columns holding at least a fifth of the values seen at an output path (a parent may be a page
+        or a database)."""
         seen = [v for _, values in self.output_values(tool, path) for v in values]
         if not seen:
             return set()
@@ -207,7 +234,7 @@ class SeedObservations:
         for value in seen:
             for column in self.index.holders.get(value, set()) | created.get(value, set()):
                 counts[column] = counts.get(column, 0) + 1
-        return {c for c, n in counts.items() if n >= 0.5 * len(seen)}
+        return {c for c, n in counts.items() if n >= DOMAIN_SHARE * len(seen)}
 
     def echoes(self, tool: str, path: str) -> bool | None:
         """Whether an output path only ever repeated the call's own arguments (None: never seen)."""
@@ -423,12 +450,13 @@ class Prober:
         return None
 
     def _rows(self, column: Column) -> list[dict[str, Any]]:
-        """Rows of a key column's table with a value there, the user's own first."""
+        """Rows of a key column's table with a value there: the user's own first, then those the most other
+        records refer to (a page with sub-pages, an item with notes: the ones whose lookups return something)."""
         table, name = column
         rows = [r for r in self.index.tables.get(table, []) if r.get(name) is not None]
         account = self.obs.account
-        if account is not None and account.table is not None:
-            rows.sort(key=lambda r: not account.owns(table, r))
+        mine = (lambda r: account.owns(table, r)) if account is not None and account.table is not None else (lambda r: False)
+        rows.sort(key=lambda r: (not mine(r), -self.index.mentions.get(r[name], 0)))
         return rows
 
     # ------------------------------------------------------------------ probes
@@ -479,6 +507,8 @@ class Prober:
             return
         wanted = int if slot.kind == "integer" else str
         for column in self.index.keys:
+            if wanted is int and not self.index.numbered(column):
+                continue
             rows = [r for r in self._rows(column) if isinstance(r[column[1]], wanted)
                     and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)][:ROWS_PER_COLUMN]
             for row in rows:

@@ -165,10 +165,12 @@ def types_compatible(output_type: str, input_type: str) -> bool:
 
 
 def feeds(output_type: str, input_type: str) -> bool:
-    """Whether an output can fill an input: compatible types, or one value for a list input (a list of one)."""
+    """Whether an output can fill an input: compatible types, one value for a list input (a list of one), or
+    one item of a list output for a single input (`prefs_channels` -> `channel`)."""
     if types_compatible(output_type, input_type):
         return True
     return any(
-        inp.startswith("array<") and not out.startswith("array<") and types_compatible(out, inp[6:-1])
+        (inp.startswith("array<") and not out.startswith("array<") and types_compatible(out, inp[6:-1]))
+        or (out.startswith("array<") and not inp.startswith("array<") and types_compatible(out[6:-1], inp))
         for out in _alternatives(output_type) for inp in _alternatives(input_type)
     )

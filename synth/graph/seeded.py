@@ -20,7 +20,7 @@ the output carries the kind of value `p` takes, and `u` produces it:
 - *produces*: a read produces values it was not given (an output that only ever echoed the call's own arguments
   produces nothing); a write produces only what it brought into being (values new to the state: the ids of what
   it created). Unobserved, the schema decides (a read's output that is not the id it was given; a write's own
-  `id`/`key`).
+  top-level `id`/`key`).
 """
 
 from __future__ import annotations
@@ -42,11 +42,13 @@ QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms|text_searc
 PAGING = re.compile(r"(^|_)(cursor|start_cursor|starting_after|ending_before|page_token|next_token)$")
 PAGING_TEXT = re.compile(r"\b(next_cursor|next_start|next_page|previous page)\b", re.I)
 ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of)\b")
+RETRIEVED = re.compile(r"\b(last retrieved|current version|as listed by|as returned by)\b", re.I)
+TOOL_WORD = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 LABEL_COLUMNS = frozenset(
     "name title full_name display_name real_name username subject label first_name last_name email phone".split()
 )
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
-_PHONE = re.compile(r"^\+?[\d\s().-]{7,}$")
+_PHONE = re.compile(r"^(?=.*[\s()+-])\+?[\d\s().-]{7,}$")
 _URL = re.compile(r"^https?://")
 
 
@@ -86,29 +88,45 @@ def _choice(schema: dict[str, Any], defs: dict[str, Any]) -> bool:
             or schema.get("format") in ("date", "date-time"))
 
 
-def _name_role(obs: SeedObservations | None, name: str, description: str) -> Role:
-    if heuristic_role(name, description) == "internal" or ID_TEXT.search(description):
+def _name_role(obs: SeedObservations | None, name: str, description: str, tools: set[str]) -> Role:
+    if heuristic_role(name, description) == "internal" or ID_TEXT.search(description) or RETRIEVED.search(description):
+        return "internal"
+    if tools & set(TOOL_WORD.findall(description)):  # "the extra's code from list_extras"
         return "internal"
     if obs is not None and _names_internal_table(obs, name):
         return "internal"
     return "external"
 
 
-def _slot_role(obs: SeedObservations | None, tool: str, slot: str, name: str, description: str) -> Role:
+def _borrowed(obs: SeedObservations | None) -> dict[str, set[Column]]:
+    """Key columns accepted by slots of each name (`sipp_code`, `line_item_id`; never a bare `id`)."""
+    found: dict[str, set[Column]] = {}
     if obs is not None:
-        accepted = obs.accepted(tool, slot)
+        for (_, slot), columns in obs.accepts.items():
+            last = slot.rpartition(".")[2]
+            if columns and last.lower() not in BARE_IDS:
+                found.setdefault(last, set()).update(columns)
+    return found
+
+
+def _slot_role(obs: SeedObservations | None, tool: str, slot: str, name: str, description: str, tools: set[str],
+               borrowed: dict[str, set[Column]]) -> Role:
+    if obs is not None:
+        accepted = obs.accepted(tool, slot) or ((tool, slot) not in obs.unchecked and borrowed.get(name, set()))
         if accepted:
             return "external" if any(human_column(obs, c) for c in accepted) else "internal"
         if (tool, slot) in obs.unchecked:
             return "external"
-    return _name_role(obs, name, description)
+    return _name_role(obs, name, description, tools)
 
 
-def seed_role(spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, name: str) -> Role:
+def seed_role(spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, name: str,
+              borrowed: dict[str, set[Column]] | None = None) -> Role:
     """The class of one input (module docstring, rules 1-6)."""
     tool_spec = spec.tools[tool]
     if tool_spec.user_only:
         return "external"
+    borrowed = _borrowed(obs) if borrowed is None else borrowed
     schema = tool_spec.input_schema
     defs = schema.get("$defs", {})
     prop = schema["properties"][name]
@@ -117,14 +135,15 @@ def seed_role(spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, na
         return "external"
     if PAGING.search(snake_case(name)) or PAGING_TEXT.search(description):
         return "internal"
+    tools = set(spec.tools) - {tool}
     fields = [s for s in slots(spec, tool) if s.input == name and s.field is not None]
     if fields:
         required = set(_object_schema(prop, defs).get("required", []))
         for slot in fields:
-            if slot.field in required and _slot_role(obs, tool, slot.name, slot.field, "") == "internal":
+            if slot.field in required and _slot_role(obs, tool, slot.name, slot.field, "", tools, borrowed) == "internal":
                 return "internal"
         return "external"
-    return _slot_role(obs, tool, name, name, description)
+    return _slot_role(obs, tool, name, name, description, tools, borrowed)
 
 
 def _object_schema(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -134,8 +153,9 @@ def _object_schema(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]
 
 def seed_roles(spec: EnvironmentSpec, obs: SeedObservations | None) -> dict[str, Role]:
     """The class of every input, keyed `tool.input`."""
+    borrowed = _borrowed(obs)
     return {
-        f"{tool}.{name}": seed_role(spec, obs, tool, name)
+        f"{tool}.{name}": seed_role(spec, obs, tool, name, borrowed)
         for tool in spec.tools for name in spec.tools[tool].input_schema["properties"]
     }
 
@@ -144,21 +164,22 @@ def seed_roles(spec: EnvironmentSpec, obs: SeedObservations | None) -> dict[str,
 
 
 class _Kinds:
-    """Which key columns an input takes and an output carries: observed, else borrowed from same-named inputs or
-    same-model outputs that were observed."""
+    """Which key columns an input takes and an output carries: observed, else borrowed from inputs (or object
+    fields) of the same name and from outputs of the same model and field that were observed. Bare `id`/`key`
+    names are never borrowed: they say nothing about what they name."""
 
-    def __init__(self, graph: ToolGraph, obs: SeedObservations | None) -> None:
+    def __init__(self, graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | None) -> None:
         self.graph = graph
+        self.spec = spec
         self.obs = obs
-        self.by_input_name: dict[str, set[Column]] = {}
+        self.by_slot_name: dict[str, set[Column]] = {}
         self.by_output_field: dict[tuple[str, str], set[Column]] = {}
         if obs is None:
             return
+        for (tool, slot), columns in obs.accepts.items():
+            if columns:
+                self.by_slot_name.setdefault(_last_name(slot), set()).update(columns)
         for tool in graph.tools():
-            for item in graph.inputs(tool):
-                found = obs.input_columns(tool, item["name"])
-                if found:
-                    self.by_input_name.setdefault(item["name"], set()).update(found)
             for output in graph.outputs(tool):
                 found = obs.output_columns(tool, output["path"])
                 if found:
@@ -167,26 +188,43 @@ class _Kinds:
     def input(self, tool: str, name: str) -> set[Column]:
         if self.obs is None:
             return set()
-        return self.obs.input_columns(tool, name) or self.by_input_name.get(name, set())
+        found: set[Column] = set()
+        for slot in slots(self.spec, tool):
+            if slot.input != name:
+                continue
+            own = self.obs.accepted(tool, slot.name)
+            last = _last_name(slot.name)
+            found |= own or (set() if last.lower() in BARE_IDS else self.by_slot_name.get(last, set()))
+        return found
 
     def output(self, tool: str, output: dict[str, Any]) -> set[Column]:
         if self.obs is None:
             return set()
         if self.obs.output_values(tool, output["path"]):
             return self.obs.output_columns(tool, output["path"])
+        if self.obs.shown_empty(tool, output["path"]):
+            return set()
         return self.by_output_field.get((output.get("owner", ""), output["name"]), set())
 
 
-def _produces(graph: ToolGraph, obs: SeedObservations | None, tool: str, output: dict[str, Any], consumer: str,
-              name: str) -> bool:
+def _last_name(slot: str) -> str:
+    return slot.rpartition(".")[2]
+
+
+def _produces(graph: ToolGraph, kinds: _Kinds, tool: str, output: dict[str, Any], consumer: str, name: str) -> bool:
     """Whether `tool` produces the values of `output` (module docstring, *produces*)."""
+    obs = kinds.obs
     read_only = graph.tool(tool)["read_only"]
     seen = obs is not None and bool(obs.output_values(tool, output["path"]))
     if seen:
         return not obs.echoes(tool, output["path"]) if read_only else bool(obs.creates(tool, output["path"]))
-    if _pass_through(graph, tool, output["path"], consumer, name):
+    if "[]" not in output["path"] and _pass_through(graph, tool, output["path"], consumer, name):
         return False
-    return read_only or output["name"].lower() in BARE_IDS
+    carried = kinds.output(tool, output)
+    given = [kinds.input(tool, i["name"]) for i in graph.inputs(tool) if i["required"]]
+    if carried and any(carried & g for g in given):  # the kind of value it was given: an echo
+        return False
+    return read_only or (output["path"] == output["name"] and output["name"].lower() in BARE_IDS)
 
 
 def _input_type(graph: ToolGraph, spec: EnvironmentSpec, tool: str, name: str) -> str:
@@ -204,7 +242,7 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
     semantic = {(u, v, o, i): s for u, v, d in graph.dependencies() for o, i, s in d["via"]}
     for u, v, _ in list(graph.dependencies()):
         graph.remove_dependency(u, v)
-    kinds = _Kinds(graph, obs)
+    kinds = _Kinds(graph, spec, obs)
     counts = {"seed": 0, "names": 0, "semantic": 0}
     agents = [t for t in graph.tools() if not graph.tool(t)["user_only"]]
     for v in agents:
@@ -219,18 +257,18 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
                 if u == v:
                     continue
                 for output in graph.outputs(u):
-                    if not feeds(output["type"], wanted_type):
+                    if not feeds(output["type"], wanted_type) or (obs is not None and obs.shown_empty(u, output["path"])):
                         continue
                     carried = kinds.output(u, output)
                     if wanted and carried:
                         signal = "seed" if wanted & carried else None
-                    elif wanted_entity and wanted_entity in output_entities(graph, u, output):
+                    elif wanted_entity and wanted_entity in output_entities(graph, u, output) or output["name"] == name:
                         signal = "names"
                     elif (u, v, output["path"], name) in semantic:
                         signal = "semantic"
                     else:
                         signal = None
-                    if signal is None or not _produces(graph, obs, u, output, v, name):
+                    if signal is None or not _produces(graph, kinds, u, output, v, name):
                         continue
                     score = semantic.get((u, v, output["path"], name), RULE_SCORE) if signal == "semantic" else RULE_SCORE
                     graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],

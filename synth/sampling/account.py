@@ -4,7 +4,7 @@ Environments whose tools act for a signed-in person have a user-only sign-in too
 `authenticate`, `authorize_app`, `grant_access`). Its inputs (an email, a username, a member number) are filled
 from the seed's accounts: the rows of a table holding a column the input names (by its name or the words of its
 description), tried in order of how many records of the state refer to them, so the user who signs in is one
-with records to talk about. A user's own records are the rows whose columns hold their account's key.
+with records to talk about (of the most kinds, then the most). A user's own records are the rows whose columns hold their account's key.
 """
 
 from __future__ import annotations
@@ -80,17 +80,20 @@ def _candidate_columns(spec: EnvironmentSpec, tool: str, name: str, tables: dict
     return exact + named
 
 
-def _references(tables: dict[str, list[dict]]) -> Counter:
-    """How often each scalar value appears in the state (so a key's count says how many rows point at it)."""
+def _references(tables: dict[str, list[dict]]) -> tuple[dict[Any, set[str]], Counter]:
+    """For each scalar value of the state: the tables holding it, and how many times it appears (so a key says
+    how many kinds of record, and how many records, point at it)."""
+    where: dict[Any, set[str]] = {}
     counts: Counter = Counter()
-    for rows in tables.values():
+    for table, rows in tables.items():
         for row in rows:
             for value in row.values():
-                if isinstance(value, (str, int)) and not isinstance(value, bool):
-                    counts[value] += 1
-                elif isinstance(value, list):
-                    counts.update(v for v in value if isinstance(v, (str, int)) and not isinstance(v, bool))
-    return counts
+                found = value if isinstance(value, list) else [value]
+                for item in found:
+                    if isinstance(item, (str, int)) and not isinstance(item, bool):
+                        counts[item] += 1
+                        where.setdefault(item, set()).add(table)
+    return where, counts
 
 
 def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> dict[str, list[dict]]:
@@ -112,7 +115,8 @@ def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str
 def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
     """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
 
-    Candidates are rows of the tables whose columns the sign-in inputs name, most referred-to first; the first
+    Candidates are rows of the tables whose columns the sign-in inputs name, referred to by the most tables
+    (then the most rows) first; the first
     whose values sign in wins. Without a sign-in tool, or when nothing signs in, returns an empty Account."""
     tool = sign_in_tool(spec)
     if tool is None:
@@ -121,14 +125,15 @@ def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
     if any(not found for found in columns.values()):
         return Account(tool=tool)
-    counts = _references(tables)
+    where, counts = _references(tables)
     first = required[0]
     candidates = []
     for table, column in columns[first]:
         pk = _primary_key(spec, table)
         for index, row in enumerate(tables[table]):
             if row.get(column) is not None:
-                candidates.append((-counts[row.get(pk)] if pk else 0, index, table, row))
+                key = row.get(pk) if pk else None
+                candidates.append(((-len(where.get(key, ())), -counts[key]) if pk else (0, 0), index, table, row))
     candidates.sort(key=lambda c: c[:2])
     grant = full_grant(spec, tool)
     for _, _, table, row in candidates[:TRIES]:

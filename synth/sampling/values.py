@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from synth.graph.entities import id_entity, words
+from synth.graph.observe import raw_values, values_at
 from synth.graph.params import resolve_schema
 
 from .dates import date_string, unix_time
@@ -19,31 +20,14 @@ _QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms)$")
 _TEXTUAL = ("text", "title", "name", "content", "body", "message", "note", "description", "comment", "subject")
 
 
-def values_at(data: Any, path: str) -> list[Any]:
-    """Values at an output path: `id`, `results[].id`, `[].id`, or `` (the result, or its items if a list)."""
-    if path == "":
-        return [v for v in (data if isinstance(data, list) else [data]) if v is not None]
-    current = [data]
-    for part in path.split("."):
-        key, is_list = (part[:-2], True) if part.endswith("[]") else (part, False)
-        found = []
-        for item in current:
-            value = (item.get(key) if isinstance(item, dict) else None) if key else item
-            if is_list:
-                found.extend(value if isinstance(value, list) else [])
-            else:
-                found.append(value)
-        current = found
-    return [v for v in current if v is not None]
-
-
 def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
     """`values_at`, preferring list items that say they are an `entity` (a field whose value is the entity's
     name, such as `"object": "database"`) when some items do."""
     if not entity or "[]." not in path:
         return values_at(data, path)
     head, _, tail = path.rpartition("[].")
-    items = [i for i in values_at(data, f"{head}[]" if head else "") if isinstance(i, dict)]
+    found = raw_values(data, f"{head}[]" if head else "")
+    items = [i for v in found for i in (v if isinstance(v, list) else [v]) if isinstance(i, dict)]
     tagged = [i for i in items if entity in {v.lower() for v in i.values() if isinstance(v, str)}]
     chosen = tagged or items
     return [i[tail] for i in chosen if i.get(tail) is not None]
