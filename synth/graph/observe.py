@@ -36,11 +36,16 @@ from .entities import id_entity, is_id_like, singular, snake_case, words
 from .params import resolve_schema
 
 Column = tuple[str, str]
+QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms|text_search)$")
+PAGING = re.compile(r"(^|_)(cursor|start_cursor|starting_after|ending_before|page_token|next_token)$")
+PAGING_TEXT = re.compile(r"\b(next_cursor|next_start|next_page|previous page)\b", re.I)
+SIZE = re.compile(r"(^|_)(size|limit|count|per_page|page|max_results|max|top)$")
 BOGUS_TEXT = "zq0probe9x"
 BOGUS_NUMBER = 987654321
 ROWS_PER_COLUMN = 2
 MAX_VALUE_LENGTH = 80
 DOMAIN_SHARE = 0.2
+PROBE_BUDGET = 48  # calls per probed slot
 MIN_PROBE_LENGTH = 3  # one- and two-letter codes change too many messages by accident
 _SPACE = re.compile(r"\s")
 
@@ -254,13 +259,23 @@ class SeedObservations:
 # ---------------------------------------------------------------------------------------------- probing
 
 
+def named_plainly(name: str, description: str) -> bool:
+    """Whether a name or description already says what an input is, so probing it could not tell more: search
+    text, a page size or number, a paging token."""
+    snake = snake_case(name)
+    return bool(QUERY.search(snake) or SIZE.search(snake) or PAGING.search(snake) or PAGING_TEXT.search(description))
+
+
 def slots(spec: EnvironmentSpec, tool: str) -> list[Slot]:
     """The probe-able places of a tool's inputs: scalar or list-of-scalar string/integer inputs (not enums), and
     the scalar fields of an input's object(s)."""
     schema = spec.tools[tool].input_schema
     defs = schema.get("$defs", {})
+    fields = spec.tools[tool].input_model.model_fields
     found = []
     for name, prop in schema["properties"].items():
+        if named_plainly(name, fields[name].description or ""):
+            continue
         resolved = resolve_schema(prop, defs)
         many = resolved.get("type") == "array"
         inner = resolve_schema(resolved.get("items", {}), defs) if many else resolved
@@ -336,6 +351,7 @@ class Prober:
         self.rng = rng
         self.base = session.state.snapshot()
         self.cache: dict[str, tuple] = {}
+        self.made = 0  # calls made (cache misses)
         self.pool = None
 
     # ------------------------------------------------------------------ one call
@@ -347,6 +363,7 @@ class Prober:
         if key in self.cache:
             return self.cache[key]
         self.session.clock.reset(self.clock)
+        self.made += 1
         result = self.session.call(tool, arguments, "agent")
         if result.ok:
             call = ObservedCall(tool, arguments, result.output)
@@ -398,6 +415,8 @@ class Prober:
             if inner.get("type") == "object" and inner.get("properties"):
                 item = {}
                 for sub in inner.get("required", []):
+                    if skip is not None and (name, sub) == (skip.input, skip.field):
+                        continue  # the probe puts its value there
                     item[sub] = self._value(tool, f"{name}{'[]' if many else ''}.{sub}", sub,
                                             resolve_schema(inner["properties"][sub], defs), row, table, defs)
                 arguments[name] = [item] if many else item
@@ -469,11 +488,17 @@ class Prober:
             return placed
         current = placed.get(slot.input)
         item = dict(current[0] if isinstance(current, list) and current else current or {})
-        if not item:
-            item = self.fill_object(tool, slot.input)
         item[slot.field] = value
         placed[slot.input] = [item] if slot.many else item
         return placed
+
+    def with_object(self, tool: str, slot: Slot, arguments: dict[str, Any]) -> dict[str, Any]:
+        """`arguments` holding the object(s) a field slot goes in (filled once, so every probe of it differs
+        only at the slot)."""
+        if slot.field is None or slot.input in arguments:
+            return arguments
+        item = self.fill_object(tool, slot.input)
+        return {**arguments, slot.input: [item] if slot.many else item}
 
     def fill_object(self, tool: str, name: str) -> dict[str, Any]:
         """The required fields of the object an (optional) input takes, plausibly filled."""
@@ -488,32 +513,54 @@ class Prober:
 
     def exercise(self, tool: str, rows: int = 4) -> None:
         """Call `tool` a few more times for its outputs: with its required inputs only, then in the context of
-        rows of the columns its inputs accept (the user's own first)."""
+        rows of the columns its inputs accept: the first (the user's own, the most referred to) and the last
+        (leaves: a child note, a reply), whose outputs differ."""
         self.outcome(tool, self.fill(tool, None, None, None))
         accepted = [(s, c) for s in slots(self.spec, tool) for c in sorted(self.obs.accepted(tool, s.name))]
         for slot, column in accepted[:2]:
-            for row in self._rows(column)[:rows]:
-                arguments = self.place(self.fill(tool, slot, row, column[0]), slot, row[column[1]], tool)
+            found = self._rows(column)
+            for row in found[: rows // 2] + found[len(found) - rows // 2:] if len(found) > rows else found:
+                arguments = self.with_object(tool, slot, self.fill(tool, slot, row, column[0]))
+                arguments = self.place(arguments, slot, row[column[1]], tool)
                 self.outcome(tool, arguments)
+
+    def candidates(self, tool: str, slot: Slot) -> list[Column]:
+        """Key columns of the slot's type, the likeliest first: tables and columns its name or description
+        names (`channel`: "The conversation ID" -> `conversations.id`), primary keys before other keys."""
+        field_name = slot.field or slot.input
+        description = "" if slot.field else (self.spec.tools[tool].input_model.model_fields[slot.input].description or "")
+        said = set(words(f"{field_name} {description}"))
+        scored = []
+        for position, column in enumerate(self.index.keys):
+            if slot.kind == "integer" and not self.index.numbered(column):
+                continue
+            score = 2 * bool(set(words(column[0])) & said) + 2 * bool(set(words(column[1])) & said)
+            score += self.index.primary.get(column[0]) == column[1]
+            scored.append((-score, position, column))
+        return [column for _, _, column in sorted(scored)]
 
     def probe(self, tool: str, slot: Slot) -> None:
         """Find the key columns `slot` accepts (see the module docstring)."""
         key = (tool, slot.name)
         self.obs.probed.add(key)
         bogus_value = BOGUS_NUMBER if slot.kind == "integer" else BOGUS_TEXT
-        first = self.place(self.fill(tool, slot, None, None), slot, bogus_value, tool)
+        first = self.fill(tool, slot, None, None)
+        first = self.with_object(tool, slot, first)
+        first = self.place(first, slot, bogus_value, tool)
         if self.outcome(tool, first) == ("ok", True):
             self.obs.unchecked.add(key)
             return
         wanted = int if slot.kind == "integer" else str
-        for column in self.index.keys:
-            if wanted is int and not self.index.numbered(column):
-                continue
+        budget = self.made + PROBE_BUDGET
+        for column in self.candidates(tool, slot):
+            if self.made >= budget:
+                break
             rows = [r for r in self._rows(column) if isinstance(r[column[1]], wanted)
                     and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)][:ROWS_PER_COLUMN]
             for row in rows:
                 value = row[column[1]]
                 base = self.fill(tool, slot, row, column[0])
+                base = self.with_object(tool, slot, base)
                 if value in set(flatten(base)):  # the same value elsewhere would blur the masked messages
                     continue
                 taken = self.index.values[column]

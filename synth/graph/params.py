@@ -174,3 +174,12 @@ def feeds(output_type: str, input_type: str) -> bool:
         or (out.startswith("array<") and not inp.startswith("array<") and types_compatible(out[6:-1], inp))
         for out in _alternatives(output_type) for inp in _alternatives(input_type)
     )
+
+
+def fills(output_type: str, input_type: str) -> bool:
+    """Whether an output can fill an input or a field of the object(s) it takes (a variant id for one of the
+    cart lines `lines` holds): `feeds`, or a scalar for an object input."""
+    if feeds(output_type, input_type):
+        return True
+    objects = {"object", "array<object>"}
+    return bool(objects & set(_alternatives(input_type))) and not any(o in objects for o in _alternatives(output_type))

@@ -34,14 +34,11 @@ from envfactory_gym.spec import EnvironmentSpec
 from .classify import heuristic_role
 from .entities import BARE_IDS, is_id_like, snake_case, words
 from .model import Role, ToolGraph
-from .observe import Column, SeedObservations, slots
+from .observe import PAGING, PAGING_TEXT, QUERY, Column, SeedObservations, slots
 from .params import feeds, resolve_schema
 from .rules import RULE_SCORE, _pass_through, input_entity, output_entities
 
-QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms|text_search)$")
-PAGING = re.compile(r"(^|_)(cursor|start_cursor|starting_after|ending_before|page_token|next_token)$")
-PAGING_TEXT = re.compile(r"\b(next_cursor|next_start|next_page|previous page)\b", re.I)
-ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of)\b")
+ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of|[Kk]eys? of)\b")
 RETRIEVED = re.compile(r"\b(last retrieved|current version|as listed by|as returned by)\b", re.I)
 TOOL_WORD = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 LABEL_COLUMNS = frozenset(
@@ -227,6 +224,12 @@ def _produces(graph: ToolGraph, kinds: _Kinds, tool: str, output: dict[str, Any]
     return read_only or (output["path"] == output["name"] and output["name"].lower() in BARE_IDS)
 
 
+def _same_name(output: dict[str, Any], name: str) -> bool:
+    """An output and an input of the same specific name (`library_version`); one word (`version`) is too
+    vague: an item's version is not a collection's."""
+    return output["name"] == name and len(words(name)) > 1
+
+
 def _input_type(graph: ToolGraph, spec: EnvironmentSpec, tool: str, name: str) -> str:
     """The type an input's values have: its own, or for objects the type of their id-like field."""
     item = next(i for i in graph.inputs(tool) if i["name"] == name)
@@ -262,7 +265,7 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
                     carried = kinds.output(u, output)
                     if wanted and carried:
                         signal = "seed" if wanted & carried else None
-                    elif wanted_entity and wanted_entity in output_entities(graph, u, output) or output["name"] == name:
+                    elif wanted_entity and wanted_entity in output_entities(graph, u, output) or _same_name(output, name):
                         signal = "names"
                     elif (u, v, output["path"], name) in semantic:
                         signal = "semantic"

@@ -4,7 +4,8 @@ Environments whose tools act for a signed-in person have a user-only sign-in too
 `authenticate`, `authorize_app`, `grant_access`). Its inputs (an email, a username, a member number) are filled
 from the seed's accounts: the rows of a table holding a column the input names (by its name or the words of its
 description), tried in order of how many records of the state refer to them, so the user who signs in is one
-with records to talk about (of the most kinds, then the most). A user's own records are the rows whose columns hold their account's key.
+with records to talk about (of the most kinds, then the most). A user's own records are the rows whose columns
+hold their account's key, and the rows holding the key of one of those.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ class Account:
 
     def owns(self, table: str, row: dict[str, Any]) -> bool:
         """Whether a row is one of the user's own records (or their account row)."""
-        return row in self.own.get(table, ()) or (table == self.table and row == self.row)
+        if not hasattr(self, "_ids"):
+            self._ids = {id(r) for rows in self.own.values() for r in rows} | {id(self.row)}
+        return id(row) in self._ids or (table == self.table and row == self.row)
 
 
 def _primary_key(spec: EnvironmentSpec, table: str) -> str | None:
@@ -97,26 +100,40 @@ def _references(tables: dict[str, list[dict]]) -> tuple[dict[Any, set[str]], Cou
 
 
 def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> dict[str, list[dict]]:
-    """Rows of other tables holding the account's key (or, for a table keyed by it, that row)."""
+    """The user's records: rows holding the account's key (their orders, their cart), then rows holding the key
+    of one of those (the lines of their orders and of their cart)."""
     pk = _primary_key(spec, table)
     key = row.get(pk) if pk else None
     if key is None:
         return {}
     own: dict[str, list[dict]] = {}
-    for name, rows in tables.items():
-        if name == table:
-            continue
-        mine = [r for r in rows if any(v == key or (isinstance(v, list) and key in v) for v in r.values())]
-        if mine:
-            own[name] = mine
+    keys = {key}
+    for _ in range(2):
+        found: dict[str, list[dict]] = {}
+        for name, rows in tables.items():
+            if name == table:
+                continue
+            seen = {id(r) for r in own.get(name, [])}
+            mine = [r for r in rows if id(r) not in seen and any(_holds(v, keys) for v in r.values())]
+            if mine:
+                found[name] = mine
+        for name, rows in found.items():
+            own.setdefault(name, []).extend(rows)
+        keys = {r.get(_primary_key(spec, name)) for name, rows in found.items() for r in rows} - {None}
     return own
+
+
+def _holds(value: Any, keys: set) -> bool:
+    if isinstance(value, list):
+        return any(isinstance(v, (str, int)) and v in keys for v in value)
+    return isinstance(value, (str, int)) and not isinstance(value, bool) and value in keys
 
 
 def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
     """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
 
-    Candidates are rows of the tables whose columns the sign-in inputs name, referred to by the most tables
-    (then the most rows) first; the first
+    Candidates are rows of the tables whose columns the sign-in inputs name (tables holding each value once
+    first: accounts, not orders), referred to by the most tables (then the most rows) first; the first
     whose values sign in wins. Without a sign-in tool, or when nothing signs in, returns an empty Account."""
     tool = sign_in_tool(spec)
     if tool is None:
@@ -130,10 +147,13 @@ def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[
     candidates = []
     for table, column in columns[first]:
         pk = _primary_key(spec, table)
+        found = [r.get(column) for r in tables[table] if r.get(column) is not None]
+        unique = len(set(found)) == len(found)  # an account table holds each login once (orders repeat emails)
         for index, row in enumerate(tables[table]):
             if row.get(column) is not None:
                 key = row.get(pk) if pk else None
-                candidates.append(((-len(where.get(key, ())), -counts[key]) if pk else (0, 0), index, table, row))
+                rank = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
+                candidates.append(((not unique, *rank), index, table, row))
     candidates.sort(key=lambda c: c[:2])
     grant = full_grant(spec, tool)
     for _, _, table, row in candidates[:TRIES]:
