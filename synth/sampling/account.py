@@ -44,8 +44,8 @@ def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
 
 @dataclass
 class Account:
-    """Who signed in: the sign-in call (tool, arguments), the account's row and its key, and the rows of every
-    table that hold that key (the user's own records)."""
+    """Who signed in: the sign-in call (tool, arguments, output), the account's row and its key, and the user's
+    own records (`own_records`)."""
 
     tool: str | None = None
     arguments: dict[str, Any] = field(default_factory=dict)
@@ -53,6 +53,13 @@ class Account:
     row: dict[str, Any] = field(default_factory=dict)
     key: Any = None
     own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    output: Any = None
+
+    def own_with_account(self) -> dict[str, list[dict[str, Any]]]:
+        """The user's own records with their account row among them."""
+        if self.table is None:
+            return dict(self.own)
+        return {**self.own, self.table: [self.row, *self.own.get(self.table, [])]}
 
     def owns(self, table: str, row: dict[str, Any]) -> bool:
         """Whether a row is one of the user's own records (or their account row)."""
@@ -165,9 +172,10 @@ def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[
             arguments[name] = row[column]
         else:
             before = session.clock.now()
-            if session.call(tool, {**arguments, **grant}, "user").ok:
+            outcome = session.call(tool, {**arguments, **grant}, "user")
+            if outcome.ok:
                 pk = _primary_key(spec, table)
                 return Account(tool, {**arguments, **grant}, table, row, row.get(pk) if pk else None,
-                               own_records(spec, tables, table, row))
+                               own_records(spec, tables, table, row), outcome.output)
             session.clock.reset(before)
     return Account(tool=tool)

@@ -1,0 +1,222 @@
+"""Argument values for the calls of a chain, from the state of the conversation so far.
+
+- **Internal inputs** come from what the chain has already seen: the outputs of earlier calls along the graph's
+  `via` pairs (the latest producer first; list items that say they are the wanted entity, such as
+  `"object": "database"`, preferred), then any earlier output or argument field of the same name (the
+  reservation number `get_reservation` echoed). Only with `internal_from_state` may they fall back on ids of
+  the state, the user's own records first.
+- **External inputs** are what the scenario's user can say: a value an earlier call was given under that name
+  (the trip's dates, said once and repeated), their own records (their last name, their licence number), else
+  a plausible value of the state (an option, an existing title, a date near the clock; `values.external_value`).
+- An input that takes objects (cart lines) gets one object: its id field from the sources above, its other
+  required fields as external values.
+
+Attempts differ: a failed call's error names the arguments it blames (their names or values appear in it), and
+the next attempt draws those again and keeps the rest; an error that blames none redraws all. Attempt `a` also
+sets `a` optional inputs (those fed by earlier calls always).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envfactory_gym.spec import EnvironmentSpec
+from synth.graph.entities import id_entity, is_id_like
+from synth.graph.model import ToolGraph
+from synth.graph.observe import flatten, values_at
+from synth.graph.params import resolve_schema
+
+from .values import ValuePool, external_value, values_about
+
+
+class ChainFiller:
+    """Chooses the arguments of each call of one chain execution (module docstring)."""
+
+    def __init__(self, spec: EnvironmentSpec, graph: ToolGraph, pool: ValuePool, rng: np.random.Generator,
+                 internal_from_state: bool = True) -> None:
+        self.spec = spec
+        self.graph = graph
+        self.pool = pool
+        self.rng = rng
+        self.internal_from_state = internal_from_state
+        self.done: list[tuple[str, dict[str, Any], Any]] = []  # (tool, arguments, output) of the agent's calls
+
+    def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
+        """Remember a successful call (the agent never sees what a user-only call returns)."""
+        if not self.spec.tools[tool].user_only:
+            self.done.append((tool, arguments, output))
+
+    # ------------------------------------------------------------------ sources
+
+    def fed(self, tool: str, name: str) -> list[Any]:
+        """Values of input `name` of `tool` in the outputs of earlier calls that feed it, latest first."""
+        entity = id_entity(name, self.graph.graph.graph.get("entities", []))
+        found: list[Any] = []
+        for producer, _, output in reversed(self.done):
+            for path in self.graph.feeding_paths(producer, tool, name):
+                found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
+        return _unique(found)
+
+    def said(self, name: str, outputs: bool = True) -> list[Any]:
+        """Values of fields called `name` in earlier arguments (and `outputs`) of the chain, latest first."""
+        found: list[Any] = []
+        for _, arguments, output in reversed(self.done):
+            for source in ((output, arguments) if outputs else (arguments,)):
+                found += _fields(source, name)
+        return _unique(found)
+
+    def internal(self, tool: str, name: str) -> list[Any]:
+        """Candidates for an internal input (module docstring)."""
+        found = self.fed(tool, name) or self.said(name)
+        if not found and self.internal_from_state:
+            own = [v for v in self.pool.existing(name, own=True) if not isinstance(v, (dict, list))]
+            found = own if own and is_id_like(name) else self.pool.entity_ids(name)
+        return found
+
+    def external(self, tool: str, name: str, schema: dict[str, Any], defs: dict[str, Any]) -> list[Any]:
+        """Candidates for an external input: what the user already said in the chain (earlier arguments; an
+        output's date of a past booking is no date to book), then one drawn value (own records first)."""
+        resolved = resolve_schema(schema, defs)
+        said = [v for v in self.said(name, outputs=False) if _fits(v, resolved)]
+        return said + [external_value(name, schema, defs, self.pool, self.rng)]
+
+    # ------------------------------------------------------------------ arguments
+
+    def value(self, tool: str, item: dict[str, Any], previous: Any = None) -> tuple[bool, Any]:
+        """(found, value) for one input; a candidate other than `previous` when there is one."""
+        name = item["name"]
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        prop = schema["properties"].get(name, {})
+        target = _object_target(prop, defs)
+        if self.graph.role(tool, name) == "internal":
+            found = self.internal(tool, name) or (self.internal(tool, target[1]) if target else [])
+            if not found:
+                return False, None
+            value = self._pick(found, previous, target)
+            if target is not None:
+                return True, self._object(tool, prop, defs, target, value)
+            return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
+        return True, self._pick(self.external(tool, name, prop, defs), previous, None)
+
+    def _pick(self, found: list[Any], previous: Any, target: tuple | None) -> Any:
+        """The first candidate on a first try; later, a random one other than the previous value."""
+        if previous is None:
+            return found[0]
+        old = previous
+        if target is not None:
+            items = previous if isinstance(previous, list) else [previous]
+            old = items[0].get(target[1]) if items and isinstance(items[0], dict) else None
+        others = [v for v in found if v != old and v != previous] or found
+        return others[int(self.rng.integers(len(others)))]
+
+    def _object(self, tool: str, prop: dict[str, Any], defs: dict[str, Any], target: tuple, value: Any) -> Any:
+        """The object(s) an input takes, its id field set to `value`, its other required fields drawn."""
+        many, field, inner = target
+        item = {
+            sub: external_value(sub, resolve_schema(inner["properties"][sub], defs), defs, self.pool, self.rng)
+            for sub in inner.get("required", []) if sub != field
+        }
+        item[field] = value
+        return [item] if many else item
+
+    def arguments(self, tool: str, attempt: int, previous: dict[str, Any] | None = None,
+                  blamed: set[str] | None = None) -> tuple[dict[str, Any] | None, str]:
+        """The arguments of one attempt (module docstring), or (None, reason) when a required internal input
+        has no value."""
+        previous = previous or {}
+        arguments: dict[str, Any] = {}
+        optional = []
+        for item in self.graph.inputs(tool):
+            name = item["name"]
+            if item["required"] or (self.graph.role(tool, name) == "internal" and self.fed(tool, name)):
+                if name in previous and (blamed is not None and name not in blamed):
+                    arguments[name] = previous[name]
+                    continue
+                found, value = self.value(tool, item, previous.get(name))
+                if not found:
+                    if item["required"]:
+                        return None, f"no earlier output provides required input {name!r} of {tool}"
+                    continue
+                arguments[name] = value
+            elif self.graph.role(tool, name) == "external":
+                optional.append(item)
+        kept = [i for i in optional if i["name"] in previous and (blamed is not None and i["name"] not in blamed)]
+        for item in kept:
+            arguments[item["name"]] = previous[item["name"]]
+        fresh = [i for i in optional if i not in kept]
+        extra = max(0, min(attempt, len(optional)) - len(kept))
+        for index in sorted(self.rng.choice(len(fresh), size=min(extra, len(fresh)), replace=False)) if fresh else []:
+            item = fresh[int(index)]
+            arguments[item["name"]] = self.value(tool, item)[1]
+        return arguments, ""
+
+
+def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:
+    """The arguments an error message names, by name or by value (`BOSC08 is closed on Sundays` blames the
+    location); all of them when it names none."""
+    text = error.lower()
+    named = set()
+    for name, value in arguments.items():
+        values = [str(v).lower() for v in flatten(value) if len(str(v)) >= 2]
+        if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in values):
+            named.add(name)
+    return named or set(arguments)
+
+
+def _object_target(prop: dict[str, Any], defs: dict[str, Any]) -> tuple[bool, str, dict] | None:
+    """For an input taking objects: (a list of them?, their id-like required field, their schema)."""
+    resolved = resolve_schema(prop, defs)
+    many = resolved.get("type") == "array"
+    inner = resolve_schema(resolved.get("items", {}), defs) if many else resolved
+    if inner.get("type") != "object" or not inner.get("properties"):
+        return None
+    required = inner.get("required", [])
+    field = next((f for f in required if is_id_like(f)), None)
+    return (many, field, inner) if field else None
+
+
+def _is_list(prop: dict[str, Any], defs: dict[str, Any]) -> bool:
+    return "array" in {resolve_schema(o, defs).get("type") for o in (prop.get("anyOf") or [prop])}
+
+
+def _fits(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether a value said earlier can be said again for this input (an enum option, the right scalar type)."""
+    if isinstance(value, (dict, list)) or value is None:
+        return False
+    if "enum" in schema:
+        return value in schema["enum"]
+    kind = schema.get("type")
+    if kind == "string":
+        return isinstance(value, str)
+    if kind in ("integer", "number"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return False
+
+
+def _fields(data: Any, name: str) -> list[Any]:
+    """Values of every field called `name` anywhere inside a JSON value."""
+    found: list[Any] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == name:
+                found += values_at(value, "") if isinstance(value, list) else [value]
+            elif isinstance(value, (dict, list)):
+                found += _fields(value, name)
+    elif isinstance(data, list):
+        for item in data:
+            found += _fields(item, name)
+    return [v for v in found if v is not None]
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    seen: set = set()
+    out = []
+    for value in values:
+        key = repr(value)
+        if key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
