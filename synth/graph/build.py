@@ -58,6 +58,8 @@ def build_graph(
             observations = observe(spec, config.snapshot)
         graph.set_roles(seed_roles(spec, observations), "seed" if observations else "names")
         meta["refinement"], report = "seed", link_with_seed(graph, spec, observations)
+        for tool in graph.tools():
+            graph.tool(tool)["needs_one_of"] = observations.needs_one_of(tool) if observations else []
         meta["report"] = {"semantic_edges": semantic_edges, **report, **prune(graph)}
         return graph
     if llm is not None:

@@ -194,6 +194,19 @@ class SeedObservations:
     unchecked: set[tuple[str, str]] = field(default_factory=set)
     calls: dict[str, list[ObservedCall]] = field(default_factory=dict)
     read_only: dict[str, bool] = field(default_factory=dict)
+    plain: dict[str, tuple[dict[str, Any], bool]] = field(default_factory=dict)
+
+    def needs_one_of(self, tool: str) -> list[str]:
+        """Optional inputs of which a call needs one: the call with its required inputs alone failed, and every
+        successful call set at least one of them (Notion's `create_page` takes a parent page or a database)."""
+        arguments, ok = self.plain.get(tool, ({}, True))
+        calls = self.calls.get(tool, [])
+        if ok or not calls:
+            return []
+        extra = [set(c.arguments) - set(arguments) for c in calls]
+        if any(not e for e in extra):
+            return []
+        return sorted(set().union(*extra))
 
     def accepted(self, tool: str, slot: str) -> set[Column]:
         """Key columns whose values input (slot) `slot` of `tool` accepts; empty when none showed."""
@@ -515,7 +528,8 @@ class Prober:
         """Call `tool` a few more times for its outputs: with its required inputs only, then in the context of
         rows of the columns its inputs accept: the first (the user's own, the most referred to) and the last
         (leaves: a child note, a reply), whose outputs differ."""
-        self.outcome(tool, self.fill(tool, None, None, None))
+        plain = self.fill(tool, None, None, None)
+        self.obs.plain[tool] = (plain, self.outcome(tool, plain)[0] == "ok")
         accepted = [(s, c) for s in slots(self.spec, tool) for c in sorted(self.obs.accepted(tool, s.name))]
         for slot, column in accepted[:2]:
             found = self._rows(column)

@@ -22,6 +22,7 @@ from synth.graph.params import resolve_schema
 
 SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
 TRIES = 8
+RICHEST_OF = 10
 
 
 def sign_in_tool(spec: EnvironmentSpec) -> str | None:
@@ -136,15 +137,68 @@ def _holds(value: Any, keys: set) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool) and value in keys
 
 
+PERSON_COLUMNS = ("email", "username", "login")
+
+
+def persona(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
+    """The scenario's user where nobody signs in: a row of a people table (one holding each email or username
+    once), among those the most kinds of record (then the most records) refer to the one with the most records
+    of their own; no call is made."""
+    where, counts = _references(tables)
+    ranked: list[tuple] = []
+    for table, rows in tables.items():
+        pk = _primary_key(spec, table)
+        column = next((c for c in PERSON_COLUMNS if rows and c in rows[0]), None)
+        if pk is None or column is None:
+            continue
+        logins = [r.get(column) for r in rows if _holds(r.get(column), {r.get(column)})]
+        if len(set(logins)) != len(logins):
+            continue
+        ranked += [((-len(where.get(row.get(pk), ())), -counts[row.get(pk)], index), table, row)
+                   for index, row in enumerate(rows)]
+    if not ranked:
+        return Account()
+    _, table, row = _richest(spec, tables, [(t, r) for _, t, r in sorted(ranked, key=lambda c: c[0])])[0]
+    return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
+
+
+def _richest(spec: EnvironmentSpec, tables: dict[str, list[dict]], candidates: list[tuple[str, dict]],
+             top: int = RICHEST_OF) -> list[tuple[int, str, dict]]:
+    """The first `top` candidates reordered by how varied their records are (the states their records are in:
+    distinct values of the state's few-valued text columns, such as a status), then how many they have, the
+    rest after: the most referred-to account may hold only old, finished business."""
+    states = _state_columns(tables)
+    head = []
+    for position, (table, row) in enumerate(candidates[:top]):
+        own = own_records(spec, tables, table, row)
+        varied = {(t, c, r.get(c)) for t, rows in own.items() for r in rows for c in states.get(t, ())}
+        head.append(((-len(varied), -sum(map(len, own.values())), position), table, row))
+    head.sort(key=lambda c: c[0])
+    return [(0, t, r) for _, t, r in head] + [(0, t, r) for t, r in candidates[top:]]
+
+
+def _state_columns(tables: dict[str, list[dict]], most: int = 12) -> dict[str, list[str]]:
+    """Text columns of each table holding a few distinct values (2 to `most`): statuses, kinds, types."""
+    found: dict[str, list[str]] = {}
+    for table, rows in tables.items():
+        for column in rows[0] if rows else {}:
+            values = {r.get(column) for r in rows if isinstance(r.get(column), str)}
+            if 2 <= len(values) <= most and len(rows) > len(values):
+                found.setdefault(table, []).append(column)
+    return found
+
+
 def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
     """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
 
     Candidates are rows of the tables whose columns the sign-in inputs name (tables holding each value once
-    first: accounts, not orders), referred to by the most tables (then the most rows) first; the first
-    whose values sign in wins. Without a sign-in tool, or when nothing signs in, returns an empty Account."""
+    first: accounts, not orders; a column of the input's own name before one its description names), referred
+    to by the most tables (then the most rows) first; the first
+    whose values sign in wins. Without a sign-in tool the user is the `persona` (no call); when nothing signs
+    in, returns an Account without a table."""
     tool = sign_in_tool(spec)
     if tool is None:
-        return Account()
+        return persona(spec, tables)
     required = list(spec.tools[tool].required_inputs)
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
     if any(not found for found in columns.values()):
@@ -152,18 +206,18 @@ def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[
     where, counts = _references(tables)
     first = required[0]
     candidates = []
-    for table, column in columns[first]:
+    for rank, (table, column) in enumerate(columns[first]):
         pk = _primary_key(spec, table)
-        found = [r.get(column) for r in tables[table] if r.get(column) is not None]
+        found = [r.get(column) for r in tables[table] if _holds(r.get(column), {r.get(column)})]
         unique = len(set(found)) == len(found)  # an account table holds each login once (orders repeat emails)
         for index, row in enumerate(tables[table]):
-            if row.get(column) is not None:
+            if _holds(row.get(column), {row.get(column)}):
                 key = row.get(pk) if pk else None
-                rank = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
-                candidates.append(((not unique, *rank), index, table, row))
+                order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
+                candidates.append(((not unique, rank, *order), index, table, row))
     candidates.sort(key=lambda c: c[:2])
     grant = full_grant(spec, tool)
-    for _, _, table, row in candidates[:TRIES]:
+    for _, table, row in _richest(spec, tables, [(t, r) for _, _, t, r in candidates])[:TRIES]:
         arguments = {}
         for name in required:
             column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)

@@ -17,12 +17,12 @@ from typing import Any, Sequence
 import numpy as np
 
 DATE_NAME = re.compile(
-    r"(^|_)(date|datetime|day|at|time|deadline|due|start|end|until|since|birthday|check_in|check_out|"
+    r"(^|_)(date|datetime|day|at|time|deadline|due|start|end|until|since|birthday|check_?in|check_?out|"
     r"expiration|expires|departure|arrival|pickup|dropoff|post)(_|$)"
 )
 _ISO = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(:\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$")
-_LATER = re.compile(r"(^|_)(end|to|return|check_out|expires|expiration|due|deadline|arrival|dropoff)(_|$)")
-_EARLIER = re.compile(r"(^|_)(start|from|pickup|check_in|departure|begin)(_|$)")
+_LATER = re.compile(r"(^|_)(end|to|return|check_?out|expires|expiration|due|deadline|arrival|dropoff)(_|$)")
+_EARLIER = re.compile(r"(^|_)(start|from|pickup|check_?in|departure|begin)(_|$)")
 _PAST = re.compile(r"(^|_)(birth|birthday|born|dob)(_|$)")
 UNIX_FLOOR = 1_000_000_000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,9 @@ from .chain import Chain
 from .filling import ChainFiller, blamed_by
 from .values import ValuePool
 
-ATTEMPTS = 6
+ATTEMPTS = 10
+BACKTRACKS = 4
+EXHAUSTED = "every choice of arguments was tried before"
 
 
 @dataclass
@@ -35,21 +38,26 @@ class ChainExecution:
     failed_tool: str | None = None
     error: str | None = None
     tries: int = 0
+    backtracks: int = 0
     account: Account = field(default_factory=Account)
 
 
 def _run_tool(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tool: str, attempts: int,
-              result: ChainExecution) -> str | None:
-    """Try one tool up to `attempts` times, each attempt redrawing the arguments the last error blamed; record
-    the first success in `result`. Returns None on success, else the last error."""
+              result: ChainExecution, avoid: set[str]) -> tuple[str | None, dict[str, Any] | None]:
+    """Try one tool up to `attempts` times, each attempt redrawing the arguments the last error blamed (and never
+    arguments in `avoid`, tried before a backtrack); record the first success in `result`. Returns (None, the
+    arguments) on success, else (the last error, None)."""
     caller = "user" if spec.tools[tool].user_only else "agent"
-    error = f"{tool} was not tried"
+    error = EXHAUSTED
     previous: dict[str, Any] | None = None
     blamed: set[str] | None = None
     for attempt in range(attempts):
         arguments, reason = filler.arguments(tool, attempt, previous, blamed)
         if arguments is None:
-            return reason
+            return reason, None
+        if _key(arguments) in avoid:
+            previous, blamed = arguments, set(arguments)
+            continue
         before = session.clock.now()
         outcome = session.call(tool, arguments, caller)
         result.tries += 1
@@ -57,11 +65,60 @@ def _run_tool(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, 
             result.calls.append(GroundTruthCall(name=tool, arguments=arguments, caller=caller))
             result.outputs.append(outcome.output)
             filler.record(tool, arguments, outcome.output)
-            return None
+            return None, arguments
         session.clock.reset(before)
         error = outcome.error or "tool error"
         previous, blamed = arguments, blamed_by(error, arguments)
-    return error
+    return error, None
+
+
+def _key(arguments: dict[str, Any]) -> str:
+    return json.dumps(arguments, sort_keys=True, default=str)
+
+
+@dataclass
+class _Frame:
+    """The state before a step that succeeded, to go back to: state bytes, clock, how much was recorded, and
+    the arguments the step used."""
+
+    state: bytes
+    clock: datetime
+    calls: int
+    done: int
+    arguments: dict[str, Any]
+
+
+def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tools: list[str], attempts: int,
+               backtracks: int, result: ChainExecution) -> None:
+    """Run the chain's tools in order. When a tool fails every attempt, go back one step (restore the state
+    before it, forget its call) and have it choose other arguments, at most `backtracks` times in all: a
+    reservation that turns out to be completed is swapped for another one the listing showed."""
+    frames: list[_Frame] = []
+    avoid: list[set[str]] = [set() for _ in tools]
+    failure = (tools[0] if tools else "", EXHAUSTED)  # the last real failure, reported if all fails
+    index = 0
+    while index < len(tools):
+        state, clock, calls, done = session.state.snapshot(), session.clock.now(), len(result.calls), len(filler.done)
+        error, used = _run_tool(session, filler, spec, tools[index], attempts, result, avoid[index])
+        if error is None:
+            frames.append(_Frame(state, clock, calls, done, used))
+            index += 1
+            continue
+        exhausted = error == EXHAUSTED  # nothing left to try here: going further back costs nothing
+        if not exhausted:
+            failure = (tools[index], error)
+        if (backtracks == 0 and not exhausted) or not frames:
+            result.ok, (result.failed_tool, result.error) = False, failure
+            return
+        if not exhausted:
+            backtracks -= 1
+            result.backtracks += 1
+        avoid[index] = set()
+        index -= 1
+        frame = frames.pop()
+        session.restore_bytes(frame.state, frame.clock)
+        del result.calls[frame.calls:], result.outputs[frame.calls:], filler.done[frame.done:]
+        avoid[index].add(_key(frame.arguments))
 
 
 def execute_chain(
@@ -72,6 +129,7 @@ def execute_chain(
     *,
     clock: datetime = DEFAULT_CLOCK,
     attempts: int = ATTEMPTS,
+    backtracks: int = BACKTRACKS,
     internal_from_state: bool = True,
     sign_in: bool = False,
 ) -> ChainExecution:
@@ -80,10 +138,12 @@ def execute_chain(
     Arguments are filled from the conversation so far (`filling.ChainFiller`): internal inputs from earlier
     outputs (else, with `internal_from_state`, from ids of the state), external inputs from what the user can
     know. Each tool gets up to `attempts` tries; a failed try changes nothing (calls are atomic and the clock is
-    set back), so the returned calls replay exactly. Stops at the first tool that fails every try.
+    set back), so the returned calls replay exactly. A tool that fails every try sends the chain one step back
+    for another choice there (`backtracks` times in all; `_run_steps`); then it stops there.
     With `sign_in`, the scenario's user first signs in with one of the seed's accounts (`account.sign_in`: the
-    environment's user-only sign-in tool, every optional scope granted); that call leads the returned calls and
-    the user's own records come first among the values they can give.
+    environment's user-only sign-in tool, every optional scope granted), and that call leads the returned
+    calls; where nobody signs in, the user is the seed's most connected person (`account.persona`). Either
+    way their own records come first among the values they can give.
     """
     rng = np.random.default_rng(seed)
     session = ToolSession(spec)
@@ -96,18 +156,14 @@ def execute_chain(
         result = ChainExecution()
         if sign_in:
             result.account = sign_in_user(session, spec, tables)
-            if result.account.table is not None:
+            if result.account.tool is not None and result.account.table is not None:
                 result.calls.append(GroundTruthCall(name=result.account.tool, arguments=result.account.arguments,
                                                     caller="user"))
                 result.outputs.append(result.account.output)
         entities = chain.graph.graph.graph.get("entities", [])
         pool = ValuePool({"tables": tables}, entities, clock, result.account.own_with_account())
         filler = ChainFiller(spec, chain.graph, pool, rng, internal_from_state)
-        for tool in chain.tools:
-            error = _run_tool(session, filler, spec, tool, attempts, result)
-            if error is not None:
-                result.ok, result.failed_tool, result.error = False, tool, error
-                break
+        _run_steps(session, filler, spec, chain.tools, attempts, backtracks, result)
         result.final_state = session.dump()
         result.final_snapshot = session.state.snapshot()
         return result

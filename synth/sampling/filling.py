@@ -5,15 +5,18 @@
   `"object": "database"`, preferred), then any earlier output or argument field of the same name (the
   reservation number `get_reservation` echoed). Only with `internal_from_state` may they fall back on ids of
   the state, the user's own records first.
-- **External inputs** are what the scenario's user can say: a value an earlier call was given under that name
-  (the trip's dates, said once and repeated), their own records (their last name, their licence number), else
+- **External inputs** are what the scenario's user can say: a value an earlier call was given or returned under
+  that name (the trip's dates, said once and repeated; a city the assistant listed; never a date an output
+  holds, which belongs to a past booking), their own records (their last name, their licence number), else
   a plausible value of the state (an option, an existing title, a date near the clock; `values.external_value`).
 - An input that takes objects (cart lines) gets one object: its id field from the sources above, its other
   required fields as external values.
 
 Attempts differ: a failed call's error names the arguments it blames (their names or values appear in it), and
-the next attempt draws those again and keeps the rest; an error that blames none redraws all. Attempt `a` also
-sets `a` optional inputs (those fed by earlier calls always).
+the next attempt draws those again and keeps the rest; an error that blames none redraws all. A redrawn text
+may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
+(those fed by earlier calls always), and one input of a group the tool needs one of (`needs_one_of`, from the
+seed: a fed one, else one the user says) is always set.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from synth.graph.model import ToolGraph
 from synth.graph.observe import flatten, values_at
 from synth.graph.params import resolve_schema
 
+from .dates import is_date_name
 from .values import ValuePool, external_value, values_about
 
 
@@ -79,7 +83,10 @@ class ChainFiller:
         """Candidates for an external input: what the user already said in the chain (earlier arguments; an
         output's date of a past booking is no date to book), then one drawn value (own records first)."""
         resolved = resolve_schema(schema, defs)
-        said = [v for v in self.said(name, outputs=False) if _fits(v, resolved)]
+        said = self.said(name, outputs=False)
+        if not is_date_name(name):
+            said += self.said(name)
+        said = _unique([v for v in said if _fits(v, resolved)])
         return said + [external_value(name, schema, defs, self.pool, self.rng)]
 
     # ------------------------------------------------------------------ arguments
@@ -99,7 +106,10 @@ class ChainFiller:
             if target is not None:
                 return True, self._object(tool, prop, defs, target, value)
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
-        return True, self._pick(self.external(tool, name, prop, defs), previous, None)
+        found = self.external(tool, name, prop, defs)
+        if isinstance(previous, str) and not is_date_name(name) and _fits(previous, resolve_schema(prop, defs)):
+            found.append(f"{previous} {int(self.rng.integers(2, 100))}")  # a new name when the old one is taken
+        return True, self._pick(found, previous, None)
 
     def _pick(self, found: list[Any], previous: Any, target: tuple | None) -> Any:
         """The first candidate on a first try; later, a random one other than the previous value."""
@@ -116,7 +126,7 @@ class ChainFiller:
         """The object(s) an input takes, its id field set to `value`, its other required fields drawn."""
         many, field, inner = target
         item = {
-            sub: external_value(sub, resolve_schema(inner["properties"][sub], defs), defs, self.pool, self.rng)
+            sub: self.external(tool, sub, inner["properties"][sub], defs)[0]
             for sub in inner.get("required", []) if sub != field
         }
         item[field] = value
@@ -143,6 +153,15 @@ class ChainFiller:
                 arguments[name] = value
             elif self.graph.role(tool, name) == "external":
                 optional.append(item)
+        group = [i for i in self.graph.inputs(tool) if i["name"] in self.graph.tool(tool).get("needs_one_of", [])]
+        if group and not any(i["name"] in arguments for i in group):
+            fed = [i for i in group if self.graph.role(tool, i["name"]) == "internal" and self.internal(tool, i["name"])]
+            said = [i for i in group if self.graph.role(tool, i["name"]) == "external"]
+            choices = fed or said
+            if choices:
+                item = choices[int(self.rng.integers(len(choices)))]
+                arguments[item["name"]] = self.value(tool, item, previous.get(item["name"]))[1]
+                optional = [i for i in optional if i is not item]
         kept = [i for i in optional if i["name"] in previous and (blamed is not None and i["name"] not in blamed)]
         for item in kept:
             arguments[item["name"]] = previous[item["name"]]
@@ -167,14 +186,16 @@ def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:
 
 
 def _object_target(prop: dict[str, Any], defs: dict[str, Any]) -> tuple[bool, str, dict] | None:
-    """For an input taking objects: (a list of them?, their id-like required field, their schema)."""
+    """For an input taking objects: (a list of them?, the required field an earlier output fills: an id-like
+    one, else the first plain one, their schema)."""
     resolved = resolve_schema(prop, defs)
     many = resolved.get("type") == "array"
     inner = resolve_schema(resolved.get("items", {}), defs) if many else resolved
     if inner.get("type") != "object" or not inner.get("properties"):
         return None
     required = inner.get("required", [])
-    field = next((f for f in required if is_id_like(f)), None)
+    plain = [f for f in required if resolve_schema(inner["properties"][f], defs).get("type") in ("string", "integer")]
+    field = next((f for f in required if is_id_like(f)), plain[0] if plain else None)
     return (many, field, inner) if field else None
 
 
