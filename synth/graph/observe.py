@@ -573,8 +573,9 @@ class Prober:
                     and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)][:ROWS_PER_COLUMN]
             for row in rows:
                 value = row[column[1]]
-                base = self.fill(tool, slot, row, column[0])
-                base = self.with_object(tool, slot, base)
+                base = self.with_object(tool, slot, self.fill(tool, slot, row, column[0]))
+                if value in set(flatten(base)):  # an origin filled from the very row a destination is probed with
+                    base = self.with_object(tool, slot, self.fill(tool, slot, None, None))
                 if value in set(flatten(base)):  # the same value elsewhere would blur the masked messages
                     continue
                 taken = self.index.values[column]

@@ -221,9 +221,10 @@ def prune(graph: ToolGraph) -> dict[str, int]:
         in_types = {i["name"]: i["type"] for i in graph.inputs(v)}
         typed = [
             pair for pair in data["via"]
-            if pair[0] in out_types and pair[1] in in_types and fills(out_types[pair[0]], in_types[pair[1]])
+            if pair[0] in out_types and _input_of(pair[1]) in in_types and fills(out_types[pair[0]], in_types[_input_of(pair[1])])
         ]
-        kept = [pair for pair in typed if not _pass_through(graph, u, pair[0], v, pair[1])]
+        observed = "seed" in data["sources"]  # the seed already showed what it produces
+        kept = [pair for pair in typed if observed or not _pass_through(graph, u, pair[0], v, pair[1])]
         removed["incompatible_pairs"] += len(data["via"]) - len(typed)
         removed["pass_through_pairs"] += len(typed) - len(kept)
         data["via"] = kept
@@ -231,3 +232,8 @@ def prune(graph: ToolGraph) -> dict[str, int]:
             graph.remove_dependency(u, v)
             removed["empty_edges"] += 1
     return removed
+
+
+def _input_of(slot: str) -> str:
+    """The input a `via` slot belongs to (`segments[].origin` -> `segments`)."""
+    return slot.split("[]", 1)[0].split(".", 1)[0]

@@ -21,6 +21,8 @@ the output carries the kind of value `p` takes, and `u` produces it:
   produces nothing); a write produces only what it brought into being (values new to the state: the ids of what
   it created). Unobserved, the schema decides (a read's output that is not the id it was given; a write's own
   top-level `id`/`key`).
+A pair whose output the seed showed holding values scores 1.0; one only the names or borrowed kinds support
+0.9; an embedding-only pair its cosine. The sampler prefers the best-scored producers.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from .model import Role, ToolGraph
 from .observe import PAGING, PAGING_TEXT, QUERY, Column, SeedObservations, slots
 from .params import feeds, resolve_schema
 from .rules import RULE_SCORE, _pass_through, input_entity, output_entities
+
+UNSEEN_SCORE = 0.9  # a pair the names (or borrowed kinds) support but no call on the seed showed values for
 
 ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of|[Kk]eys? of)\b")
 RETRIEVED = re.compile(r"\b(last retrieved|current version|as listed by|as returned by)\b", re.I)
@@ -182,16 +186,19 @@ class _Kinds:
                 if found:
                     self.by_output_field.setdefault((output.get("owner", ""), output["name"]), set()).update(found)
 
-    def input(self, tool: str, name: str) -> set[Column]:
+    def slot(self, tool: str, slot: str) -> set[Column]:
+        """Key columns one input (or object field) takes: observed, else borrowed by its name."""
         if self.obs is None:
             return set()
+        last = _last_name(slot)
+        return self.obs.accepted(tool, slot) or (set() if last.lower() in BARE_IDS else self.by_slot_name.get(last, set()))
+
+    def input(self, tool: str, name: str) -> set[Column]:
+        """Key columns an input or any field of its objects takes."""
         found: set[Column] = set()
         for slot in slots(self.spec, tool):
-            if slot.input != name:
-                continue
-            own = self.obs.accepted(tool, slot.name)
-            last = _last_name(slot.name)
-            found |= own or (set() if last.lower() in BARE_IDS else self.by_slot_name.get(last, set()))
+            if slot.input == name:
+                found |= self.slot(tool, slot.name)
         return found
 
     def output(self, tool: str, output: dict[str, Any]) -> set[Column]:
@@ -230,14 +237,20 @@ def _same_name(output: dict[str, Any], name: str) -> bool:
     return output["name"] == name and len(words(name)) > 1
 
 
-def _input_type(graph: ToolGraph, spec: EnvironmentSpec, tool: str, name: str) -> str:
-    """The type an input's values have: its own, or for objects the type of their id-like field."""
-    item = next(i for i in graph.inputs(tool) if i["name"] == name)
-    fields = [s for s in slots(spec, tool) if s.input == name and s.field is not None]
-    if fields:
-        chosen = next((s for s in fields if is_id_like(s.field)), fields[0])
-        return f"array<{chosen.kind}>" if chosen.many else chosen.kind
-    return item["type"]
+def _targets(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | None, tool: str,
+             item: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    """Where an internal input's values go: (slot name, value type, entity its name names). A plain input is one
+    slot; an input taking objects has one per field that is itself internal (`segments[].origin`,
+    `segments[].train_number`), so an edge says which field a value fills."""
+    fields = [s for s in slots(spec, tool) if s.input == item["name"] and s.field is not None]
+    if not fields:
+        return [(item["name"], item["type"], input_entity(graph, tool, item))]
+    tools = set(spec.tools) - {tool}
+    borrowed = _borrowed(obs)
+    return [
+        (s.name, s.kind, input_entity(graph, tool, {"name": s.field}))
+        for s in fields if _slot_role(obs, tool, s.name, s.field, "", tools, borrowed) == "internal"
+    ]
 
 
 def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | None) -> dict[str, int]:
@@ -250,31 +263,40 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
     agents = [t for t in graph.tools() if not graph.tool(t)["user_only"]]
     for v in agents:
         for item in graph.inputs(v):
-            name = item["name"]
-            if graph.role(v, name) != "internal":
+            if graph.role(v, item["name"]) != "internal":
                 continue
-            wanted_type = _input_type(graph, spec, v, name)
-            wanted = kinds.input(v, name)
-            wanted_entity = input_entity(graph, v, item)
-            for u in agents:
-                if u == v:
-                    continue
-                for output in graph.outputs(u):
-                    if not feeds(output["type"], wanted_type) or (obs is not None and obs.shown_empty(u, output["path"])):
+            for slot, wanted_type, wanted_entity in _targets(graph, spec, obs, v, item):
+                for u in agents:
+                    if u == v:
                         continue
-                    carried = kinds.output(u, output)
-                    if wanted and carried:
-                        signal = "seed" if wanted & carried else None
-                    elif wanted_entity and wanted_entity in output_entities(graph, u, output) or _same_name(output, name):
-                        signal = "names"
-                    elif (u, v, output["path"], name) in semantic:
-                        signal = "semantic"
-                    else:
-                        signal = None
-                    if signal is None or not _produces(graph, kinds, u, output, v, name):
-                        continue
-                    score = semantic.get((u, v, output["path"], name), RULE_SCORE) if signal == "semantic" else RULE_SCORE
-                    graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],
-                                         [(output["path"], name, score)], f"{output['path']} -> {name} ({signal})")
-                    counts[signal] += 1
+                    for output in graph.outputs(u):
+                        if not feeds(output["type"], wanted_type) or (obs is not None and obs.shown_empty(u, output["path"])):
+                            continue
+                        signal = _signal(graph, kinds, semantic, u, output, v, item["name"], slot, wanted_entity)
+                        if signal is None or not _produces(graph, kinds, u, output, v, item["name"]):
+                            continue
+                        if signal == "semantic":
+                            score = semantic[(u, v, output["path"], item["name"])]
+                        elif obs is not None and obs.output_values(u, output["path"]):
+                            score = RULE_SCORE  # seen carrying such values on the seed
+                        else:
+                            score = UNSEEN_SCORE
+                        graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],
+                                             [(output["path"], slot, score)], f"{output['path']} -> {slot} ({signal})")
+                        counts[signal] += 1
     return counts
+
+
+def _signal(graph: ToolGraph, kinds: _Kinds, semantic: dict, u: str, output: dict[str, Any], v: str, name: str,
+            slot: str, wanted_entity: str | None) -> str | None:
+    """Which signal says `output` of `u` is the kind of value slot `slot` of `v` takes: the seed (both sides
+    observed or borrowed), else the names, else the embeddings; None when none does."""
+    wanted = kinds.slot(v, slot)
+    carried = kinds.output(u, output)
+    if wanted and carried:
+        return "seed" if wanted & carried else None
+    if wanted_entity and wanted_entity in output_entities(graph, u, output) or _same_name(output, _last_name(slot)):
+        return "names"
+    if (u, v, output["path"], name) in semantic:
+        return "semantic"
+    return None

@@ -23,6 +23,7 @@ from synth.graph.params import resolve_schema
 SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
 TRIES = 8
 RICHEST_OF = 10
+PICK_AMONG = 5  # scenarios draw their user among the five richest accounts
 
 
 def sign_in_tool(spec: EnvironmentSpec) -> str | None:
@@ -140,7 +141,7 @@ def _holds(value: Any, keys: set) -> bool:
 PERSON_COLUMNS = ("email", "username", "login")
 
 
-def persona(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
+def persona(spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0) -> Account:
     """The scenario's user where nobody signs in: a row of a people table (one holding each email or username
     once), among those the most kinds of record (then the most records) refer to the one with the most records
     of their own; no call is made."""
@@ -158,8 +159,16 @@ def persona(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
                    for index, row in enumerate(rows)]
     if not ranked:
         return Account()
-    _, table, row = _richest(spec, tables, [(t, r) for _, t, r in sorted(ranked, key=lambda c: c[0])])[0]
+    _, table, row = _rotate(_richest(spec, tables, [(t, r) for _, t, r in sorted(ranked, key=lambda c: c[0])]), pick)[0]
     return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
+
+
+def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
+    """`ranked` with its `pick`-th (modulo `among`) candidate first: each scenario may have its own user."""
+    if not ranked or pick == 0:
+        return ranked
+    first = pick % min(among, len(ranked))
+    return [ranked[first]] + ranked[:first] + ranked[first + 1:]
 
 
 def _richest(spec: EnvironmentSpec, tables: dict[str, list[dict]], candidates: list[tuple[str, dict]],
@@ -188,17 +197,18 @@ def _state_columns(tables: dict[str, list[dict]], most: int = 12) -> dict[str, l
     return found
 
 
-def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> Account:
+def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0) -> Account:
     """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
 
     Candidates are rows of the tables whose columns the sign-in inputs name (tables holding each value once
     first: accounts, not orders; a column of the input's own name before one its description names), referred
     to by the most tables (then the most rows) first; the first
-    whose values sign in wins. Without a sign-in tool the user is the `persona` (no call); when nothing signs
-    in, returns an Account without a table."""
+    whose values sign in wins; `pick` puts the pick-th of the five richest first (each scenario its own user).
+    Without a sign-in tool the user is the `persona` (no call); when nothing signs in, returns an Account
+    without a table."""
     tool = sign_in_tool(spec)
     if tool is None:
-        return persona(spec, tables)
+        return persona(spec, tables, pick)
     required = list(spec.tools[tool].required_inputs)
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
     if any(not found for found in columns.values()):
@@ -217,7 +227,7 @@ def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[
                 candidates.append(((not unique, rank, *order), index, table, row))
     candidates.sort(key=lambda c: c[:2])
     grant = full_grant(spec, tool)
-    for _, table, row in _richest(spec, tables, [(t, r) for _, _, t, r in candidates])[:TRIES]:
+    for _, table, row in _rotate(_richest(spec, tables, [(t, r) for _, _, t, r in candidates]), pick)[:TRIES]:
         arguments = {}
         for name in required:
             column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)

@@ -23,6 +23,7 @@ from .values import ValuePool
 ATTEMPTS = 10
 BACKTRACKS = 4
 EXHAUSTED = "every choice of arguments was tried before"
+USERS = 3
 
 
 @dataclass
@@ -132,6 +133,7 @@ def execute_chain(
     backtracks: int = BACKTRACKS,
     internal_from_state: bool = True,
     sign_in: bool = False,
+    users: int = USERS,
 ) -> ChainExecution:
     """Execute `chain` from `snapshot` (a snapshot name or serialized state) and return the ground truth.
 
@@ -142,9 +144,22 @@ def execute_chain(
     for another choice there (`backtracks` times in all; `_run_steps`); then it stops there.
     With `sign_in`, the scenario's user first signs in with one of the seed's accounts (`account.sign_in`: the
     environment's user-only sign-in tool, every optional scope granted), and that call leads the returned
-    calls; where nobody signs in, the user is the seed's most connected person (`account.persona`). Either
-    way their own records come first among the values they can give.
+    calls; where nobody signs in, the user is one of the seed's people (`account.persona`). The user is drawn
+    with `seed` among the five accounts with the most varied records, and their own records come first among
+    the values they can give; when the chain fails for them, the next of those accounts is the scenario's user
+    (`users` in all: a task's user is whoever has the records it is about).
     """
+    result = ChainExecution()
+    for user in range(users if sign_in else 1):
+        result = _execute(spec, chain, snapshot, seed, clock, attempts, backtracks, internal_from_state, sign_in, seed + user)
+        if result.ok:
+            break
+    return result
+
+
+def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: int, clock: datetime, attempts: int,
+             backtracks: int, internal_from_state: bool, sign_in: bool, user: int) -> ChainExecution:
+    """One execution of `chain` (see `execute_chain`), the `user`-th account signed in."""
     rng = np.random.default_rng(seed)
     session = ToolSession(spec)
     try:
@@ -155,14 +170,15 @@ def execute_chain(
         tables = session.state.dump_snapshot()["tables"]
         result = ChainExecution()
         if sign_in:
-            result.account = sign_in_user(session, spec, tables)
+            result.account = sign_in_user(session, spec, tables, pick=user)
             if result.account.tool is not None and result.account.table is not None:
                 result.calls.append(GroundTruthCall(name=result.account.tool, arguments=result.account.arguments,
                                                     caller="user"))
                 result.outputs.append(result.account.output)
         entities = chain.graph.graph.graph.get("entities", [])
-        pool = ValuePool({"tables": tables}, entities, clock, result.account.own_with_account())
-        filler = ChainFiller(spec, chain.graph, pool, rng, internal_from_state)
+        own = result.account.own_with_account()
+        pool = ValuePool({"tables": tables}, entities, clock, own)
+        filler = ChainFiller(spec, chain.graph, pool, rng, internal_from_state, set(chain.links), tables, own)
         _run_steps(session, filler, spec, chain.tools, attempts, backtracks, result)
         result.final_state = session.dump()
         result.final_snapshot = session.state.snapshot()

@@ -8,7 +8,8 @@ Deliberate readings of the pseudo-code, all documented in docs/graph.md:
   counts as one required input when none of them is external or provided.
 - Algorithm 2 draws a producer uniformly; here it is drawn uniformly among the producers that need the fewest
   producers of their own (`find_member`, given an email, before `get_reservation`, which needs a
-  reservation number), so the depth cap cuts fewer chains short.
+  reservation number), so the depth cap cuts fewer chains short, and among those the ones whose link scores
+  best (the seed showed them returning such values).
 - A tool joins V-hat before its own priors are resolved (the algorithms add it after), so a dependency cycle
   cannot add the same tool twice; it enters the ordered chain after its priors. A producer still pending (its
   own priors being resolved: a cycle) is never chosen as a prior, since it could not feed the tool.
@@ -88,6 +89,8 @@ class TopologySampler:
             return
         needs = {u: self.unmet(u, visited) for u in candidates}
         candidates = [u for u in candidates if needs[u] == min(needs.values())]
+        scores = {u: self.graph.via_score(u, tool, item["name"]) for u in candidates}
+        candidates = [u for u in candidates if scores[u] == max(scores.values())]
         prior = candidates[int(rng.integers(len(candidates)))]
         if prior not in members:
             members.add(prior)  # before recursing, so a cycle back to it cannot add it twice

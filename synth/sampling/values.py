@@ -111,7 +111,7 @@ def external_value(name: str, schema: dict[str, Any], defs: dict[str, Any], pool
 
 def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, kind: str) -> int | float:
     low = schema["minimum"] if "minimum" in schema else schema.get("exclusiveMinimum", 0) + 1
-    high = schema["maximum"] if "maximum" in schema else schema.get("exclusiveMaximum", 11) - 1
+    high = schema["maximum"] if "maximum" in schema else schema.get("exclusiveMaximum", low + 5) - 1
     if _SIZE.search(name):
         return int(min(max(10, low), high))
     found = _numbers(pool.existing(name, own=True)) or _numbers(pool.existing(name))
