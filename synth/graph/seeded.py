@@ -283,6 +283,7 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
                             score = UNSEEN_SCORE
                         graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],
                                              [(output["path"], slot, score)], f"{output['path']} -> {slot} ({signal})")
+                        graph.tool(v).setdefault("slot_kinds", {})[slot] = _kind_names(kinds.slot(v, slot), wanted_entity)
                         counts[signal] += 1
     return counts
 
@@ -300,3 +301,9 @@ def _signal(graph: ToolGraph, kinds: _Kinds, semantic: dict, u: str, output: dic
     if (u, v, output["path"], name) in semantic:
         return "semantic"
     return None
+
+
+def _kind_names(columns: set[Column], entity: str | None) -> list[str]:
+    """What kind of value a slot takes, for people: the key columns it accepts (`conversations.id`), else the
+    entity its name names (`page`)."""
+    return sorted(f"{table}.{column}" for table, column in columns) or ([entity] if entity else [])

@@ -141,26 +141,40 @@ def _holds(value: Any, keys: set) -> bool:
 PERSON_COLUMNS = ("email", "username", "login")
 
 
-def persona(spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0) -> Account:
-    """The scenario's user where nobody signs in: a row of a people table (one holding each email or username
-    once), among those the most kinds of record (then the most records) refer to the one with the most records
-    of their own; no call is made."""
+def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tuple[str, dict[str, Any]]]:
+    """The seed's accounts as (table, row), the likeliest scenario users first (compute once per state and pass
+    to `sign_in`).
+
+    With a sign-in tool: rows of the tables whose columns its first input names (tables holding each value once
+    first: accounts, not orders; a column of the input's own name before one its description names). Without:
+    rows of people tables (holding each email or username once). Either way those the most kinds of record
+    (then the most records) refer to come first, and the first ten of them are reordered by how varied and many
+    their own records are (`_richest`)."""
     where, counts = _references(tables)
     ranked: list[tuple] = []
-    for table, rows in tables.items():
-        pk = _primary_key(spec, table)
-        column = next((c for c in PERSON_COLUMNS if rows and c in rows[0]), None)
-        if pk is None or column is None:
-            continue
-        logins = [r.get(column) for r in rows if _holds(r.get(column), {r.get(column)})]
-        if len(set(logins)) != len(logins):
-            continue
-        ranked += [((-len(where.get(row.get(pk), ())), -counts[row.get(pk)], index), table, row)
-                   for index, row in enumerate(rows)]
-    if not ranked:
-        return Account()
-    _, table, row = _rotate(_richest(spec, tables, [(t, r) for _, t, r in sorted(ranked, key=lambda c: c[0])]), pick)[0]
-    return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
+    tool = sign_in_tool(spec)
+    if tool is None:
+        for table, rows in tables.items():
+            pk = _primary_key(spec, table)
+            column = next((c for c in PERSON_COLUMNS if rows and c in rows[0]), None)
+            if pk is None or column is None:
+                continue
+            logins = [r.get(column) for r in rows if _holds(r.get(column), {r.get(column)})]
+            if len(set(logins)) == len(logins):
+                ranked += [((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)]
+    elif spec.tools[tool].required_inputs:
+        first = spec.tools[tool].required_inputs[0]
+        for rank, (table, column) in enumerate(_candidate_columns(spec, tool, first, tables)):
+            pk = _primary_key(spec, table)
+            logins = [r.get(column) for r in tables[table] if _holds(r.get(column), {r.get(column)})]
+            unique = len(set(logins)) == len(logins)  # an account table holds each login once (orders repeat emails)
+            for index, row in enumerate(tables[table]):
+                if _holds(row.get(column), {row.get(column)}):
+                    key = row.get(pk) if pk else None
+                    order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
+                    ranked.append(((not unique, rank, *order), index, table, row))
+    ranked.sort(key=lambda c: c[:2])
+    return _richest(spec, tables, [(t, r) for _, _, t, r in ranked])
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
@@ -171,19 +185,19 @@ def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
     return [ranked[first]] + ranked[:first] + ranked[first + 1:]
 
 
-def _richest(spec: EnvironmentSpec, tables: dict[str, list[dict]], candidates: list[tuple[str, dict]],
-             top: int = RICHEST_OF) -> list[tuple[int, str, dict]]:
+def _richest(spec: EnvironmentSpec, tables: dict[str, list[dict]], found: list[tuple[str, dict]],
+             top: int = RICHEST_OF) -> list[tuple[str, dict]]:
     """The first `top` candidates reordered by how varied their records are (the states their records are in:
     distinct values of the state's few-valued text columns, such as a status), then how many they have, the
     rest after: the most referred-to account may hold only old, finished business."""
     states = _state_columns(tables)
     head = []
-    for position, (table, row) in enumerate(candidates[:top]):
+    for position, (table, row) in enumerate(found[:top]):
         own = own_records(spec, tables, table, row)
         varied = {(t, c, r.get(c)) for t, rows in own.items() for r in rows for c in states.get(t, ())}
         head.append(((-len(varied), -sum(map(len, own.values())), position), table, row))
     head.sort(key=lambda c: c[0])
-    return [(0, t, r) for _, t, r in head] + [(0, t, r) for t, r in candidates[top:]]
+    return [(t, r) for _, t, r in head] + found[top:]
 
 
 def _state_columns(tables: dict[str, list[dict]], most: int = 12) -> dict[str, list[str]]:
@@ -197,37 +211,25 @@ def _state_columns(tables: dict[str, list[dict]], most: int = 12) -> dict[str, l
     return found
 
 
-def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0) -> Account:
+def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0,
+            ranked: list[tuple[str, dict]] | None = None) -> Account:
     """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
 
-    Candidates are rows of the tables whose columns the sign-in inputs name (tables holding each value once
-    first: accounts, not orders; a column of the input's own name before one its description names), referred
-    to by the most tables (then the most rows) first; the first
-    whose values sign in wins; `pick` puts the pick-th of the five richest first (each scenario its own user).
-    Without a sign-in tool the user is the `persona` (no call); when nothing signs in, returns an Account
-    without a table."""
+    The accounts of `candidates` (`ranked`, computed when not given) are tried in order, the `pick`-th of the
+    first five first (each scenario may have its own user), and the first whose values sign in wins (eight
+    tries). Without a sign-in tool the first of them is the user and no call is made; when nothing signs in,
+    returns an Account without a table."""
+    ranked = candidates(spec, tables) if ranked is None else ranked
     tool = sign_in_tool(spec)
     if tool is None:
-        return persona(spec, tables, pick)
+        if not ranked:
+            return Account()
+        table, row = _rotate(ranked, pick)[0]
+        return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
     required = list(spec.tools[tool].required_inputs)
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
-    if any(not found for found in columns.values()):
-        return Account(tool=tool)
-    where, counts = _references(tables)
-    first = required[0]
-    candidates = []
-    for rank, (table, column) in enumerate(columns[first]):
-        pk = _primary_key(spec, table)
-        found = [r.get(column) for r in tables[table] if _holds(r.get(column), {r.get(column)})]
-        unique = len(set(found)) == len(found)  # an account table holds each login once (orders repeat emails)
-        for index, row in enumerate(tables[table]):
-            if _holds(row.get(column), {row.get(column)}):
-                key = row.get(pk) if pk else None
-                order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
-                candidates.append(((not unique, rank, *order), index, table, row))
-    candidates.sort(key=lambda c: c[:2])
     grant = full_grant(spec, tool)
-    for _, table, row in _rotate(_richest(spec, tables, [(t, r) for _, _, t, r in candidates]), pick)[:TRIES]:
+    for table, row in _rotate(ranked, pick)[:TRIES]:
         arguments = {}
         for name in required:
             column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,7 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 
-from .account import Account, sign_in as sign_in_user
+from .account import Account, candidates, sign_in as sign_in_user
 from .chain import Chain
 from .filling import ChainFiller, blamed_by
 from .values import ValuePool
@@ -122,6 +123,31 @@ def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec,
         avoid[index].add(_key(frame.arguments))
 
 
+@dataclass(frozen=True, eq=False)
+class _SeedState:
+    """What every execution from one snapshot reads alike: its tables, its ranked accounts, its values."""
+
+    tables: dict[str, list[dict[str, Any]]]
+    accounts: list[tuple[str, dict[str, Any]]]
+    pool: ValuePool
+
+    @classmethod
+    def of(cls, spec: EnvironmentSpec, session: ToolSession, entities: list[str], clock: datetime) -> "_SeedState":
+        """Read the state `session` holds now."""
+        tables = session.state.dump_snapshot()["tables"]
+        return cls(tables, candidates(spec, tables), ValuePool({"tables": tables}, entities, clock))
+
+
+@lru_cache(maxsize=8)
+def _seed_state(spec: EnvironmentSpec, snapshot: str, entities: tuple[str, ...] | list[str], clock: datetime) -> _SeedState:
+    session = ToolSession(spec)
+    try:
+        session.reset(snapshot, clock)
+        return _SeedState.of(spec, session, list(entities), clock)
+    finally:
+        session.close()
+
+
 def execute_chain(
     spec: EnvironmentSpec,
     chain: Chain,
@@ -167,17 +193,21 @@ def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: i
             session.restore_bytes(snapshot, clock)
         else:
             session.reset(snapshot, clock)
-        tables = session.state.dump_snapshot()["tables"]
+        entities = tuple(chain.graph.graph.graph.get("entities", []))
+        if isinstance(snapshot, str):
+            seed_state = _seed_state(spec, snapshot, entities, clock)
+        else:
+            seed_state = _SeedState.of(spec, session, list(entities), clock)
+        tables = seed_state.tables
         result = ChainExecution()
         if sign_in:
-            result.account = sign_in_user(session, spec, tables, pick=user)
+            result.account = sign_in_user(session, spec, tables, pick=user, ranked=seed_state.accounts)
             if result.account.tool is not None and result.account.table is not None:
                 result.calls.append(GroundTruthCall(name=result.account.tool, arguments=result.account.arguments,
                                                     caller="user"))
                 result.outputs.append(result.account.output)
-        entities = chain.graph.graph.graph.get("entities", [])
         own = result.account.own_with_account()
-        pool = ValuePool({"tables": tables}, entities, clock, own)
+        pool = seed_state.pool.mine(own)
         filler = ChainFiller(spec, chain.graph, pool, rng, internal_from_state, set(chain.links), tables, own)
         _run_steps(session, filler, spec, chain.tools, attempts, backtracks, result)
         result.final_state = session.dump()

@@ -64,6 +64,15 @@ class ValuePool:
                 columns.setdefault(column, []).append(value)
                 table_columns.setdefault((entity, column), []).append(value)
 
+    def mine(self, own: dict[str, list[dict[str, Any]]]) -> "ValuePool":
+        """This pool (sharing its indexes of the state) with `own` as the user's records."""
+        pool = object.__new__(ValuePool)
+        pool.__dict__.update(self.__dict__)
+        pool.own_columns, pool.own_table_columns = {}, {}
+        for table, rows in own.items():
+            self._index(table, rows, pool.own_columns, pool.own_table_columns)
+        return pool
+
     def existing(self, name: str, own: bool = False) -> list[Any]:
         """Values of columns matching a parameter name: `title`; `page_title` -> `title` of pages; `title`
         anywhere for `new_title` (not for a vague last word: `country_code` is no discount `code`). With `own`,
