@@ -12,6 +12,9 @@ values their inputs accept.
 - **What an output carries.** Every successful call of the probing is kept; an output path's values say which
   key columns it carries (for a write, looked up in the state it left), whether they only repeat the call's own
   arguments (an *echo*), and, for a write, whether they are new to the state (ids it created).
+- **Which pairs work.** A few values of each output are passed to each other tool whose input accepts their
+  kind; whether any such call succeeds is kept (`works`): a listing of finished rentals feeds a reservation
+  number that is found but cannot be changed.
 
 The user signs in first (`synth.sampling.account`), as every task's user would. Calls run in a real
 `ToolSession`; the state is restored after every successful write, so every probe starts from the same state.
@@ -46,6 +49,7 @@ ROWS_PER_COLUMN = 2
 MAX_VALUE_LENGTH = 80
 DOMAIN_SHARE = 0.2
 PROBE_BUDGET = 48  # calls per probed slot
+PAIR_VALUES = 5  # values of an output tried in another tool
 MIN_PROBE_LENGTH = 3  # one- and two-letter codes change too many messages by accident
 _SPACE = re.compile(r"\s")
 
@@ -195,6 +199,7 @@ class SeedObservations:
     calls: dict[str, list[ObservedCall]] = field(default_factory=dict)
     read_only: dict[str, bool] = field(default_factory=dict)
     plain: dict[str, tuple[dict[str, Any], bool]] = field(default_factory=dict)
+    works: dict[tuple[str, str, str, str], bool] = field(default_factory=dict)
 
     def needs_one_of(self, tool: str) -> list[str]:
         """Optional inputs of which a call needs one: the call with its required inputs alone failed, and every
@@ -243,7 +248,8 @@ class SeedObservations:
 
     def output_columns(self, tool: str, path: str) -> set[Column]:
         """Key columns holding at least a fifth of the values seen at an output path (a parent may be a page
-        or a database)."""
+        or a database) and at least half as many as the column holding the most (numeric ids of different
+        tables overlap by chance)."""
         seen = [v for _, values in self.output_values(tool, path) for v in values]
         if not seen:
             return set()
@@ -252,7 +258,8 @@ class SeedObservations:
         for value in seen:
             for column in self.index.holders.get(value, set()) | created.get(value, set()):
                 counts[column] = counts.get(column, 0) + 1
-        return {c for c, n in counts.items() if n >= DOMAIN_SHARE * len(seen)}
+        best = max(counts.values(), default=0)
+        return {c for c, n in counts.items() if n >= DOMAIN_SHARE * len(seen) and n >= best / 2}
 
     def echoes(self, tool: str, path: str) -> bool | None:
         """Whether an output path only ever repeated the call's own arguments (None: never seen)."""
@@ -553,6 +560,44 @@ class Prober:
             scored.append((-score, position, column))
         return [column for _, _, column in sorted(scored)]
 
+    def check_pairs(self, tools: list[str], values: int = PAIR_VALUES) -> None:
+        """For every output whose values are of a kind a slot of another tool accepts, call that tool with a few
+        of those values (its other arguments those of a call that succeeded) and record whether any did: a
+        reservation number from the points history is accepted, but names finished rentals that cannot be
+        changed; one from the reservation list can."""
+        consumers = [(t, s) for t in tools for s in slots(self.spec, t) if self.obs.accepted(t, s.name)]
+        for producer in tools:
+            for call_paths in self._output_paths(producer):
+                path, found = call_paths
+                kinds = self.obs.output_columns(producer, path)
+                for tool, slot in consumers:
+                    if tool == producer or not kinds & self.obs.accepted(tool, slot.name):
+                        continue
+                    works = False
+                    base = self._template(tool, slot)
+                    for value in found[:values]:
+                        if value not in set(flatten(base)) and self.outcome(tool, self.place(base, slot, value, tool), (value,))[0] == "ok":
+                            works = True
+                            break
+                    self.obs.works[(producer, path, tool, slot.name)] = works
+
+    def _template(self, tool: str, slot: Slot) -> dict[str, Any]:
+        """Arguments to try another value in: those of a successful call of `tool` (optional inputs it needed
+        included), else its required inputs filled as in probing."""
+        for call in self.obs.calls.get(tool, []):
+            return dict(call.arguments)
+        return self.with_object(tool, slot, self.fill(tool, slot, None, None))
+
+    def _output_paths(self, tool: str) -> list[tuple[str, list[Any]]]:
+        """(path, distinct values seen there) for every output path of `tool` with key values."""
+        paths: dict[str, list[Any]] = {}
+        for call in self.obs.calls.get(tool, []):
+            for path in _paths(call.output):
+                for value in values_at(call.output, path):
+                    if value in self.index.holders and value not in paths.setdefault(path, []):
+                        paths[path].append(value)
+        return [(p, v) for p, v in paths.items() if v]
+
     def probe(self, tool: str, slot: Slot) -> None:
         """Find the key columns `slot` accepts (see the module docstring)."""
         key = (tool, slot.name)
@@ -570,7 +615,8 @@ class Prober:
             if self.made >= budget:
                 break
             rows = [r for r in self._rows(column) if isinstance(r[column[1]], wanted)
-                    and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)][:ROWS_PER_COLUMN]
+                    and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)]
+            rows = sorted(rows, key=lambda r: len(self.index.holders.get(r[column[1]], ())) > 1)[:ROWS_PER_COLUMN]
             for row in rows:
                 value = row[column[1]]
                 base = self.with_object(tool, slot, self.fill(tool, slot, row, column[0]))
@@ -589,6 +635,24 @@ class Prober:
                 if missed == self.outcome(tool, self.place(base, slot, other, tool), trio) and missed != ("ok", True):
                     self.obs.accepts.setdefault(key, set()).add(column)
                 break
+
+
+def _paths(data: Any, prefix: str = "") -> set[str]:
+    """The output paths (`results[].id`, `order.line_items[].id`) of the scalar fields inside a JSON value."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, (dict, list)):
+                found |= _paths(value, f"{prefix}{key}.")
+            elif _scalar(value):
+                found.add(f"{prefix}{key}")
+    elif isinstance(data, list):
+        for item in data:
+            if isinstance(item, (dict, list)):
+                found |= _paths(item, f"{prefix.rstrip('.')}[].")
+            elif _scalar(item):
+                found.add(prefix.rstrip("."))
+    return found
 
 
 def _matching_columns(name: str, table: str | None, row: dict[str, Any]) -> list[str]:
@@ -628,6 +692,7 @@ def observe(spec: EnvironmentSpec, snapshot: str = "seed", clock: datetime = DEF
                         prober.probe(tool, slot)
         for tool in names:
             prober.exercise(tool)
+        prober.check_pairs(names)
         return obs
     finally:
         session.close()

@@ -21,8 +21,9 @@ the output carries the kind of value `p` takes, and `u` produces it:
   produces nothing); a write produces only what it brought into being (values new to the state: the ids of what
   it created). Unobserved, the schema decides (a read's output that is not the id it was given; a write's own
   top-level `id`/`key`).
-A pair whose output the seed showed holding values scores 1.0; one only the names or borrowed kinds support
-0.9; an embedding-only pair its cosine. The sampler prefers the best-scored producers.
+A pair whose values, passed on the seed, made the taking tool succeed scores 1.0 (`observe`'s pair checks); one
+whose values never did 0.95; one the seed never tried (names or borrowed kinds) 0.9; an embedding-only pair its
+cosine. The sampler prefers the best-scored producers.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from .observe import PAGING, PAGING_TEXT, QUERY, Column, SeedObservations, slots
 from .params import feeds, resolve_schema
 from .rules import RULE_SCORE, _pass_through, input_entity, output_entities
 
-UNSEEN_SCORE = 0.9  # a pair the names (or borrowed kinds) support but no call on the seed showed values for
+FAILED_SCORE = 0.95  # a pair whose values, passed on the seed, never made the taking tool succeed
+UNSEEN_SCORE = 0.9  # a pair the names (or borrowed kinds) support but the seed never tried
 
 ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of|[Kk]eys? of)\b")
 RETRIEVED = re.compile(r"\b(last retrieved|current version|as listed by|as returned by)\b", re.I)
@@ -110,10 +112,19 @@ def _borrowed(obs: SeedObservations | None) -> dict[str, set[Column]]:
     return found
 
 
+def _lent(borrowed: dict[str, set[Column]], name: str, description: str) -> set[Column]:
+    """Key columns slots of this name accept elsewhere, else those of a slot the description names ("The
+    message's ts" for `timestamp`)."""
+    if name in borrowed:
+        return borrowed[name]
+    named = [w for w in re.findall(r"[A-Za-z_]+", description) if w in borrowed]
+    return borrowed[named[0]] if named else set()
+
+
 def _slot_role(obs: SeedObservations | None, tool: str, slot: str, name: str, description: str, tools: set[str],
                borrowed: dict[str, set[Column]]) -> Role:
     if obs is not None:
-        accepted = obs.accepted(tool, slot) or ((tool, slot) not in obs.unchecked and borrowed.get(name, set()))
+        accepted = obs.accepted(tool, slot) or ((tool, slot) not in obs.unchecked and _lent(borrowed, name, description))
         if accepted:
             return "external" if any(human_column(obs, c) for c in accepted) else "internal"
         if (tool, slot) in obs.unchecked:
@@ -187,11 +198,15 @@ class _Kinds:
                     self.by_output_field.setdefault((output.get("owner", ""), output["name"]), set()).update(found)
 
     def slot(self, tool: str, slot: str) -> set[Column]:
-        """Key columns one input (or object field) takes: observed, else borrowed by its name."""
+        """Key columns one input (or object field) takes: observed, else borrowed by its name or the slot its
+        description names."""
         if self.obs is None:
             return set()
         last = _last_name(slot)
-        return self.obs.accepted(tool, slot) or (set() if last.lower() in BARE_IDS else self.by_slot_name.get(last, set()))
+        if self.obs.accepted(tool, slot) or last.lower() in BARE_IDS:
+            return self.obs.accepted(tool, slot)
+        field = self.spec.tools[tool].input_model.model_fields.get(slot)
+        return _lent(self.by_slot_name, last, (field.description or "") if field else "")
 
     def input(self, tool: str, name: str) -> set[Column]:
         """Key columns an input or any field of its objects takes."""
@@ -277,8 +292,8 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
                             continue
                         if signal == "semantic":
                             score = semantic[(u, v, output["path"], item["name"])]
-                        elif obs is not None and obs.output_values(u, output["path"]):
-                            score = RULE_SCORE  # seen carrying such values on the seed
+                        elif obs is not None and (u, output["path"], v, slot) in obs.works:
+                            score = RULE_SCORE if obs.works[(u, output["path"], v, slot)] else FAILED_SCORE
                         else:
                             score = UNSEEN_SCORE
                         graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],

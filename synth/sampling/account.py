@@ -132,6 +132,10 @@ def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str
     return own
 
 
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
 def _holds(value: Any, keys: set) -> bool:
     if isinstance(value, list):
         return any(isinstance(v, (str, int)) and v in keys for v in value)
@@ -159,17 +163,17 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
             column = next((c for c in PERSON_COLUMNS if rows and c in rows[0]), None)
             if pk is None or column is None:
                 continue
-            logins = [r.get(column) for r in rows if _holds(r.get(column), {r.get(column)})]
+            logins = [r.get(column) for r in rows if _scalar(r.get(column))]
             if len(set(logins)) == len(logins):
                 ranked += [((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)]
     elif spec.tools[tool].required_inputs:
         first = spec.tools[tool].required_inputs[0]
         for rank, (table, column) in enumerate(_candidate_columns(spec, tool, first, tables)):
             pk = _primary_key(spec, table)
-            logins = [r.get(column) for r in tables[table] if _holds(r.get(column), {r.get(column)})]
+            logins = [r.get(column) for r in tables[table] if _scalar(r.get(column))]
             unique = len(set(logins)) == len(logins)  # an account table holds each login once (orders repeat emails)
             for index, row in enumerate(tables[table]):
-                if _holds(row.get(column), {row.get(column)}):
+                if _scalar(row.get(column)):
                     key = row.get(pk) if pk else None
                     order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
                     ranked.append(((not unique, rank, *order), index, table, row))

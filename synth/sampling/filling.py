@@ -8,7 +8,8 @@
 - **External inputs** are what the scenario's user can say: values from one row of the state for inputs said
   together (an origin and a destination of one route; their own rows first), a value an earlier call was given
   or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a date an output
-  holds, which belongs to a past booking), their own records (their last name, their licence number), else
+  holds, which belongs to a past booking), an empty search where the input says empty matches everything, their
+  own records (their last name, their licence number), else
   a plausible value of the state (an option, an existing title, a date near the clock; `values.external_value`).
 - An input that takes objects (cart lines, a trip's segments) gets one object: each field an earlier output
   feeds (the graph's `via` slot `segments[].origin`) from that output, its other required fields as external
@@ -38,6 +39,7 @@ from .dates import is_date_name
 from .values import ValuePool, external_value, values_about
 
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
+EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
 
 
 class ChainFiller:
@@ -111,6 +113,9 @@ class ChainFiller:
         output's date of a past booking is no date to book), then one drawn value (own records first)."""
         resolved = resolve_schema(schema, defs)
         said = [self.context[name]] if name in self.context else []
+        description = next((i.get("description", "") for i in self.graph.inputs(tool) if i["name"] == name), "")
+        if resolved.get("type") == "string" and EMPTY_MATCHES_ALL.search(description):
+            said.append("")  # "empty matches every issue": the widest search
         said += self.said(name, outputs=False)
         if not is_date_name(name):
             said += self.said(name)
