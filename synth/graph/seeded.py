@@ -46,6 +46,7 @@ UNSEEN_SCORE = 0.9  # a pair the names (or borrowed kinds) support but the seed 
 
 ID_TEXT = re.compile(r"\b(ID|IDs|id of|ids of|[Kk]eys? of)\b")
 RETRIEVED = re.compile(r"\b(last retrieved|current version|as listed by|as returned by)\b", re.I)
+TIME_TEXT = re.compile(r"\b(unix time|time|date|datetime|timestamp)\b", re.I)
 TOOL_WORD = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 LABEL_COLUMNS = frozenset(
     "name title full_name display_name real_name username subject label first_name last_name email phone".split()
@@ -113,10 +114,16 @@ def _borrowed(obs: SeedObservations | None) -> dict[str, set[Column]]:
 
 
 def _lent(borrowed: dict[str, set[Column]], name: str, description: str) -> set[Column]:
-    """Key columns slots of this name accept elsewhere, else those of a slot the description names ("The
-    message's ts" for `timestamp`)."""
+    """Key columns slots of this name accept elsewhere, else those of a slot whose name ends this one's
+    (`ts` for `thread_ts`), else those of a slot the description names ("The message's ts" for `timestamp`;
+    not in a description of a time, "Only messages after this ts (Unix time)")."""
     if name in borrowed:
         return borrowed[name]
+    ends = sorted((k for k in borrowed if name.endswith(f"_{k}")), key=len, reverse=True)
+    if ends:
+        return borrowed[ends[0]]
+    if TIME_TEXT.search(description):
+        return set()
     named = [w for w in re.findall(r"[A-Za-z_]+", description) if w in borrowed]
     return borrowed[named[0]] if named else set()
 
