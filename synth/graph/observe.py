@@ -48,6 +48,7 @@ BOGUS_NUMBER = 987654321
 ROWS_PER_COLUMN = 2
 MAX_VALUE_LENGTH = 80
 DOMAIN_SHARE = 0.2
+DOMAIN_COUNT = 2
 PROBE_BUDGET = 48  # calls per probed slot
 PAIR_VALUES = 5  # values of an output tried in another tool
 MIN_PROBE_LENGTH = 3  # one- and two-letter codes change too many messages by accident
@@ -248,8 +249,7 @@ class SeedObservations:
 
     def output_columns(self, tool: str, path: str) -> set[Column]:
         """Key columns holding at least a fifth of the values seen at an output path (a parent may be a page
-        or a database) and at least half as many as the column holding the most (numeric ids of different
-        tables overlap by chance)."""
+        or a database), or, for an id field, at least two (a search finds many pages and a few databases)."""
         seen = [v for _, values in self.output_values(tool, path) for v in values]
         if not seen:
             return set()
@@ -258,8 +258,9 @@ class SeedObservations:
         for value in seen:
             for column in self.index.holders.get(value, set()) | created.get(value, set()):
                 counts[column] = counts.get(column, 0) + 1
-        best = max(counts.values(), default=0)
-        return {c for c, n in counts.items() if n >= DOMAIN_SHARE * len(seen) and n >= best / 2}
+        field_name = path.rpartition(".")[2].removesuffix("[]")
+        few = DOMAIN_COUNT if is_id_like(field_name) else len(seen)  # a few ids among many of a list of ids
+        return {c for c, n in counts.items() if n >= min(few, DOMAIN_SHARE * len(seen))}
 
     def echoes(self, tool: str, path: str) -> bool | None:
         """Whether an output path only ever repeated the call's own arguments (None: never seen)."""
@@ -532,11 +533,15 @@ class Prober:
                 for s in inner.get("required", [])}
 
     def exercise(self, tool: str, rows: int = 4) -> None:
-        """Call `tool` a few more times for its outputs: with its required inputs only, then in the context of
-        rows of the columns its inputs accept: the first (the user's own, the most referred to) and the last
-        (leaves: a child note, a reply), whose outputs differ."""
+        """Call `tool` a few more times for its outputs: with its required inputs only, once with each option of
+        an optional choice (pages, then databases), then in the context of rows of the columns its inputs
+        accept: the first (the user's own, the most referred to) and the last (leaves: a child note, a reply),
+        whose outputs differ."""
         plain = self.fill(tool, None, None, None)
         self.obs.plain[tool] = (plain, self.outcome(tool, plain)[0] == "ok")
+        for name, options in self._options(tool):
+            for option in options:  # each kind of result: pages, then databases
+                self.outcome(tool, {**plain, name: option})
         accepted = [(s, c) for s in slots(self.spec, tool) for c in sorted(self.obs.accepted(tool, s.name))]
         for slot, column in accepted[:2]:
             found = self._rows(column)
@@ -559,6 +564,16 @@ class Prober:
             score += self.index.primary.get(column[0]) == column[1]
             scored.append((-score, position, column))
         return [column for _, _, column in sorted(scored)]
+
+    def _options(self, tool: str, most: int = 6) -> list[tuple[str, list[Any]]]:
+        """Optional inputs that are a choice among a few options (`object_type`: page or database)."""
+        schema = self.spec.tools[tool].input_schema
+        found = []
+        for name in set(schema["properties"]) - set(self.spec.tools[tool].required_inputs):
+            prop = resolve_schema(schema["properties"][name], schema.get("$defs", {}))
+            if "enum" in prop and len(prop["enum"]) <= most:
+                found.append((name, list(prop["enum"])))
+        return sorted(found)
 
     def check_pairs(self, tools: list[str], values: int = PAIR_VALUES) -> None:
         """For every output whose values are of a kind a slot of another tool accepts, call that tool with a few

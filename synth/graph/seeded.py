@@ -227,10 +227,18 @@ class _Kinds:
         if self.obs is None:
             return set()
         if self.obs.output_values(tool, output["path"]):
-            return self.obs.output_columns(tool, output["path"])
+            return named_among(self.obs.output_columns(tool, output["path"]), output)
         if self.obs.shown_empty(tool, output["path"]):
             return set()
         return self.by_output_field.get((output.get("owner", ""), output["name"]), set())
+
+
+def named_among(columns: set[Column], output: dict[str, Any]) -> set[Column]:
+    """Of the key columns an output's values lie in, those of tables its path or model names, when some are:
+    Jira numbers projects, issues, statuses and components alike (`10001`), and a project's id is a project's."""
+    said = set(words(f"{output.get('owner', '')} {output['path']}"))
+    named = {c for c in columns if set(words(c[0])) & said}
+    return named or columns
 
 
 def _last_name(slot: str) -> str:
