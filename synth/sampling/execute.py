@@ -48,7 +48,7 @@ def _run_tool(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, 
               result: ChainExecution, avoid: set[str]) -> tuple[str | None, dict[str, Any] | None]:
     """Try one tool up to `attempts` times, each attempt redrawing the arguments the last error blamed (and never
     arguments in `avoid`, tried before a backtrack); record the first success in `result`. Returns (None, the
-    arguments) on success, else (the last error, None)."""
+    arguments) on success, else (the last error, the arguments last tried or None)."""
     caller = "user" if spec.tools[tool].user_only else "agent"
     error = EXHAUSTED
     previous: dict[str, Any] | None = None
@@ -71,7 +71,17 @@ def _run_tool(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, 
         session.clock.reset(before)
         error = outcome.error or "tool error"
         previous, blamed = arguments, blamed_by(error, arguments)
-    return error, None
+    return error, previous
+
+
+def _blames_earlier(filler: ChainFiller, tool: str, error: str, tried: dict[str, Any] | None) -> bool:
+    """Whether a failure may come from an earlier call's choice: no earlier output had a value it needs, or
+    the error names an internal input (the reservation it was given is completed). An error about what the
+    user said (a made-up loyalty number) is not mended by going back."""
+    if error.startswith("no earlier output provides"):
+        return True
+    internal = {i["name"] for i in filler.graph.inputs(tool) if filler.graph.role(tool, i["name"]) == "internal"}
+    return bool(internal & blamed_by(error, tried or {})) if tried else True
 
 
 def _key(arguments: dict[str, Any]) -> str:
@@ -92,9 +102,10 @@ class _Frame:
 
 def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tools: list[str], attempts: int,
                backtracks: int, result: ChainExecution) -> None:
-    """Run the chain's tools in order. When a tool fails every attempt, go back one step (restore the state
-    before it, forget its call) and have it choose other arguments, at most `backtracks` times in all: a
-    reservation that turns out to be completed is swapped for another one the listing showed."""
+    """Run the chain's tools in order. When a tool fails every attempt and the failure may come from an earlier
+    choice (`_blames_earlier`), go back one step (restore the state before it, forget its call) and have it
+    choose other arguments, at most `backtracks` times in all: a reservation that turns out to be completed is
+    swapped for another one the listing showed."""
     frames: list[_Frame] = []
     avoid: list[set[str]] = [set() for _ in tools]
     failure = (tools[0] if tools else "", EXHAUSTED)  # the last real failure, reported if all fails
@@ -109,7 +120,8 @@ def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec,
         exhausted = error == EXHAUSTED  # nothing left to try here: going further back costs nothing
         if not exhausted:
             failure = (tools[index], error)
-        if (backtracks == 0 and not exhausted) or not frames:
+        earlier = exhausted or _blames_earlier(filler, tools[index], error, used)
+        if (backtracks == 0 and not exhausted) or not frames or not earlier:
             result.ok, (result.failed_tool, result.error) = False, failure
             return
         if not exhausted:

@@ -108,9 +108,10 @@ class ChainFiller:
         own = [v for v in self.pool.existing(name, own=True) if not isinstance(v, (dict, list))]
         return own if own and is_id_like(name) else self.pool.entity_ids(name)
 
-    def external(self, tool: str, name: str, schema: dict[str, Any], defs: dict[str, Any]) -> list[Any]:
-        """Candidates for an external input: what the user already said in the chain (earlier arguments; an
-        output's date of a past booking is no date to book), then one drawn value (own records first)."""
+    def external(self, tool: str, name: str, schema: dict[str, Any], defs: dict[str, Any], slot: str | None = None) -> list[Any]:
+        """Candidates for an external input (or object field `slot`): what the user already said in the chain
+        (earlier arguments; an output's date of a past booking is no date to book), values of the columns the
+        seed showed it accepts (the user's own rows first), then one drawn value (own records first)."""
         resolved = resolve_schema(schema, defs)
         said = [self.context[name]] if name in self.context else []
         description = next((i.get("description", "") for i in self.graph.inputs(tool) if i["name"] == name), "")
@@ -119,8 +120,21 @@ class ChainFiller:
         said += self.said(name, outputs=False)
         if not is_date_name(name):
             said += self.said(name)
+        said += self.accepted_values(tool, slot or name)
         said = _unique([v for v in said if _fits(v, resolved)])
         return said + [external_value(name, schema, defs, self.pool, self.rng)]
+
+    def accepted_values(self, tool: str, slot: str, most: int = 5) -> list[Any]:
+        """A few values of the key columns the seed showed a slot accepts (`name` of `list_traveler_profiles`:
+        travellers' first names; a loyalty program's owner: airline codes), the user's own rows first."""
+        found: list[Any] = []
+        for column in self.graph.tool(tool).get("accepts", {}).get(slot, []):
+            table, _, field = column.partition(".")
+            rows = list(self.own.get(table, [])) + [r for r in self.tables.get(table, []) if r not in self.own.get(table, [])]
+            picks = [rows[int(i)] for i in self.rng.permutation(len(rows))[:most]] if len(rows) > most else rows
+            own_first = sorted(picks, key=lambda r: r not in self.own.get(table, []))
+            found += [r[field] for r in own_first if r.get(field) is not None]
+        return found
 
     # ------------------------------------------------------------------ arguments
 
@@ -167,7 +181,7 @@ class ChainFiller:
                 item[sub] = self._pick(found, old.get(sub) if old else None)
                 fed = True
             elif sub in inner.get("required", []):
-                item[sub] = self._pick(self.external(tool, sub, prop, defs), old.get(sub) if old else None)
+                item[sub] = self._pick(self.external(tool, sub, prop, defs, slot), old.get(sub) if old else None)
         if not fed:
             return False, None
         return True, [item] if many else item

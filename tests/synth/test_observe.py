@@ -45,19 +45,13 @@ def test_the_state_index_knows_keys_and_what_refers_to_them():
     assert index.holders["u1"] == {("users", "id")} and index.mentions["u1"] == 2
 
 
-def test_probing_finds_what_each_input_looks_up(notion_obs):
+def test_probing_finds_what_each_input_looks_up(notion_obs, notion_spec):
     assert notion_obs.accepted("retrieve_page", "page_id") == {("pages", "id")}
     assert notion_obs.accepted("update_block", "block_id") == {("blocks", "id")}
     assert notion_obs.accepted("query_database", "database_id") == {("databases", "id")}
     assert notion_obs.accepted("create_page", "title") == set()  # any title will do
     assert ("update_page", "title") in notion_obs.unchecked
-    assert "query" not in {s.name for s in slots(notion_obs_spec(notion_obs), "search_pages")}  # said, not probed
-
-
-def notion_obs_spec(obs):
-    from envfactory_gym import load_zoo_environment
-
-    return load_zoo_environment(obs.env)
+    assert "query" not in {s.name for s in slots(notion_spec, "search_pages")}  # said, not probed
 
 
 def test_outputs_show_their_kind_echoes_and_creations(notion_obs):
