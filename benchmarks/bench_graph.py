@@ -45,7 +45,7 @@ def measure(key: str, method: str, model: str, cassettes: Path) -> GraphScore | 
 
 def line(label: str, method: str, s: GraphScore) -> str:
     """One table row."""
-    return (f"{label:<14}{method:<7}{s.split:<14}{s.precision:>10.2f}{s.recall:>8.2f}{s.f1:>6.2f}{s.role_accuracy:>8.2f}"
+    return (f"{label:<16}{method:<7}{s.split:<14}{s.precision:>10.2f}{s.recall:>8.2f}{s.f1:>6.2f}{s.role_accuracy:>8.2f}"
             f"{s.edges:>7}{s.gold_edges:>6}")
 
 
@@ -87,12 +87,12 @@ def main() -> None:
     keys = args.envs or gold_keys()
     started = time.perf_counter()
     rows: dict[tuple[str, str], GraphScore] = {}
-    print(f"{'env':<14}{'method':<7}{'split':<14}{'precision':>10}{'recall':>8}{'F1':>6}{'classes':>8}{'edges':>7}{'gold':>6}")
+    print(f"{'env':<16}{'method':<7}{'split':<14}{'precision':>10}{'recall':>8}{'F1':>6}{'classes':>8}{'edges':>7}{'gold':>6}")
     for key in keys:
         for method in METHODS:
             result = measure(key, method, args.model, args.cassettes)
             if result is None:
-                print(f"{key:<14}{method:<7}n/a (no recorded answers for this environment)")
+                print(f"{key:<16}{method:<7}n/a (no recorded answers for this environment)")
                 continue
             rows[(key, method)] = result
             print(line(key, method, result))
