@@ -92,20 +92,46 @@ def _candidate_columns(spec: EnvironmentSpec, tool: str, name: str, tables: dict
     return exact + named
 
 
+@dataclass
+class _Census:
+    """Who holds each scalar value of a state: the tables (`where`), how often (`counts`) and the rows
+    (`rows`, table -> row positions), so a key's records are found without scanning the state."""
+
+    where: dict[Any, set[str]]
+    counts: Counter
+    rows: dict[Any, dict[str, list[int]]]
+
+
+_CENSUSES: dict[int, tuple[dict, _Census]] = {}
+
+
+def _census(tables: dict[str, list[dict]]) -> _Census:
+    """The census of a state, computed once per tables object (the last few are kept)."""
+    cached = _CENSUSES.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    census = _Census({}, Counter(), {})
+    for table, rows in tables.items():
+        for index, row in enumerate(rows):
+            for value in row.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if _scalar(item):
+                        census.counts[item] += 1
+                        census.where.setdefault(item, set()).add(table)
+                        places = census.rows.setdefault(item, {}).setdefault(table, [])
+                        if not places or places[-1] != index:
+                            places.append(index)
+    if len(_CENSUSES) >= 8:
+        _CENSUSES.pop(next(iter(_CENSUSES)))
+    _CENSUSES[id(tables)] = (tables, census)
+    return census
+
+
 def _references(tables: dict[str, list[dict]]) -> tuple[dict[Any, set[str]], Counter]:
     """For each scalar value of the state: the tables holding it, and how many times it appears (so a key says
     how many kinds of record, and how many records, point at it)."""
-    where: dict[Any, set[str]] = {}
-    counts: Counter = Counter()
-    for table, rows in tables.items():
-        for row in rows:
-            for value in row.values():
-                found = value if isinstance(value, list) else [value]
-                for item in found:
-                    if isinstance(item, (str, int)) and not isinstance(item, bool):
-                        counts[item] += 1
-                        where.setdefault(item, set()).add(table)
-    return where, counts
+    census = _census(tables)
+    return census.where, census.counts
 
 
 def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> dict[str, list[dict]]:
@@ -113,33 +139,27 @@ def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str
     of one of those (the lines of their orders and of their cart)."""
     pk = _primary_key(spec, table)
     key = row.get(pk) if pk else None
-    if key is None:
+    if key is None or not _scalar(key):
         return {}
+    census = _census(tables)
     own: dict[str, list[dict]] = {}
+    seen: set[tuple[str, int]] = set()
     keys = {key}
     for _ in range(2):
-        found: dict[str, list[dict]] = {}
-        for name, rows in tables.items():
-            if name == table:
-                continue
-            seen = {id(r) for r in own.get(name, [])}
-            mine = [r for r in rows if id(r) not in seen and any(_holds(v, keys) for v in r.values())]
-            if mine:
-                found[name] = mine
-        for name, rows in found.items():
-            own.setdefault(name, []).extend(rows)
-        keys = {r.get(_primary_key(spec, name)) for name, rows in found.items() for r in rows} - {None}
+        found: list[tuple[str, int]] = []
+        for value in keys:
+            for name, places in census.rows.get(value, {}).items():
+                found += [(name, i) for i in places if name != table and (name, i) not in seen]
+        seen.update(found)
+        for name, index in sorted(set(found)):
+            own.setdefault(name, []).append(tables[name][index])
+        keys = {tables[n][i].get(_primary_key(spec, n)) for n, i in set(found)} - {None}
+        keys = {k for k in keys if _scalar(k)}
     return own
 
 
 def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
-
-
-def _holds(value: Any, keys: set) -> bool:
-    if isinstance(value, list):
-        return any(isinstance(v, (str, int)) and v in keys for v in value)
-    return isinstance(value, (str, int)) and not isinstance(value, bool) and value in keys
 
 
 PERSON_COLUMNS = ("email", "username", "login")

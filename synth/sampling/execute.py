@@ -188,16 +188,19 @@ def execute_chain(
     (`users` in all: a task's user is whoever has the records it is about).
     """
     result = ChainExecution()
-    for user in range(users if sign_in else 1):
-        result = _execute(spec, chain, snapshot, seed, clock, attempts, backtracks, internal_from_state, sign_in, seed + user)
+    tries = users if sign_in else 1
+    for user in range(tries):
+        result = _execute(spec, chain, snapshot, seed, clock, attempts, backtracks, internal_from_state, sign_in,
+                          seed + user, final=user == tries - 1)
         if result.ok:
             break
     return result
 
 
 def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: int, clock: datetime, attempts: int,
-             backtracks: int, internal_from_state: bool, sign_in: bool, user: int) -> ChainExecution:
-    """One execution of `chain` (see `execute_chain`), the `user`-th account signed in."""
+             backtracks: int, internal_from_state: bool, sign_in: bool, user: int, final: bool = True) -> ChainExecution:
+    """One execution of `chain` (see `execute_chain`), the `user`-th account signed in; the final state is read
+    when it worked or when no other user will try (`final`)."""
     rng = np.random.default_rng(seed)
     session = ToolSession(spec)
     try:
@@ -222,8 +225,9 @@ def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: i
         pool = seed_state.pool.mine(own)
         filler = ChainFiller(spec, chain.graph, pool, rng, internal_from_state, set(chain.links), tables, own)
         _run_steps(session, filler, spec, chain.tools, attempts, backtracks, result)
-        result.final_state = session.dump()
-        result.final_snapshot = session.state.snapshot()
+        if result.ok or final:
+            result.final_state = session.dump()
+            result.final_snapshot = session.state.snapshot()
         return result
     finally:
         session.close()
