@@ -60,7 +60,7 @@ def plot(rows: dict[tuple[str, str], GraphScore], path: Path) -> None:
     envs = sorted({env for env, _ in rows})
     fig, axes = plt.subplots(1, 2, figsize=(max(9, 1.3 * len(envs) + 4), 4), sharey=True)
     width = 0.8 / len(METHODS)
-    for ax, (metric, label) in zip(axes, (("f1", "edge F1"), ("role_accuracy", "input-class accuracy"))):
+    for ax, (metric, label) in zip(axes, (("f1", "edge F1"), ("role_accuracy", "input-class accuracy")), strict=True):
         for offset, method in enumerate(METHODS):
             values = [getattr(rows[(e, method)], metric) if (e, method) in rows else 0.0 for e in envs]
             ax.bar(np.arange(len(envs)) + offset * width, values, width, label=method)

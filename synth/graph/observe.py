@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import string
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -410,7 +411,7 @@ class Prober:
             for table, column in self.index.keys:
                 try:
                     hit = raw.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = ? LIMIT 1', (value,)).fetchone()
-                except Exception:  # a key column of a non-SQL shape; nothing to look up
+                except sqlite3.Error:  # a key column of a non-SQL shape; nothing to look up
                     hit = None
                 if hit:
                     where.add((table, column))

@@ -35,7 +35,7 @@ from envfactory_gym.llm.state_view import looks_internal
 from envfactory_gym.spec import EnvironmentSpec
 
 from .classify import heuristic_role
-from .entities import BARE_IDS, is_id_like, snake_case, words
+from .entities import BARE_IDS, snake_case, words
 from .model import Role, ToolGraph
 from .observe import PAGING, PAGING_TEXT, QUERY, Column, SeedObservations, slots
 from .params import feeds, resolve_schema
@@ -191,13 +191,10 @@ class _Kinds:
         self.graph = graph
         self.spec = spec
         self.obs = obs
-        self.by_slot_name: dict[str, set[Column]] = {}
+        self.by_slot_name = _borrowed(obs)
         self.by_output_field: dict[tuple[str, str], set[Column]] = {}
         if obs is None:
             return
-        for (tool, slot), columns in obs.accepts.items():
-            if columns:
-                self.by_slot_name.setdefault(_last_name(slot), set()).update(columns)
         for tool in graph.tools():
             for output in graph.outputs(tool):
                 found = obs.output_columns(tool, output["path"])

@@ -67,7 +67,7 @@ def date_string(name: str, schema: dict[str, Any], existing: Sequence[str], cloc
             template = "2000-01-01T10:00" + (":00" if r":\d{2}:\d{2}" in pattern else "")
         else:
             template = "2000-01-01"
-    day, hour, minute, seconds, zone = _ISO.match(template).groups()
+    _, hour, minute, seconds, zone = _ISO.match(template).groups()
     text = moment.strftime("%Y-%m-%d")
     if hour is not None:
         text += f"T{hour}:{minute}{seconds or ''}"

@@ -4,7 +4,7 @@ signed-in user's own first), existing ids for internal ones, and values found in
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np

@@ -271,7 +271,7 @@ def test_hertz_chains_run_for_a_seed_member(hertz_spec, hertz_graph):
     chain = Chain(tools, tools[0], "test", hertz_graph, links=list(zip(tools, tools[1:])))
     result = execute_chain(hertz_spec, chain, "seed", seed=1, internal_from_state=False, sign_in=True)
     assert result.ok, result.error
-    sign_in, search, check, create, cancel = result.calls
+    sign_in, _, check, create, cancel = result.calls
     assert sign_in.name == "sign_in" and sign_in.caller == "user"
     assert sign_in.arguments["login"] in {result.account.row["member_number"], result.account.row["email"]}
     assert check.arguments["pickup_location_id"] in {r["location_id"] for r in result.outputs[1]["results"]}
