@@ -29,8 +29,9 @@ demo: install
 	$(BIN)/envfactory rollout --agent random
 
 test: install-test
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto -q
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto -q --durations=25
 
 bench: install
+	$(BIN)/python benchmarks/bench_scoring.py
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_mcp.py

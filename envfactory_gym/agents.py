@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .env import ToolUseEnv
-from .tasks import GroundTruthCall
+if TYPE_CHECKING:
+    from .env import ToolUseEnv
+    from .tasks import GroundTruthCall
 
 _WORDS = ["roadmap", "report", "alpha", "order", "meeting", "q3", "budget", "flight", "refund", "draft", "team"]
 

@@ -1,24 +1,24 @@
-"""The `envfactory` command line: list, info, verify and rollout (more commands join in later modules)."""
+"""The `envfactory` command line: list, index, info, verify, split and rollout here; every other command comes
+from the `envfactory.commands` entry-point group (pyproject), loaded only when it is the one asked for, so the
+runtime never imports the layers above it and a quick command stays quick."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import statistics
 import sys
+from importlib.metadata import EntryPoint, entry_points
 from typing import Callable
 
-from rich.progress import Progress
 from rich.table import Table
 
-from .agents import AGENTS, run_episode
-from .env import ToolUseEnv
-from .registry import load_zoo_environment, resolve, zoo_keys
-from .splits import TEST_FRACTION, assign, read_split, write_split
-from .tasks import load_tasks
+from .index import build_card, read_index, write_index
+from .registry import load_zoo_environment, resolve, zoo_cards, zoo_keys, zoo_root
+from .agents import AGENTS
 from .terminal import console
-from .verify import verify_environment
+
+COMMAND_GROUP = "envfactory.commands"
 
 
 def _specs(names: list[str]):
@@ -26,31 +26,42 @@ def _specs(names: list[str]):
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Print the zoo: env id, domain, tools, tasks (or, with --external, the imported external environments)."""
+    """Print the zoo from its index (imports no environment): env id, domain, tools, tasks (or, with --external,
+    the imported external environments)."""
     if getattr(args, "external", False):
         from .adapters.cli import list_external
 
         return list_external()
+    cards = list(zoo_cards().values())
     table = Table(title="envfactory zoo")
     for column in ("env id", "domain", "product", "tools", "user tools", "tasks", "writing tasks"):
         table.add_column(column)
-    totals = [0, 0]
-    domains: dict[str, int] = {}
-    for spec in _specs([]):
-        domains[spec.domain] = domains.get(spec.domain, 0) + 1
-        tasks = load_tasks(spec)
-        writing = sum(t.changes_state(spec) for t in tasks.values())
-        user_tools = sum(t.user_only for t in spec.tools.values())
-        totals[0] += len(spec.tools)
-        totals[1] += len(tasks)
-        table.add_row(spec.env_id, spec.domain, spec.product, str(len(spec.tools)), str(user_tools),
-                      str(len(tasks)), f"{writing} ({writing / max(1, len(tasks)):.0%})")
+    for card in cards:
+        table.add_row(card.env_id, card.domain, card.product, str(card.tools), str(card.user_tools),
+                      str(card.tasks), f"{card.writing_tasks} ({card.writing_tasks / max(1, card.tasks):.0%})")
     console.print(table)
-    count = len(zoo_keys())
-    console.print(f"{count} environments, {totals[0]} tools ({totals[0] / max(1, count):.1f} per env), "
-                  f"{totals[1]} tasks")
+    tools, tasks = sum(c.tools for c in cards), sum(c.tasks for c in cards)
+    domains: dict[str, int] = {}
+    for card in cards:
+        domains[card.domain] = domains.get(card.domain, 0) + 1
+    console.print(f"{len(cards)} environments, {tools} tools ({tools / max(1, len(cards)):.1f} per env), {tasks} tasks")
     console.print("per domain: " + ", ".join(f"{d} {n}" for d, n in sorted(domains.items())))
     return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Write the zoo's index (or, with --check, only report whether it is current)."""
+    root = zoo_root()
+    fresh = [build_card(load_zoo_environment(key)) for key in zoo_keys()]
+    if not args.check:
+        console.print(f"wrote {write_index(root, fresh)} ({len(fresh)} environments)")
+        return 0
+    stored = read_index(root)
+    stale = [card.key for card in fresh if stored.get(card.key) != card] + sorted(set(stored) - set(zoo_keys()))
+    for key in stale:
+        console.print(f"[red]stale[/red] {key}")
+    console.print("index is current" if not stale else "run `envfactory index` to update it")
+    return 1 if stale else 0
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -67,6 +78,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify environments; non-zero exit when any fails."""
+    from .verify import verify_environment
+
     failed = 0
     for spec in _specs(args.names):
         report = verify_environment(spec)
@@ -82,21 +95,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Store (or, with --check, only check) each environment's train/test split."""
+    from .splits import TEST_FRACTION, assign, read_split, write_split
+    from .tasks import load_tasks
+
+    fraction = TEST_FRACTION if args.test_fraction is None else args.test_fraction
     stale = 0
     for spec in _specs(args.names):
         stored = read_split(spec)
-        split = assign(spec.name, sorted(load_tasks(spec)), stored, args.test_fraction)
+        split = assign(spec.name, sorted(load_tasks(spec)), stored, fraction)
         if args.check:
             stale += split != stored
             console.print(f"{'ok' if split == stored else '[red]stale[/red]'} {spec.env_id}")
             continue
-        write_split(spec, args.test_fraction)
+        write_split(spec, fraction)
         console.print(f"{spec.env_id}: {len(split['train'])} train, {len(split['test'])} test")
     return 1 if stale else 0
 
 
 def cmd_rollout(args: argparse.Namespace) -> int:
     """Run an agent over environments and print the mean reward per environment."""
+    from rich.progress import Progress
+
+    from .agents import run_episode
+    from .env import ToolUseEnv
+    from .tasks import load_tasks
+
     make_agent: Callable = AGENTS[args.agent]
     table = Table(title=f"rollout: {args.agent} agent")
     for column in ("env id", "episodes", "mean reward", "R_traj", "R_state", "steps"):
@@ -127,22 +150,29 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Modules that add their own sub-commands: each defines `register(subparsers)`.
-COMMAND_MODULES: list[str] = [
-    "envfactory_gym.serve_cli", "envfactory_gym.play", "envfactory_gym.bench.cli", "training.cli", "synth.graph.cli",
-    "synth.querygen.cli", "synth.envgen.cli", "envfactory_gym.adapters.cli",
-]
+def command_entry_points(command: str | None = None) -> list[EntryPoint]:
+    """Entry points of the `envfactory.commands` group, named `<command>` or `<command>.<part>`; all of them, or
+    only those of one command."""
+    found = sorted(entry_points(group=COMMAND_GROUP), key=lambda e: e.name)
+    return [e for e in found if command is None or e.name.split(".")[0] == command]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with the core sub-commands and those that entry points add: all of them (`command`
+    None) or only those of `command` (none when it is a core command)."""
     parser = argparse.ArgumentParser(prog="envfactory", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in COMMAND_MODULES:
-        importlib.import_module(module).register(sub)
+    registered: set[str] = set()
+    for entry in command_entry_points(command):
+        if entry.value not in registered:  # one module may provide several commands
+            registered.add(entry.value)
+            entry.load()(sub)
     listing = sub.add_parser("list", help="list the zoo")
     listing.add_argument("--external", action="store_true", help="list imported external environments instead")
     listing.set_defaults(func=cmd_list)
+    index = sub.add_parser("index", help="write the zoo's index (names, versions, counts, task ids, content hashes)")
+    index.add_argument("--check", action="store_true", help="only check that the stored index is current")
+    index.set_defaults(func=cmd_index)
     info = sub.add_parser("info", help="tools and schemas of one environment")
     info.add_argument("name")
     info.set_defaults(func=cmd_info)
@@ -151,7 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(func=cmd_verify)
     split = sub.add_parser("split", help="store each environment's held-out train/test task split")
     split.add_argument("names", nargs="*", help="environments (default: the whole zoo)")
-    split.add_argument("--test-fraction", type=float, default=TEST_FRACTION)
+    split.add_argument("--test-fraction", type=float, default=None,
+                       help="share of a new environment's tasks held out for test (default 0.3)")
     split.add_argument("--check", action="store_true", help="only check that every stored split is complete")
     split.set_defaults(func=cmd_split)
     rollout = sub.add_parser("rollout", help="run a baseline agent and print mean rewards")
@@ -163,9 +194,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+CORE_COMMANDS = {"list", "index", "info", "verify", "split", "rollout"}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `envfactory` command."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command in CORE_COMMANDS:
+        parser = build_parser("")
+    else:
+        parser = build_parser(command if command and command_entry_points(command) else None)
+    args = parser.parse_args(argv)
     return int(args.func(args) or 0)
 
 

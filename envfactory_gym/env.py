@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable, Literal, SupportsFloat
 
 import gymnasium as gym
@@ -10,25 +9,17 @@ import gymnasium as gym
 from .actions import ActionParser, HermesParser
 from .prompts import FORMAT_ERROR_TOOL, assistant_message, system_prompt, tool_message, tool_response
 from .registry import resolve
-from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, score
-from .session import ToolSession, snapshot_bytes
+from .reward import CallRecord, RewardBreakdown, RewardConfig
+from .scoring import TurnStart, episode_score, turn_score
+from .session import ToolSession
 from .spaces import UnicodeText
 from .splits import Split, split_task_ids
 from .spec import EnvironmentSpec
 from .tasks import Task, Turn, expected_replay, load_tasks, replay_calls
 from .users import SimulatedUser, make_user
+from .vector import shared_text  # noqa: F401  (async vector envs carry Unicode observations intact)
 
 MAX_OBSERVATION_LENGTH = 1_000_000
-
-_scratch = threading.local()
-
-
-def _scratch_session(spec: EnvironmentSpec) -> ToolSession:
-    """A per-thread spare session of `spec`, used to replay one turn's ground truth for turn-level scores."""
-    sessions: dict[int, ToolSession] = _scratch.__dict__.setdefault("sessions", {})
-    if id(spec) not in sessions:
-        sessions[id(spec)] = ToolSession(spec)
-    return sessions[id(spec)]
 
 
 class ToolUseEnv(gym.Env[str, str]):
@@ -54,7 +45,7 @@ class ToolUseEnv(gym.Env[str, str]):
         task_ids: list[str] | None = None,
         split: Split | None = None,
         max_steps: int = 40,
-        reward_config: RewardConfig = RewardConfig(),
+        reward_config: RewardConfig | dict[str, Any] = RewardConfig(),
         parser: ActionParser | None = None,
         user: SimulatedUser | Callable[[], SimulatedUser] | str | None = None,
         max_action_length: int = 65_536,
@@ -73,7 +64,7 @@ class ToolUseEnv(gym.Env[str, str]):
             raise ValueError(f"unknown or no task ids for {self.spec_env.name}: {sorted(unknown)}")
         self.tasks = all_tasks
         self.max_steps = max_steps
-        self.reward_config = reward_config
+        self.reward_config = reward_config if isinstance(reward_config, RewardConfig) else RewardConfig(**reward_config)
         self.parser = parser or HermesParser()
         self.user = make_user(user)
         self.max_tool_response_length = max_tool_response_length
@@ -152,11 +143,11 @@ class ToolUseEnv(gym.Env[str, str]):
 
     # ------------------------------------------------------------------ pieces of a step
     def _begin_turn(self, turn: Turn) -> str:
-        self._turn_start = self.session.state.snapshot() if self._turn_index else None
-        self._turn_start_clock = self.session.clock.now()
-        self._turn_calls_from = len(self._calls)
+        assert self.task is not None
+        start = TurnStart.capture(self.session, self.task, self._replay, self._turn_index, turn, len(self._calls))
         self._turn = turn
         replay_calls(self.session, turn.user_calls)
+        self._turn_start = start.after_user_calls(self.session)
         self._messages.append({"role": "user", "content": turn.query})
         return turn.query
 
@@ -193,44 +184,17 @@ class ToolUseEnv(gym.Env[str, str]):
 
     def _episode_score(self) -> RewardBreakdown:
         assert self.task is not None
-        return score(
-            self.spec_env,
-            self._calls,
-            self.task.agent_calls,
-            self._replay.baseline,
-            self.session.dump(),
-            self._replay.final,
-            self._format_errors,
+        return episode_score(
+            self.spec_env, self.task, self._replay, self.session, self._calls, self._format_errors,
             self.reward_config,
-            checklist_score(self.spec_env, self.task, self.session.state),
         )
 
     def _turn_score(self) -> RewardBreakdown:
-        """Score of the turn that just ended against that turn's ground truth, from the state it started in.
-
-        The turn's ground truth is replayed on a spare session restored to the turn's starting state; if it does
-        not apply there (the agent's earlier turns went elsewhere), the ideal path's states are used instead.
-        """
+        """Score of the turn that just ended against that turn's ground truth, from the state it started in."""
         assert self.task is not None
-        start = self._turn_start or snapshot_bytes(self.spec_env, self.task.snapshot)
-        scratch = _scratch_session(self.spec_env)
-        scratch.restore_bytes(start, self._turn_start_clock)
-        replay_calls(scratch, self._turn.user_calls)
-        initial = scratch.dump()
-        if all(o.ok for o in replay_calls(scratch, self._turn.agent_calls)):
-            expected = scratch.dump()
-        else:
-            index = min(self._turn_index, len(self._replay.states) - 2)  # an LLM user may add turns
-            initial, expected = self._replay.states[index], self._replay.states[index + 1]
-        return score(
-            self.spec_env,
-            self._calls[self._turn_calls_from :],
-            self._turn.agent_calls,
-            initial,
-            self.session.dump(),
-            expected,
-            0,
-            self.reward_config,
+        return turn_score(
+            self.spec_env, self.task, self._replay, self.session, self._turn, self._turn_index, self._turn_start,
+            self._calls, self.reward_config,
         )
 
     # ------------------------------------------------------------------ info and rendering

@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Optional
 
+import orjson
 from sqlalchemy import JSON, Boolean, Column, Float, Integer, String, Table, Text
 
 _SIMPLE = (String, Text, Integer, Float, Boolean, JSON)
@@ -26,8 +27,16 @@ def _decoder(column: Column) -> Decoder:
 
 
 def json_value(value: Any) -> Any:
-    """A JSON column's value: SQLite hands back numbers stored in JSON columns as numbers, text as text."""
-    return json.loads(value) if isinstance(value, str) else value
+    """A JSON column's value: SQLite hands back numbers stored in JSON columns as numbers, text as text.
+
+    Text is parsed by orjson (several times faster; most of a dump's time is here); what orjson refuses and the
+    standard library accepts (NaN, integers beyond 64 bits, lone surrogates) falls back to `json.loads`."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return json.loads(value)
 
 
 class TableReader:

@@ -1,4 +1,8 @@
-"""Discovery of env_zoo environments and their registration as `envfactory/<Name>-v<N>` gymnasium ids."""
+"""Discovery of env_zoo environments and their registration as `envfactory/<Name>-v<N>` gymnasium ids.
+
+Registration reads each environment's `metadata.json` only; counts and task ids come from the zoo's index
+(`envfactory_gym.index`). Nothing here imports an environment's tools until one is resolved.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,15 @@ import importlib.util
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 
-from .spec import EnvironmentSpec, load_environment_from_package
-from .vector import shared_text  # noqa: F401  (async vector envs carry Unicode observations intact)
+from .external import register_external
+from .index import EnvCard, build_card, read_index
+
+if TYPE_CHECKING:
+    from .spec import EnvironmentSpec
 
 ZOO_PACKAGE = "env_zoo"
 NAMESPACE = "envfactory"
@@ -36,9 +44,18 @@ def zoo_metadata(key: str) -> dict:
     return json.loads((zoo_root() / key / "metadata.json").read_text())
 
 
+def zoo_cards() -> dict[str, EnvCard]:
+    """The index card of every zoo environment by key (one file read). An environment the index does not list yet
+    is loaded to make its card (slow; `envfactory index` writes the index)."""
+    cards = read_index(zoo_root())
+    return {key: cards[key] if key in cards else build_card(load_zoo_environment(key)) for key in zoo_keys()}
+
+
 @lru_cache(maxsize=None)
 def load_zoo_environment(key: str) -> EnvironmentSpec:
     """Import and build the spec of a zoo environment, once per process."""
+    from .spec import load_environment_from_package
+
     return load_environment_from_package(f"{ZOO_PACKAGE}.{key}")
 
 
@@ -65,8 +82,6 @@ def resolve(name: str) -> EnvironmentSpec:
 def register_zoo() -> list[str]:
     """Register every zoo environment, and every imported external one, with gymnasium (idempotent); returns the
     ids."""
-    from .adapters.catalog import register_external
-
     ids = []
     for key in zoo_keys():
         gym_id = env_id(key)

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Literal, Sequence
 from pydantic import ValidationError
 
 from .spec import EnvironmentSpec
+from .delta import StateDelta, as_delta
 from .state import CanonicalState
 from .tasks import GroundTruthCall
 
@@ -154,22 +155,25 @@ def trajectory_reward(matched: int, expected: int, mode: TrajectoryMode) -> floa
     return matched / expected
 
 
-def state_reward(initial: CanonicalState, final: CanonicalState, expected: CanonicalState) -> float:
+def state_reward(
+    initial: CanonicalState | StateDelta, final: CanonicalState | StateDelta, expected: CanonicalState | StateDelta
+) -> float:
     """R_state: over the rows that the ground truth or the agent changed, the fraction now equal to the expected.
 
     1.0 exactly when the final state equals the expected one; 0.0 when the agent changed none of the rows it
-    had to change.
+    had to change. States are full canonical dumps or deltas over one shared base; with deltas only the rows
+    that some state changed are read, and the result is the same as over full dumps.
     """
-    changed: set[tuple[str, str]] = set()
-    for table in set(initial) | set(final) | set(expected):
-        before, after, want = initial.get(table, {}), final.get(table, {}), expected.get(table, {})
-        for key in set(before) | set(after) | set(want):
-            if before.get(key) != want.get(key) or before.get(key) != after.get(key):
-                changed.add((table, key))
-    if not changed:
-        return 1.0
-    good = sum(1 for t, k in changed if final.get(t, {}).get(k) == expected.get(t, {}).get(k))
-    return good / len(changed)
+    views = [as_delta(initial), as_delta(final), as_delta(expected)]
+    before, after, want = views
+    changed = 0
+    good = 0
+    for key in set().union(*(v.rows.keys() for v in views)):
+        row_before, row_want, row_after = before.get(key), want.get(key), after.get(key)
+        if row_before != row_want or row_before != row_after:
+            changed += 1
+            good += row_after == row_want
+    return 1.0 if not changed else good / changed
 
 
 def length_penalty(agent_calls: int, expected_calls: int, config: RewardConfig) -> float:
@@ -186,9 +190,9 @@ def score(
     spec: EnvironmentSpec,
     agent_calls: Sequence[CallRecord],
     expected_calls: Iterable[GroundTruthCall],
-    initial: CanonicalState,
-    final: CanonicalState,
-    expected_state: CanonicalState,
+    initial: CanonicalState | StateDelta,
+    final: CanonicalState | StateDelta,
+    expected_state: CanonicalState | StateDelta,
     format_errors: int = 0,
     config: RewardConfig = RewardConfig(),
     checklist: float | None = None,

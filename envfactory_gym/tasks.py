@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from .execution import ToolOutcome
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
-from .state import CanonicalState
+from .state import SQLiteState, tracks_changes
+from .delta import Checkpoint, StateDelta
 
 
 class GroundTruthCall(BaseModel):
@@ -147,19 +148,26 @@ def load_tasks(spec: EnvironmentSpec) -> dict[str, Task]:
 
 @dataclass(frozen=True)
 class Replay:
-    """Ground truth executed on the task's snapshot: outcomes per turn and the canonical state before/after each."""
+    """Ground truth executed on the task's snapshot: outcomes per turn and the state before/after each turn, as
+    deltas over the snapshot (only the rows the ground truth changed are held).
+
+    On SQLite state it also keeps, per turn, the exact checkpoint where the turn began and the state after the
+    turn's user calls: a live episode found at that checkpoint scores the turn from these states, no replay
+    needed."""
 
     outcomes: list[list[ToolOutcome]]
-    states: list[CanonicalState]  # states[0] initial, states[t + 1] after turn t
-    baseline: CanonicalState  # the final state if the agent does nothing (only the user's own calls run)
+    states: list[StateDelta]  # states[0] initial, states[t + 1] after turn t
+    baseline: StateDelta  # the final state if the agent does nothing (only the user's own calls run)
+    checkpoints: list[Checkpoint] | None = None  # checkpoints[t]: exactly where turn t began
+    after_user_calls: list[StateDelta] | None = None  # after_user_calls[t]: turn t's start once its user calls ran
 
     @property
-    def initial(self) -> CanonicalState:
+    def initial(self) -> StateDelta:
         """State before the first turn."""
         return self.states[0]
 
     @property
-    def final(self) -> CanonicalState:
+    def final(self) -> StateDelta:
         """Expected final state."""
         return self.states[-1]
 
@@ -179,50 +187,36 @@ def replay(spec: EnvironmentSpec, task: Task) -> Replay:
     session = ToolSession(spec)
     try:
         session.reset(task.snapshot, task.clock)
-        states = [session.dump()]
-        outcomes = []
+        tracking = isinstance(session.state, SQLiteState) and tracks_changes(session.state)
+        states = [session.delta()]
+        outcomes: list[list[ToolOutcome]] = []
+        checkpoints: list[Checkpoint] = []
+        after_user_calls: list[StateDelta] = []
         for turn in task.turns:
-            outcomes.append(replay_calls(session, turn.calls))
-            states.append(session.dump())
+            if tracking:
+                checkpoints.append(Checkpoint.capture(session.state, session.clock.now()))  # type: ignore[arg-type]
+            outcome = replay_calls(session, turn.user_calls)
+            after_user_calls.append(session.delta() if turn.user_calls else states[-1])
+            outcomes.append(outcome + replay_calls(session, turn.agent_calls))
+            states.append(session.delta())
         session.reset(task.snapshot, task.clock)
         replay_calls(session, [c for turn in task.turns for c in turn.user_calls])
-        return Replay(outcomes, states, session.dump())
+        return Replay(outcomes, states, session.delta(), checkpoints if tracking else None, after_user_calls)
     finally:
         session.close()
 
 
-def share_unchanged(state: CanonicalState, base: CanonicalState) -> CanonicalState:
-    """`state` with every table and row equal to the base's replaced by the base's own object, so that states
-    derived from one snapshot hold a single copy of all they leave unchanged. Canonical states are read-only."""
-    shared: CanonicalState = {}
-    for table, rows in state.items():
-        base_rows = base.get(table)
-        if base_rows is None:
-            shared[table] = rows
-        elif rows == base_rows:
-            shared[table] = base_rows
-        else:
-            shared[table] = {key: base_rows[key] if base_rows.get(key) == row else row for key, row in rows.items()}
-    return shared
-
-
 _REPLAY_LOCK = threading.Lock()
 _REPLAYS: dict[tuple[int, str], Replay] = {}
-_SNAPSHOT_STATES: dict[tuple[int, str], CanonicalState] = {}
 
 
 def expected_replay(spec: EnvironmentSpec, task: Task) -> Replay:
-    """The task's replay, computed once per process and cached (the reward's expected states). The cached states
-    share every unchanged row with their snapshot's state, so a process that scores many tasks of many
-    environments holds about one copy of each snapshot, not one per task and turn."""
+    """The task's replay, computed once per process and cached (the reward's expected states). Its states hold
+    only the rows the ground truth changed, over the snapshot's shared row source."""
     key = (id(spec), task.id)
     cached = _REPLAYS.get(key)
     if cached is None:
         fresh = replay(spec, task)
         with _REPLAY_LOCK:
-            base = _SNAPSHOT_STATES.setdefault((id(spec), task.snapshot), fresh.initial)
-            cached = _REPLAYS.setdefault(key, Replay(
-                fresh.outcomes, [share_unchanged(s, base) for s in fresh.states],
-                share_unchanged(fresh.baseline, base),
-            ))
+            cached = _REPLAYS.setdefault(key, fresh)
     return cached

@@ -24,7 +24,7 @@ GT = GroundTruthPolicy(["notion"])
 
 def expected_digest(trajectory: Trajectory) -> str:
     spec = resolve(trajectory.env_id)
-    return state_hash(expected_replay(spec, load_tasks(spec)[trajectory.task_id]).final)
+    return state_hash(expected_replay(spec, load_tasks(spec)[trajectory.task_id]).final.full())
 
 
 def replayed_digest(trajectory: Trajectory) -> str:

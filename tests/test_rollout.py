@@ -53,7 +53,7 @@ def expected_digest(trajectory: Trajectory, *, final: bool = True) -> str:
 def _expected_digest(env_id: str, task_id: str, final: bool) -> str:
     spec = resolve(env_id)
     replay = expected_replay(spec, load_tasks(spec)[task_id])
-    return state_hash(replay.final if final else replay.initial)
+    return state_hash((replay.final if final else replay.initial).full())
 
 
 _REPLAYED: dict[tuple[str, str, str], str] = {}

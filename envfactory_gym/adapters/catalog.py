@@ -1,53 +1,20 @@
-"""The catalog of imported external environments: a small JSON file in the user's config folder (`ENVFACTORY_HOME`,
-default `~/.config/envfactory`), registered with gymnasium as `envfactory/ext-<name>-v0` when the package loads."""
+"""Imported external environments: saving catalog entries and converting them into environments (the catalog file
+itself and registration: `envfactory_gym.external`)."""
 
 from __future__ import annotations
 
 import json
 import os
-import warnings
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
-
+from ..external import catalog_path, env_folder, gym_id, home, read_catalog, register_external
 from ..reward import RewardConfig
 from ..spec import EnvironmentSpec
 from . import load_environment
 from .build import ImportOptions
 
-HOME_VARIABLE = "ENVFACTORY_HOME"
-NAMESPACE = "envfactory"
-ENTRY_POINT = "envfactory_gym.env:ToolUseEnv"
-
-
-def home() -> Path:
-    """The user's envfactory folder."""
-    return Path(os.environ.get(HOME_VARIABLE) or Path.home() / ".config" / "envfactory")
-
-
-def catalog_path() -> Path:
-    """The catalog file."""
-    return home() / "external.json"
-
-
-def env_folder(name: str) -> Path:
-    """Where an external environment's converted tasks and snapshots are written."""
-    return home() / "external" / name
-
-
-def gym_id(name: str) -> str:
-    """The gymnasium id of an external environment."""
-    return f"{NAMESPACE}/{name}-v0"
-
-
-def read_catalog() -> dict[str, dict[str, Any]]:
-    """Catalog entries by environment name (empty when there is no catalog)."""
-    path = catalog_path()
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text()).get("environments", {})
+__all__ = ["catalog_path", "env_folder", "gym_id", "home", "read_catalog", "register_external"]
 
 
 def save_entries(entries: list[dict[str, Any]]) -> None:
@@ -65,25 +32,6 @@ def save_entries(entries: list[dict[str, Any]]) -> None:
 def reward_config(entry: dict[str, Any]) -> RewardConfig | None:
     """The reward configuration recorded for an entry (None: the default one)."""
     return RewardConfig(**entry["reward"]) if entry.get("reward") else None
-
-
-def register_external() -> list[str]:
-    """Register every catalog entry with gymnasium (idempotent); returns the ids. A broken catalog only warns."""
-    try:
-        catalog = read_catalog()
-    except (OSError, ValueError) as exc:
-        warnings.warn(f"ignoring the external environment catalog {catalog_path()}: {exc}", stacklevel=2)
-        return []
-    ids = []
-    for name, entry in sorted(catalog.items()):
-        kwargs: dict[str, Any] = {"env_name": name}
-        config = reward_config(entry)
-        if config is not None:
-            kwargs["reward_config"] = config
-        if gym_id(name) not in gym.registry:
-            gym.register(id=gym_id(name), entry_point=ENTRY_POINT, kwargs=kwargs)
-        ids.append(gym_id(name))
-    return ids
 
 
 @lru_cache(maxsize=None)
