@@ -10,18 +10,23 @@ from .policies import Policy
 from .pool import EnvPool, LocalEnvPool
 from .trajectory import TaskLike, Trajectory, expand_tasks
 
-Backend = Literal["local", "ray"]
+Backend = Literal["local", "process", "ray"]
 
 
 def make_pool(backend: Backend, workers: int | None = None, **env_kwargs: Any) -> EnvPool:
-    """A new pool: `local` (threads in this process) or `ray` (env worker actors, see `RayEnvPool`)."""
+    """A new pool: `local` (threads in this process), `process` (worker processes on this machine, see
+    `ProcessEnvPool`) or `ray` (env worker actors, see `RayEnvPool`)."""
     if backend == "local":
         return LocalEnvPool(threads=workers, **env_kwargs)
+    if backend == "process":
+        from .process_pool import ProcessEnvPool
+
+        return ProcessEnvPool(workers=workers, **env_kwargs)
     if backend == "ray":
         from .ray_pool import RayEnvPool  # ray is an optional dependency
 
         return RayEnvPool(workers=workers, **env_kwargs)
-    raise ValueError(f"unknown backend {backend!r}: use 'local', 'ray' or an EnvPool")
+    raise ValueError(f"unknown backend {backend!r}: use 'local', 'process', 'ray' or an EnvPool")
 
 
 async def arollout(
@@ -43,8 +48,9 @@ async def arollout(
 
     - `tasks`: environment names (all their tasks), `(env, task_id)` pairs or `TaskRef`s.
     - `group_size`: samples per task (GRPO groups); each sample runs on its own env from the task's snapshot.
-    - `backend`: `"local"` (thread pool of `workers` threads), `"ray"` (`workers` env actors), or an `EnvPool`
-      to reuse across calls (it is then left open).
+    - `backend`: `"local"` (thread pool of `workers` threads), `"process"` (`workers` processes on this machine:
+      environment work uses every core), `"ray"` (`workers` env actors), or an `EnvPool` to reuse across calls
+      (it is then left open).
     - `episode_timeout`: seconds per episode; a late episode is cancelled and marked in `Trajectory.error`.
       An episode whose policy or env raises is marked the same way; the others go on.
     - `digest_state`: record each final database state's SHA-256 in `Trajectory.final_state_digest` (costs
