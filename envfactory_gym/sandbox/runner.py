@@ -167,7 +167,8 @@ class Worker:
             base64.b64encode(exec_filter()).decode()
         init = {"files": self.files, "preload": list(self.preload), "cpu_s": self.limits.cpu_s,
                 "exec_filter": exec_program, "guard": self.guard}
-        deadline = time.monotonic() + self.limits.wall_s
+        self._call_started = time.monotonic()
+        deadline = self._call_started + self.limits.wall_s
         self._send(init, deadline)
         frames: list[Any] = []
         outcome = self._receive(lambda f: isinstance(f, Ready), frames, deadline, None)
@@ -206,12 +207,15 @@ class Worker:
             pass
 
     # ------------------------------------------------------------------------------------------ calls
-    def call(self, entry: str, payload: Any = None, schema: type[BaseModel] | Any = None) -> SandboxResult:
+    def call(self, entry: str, payload: Any = None, schema: type[BaseModel] | Any = None,
+             wall_s: float | None = None) -> SandboxResult:
         """Run `entry(payload)` in the worker: `package.module:function` (trusted code, preloaded or importable) or
         `file.py:function` (a file of the scratch folder). With `schema` (a pydantic model or TypeAdapter), an
-        ok value must validate against it (the validated object becomes `value`)."""
+        ok value must validate against it (the validated object becomes `value`). `wall_s` lowers the wall-clock
+        limit of this call."""
         with self._lock:
-            started = time.monotonic()
+            started = self._call_started = time.monotonic()
+            wall = min(wall_s, self.limits.wall_s) if wall_s else self.limits.wall_s
             if self.process is None:
                 try:
                     self.start()
@@ -220,7 +224,7 @@ class Worker:
                                          sandboxed=not self.unsandboxed, wall_s=round(time.monotonic() - started, 3))
             self._next_id += 1
             call_id = self._next_id
-            deadline = started + self.limits.wall_s
+            deadline = started + wall
             frames: list[Any] = []
             cpu_before = self._cpu()
             outcome = self._send({"type": "call", "id": call_id, "entry": entry, "payload": payload}, deadline)
@@ -234,7 +238,7 @@ class Worker:
 
     def _verdict(self, call_id: int, frames: list[Any], outcome: tuple[str, str] | None, schema: Any) -> SandboxResult:
         marks = [f.label for f in frames if isinstance(f, Mark) and f.id == call_id]
-        violations = [f.violation.model_dump() for f in frames if isinstance(f, Violation) and f.id == call_id]
+        violations = [f.violation.model_dump() for f in frames if isinstance(f, Violation)]  # whatever call it names
         for record in violations:
             if self.log is not None:
                 self.log.append(record)
@@ -276,7 +280,7 @@ class Worker:
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return self._stop("timeout", f"wall time limit of {self.limits.wall_s:g} s exceeded (sending)")
+                return self._stop("timeout", f"wall time limit of {deadline - self._call_started:g} s exceeded (sending)")
             _, writable, _ = select.select([], [fd], [], min(remaining, 0.1))
             if writable:
                 try:
@@ -291,7 +295,7 @@ class Worker:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return self._stop("timeout", f"wall time limit of {self.limits.wall_s:g} s exceeded")
+                return self._stop("timeout", f"wall time limit of {deadline - self._call_started:g} s exceeded")
             readable, _, _ = select.select([self._responses], [], [], min(remaining, 0.1))
             if cpu_before is not None:
                 self._cpu_at_end = self._cpu()
@@ -308,6 +312,8 @@ class Worker:
                     frames.append(frame)
                     if done(frame):
                         return None
+                    if isinstance(frame, (Result, Ready)):
+                        raise ProtocolError(f"the worker sent an unexpected {frame.type} message")
             except ProtocolError as exc:
                 return self._stop("crashed", str(exc))
 
