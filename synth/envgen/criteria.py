@@ -1,5 +1,7 @@
 """The criteria runner (parent side): checks a draft against the four criteria without ever importing its code here
-— the candidate runs in the sandbox — and writes the structured error report."""
+— the candidate runs in the sandbox (`envfactory_gym.sandbox`) — and writes the structured error report. The
+worker's answer is data parsed against `HarnessAnswer`; whether the run counts is decided here from what the
+parent saw (violations it logged, how the worker ended), never from a status the worker sent."""
 
 from __future__ import annotations
 
@@ -7,13 +9,29 @@ import re
 from pathlib import Path
 from typing import Any
 
-from synth.sandbox import Sandbox, SandboxResult
+from pydantic import BaseModel, ConfigDict
+
+from envfactory_gym.sandbox import Limits, Sandbox, SandboxResult
+from envfactory_gym.sandbox.runner import DEFAULT_PRELOAD
 
 from .interface import check_metadata
 from .layout import FILE_COMPONENTS, env_files
 from .models import Component, Draft, ErrorReport, Finding
 
 ENTRY = "synth.envgen.harness:check_candidate"
+
+
+class HarnessAnswer(BaseModel):
+    """The harness's findings and counts, as the parent accepts them (anything else fails the run as `invalid`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    findings: list[Finding]
+    stats: dict[str, int]
+
+
+def envgen_sandbox(limits: Limits = Limits()) -> Sandbox:
+    """The sandbox EnvGen checks drafts in: the runtime and `synth` readable, the harness preloaded."""
+    return Sandbox(limits, packages=("synth",), preload=(*DEFAULT_PRELOAD, "synth.envgen.harness"))
 CANDIDATE = "candidate/env"
 PACKAGE = "envgen_candidate"
 _TEST_MARK = re.compile(r"^unit test (?P<test>\S+) \((?P<tool>\w+)\)$")
@@ -35,7 +53,7 @@ def sandbox_findings(result: SandboxResult) -> list[Finding]:
         where = f" at {violation['where']}" if violation.get("where") else ""
         findings.append(Finding(criterion=2, component=component, check="sandbox", tool=tool, test=test,
                                 message=f"blocked: {violation['message']}{where} (during {violation['during']})"))
-    if result.status not in ("ok", "violation"):
+    if result.status not in ("ok", "violation") or not result.sandboxed:
         component, tool, test = _blame("", result.last_mark)
         detail = result.stderr.strip().splitlines()[-3:] if result.status in ("error", "crashed") else []
         findings.append(Finding(criterion=2, component=component, check="sandbox", tool=tool, test=test,
@@ -53,12 +71,12 @@ def check_draft(draft: Draft, iteration: int, sandbox: Sandbox, taken_keys: set[
     """Run every check on a draft: the blueprint here, everything that executes generated code in the sandbox."""
     findings = check_metadata(draft.metadata, taken_keys)
     files = {f"{CANDIDATE}/{path}": text for path, text in env_files(draft, {"method": "envgen"}).items()}
-    result = sandbox.run(ENTRY, candidate_payload(draft), files)
+    result = sandbox.run(ENTRY, candidate_payload(draft), files, schema=HarnessAnswer)
     stats: dict[str, Any] = {}
-    if result.status == "ok":
-        findings += [Finding.model_validate(f) for f in result.value["findings"]]
-        stats = result.value["stats"]
+    if result.ok:
+        findings += result.value.findings
+        stats = result.value.stats
     findings += sandbox_findings(result)
     sandbox_info = {"status": result.status, "reason": result.reason, "wall_s": result.wall_s, "cpu_s": result.cpu_s,
-                    "isolation": result.isolation}
+                    "isolation": result.isolation, "sandboxed": result.sandboxed}
     return ErrorReport(iteration=iteration, findings=findings, stats=stats, sandbox=sandbox_info)

@@ -11,8 +11,7 @@ from typing import Any
 
 from envfactory_gym import verify
 from envfactory_gym.spec import EnvironmentSpec, load_environment_from_folder
-from synth.sandbox.channel import mark
-from synth.sandbox.guard import SandboxViolation
+from envfactory_gym.sandbox import SandboxViolation, mark
 
 from .interface import compare_interface
 from .layout import FILE_COMPONENTS
