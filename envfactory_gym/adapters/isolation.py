@@ -1,18 +1,17 @@
-"""`isolate=True`: external code runs in EnvGen's sandbox (`synth.sandbox`), never in this process.
+"""`isolate=True`: external code runs in the runtime's sandbox (`envfactory_gym.sandbox`), never in this process.
 
-Every operation that runs external code — converting the environment, building a snapshot, a tool call, the
-canonical dump, a checklist — is one sandboxed run: a fresh, resource-limited, network-less process that gets a copy
-of the source files, rebuilds the environment there and answers in JSON. This process keeps only the state as opaque
-bytes, the converted tasks and snapshots, and tool schemas (from JSON). Safe, and slow: about one process start per
-call. AWM is not supported (its apps need an asyncio event loop, whose socketpair the sandbox's guard refuses).
+One sandboxed worker per imported environment stays alive for the whole session: it gets a copy of the source
+files, rebuilds the environment once, and answers every operation — converting the environment, building a
+snapshot, a tool call, the canonical dump, a checklist — over its pipe, in JSON. This process keeps only the state
+as opaque bytes (sent with each call, so sessions share nothing in the worker), the converted tasks and snapshots,
+and tool schemas (from JSON). A worker that breaks a limit is replaced by a fresh one at the next call. AWM is not
+supported (its apps need an asyncio event loop, whose socketpair the sandbox's guard refuses).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import importlib
-import importlib.util
 import json
 import os
 from contextlib import contextmanager
@@ -20,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..sandbox import Limits, Worker
+from ..sandbox.runner import DEFAULT_PRELOAD
 from ..spec import EnvironmentSpec, ToolSpec
 from ..state import CanonicalState
 from . import FORMATS, adapter
@@ -27,24 +28,15 @@ from .build import Checklist, ImportOptions, external_spec
 from .objects import ObjectHandle
 from .tools import ExternalError, external_tool, schema_fields
 
-SANDBOX_MODULE = "synth.sandbox"
+ENTRY = "envfactory_gym.adapters.isolation:serve"
 PATH_OPTIONS = ("tasks", "solutions", "code", "docs")
 
 
-def sandbox_class() -> Any:
-    """EnvGen's Sandbox class, or NotImplementedError naming what is missing."""
-    if importlib.util.find_spec("synth") is None or importlib.util.find_spec(SANDBOX_MODULE) is None:
-        raise NotImplementedError(
-            f"isolate=True runs external code in EnvGen's sandbox (the {SANDBOX_MODULE} package), which is not "
-            "installed here; import without isolation to run the code in-process"
-        )
-    return importlib.import_module(SANDBOX_MODULE).Sandbox
-
-
 class SandboxedEnvironment:
-    """Runs the operations of one external environment in the sandbox, from a copy of its source files."""
+    """Runs the operations of one external environment in its own persistent sandboxed worker."""
 
-    def __init__(self, fmt: str, path: Path, key: str, name: str, options: ImportOptions) -> None:
+    def __init__(self, fmt: str, path: Path, key: str, name: str, options: ImportOptions,
+                 limits: Limits = Limits()) -> None:
         files = adapter(fmt).sources(path, key, options)
         root = Path(os.path.commonpath([str(p.resolve().parent) for p in [path, *files]]))
         self.files = {f"src/{p.resolve().relative_to(root)}": p.read_bytes() for p in files if p.is_file()}
@@ -54,20 +46,21 @@ class SandboxedEnvironment:
             "format": fmt, "path": f"src/{path.resolve().relative_to(root)}", "key": key, "name": name,
             "options": {**options.to_json(), **relocated},
         }
-        self.sandbox = sandbox_class()(preload=_preload(fmt))
+        self.worker = Worker(limits, files=self.files, preload=_preload(fmt))
 
     def run(self, operation: str, **arguments: Any) -> Any:
         """One sandboxed operation; its JSON answer, or RuntimeError with the sandbox's reason."""
-        result = self.sandbox.run("envfactory_gym.adapters.isolation:serve", {**self.request, "op": operation, **arguments},
-                                  self.files)
+        result = self.worker.call(ENTRY, {**self.request, "op": operation, **arguments})
         if not result.ok:
             raise RuntimeError(f"sandboxed {operation} failed ({result.status}): {result.reason}\n{result.stderr[-1500:]}")
         return result.value
 
+    def close(self) -> None:
+        """Stop the worker."""
+        self.worker.close()
+
 
 def _preload(fmt: str) -> tuple[str, ...]:
-    from synth.sandbox.runner import DEFAULT_PRELOAD
-
     return (*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", FORMATS[fmt])
 
 
