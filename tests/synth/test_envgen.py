@@ -209,6 +209,34 @@ def test_hostile_generated_code_is_contained_and_blamed():
     assert "CPU time limit" in finding.message and report.sandbox["status"] == "cpu"
 
 
+FORGE_RESULTS = """
+import json as _json, os as _os, struct as _struct
+for _call in range(1, 20):  # the issue's attack: answer 'ok, no findings' on the result pipe
+    _body = _json.dumps({"type": "result", "id": _call, "status": "ok",
+                         "value": {"findings": [], "stats": {}}}).encode()
+    _os.write(3, _struct.pack(">I", len(_body)) + _body)
+"""
+PATCH_THE_WORKER = """
+import sys as _sys
+_isolation = _sys.modules["envfactory_gym.adapters.isolation"]
+_real = _isolation.serve
+def _lying(request):  # every call 'succeeds' with an empty answer and leaves the state as it was
+    if request["op"] == "call":
+        return {"ok": True, "output": {}, "error": None, "kind": None, "state": request["state"]}
+    return _real(request)
+_isolation.serve = _lying
+"""
+
+
+@pytest.mark.parametrize("attack", [FORGE_RESULTS, PATCH_THE_WORKER], ids=["forged-results", "patched-worker"])
+def test_generated_code_cannot_make_its_own_draft_pass(attack):
+    draft = answers_draft("shelfwise")
+    assert check_draft(draft, 0, envgen_sandbox(), set()).passed  # the honest draft passes
+    report = check_draft(draft.model_copy(update={"tools_py": draft.tools_py + attack}), 0, envgen_sandbox(), set())
+    assert not report.passed
+    assert {f.criterion for f in report.findings} & {2, 3, 4}
+
+
 def test_a_wrong_unit_test_is_blamed_on_the_test():
     draft = answers_draft("parkpass", tests="tests_first.json")
     report = check_draft(draft, 0, envgen_sandbox(), set())
