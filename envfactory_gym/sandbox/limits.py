@@ -15,6 +15,7 @@ class Limits:
     """Limits of a sandboxed worker. CPU and wall clock count per call; memory, files and processes per worker."""
 
     cpu_s: float = 120.0  # CPU seconds of one call: an in-process timer first, then the parent kills the worker
+    cpu_grace_s: float = 1.0  # how far past `cpu_s` a call may run (e.g. a loop in C code) before it is killed
     wall_s: float = 300.0  # wall-clock seconds of one call (the worker's start included) before it is killed
     memory_mb: int = 4096  # address space of the worker (RLIMIT_AS)
     file_mb: int = 16  # largest file the worker may write (RLIMIT_FSIZE)
@@ -26,7 +27,7 @@ class Limits:
     message_mb: int = 256  # largest message the parent accepts from the worker
 
     def __post_init__(self) -> None:
-        for name in ("cpu_s", "wall_s", "memory_mb", "file_mb", "disk_mb", "open_files", "lifetime_cpu_s", "message_mb"):
+        for name in ("cpu_s", "cpu_grace_s", "wall_s", "memory_mb", "file_mb", "disk_mb", "open_files", "lifetime_cpu_s", "message_mb"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"Limits.{name} must be positive, got {getattr(self, name)!r}")
         for name in ("processes", "threads"):

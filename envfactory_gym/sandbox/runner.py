@@ -30,7 +30,6 @@ VIOLATION_LABELS = {"network": "network access", "process": "process creation", 
                     "limits": "change of resource limits"}
 #: Trusted modules every worker imports before its guard is installed (generated code finds them loaded).
 DEFAULT_PRELOAD = ("envfactory_gym", "envfactory_gym.verify", "gymnasium.utils.env_checker", "sqlalchemy", "pydantic")
-CPU_GRACE_S = 1.0  # how far past its CPU budget a call may run before the parent kills the worker
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -169,12 +168,13 @@ class Worker:
                 "exec_filter": exec_program, "guard": self.guard}
         self._call_started = time.monotonic()
         deadline = self._call_started + self.limits.wall_s
-        self._send(init, deadline)
         frames: list[Any] = []
-        outcome = self._receive(lambda f: isinstance(f, Ready), frames, deadline, None)
+        outcome = self._send(init, deadline)
+        if outcome is None:
+            outcome = self._receive(lambda f: isinstance(f, Ready), frames, deadline, None)
         if outcome is not None:
             status, reason = outcome
-            output = self._output.text()
+            output = self._last_output
             self.close()
             raise WorkerStartError(f"the sandboxed worker did not start ({status}): {reason}\n{output[-2000:]}")
 
@@ -216,17 +216,19 @@ class Worker:
         with self._lock:
             started = self._call_started = time.monotonic()
             wall = min(wall_s, self.limits.wall_s) if wall_s else self.limits.wall_s
+            if self.process is not None and select.select([self._responses], [], [], 0)[0]:
+                self.close()  # it sent something between calls (answers forged ahead): it is not trusted again
             if self.process is None:
                 try:
                     self.start()
-                except WorkerStartError as exc:
+                except (WorkerStartError, OSError) as exc:
                     return SandboxResult(status="crashed", reason=str(exc), isolation=self.isolation,
                                          sandboxed=not self.unsandboxed, wall_s=round(time.monotonic() - started, 3))
             self._next_id += 1
             call_id = self._next_id
             deadline = started + wall
             frames: list[Any] = []
-            cpu_before = self._cpu()
+            cpu_before = self._cpu_at_end = self._cpu()
             outcome = self._send({"type": "call", "id": call_id, "entry": entry, "payload": payload}, deadline)
             if outcome is None:
                 outcome = self._receive(lambda f: isinstance(f, Result) and f.id == call_id, frames, deadline,
@@ -299,7 +301,7 @@ class Worker:
             readable, _, _ = select.select([self._responses], [], [], min(remaining, 0.1))
             if cpu_before is not None:
                 self._cpu_at_end = self._cpu()
-                if self._cpu_at_end - cpu_before > self.limits.cpu_s + CPU_GRACE_S:
+                if self._cpu_at_end - cpu_before > self.limits.cpu_s + self.limits.cpu_grace_s:
                     return self._stop("cpu", f"killed at the CPU time limit of {self.limits.cpu_s:g} s")
             if not readable:
                 continue
@@ -307,10 +309,13 @@ class Worker:
             if not chunk:
                 return self._ended()
             try:
-                for body in self._buffer.feed(chunk):
+                bodies = self._buffer.feed(chunk)
+                for index, body in enumerate(bodies):
                     frame = parse(body)
                     frames.append(frame)
                     if done(frame):
+                        if index + 1 < len(bodies) or self._buffer.data:
+                            raise ProtocolError("the worker sent more after its answer")
                         return None
                     if isinstance(frame, (Result, Ready)):
                         raise ProtocolError(f"the worker sent an unexpected {frame.type} message")

@@ -179,6 +179,14 @@ ATTACKS: dict[str, str] = {
         "        body = json.dumps({'type': 'result', 'id': call, 'status': 'ok', 'value': {'forged': True}}).encode()\n"
         "        os.write(3, struct.pack('>I', len(body)) + body)\n"
         "    return {'blocked': 'forged'}\n"),
+    "results_forged_ahead": (
+        "import json, struct, threading\n"
+        "def forge():\n    time.sleep(0.3)  # after this call's answer: while the worker waits for the next request\n"
+        "    for call in range(1, 500):\n"
+        "        body = json.dumps({'type': 'result', 'id': call, 'status': 'ok', 'value': {'forged': True}}).encode()\n"
+        "        os.write(3, struct.pack('>I', len(body)) + body)\n"
+        "def act(p):\n    threading.Thread(target=forge, daemon=True).start()\n"
+        "    return {'blocked': 'the next calls decide'}\n"),
     "steal_the_next_request": (
         "def act(p):\n    os.set_blocking(0, False)\n    return os.read(0, 1 << 20)\n"),
     "truncate_the_violation_log": (

@@ -9,6 +9,7 @@ import os
 import socket
 import sysconfig
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from envfactory_gym.sandbox import Limits, Worker
 
 from .attacks import ATTACKS, LIMIT_ATTACKS, PRELUDE
 
-LIMITS = Limits(cpu_s=0.5, wall_s=30, memory_mb=1024, file_mb=8, disk_mb=24, threads=16)
+LIMITS = Limits(cpu_s=0.5, cpu_grace_s=0.25, wall_s=30, memory_mb=1024, file_mb=8, disk_mb=24, threads=16)
 #: Wall-clock limit of each call: only the sleeping program reaches it (the CPU limit stops loops first).
 CALL_WALL_S = {"sleep_forever": 1.5}
 NO_CATCH = "\ndef main(p):\n    return act(p)\n"
@@ -42,6 +43,7 @@ def worker(request, monkeypatch_module):
     log: list[dict] = []
     with Worker(LIMITS, files=files(), guard=request.param, log=log) as sandboxed:
         sandboxed.violation_log = log
+        assert sandboxed.call("stdout_flood.py:main", {}).ok  # call 1: every attack below runs as a later call
         yield sandboxed
 
 
@@ -138,6 +140,9 @@ def test_the_violation_log_is_the_parents(worker, host):
 
 
 def test_forged_and_garbled_answers_end_the_worker_not_the_verdict(worker, host):
+    """Answers for calls the parent did not make, or malformed ones, end the worker. (An answer forged for the
+    running call itself is indistinguishable from the entry's own value: values are data, and verdicts are computed
+    from them by the parent; see test_generated_code_cannot_make_its_own_draft_pass.)"""
     if not worker.guard:
         pytest.skip("the protocol check is the parent's: run once")
     for name in ("forged_results_for_every_id", "garbage_into_the_result_pipe"):
@@ -145,3 +150,16 @@ def test_forged_and_garbled_answers_end_the_worker_not_the_verdict(worker, host)
         assert result.status == "crashed" and result.value is None, (name, result)
     assert worker.call("write_outside.py:main", {k: v for k, v in host.items() if k != "hits"}).status in (
         "ok", "violation")  # a fresh worker answers the next call
+
+
+@pytest.mark.parametrize("attack", ["forged_results_for_every_id", "results_forged_ahead"])
+def test_answers_forged_for_later_calls_are_never_taken(attack):
+    """A call forges answers for every id, in its own answer's stream or while the worker waits: later calls get
+    their own answers, from a fresh worker."""
+    code = PRELUDE + ATTACKS[attack]
+    with Worker(LIMITS, files={"forge.py": code, "echo.py": "def main(p):\n    return {'echo': p}\n"}) as fresh:
+        fresh.call("forge.py:main", {})
+        time.sleep(1)  # the forging thread writes
+        for call in range(3):
+            result = fresh.call("echo.py:main", call)
+            assert result.ok and result.value == {"echo": call}, result
