@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import collections
+import json
 import os
 import select
 import signal
@@ -128,7 +129,7 @@ class Worker:
                   "responses": responses, "scratch": scratch}
         boot = (f"import sys; sys.path[:0] = {sorted(set(roots.values()))!r}; "
                 "from envfactory_gym.sandbox.worker import main; sys.exit(main(sys.argv))")
-        python = [sys.executable, "-I", "-B", "-c", boot, _json(config)]
+        python = [sys.executable, "-I", "-B", "-c", boot, json.dumps(config)]
         if self.unsandboxed:
             return python
         python_roots = kernel.python_roots()
@@ -391,12 +392,6 @@ def _kill(process: subprocess.Popen) -> int | None:
         return process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         return None
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 class Sandbox:
