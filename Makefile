@@ -16,10 +16,10 @@ install: $(BIN)/python
 
 # Everything the full test suite exercises: the synth extra (CPU torch pinned first: an unpinned torch pulls
 # CUDA builds), Ray for the rollout backend (the version OpenRLHF 0.11.2 pins), the CPU pieces of OpenRLHF for
-# the agent-executor tests.
+# the agent-executor tests; the sandbox's bubblewrap and seccomp binding.
 install-test: install
 	$(PIP) torch==2.13.0 ray==2.55.0
-	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench]"
+	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,sandbox]"
 	$(PIP) --no-deps openrlhf==0.11.2
 
 demo: install

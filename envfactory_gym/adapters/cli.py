@@ -113,5 +113,5 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--writes", default="", help="comma-separated tools to treat as writing")
     parser.add_argument("--reads", default="", help="comma-separated tools to treat as read-only")
     parser.add_argument("--only", action="append", default=[], help="import only this key (repeatable)")
-    parser.add_argument("--isolate", action="store_true", help="run the external code in the EnvGen sandbox")
+    parser.add_argument("--isolate", action="store_true", help="run the external code in the sandbox (envfactory_gym.sandbox)")
     parser.set_defaults(func=cmd_import)

@@ -11,7 +11,7 @@ from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElaps
 from envfactory_gym import registry
 from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
 from envfactory_gym.terminal import console
-from synth.sandbox import Limits, namespaces_available
+from envfactory_gym.sandbox import Limits, Worker
 
 from .models import EnvGenRecord
 from .pipeline import EnvGen, EnvGenConfig
@@ -97,7 +97,7 @@ def cmd_env(args: argparse.Namespace) -> int:
     model = make_model(args)
     config = EnvGenConfig(budget=args.budget, limits=Limits(cpu_s=args.cpu, memory_mb=args.memory_mb))
     console.print(f"EnvGen: {args.topic!r} from {', '.join(map(str, args.source))} into {zoo} "
-                  f"(sandbox: {'namespaces + guard' if namespaces_available() else 'guard only'})")
+                  f"(sandbox: {Worker(config.limits).isolation})")
     columns = (SpinnerColumn(finished_text="[green]✓[/green]"), TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress:
         stages = StageProgress(progress)
