@@ -19,7 +19,7 @@ install: $(BIN)/python
 # the agent-executor tests; the sandbox's bubblewrap and seccomp binding.
 install-test: install
 	$(PIP) torch==2.13.0 ray==2.55.0
-	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,sandbox]"
+	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox]"
 	$(PIP) --no-deps openrlhf==0.11.2
 
 demo: install
@@ -29,7 +29,7 @@ demo: install
 	$(BIN)/envfactory rollout --agent random
 
 test: install-test
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto -q --durations=25
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto --dist loadgroup -q --durations=25
 
 bench: install
 	$(BIN)/python benchmarks/bench_scoring.py
