@@ -50,18 +50,27 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    """Write the zoo's index (or, with --check, only report whether it is current)."""
+    """Write the zoo's index (or, with --check, only report whether it is current). An environment whose content
+    changed at an unchanged version is refused unless --no-bump says the change leaves tools, schema, seed, tasks
+    and rules as they were (a refactor)."""
     root = zoo_root()
-    fresh = [build_card(load_zoo_environment(key)) for key in zoo_keys()]
-    if not args.check:
-        console.print(f"wrote {write_index(root, fresh)} ({len(fresh)} environments)")
-        return 0
     stored = read_index(root)
-    stale = [card.key for card in fresh if stored.get(card.key) != card] + sorted(set(stored) - set(zoo_keys()))
-    for key in stale:
-        console.print(f"[red]stale[/red] {key}")
-    console.print("index is current" if not stale else "run `envfactory index` to update it")
-    return 1 if stale else 0
+    fresh = [build_card(load_zoo_environment(key)) for key in zoo_keys()]
+    unbumped = [c.key for c in fresh if c.key in stored and c.content_hash != stored[c.key].content_hash
+                and c.version == stored[c.key].version]
+    if args.check:
+        stale = [c.key for c in fresh if stored.get(c.key) != c] + sorted(set(stored) - set(zoo_keys()))
+        for key in stale:
+            console.print(f"[red]stale[/red] {key}" + (" (content changed, same version)" if key in unbumped else ""))
+        console.print("index is current" if not stale else "run `envfactory index` to update it")
+        return 1 if stale else 0
+    if unbumped and not args.no_bump:
+        console.print(f"[red]content changed at the same version[/red]: {', '.join(unbumped)}. Bump `version` in "
+                      "their metadata.json and add a CHANGELOG.md line, or pass --no-bump for a change that leaves "
+                      "tools, schema, seed, tasks and rules as they were.")
+        return 1
+    console.print(f"wrote {write_index(root, fresh)} ({len(fresh)} environments)")
+    return 0
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -172,6 +181,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     listing.set_defaults(func=cmd_list)
     index = sub.add_parser("index", help="write the zoo's index (names, versions, counts, task ids, content hashes)")
     index.add_argument("--check", action="store_true", help="only check that the stored index is current")
+    index.add_argument("--no-bump", action="store_true",
+                       help="record changed content at the same version (a refactor that changes no behaviour)")
     index.set_defaults(func=cmd_index)
     info = sub.add_parser("info", help="tools and schemas of one environment")
     info.add_argument("name")

@@ -5,17 +5,15 @@ collection read one file and never import or build tools. `envfactory index` wri
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import json
 import statistics
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from .versioning import environment_content_hash
+
 INDEX_FILE = "index.json"
-#: Files of an environment folder that its content hash covers (besides every `*.py` module).
-HASHED_DATA = ("metadata.json", "tasks.jsonl", "splits.json")
 
 
 @dataclass(frozen=True)
@@ -56,34 +54,6 @@ class EnvCard:
         return data
 
 
-def _canonical_json(text: str) -> str:
-    return json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def content_hash(folder: Path) -> str:
-    """SHA-256 of what an environment is: its modules' syntax trees (code and docstrings, not formatting), its
-    metadata, tasks, split and snapshots as parsed JSON. Equal hashes mean the same environment; any change to
-    tools, schema, seed data, tasks or rules changes it, and then the version must change too."""
-    digest = hashlib.sha256()
-    paths = sorted(
-        p for p in folder.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
-        and (p.suffix == ".py" or p.name in HASHED_DATA or (p.parent.name == "snapshots" and p.suffix == ".json"))
-    )
-    for path in paths:
-        text = path.read_text(encoding="utf-8")
-        if path.suffix == ".py":
-            body = ast.dump(ast.parse(text, filename=str(path)))
-        elif path.suffix == ".jsonl":
-            body = "\n".join(_canonical_json(line) for line in text.splitlines() if line.strip())
-        else:
-            body = _canonical_json(text)
-        relative = path.relative_to(folder).as_posix()
-        digest.update(f"{relative}\0{len(body)}\0".encode())
-        digest.update(body.encode())
-    return digest.hexdigest()
-
-
 def build_card(spec: Any) -> EnvCard:
     """The index card of a loaded environment spec (imports its tools and reads its tasks and seed)."""
     from .session import ToolSession
@@ -104,7 +74,7 @@ def build_card(spec: Any) -> EnvCard:
         version=spec.version,
         domain=spec.domain,
         product=spec.product,
-        content_hash=content_hash(spec.folder),
+        content_hash=environment_content_hash(spec.folder),
         tools=len(spec.tools),
         user_tools=sum(t.user_only for t in spec.tools.values()),
         tasks=len(tasks),

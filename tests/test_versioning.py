@@ -3,6 +3,7 @@ without compiled files), and any change to what defines an environment changes i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -38,10 +39,16 @@ def test_what_does_not_define_the_environment_leaves_the_hash(folder):
     (folder / "notes.txt").write_text("a reviewer's notes")
     tasks = folder / "tasks.jsonl"
     tasks.write_bytes(tasks.read_bytes().replace(b"\n", b"\r\n"))  # a Windows checkout
+    tools = folder / "tools.py"
+    tools.write_text("# reformatted\n\n" + tools.read_text().replace("\n\n\n", "\n\n\n\n"))  # layout, comments
+    seed = folder / "snapshots" / "seed.json"
+    seed.write_text(json.dumps(json.loads(seed.read_text()), indent=4))  # the same data, laid out otherwise
     assert environment_content_hash(folder) == before
 
 
-@pytest.mark.parametrize("change", ["tasks", "tool", "schema", "metadata", "snapshot", "new module", "rename"])
+@pytest.mark.parametrize(
+    "change", ["tasks", "tool", "description", "schema", "metadata", "snapshot", "new module", "rename"]
+)
 def test_every_part_that_defines_the_environment_changes_the_hash(folder, change):
     before = environment_content_hash(folder)
     if change == "tasks":
@@ -49,7 +56,10 @@ def test_every_part_that_defines_the_environment_changes_the_hash(folder, change
         (folder / "tasks.jsonl").write_text("\n".join(lines[:-1]) + "\n")
     elif change == "tool":
         with open(folder / "tools.py", "a") as out:
-            out.write("\n# a changed business rule\n")
+            out.write("\nMAX_PAGE_SIZE = 50  # a changed business rule\n")
+    elif change == "description":
+        tools = folder / "tools.py"
+        tools.write_text(tools.read_text().replace('    """', '    """Note: ', 1))  # a tool's description
     elif change == "schema":
         (folder / "schema.py").write_text((folder / "schema.py").read_text().replace("nullable=False", "", 1))
     elif change == "metadata":
