@@ -18,9 +18,9 @@ CHATML_TEMPLATE = (
 )
 
 
-def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600):
+def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600, chat_template: str = CHATML_TEMPLATE):
     """A `PreTrainedTokenizerFast` trained on `corpus`, with `<|im_start|>`/`<|im_end|>` (also eos and pad) and
-    the ChatML template."""
+    `chat_template` (default: ChatML without tools; pass a model's template, e.g. Qwen2.5's, to render `tools=`)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -33,5 +33,5 @@ def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600):
     )
     tokenizer.train_from_iterator(corpus, trainer)
     wrapped = PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token="<|im_end|>", pad_token="<|im_end|>")
-    wrapped.chat_template = CHATML_TEMPLATE
+    wrapped.chat_template = chat_template
     return wrapped
