@@ -77,8 +77,9 @@ def policy_step(model, optimizer, responses: list[dict], advantages: torch.Tenso
     for response, advantage in zip(responses, advantages.tolist()):
         if advantage == 0.0:
             continue
-        ids = torch.tensor([response["observation_tokens"]])
-        mask = torch.zeros(ids.shape[1] - 1)
+        device = next(model.parameters()).device
+        ids = torch.tensor([response["observation_tokens"]], device=device)
+        mask = torch.zeros(ids.shape[1] - 1, device=device)
         for start, end in response["action_ranges"]:
             mask[start - 1 : end - 1] = 1.0
         loss = -advantage * (tiny.token_logprobs(model, ids)[0] * mask).sum() / max(action_tokens, 1)
@@ -157,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=3, help="actions per sample")
     parser.add_argument("--max-length", type=int, default=16384)
     parser.add_argument("--temperature", type=float, default=1.0)
+    parser.add_argument("--device", default="cpu", help="cpu (the benchmark), or cuda where one is at hand")
     parser.add_argument("--out", type=Path, default=Path("runs/cpu_grpo_learning"))
     args = parser.parse_args(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
@@ -171,12 +173,12 @@ def main(argv: list[str] | None = None) -> int:
               vars(args).items()}, "labels": [r["label"] for r in rows], "seeds": []}
     for seed in args.seeds:
         torch.manual_seed(seed)
-        model = tiny.build_model(tokenizer, "cpu", args.width, args.layers)
+        model = tiny.build_model(tokenizer, args.device, args.width, args.layers)
         torch.manual_seed(seed)
         for parameter in model.parameters():  # build_model seeds 0: re-draw the weights for this seed
             if parameter.dim() > 1:
                 torch.nn.init.normal_(parameter, std=0.02)
-        losses = tiny.sft(model, samples, args.sft_steps, args.sft_lr, "cpu")
+        losses = tiny.sft(model, samples, args.sft_steps, args.sft_lr, args.device)
         print(f"seed {seed}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
               f"SFT loss {losses[0]:.2f} -> {losses[-1]:.2f}", flush=True)
         runs = {}
