@@ -19,7 +19,7 @@ install: $(BIN)/python
 # the agent-executor tests; the sandbox's bubblewrap and seccomp binding.
 install-test: install
 	$(PIP) torch==2.13.0 ray==2.55.0
-	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox]"
+	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox,trl]"
 	$(PIP) --no-deps openrlhf==0.11.2
 
 demo: install

@@ -6,7 +6,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..prompts import FORMAT_ERROR_TOOL
-from ..rollout import Trajectory
+from ..registry import resolve
+from ..rollout import Trajectory, trajectory_record
 
 
 def call_counts(messages: list[dict[str, Any]]) -> tuple[int, int, int, int]:
@@ -87,6 +88,12 @@ class EpisodeRecord:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (one line of `episodes.jsonl`)."""
         return asdict(self)
+
+    def trajectory_record(self) -> dict[str, Any]:
+        """The episode in the one trajectory format (`envfactory_gym.rollout.trajectory_record`), with its agent
+        and sample index: what SFT and RL exports of benchmark runs are built from."""
+        return trajectory_record(resolve(self.env_id), self.task_id, self.messages, self.reward,
+                                 self.components or None, agent=self.agent, sample=self.sample)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "EpisodeRecord":
