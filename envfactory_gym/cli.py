@@ -12,6 +12,7 @@ from typing import Callable
 from rich.progress import Progress
 from rich.table import Table
 
+from .adapters.build import ExternalEnvironmentError
 from .agents import AGENTS, run_episode
 from .env import ToolUseEnv
 from .registry import load_zoo_environment, resolve, zoo_keys
@@ -166,7 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `envfactory` command."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except ExternalEnvironmentError as exc:  # an imported environment that cannot load here: one line, no traceback
+        print(f"envfactory {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import gymnasium as gym
 from ..reward import RewardConfig
 from ..spec import EnvironmentSpec
 from . import load_environment
-from .build import ImportOptions
+from .build import ExternalEnvironmentError, ImportOptions
 
 HOME_VARIABLE = "ENVFACTORY_HOME"
 NAMESPACE = "envfactory"
@@ -80,6 +80,8 @@ def register_external() -> list[str]:
         config = reward_config(entry)
         if config is not None:
             kwargs["reward_config"] = config
+        if entry.get("max_steps"):
+            kwargs["max_steps"] = int(entry["max_steps"])
         if gym_id(name) not in gym.registry:
             gym.register(id=gym_id(name), entry_point=ENTRY_POINT, kwargs=kwargs)
         ids.append(gym_id(name))
@@ -88,12 +90,21 @@ def register_external() -> list[str]:
 
 @lru_cache(maxsize=None)
 def load_external(name: str) -> EnvironmentSpec:
-    """Convert a cataloged environment (once per process)."""
+    """Convert a cataloged environment (once per process). Raises `ExternalEnvironmentError` with a one-line reason
+    when it cannot be loaded here (a package its code imports is missing, its files moved, ...)."""
     entry = read_catalog()[name]
-    return load_environment(
-        entry["format"], entry["path"], entry["key"], name, env_folder(name),
-        ImportOptions.from_json(entry.get("options", {})), entry.get("isolate", False),
-    )
+    try:
+        return load_environment(
+            entry["format"], entry["path"], entry["key"], name, env_folder(name),
+            ImportOptions.from_json(entry.get("options", {})), entry.get("isolate", False),
+        )
+    except ExternalEnvironmentError as exc:
+        raise ExternalEnvironmentError(f"{name} cannot be loaded: {exc}") from exc
+    except Exception as exc:  # any failure of the external code or files: one line, the cause chained
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise ExternalEnvironmentError(
+            f"{name} ({entry['format']} from {entry['path']}) cannot be loaded: {type(exc).__name__}"
+            + (f": {reason}" if reason else "")) from exc
 
 
 def resolve_external(name: str) -> EnvironmentSpec | None:
