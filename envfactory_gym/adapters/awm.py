@@ -41,7 +41,7 @@ from ..state import SQLiteState
 from .build import Checklist, ImportOptions, external_spec, materialize, read_json, read_records, read_solutions, turns
 from .determinism import Entropy, make_deterministic, session_entropy
 from .network import NetworkPolicy, guarded
-from .objects import ObjectHandle
+from .objects import ObjectHandle, ReadOnlyViolation
 from .tools import ExternalError, external_tool, json_type, read_decision, schema_fields
 
 try:  # the HTTP client fastmcp/openai install: `httpx2` in newer stacks, `httpx` in older ones
@@ -297,7 +297,13 @@ class AppState(SQLiteState):
         if stored is not None:
             self.entropy.random.setstate(pickle.loads(stored[0]))
         request = _request(self.app, route.method, url, query, body)
-        response = _Loop.run(_in_session(request, self.entropy, self.clock.now, self.network))
+        try:
+            response = _Loop.run(_in_session(request, self.entropy, self.clock.now, self.network))
+        except Exception as exc:
+            if "readonly database" in str(exc):  # a read-only tool's write, refused by SQLite's query_only
+                raise ReadOnlyViolation("this tool is declared read-only but wrote to the database; the write was "
+                                        "refused") from exc
+            raise
         if stored is not None and not self.raw.execute("PRAGMA query_only").fetchone()[0]:  # reads leave it as it was
             self.raw.execute(f'UPDATE "{ENTROPY_TABLE}" SET state = ? WHERE id = 1',
                              (pickle.dumps(self.entropy.random.getstate()),))

@@ -97,11 +97,15 @@ def object_tables(attributes: Mapping[str, Any], prefix: str = "", scalars: str 
 
 
 def first_difference(before: CanonicalState, after: CanonicalState) -> str:
-    """`table[key]` of the first row that differs between two dumps (for error messages)."""
+    """`table[key].field` of the first row that differs between two dumps (for error messages)."""
     for table in sorted(set(before) | set(after)):
         rows_before, rows_after = before.get(table, {}), after.get(table, {})
         for key in sorted(set(rows_before) | set(rows_after), key=str):
-            if rows_before.get(key) != rows_after.get(key):
+            row_before, row_after = rows_before.get(key), rows_after.get(key)
+            if row_before != row_after:
+                if isinstance(row_before, dict) and isinstance(row_after, dict):
+                    fields = [f for f in sorted(set(row_before) | set(row_after)) if row_before.get(f) != row_after.get(f)]
+                    return f"{table}[{key}].{fields[0]}"
                 return f"{table}[{key}]"
     return "nothing"
 
@@ -145,7 +149,8 @@ class ObjectState:
             if view_after != view_before:
                 self.restore(before)
                 raise ReadOnlyViolation(f"this tool is declared read-only but changed "
-                                        f"{first_difference(view_before, view_after)}; the change was undone")
+                                        f"{first_difference(view_before, view_after)}; the change was undone (a cache "
+                                        "field? import with --cache-fields NAME)")
 
     def dump(self) -> CanonicalState:
         """Canonical table-like view of the objects."""

@@ -14,7 +14,6 @@ user-requested actions and tasks that start from a message history are not suppo
 
 from __future__ import annotations
 
-import copy
 import enum
 from functools import lru_cache
 from pathlib import Path
@@ -232,11 +231,11 @@ def _applier() -> Callable[[CowState, Any], None]:
 
 def _reference_backend(toolkit_class: type, db_class: type, seed_data: Callable[[], Any], store: CowStore,
                        network: Any) -> ObjectBackend:
-    """The same domain on plain objects (a deep copy per session, pickled snapshots): what the copy-on-write state
-    must agree with; the import compares them and falls back to this one when they differ."""
+    """The same domain on plain objects (pickled snapshots, each session its own objects): what the copy-on-write
+    state must agree with; the import compares them and falls back to this one when they differ."""
 
     def build(payload: Any) -> Any:
-        data = deep_update(copy.deepcopy(seed_data()), payload["update"])
+        data = deep_update(seed_data(), payload["update"])  # copies the dicts on the update's path only
         toolkit = toolkit_class(db_class.model_validate(data))
         for action in payload["actions"]:
             getattr(toolkit, action["func_name"])(**action["arguments"])
@@ -246,7 +245,7 @@ def _reference_backend(toolkit_class: type, db_class: type, seed_data: Callable[
         return lambda tool, arguments: getattr(roots["toolkit"], tool)(**arguments)
 
     return ObjectBackend(
-        lambda: {"toolkit": build({"update": {}, "actions": []})},
+        lambda: {"toolkit": object.__new__(toolkit_class)},  # an empty shell: every session starts with a restore
         lambda roots, payload: replace_attributes(roots["toolkit"], build(payload)),
         lambda roots: record_tables(roots["toolkit"].db, store), bind, frozenset(), network,
     )

@@ -54,7 +54,7 @@ def product_prefixes(names: list[str], *known: str) -> frozenset[str]:
     prefixes = {w for name in known for w in _words(name)}
     firsts = [_words(n)[0] for n in names if len(_words(n)) > 1]
     for word in set(firsts):
-        if len(names) >= 2 and firsts.count(word) * 2 >= len(names) and word not in READ_WORDS:
+        if firsts.count(word) >= 2 and firsts.count(word) * 2 >= len(names) and word not in READ_WORDS:
             prefixes.add(word)
     return frozenset(prefixes - READ_WORDS)
 
