@@ -28,6 +28,9 @@ from ..state import CanonicalState
 from ..tasks import Task, replay
 from .build import ImportOptions
 
+#: How many tasks the copy-on-write state is replayed against its plain-object reference (all when there are fewer;
+#: else every distinct start state first, then tasks spread over the rest): each costs a full copy of the data.
+REFERENCE_TASKS = 30
 #: Error kinds the runtime adds (not the original's own failures).
 RUNTIME_ERRORS = frozenset({"ReadOnlyViolation", "NetworkRefused", "unknown_tool", "user_only", "internal"})
 CACHE_LIKE = re.compile(r"cache|cached|last_|_last|fetched|accessed|viewed|visited|seen|lookup|timestamp|_at$|hits|etag",
@@ -46,6 +49,7 @@ class ImportFindings:
     failing: dict[str, str] = field(default_factory=dict)  # task -> first unexpected failure
     nondeterministic: dict[str, str] = field(default_factory=dict)  # task -> first difference between two replays
     reference_differences: dict[str, str] = field(default_factory=dict)  # task -> copy-on-write vs plain objects
+    reference_checked: int = 0  # tasks replayed against the reference state
     network: list[str] = field(default_factory=list)
 
     def options(self, options: ImportOptions) -> ImportOptions:
@@ -176,14 +180,29 @@ def analyze(spec: EnvironmentSpec, tasks: dict[str, Task], advance: Progress = l
         _record_failures(task, result, findings)
     reference = getattr(spec.backend, "reference", None)
     if reference is not None:
-        for task_id, task in tasks.items():
+        for task_id in reference_sample(tasks):
             advance()
-            difference = compare_with_reference(spec, reference, task, first[task_id])
+            findings.reference_checked += 1
+            difference = compare_with_reference(spec, reference, tasks[task_id], first[task_id])
             if difference:
                 findings.reference_differences[task_id] = difference
     network = getattr(spec.backend, "network", None)
     findings.network = list(getattr(network, "attempts", []))
     return spec, findings
+
+
+def reference_sample(tasks: dict[str, Task], size: int = REFERENCE_TASKS) -> list[str]:
+    """The tasks replayed against the reference state: all of them, or `size` of them (one per distinct start state
+    first, then spread evenly over the others)."""
+    ids = list(tasks)
+    if len(ids) <= size:
+        return ids
+    chosen = list(dict.fromkeys(next(i for i in ids if tasks[i].snapshot == s)
+                                for s in dict.fromkeys(t.snapshot for t in tasks.values())))[:size]
+    rest = [i for i in ids if i not in chosen]
+    step = len(rest) / max(1, size - len(chosen))
+    chosen += [rest[int(k * step)] for k in range(size - len(chosen))]
+    return [i for i in ids if i in set(chosen)]
 
 
 def _tasks_of(spec: EnvironmentSpec) -> dict[str, Task]:

@@ -16,11 +16,9 @@ from ..terminal import console
 from . import FORMATS, adapter, env_name, load_environment
 from .build import ImportOptions
 from .catalog import catalog_path, env_folder, gym_id, read_catalog, register_external, save_entries
-from .checks import ImportFindings, analyze
+from .checks import REFERENCE_TASKS, ImportFindings, analyze
 from .network import network_imports
 
-#: Replays per task during an import: twice in fresh sessions, once against the reference state (where there is one).
-REPLAYS_PER_TASK = 3
 #: The Env's default action budget; environments with longer ground truths register with a larger one.
 DEFAULT_MAX_STEPS = 40
 
@@ -59,6 +57,9 @@ def _notes(spec: Any, findings: ImportFindings, tasks: int, fmt: str, path: Path
         notes.append(f"[red]nondeterministic[/red] task {task_id}: two replays differ at {where}")
     for task_id, problem in sorted(findings.failing.items())[:5]:
         notes.append(f"[red]failing[/red] task {task_id}: {problem}")
+    if findings.reference_checked and not findings.reference_differences:
+        notes.append(f"copy-on-write state: agrees with plain objects on the ground truth of "
+                     f"{findings.reference_checked} of {tasks} task(s)")
     if findings.reference_differences:
         task_id, where = sorted(findings.reference_differences.items())[0]
         notes.append(f"the copy-on-write state differs from plain objects on {len(findings.reference_differences)} "
@@ -82,7 +83,8 @@ def import_one(fmt: str, path: Path, key: str, env: str, options: ImportOptions,
 
     spec = reload(options)
     tasks = load_tasks(spec)
-    advance(-len(tasks) * (REPLAYS_PER_TASK if getattr(spec.backend, "reference", None) is not None else 2))
+    reference = getattr(spec.backend, "reference", None) is not None
+    advance(-(2 * len(tasks) + (min(len(tasks), REFERENCE_TASKS) if reference else 0)))  # the replays to come
     spec, findings = analyze(spec, tasks, lambda: advance(1), reload, options)
     chosen = findings.options(options)
     if findings.reference_differences:

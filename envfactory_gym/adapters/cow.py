@@ -31,12 +31,11 @@ import pickle
 import threading
 import uuid
 import weakref
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -397,7 +396,6 @@ class CowState:
         self._first: dict[Owner, Any] = {}
         self._in_call = False
         self._read_only = False
-        self._entropy_before: Any = None
         self.restore(seed)
         with guarded(store.network):
             self.toolkit = store.make_toolkit(self.db)
@@ -442,26 +440,10 @@ class CowState:
         return dict.get(self.db.__dict__[owner[0]], owner[1], _MISSING_MARK)
 
     # -------------------------------------------------------------------------------------------- calls
-    @contextmanager
-    def atomic(self, read_only: bool = False) -> Iterator[None]:
+    def atomic(self, read_only: bool = False) -> "_Call":
         """One call: undone on any exception; its copied records frozen again on success. A read-only call that
-        changed a row is undone and fails."""
-        if self._in_call:  # a nested call (e.g. a check run from a tool) belongs to the outer one
-            yield
-            return
-        self._in_call, self._read_only = True, read_only
-        self._entropy_before = self.entropy.random.getstate()
-        try:
-            yield
-        except BaseException:
-            self._rollback()
-            raise
-        else:
-            self._commit()
-        finally:
-            self._in_call = False
-            self._undo.clear()
-            self._first.clear()
+        changed a row is undone and fails. A call inside a call belongs to the outer one."""
+        return _Call(self, read_only)
 
     def run(self, tool: str | None, function: Callable[[], Any]) -> Any:
         """Run external code that may change records (inside `atomic`): shared records it changes are copied into
@@ -551,7 +533,8 @@ class CowState:
                     self.db.__dict__[name] = old
         self._undo.clear()
         self._first.clear()
-        self.entropy.random.setstate(self._entropy_before)
+        self.entropy.rollback()
+        self.entropy.checkpoint()  # the call may go on (run again after a copy)
 
     def _rollback(self) -> None:
         self._rollback_to_call_start()
@@ -658,6 +641,37 @@ def record_tables(db: Any, store: "CowStore") -> CanonicalState:
     return tables
 
 
+class _Call:
+    """The context of one call of a `CowState` (a plain class: a call's overhead is microseconds)."""
+
+    __slots__ = ("state", "read_only", "outer")
+
+    def __init__(self, state: CowState, read_only: bool) -> None:
+        self.state, self.read_only, self.outer = state, read_only, False
+
+    def __enter__(self) -> None:
+        state = self.state
+        self.outer = state._in_call
+        if not self.outer:
+            state._in_call, state._read_only = True, self.read_only
+            state.entropy.checkpoint()
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
+        if self.outer:
+            return False
+        state = self.state
+        try:
+            if kind is None:
+                state._commit()
+            else:
+                state._rollback()
+        finally:
+            state._in_call = False
+            state._undo.clear()
+            state._first.clear()
+        return False
+
+
 class _Missing:
     def __reduce__(self) -> str:
         return "_MISSING_MARK"
@@ -731,8 +745,10 @@ class CowStore:
         if isinstance(record, _IMMUTABLE):
             return record
         row = self.row(record)
+        data = pickle.dumps(record, pickle.HIGHEST_PROTOCOL)  # before freezing: what a session's copy loads
         frozen = freeze(record, owner, self.base_registry)
         self._base_rows[id(frozen)] = (frozen, row)
+        self._thaw_bytes[id(frozen)] = (frozen, data)
         return frozen
 
     # -------------------------------------------------------------------------------------------- records

@@ -15,9 +15,8 @@ import secrets as _secrets_module
 import time as _time_module
 import types
 import uuid as _uuid_module
-from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ..database import DEFAULT_CLOCK
 
@@ -33,14 +32,39 @@ _RANDOM_FUNCTIONS = frozenset({
 
 
 class Entropy:
-    """A session's source of randomness (picklable: it is part of the session's state)."""
+    """A session's source of randomness (picklable: it is part of the session's state). `checkpoint()` marks the
+    start of a call; the generator's state is saved only if the call draws from it, so `rollback()` can undo it."""
 
     def __init__(self, seed: int = SEED) -> None:
         self.random = _random_module.Random(seed)
+        self._pending = False
+        self._saved: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"random": self.random}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.random, self._pending, self._saved = state["random"], False, None
+
+    def checkpoint(self) -> None:
+        """A call starts: remember the generator's state when (if) the call first draws."""
+        self._pending, self._saved = True, None
+
+    def rollback(self) -> None:
+        """Undo what the call since `checkpoint()` drew."""
+        if self._saved is not None:
+            self.random.setstate(self._saved)
+        self._pending, self._saved = False, None
+
+    def draw(self) -> _random_module.Random:
+        """The generator, its state saved first if a call is checkpointed."""
+        if self._pending:
+            self._saved, self._pending = self.random.getstate(), False
+        return self.random
 
     def uuid4(self) -> _uuid_module.UUID:
         """A version-4 UUID drawn from the generator."""
-        return _uuid_module.UUID(int=self.random.getrandbits(128), version=4)
+        return _uuid_module.UUID(int=self.draw().getrandbits(128), version=4)
 
 
 _FALLBACK = Entropy()
@@ -48,19 +72,28 @@ _ACTIVE: ContextVar[tuple[Entropy, Callable[[], _datetime_module.datetime]] | No
     "envfactory_entropy", default=None)
 
 
-@contextmanager
-def session_entropy(entropy: Entropy, now: Callable[[], _datetime_module.datetime]) -> Iterator[None]:
+class session_entropy:  # noqa: N801 - used as a context manager, like contextlib's
     """Run external code with `entropy` and the clock `now` as its randomness and time."""
-    token = _ACTIVE.set((entropy, now))
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+
+    __slots__ = ("value", "token")
+
+    def __init__(self, entropy: Entropy, now: Callable[[], _datetime_module.datetime]) -> None:
+        self.value = (entropy, now)
+
+    def __enter__(self) -> None:
+        self.token = _ACTIVE.set(self.value)
+
+    def __exit__(self, *exc: Any) -> None:
+        _ACTIVE.reset(self.token)
 
 
 def _entropy() -> Entropy:
     active = _ACTIVE.get()
     return active[0] if active else _FALLBACK
+
+
+def _generator() -> _random_module.Random:
+    return _entropy().draw()
 
 
 def _now() -> _datetime_module.datetime:
@@ -71,7 +104,7 @@ def _now() -> _datetime_module.datetime:
 # ------------------------------------------------------------------------------------------------ stand-ins
 def _random_function(name: str) -> Callable[..., Any]:
     def draw(*args: Any, **kwargs: Any) -> Any:
-        return getattr(_entropy().random, name)(*args, **kwargs)
+        return getattr(_generator(), name)(*args, **kwargs)
 
     draw.__name__ = name
     return draw
@@ -79,7 +112,7 @@ def _random_function(name: str) -> Callable[..., Any]:
 
 def _session_generator(*args: Any, **kwargs: Any) -> _random_module.Random:
     """`random.SystemRandom()` and friends: the session's generator instead of the operating system's."""
-    return _entropy().random
+    return _generator()
 
 
 class _StandIn(types.ModuleType):
@@ -95,7 +128,7 @@ class _StandIn(types.ModuleType):
 
 
 def _uuid1(node: Any = None, clock_seq: Any = None) -> _uuid_module.UUID:
-    return _uuid_module.UUID(int=_entropy().random.getrandbits(128), version=1)
+    return _uuid_module.UUID(int=_generator().getrandbits(128), version=1)
 
 
 def _uuid4() -> _uuid_module.UUID:
@@ -165,12 +198,12 @@ RANDOM = _StandIn(_random_module, {
     "SystemRandom": _session_generator,
 })
 SECRETS = _StandIn(_secrets_module, {
-    "token_bytes": lambda nbytes=32: _entropy().random.randbytes(nbytes),
-    "token_hex": lambda nbytes=32: _entropy().random.randbytes(nbytes).hex(),
-    "token_urlsafe": lambda nbytes=32: _entropy().random.randbytes(nbytes).hex(),
-    "choice": lambda seq: _entropy().random.choice(seq),
-    "randbelow": lambda n: _entropy().random.randrange(n),
-    "randbits": lambda k: _entropy().random.getrandbits(k),
+    "token_bytes": lambda nbytes=32: _generator().randbytes(nbytes),
+    "token_hex": lambda nbytes=32: _generator().randbytes(nbytes).hex(),
+    "token_urlsafe": lambda nbytes=32: _generator().randbytes(nbytes).hex(),
+    "choice": lambda seq: _generator().choice(seq),
+    "randbelow": lambda n: _generator().randrange(n),
+    "randbits": lambda k: _generator().getrandbits(k),
     "SystemRandom": _session_generator,
 })
 UUID = _StandIn(_uuid_module, {"uuid1": _uuid1, "uuid4": _uuid4})

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,18 +83,22 @@ def _install() -> None:
             _hook_installed = True
 
 
-@contextmanager
-def guarded(policy: NetworkPolicy | None) -> Iterator[None]:
+class guarded:  # noqa: N801 - used as a context manager, like contextlib's
     """Run external code under `policy` (None: unguarded)."""
-    if policy is None:
-        yield
-        return
-    _install()
-    token = _ACTIVE.set(policy)
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+
+    __slots__ = ("policy", "token")
+
+    def __init__(self, policy: NetworkPolicy | None) -> None:
+        self.policy = policy
+        if policy is not None and not _hook_installed:
+            _install()
+
+    def __enter__(self) -> None:
+        self.token = _ACTIVE.set(self.policy) if self.policy is not None else None
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.token is not None:
+            _ACTIVE.reset(self.token)
 
 
 def network_imports(paths: list[Path]) -> dict[str, list[str]]:

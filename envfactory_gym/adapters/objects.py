@@ -56,7 +56,10 @@ def plain(value: Any, _path: frozenset[int] = frozenset()) -> Any:
         return "<cycle>"
     path = _path | {id(value)}
     if isinstance(value, BaseModel):
-        return {name: plain(getattr(value, name), path) for name in type(value).model_fields}
+        try:  # pydantic's own serializer: its fields, JSON-ready (what tau2's to_json_str sends, too)
+            return value.model_dump(mode="json")
+        except Exception:  # a value pydantic cannot serialize: field by field
+            return {name: plain(getattr(value, name), path) for name in type(value).model_fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name), path) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
