@@ -13,6 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from .adapters.build import ExternalEnvironmentError
+from .adapters.catalog import env_kwargs as external_env_kwargs
 from .agents import AGENTS, run_episode
 from .env import ToolUseEnv
 from .registry import load_zoo_environment, resolve, zoo_keys
@@ -107,7 +108,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     with Progress(console=console, transient=True) as progress:
         job = progress.add_task("episodes", total=sum(min(args.episodes or 10**9, len(load_tasks(s))) for s in specs))
         for spec in specs:
-            env = ToolUseEnv(spec)
+            env = ToolUseEnv(spec, **(external_env_kwargs(spec.name) if spec.extra.get("source") else {}))
             task_ids = env.task_ids[: args.episodes] if args.episodes else env.task_ids
             results = []
             for index, task_id in enumerate(task_ids):

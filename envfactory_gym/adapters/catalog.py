@@ -67,6 +67,19 @@ def reward_config(entry: dict[str, Any]) -> RewardConfig | None:
     return RewardConfig(**entry["reward"]) if entry.get("reward") else None
 
 
+def env_kwargs(name: str) -> dict[str, Any]:
+    """The ToolUseEnv arguments an imported environment is registered with (its reward, its step budget); {} for
+    anything else."""
+    entry = read_catalog().get(name, {})
+    kwargs: dict[str, Any] = {}
+    config = reward_config(entry) if entry else None
+    if config is not None:
+        kwargs["reward_config"] = config
+    if entry.get("max_steps"):
+        kwargs["max_steps"] = int(entry["max_steps"])
+    return kwargs
+
+
 def register_external() -> list[str]:
     """Register every catalog entry with gymnasium (idempotent); returns the ids. A broken catalog only warns."""
     try:
@@ -75,13 +88,8 @@ def register_external() -> list[str]:
         warnings.warn(f"ignoring the external environment catalog {catalog_path()}: {exc}", stacklevel=2)
         return []
     ids = []
-    for name, entry in sorted(catalog.items()):
-        kwargs: dict[str, Any] = {"env_name": name}
-        config = reward_config(entry)
-        if config is not None:
-            kwargs["reward_config"] = config
-        if entry.get("max_steps"):
-            kwargs["max_steps"] = int(entry["max_steps"])
+    for name in sorted(catalog):
+        kwargs: dict[str, Any] = {"env_name": name, **env_kwargs(name)}
         if gym_id(name) not in gym.registry:
             gym.register(id=gym_id(name), entry_point=ENTRY_POINT, kwargs=kwargs)
         ids.append(gym_id(name))

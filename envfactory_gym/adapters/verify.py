@@ -10,7 +10,6 @@ the reward and step budget it was registered with, and gymnasium's `check_env` p
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 from gymnasium.utils.env_checker import check_env
 
@@ -21,23 +20,12 @@ from ..session import DEFAULT_SNAPSHOT, ToolSession
 from ..spec import EnvironmentSpec
 from ..tasks import load_tasks, replay
 from ..verify import VerificationReport
-from .catalog import read_catalog, reward_config
+from .catalog import env_kwargs
 
 
 def is_external(spec: EnvironmentSpec) -> bool:
     """Whether an environment was imported from another project."""
     return bool(spec.extra.get("source"))
-
-
-def _env_kwargs(spec: EnvironmentSpec) -> dict[str, Any]:
-    entry = read_catalog().get(spec.name, {})
-    kwargs: dict[str, Any] = {}
-    config = reward_config(entry) if entry else None
-    if config is not None:
-        kwargs["reward_config"] = config
-    if entry.get("max_steps"):
-        kwargs["max_steps"] = int(entry["max_steps"])
-    return kwargs
 
 
 def verify_external(spec: EnvironmentSpec) -> VerificationReport:
@@ -90,7 +78,7 @@ def verify_external(spec: EnvironmentSpec) -> VerificationReport:
 
 
 def _check_episodes(spec: EnvironmentSpec, report: VerificationReport) -> None:
-    env = ToolUseEnv(spec, **_env_kwargs(spec))
+    env = ToolUseEnv(spec, **env_kwargs(spec.name))
     try:
         for task_id in env.task_ids:
             result = run_episode(env, ReferenceAgent(), seed=0, task_id=task_id)

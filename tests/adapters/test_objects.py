@@ -183,3 +183,19 @@ def test_network_use_is_refused_and_recorded():
     assert policy.attempts == ["lookup of example.org", "lookup of 127.0.0.1"]
     assert source_network_imports("import requests\nfrom http.client import HTTPConnection\nimport json") == [
         "http.client", "http.client.HTTPConnection", "requests"]
+
+
+def test_a_failed_ground_truth_call_is_matched_only_by_the_same_failure():
+    from envfactory_gym.reward import CallRecord, outcome_matches
+    from envfactory_gym.tasks import GroundTruthCall
+
+    failing = GroundTruthCall(name="find_user", arguments={"email": "old@x.org"}, expected_error="ValueError: User not found")
+    fine = GroundTruthCall(name="find_user", arguments={"email": "new@x.org"})
+    same = CallRecord("find_user", {"email": "old@x.org"}, False, True, "ValueError: User not found")
+    other = CallRecord("find_user", {"email": "old@x.org"}, False, True, "ValueError: Rate limited")
+    success = CallRecord("find_user", {"email": "old@x.org"}, True, True)
+    assert outcome_matches(same, failing) and not outcome_matches(other, failing)
+    assert not outcome_matches(success, failing) and outcome_matches(success, fine)
+    assert not outcome_matches(same, fine)
+    early = CallRecord("find_user", {"email": "new@x.org"}, True, True, unexpected=True)  # made in a no-call turn
+    assert not outcome_matches(early, fine)
