@@ -86,11 +86,9 @@ def import_one(fmt: str, path: Path, key: str, env: str, options: ImportOptions,
     reference = getattr(spec.backend, "reference", None) is not None
     advance(-(2 * len(tasks) + (min(len(tasks), REFERENCE_TASKS) if reference else 0)))  # the replays to come
     spec, findings = analyze(spec, tasks, lambda: advance(1), reload, options)
-    chosen = findings.options(options)
+    chosen = findings.options(options)  # what later loads apply (this spec already has all but expected errors)
     if findings.reference_differences:
         chosen = dataclasses.replace(chosen, object_state="plain")
-    spec = reload(chosen)
-    tasks = load_tasks(spec)
     unsolved = sum(1 for t in tasks.values() if not t.agent_calls)
     entry = {
         "name": env, "format": fmt, "path": str(path), "key": key, "options": chosen.to_json(), "isolate": isolate,
