@@ -73,6 +73,15 @@ def _notes(spec: Any, findings: ImportFindings, tasks: int, fmt: str, path: Path
     return notes
 
 
+def reward_label(entry: dict[str, Any]) -> str:
+    """How an entry is scored: by its checks only, or the composite reward (with any changed weights)."""
+    reward = entry.get("reward") or {}
+    if reward.get("checklist"):
+        return "checklist"
+    changed = ", ".join(f"{k}={v}" for k, v in sorted(reward.items()))
+    return f"composite ({changed})" if changed else "composite"
+
+
 def import_one(fmt: str, path: Path, key: str, env: str, options: ImportOptions, isolate: bool,
                advance: Callable[[int], None]) -> tuple[dict[str, Any], list[str], dict[str, str]]:
     """Convert, replay and check one environment: its catalog entry, notes and tool decisions."""
@@ -155,10 +164,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     for column in ("source key", "tools", "tasks", "ground truth failing", "nondeterministic", "skipped", "reward"):
         table.add_column(column)
     for entry in entries:
-        reward = "checklist" if entry["reward"] else "composite"
         table.add_row(gym_id(entry["name"]), entry["key"], str(entry["tools"]), str(entry["tasks"]),
                       str(len(entry["failing_tasks"])), str(len(entry["nondeterministic_tasks"])),
-                      str(entry["skipped_tasks"]), reward)
+                      str(entry["skipped_tasks"]), reward_label(entry))
     console.print(table)
     for env, (notes, decisions) in reports.items():
         console.print(f"[bold]{gym_id(env)}[/bold]")
@@ -185,7 +193,7 @@ def list_external() -> int:
         table.add_column(column)
     for name, entry in sorted(catalog.items()):
         table.add_row(gym_id(name), entry["format"], f"{entry['path']} [{entry['key']}]", str(entry.get("tools", "")),
-                      str(entry.get("tasks", "")), "checklist" if entry.get("reward") else "composite")
+                      str(entry.get("tasks", "")), reward_label(entry))
     console.print(table)
     console.print(f"{len(catalog)} external environments")
     return 0
