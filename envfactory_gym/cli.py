@@ -16,6 +16,7 @@ from rich.table import Table
 from .index import build_card, read_index, write_index
 from .registry import load_zoo_environment, resolve, zoo_cards, zoo_keys, zoo_root
 from .agents import AGENTS
+from .errors import ExternalEnvironmentError
 from .terminal import console
 
 COMMAND_GROUP = "envfactory.commands"
@@ -125,6 +126,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     """Run an agent over environments and print the mean reward per environment."""
     from rich.progress import Progress
 
+    from .adapters.catalog import env_kwargs as external_env_kwargs
     from .agents import run_episode
     from .env import ToolUseEnv
     from .tasks import load_tasks
@@ -138,7 +140,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     with Progress(console=console, transient=True) as progress:
         job = progress.add_task("episodes", total=sum(min(args.episodes or 10**9, len(load_tasks(s))) for s in specs))
         for spec in specs:
-            env = ToolUseEnv(spec)
+            env = ToolUseEnv(spec, **(external_env_kwargs(spec.name) if spec.extra.get("source") else {}))
             task_ids = env.task_ids[: args.episodes] if args.episodes else env.task_ids
             results = []
             for index, task_id in enumerate(task_ids):
@@ -217,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         parser = build_parser(command if command and command_entry_points(command) else None)
     args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except ExternalEnvironmentError as exc:  # an imported environment that cannot load here: one line, no traceback
+        print(f"envfactory {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

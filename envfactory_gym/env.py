@@ -7,7 +7,7 @@ from typing import Any, Callable, Literal, SupportsFloat
 import gymnasium as gym
 
 from .actions import ActionParser, HermesParser
-from .prompts import FORMAT_ERROR_TOOL, assistant_message, system_prompt, tool_message, tool_response
+from .prompts import FORMAT_ERROR_TOOL, assistant_message, new_tools_note, system_prompt, tool_message, tool_response
 from .registry import resolve
 from .reward import CallRecord, RewardBreakdown, RewardConfig
 from .scoring import TurnStart, episode_score, turn_score
@@ -54,6 +54,12 @@ class ToolUseEnv(gym.Env[str, str]):
     ) -> None:
         self.spec_env = env_name if isinstance(env_name, EnvironmentSpec) else resolve(env_name)
         all_tasks = load_tasks(self.spec_env)
+        if not all_tasks:
+            raise ValueError(
+                f"{self.spec_env.name} has no tasks ({self.spec_env.tasks_path} is empty or missing): an episode plays "
+                f"a task's requests and scores them against its ground truth. Give the environment tasks (for an "
+                f"imported one: see docs/adapters.md), or use it without a task: envfactory serve "
+                f"{self.spec_env.name} / envfactory play {self.spec_env.name}")
         if split is not None:
             if task_ids is not None:
                 raise ValueError("give task_ids or split, not both")
@@ -73,6 +79,7 @@ class ToolUseEnv(gym.Env[str, str]):
         self.observation_space = UnicodeText(max_length=MAX_OBSERVATION_LENGTH)
         self.session = ToolSession(self.spec_env)
         self.task: Task | None = None
+        self._hidden: frozenset[str] = frozenset()
         self._done = True
 
     # ------------------------------------------------------------------ episode control
@@ -92,7 +99,8 @@ class ToolUseEnv(gym.Env[str, str]):
         self._calls: list[CallRecord] = []
         self._turn_index = 0
         self._done = False
-        self._system = system_prompt(self.spec_env, self.task.clock)
+        self._hidden = self.task.hidden_tools(0)
+        self._system = system_prompt(self.spec_env, self.task.clock, self._hidden)
         self._messages: list[dict[str, Any]] = [{"role": "system", "content": self._system}]
         if hasattr(self.user, "bind"):  # a ContextualUser sees the live state and the dialogue
             self.user.bind(self.session, self._messages)
@@ -148,8 +156,15 @@ class ToolUseEnv(gym.Env[str, str]):
         self._turn = turn
         replay_calls(self.session, turn.user_calls)
         self._turn_start = start.after_user_calls(self.session)
-        self._messages.append({"role": "user", "content": turn.query})
-        return turn.query
+        query = turn.query
+        if self.task is not None and self._turn_index < len(self.task.turns):
+            self._hidden = self.task.hidden_tools(self._turn_index)
+            added = [t for t in self.spec_env.openai_tools if t["function"]["name"] in set(turn.new_tools)]
+            if added and self._turn_index:
+                query = f"{query}\n\n{new_tools_note(added)}"
+        self.session.executor.hidden = self._hidden
+        self._messages.append({"role": "user", "content": query})
+        return query
 
     def _run_calls(self, message: str, calls: list, errors: list[str]) -> str:
         ids = [f"call_{self._steps}_{i}" for i in range(len(calls))]
@@ -157,7 +172,8 @@ class ToolUseEnv(gym.Env[str, str]):
         parts = []
         for call_id, call in zip(ids, calls):
             outcome = self.session.call(call.name, call.arguments)
-            self._calls.append(CallRecord(outcome.name, outcome.arguments, outcome.ok, outcome.read_only))
+            self._calls.append(CallRecord(outcome.name, outcome.arguments, outcome.ok, outcome.read_only, outcome.error,
+                                          self._turn.expect_no_call))
             text = outcome.text
             if len(text) > self.max_tool_response_length:
                 text = text[: self.max_tool_response_length] + f"... [truncated, {len(outcome.text)} characters]"
@@ -205,7 +221,8 @@ class ToolUseEnv(gym.Env[str, str]):
             "step": self._steps,
             "format_errors": self._format_errors,
             "messages": list(self._messages),
-            "tools": self.spec_env.openai_tools,
+            "tools": [t for t in self.spec_env.openai_tools if t["function"]["name"] not in self._hidden]
+            if self._hidden else self.spec_env.openai_tools,
         }
 
     def render(self) -> str | None:

@@ -31,3 +31,7 @@ class InvalidRequest(ToolError):
     """The arguments are well-typed but violate a business rule."""
 
     kind = "InvalidRequest"
+
+
+class ExternalEnvironmentError(RuntimeError):
+    """An imported environment cannot be loaded here; the message is one line that says why and what to do."""

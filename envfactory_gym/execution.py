@@ -57,13 +57,16 @@ class ToolExecutor:
     def __init__(self, spec: EnvironmentSpec, database: Any) -> None:
         self.spec = spec
         self.database = database
+        self.hidden: frozenset[str] = frozenset()  # tools the agent cannot call yet (they arrive in a later turn)
 
     def call(self, name: Any, arguments: Any, caller: Caller = "agent") -> ToolOutcome:
         """Validate and execute one call; never raises for bad input or tool failures."""
         tool = self.spec.tools.get(name) if isinstance(name, str) else None
+        if tool is not None and caller == "agent" and tool.name in self.hidden:
+            tool = None
         if tool is None:
             shown = name if isinstance(name, str) and len(name) <= 80 else "<invalid name>"
-            available = ", ".join(t.name for t in self.spec.agent_tools)
+            available = ", ".join(t.name for t in self.spec.agent_tools if t.name not in self.hidden)
             return _failure(str(shown), arguments, "unknown_tool", f"unknown tool '{shown}'. Available tools: {available}")
         if tool.user_only and caller == "agent":
             return _failure(

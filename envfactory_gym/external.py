@@ -48,6 +48,16 @@ def read_catalog() -> dict[str, dict[str, Any]]:
     return json.loads(path.read_text()).get("environments", {})
 
 
+def env_kwargs(entry: dict[str, Any]) -> dict[str, Any]:
+    """The ToolUseEnv arguments a catalog entry registers with: its reward weights and its step budget."""
+    kwargs: dict[str, Any] = {}
+    if entry.get("reward"):
+        kwargs["reward_config"] = dict(entry["reward"])
+    if entry.get("max_steps"):
+        kwargs["max_steps"] = int(entry["max_steps"])
+    return kwargs
+
+
 def register_external() -> list[str]:
     """Register every catalog entry with gymnasium (idempotent); returns the ids. A broken catalog only warns."""
     try:
@@ -57,9 +67,7 @@ def register_external() -> list[str]:
         return []
     ids = []
     for name, entry in sorted(catalog.items()):
-        kwargs: dict[str, Any] = {"env_name": name}
-        if entry.get("reward"):
-            kwargs["reward_config"] = dict(entry["reward"])
+        kwargs = {"env_name": name, **env_kwargs(entry)}
         if gym_id(name) not in gym.registry:
             gym.register(id=gym_id(name), entry_point=ENTRY_POINT, kwargs=kwargs)
         ids.append(gym_id(name))

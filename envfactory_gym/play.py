@@ -17,7 +17,10 @@ from rich.markup import escape
 from .actions import HermesParser
 from .agents import format_call
 from .env import ToolUseEnv
+from .registry import resolve
+from .session import ToolSession
 from .spec import EnvironmentSpec, ToolSpec
+from .tasks import load_tasks
 
 HELP = """\
 Each line is one action of the agent (you):
@@ -256,11 +259,59 @@ class Game:
         self.out.say(f"user: {query}", "bold magenta")
 
 
+class FreePlay(Game):
+    """Tool calls on an environment's start state when it has no task: no user answers and nothing is scored."""
+
+    def __init__(self, spec: EnvironmentSpec, terminal: Terminal) -> None:
+        self.spec = spec
+        self.out = terminal
+        self.session = ToolSession(spec)
+
+    def run(self, task_id: str | None = None, seed: int | None = None) -> int:
+        """Call tools until `quit` or the end of input (0: there is no reward to wait for)."""
+        self.session.reset()
+        self.out.say(f"{self.spec.name}: no tasks, so no user and no reward; your calls run on its start state. "
+                     "Type `help` for the syntax, `quit` to stop.", "bold")
+        self.show_tools()
+        try:
+            while True:
+                line = self.out.read("agent> ")
+                if line is None:
+                    return 0
+                entry = read_line(line, self.spec)
+                if entry.kind == "error":
+                    self.out.say(entry.text, "yellow")
+                elif entry.kind == "say":
+                    self.out.say("(no task: there is no user to answer)", "dim")
+                elif entry.kind == "command":
+                    if entry.text == "quit":
+                        return 0
+                    self.command(entry.text)
+                elif entry.kind == "action":
+                    self.call(entry.text)
+        finally:
+            self.session.close()
+
+    def call(self, action: str) -> None:
+        """Run the calls of one action and show their results."""
+        parsed = HermesParser().parse(action)
+        for error in parsed.errors:
+            self.out.say(f"cannot read the call: {error}", "yellow")
+        for item in parsed.tool_calls:
+            outcome = self.session.call(item.name, item.arguments)
+            self.out.say(f"<- {outcome.name}", "green" if outcome.ok else "red")
+            self.out.json(outcome.text, not outcome.ok)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play one episode; exit status 0 when it ended with a reward."""
+    """Play one episode; exit status 0 when it ended with a reward (or, without tasks, when free play ended)."""
     try:
-        env = ToolUseEnv(args.name, max_steps=args.max_steps)
-    except KeyError as exc:
+        spec = resolve(args.name)
+        if not load_tasks(spec) and not args.task:
+            words = [t.name for t in spec.agent_tools] + list(COMMANDS) + ["say"]
+            return FreePlay(spec, Terminal(words, interactive=sys.stdin.isatty() and sys.stdout.isatty())).run()
+        env = ToolUseEnv(spec, max_steps=args.max_steps)
+    except (KeyError, ValueError) as exc:
         print(f"envfactory play: {exc.args[0]}", file=sys.stderr)
         return 2
     try:

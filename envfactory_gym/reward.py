@@ -35,12 +35,15 @@ class RewardConfig:
 
 @dataclass(frozen=True)
 class CallRecord:
-    """An agent call as the reward sees it: validated arguments, whether it succeeded, whether it reads only."""
+    """An agent call as the reward sees it: validated arguments, whether it succeeded, whether it reads only; a
+    failed call's `error` text; `unexpected`: made in a turn whose ground truth is to make no call."""
 
     name: str
     arguments: dict[str, Any]
     ok: bool
     read_only: bool
+    error: str | None = None
+    unexpected: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,11 +103,23 @@ def _as_set(value: Any) -> Any:
     return [distinct[key] for key in sorted(distinct)]
 
 
+def outcome_matches(record: CallRecord, expected: GroundTruthCall) -> bool:
+    """Whether an agent call ended the way the ground-truth call did: both succeeded, or both failed with the same
+    error (a ground-truth call that fails in the original carries its `expected_error`). A call made where the
+    task expects no call matches nothing."""
+    if record.unexpected:
+        return False
+    if expected.expected_error is None:
+        return record.ok
+    return not record.ok and record.error == expected.expected_error
+
+
 def call_matches(
     record: CallRecord, expected: GroundTruthCall, expected_args: dict[str, Any], unordered: frozenset[str] = frozenset()
 ) -> bool:
-    """Same tool and equal arguments, masked arguments ignored, `unordered` list arguments compared as sets."""
-    if not record.ok or record.name != expected.name:
+    """Same tool, same outcome (`outcome_matches`) and equal arguments, masked arguments ignored, `unordered` list
+    arguments compared as sets."""
+    if record.name != expected.name or not outcome_matches(record, expected):
         return False
     masked = set(expected.masked)
     keys = (set(expected_args) | set(record.arguments)) - masked

@@ -12,7 +12,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         app = server(args.name, task_id=args.task)
-    except KeyError as exc:
+    except (KeyError, ValueError) as exc:
         print(f"envfactory serve: {exc.args[0]}", file=sys.stderr)
         return 2
     if args.transport == "stdio":

@@ -19,21 +19,28 @@ from .delta import Checkpoint, StateDelta
 
 
 class GroundTruthCall(BaseModel):
-    """One expected tool call; arguments named in `masked` may take any value."""
+    """One expected tool call; arguments named in `masked` may take any value. `expected_error`: the call fails in
+    the original environment too (recorded at import), with this error text; an agent call matches it by failing
+    the same way."""
 
     model_config = ConfigDict(extra="forbid")
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     masked: list[str] = Field(default_factory=list)
     caller: Literal["agent", "user"] = "agent"
+    expected_error: str | None = None
 
 
 class Turn(BaseModel):
-    """One user request and the calls that fulfil it."""
+    """One user request and the calls that fulfil it. `new_tools` become available at this turn (hidden from the
+    agent before it); `expect_no_call`: the right answer to this request is to make no call (the request cannot be
+    served yet, or the agent must ask for something first)."""
 
     model_config = ConfigDict(extra="forbid")
     query: str
     calls: list[GroundTruthCall] = Field(default_factory=list)
+    new_tools: list[str] = Field(default_factory=list)
+    expect_no_call: bool = False
 
     @field_validator("calls")
     @classmethod
@@ -105,6 +112,10 @@ class Task(BaseModel):
         """Whether the agent's ground truth holds a write (the user's own calls do not count)."""
         return any(not spec.tools[c.name].read_only for c in self.agent_calls)
 
+    def hidden_tools(self, turn: int) -> frozenset[str]:
+        """Tools the agent cannot see or call yet at `turn` (they arrive with a later turn's `new_tools`)."""
+        return frozenset(name for later in self.turns[turn + 1 :] for name in later.new_tools)
+
 
 def vary_masked(spec: EnvironmentSpec, call: GroundTruthCall) -> GroundTruthCall:
     """The call with each masked argument given another valid value: dropped to its default when it has one,
@@ -134,6 +145,9 @@ def load_tasks(spec: EnvironmentSpec) -> dict[str, Task]:
         task = Task.model_validate(json.loads(line))
         if task.id in tasks:
             raise ValueError(f"{spec.tasks_path}:{line_no}: duplicate task id {task.id!r}")
+        for name in (n for turn in task.turns for n in turn.new_tools):
+            if name not in spec.tools:
+                raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} adds unknown tool {name!r}")
         for call in task.calls:
             if call.name not in spec.tools:
                 raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} calls unknown tool {call.name!r}")

@@ -9,12 +9,13 @@ from functools import lru_cache
 from typing import Any
 
 from ..external import catalog_path, env_folder, gym_id, home, read_catalog, register_external
+from ..external import env_kwargs as registered_kwargs
 from ..reward import RewardConfig
 from ..spec import EnvironmentSpec
 from . import load_environment
-from .build import ImportOptions
+from .build import ExternalEnvironmentError, ImportOptions
 
-__all__ = ["catalog_path", "env_folder", "gym_id", "home", "read_catalog", "register_external"]
+__all__ = ["ExternalEnvironmentError", "catalog_path", "env_folder", "gym_id", "home", "read_catalog", "register_external"]
 
 
 def save_entries(entries: list[dict[str, Any]]) -> None:
@@ -34,14 +35,29 @@ def reward_config(entry: dict[str, Any]) -> RewardConfig | None:
     return RewardConfig(**entry["reward"]) if entry.get("reward") else None
 
 
+def env_kwargs(name: str) -> dict[str, Any]:
+    """The ToolUseEnv arguments an imported environment is registered with (its reward, its step budget); {} for
+    anything else."""
+    return registered_kwargs(read_catalog().get(name, {}))
+
+
 @lru_cache(maxsize=None)
 def load_external(name: str) -> EnvironmentSpec:
-    """Convert a cataloged environment (once per process)."""
+    """Convert a cataloged environment (once per process). Raises `ExternalEnvironmentError` with a one-line reason
+    when it cannot be loaded here (a package its code imports is missing, its files moved, ...)."""
     entry = read_catalog()[name]
-    return load_environment(
-        entry["format"], entry["path"], entry["key"], name, env_folder(name),
-        ImportOptions.from_json(entry.get("options", {})), entry.get("isolate", False),
-    )
+    try:
+        return load_environment(
+            entry["format"], entry["path"], entry["key"], name, env_folder(name),
+            ImportOptions.from_json(entry.get("options", {})), entry.get("isolate", False),
+        )
+    except ExternalEnvironmentError as exc:
+        raise ExternalEnvironmentError(f"{name} cannot be loaded: {exc}") from exc
+    except Exception as exc:  # any failure of the external code or files: one line, the cause chained
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise ExternalEnvironmentError(
+            f"{name} ({entry['format']} from {entry['path']}) cannot be loaded: {type(exc).__name__}"
+            + (f": {reason}" if reason else "")) from exc
 
 
 def resolve_external(name: str) -> EnvironmentSpec | None:
