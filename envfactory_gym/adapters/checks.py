@@ -176,7 +176,8 @@ def analyze(spec: EnvironmentSpec, tasks: dict[str, Task], advance: Progress = l
         if _outcomes(result) != _outcomes(second) or result.states != second.states:
             a, b = _outcomes(result), _outcomes(second)
             where = next((f"call {i} ({x[0]})" for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
-            findings.nondeterministic[task_id] = where or f"state {first_difference(result.states, second.states)}"
+            findings.nondeterministic[task_id] = where or (
+                f"state {first_difference([s.full() for s in result.states], [s.full() for s in second.states])}")
         _record_failures(task, result, findings)
     reference = getattr(spec.backend, "reference", None)
     if reference is not None:
@@ -257,9 +258,9 @@ def compare_with_reference(spec: EnvironmentSpec, reference: Any, task: Task, ou
             if ok != mine.ok or (ok and text != json.dumps(mine.output, sort_keys=True, default=str)) or (
                     not ok and text != mine.error):
                 return f"call {index - 1} ({item.name}) answered differently"
-        final = state.dump()
-        if final != ours.final:
-            return f"final state differs at {first_difference(ours.final, final)}"
+        final, expected = state.dump(), ours.final.full()
+        if final != expected:
+            return f"final state differs at {first_difference(expected, final)}"
         return ""
     finally:
         state.close()
