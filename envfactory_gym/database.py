@@ -66,6 +66,12 @@ def paginate(items: Sequence[T], page_size: int, cursor: str | None = None, max_
 CURRENT_SESSION = "current"
 
 
+def given(**filters: Any) -> dict[str, Any]:
+    """The filters whose argument was given (not None), for `db.find(table, **given(status=status, owner=owner))`:
+    an optional argument filters only when the caller set it."""
+    return {name: value for name, value in filters.items() if value is not None}
+
+
 class Database:
     """What a tool works with: `conn` (SQLAlchemy Core connection), `now()`, `new_id()` and row helpers.
 
