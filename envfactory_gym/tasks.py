@@ -18,6 +18,10 @@ from .state import SQLiteState, tracks_changes
 from .delta import Checkpoint, StateDelta
 
 
+#: The most ground-truth calls one turn may hold (the user's own calls included).
+MAX_CALLS_PER_TURN = 6
+
+
 class GroundTruthCall(BaseModel):
     """One expected tool call; arguments named in `masked` may take any value. `expected_error`: the call fails in
     the original environment too (recorded at import), with this error text; an agent call matches it by failing
@@ -44,9 +48,9 @@ class Turn(BaseModel):
 
     @field_validator("calls")
     @classmethod
-    def _at_most_five(cls, calls: list[GroundTruthCall]) -> list[GroundTruthCall]:
-        if len(calls) > 5:
-            raise ValueError("a turn holds at most 5 ground-truth calls")
+    def _at_most_six(cls, calls: list[GroundTruthCall]) -> list[GroundTruthCall]:
+        if len(calls) > MAX_CALLS_PER_TURN:
+            raise ValueError(f"a turn holds at most {MAX_CALLS_PER_TURN} ground-truth calls")
         callers = [c.caller for c in calls]
         if callers != sorted(callers, key=lambda c: c != "user"):
             raise ValueError("user calls (performed by the user before asking) come first in a turn")
