@@ -218,7 +218,7 @@ class Game:
         if "turn_reward" in info:
             self.out.say(f"(turn score {info['turn_reward']['total']:.3f})", "dim")
         if terminated or truncated:
-            self.finish(float(reward), info["reward_components"], truncated)
+            self.finish(float(info["reward_components"]["total"]), info["reward_components"], truncated)
             return True
         if "turn_reward" in info:
             self.show_user(observation)

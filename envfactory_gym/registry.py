@@ -81,11 +81,15 @@ def resolve(name: str) -> EnvironmentSpec:
 
 def register_zoo() -> list[str]:
     """Register every zoo environment, and every imported external one, with gymnasium (idempotent); returns the
-    ids."""
+    ids. `gym.make(id)` draws from the environment's stored train split (`split="test"` or `"all"`, or
+    `task_ids=[...]`, to choose otherwise)."""
     ids = []
     for key in zoo_keys():
         gym_id = env_id(key)
         if gym_id not in gym.registry:
-            gym.register(id=gym_id, entry_point=ENTRY_POINT, kwargs={"env_name": key})
+            kwargs = {"env_name": key}
+            if (zoo_root() / key / "splits.json").is_file():
+                kwargs["split"] = "train"
+            gym.register(id=gym_id, entry_point=ENTRY_POINT, kwargs=kwargs)
         ids.append(gym_id)
     return ids + register_external()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 from .tasks import Task, Turn
 
@@ -20,6 +20,7 @@ class SimulatedUser(Protocol):
         """React to the agent's message that ended its turn; the next turn, or None to stop."""
 
 
+@runtime_checkable
 class ContextualUser(SimulatedUser, Protocol):
     """A user that sees the episode: the Env calls `bind` at each reset, before `start`."""
 

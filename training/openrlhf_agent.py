@@ -142,16 +142,16 @@ class AgentInstance(AgentInstanceBase):
     def _step(self, action: str) -> tuple[float, bool, dict[str, Any]]:
         """One env step in a worker thread: (score so far, whether the sample is over, info)."""
         assert self.env is not None and self.base is not None
-        _, reward, terminated, truncated, info = self.env.step(action)
+        _, _, terminated, truncated, info = self.env.step(action)
         if info.get("format_terminated"):
-            score, done = float(reward), True
+            score, done = float(info["reward_components"]["total"]), True
         elif self.label.mode == "turn":
             if "turn_reward" in info:  # the agent ended the label's turn
                 score, done = float(info["turn_reward"]["total"]), True
             else:
                 score, done = self.base.current_score("turn").total, truncated
         elif terminated or truncated:
-            score, done = float(reward), True
+            score, done = float(info["reward_components"]["total"]), True
         else:
             score, done = self.base.current_score("episode").total, False
         if done:
