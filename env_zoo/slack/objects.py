@@ -177,9 +177,24 @@ def user_object(row: dict[str, Any]) -> UserObject:
     return UserObject(**{k: row[k] for k in UserObject.model_fields})
 
 
+_CONVERSATION_FIELDS = [k for k in ConversationObject.model_fields if k in conversations.c]
+
+
+def _conversation(row: dict[str, Any], count: int, is_member: bool, other: str | None) -> ConversationObject:
+    return ConversationObject(**{k: row[k] for k in _CONVERSATION_FIELDS}, is_member=is_member, num_members=count,
+                              user=other if row["is_im"] else None)
+
+
+def conversation_object(db: Database, row: dict[str, Any], me: dict[str, Any]) -> ConversationObject:
+    """One conversation as conversations.info shows it: its member count, whether `me` is in it and, for a DM,
+    the other person."""
+    people = [m["user_id"] for m in db.find(members, channel_id=row["id"])]
+    other = next((p for p in people if p != me["id"]), me["id"])
+    return _conversation(row, len(people), me["id"] in people, other)
+
+
 def conversation_objects(db: Database, rows: list[dict[str, Any]], me: dict[str, Any]) -> list[ConversationObject]:
-    """Conversations with their member counts, whether `me` is in them and, for DMs, the other person: three
-    queries for the whole list, however long."""
+    """A page of conversations as conversations.list shows them: three queries for the whole page, however long."""
     ids = [row["id"] for row in rows]
     if not ids:
         return []
@@ -192,19 +207,8 @@ def conversation_objects(db: Database, rows: list[dict[str, Any]], me: dict[str,
         select(members.c.channel_id, members.c.user_id).where(members.c.channel_id.in_(dms),
                                                               members.c.user_id != me["id"])
     ).all()) if dms else {}
-    fields = [k for k in ConversationObject.model_fields if k in conversations.c]
-    return [
-        ConversationObject(
-            **{k: row[k] for k in fields}, is_member=row["id"] in mine, num_members=counts.get(row["id"], 0),
-            user=others.get(row["id"], me["id"]) if row["is_im"] else None,
-        )
-        for row in rows
-    ]
-
-
-def conversation_object(db: Database, row: dict[str, Any], me: dict[str, Any]) -> ConversationObject:
-    """One conversation as conversations.info shows it."""
-    return conversation_objects(db, [row], me)[0]
+    return [_conversation(row, counts.get(row["id"], 0), row["id"] in mine, others.get(row["id"], me["id"]))
+            for row in rows]
 
 
 def message_objects(db: Database, rows: list[dict[str, Any]], channel_id: str) -> list[MessageObject]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import case, func, select
-
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
 from .access import is_admin, is_guest, person
@@ -88,17 +86,12 @@ def open_dm(db: Database, me: dict[str, Any], user_id: str) -> dict[str, Any]:
     if other["is_invited_user"]:
         raise Conflict(f"cannot_dm_user: {other['real_name']} has not accepted the workspace invitation yet.")
     people = sorted({me["id"], other["id"]})
-    existing = db.conn.execute(
-        select(members.c.channel_id)
-        .join(conversations, conversations.c.id == members.c.channel_id)
-        .where(conversations.c.is_im.is_(True))
-        .group_by(members.c.channel_id)
-        .having(func.count() == len(people),
-                func.sum(case((members.c.user_id.in_(people), 1), else_=0)) == len(people))
-        .order_by(members.c.channel_id)
-    ).scalars().first()
-    if existing is not None:
-        return db.get(conversations, existing, "Conversation")
+    shared = {c["id"] for c in db.find(conversations, is_im=True)}
+    for person_id in people:
+        shared &= {m["channel_id"] for m in db.find(members, user_id=person_id)}
+    for channel_id in sorted(shared):  # a DM holds exactly its people (a DM with yourself: only you)
+        if len(db.find(members, channel_id=channel_id)) == len(people):
+            return db.get(conversations, channel_id, "Conversation")
     conv = db.insert(
         conversations, id=db.new_id(conversations, "D1", width=8), name=None, is_channel=False, is_group=False,
         is_im=True, is_mpim=False, is_private=True, is_archived=False, is_general=False, is_read_only=False,
