@@ -23,7 +23,7 @@ from .objects import (
 )
 from .schema import bookmarks, conversations, members, messages, scheduled_messages, team, usergroups, users
 
-_TYPE = "(public_channel|private_channel|mpim|im)"
+_TYPE = f"({'|'.join(rules.CHANNEL_TYPES)})"
 ConversationTypes = Annotated[str, Field(pattern=rf"^\s*{_TYPE}\s*(,\s*{_TYPE}\s*)*$")]
 ChannelId = Annotated[str, Field(pattern=r"^[CDG][A-Z0-9]{2,}$")]
 #: A conversation, or a person's user ID for the DM with them.
@@ -33,8 +33,10 @@ UsergroupId = Annotated[str, Field(pattern=r"^S[A-Z0-9]{2,}$")]
 Ts = Annotated[str, Field(pattern=r"^\d{1,10}(\.\d{1,6})?$")]
 MessageText = Annotated[str, Field(min_length=1, max_length=rules.MAX_TEXT, pattern=r"\S")]
 ChannelName = Annotated[str, Field(min_length=1, max_length=rules.MAX_CHANNEL_NAME, pattern=r"^[a-z0-9_-]+$")]
-EmojiName = Annotated[str, Field(pattern=r"^:?[a-z0-9_+'-]+:?$")]
-StatusEmoji = Annotated[str, Field(pattern=r"^(:?[a-z0-9_+'-]+:?)?$")]
+EmojiName = Annotated[str, Field(pattern=r"^:?[a-z0-9_+-]+:?$")]
+StatusEmoji = Annotated[str, Field(pattern=r"^(:?[a-z0-9_+-]+:?)?$")]
+StatusText = text(rules.MAX_STATUS_TEXT, min_length=0)
+DisplayName = text(80, min_length=0)
 Email = Annotated[str, Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$")]
 Link = Annotated[str, Field(pattern=r"^https?://\S+\.\S+$")]
 Title = Annotated[str, Field(min_length=1, pattern=r"\S")]
@@ -64,7 +66,7 @@ def sign_in(db: Database, email: Email) -> AuthTestObject:
 
 
 @tool(user_only=True)
-def accept_invite(db: Database, email: Email, display_name: text(80, min_length=0) = "") -> AuthTestObject:
+def accept_invite(db: Database, email: Email, display_name: DisplayName = "") -> AuthTestObject:
     """(User only, from the invitation email) An invited person joins the workspace: they choose a password (and a
     display name), land in the workspace's default channels and are signed in.
 
@@ -527,7 +529,7 @@ def bookmarks_add(
 @tool()
 def users_profile_set(
     db: Database,
-    status_text: text(rules.MAX_STATUS_TEXT, min_length=0) | None = None,
+    status_text: StatusText | None = None,
     status_emoji: StatusEmoji | None = None,
     status_expiration: bounded(0) | None = None,
 ) -> UserObject:
