@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from envfactory_gym import ToolSession, resolve
+from env_zoo.shopify import rules
 
-from .toolkit import fails, ok, session_fixture
+from .toolkit import fails, ok, restore_seed_with, session_fixture
 
 SPEC = resolve("shopify")
 CLOCK = datetime(2025, 6, 12, 15, 0, tzinfo=timezone.utc)
@@ -132,6 +133,10 @@ def test_orders_of_other_customers_are_not_found(session):
     other, _ = order_line("Marcus", "Hill", "Timberline Hiking Boot")
     fails(session, "get_order", {"order_id": other}, "NotFound", "not found for this customer")
     fails(session, "cancel_order", {"order_id": other}, "NotFound", "not found for this customer")
+    fails(session, "create_refund", {"order_id": other, "amount": "1.00"}, "NotFound", "not found for this customer")
+    _, boot = order_line("Marcus", "Hill", "Timberline Hiking Boot")
+    fails(session, "create_return", {"order_id": other, "return_line_items": [
+        {"line_item_id": boot, "quantity": 1, "return_reason": "unwanted"}]}, "NotFound", "not found for this customer")
 
 
 def test_get_customer_and_list_orders(session):
@@ -142,6 +147,17 @@ def test_get_customer_and_list_orders(session):
     assert [o["created_at"] for o in listed] == sorted((o["created_at"] for o in listed), reverse=True)
     assert "1 x Daybreak 22L Daypack - Black" in listed[0]["items"]
     assert ok(session, "list_orders", {"status": "cancelled"})["results"] == []
+    assert len(ok(session, "list_orders", {"status": "open"})["results"]) == 2
+
+
+def test_get_customer_counts_spend_net_of_refunds(session):
+    login(session, "Zoe", "Wright")
+    before = ok(session, "get_customer")
+    order_id, _ = order_line("Zoe", "Wright", "Merino 150 Crew Tee")
+    ok(session, "create_refund", {"order_id": order_id, "amount": "10.00"})
+    after = ok(session, "get_customer")
+    assert rules.cents(before["total_spent"]) - rules.cents(after["total_spent"]) == 1000
+    assert after["orders_count"] == before["orders_count"]
 
 
 # ---------------------------------------------------------------- catalog
@@ -166,6 +182,18 @@ def test_search_reports_stock_and_pre_orders(session):
     jacket = ok(session, "search_products", {"query": "ridgeline"})["results"][0]
     by_title = {v["title"]: v for v in jacket["variants"]}
     assert not by_title["L / Forest"]["available_for_sale"] and by_title["L / Slate"]["quantity_available"] == 2
+
+
+def test_available_only_leaves_out_products_nothing_can_be_bought_of(session):
+    def sell_out(tables):
+        pid = next(p["id"] for p in tables["products"] if p["title"] == "Lumen 400 Headlamp")
+        for v in tables["variants"]:
+            if v["product_id"] == pid:
+                v["inventory_quantity"] = 0
+
+    restore_seed_with(session, sell_out, CLOCK)
+    assert ok(session, "search_products", {"query": "headlamp"})["results"]
+    assert ok(session, "search_products", {"query": "headlamp", "available_only": True})["results"] == []
 
 
 # ---------------------------------------------------------------- cart
@@ -271,6 +299,17 @@ def test_code_that_stops_applying_blocks_checkout(session):
     fails(session, "checkout_cart", {}, "Conflict", "needs a subtotal of at least 100.00")
 
 
+def test_a_fixed_amount_code_never_takes_more_than_the_subtotal(session):
+    def generous(tables):
+        next(d for d in tables["discount_codes"] if d["code"] == "FIELDTRIP5")["value"] = "50.00"
+
+    restore_seed_with(session, generous, CLOCK)
+    login(session, "Maya", "Brooks")
+    ok(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 1}]})
+    cart = ok(session, "cart_discount_codes_update", {"discount_codes": ["FIELDTRIP5"]})
+    assert (cart["subtotal_amount"], cart["discount_amount"], cart["total_amount"]) == ("12.00", "12.00", "0.00")
+
+
 # ---------------------------------------------------------------- checkout and payment
 
 def test_checkout_creates_the_order_and_takes_stock(session):
@@ -325,6 +364,31 @@ def test_checkout_refusals_change_nothing(session):
     fails(session, "checkout_cart", {"shipping_address": paris}, "InvalidRequest", "doesn't ship to FR")
     ok(session, "clear_cart")
     fails(session, "checkout_cart", {}, "Conflict", "The cart is empty")
+
+
+def test_checkout_needs_a_card_an_address_and_products_still_sold(session):
+    maya = customer("Maya", "Brooks")["id"]
+
+    def no_card_no_address(tables):
+        row = next(c for c in tables["customers"] if c["id"] == maya)
+        row["payment_method"], row["default_address"] = None, None
+
+    restore_seed_with(session, no_card_no_address, CLOCK)
+    login(session, "Maya", "Brooks")
+    ok(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 1}]})
+    fails(session, "checkout_cart", {}, "InvalidRequest", "A shipping address is required")
+    home = {"first_name": "Maya", "last_name": "Brooks", "address1": "2151 Alder St", "city": "Portland",
+            "province_code": "OR", "country_code": "us", "zip": "97219"}
+    fails(session, "checkout_cart", {"shipping_address": home}, "InvalidRequest", "no saved card")
+    fails(session, "checkout_cart", {"shipping_address": {**home, "country_code": "USA"}}, "invalid_arguments",
+          "shipping_address.country_code")
+
+    def archived(tables):
+        next(p for p in tables["products"] if p["title"] == "Ridge Beanie")["status"] = "archived"
+
+    restore_seed_with(session, archived, CLOCK)
+    login(session, "Chloé", "Tremblay")  # her cart holds a rust Ridge Beanie
+    fails(session, "checkout_cart", {}, "Conflict", "'Ridge Beanie' is no longer sold")
 
 
 def test_three_d_secure_payment_stays_pending_until_the_shopper_approves(session):
@@ -498,3 +562,12 @@ def test_unpaid_orders_cannot_be_returned(session):
     order_id, pad = order_line("Amélie", "Gagnon", "Self-Inflating Sleeping Pad")
     fails(session, "create_return", {"order_id": order_id, "return_line_items": [
         {"line_item_id": pad, "quantity": 1, "return_reason": "unwanted"}]}, "Conflict", "is not paid")
+
+
+# ---------------------------------------------------------------- money
+
+def test_money_is_cents_inside_and_decimal_strings_outside():
+    assert [rules.cents(v) for v in ("12.50", "0.01", "189", "7.5")] == [1250, 1, 18900, 750]
+    assert [rules.money(c) for c in (1250, 1, 0, 123456, -695)] == ["12.50", "0.01", "0.00", "1234.56", "-6.95"]
+    assert rules.percent_of(9800, "15.0") == 1470 and rules.percent_of(1, "50.0") == 1  # half a cent rounds up
+    assert rules.share(500, 1, 2) == 250 and rules.share(571, 1, 2) == 286 and rules.share(1740, 5800, 11600) == 870
