@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 
@@ -177,16 +177,20 @@ def place_order(
         total_discounts=money(discount), subtotal_price=money(subtotal), total_shipping_price=money(shipping),
         total_price=money(total), discount_codes=codes, shipping_line=method.capitalize(), shipping_address=address,
     )
-    allocated = 0
+    items, stock, allocated = [], [], 0
     for index, (line, variant, product, line_total) in enumerate(priced):
         portion = discount - allocated if index == len(priced) - 1 else rules.share(discount, line_total, items_total)
         allocated += portion
-        db.insert(
-            line_items, id=db.new_id(line_items, "li_", width=5), order_id=order["id"], variant_id=variant["id"],
-            product_id=product["id"], title=product["title"], variant_title=variant["title"], sku=variant["sku"],
-            quantity=line["quantity"], price=variant["price"], total_discount=money(portion),
-        )
-        db.update(variants, variant["id"], inventory_quantity=variant["inventory_quantity"] - line["quantity"])
+        items.append({
+            "id": db.new_id(line_items, "li_", width=5), "order_id": order["id"], "variant_id": variant["id"],
+            "product_id": product["id"], "title": product["title"], "variant_title": variant["title"],
+            "sku": variant["sku"], "quantity": line["quantity"], "price": variant["price"],
+            "total_discount": money(portion),
+        })
+        stock.append({"variant": variant["id"], "left": variant["inventory_quantity"] - line["quantity"]})
+    db.conn.execute(line_items.insert(), items)  # one statement for every line, however long the cart
+    db.conn.execute(variants.update().where(variants.c.id == bindparam("variant"))
+                    .values(inventory_quantity=bindparam("left")), stock)
     details = {"credit_card_company": card["brand"], "credit_card_number": f"•••• {card['last_digits']}"}
     _transaction(db, order["id"], "sale", "pending" if pending else "success", total, details)
     db.conn.execute(cart_lines.delete().where(cart_lines.c.cart_id == cart["id"]))
