@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 from envfactory_gym import Database
 from envfactory_gym.fields import NonEmptyText
 
+from . import carts, rules
 from . import orders as book
-from . import rules
 from .rules import STORE_DOMAIN, money
 from .schema import fulfillments, line_items, products, refunds, returns, transactions
 
@@ -311,7 +311,7 @@ def customer_object(db: Database, customer: dict[str, Any], placed: list[dict[st
         paid, refunded = book.order_balance(db, order["id"])
         spent += paid - refunded
     card = customer["payment_method"]
-    cart = rules.cart_of(db, customer["id"])
+    cart = carts.cart_of(db, customer["id"])
     return CustomerObject(
         **_pick(customer, CustomerObject) | {
             "payment_method": PaymentMethodObject(**_pick(card, PaymentMethodObject)) if card else None,
@@ -324,7 +324,7 @@ def cart_object(db: Database, cart: dict[str, Any]) -> CartObject:
     """The cart with its lines, stock left per line, and whether each discount code applies right now."""
     lines = []
     subtotal = 0
-    for line, variant, product, line_total in rules.priced_lines(db, cart["id"]):
+    for line, variant, product, line_total in carts.priced_lines(db, cart["id"]):
         subtotal += line_total
         lines.append(CartLineObject(
             id=line["id"], merchandise_id=variant["id"], product_title=product["title"],

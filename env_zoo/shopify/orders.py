@@ -10,12 +10,9 @@ from sqlalchemy import bindparam, func, select
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 
-from . import rules
+from . import carts, rules
 from .rules import GATEWAY, cents, money
-from .schema import (
-    cart_lines, carts, discount_codes, fulfillments, line_items, orders, products, refunds, returns, transactions,
-    variants,
-)
+from .schema import discount_codes, fulfillments, line_items, orders, products, refunds, returns, transactions, variants
 
 REFUNDABLE = ("paid", "partially_refunded")
 
@@ -139,7 +136,7 @@ def place_order(
     """Turn the cart into an order paid with the saved card, shipped to `given_address` or the default one: take
     the stock, use up the discount code, delete the cart. Returns the order and whether its payment waits for 3-D
     Secure approval."""
-    priced = rules.priced_lines(db, cart["id"])
+    priced = carts.priced_lines(db, cart["id"])
     if not priced:
         raise Conflict("The cart is empty.")
     address = rules.shipping_address(customer, given_address)
@@ -193,8 +190,7 @@ def place_order(
                     .values(inventory_quantity=bindparam("left")), stock)
     details = {"credit_card_company": card["brand"], "credit_card_number": f"•••• {card['last_digits']}"}
     _transaction(db, order["id"], "sale", "pending" if pending else "success", total, details)
-    db.conn.execute(cart_lines.delete().where(cart_lines.c.cart_id == cart["id"]))
-    db.delete(carts, cart["id"])
+    carts.discard(db, cart)
     return order, pending
 
 

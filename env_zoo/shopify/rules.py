@@ -10,7 +10,7 @@ from typing import Any
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, ToolError
 from envfactory_gym.values import minor_units, parse_timestamp
 
-from .schema import cart_lines, carts, discount_codes, orders, products, variants
+from .schema import discount_codes, orders, products, variants
 
 CURRENCY = "USD"
 STANDARD_RATE = 695
@@ -72,6 +72,29 @@ def sellable_variant(db: Database, variant_id: str) -> tuple[dict[str, Any], dic
     return found[0], product
 
 
+def find_products(
+    db: Database, query: str, product_type: str | None, available_only: bool
+) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Active products (by title) whose title, vendor, type, tags, variant titles or SKUs hold every word of the
+    query, each with its variants in position order."""
+    words = query.casefold().split()
+    wanted_type = product_type.casefold() if product_type else None
+    by_product: dict[str, list[dict[str, Any]]] = {}
+    for variant in db.find(variants, order_by=[variants.c.product_id, variants.c.position]):
+        by_product.setdefault(variant["product_id"], []).append(variant)
+    found = []
+    for product in db.find(products, status="active", order_by=[products.c.title]):
+        if wanted_type and product["product_type"].casefold() != wanted_type:
+            continue
+        rows = by_product.get(product["id"], [])
+        haystack = " ".join([product["title"], product["vendor"], product["product_type"], *product["tags"],
+                             *(v["title"] for v in rows), *(v["sku"] for v in rows)]).casefold()
+        if all(word in haystack for word in words) and (
+                not available_only or any(available_for_sale(v) for v in rows)):
+            found.append((product, rows))
+    return found
+
+
 def check_stock(product: dict[str, Any], variant: dict[str, Any], wanted: int) -> None:
     """A cart or order can't hold more of a variant than is in stock, unless it can be pre-ordered."""
     if variant["inventory_policy"] == "deny" and wanted > variant["inventory_quantity"]:
@@ -86,36 +109,7 @@ def restock(db: Database, variant_id: str, quantity: int) -> None:
         db.update(variants, variant_id, inventory_quantity=row["inventory_quantity"] + quantity)
 
 
-# ---------------------------------------------------------------- carts and discount codes
-
-def cart_of(db: Database, customer_id: str) -> dict[str, Any] | None:
-    """The shopper's cart, if they have one."""
-    found = db.find(carts, customer_id=customer_id)
-    return found[0] if found else None
-
-
-def require_cart(db: Database, customer_id: str) -> dict[str, Any]:
-    """The shopper's cart; NotFound when they have none."""
-    cart = cart_of(db, customer_id)
-    if cart is None:
-        raise NotFound("This shopper has no cart yet; add a line to create one.")
-    return cart
-
-
-def priced_lines(db: Database, cart_id: str) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any], int]]:
-    """The cart's lines as (line, variant, product, line total in cents), in the cart's order."""
-    priced = []
-    for line in db.find(cart_lines, cart_id=cart_id):
-        variant = db.get(variants, line["variant_id"])
-        product = db.get(products, variant["product_id"])
-        priced.append((line, variant, product, cents(variant["price"]) * line["quantity"]))
-    return priced
-
-
-def touch_cart(db: Database, cart_id: str, **changes: Any) -> dict[str, Any]:
-    """Write changes to a cart and stamp its update time."""
-    return db.update(carts, cart_id, updated_at=db.now_iso(), **changes)
-
+# ---------------------------------------------------------------- discount codes
 
 def code_row(db: Database, code: str) -> dict[str, Any]:
     """A discount code by its code, in any case."""

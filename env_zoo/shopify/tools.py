@@ -3,14 +3,14 @@ shopper's orders with cancellations, refunds and returns (Admin API). Money is a
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from envfactory_gym import Conflict, Database, NotFound, Page, fields, paginate, tool
+from envfactory_gym import Database, Page, fields, paginate, tool
 
+from . import carts, rules
 from . import orders as book
-from . import rules
 from .access import own_order, own_order_named, shopper, sign_in
 from .objects import (
     Amount, CartLineInput, CartLineUpdateInput, CartObject, CheckoutResult, CustomerObject, DiscountCode,
@@ -18,7 +18,7 @@ from .objects import (
     ReturnObject, SessionObject, cart_object, checkout_result, customer_object, order_object, order_summary,
     product_object, refund_object, return_object,
 )
-from .schema import cart_lines, carts, orders, products, refunds, variants
+from .schema import orders, refunds
 
 CancelReason = Literal["customer", "inventory", "fraud", "declined", "other"]
 PageSize = fields.page_size(50)
@@ -62,21 +62,7 @@ def search_products(
         page_size: Products per page.
         cursor: The next_cursor of the previous page.
     """
-    words = query.casefold().split()
-    wanted_type = product_type.casefold() if product_type else None
-    by_product: dict[str, list[dict[str, Any]]] = {}
-    for variant in db.find(variants, order_by=[variants.c.product_id, variants.c.position]):
-        by_product.setdefault(variant["product_id"], []).append(variant)
-    found = []
-    for product in db.find(products, status="active", order_by=[products.c.title]):
-        if wanted_type and product["product_type"].casefold() != wanted_type:
-            continue
-        rows = by_product.get(product["id"], [])
-        haystack = " ".join([product["title"], product["vendor"], product["product_type"], *product["tags"],
-                             *(v["title"] for v in rows), *(v["sku"] for v in rows)]).casefold()
-        if all(word in haystack for word in words) and (
-                not available_only or any(rules.available_for_sale(v) for v in rows)):
-            found.append((product, rows))
+    found = rules.find_products(db, query, product_type, available_only)
     page = paginate(found, page_size, cursor, max_page_size=50)
     return Page[ProductObject](results=[product_object(p, rows) for p, rows in page.results],
                                next_cursor=page.next_cursor, has_more=page.has_more)
@@ -95,7 +81,7 @@ def get_customer(db: Database) -> CustomerObject:
 def get_cart(db: Database) -> CartObject:
     """The signed-in shopper's cart: lines, stock left per line, discount codes and whether they apply, and cost
     before shipping."""
-    return cart_object(db, rules.require_cart(db, shopper(db)["id"]))
+    return cart_object(db, carts.require_cart(db, shopper(db)["id"]))
 
 
 @tool()
@@ -109,23 +95,7 @@ def cart_lines_add(
     Args:
         lines: Variants and quantities to add, e.g. [{"merchandise_id": "var_0012", "quantity": 2}].
     """
-    customer = shopper(db)
-    cart = rules.cart_of(db, customer["id"])
-    if cart is None:
-        now = db.now_iso()
-        cart = db.insert(carts, id=db.new_id(carts, "cart_"), customer_id=customer["id"], discount_codes=[],
-                         created_at=now, updated_at=now)
-    for line in lines:
-        variant, product = rules.sellable_variant(db, line.merchandise_id)
-        existing = db.find(cart_lines, cart_id=cart["id"], variant_id=variant["id"])
-        wanted = line.quantity + (existing[0]["quantity"] if existing else 0)
-        rules.check_stock(product, variant, wanted)
-        if existing:
-            db.update(cart_lines, existing[0]["id"], quantity=wanted)
-        else:
-            db.insert(cart_lines, id=db.new_id(cart_lines, "cl_"), cart_id=cart["id"], variant_id=variant["id"],
-                      quantity=wanted)
-    return cart_object(db, rules.touch_cart(db, cart["id"]))
+    return cart_object(db, carts.add_lines(db, carts.open_cart(db, shopper(db)["id"]), lines))
 
 
 @tool()
@@ -137,18 +107,7 @@ def cart_lines_update(
     Args:
         lines: Cart line ids (from get_cart) and their new quantities.
     """
-    cart = rules.require_cart(db, shopper(db)["id"])
-    for update in lines:
-        found = db.find(cart_lines, id=update.id, cart_id=cart["id"])
-        if not found:
-            raise NotFound(f"Cart line '{update.id}' is not in this cart.")
-        if update.quantity == 0:
-            db.delete(cart_lines, update.id)
-            continue
-        variant = db.get(variants, found[0]["variant_id"])
-        rules.check_stock(db.get(products, variant["product_id"]), variant, update.quantity)
-        db.update(cart_lines, update.id, quantity=update.quantity)
-    return cart_object(db, rules.touch_cart(db, cart["id"]))
+    return cart_object(db, carts.set_quantities(db, carts.require_cart(db, shopper(db)["id"]), lines))
 
 
 @tool()
@@ -162,28 +121,13 @@ def cart_discount_codes_update(
     Args:
         discount_codes: The code to apply, e.g. ["SUMMIT15"], or [] to remove the current one.
     """
-    customer = shopper(db)
-    cart = rules.require_cart(db, customer["id"])
-    codes = []
-    for code in discount_codes:
-        row = rules.code_row(db, code)
-        subtotal = sum(p[3] for p in rules.priced_lines(db, cart["id"]))
-        problem = rules.code_problem(db, row, customer["id"], subtotal)
-        if problem is not None:
-            raise problem
-        codes.append(row["code"])
-    return cart_object(db, rules.touch_cart(db, cart["id"], discount_codes=codes))
+    return cart_object(db, carts.apply_codes(db, carts.require_cart(db, shopper(db)["id"]), discount_codes))
 
 
 @tool()
 def clear_cart(db: Database) -> CartObject:
     """Empty the signed-in shopper's cart: remove every line and discount code."""
-    cart = rules.require_cart(db, shopper(db)["id"])
-    lines = db.find(cart_lines, cart_id=cart["id"])
-    if not lines and not cart["discount_codes"]:
-        raise Conflict("The cart is already empty.")
-    db.conn.execute(cart_lines.delete().where(cart_lines.c.cart_id == cart["id"]))
-    return cart_object(db, rules.touch_cart(db, cart["id"], discount_codes=[]))
+    return cart_object(db, carts.empty(db, carts.require_cart(db, shopper(db)["id"])))
 
 
 @tool()
@@ -202,7 +146,7 @@ def checkout_cart(
         shipping_method: standard (3-5 business days) or express (1-2 business days).
     """
     customer = shopper(db)
-    cart = rules.require_cart(db, customer["id"])
+    cart = carts.require_cart(db, customer["id"])
     given = shipping_address.model_dump() if shipping_address else None
     order, pending = book.place_order(db, customer, cart, given, shipping_method)
     return checkout_result(db, order, pending)
