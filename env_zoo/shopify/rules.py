@@ -31,7 +31,8 @@ def cents(amount: str, name: str = "amount") -> int:
 
 
 def money(amount: int) -> str:
-    """Cents as Shopify prints money: a decimal string with two places, "12.50"."""
+    """Cents as Shopify's REST API prints money: a bare decimal string with two places, "1234.50" (not
+    values.format_money's "$1,234.50", which is how people read it)."""
     sign = "-" if amount < 0 else ""
     return f"{sign}{abs(amount) // 100}.{abs(amount) % 100:02d}"
 
