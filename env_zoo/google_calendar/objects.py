@@ -1,13 +1,38 @@
-"""The API's resources as the tools take and return them (field names as in the Calendar API v3)."""
+"""The API's resources as the tools take and return them (field names as in the Calendar API v3), the colour palettes,
+and how a stored event row becomes an event."""
 
 from __future__ import annotations
 
-from typing import Literal
+import base64
+from datetime import datetime
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
+from envfactory_gym import Database
+
+from .schema import calendars, people, rooms
+
 Role = Literal["freeBusyReader", "reader", "writer", "owner"]
 ResponseStatus = Literal["needsAction", "declined", "tentative", "accepted"]
+
+EVENT_COLORS = {
+    "1": ("#a4bdfc", "Lavender"), "2": ("#7ae7bf", "Sage"), "3": ("#dbadff", "Grape"), "4": ("#ff887c", "Flamingo"),
+    "5": ("#fbd75b", "Banana"), "6": ("#ffb878", "Tangerine"), "7": ("#46d6db", "Peacock"),
+    "8": ("#e1e1e1", "Graphite"), "9": ("#5484ed", "Blueberry"), "10": ("#51b749", "Basil"),
+    "11": ("#dc2127", "Tomato"),
+}
+CALENDAR_COLORS = {
+    str(i): (bg, name) for i, (bg, name) in enumerate([
+        ("#ac725e", "Cocoa"), ("#d06b64", "Flamingo"), ("#f83a22", "Tomato"), ("#fa573c", "Tangerine"),
+        ("#ff7537", "Pumpkin"), ("#ffad46", "Mango"), ("#42d692", "Eucalyptus"), ("#16a765", "Basil"),
+        ("#7bd148", "Pistachio"), ("#b3dc6c", "Avocado"), ("#fbe983", "Citron"), ("#fad165", "Banana"),
+        ("#92e1c0", "Sage"), ("#9fe1e7", "Peacock"), ("#9fc6e7", "Cobalt"), ("#4986e7", "Blueberry"),
+        ("#9a9cff", "Lavender"), ("#b99aff", "Wisteria"), ("#c2c2c2", "Graphite"), ("#cabdbf", "Birch"),
+        ("#cca6ac", "Radicchio"), ("#f691b2", "Cherry Blossom"), ("#cd74e6", "Grape"), ("#a47ae2", "Amethyst"),
+    ], start=1)
+}
 
 
 class EventDateTime(BaseModel):
@@ -209,3 +234,101 @@ class DirectoryEntry(BaseModel):
     timeZone: str | None = None
     capacity: int | None = None
     features: list[str] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------- stored rows as API objects
+
+def display_names(db: Database, emails: set[str]) -> dict[str, str]:
+    """The names the app shows for people, rooms and (for the rest) calendars, by email or calendar ID."""
+    names = {p["email"]: p["display_name"] for p in db.find(people) if p["email"] in emails} if emails else {}
+    if emails - names.keys():
+        names.update({r["email"]: r["name"] for r in db.find(rooms) if r["email"] in emails})
+    if emails - names.keys():
+        names.update({c["id"]: c["summary"] for c in db.find(calendars) if c["id"] in emails - names.keys()})
+    return names
+
+
+def emails_of(rows: list[dict[str, Any]]) -> set[str]:
+    """Every creator, organizer and guest address of some events."""
+    return {e for r in rows for e in (r["creator_email"], r["organizer_email"], *(a["email"] for a in r["attendees"]))}
+
+
+def html_link(row: dict[str, Any]) -> str:
+    """The event's link in the Calendar app."""
+    eid = base64.urlsafe_b64encode(f"{row['id']} {row['calendar_id']}".encode()).decode().rstrip("=")
+    return f"https://www.google.com/calendar/event?eid={eid}"
+
+
+def _local(text: str, zone_name: str) -> str:
+    return datetime.fromisoformat(text).astimezone(ZoneInfo(zone_name)).isoformat()
+
+
+def _time(row: dict[str, Any], which: str) -> dict[str, Any]:
+    if row[f"{which}_date"]:
+        return {"date": row[f"{which}_date"]}
+    return {"dateTime": _local(row[f"{which}_date_time"], row["time_zone"]), "timeZone": row["time_zone"]}
+
+
+def event_time(row: dict[str, Any], which: str) -> EventDateTime:
+    """An event's start or end: its date, or its date-time in the event's time zone."""
+    return EventDateTime(**_time(row, which))
+
+
+def event_object(row: dict[str, Any], cal: dict[str, Any], names: dict[str, str], private: bool) -> EventObject:
+    """The event as `cal` sees it; a `private` one is reduced to busy time. Validated in one pass from plain data
+    (a page of events is the largest thing a tool returns)."""
+    original = None
+    if row["original_start_time"]:
+        original = {"date": row["original_start_time"]} if row["start_date"] else {
+            "dateTime": _local(row["original_start_time"], row["time_zone"]), "timeZone": row["time_zone"]}
+    conference = row["conference_data"]
+    return EventObject.model_validate({
+        "id": row["id"], "status": row["status"], "htmlLink": html_link(row), "created": row["created"],
+        "updated": row["updated"], "summary": "busy" if private else row["summary"],
+        "description": "" if private else row["description"], "location": "" if private else row["location"],
+        "colorId": row["color_id"],
+        "creator": {"email": row["creator_email"], "displayName": names.get(row["creator_email"]),
+                    "self": row["creator_email"] == cal["id"]},
+        "organizer": {"email": row["organizer_email"], "displayName": names.get(row["organizer_email"]),
+                      "self": row["organizer_email"] == cal["id"]},
+        "start": _time(row, "start"), "end": _time(row, "end"), "recurrence": row["recurrence"],
+        "recurringEventId": row["recurring_event_id"], "originalStartTime": original,
+        "transparency": row["transparency"], "visibility": row["visibility"], "iCalUID": row["i_cal_uid"],
+        "sequence": row["sequence"],
+        "attendees": [] if private else [{
+            "email": a["email"], "displayName": names.get(a["email"]), "organizer": a.get("organizer", False),
+            "self": a["email"] == cal["id"], "resource": a.get("resource", False),
+            "optional": a.get("optional", False), "responseStatus": a["responseStatus"], "comment": a.get("comment")}
+            for a in row["attendees"]],
+        "guestsCanModify": row["guests_can_modify"], "guestsCanInviteOthers": row["guests_can_invite_others"],
+        "guestsCanSeeOtherGuests": row["guests_can_see_other_guests"], "reminders": row["reminders"],
+        "conferenceData": conference, "hangoutLink": conference["entryPoints"][0]["uri"] if conference else None,
+        "eventType": row["event_type"],
+    })
+
+
+def calendar_object(row: dict[str, Any]) -> CalendarObject:
+    """A calendar's own metadata."""
+    return CalendarObject(id=row["id"], summary=row["summary"], description=row["description"],
+                          location=row["location"], timeZone=row["time_zone"])
+
+
+def list_entry(cal: dict[str, Any], entry: dict[str, Any], role: str, primary: bool) -> CalendarListEntry:
+    """A calendar as it sits on someone's calendar list."""
+    return CalendarListEntry(
+        id=cal["id"], summary=cal["summary"], summaryOverride=entry["summary_override"],
+        description=cal["description"], timeZone=cal["time_zone"], accessRole=role, primary=primary,
+        colorId=entry["color_id"], hidden=entry["hidden"], selected=entry["selected"])
+
+
+def acl_rule(row: dict[str, Any]) -> AclRule:
+    """A stored sharing rule."""
+    return AclRule(id=row["id"], role=row["role"], scope=AclScope(type=row["scope_type"], value=row["scope_value"]))
+
+
+def palettes() -> Colors:
+    """Both colour palettes."""
+    def palette(colors: dict[str, tuple[str, str]]) -> dict[str, ColorDefinition]:
+        return {k: ColorDefinition(background=bg, foreground="#1d1d1d", name=n) for k, (bg, n) in colors.items()}
+
+    return Colors(event=palette(EVENT_COLORS), calendar=palette(CALENDAR_COLORS))

@@ -125,13 +125,32 @@ def _period_dates(rule: Rule, first: date, k: int) -> list[date]:
     return [date(year, first.month, first.day)] if first.month != 2 or first.day != 29 or monthcal.isleap(year) else []
 
 
-def expand(rule: Rule, start: datetime | date, until: datetime | date) -> list[datetime | date]:
-    """Local starts (wall times, or dates) of the series from `start` up to `until` (exclusive), EXDATEs removed."""
+def _first_period(rule: Rule, first: date, skip_before: date | None) -> int:
+    """The index of a period that starts no later than `skip_before`, so that every earlier period can be skipped
+    (only without COUNT, which counts instances from the series' start)."""
+    if skip_before is None or rule.count is not None or skip_before <= first:
+        return 0
+    if rule.freq == "DAILY":
+        passed = (skip_before - first).days
+    elif rule.freq == "WEEKLY":
+        passed = (skip_before - (first - timedelta(days=first.weekday()))).days // 7
+    elif rule.freq == "MONTHLY":
+        passed = (skip_before.year - first.year) * 12 + skip_before.month - first.month
+    else:
+        passed = skip_before.year - first.year
+    return max(0, passed // rule.interval - 1)
+
+
+def expand(rule: Rule, start: datetime | date, until: datetime | date, skip_before: date | None = None
+           ) -> list[datetime | date]:
+    """Local starts (wall times, or dates) of the series from `start` up to `until` (exclusive), EXDATEs removed.
+    With `skip_before`, instances starting before that day may be left out (a caller that only wants a window)."""
     first = start.date() if isinstance(start, datetime) else start
     clock = start.time() if isinstance(start, datetime) else None
     found: list[datetime | date] = []
     generated = 0
-    for k in range(MAX_INSTANCES * 4):
+    begin = _first_period(rule, first, skip_before)
+    for k in range(begin, begin + MAX_INSTANCES * 4):
         for day in _period_dates(rule, first, k):
             moment: datetime | date = datetime.combine(day, clock) if clock is not None else day
             if moment < start:
