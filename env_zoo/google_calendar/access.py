@@ -16,21 +16,14 @@ READ_ONLY_GRANT = ("insufficientPermissions: Request had insufficient authentica
                    "read-only access; ask the user to grant full Google Calendar access.")
 
 
-def _grant(db: Database) -> dict[str, Any]:
-    found = db.find(oauth_grants, id="current")
-    if not found:
-        raise PermissionDenied(UNAUTHORIZED)
-    return found[0]
-
-
 def me(db: Database) -> str:
     """The account that granted the app access."""
-    return _grant(db)["email"]
+    return db.current_session(oauth_grants, UNAUTHORIZED)["email"]
 
 
 def writer(db: Database) -> str:
     """The account, when its grant includes write access (scope "calendar", not "calendar.readonly")."""
-    grant = _grant(db)
+    grant = db.current_session(oauth_grants, UNAUTHORIZED)
     if grant["scope"] != "calendar":
         raise PermissionDenied(READ_ONLY_GRANT)
     return grant["email"]

@@ -172,6 +172,28 @@ def single_events(db: Database, rows: list[Row], lo: datetime, hi: datetime) -> 
     return out
 
 
+def listing(db: Database, cal: Row, lo: datetime, hi: datetime, single: bool, bounded: bool) -> list[Row]:
+    """What events.list shows for [lo, hi): with `single`, every event and instance; otherwise events and
+    exceptions by their own times, and a series whole when (if the range was `bounded`) an instance falls in it."""
+    rows = rows_on(db, cal, lo, hi)
+    if single:
+        return single_events(db, rows, lo, hi)
+    found = [r for r in rows if not r["recurrence"] and overlaps(span(r), lo, hi)]
+    series = [r for r in rows if r["recurrence"]]
+    if bounded:
+        exceptions = exceptions_of(db, series)
+        series = [r for r in series if expand(r, lo, hi, exceptions[r["id"]])]
+    return found + series
+
+
+def matching(rows: list[Row], q: str, names: dict[str, str]) -> list[Row]:
+    """Events whose title, description, location, organizer or guests (emails or names) contain `q`."""
+    needle = q.casefold()
+    return [r for r in rows if needle in " ".join(
+        [r["summary"], r["description"], r["location"], r["organizer_email"]] +
+        [a["email"] for a in r["attendees"]] + [names.get(a["email"], "") for a in r["attendees"]]).casefold()]
+
+
 def find_event(db: Database, cal: Row, event_id: str) -> Row:
     """An event, series or instance (stored or virtual) as it appears on a calendar."""
     found = db.find(events, id=event_id)

@@ -1,21 +1,41 @@
-"""The API's resources as the tools take and return them (field names as in the Calendar API v3), the colour palettes,
-and how a stored event row becomes an event."""
+"""The API's resources as the tools take and return them (field names as in the Calendar API v3), the argument types
+whose patterns and bounds the schema shows, the colour palettes, and how a stored event row becomes an event."""
 
 from __future__ import annotations
 
 import base64
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
+from envfactory_gym.fields import IsoDate, bounded
 
 from .schema import calendars, people, rooms
 
 Role = Literal["freeBusyReader", "reader", "writer", "owner"]
 ResponseStatus = Literal["needsAction", "declined", "tentative", "accepted"]
+#: An email address: a person, a group, or a room's resource calendar.
+Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+#: A Workspace domain, e.g. kestrelrobotics.com.
+DomainName = Annotated[str, Field(pattern=r"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")]
+#: An RFC3339 timestamp with its offset, as timeMin/timeMax take it: 2025-03-04T09:00:00-05:00.
+Rfc3339 = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$",
+                               json_schema_extra={"format": "date-time"})]
+#: An event's start or end: RFC3339, the offset optional when timeZone is given.
+LocalOrRfc3339 = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$")]
+#: Text with at least one visible character (a title).
+Title = Annotated[str, Field(min_length=1, pattern=r"\S")]
+#: An event colour of colors_get's event palette.
+EventColorId = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
+#: A calendar colour of colors_get's calendar palette.
+CalendarColorId = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
+                          "18", "19", "20", "21", "22", "23", "24"]
+MAX_REMINDERS = 5
+MAX_REMINDER_MINUTES = 40320  # 4 weeks
+ReminderMinutes = bounded(0, MAX_REMINDER_MINUTES)
 
 EVENT_COLORS = {
     "1": ("#a4bdfc", "Lavender"), "2": ("#7ae7bf", "Sage"), "3": ("#dbadff", "Grape"), "4": ("#ff887c", "Flamingo"),
@@ -38,16 +58,16 @@ CALENDAR_COLORS = {
 class EventDateTime(BaseModel):
     """When an event starts or ends: `date` for all-day events, otherwise `dateTime`."""
 
-    date: str | None = Field(None, description="all-day events: YYYY-MM-DD (the end date is exclusive)")
-    dateTime: str | None = Field(None, description="RFC3339, e.g. 2025-03-04T10:00:00-05:00; without an offset, "
-                                                   "timeZone is required")
+    date: IsoDate | None = Field(None, description="all-day events: YYYY-MM-DD (the end date is exclusive)")
+    dateTime: LocalOrRfc3339 | None = Field(None, description="RFC3339, e.g. 2025-03-04T10:00:00-05:00; without an "
+                                                              "offset, timeZone is required")
     timeZone: str | None = Field(None, description="IANA time zone, e.g. America/New_York")
 
 
 class AttendeeInput(BaseModel):
     """A guest to invite (a person's email or a room's resource email), or a guest's own RSVP."""
 
-    email: str
+    email: Email
     optional: bool = False
     responseStatus: ResponseStatus | None = Field(None, description="a guest's own answer; ignored for others")
     comment: str | None = None
@@ -57,14 +77,14 @@ class ReminderOverride(BaseModel):
     """A reminder: how and how many minutes before the start."""
 
     method: Literal["email", "popup"]
-    minutes: int = Field(description="0 to 40320 (4 weeks)")
+    minutes: ReminderMinutes = Field(description="0 to 40320 (4 weeks)")
 
 
 class Reminders(BaseModel):
     """The calendar's default reminders, or up to 5 custom ones."""
 
     useDefault: bool = True
-    overrides: list[ReminderOverride] = Field(default_factory=list)
+    overrides: list[ReminderOverride] = Field(default_factory=list, max_length=MAX_REMINDERS)
 
 
 class PersonRef(BaseModel):
@@ -168,6 +188,31 @@ class AclScope(BaseModel):
 
     type: Literal["default", "user", "group", "domain"] = Field(description="default = the public")
     value: str | None = Field(None, description="an email for user/group, a domain name for domain, none for default")
+
+
+class PersonScope(BaseModel):
+    """Share with one person or a Google group, by email."""
+
+    type: Literal["user", "group"]
+    value: Email
+
+
+class DomainScope(BaseModel):
+    """Share with everyone in a Workspace domain."""
+
+    type: Literal["domain"]
+    value: DomainName
+
+
+class PublicScope(BaseModel):
+    """Share with the public (the "default" rule); it takes no value."""
+
+    type: Literal["default"]
+    value: None = None
+
+
+#: Who a new sharing rule is for: a person or group by email, a domain, or the public.
+ScopeInput = Annotated[Union[PersonScope, DomainScope, PublicScope], Field(discriminator="type")]
 
 
 class AclRule(BaseModel):

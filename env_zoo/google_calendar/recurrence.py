@@ -77,9 +77,10 @@ def parse(lines: list[str], tz: ZoneInfo) -> Rule:
     return rule
 
 
-def normalize(lines: list[str]) -> list[str]:
+def normalize(lines: list[str], weekday: int | None = None) -> list[str]:
     """The recurrence with its RRULE written in one canonical order (FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT,
-    UNTIL), so equivalent spellings of a rule are stored alike; other lines are kept as given."""
+    UNTIL), so equivalent spellings of a rule are stored alike; other lines are kept as given. A weekly rule
+    without BYDAY repeats on the series' first weekday (`weekday`, Monday = 0), which is then written out."""
     out = []
     for line in lines:
         if not line.upper().startswith("RRULE:"):
@@ -87,6 +88,8 @@ def normalize(lines: list[str]) -> list[str]:
             continue
         parts = dict(item.partition("=")[::2] for item in line[6:].upper().split(";") if item)
         days = [d for d in parts.get("BYDAY", "").split(",") if d]
+        if not days and parts.get("FREQ") == "WEEKLY" and weekday is not None:
+            days = [next(code for code, number in WEEKDAYS.items() if number == weekday)]
         days.sort(key=lambda d: (WEEKDAYS.get(d[-2:], 7), d))
         ordered = [("FREQ", parts.get("FREQ")), ("INTERVAL", parts.get("INTERVAL") if parts.get("INTERVAL") != "1"
                                                  else None),

@@ -3,7 +3,6 @@ free/busy, a guest's answer, cancelling and moving events, Meet links, and shari
 
 from __future__ import annotations
 
-import re
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -12,13 +11,10 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Permiss
 
 from .access import role
 from .agenda import Row, exceptions_of, expand, guest_entry, materialize, organizes, rows_on, rule_of, single_events
-from .objects import EVENT_COLORS, AclScope, AttendeeInput, Reminders
+from .objects import AttendeeInput, DomainScope, PersonScope, PublicScope, Reminders
 from .schema import acl_rules, calendar_list, calendars, events, people, rooms
 from .times import overlaps, span
 
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-MAX_REMINDERS = 5
-MAX_REMINDER_MINUTES = 40320
 SERIES_HORIZON = timedelta(days=366)
 MAX_FREEBUSY_DAYS = 62
 FORBIDDEN_FOR_GUEST = ("forbiddenForNonOrganizer: Only the organizer can change this event; as a guest you can only "
@@ -32,20 +28,7 @@ def reminders(value: Reminders | None) -> dict[str, Any]:
     value = value or Reminders()
     if value.useDefault and value.overrides:
         raise InvalidRequest("Cannot specify both default reminders and overrides at the same time.")
-    if len(value.overrides) > MAX_REMINDERS:
-        raise InvalidRequest(f"cannotHaveMoreThan{MAX_REMINDERS}Reminders: An event can have at most "
-                             f"{MAX_REMINDERS} reminders.")
-    for override in value.overrides:
-        if not 0 <= override.minutes <= MAX_REMINDER_MINUTES:
-            raise InvalidRequest(f"Invalid reminder: minutes must be between 0 and {MAX_REMINDER_MINUTES}.")
     return value.model_dump()
-
-
-def color(color_id: str | None) -> str | None:
-    """An event colour of the palette."""
-    if color_id is not None and color_id not in EVENT_COLORS:
-        raise InvalidRequest(f"Invalid colorId {color_id!r}: event colours are 1 to 11 (see colors_get).")
-    return color_id
 
 
 def check_event_type(event_type: str, cal: Row, has_guests: bool) -> None:
@@ -125,8 +108,9 @@ def room_answer(db: Database, room_email: str, row: Row) -> str:
 # ---------------------------------------------------------------- guests
 
 def guest_list(db: Database, row: Row, wanted: list[AttendeeInput], organizer_copy: bool) -> list[dict[str, Any]]:
-    """The new guest list: answers of kept guests stay, new guests need to answer, rooms are marked as resources
-    (they answer in `answer_rooms`)."""
+    """The new guest list, the organizer first and the others by email (the order they were given in does not
+    matter): answers of kept guests stay, new guests need to answer, rooms are marked as resources (they answer in
+    `answer_rooms`)."""
     current = {a["email"]: a for a in row["attendees"]}
     out: list[dict[str, Any]] = []
     organizer = row["organizer_email"]
@@ -136,15 +120,14 @@ def guest_list(db: Database, row: Row, wanted: list[AttendeeInput], organizer_co
     emails = [guest.email.strip().lower() for guest in wanted]
     room_emails = {r["email"] for r in db.find(rooms)} if emails else set()
     for guest, email in zip(wanted, emails):
-        if not EMAIL.match(email):
-            raise InvalidRequest(f"Invalid attendee email: {guest.email!r}.")
         if email == organizer or email in {a["email"] for a in out}:
             continue
         entry = {**current.get(email, {"responseStatus": "needsAction"}), "email": email, "optional": guest.optional}
         if email in room_emails:
             entry["resource"] = True
         out.append(entry)
-    return out
+    return out[:1] + sorted(out[1:], key=lambda a: a["email"]) if out and out[0].get("organizer") else \
+        sorted(out, key=lambda a: a["email"])
 
 
 def answer_rooms(db: Database, row: Row) -> list[dict[str, Any]]:
@@ -201,6 +184,32 @@ def check_not_cancelled(row: Row, message: str) -> None:
         raise Conflict(f"deleted: {message}")
 
 
+def apply_changes(db: Database, row: Row, changes: dict[str, Any], bump: bool) -> Row:
+    """Write an organizer's changes to an event (a virtual instance becomes an exception first); a new time, guest
+    list or recurrence bumps the sequence and lets every room answer again."""
+    stored = materialize(db, row)
+    updated = {**stored, **changes}
+    check_series(updated)
+    if bump:
+        changes = {**changes, "attendees": answer_rooms(db, updated)}
+    return db.update(events, stored["id"], **changes, sequence=stored["sequence"] + (1 if bump else 0),
+                     updated=db.now_iso())
+
+
+def answer_on_phone(db: Database, cal: Row, summary: str, day: datetime, response: str) -> str:
+    """The calendar owner's answer to the invitation called `summary` on `day` (local midnight); for a recurring
+    invitation it applies to the whole series."""
+    lo, hi = day, day + timedelta(days=1)
+    for row in single_events(db, rows_on(db, cal, lo, hi), lo, hi):
+        if row["summary"].casefold() == summary.strip().casefold() and not organizes(cal, row):
+            stored = row if db.find(events, id=row["id"]) else db.get(events, row["recurring_event_id"], "Event")
+            guests = [{**a, "responseStatus": response} if a["email"] == cal["id"] else a
+                      for a in stored["attendees"]]
+            db.update(events, stored["id"], attendees=guests, updated=db.now_iso())
+            return f"{response}: {row['summary']}"
+    raise NotFound(f"No invitation called {summary!r} on {day.date().isoformat()}.")
+
+
 def cancel(db: Database, row: Row) -> Row:
     """Cancel an event for everyone: a series with all its exceptions, or one instance."""
     stored = materialize(db, row)
@@ -229,24 +238,43 @@ def move(db: Database, cal: Row, target: Row, row: Row) -> Row:
     return db.get(events, row["id"], "Event")
 
 
-# ---------------------------------------------------------------- sharing
+# ---------------------------------------------------------------- calendars and sharing
 
-def share(db: Database, cal: Row, owner: str, new_role: str, scope: AclScope) -> tuple[str, str | None]:
+def create_calendar(db: Database, owner: str, summary: str, description: str, zone_name: str) -> Row:
+    """A new secondary calendar: `owner` owns it and finds it on their calendar list."""
+    cid = f"c_{db.new_uuid(calendars).replace('-', '')[:26]}@group.calendar.google.com"
+    row = db.insert(calendars, id=cid, summary=summary, description=description, location="", time_zone=zone_name,
+                    kind="secondary")
+    db.insert(acl_rules, calendar_id=cid, id=f"user:{owner}", role="owner", scope_type="user", scope_value=owner)
+    db.insert(calendar_list, email=owner, calendar_id=cid, summary_override=None, color_id="14", hidden=False,
+              selected=True)
+    return row
+
+
+def change_list_entry(db: Database, account: str, cal: Row, changes: dict[str, Any]) -> Row:
+    """Change how a calendar shows on `account`'s own list (an empty name goes back to the calendar's title)."""
+    found = db.find(calendar_list, email=account, calendar_id=cal["id"])
+    if not found:
+        raise NotFound(f"notFound: {cal['id']} is not on your calendar list.")
+    if "summary_override" in changes:
+        changes = {**changes, "summary_override": changes["summary_override"].strip() or None}
+    db.conn.execute(calendar_list.update().where(calendar_list.c.email == account,
+                                                 calendar_list.c.calendar_id == cal["id"]).values(**changes))
+    return {**found[0], **changes}
+
+
+def share(db: Database, cal: Row, owner: str, new_role: str, scope: PersonScope | DomainScope | PublicScope
+          ) -> tuple[str, str | None]:
     """Add or change a sharing rule; a person gets the calendar on their calendar list. Returns (rule ID, value)."""
-    if scope.type == "default":
-        if scope.value:
-            raise InvalidRequest("A default (public) scope takes no value.")
+    if isinstance(scope, PublicScope):
+        if new_role in ("writer", "owner"):
+            raise InvalidRequest("The public can only get free/busy or reader access.")
         rule_id, value = "default", None
     else:
-        value = (scope.value or "").strip().lower()
-        valid = EMAIL.match(value) if scope.type in ("user", "group") else re.match(r"^[a-z0-9.-]+\.[a-z]+$", value)
-        if not valid:
-            raise InvalidRequest(f"Invalid scope value {scope.value!r} for a {scope.type} rule.")
+        value = scope.value.strip().lower()
         rule_id = f"{scope.type}:{value}"
     if scope.type == "user" and value == owner:
         raise PermissionDenied("cannotChangeOwnAcl: You cannot change your own access level.")
-    if scope.type == "default" and new_role in ("writer", "owner"):
-        raise InvalidRequest("The public can only get free/busy or reader access.")
     if db.find(acl_rules, calendar_id=cal["id"], id=rule_id):
         db.conn.execute(acl_rules.update().where(acl_rules.c.calendar_id == cal["id"], acl_rules.c.id == rule_id)
                         .values(role=new_role))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from envfactory_gym import InvalidRequest
-from envfactory_gym.values import iso_timestamp
+from envfactory_gym.values import iso_timestamp, parse_date
 
 if TYPE_CHECKING:
     from .objects import EventDateTime
@@ -43,10 +43,7 @@ def when(value: EventDateTime, zone_name: str, which: str) -> When:
     zone_name = value.timeZone or zone_name
     local = zone(zone_name, f"time zone for {which} time")
     if value.date is not None:
-        try:
-            return "date", date.fromisoformat(value.date), zone_name
-        except ValueError:
-            raise InvalidRequest(f"Invalid {which} date {value.date!r}: use YYYY-MM-DD.") from None
+        return "date", parse_date(value.date, f"{which}.date", example="2025-03-04"), zone_name
     try:
         moment = datetime.fromisoformat(value.dateTime)  # type: ignore[arg-type]
     except ValueError:
@@ -84,3 +81,10 @@ def span(row: dict[str, Any]) -> tuple[datetime, datetime]:
 def overlaps(period: tuple[datetime, datetime], lo: datetime, hi: datetime) -> bool:
     """Whether a period overlaps [lo, hi)."""
     return period[1] > lo and period[0] < hi
+
+
+def first_day(row: dict[str, Any]) -> date:
+    """The local day an event (or a series' first instance) starts on."""
+    if row["start_date"]:
+        return date.fromisoformat(row["start_date"])
+    return utc(row["start_date_time"]).astimezone(ZoneInfo(row["time_zone"])).date()

@@ -4,30 +4,35 @@ colours, and the Workspace directory."""
 
 from __future__ import annotations
 
-from datetime import date as datetime_date
 from datetime import datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import Field
 
-from envfactory_gym import Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool
 from envfactory_gym.database import given
+from envfactory_gym.fields import IsoDate, NonEmptyText, PageSize, page_size
+from envfactory_gym.values import parse_date, parse_timestamp
 
 from . import quickadd, rules
-from . import recurrence as recurrence_module
 from .access import at_least, calendar, me, roles, sees_details, writer
-from .agenda import exceptions_of, expand, find_event, materialize, organizes, rows_on, single_events
+from .agenda import find_event, listing, matching, organizes, single_events
 from .objects import (
-    AclRule, AclScope, AttendeeInput, CalendarListEntry, CalendarObject, Colors, DirectoryEntry, EventDateTime,
-    EventObject, FreeBusyCalendar, FreeBusyError, FreeBusyResponse, Reminders, Role, TimePeriod, acl_rule,
-    calendar_object, display_names, emails_of, event_object, event_time, list_entry, palettes,
+    AclRule, AttendeeInput, CalendarColorId, CalendarListEntry, CalendarObject, Colors, DirectoryEntry, Email,
+    EventColorId, EventDateTime, EventObject, FreeBusyCalendar, FreeBusyError, FreeBusyResponse, Reminders, Rfc3339,
+    Role, ScopeInput, TimePeriod, Title, acl_rule, calendar_object, display_names, emails_of, event_object,
+    event_time, list_entry, palettes,
 )
-from .schema import acl_rules, calendar_list, calendars, events, oauth_grants, people, rooms
-from .times import UTC, overlaps, span, time_columns, when, zone
+from .recurrence import normalize as normalize_recurrence
+from .schema import acl_rules, calendar_list, calendars, oauth_grants, people, rooms
+from .times import UTC, first_day, span, time_columns, when, zone
 
 MAX_FREEBUSY_ITEMS = 50
-Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]  # RFC3339 with a mandatory offset
+CalendarIds = Annotated[list[str], Field(min_length=1, max_length=MAX_FREEBUSY_ITEMS), Unordered]
+Guests = Annotated[list[AttendeeInput], Unordered]
+EventsPageSize = page_size(2500)
+RuleId = Annotated[str, Field(pattern=r"^(default|(user|group|domain):\S+)$")]
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 RFC3339_EXAMPLE = "2025-03-04T09:00:00-05:00"
 EventPage = Page[EventObject]
@@ -45,24 +50,12 @@ def _event(db: Database, row: dict[str, Any], cal: dict[str, Any]) -> EventObjec
     return event_object(row, cal, display_names(db, emails_of([row])), not sees_details(cal, row))
 
 
-def _rfc3339(value: str, name: str) -> datetime:
-    """A timestamp with a mandatory offset, as timeMin/timeMax require."""
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise InvalidRequest(f"Bad Request: {name} is not an RFC3339 timestamp: {value!r}.") from None
-    if moment.tzinfo is None:
-        raise InvalidRequest(f"Bad Request: {name} needs a time zone offset, e.g. {RFC3339_EXAMPLE}.")
-    return moment
-
-
-def _range(db: Database, time_min: str | None, time_max: str | None, lo: datetime, hi: datetime
-           ) -> tuple[datetime, datetime]:
+def _range(time_min: str | None, time_max: str | None, lo: datetime, hi: datetime) -> tuple[datetime, datetime]:
     """[timeMin, timeMax) as instants, each defaulting to the given bound; the range must not be empty."""
     if time_min is not None:
-        lo = _rfc3339(time_min, "timeMin")
+        lo = parse_timestamp(time_min, "timeMin", RFC3339_EXAMPLE)
     if time_max is not None:
-        hi = _rfc3339(time_max, "timeMax")
+        hi = parse_timestamp(time_max, "timeMax", RFC3339_EXAMPLE)
     if hi <= lo:
         raise InvalidRequest("timeRangeEmpty: The specified time range is empty.")
     return lo, hi
@@ -71,7 +64,7 @@ def _range(db: Database, time_min: str | None, time_max: str | None, lo: datetim
 # ---------------------------------------------------------------- user-only
 
 @tool(user_only=True)
-def grant_access(db: Database, email: str, scope: Literal["calendar", "calendar.readonly"] = "calendar") -> str:
+def grant_access(db: Database, email: Email, scope: Literal["calendar", "calendar.readonly"] = "calendar") -> str:
     """(User only, on Google's consent screen) The user signs in with their Google account and lets the app see,
     or see and edit, their calendars.
 
@@ -82,13 +75,12 @@ def grant_access(db: Database, email: str, scope: Literal["calendar", "calendar.
     found = db.find(people, email=email.strip().lower())
     if not found:
         raise NotFound("Couldn't find your Google Account.")
-    db.conn.execute(oauth_grants.delete())
-    db.insert(oauth_grants, id="current", email=found[0]["email"], scope=scope, granted_at=db.now_iso())
+    db.start_session(oauth_grants, email=found[0]["email"], scope=scope)
     return f"{found[0]['email']} granted https://www.googleapis.com/auth/{scope}"
 
 
 @tool(user_only=True)
-def respond_on_phone(db: Database, summary: str, date: str,
+def respond_on_phone(db: Database, summary: NonEmptyText, date: IsoDate,
                      response: Literal["accepted", "declined", "tentative"]) -> str:
     """(User only, in the Calendar app on their phone) The user answers Yes, No or Maybe to an invitation on their
     primary calendar; for a recurring invitation the answer applies to the whole series.
@@ -100,19 +92,8 @@ def respond_on_phone(db: Database, summary: str, date: str,
     """
     account = me(db)
     cal = calendar(db, "primary", account)
-    try:
-        day = datetime.combine(datetime_date.fromisoformat(date), time(), ZoneInfo(cal["time_zone"]))
-    except ValueError:
-        raise InvalidRequest(f"Invalid date {date!r}: use YYYY-MM-DD.") from None
-    lo, hi = day, day + timedelta(days=1)
-    for row in single_events(db, rows_on(db, cal, lo, hi), lo, hi):
-        if row["summary"].casefold() == summary.strip().casefold() and not organizes(cal, row):
-            stored = db.get(events, row["recurring_event_id"] or row["id"], "Event") \
-                if not db.find(events, id=row["id"]) else row
-            guests = [{**a, "responseStatus": response} if a["email"] == account else a for a in stored["attendees"]]
-            db.update(events, stored["id"], attendees=guests, updated=db.now_iso())
-            return f"{response}: {row['summary']}"
-    raise NotFound(f"No invitation called {summary!r} on {date}.")
+    day = datetime.combine(parse_date(date, "date"), time(), ZoneInfo(cal["time_zone"]))
+    return rules.answer_on_phone(db, cal, summary, day, response)
 
 
 # ---------------------------------------------------------------- reads
@@ -146,13 +127,13 @@ def calendarList_list(
 def events_list(
     db: Database,
     calendarId: str,
-    timeMin: Timestamp | None = None,
-    timeMax: Timestamp | None = None,
+    timeMin: Rfc3339 | None = None,
+    timeMax: Rfc3339 | None = None,
     q: str | None = None,
     singleEvents: bool = False,
     orderBy: Literal["startTime", "updated"] | None = None,
     showDeleted: bool = False,
-    maxResults: int = 250,
+    maxResults: EventsPageSize = 250,
     pageToken: str | None = None,
 ) -> EventPage:
     """List the events on a calendar: events it organizes and invitations it received. Recurring events come as
@@ -173,29 +154,13 @@ def events_list(
     if orderBy == "startTime" and not singleEvents:
         raise InvalidRequest("The requested ordering is not available for the particular query: orderBy=startTime "
                              "needs singleEvents=true.")
-    lo, hi = _range(db, timeMin, timeMax, EPOCH, db.now() + rules.SERIES_HORIZON)
-    rows = rows_on(db, cal, lo, hi)
-    if singleEvents:
-        found = single_events(db, rows, lo, hi)
-    else:
-        found = [r for r in rows if not r["recurrence"] and overlaps(span(r), lo, hi)]
-        series = [r for r in rows if r["recurrence"]]
-        if timeMin is not None or timeMax is not None:  # a series is listed when an instance falls in the range
-            exceptions = exceptions_of(db, series)
-            series = [r for r in series if expand(r, lo, hi, exceptions[r["id"]])]
-        found += series
+    lo, hi = _range(timeMin, timeMax, EPOCH, db.now() + rules.SERIES_HORIZON)
+    found = listing(db, cal, lo, hi, single=singleEvents, bounded=timeMin is not None or timeMax is not None)
     if not showDeleted:
         found = [r for r in found if r["status"] != "cancelled"]
     if q:
-        needle = q.casefold()
-        names = display_names(db, {a["email"] for r in found for a in r["attendees"]})
-        found = [r for r in found if needle in " ".join(
-            [r["summary"], r["description"], r["location"], r["organizer_email"]] +
-            [a["email"] for a in r["attendees"]] + [names.get(a["email"], "") for a in r["attendees"]]).casefold()]
-    if orderBy == "updated":
-        found.sort(key=lambda r: (r["updated"], r["id"]))
-    else:
-        found.sort(key=lambda r: (span(r)[0], r["id"]))
+        found = matching(found, q, display_names(db, {a["email"] for r in found for a in r["attendees"]}))
+    found.sort(key=(lambda r: (r["updated"], r["id"])) if orderBy == "updated" else (lambda r: (span(r)[0], r["id"])))
     return _events_page(db, found, cal, maxResults, pageToken)
 
 
@@ -216,10 +181,10 @@ def events_instances(
     db: Database,
     calendarId: str,
     eventId: str,
-    timeMin: Timestamp | None = None,
-    timeMax: Timestamp | None = None,
+    timeMin: Rfc3339 | None = None,
+    timeMax: Rfc3339 | None = None,
     showDeleted: bool = False,
-    maxResults: int = 250,
+    maxResults: EventsPageSize = 250,
     pageToken: str | None = None,
 ) -> EventPage:
     """List the instances of a recurring event, in order, with their own IDs (for changing one instance).
@@ -238,7 +203,7 @@ def events_instances(
     if not series["recurrence"]:
         raise InvalidRequest(f"Event {eventId} is not a recurring event.")
     first = span(series)[0]
-    lo, hi = _range(db, timeMin, timeMax, first, first + rules.SERIES_HORIZON)
+    lo, hi = _range(timeMin, timeMax, first, first + rules.SERIES_HORIZON)
     found = [r for r in single_events(db, [series], lo, hi) if showDeleted or r["status"] != "cancelled"]
     found.sort(key=lambda r: span(r)[0])
     return _events_page(db, found, cal, maxResults, pageToken)
@@ -246,7 +211,7 @@ def events_instances(
 
 @tool(read_only=True)
 def freebusy_query(
-    db: Database, timeMin: Timestamp, timeMax: Timestamp, items: list[str], timeZone: str = "UTC"
+    db: Database, timeMin: Rfc3339, timeMax: Rfc3339, items: CalendarIds, timeZone: str = "UTC"
 ) -> FreeBusyResponse:
     """Busy intervals of calendars (people's primary calendars are their email, rooms their resource email),
     merged, between timeMin and timeMax. Calendars shared only as free/busy can be queried too.
@@ -258,11 +223,9 @@ def freebusy_query(
         timeZone: Time zone of the returned intervals.
     """
     account = me(db)
-    lo, hi = _rfc3339(timeMin, "timeMin"), _rfc3339(timeMax, "timeMax")
+    lo, hi = parse_timestamp(timeMin, "timeMin", RFC3339_EXAMPLE), parse_timestamp(timeMax, "timeMax", RFC3339_EXAMPLE)
     shown = zone(timeZone)
     rules.check_free_busy_range(lo, hi)
-    if not items or len(items) > MAX_FREEBUSY_ITEMS:
-        raise InvalidRequest(f"tooManyCalendarsRequested: Give 1 to {MAX_FREEBUSY_ITEMS} calendars.")
     result: dict[str, FreeBusyCalendar] = {}
     for item in items:
         try:
@@ -296,7 +259,7 @@ def colors_get(db: Database) -> Colors:
 
 
 @tool(read_only=True)
-def directory_search(db: Database, query: str, maxResults: int = 25) -> list[DirectoryEntry]:
+def directory_search(db: Database, query: str, maxResults: PageSize = 25) -> list[DirectoryEntry]:
     """Search the Workspace directory for people (name, email, title, team) and bookable rooms (name, building),
     to find the emails to invite or check free/busy for.
 
@@ -305,8 +268,6 @@ def directory_search(db: Database, query: str, maxResults: int = 25) -> list[Dir
         maxResults: At most this many entries, 1 to 100.
     """
     me(db)
-    if not 1 <= maxResults <= 100:
-        raise InvalidRequest("maxResults must be between 1 and 100.")
     needle = query.casefold().strip()
     found = [DirectoryEntry(type="person", email=p["email"], displayName=p["display_name"], title=p["title"],
                             department=p["department"], location=p["location"], timeZone=p["time_zone"])
@@ -323,7 +284,7 @@ def directory_search(db: Database, query: str, maxResults: int = 25) -> list[Dir
 # ---------------------------------------------------------------- calendars and sharing
 
 @tool()
-def calendars_insert(db: Database, summary: str, description: str = "", timeZone: str | None = None
+def calendars_insert(db: Database, summary: Title, description: str = "", timeZone: str | None = None
                      ) -> CalendarObject:
     """Create a secondary calendar owned by the user; it is added to their calendar list.
 
@@ -333,21 +294,42 @@ def calendars_insert(db: Database, summary: str, description: str = "", timeZone
         timeZone: IANA time zone; defaults to the user's.
     """
     account = writer(db)
-    if not summary.strip():
-        raise InvalidRequest("Missing title: a calendar needs a summary.")
     zone_name = timeZone or db.get(people, account, "Person")["time_zone"]
     zone(zone_name)
-    cid = f"c_{db.new_uuid(calendars).replace('-', '')[:26]}@group.calendar.google.com"
-    row = db.insert(calendars, id=cid, summary=summary.strip(), description=description, location="",
-                    time_zone=zone_name, kind="secondary")
-    db.insert(acl_rules, calendar_id=cid, id=f"user:{account}", role="owner", scope_type="user", scope_value=account)
-    db.insert(calendar_list, email=account, calendar_id=cid, summary_override=None, color_id="14", hidden=False,
-              selected=True)
+    row = rules.create_calendar(db, account, summary.strip(), description, zone_name)
     return calendar_object(row)
 
 
 @tool()
-def acl_insert(db: Database, calendarId: str, role: Role, scope: AclScope) -> AclRule:
+def calendarList_patch(
+    db: Database,
+    calendarId: str,
+    summaryOverride: str | None = None,
+    colorId: CalendarColorId | None = None,
+    hidden: bool | None = None,
+    selected: bool | None = None,
+) -> CalendarListEntry:
+    """Change how a calendar shows on the user's own calendar list (only for them): the name they see, its
+    colour, whether it is hidden from the list, and whether its events are shown.
+
+    Args:
+        calendarId: A calendar on the user's list, or "primary".
+        summaryOverride: The name the user sees instead of the calendar's title ("" to go back to the title).
+        colorId: Calendar colour "1" to "24" (see colors_get).
+        hidden: Hide the calendar from the list (or show it again).
+        selected: Show the calendar's events in the user's calendar view.
+    """
+    account = writer(db)
+    cal = calendar(db, calendarId, account)
+    changes = given(summary_override=summaryOverride, color_id=colorId, hidden=hidden, selected=selected)
+    if not changes:
+        raise InvalidRequest("Nothing to change: give at least one field.")
+    entry = rules.change_list_entry(db, account, cal, changes)
+    return list_entry(cal, entry, cal["role"], cal["id"] == account)
+
+
+@tool()
+def acl_insert(db: Database, calendarId: str, role: Role, scope: ScopeInput) -> AclRule:
     """Share a calendar (owners only), or change how it is shared with someone: a person or group by email, the
     whole domain, or the public ("default"). A person gets the calendar on their calendar list.
 
@@ -364,7 +346,7 @@ def acl_insert(db: Database, calendarId: str, role: Role, scope: AclScope) -> Ac
 
 
 @tool()
-def acl_delete(db: Database, calendarId: str, ruleId: str) -> AclRule:
+def acl_delete(db: Database, calendarId: str, ruleId: RuleId) -> AclRule:
     """Stop sharing a calendar with someone (owners only); a person loses it from their calendar list.
 
     Args:
@@ -387,10 +369,10 @@ def events_insert(
     summary: str = "",
     description: str = "",
     location: str = "",
-    attendees: list[AttendeeInput] | None = None,
+    attendees: Guests | None = None,
     recurrence: list[str] | None = None,
     reminders: Reminders | None = None,
-    colorId: str | None = None,
+    colorId: EventColorId | None = None,
     transparency: Literal["opaque", "transparent"] = "opaque",
     visibility: Literal["default", "public", "private", "confidential"] = "default",
     guestsCanModify: bool = False,
@@ -426,8 +408,9 @@ def events_insert(
         raise InvalidRequest("Missing time zone definition for start time: recurring events need start.timeZone.")
     rules.check_event_type(eventType, cal, bool(attendees))
     row = {**values, "summary": summary, "description": description, "location": location,
-           "recurrence": recurrence_module.normalize(recurrence or []), "reminders": rules.reminders(reminders),
-           "color_id": rules.color(colorId), "transparency": transparency, "visibility": visibility,
+           "recurrence": normalize_recurrence(recurrence or [], first_day(values).weekday()),
+           "reminders": rules.reminders(reminders),
+           "color_id": colorId, "transparency": transparency, "visibility": visibility,
            "guests_can_modify": guestsCanModify, "event_type": eventType, "status": status,
            "conference_data": rules.meet_link(db) if addGoogleMeet else None}
     draft = {"attendees": [], "organizer_email": cal["id"]}
@@ -436,7 +419,7 @@ def events_insert(
 
 
 @tool()
-def events_quickAdd(db: Database, calendarId: str, text: str) -> EventObject:
+def events_quickAdd(db: Database, calendarId: str, text: NonEmptyText) -> EventObject:
     """Create an event from a short sentence, like the Calendar app's quick add. Understood: a day ("today",
     "tomorrow", a weekday, "Mar 14", "14 March", "2025-03-14"), a time or range ("3pm", "3:30pm-5pm", "15:00",
     "noon"), and "at <place>" after the time. Without a time it is an all-day event; without an end it lasts an
@@ -471,10 +454,10 @@ def events_patch(
     location: str | None = None,
     start: EventDateTime | None = None,
     end: EventDateTime | None = None,
-    attendees: list[AttendeeInput] | None = None,
+    attendees: Guests | None = None,
     recurrence: list[str] | None = None,
     reminders: Reminders | None = None,
-    colorId: str | None = None,
+    colorId: EventColorId | None = None,
     transparency: Literal["opaque", "transparent"] | None = None,
     visibility: Literal["default", "public", "private", "confidential"] | None = None,
     guestsCanModify: bool | None = None,
@@ -521,28 +504,21 @@ def events_patch(
         raise InvalidRequest("Nothing to change: give at least one field.")
     changes: dict[str, Any] = given(
         summary=summary, description=description, location=location, transparency=transparency,
-        visibility=visibility, guests_can_modify=guestsCanModify, status=status, color_id=rules.color(colorId))
+        visibility=visibility, guests_can_modify=guestsCanModify, status=status, color_id=colorId)
     if reminders is not None:
         changes["reminders"] = rules.reminders(reminders)
-    if recurrence is not None:
-        changes["recurrence"] = recurrence_module.normalize(recurrence)
     retimed = start is not None or end is not None
     if retimed:
         changes.update(time_columns(when(start or event_time(row, "start"), row["time_zone"], "start"),
                                     when(end or event_time(row, "end"), row["time_zone"], "end")))
+    if recurrence is not None:
+        changes["recurrence"] = normalize_recurrence(recurrence, first_day({**row, **changes}).weekday())
     if attendees is not None:
         changes["attendees"] = rules.guest_list(db, row, attendees, organizer_copy=organizes(cal, row))
     if addGoogleMeet and not row["conference_data"]:
         changes["conference_data"] = rules.meet_link(db)
     bump = retimed or attendees is not None or recurrence is not None
-    stored = materialize(db, row)
-    updated = {**stored, **changes}
-    rules.check_series(updated)
-    if bump:
-        changes["attendees"] = rules.answer_rooms(db, updated)
-    row = db.update(events, stored["id"], **changes, sequence=stored["sequence"] + (1 if bump else 0),
-                    updated=db.now_iso())
-    return _event(db, row, cal)
+    return _event(db, rules.apply_changes(db, row, changes, bump), cal)
 
 
 @tool()
