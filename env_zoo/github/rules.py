@@ -1,0 +1,143 @@
+"""GitHub's rules for issues and the issue side of pull requests: labels are applied by name and created when they
+do not exist yet, at most 10 assignees who must have access to the repository, milestones by number, state
+reasons, locked conversations, and the closing keywords ("Fixes #12") that a merged pull request acts on."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from sqlalchemy import func
+
+from envfactory_gym import Database, InvalidRequest, NotFound, PermissionDenied
+
+from .access import RANK, account, explicit_role, my_role, current
+from .schema import accounts, issues, labels, milestones
+
+DEFAULT_LABEL_COLOR = "ededed"
+MAX_ASSIGNEES = 10
+CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+([\w.-]+/[\w.-]+)?#(\d+)\b", re.IGNORECASE)
+LOCKED = "Unable to create comment because issue is locked."
+CANT_TRIAGE = "You must have triage access to change labels, assignees or milestones in {repo}."
+
+
+def validation_failed(resource: str, field: str, code: str, value: Any = None) -> InvalidRequest:
+    """GitHub's 422: `Validation Failed` and the offending field."""
+    error: dict[str, Any] = {"resource": resource, "code": code, "field": field}
+    if value is not None:
+        error["value"] = value
+    return InvalidRequest(f"Validation Failed: {json.dumps([error])}")
+
+
+def issue(db: Database, repo: dict[str, Any], number: int) -> dict[str, Any]:
+    """An issue or pull request of a repository by its number."""
+    found = db.find(issues, repo_id=repo["id"], number=number)
+    if not found:
+        raise NotFound("Not Found")
+    return found[0]
+
+
+def is_author(db: Database, row: dict[str, Any]) -> bool:
+    """Whether the signed-in user opened the issue or pull request."""
+    return row["user_id"] == current(db)["user_id"]
+
+
+def label_id(db: Database, repo: dict[str, Any], name: str) -> int | None:
+    """The id of the repository's label with this name (any case), if there is one."""
+    rows = db.find(labels, func.lower(labels.c.name) == name.strip().lower(), repo_id=repo["id"])
+    return rows[0]["id"] if rows else None
+
+
+def label_ids(db: Database, repo: dict[str, Any], names: list[str], create: bool) -> list[int]:
+    """Ids of the repository's labels by name (any case). Missing ones are created with GitHub's default grey when
+    `create`, else are a 404 "Label does not exist"."""
+    found: list[int] = []
+    for name in names:
+        clean = name.strip()
+        if not clean:
+            raise validation_failed("Label", "name", "missing_field")
+        existing = label_id(db, repo, clean)
+        if existing is not None:
+            found.append(existing)
+        elif create:
+            row = db.insert(labels, id=int(db.new_id(labels, "61", width=8)), repo_id=repo["id"], name=clean,
+                            color=DEFAULT_LABEL_COLOR, description="", default=False)
+            found.append(row["id"])
+        else:
+            raise NotFound(f"Label does not exist: {clean}")
+    return found
+
+
+def assignee_ids(db: Database, repo: dict[str, Any], logins: list[str]) -> list[int]:
+    """Ids of people who can be assigned in the repository: users with access to it (collaborators, members of its
+    organization with a role on it); anyone else is a 422 naming the login."""
+    found: list[int] = []
+    for login in logins:
+        try:
+            person = account(db, login)
+        except NotFound:
+            raise validation_failed("Issue", "assignees", "invalid", login) from None
+        if person["type"] == "Organization" or explicit_role(db, repo, person["id"]) is None:
+            raise validation_failed("Issue", "assignees", "invalid", login)
+        found.append(person["id"])
+    return found
+
+
+def capped(ids: list[int]) -> list[int]:
+    """Assignees as stored (sorted, no repeats), at most 10."""
+    result = sorted(set(ids))
+    if len(result) > MAX_ASSIGNEES:
+        raise validation_failed("Issue", "assignees", "too_many", len(result))
+    return result
+
+
+def milestone_id(db: Database, repo: dict[str, Any], number: int) -> int:
+    """The id of the repository's milestone with this number; 422 when there is none."""
+    found = db.find(milestones, repo_id=repo["id"], number=number)
+    if not found:
+        raise validation_failed("Issue", "milestone", "invalid", number)
+    return found[0]["id"]
+
+
+def can_triage(db: Database, repo: dict[str, Any]) -> bool:
+    """Triage or higher: labels, assignees, milestones, closing and reopening anyone's issues."""
+    return RANK[my_role(db, repo)] >= RANK["triage"]
+
+
+def require_triage(db: Database, repo: dict[str, Any]) -> None:
+    """PermissionDenied unless the signed-in user can triage the repository."""
+    if not can_triage(db, repo):
+        raise PermissionDenied(CANT_TRIAGE.format(repo=repo["full_name"]))
+
+
+def require_editor(db: Database, repo: dict[str, Any], row: dict[str, Any]) -> None:
+    """Titles and bodies are edited by their author or by people with write access."""
+    if not is_author(db, row) and RANK[my_role(db, repo)] < RANK["write"]:
+        raise PermissionDenied("Must have admin rights to Repository.")
+
+
+def require_closer(db: Database, repo: dict[str, Any], row: dict[str, Any]) -> None:
+    """Issues are closed and reopened by their author or by people with triage access."""
+    if not is_author(db, row) and not can_triage(db, repo):
+        raise PermissionDenied("Must have admin rights to Repository.")
+
+
+def require_commenter(db: Database, repo: dict[str, Any], row: dict[str, Any]) -> None:
+    """A locked conversation takes comments only from people with write access."""
+    if row["locked"] and RANK[my_role(db, repo)] < RANK["write"]:
+        raise PermissionDenied(LOCKED)
+
+
+def closing_numbers(repo: dict[str, Any], body: str) -> list[int]:
+    """Numbers of the repository's issues a pull request body closes ("Fixes #12", "resolves owner/repo#7")."""
+    numbers: list[int] = []
+    for other, number in CLOSING.findall(body or ""):
+        if (not other or other.lower() == repo["full_name"].lower()) and int(number) not in numbers:
+            numbers.append(int(number))
+    return numbers
+
+
+def login_of(db: Database, user_id: int | None) -> str | None:
+    """An account's login."""
+    return db.get(accounts, user_id)["login"] if user_id is not None else None
