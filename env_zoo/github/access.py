@@ -4,9 +4,8 @@ direct collaboration and team access. A repository they cannot see does not exis
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
-
-from sqlalchemy import func, select
 
 from envfactory_gym import Database, NotFound, PermissionDenied
 
@@ -19,24 +18,46 @@ NOT_FOUND = "Not Found"
 ARCHIVED = "Repository was archived so is read-only."
 
 
-def current(db: Database) -> dict[str, Any]:
-    """The session the user's sign-in started."""
-    return db.current_session(sessions, NOT_SIGNED_IN)
+@dataclass
+class Viewer:
+    """The signed-in user for one tool call, with the scopes of their token; remembers the roles it looked up."""
+
+    user_id: int
+    scopes: tuple[str, ...]
+    roles: dict[int, str | None] = field(default_factory=dict)
+
+    def role(self, db: Database, repo: dict[str, Any]) -> str | None:
+        """Their role on a repository (everyone reads a public one)."""
+        if repo["id"] not in self.roles:
+            self.roles[repo["id"]] = role(db, repo, self.user_id)
+        return self.roles[repo["id"]]
+
+    def sees(self, db: Database, repo: dict[str, Any]) -> bool:
+        """Whether they can see a repository with this token (private ones need the `repo` scope)."""
+        if repo["private"] and "repo" not in self.scopes:
+            return False
+        return self.role(db, repo) is not None
+
+    def at_least(self, db: Database, repo: dict[str, Any], minimum: str) -> bool:
+        """Whether their role on a repository is `minimum` or higher."""
+        return RANK.get(self.role(db, repo) or "", 0) >= RANK[minimum]
+
+    def require(self, db: Database, repo: dict[str, Any], minimum: str, message: str) -> None:
+        """PermissionDenied(message) unless their role is `minimum` or higher."""
+        if not self.at_least(db, repo, minimum):
+            raise PermissionDenied(message)
 
 
-def viewer(db: Database) -> dict[str, Any]:
-    """The signed-in account."""
-    return db.get(accounts, current(db)["user_id"], "User")
-
-
-def scopes(db: Database) -> list[str]:
-    """The OAuth scopes of the token the assistant holds."""
-    return db.get(tokens, current(db)["token"])["scopes"]
+def signed_in(db: Database) -> Viewer:
+    """The user whose token the assistant holds; refused when nobody has signed in."""
+    session = db.current_session(sessions, NOT_SIGNED_IN)
+    return Viewer(session["user_id"], tuple(db.get(tokens, session["token"])["scopes"]))
 
 
 def account(db: Database, login: str) -> dict[str, Any]:
     """A user or organization by login (GitHub logins are case-insensitive)."""
-    found = db.find(accounts, func.lower(accounts.c.login) == login.strip().lstrip("@").lower())
+    wanted = login.strip().lstrip("@")
+    found = db.find(accounts, login=wanted) or [a for a in db.find(accounts) if a["login"].lower() == wanted.lower()]
     if not found:
         raise NotFound(NOT_FOUND)
     return found[0]
@@ -48,57 +69,33 @@ def explicit_role(db: Database, repo: dict[str, Any], user_id: int) -> str | Non
         return "admin"
     owner = db.get(accounts, repo["owner_id"])
     best = 0
-    if owner["type"] == "Organization":
-        member = db.find(org_members, org_id=owner["id"], user_id=user_id)
-        if member and member[0]["role"] == "admin":
-            return "admin"
-        if member:
-            best = RANK.get(owner["default_repository_permission"] or "none", 0)
+    member = db.find(org_members, org_id=owner["id"], user_id=user_id) if owner["type"] == "Organization" else []
+    if member and member[0]["role"] == "admin":
+        return "admin"
+    if member:
+        best = RANK.get(owner["default_repository_permission"] or "none", 0)
     for grant in db.find(collaborators, repo_id=repo["id"], user_id=user_id):
         best = max(best, RANK[grant["role"]])
-    via_teams = select(team_repos.c.role).join(team_members, team_members.c.team_id == team_repos.c.team_id).where(
-        team_repos.c.repo_id == repo["id"], team_members.c.user_id == user_id)
-    for (team_role,) in db.conn.execute(via_teams):
-        best = max(best, RANK[team_role])
+    mine = {m["team_id"] for m in db.find(team_members, user_id=user_id)}
+    for grant in db.find(team_repos, repo_id=repo["id"]):
+        if grant["team_id"] in mine:
+            best = max(best, RANK[grant["role"]])
     return ROLES[best - 1] if best else None
 
 
 def role(db: Database, repo: dict[str, Any], user_id: int) -> str | None:
     """A user's role on a repository: everyone reads a public one."""
-    found = explicit_role(db, repo, user_id)
-    return found or ("read" if not repo["private"] else None)
+    return explicit_role(db, repo, user_id) or ("read" if not repo["private"] else None)
 
 
-def visible(db: Database, repo: dict[str, Any]) -> bool:
-    """Whether the signed-in user can see a repository with the token they gave (private ones need `repo`)."""
-    if repo["private"] and "repo" not in scopes(db):
-        return False
-    return role(db, repo, current(db)["user_id"]) is not None
-
-
-def repo_named(db: Database, full_name: str) -> dict[str, Any]:
+def repo_named(db: Database, viewer: Viewer, full_name: str) -> dict[str, Any]:
     """A repository the signed-in user can see, by `owner/name` (any case)."""
     wanted = full_name.strip().strip("/")
-    found = db.find(repositories, func.lower(repositories.c.full_name) == wanted.lower())
-    if not found or not visible(db, found[0]):
+    found = db.find(repositories, full_name=wanted) or [
+        r for r in db.find(repositories) if r["full_name"].lower() == wanted.lower()]
+    if not found or not viewer.sees(db, found[0]):
         raise NotFound(NOT_FOUND)
     return found[0]
-
-
-def my_role(db: Database, repo: dict[str, Any]) -> str:
-    """The signed-in user's role on a repository they can see."""
-    return role(db, repo, current(db)["user_id"]) or "read"
-
-
-def at_least(db: Database, repo: dict[str, Any], minimum: str) -> bool:
-    """Whether the signed-in user's role on a repository is `minimum` or higher."""
-    return RANK[my_role(db, repo)] >= RANK[minimum]
-
-
-def require(db: Database, repo: dict[str, Any], minimum: str, message: str) -> None:
-    """PermissionDenied(message) unless the signed-in user's role is `minimum` or higher."""
-    if not at_least(db, repo, minimum):
-        raise PermissionDenied(message)
 
 
 def writable(repo: dict[str, Any]) -> None:

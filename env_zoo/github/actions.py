@@ -7,12 +7,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-
 from envfactory_gym import Conflict, Database, NotFound, PermissionDenied
 from envfactory_gym.values import parse_timestamp
 
-from .access import RANK, current, my_role
+from .access import Viewer
 from .schema import jobs, workflow_runs, workflows
 
 FAILED = {"failure", "cancelled", "timed_out", "startup_failure", "action_required"}
@@ -27,16 +25,15 @@ def run(db: Database, repo: dict[str, Any], run_id: int) -> dict[str, Any]:
     return found[0]
 
 
-def trigger_pull_request(db: Database, repo: dict[str, Any], number: int, title: str, branch: str, head: str
-                         ) -> list[int]:
+def trigger_pull_request(db: Database, viewer: Viewer, repo: dict[str, Any], number: int, title: str, branch: str,
+                         head: str) -> list[int]:
     """Queue a run of every active workflow that runs on pull_request, for a new pull request; returns their ids."""
     queued: list[int] = []
     for flow in db.find(workflows, repo_id=repo["id"], state="active", order_by=[workflows.c.id]):
         if "pull_request" not in flow["events"]:
             continue
-        last = db.conn.execute(select(func.max(workflow_runs.c.run_number))
-                               .where(workflow_runs.c.workflow_id == flow["id"])).scalar() or 0
-        now, me = db.now_iso(), current(db)["user_id"]
+        last = max((r["run_number"] for r in db.find(workflow_runs, workflow_id=flow["id"])), default=0)
+        now, me = db.now_iso(), viewer.user_id
         row = db.insert(workflow_runs, id=int(db.new_id(workflow_runs, "158", width=8)), repo_id=repo["id"],
                         workflow_id=flow["id"], run_number=last + 1, run_attempt=1, display_title=title,
                         event="pull_request", status="queued", conclusion=None, head_branch=branch, head_sha=head,
@@ -49,10 +46,10 @@ def trigger_pull_request(db: Database, repo: dict[str, Any], number: int, title:
     return queued
 
 
-def rerun(db: Database, repo: dict[str, Any], row: dict[str, Any], failed_only: bool) -> dict[str, Any]:
+def rerun(db: Database, viewer: Viewer, repo: dict[str, Any], row: dict[str, Any], failed_only: bool
+          ) -> dict[str, Any]:
     """Start a new attempt of a completed run: its failed jobs (or all of them) are queued again."""
-    if RANK[my_role(db, repo)] < RANK["write"]:
-        raise PermissionDenied("Must have write access to re-run workflows in " + repo["full_name"] + ".")
+    viewer.require(db, repo, "write", f"Must have write access to re-run workflows in {repo['full_name']}.")
     if row["status"] != "completed":
         raise PermissionDenied("This workflow is already running")
     created = parse_timestamp(row["created_at"], "created_at")
@@ -67,4 +64,4 @@ def rerun(db: Database, repo: dict[str, Any], row: dict[str, Any], failed_only: 
         db.update(jobs, job["id"], run_attempt=attempt, status="queued", conclusion=None, failed_step=None,
                   started_at=None, completed_at=None)
     return db.update(workflow_runs, row["id"], run_attempt=attempt, status="queued", conclusion=None,
-                     triggering_actor_id=current(db)["user_id"], updated_at=db.now_iso())
+                     triggering_actor_id=viewer.user_id, updated_at=db.now_iso())

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import base64
+from collections import Counter
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field
-from sqlalchemy import func, select
 
 from envfactory_gym import Database, NotFound, paginate
 
-from .access import current, my_role, permissions, scopes
+from .access import Viewer, permissions
 from .pulls import check_state, checks, mergeable_state, protection, review_decision
 from .rules import closing_numbers, login_of
 from .schema import (
@@ -338,11 +338,15 @@ class WorkflowRun(WorkflowRunSummary):
 # ---------------------------------------------------------------- rendering
 
 class Render:
-    """Turns rows into API objects, remembering logins and labels it has looked up."""
+    """Turns rows into API objects as the signed-in user sees them, remembering the logins it has looked up."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, viewer: Viewer) -> None:
         self.db = db
+        self.viewer = viewer
         self._logins: dict[int, str] = {}
+        self._labels: dict[int, str] = {}
+        self._milestones: dict[int, MilestoneRef] = {}
+        self._comments: dict[int, int] | None = None
 
     def login(self, user_id: int | None) -> str | None:
         if user_id is None:
@@ -355,16 +359,15 @@ class Render:
         return sorted(self.login(i) or "" for i in ids)
 
     def me(self) -> AuthenticatedUser:
-        person = self.db.get(accounts, current(self.db)["user_id"])
+        person = self.db.get(accounts, self.viewer.user_id)
         orgs = [self.login(m["org_id"]) or "" for m in self.db.find(org_members, user_id=person["id"])]
         return AuthenticatedUser(login=person["login"], id=person["id"], node_id=node_id("U_kgDO", person["id"]),
                                  type=person["type"], name=person["name"], email=person["email"],
                                  company=person["company"], plan=person["plan"], organizations=sorted(orgs),
-                                 token_scopes=scopes(self.db))
+                                 token_scopes=list(self.viewer.scopes))
 
     def open_count(self, repo: dict[str, Any]) -> int:
-        return self.db.conn.execute(select(func.count()).select_from(issues).where(
-            issues.c.repo_id == repo["id"], issues.c.state == "open")).scalar_one()
+        return len(self.db.find(issues, repo_id=repo["id"], state="open"))
 
     def repo_fields(self, repo: dict[str, Any]) -> dict[str, Any]:
         parent = self.db.get(repositories, repo["fork_of"])["full_name"] if repo["fork_of"] is not None else None
@@ -373,7 +376,7 @@ class Render:
                     description=repo["description"], fork=repo["fork_of"] is not None, parent=parent,
                     archived=repo["archived"], default_branch=repo["default_branch"], language=repo["language"],
                     stargazers_count=repo["stargazers_count"], open_issues_count=self.open_count(repo),
-                    pushed_at=repo["pushed_at"], role_name=my_role(self.db, repo))
+                    pushed_at=repo["pushed_at"], role_name=self.viewer.role(self.db, repo) or "read")
 
     def repo_summary(self, repo: dict[str, Any]) -> RepositorySummary:
         return RepositorySummary(**self.repo_fields(repo))
@@ -409,24 +412,29 @@ class Render:
                       protection=self.protection(rule) if rule else None)
 
     def label_names(self, ids: list[int]) -> list[str]:
-        return sorted(self.db.get(labels, i)["name"] for i in ids)
+        for label_id in ids:
+            if label_id not in self._labels:
+                self._labels[label_id] = self.db.get(labels, label_id)["name"]
+        return sorted(self._labels[i] for i in ids)
 
     def milestone_ref(self, milestone_id: int | None) -> MilestoneRef | None:
         if milestone_id is None:
             return None
-        row = self.db.get(milestones, milestone_id)
-        return MilestoneRef(number=row["number"], title=row["title"])
+        if milestone_id not in self._milestones:
+            row = self.db.get(milestones, milestone_id)
+            self._milestones[milestone_id] = MilestoneRef(number=row["number"], title=row["title"])
+        return self._milestones[milestone_id]
 
     def milestone(self, row: dict[str, Any]) -> Milestone:
-        counts = dict(self.db.conn.execute(select(issues.c.state, func.count()).where(
-            issues.c.milestone_id == row["id"]).group_by(issues.c.state)).all())
+        states = [i["state"] for i in self.db.find(issues, milestone_id=row["id"])]
         return Milestone(id=row["id"], number=row["number"], title=row["title"], description=row["description"],
-                         state=row["state"], open_issues=counts.get("open", 0), closed_issues=counts.get("closed", 0),
+                         state=row["state"], open_issues=states.count("open"), closed_issues=states.count("closed"),
                          due_on=row["due_on"], created_at=row["created_at"])
 
     def comment_count(self, issue: dict[str, Any]) -> int:
-        return self.db.conn.execute(select(func.count()).select_from(issue_comments).where(
-            issue_comments.c.issue_id == issue["id"])).scalar_one()
+        if self._comments is None:
+            self._comments = Counter(c["issue_id"] for c in self.db.find(issue_comments))
+        return self._comments[issue["id"]]
 
     def issue_fields(self, row: dict[str, Any]) -> dict[str, Any]:
         return dict(id=row["id"], number=row["number"], title=row["title"], state=row["state"],
@@ -476,8 +484,8 @@ class Render:
         return found
 
     def pull(self, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any]) -> PullRequest:
-        state = mergeable_state(self.db, repo, issue, pr)
-        history = self.db.find(reviews, pull_request_id=pr["id"], order_by=[reviews.c.submitted_at, reviews.c.id])
+        state = mergeable_state(self.db, self.viewer, repo, issue, pr)
+        history = self.db.find(reviews, pull_request_id=pr["id"], order_by=[reviews.c.submitted_at])
         team_slugs = sorted(self.db.get(teams, t)["slug"] for t in pr["requested_team_ids"])
         return PullRequest(
             **self.pull_fields(issue, pr), node_id=node_id("PR_kwDO", pr["id"]), body=issue["body"],

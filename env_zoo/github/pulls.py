@@ -7,11 +7,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from sqlalchemy import select
-
 from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
 
-from .access import RANK, current, explicit_role, my_role
+from .access import RANK, Viewer, explicit_role
 from .rules import closing_numbers
 from .schema import (
     branch_protections, branches, issues, jobs, pull_requests, repositories, reviews, team_members, workflow_runs,
@@ -33,9 +31,10 @@ def sha(*parts: Any) -> str:
     return hashlib.sha1(":".join(str(p) for p in parts).encode()).hexdigest()
 
 
-def pull_of(db: Database, issue: dict[str, Any]) -> dict[str, Any]:
-    """The pull request behind an issue row that is one."""
-    return db.find(pull_requests, issue_id=issue["id"])[0]
+def open_pulls(db: Database, repo: dict[str, Any]) -> list[dict[str, Any]]:
+    """The repository's open pull requests (their pull request rows)."""
+    return [db.find(pull_requests, issue_id=row["id"])[0]
+            for row in db.find(issues, repo_id=repo["id"], is_pull_request=True, state="open")]
 
 
 def protection(db: Database, repo: dict[str, Any], branch: str) -> dict[str, Any] | None:
@@ -46,11 +45,10 @@ def protection(db: Database, repo: dict[str, Any], branch: str) -> dict[str, Any
 
 def checks(db: Database, repo: dict[str, Any], head_sha: str) -> dict[str, dict[str, Any]]:
     """The latest job of each name that ran on a commit (a check run per job), by name."""
-    runs = select(workflow_runs.c.id).where(workflow_runs.c.repo_id == repo["id"],
-                                             workflow_runs.c.head_sha == head_sha)
     latest: dict[str, dict[str, Any]] = {}
-    for job in db.find(jobs, jobs.c.run_id.in_(runs), order_by=[jobs.c.run_id, jobs.c.id]):
-        latest[job["name"]] = job
+    for run in db.find(workflow_runs, repo_id=repo["id"], head_sha=head_sha):
+        for job in db.find(jobs, run_id=run["id"]):
+            latest[job["name"]] = job
     return latest
 
 
@@ -66,7 +64,7 @@ def check_state(job: dict[str, Any] | None) -> str:
 def latest_reviews(db: Database, pr: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """Each reviewer's standing review: their latest approval, change request or dismissal (comments don't count)."""
     standing: dict[int, dict[str, Any]] = {}
-    for review in db.find(reviews, pull_request_id=pr["id"], order_by=[reviews.c.submitted_at, reviews.c.id]):
+    for review in db.find(reviews, pull_request_id=pr["id"], order_by=[reviews.c.submitted_at]):
         if review["state"] != "COMMENTED":
             standing[review["user_id"]] = review
     return standing
@@ -90,14 +88,14 @@ def review_decision(db: Database, repo: dict[str, Any], pr: dict[str, Any]) -> s
     return "REVIEW_REQUIRED"
 
 
-def protection_blockers(db: Database, repo: dict[str, Any], pr: dict[str, Any], method: str | None = None
-                        ) -> list[tuple[str, str]]:
+def protection_blockers(db: Database, viewer: Viewer, repo: dict[str, Any], pr: dict[str, Any],
+                        method: str | None = None) -> list[tuple[str, str]]:
     """What the base branch's protection refuses, in GitHub's order, as (kind, message) pairs."""
     rule = protection(db, repo, pr["base_ref"])
     if rule is None:
         return []
     found: list[tuple[str, str]] = []
-    if rule["restrict_pushes"] and not _may_push(db, rule, current(db)["user_id"]):
+    if rule["restrict_pushes"] and not _may_push(db, rule, viewer.user_id):
         found.append(("restricted", NOT_AUTHORIZED))
     if method == "merge" and rule["required_linear_history"]:
         found.append(("linear", "This branch must not contain merge commits."))
@@ -129,13 +127,14 @@ def _may_push(db: Database, rule: dict[str, Any], user_id: int) -> bool:
     return bool(mine & set(rule["push_team_ids"]))
 
 
-def bypasses(db: Database, repo: dict[str, Any], pr: dict[str, Any]) -> bool:
+def bypasses(db: Database, viewer: Viewer, repo: dict[str, Any], pr: dict[str, Any]) -> bool:
     """Admins merge past branch protection unless it is enforced for administrators."""
     rule = protection(db, repo, pr["base_ref"])
-    return my_role(db, repo) == "admin" and not (rule and rule["enforce_admins"])
+    return viewer.role(db, repo) == "admin" and not (rule and rule["enforce_admins"])
 
 
-def mergeable_state(db: Database, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any]) -> str:
+def mergeable_state(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any],
+                    pr: dict[str, Any]) -> str:
     """clean, unstable (a check that is not required failed), behind, blocked, draft, dirty (conflicts), or
     unknown for closed pull requests."""
     if issue["state"] != "open":
@@ -144,8 +143,8 @@ def mergeable_state(db: Database, repo: dict[str, Any], issue: dict[str, Any], p
         return "dirty"
     if pr["draft"]:
         return "draft"
-    blockers = [kind for kind, _ in protection_blockers(db, repo, pr) if kind != "restricted"]
-    if any(kind in ("reviews", "checks") for kind in blockers):
+    blockers = {kind for kind, _ in protection_blockers(db, viewer, repo, pr)}
+    if blockers & {"reviews", "checks"}:
         return "blocked"
     if "behind" in blockers:
         return "behind"
@@ -154,11 +153,10 @@ def mergeable_state(db: Database, repo: dict[str, Any], issue: dict[str, Any], p
     return "clean"
 
 
-def merge(db: Database, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any], method: str,
-          expected_sha: str | None) -> str:
+def merge(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any],
+          method: str, expected_sha: str | None) -> str:
     """Merge a pull request after every check GitHub makes; returns the new commit's sha."""
-    if RANK[my_role(db, repo)] < RANK["write"]:
-        raise PermissionDenied(f"Must have write access to {repo['full_name']} to merge pull requests.")
+    viewer.require(db, repo, "write", f"Must have write access to {repo['full_name']} to merge pull requests.")
     if pr["merged"]:
         raise Conflict("Pull Request is already merged")
     if issue["state"] != "open":
@@ -171,16 +169,17 @@ def merge(db: Database, repo: dict[str, Any], issue: dict[str, Any], pr: dict[st
         raise Conflict("Head branch was modified. Review and try the merge again.")
     if pr["conflicting_files"]:
         raise Conflict(NOT_MERGEABLE)
-    if not bypasses(db, repo, pr):
-        blockers = protection_blockers(db, repo, pr, method)
+    if not bypasses(db, viewer, repo, pr):
+        blockers = protection_blockers(db, viewer, repo, pr, method)
         if blockers:
             kind, message = blockers[0]
             raise (PermissionDenied if kind == "restricted" else Conflict)(message)
-    return _land(db, repo, issue, pr, method)
+    return _land(db, viewer, repo, issue, pr, method)
 
 
-def _land(db: Database, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any], method: str) -> str:
-    now, me = db.now_iso(), current(db)["user_id"]
+def _land(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any],
+          method: str) -> str:
+    now, me = db.now_iso(), viewer.user_id
     commit = sha(repo["full_name"], issue["number"], method, pr["head_sha"])
     db.update(issues, issue["id"], state="closed", closed_at=now, closed_by_id=me, updated_at=now)
     db.update(pull_requests, pr["id"], merged=True, merged_at=now, merged_by_id=me, merge_method=method,
@@ -188,15 +187,14 @@ def _land(db: Database, repo: dict[str, Any], issue: dict[str, Any], pr: dict[st
     in_repo = branches.c.repo_id == repo["id"]
     db.conn.execute(branches.update().where(in_repo, branches.c.name == pr["base_ref"]).values(commit_sha=commit))
     landed = pr["commits"] if method == "rebase" else 1
-    open_here = select(issues.c.id).where(issues.c.repo_id == repo["id"], issues.c.state == "open")
-    for other in db.find(pull_requests, pull_requests.c.issue_id.in_(open_here), base_ref=pr["base_ref"]):
-        db.update(pull_requests, other["id"], behind_by=other["behind_by"] + landed)
+    for other in open_pulls(db, repo):
+        if other["base_ref"] == pr["base_ref"]:
+            db.update(pull_requests, other["id"], behind_by=other["behind_by"] + landed)
     if pr["base_ref"] == repo["default_branch"]:
         db.conn.execute(branches.update().where(in_repo, branches.c.name != pr["base_ref"])
                         .values(behind_by=branches.c.behind_by + landed))
         for number in closing_numbers(repo, issue["body"]):
-            linked = db.find(issues, repo_id=repo["id"], number=number, is_pull_request=False, state="open")
-            for row in linked:
+            for row in db.find(issues, repo_id=repo["id"], number=number, is_pull_request=False, state="open"):
                 db.update(issues, row["id"], state="closed", state_reason="completed", closed_at=now,
                           closed_by_id=me, updated_at=now)
     if repo["delete_branch_on_merge"] and pr["head_repo_id"] == repo["id"] and _deletable(db, repo, pr):
@@ -209,5 +207,4 @@ def _deletable(db: Database, repo: dict[str, Any], pr: dict[str, Any]) -> bool:
     """GitHub keeps a merged head branch that is protected, the default branch, or another open pull request's base."""
     if pr["head_ref"] == repo["default_branch"] or protection(db, repo, pr["head_ref"]):
         return False
-    open_here = select(issues.c.id).where(issues.c.repo_id == repo["id"], issues.c.state == "open")
-    return not db.find(pull_requests, pull_requests.c.issue_id.in_(open_here), base_ref=pr["head_ref"])
+    return not any(other["base_ref"] == pr["head_ref"] for other in open_pulls(db, repo))

@@ -8,18 +8,16 @@ import json
 import re
 from typing import Any
 
-from sqlalchemy import func
-
 from envfactory_gym import Database, InvalidRequest, NotFound, PermissionDenied
 
-from .access import RANK, account, explicit_role, my_role, current
+from .access import Viewer, account, explicit_role
 from .schema import accounts, issues, labels, milestones
 
 DEFAULT_LABEL_COLOR = "ededed"
 MAX_ASSIGNEES = 10
 CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+([\w.-]+/[\w.-]+)?#(\d+)\b", re.IGNORECASE)
 LOCKED = "Unable to create comment because issue is locked."
-CANT_TRIAGE = "You must have triage access to change labels, assignees or milestones in {repo}."
+NO_ADMIN = "Must have admin rights to Repository."
 
 
 def validation_failed(resource: str, field: str, code: str, value: Any = None) -> InvalidRequest:
@@ -38,14 +36,16 @@ def issue(db: Database, repo: dict[str, Any], number: int) -> dict[str, Any]:
     return found[0]
 
 
-def is_author(db: Database, row: dict[str, Any]) -> bool:
+def is_author(viewer: Viewer, row: dict[str, Any]) -> bool:
     """Whether the signed-in user opened the issue or pull request."""
-    return row["user_id"] == current(db)["user_id"]
+    return row["user_id"] == viewer.user_id
 
 
 def label_id(db: Database, repo: dict[str, Any], name: str) -> int | None:
     """The id of the repository's label with this name (any case), if there is one."""
-    rows = db.find(labels, func.lower(labels.c.name) == name.strip().lower(), repo_id=repo["id"])
+    wanted = name.strip()
+    rows = db.find(labels, repo_id=repo["id"], name=wanted) or [
+        r for r in db.find(labels, repo_id=repo["id"]) if r["name"].lower() == wanted.lower()]
     return rows[0]["id"] if rows else None
 
 
@@ -100,32 +100,27 @@ def milestone_id(db: Database, repo: dict[str, Any], number: int) -> int:
     return found[0]["id"]
 
 
-def can_triage(db: Database, repo: dict[str, Any]) -> bool:
-    """Triage or higher: labels, assignees, milestones, closing and reopening anyone's issues."""
-    return RANK[my_role(db, repo)] >= RANK["triage"]
+def require_triage(db: Database, viewer: Viewer, repo: dict[str, Any]) -> None:
+    """Labels, assignees and milestones need triage access."""
+    viewer.require(db, repo, "triage",
+                   f"You must have triage access to change labels, assignees or milestones in {repo['full_name']}.")
 
 
-def require_triage(db: Database, repo: dict[str, Any]) -> None:
-    """PermissionDenied unless the signed-in user can triage the repository."""
-    if not can_triage(db, repo):
-        raise PermissionDenied(CANT_TRIAGE.format(repo=repo["full_name"]))
-
-
-def require_editor(db: Database, repo: dict[str, Any], row: dict[str, Any]) -> None:
+def require_editor(db: Database, viewer: Viewer, repo: dict[str, Any], row: dict[str, Any]) -> None:
     """Titles and bodies are edited by their author or by people with write access."""
-    if not is_author(db, row) and RANK[my_role(db, repo)] < RANK["write"]:
-        raise PermissionDenied("Must have admin rights to Repository.")
+    if not is_author(viewer, row):
+        viewer.require(db, repo, "write", NO_ADMIN)
 
 
-def require_closer(db: Database, repo: dict[str, Any], row: dict[str, Any]) -> None:
+def require_closer(db: Database, viewer: Viewer, repo: dict[str, Any], row: dict[str, Any]) -> None:
     """Issues are closed and reopened by their author or by people with triage access."""
-    if not is_author(db, row) and not can_triage(db, repo):
-        raise PermissionDenied("Must have admin rights to Repository.")
+    if not is_author(viewer, row):
+        viewer.require(db, repo, "triage", NO_ADMIN)
 
 
-def require_commenter(db: Database, repo: dict[str, Any], row: dict[str, Any]) -> None:
+def require_commenter(db: Database, viewer: Viewer, repo: dict[str, Any], row: dict[str, Any]) -> None:
     """A locked conversation takes comments only from people with write access."""
-    if row["locked"] and RANK[my_role(db, repo)] < RANK["write"]:
+    if row["locked"] and not viewer.at_least(db, repo, "write"):
         raise PermissionDenied(LOCKED)
 
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
-from sqlalchemy import select
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, Unordered, tool
 from envfactory_gym.fields import NonEmptyText, PageSize, bounded, text
 from envfactory_gym.values import parse_timestamp
 
 from . import actions, protection, pulls, rules
-from .access import RANK, account, current, explicit_role, my_role, permissions, repo_named, visible, writable
+from .access import RANK, Viewer, account, explicit_role, permissions, repo_named, signed_in, writable
 from .objects import (
     AuthenticatedUser, Branch, BranchProtection, Collaborator, Issue, IssueComment, IssueSummary, Label, Listing,
     MergeResult, Milestone, PullRequest, PullRequestSummary, Render, Repository, RepositorySummary, Review,
@@ -37,7 +36,6 @@ RunStatus = Literal[
 ]
 Permission = Literal["pull", "triage", "push", "maintain", "admin"]
 ROLE_OF = {"pull": "read", "triage": "triage", "push": "write", "maintain": "maintain", "admin": "admin"}
-CLOSED_REASONS = ("completed", "not_planned", "duplicate")
 
 
 # ---------------------------------------------------------------- helpers
@@ -65,8 +63,9 @@ def _not_collaborator(repo: dict[str, Any]) -> InvalidRequest:
                           f"specified is not a collaborator of the {repo['full_name']} repository.")
 
 
-def _pull(db: Database, repository: str, number: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    repo = repo_named(db, repository)
+def _pull(db: Database, me: Viewer, repository: str, number: int
+          ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    repo = repo_named(db, me, repository)
     issue, pr = pull_rows(db, repo, number)
     return repo, issue, pr
 
@@ -91,13 +90,13 @@ def sign_in(db: Database, token: NonEmptyText) -> AuthenticatedUser:
     if not found or (found[0]["expires_at"] and parse_timestamp(found[0]["expires_at"], "expires_at") <= db.now()):
         raise PermissionDenied("Bad credentials")
     db.start_session(sessions, user_id=found[0]["user_id"], token=found[0]["token"])
-    return Render(db).me()
+    return Render(db, signed_in(db)).me()
 
 
 @tool(read_only=True)
 def get_authenticated_user(db: Database) -> AuthenticatedUser:
     """Get the signed-in user's account, organizations and the token's scopes (GET /user)."""
-    return Render(db).me()
+    return Render(db, signed_in(db)).me()
 
 
 # ---------------------------------------------------------------- repositories
@@ -123,13 +122,11 @@ def list_repositories(
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    me = current(db)["user_id"]
-    conditions = []
-    if owner:
-        conditions.append(repositories.c.owner_id == account(db, owner)["id"])
+    me = signed_in(db)
+    filters = {"owner_id": account(db, owner)["id"]} if owner else {}
     if visibility != "all":
-        conditions.append(repositories.c.private == (visibility == "private"))
-    rows = [r for r in db.find(repositories, *conditions) if explicit_role(db, r, me) and visible(db, r)]
+        filters["private"] = visibility == "private"
+    rows = [r for r in db.find(repositories, **filters) if explicit_role(db, r, me.user_id) and me.sees(db, r)]
     if query:
         needle = query.strip().lower()
         rows = [r for r in rows if needle in r["full_name"].lower() or needle in r["description"].lower()]
@@ -137,7 +134,7 @@ def list_repositories(
         rows.sort(key=lambda r: r["full_name"].lower())
     else:
         rows = _newest(rows, "pushed_at" if sort == "pushed" else "created_at", "desc")
-    render = Render(db)
+    render = Render(db, me)
     return listing([render.repo_summary(r) for r in rows], per_page, page)
 
 
@@ -149,7 +146,8 @@ def get_repository(db: Database, repository: RepoName) -> Repository:
     Args:
         repository: The repository as owner/name, e.g. harborline/dispatch-api.
     """
-    return Render(db).repo(repo_named(db, repository))
+    me = signed_in(db)
+    return Render(db, me).repo(repo_named(db, me, repository))
 
 
 @tool(read_only=True)
@@ -164,8 +162,9 @@ def list_branches(db: Database, repository: RepoName, protected: bool | None = N
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
-    render = Render(db)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    render = Render(db, me)
     found = [render.branch(repo, b) for b in db.find(branches, repo_id=repo["id"], order_by=[branches.c.name])]
     if protected is not None:
         found = [b for b in found if b.protected == protected]
@@ -185,16 +184,16 @@ def list_collaborators(db: Database, repository: RepoName, permission: Permissio
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
-    if RANK[my_role(db, repo)] < RANK["write"]:
-        raise PermissionDenied("Must have push access to view repository collaborators.")
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    me.require(db, repo, "write", "Must have push access to view repository collaborators.")
     candidates = {repo["owner_id"]} | {c["user_id"] for c in db.find(collaborators, repo_id=repo["id"])}
     candidates |= {m["user_id"] for m in db.find(org_members, org_id=repo["owner_id"])}
-    team_ids = select(team_repos.c.team_id).where(team_repos.c.repo_id == repo["id"])
-    candidates |= {m["user_id"] for m in db.find(team_members, team_members.c.team_id.in_(team_ids))}
+    for grant in db.find(team_repos, repo_id=repo["id"]):
+        candidates |= {m["user_id"] for m in db.find(team_members, team_id=grant["team_id"])}
     people = []
-    for person in db.find(accounts, accounts.c.id.in_(candidates), type="User", order_by=[accounts.c.login]):
-        held = explicit_role(db, repo, person["id"])
+    for person in sorted((db.get(accounts, i) for i in candidates), key=lambda a: a["login"]):
+        held = explicit_role(db, repo, person["id"]) if person["type"] == "User" else None
         if held and (permission is None or RANK[held] >= RANK[ROLE_OF[permission]]):
             people.append(Collaborator(login=person["login"], id=person["id"], name=person["name"], role_name=held,
                                        permissions=permissions(held)))
@@ -211,7 +210,7 @@ def list_labels(db: Database, repository: RepoName, per_page: PageSize = 30, pag
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
+    repo = repo_named(db, signed_in(db), repository)
     rows = sorted(db.find(repo_labels, repo_id=repo["id"]), key=lambda r: r["name"].lower())
     return listing([Label(id=r["id"], name=r["name"], color=r["color"], description=r["description"],
                           default=r["default"]) for r in rows], per_page, page)
@@ -228,10 +227,11 @@ def list_milestones(db: Database, repository: RepoName, state: Literal["open", "
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     rows = db.find(milestones, repo_id=repo["id"], **({} if state == "all" else {"state": state}))
     rows.sort(key=lambda r: (r["due_on"] is None, r["due_on"] or "", r["number"]))
-    render = Render(db)
+    render = Render(db, me)
     return listing([render.milestone(r) for r in rows], per_page, page)
 
 
@@ -268,20 +268,21 @@ def list_issues(
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
-    conditions = [issues.c.repo_id == repo["id"]]
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    filters: dict[str, Any] = {"repo_id": repo["id"]}
     if state != "all":
-        conditions.append(issues.c.state == state)
+        filters["state"] = state
     if creator:
-        conditions.append(issues.c.user_id == account(db, creator)["id"])
+        filters["user_id"] = account(db, creator)["id"]
     if milestone == "none":
-        conditions.append(issues.c.milestone_id.is_(None))
-    elif milestone == "*":
-        conditions.append(issues.c.milestone_id.is_not(None))
-    elif milestone:
+        filters["milestone_id"] = None
+    elif milestone and milestone != "*":
         found = db.find(milestones, repo_id=repo["id"], number=int(milestone)) if milestone.isdigit() else []
-        conditions.append(issues.c.milestone_id == (found[0]["id"] if found else -1))
-    rows = db.find(issues, *conditions)
+        filters["milestone_id"] = found[0]["id"] if found else -1
+    rows = db.find(issues, **filters)
+    if milestone == "*":
+        rows = [r for r in rows if r["milestone_id"] is not None]
     if labels:
         wanted = [rules.label_id(db, repo, name) for name in labels]
         rows = [r for r in rows if all(w in r["label_ids"] for w in wanted)]
@@ -295,7 +296,7 @@ def list_issues(
     if query:
         words = query.lower().split()
         rows = [r for r in rows if all(w in f"{r['title']} {r['body']}".lower() for w in words)]
-    render = Render(db)
+    render = Render(db, me)
     if sort == "comments":
         counted = [(render.comment_count(r), r["id"], r) for r in rows]
         rows = [r for _, _, r in sorted(counted, key=lambda t: t[:2], reverse=direction == "desc")]
@@ -313,8 +314,9 @@ def get_issue(db: Database, repository: RepoName, issue_number: Number) -> Issue
         repository: The repository as owner/name.
         issue_number: The issue's number (#123 is 123).
     """
-    repo = repo_named(db, repository)
-    return Render(db).issue(rules.issue(db, repo, issue_number))
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    return Render(db, me).issue(rules.issue(db, repo, issue_number))
 
 
 @tool()
@@ -339,21 +341,22 @@ def create_issue(
         assignees: Logins to assign, at most 10.
         milestone: The number of the milestone to put it in.
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     writable(repo)
     if not repo["has_issues"]:
         raise Conflict("Issues are disabled for this repo")
-    triage = rules.can_triage(db, repo)
+    triage = me.at_least(db, repo, "triage")
     label_ids = rules.label_ids(db, repo, labels or [], create=True) if triage and labels else []
     assignee_ids = rules.capped(rules.assignee_ids(db, repo, assignees or [])) if triage and assignees else []
     milestone_id = rules.milestone_id(db, repo, milestone) if triage and milestone is not None else None
     now = db.now_iso()
     row = db.insert(issues, id=int(db.new_id(issues, "29", width=8)), repo_id=repo["id"],
                     number=_next_number(db, repo), is_pull_request=False, title=title.strip(), body=body,
-                    user_id=current(db)["user_id"], state="open", state_reason=None, label_ids=sorted(set(label_ids)),
+                    user_id=me.user_id, state="open", state_reason=None, label_ids=sorted(set(label_ids)),
                     assignee_ids=assignee_ids, milestone_id=milestone_id, locked=False, active_lock_reason=None,
                     closed_by_id=None, created_at=now, updated_at=now, closed_at=None)
-    return Render(db).issue(row)
+    return Render(db, me).issue(row)
 
 
 @tool()
@@ -390,27 +393,28 @@ def update_issue(
         remove_assignees: Logins to unassign.
         milestone: A milestone number, or "none" to take the issue out of its milestone.
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     writable(repo)
     row = rules.issue(db, repo, issue_number)
     changes: dict[str, Any] = {}
     if title is not None or body is not None:
-        rules.require_editor(db, repo, row)
+        rules.require_editor(db, me, repo, row)
         changes.update({k: v for k, v in (("title", title and title.strip()), ("body", body)) if v is not None})
     if state is not None or state_reason is not None:
-        rules.require_closer(db, repo, row)
-        changes.update(_state_change(db, repo, row, state, state_reason))
+        rules.require_closer(db, me, repo, row)
+        changes.update(_state_change(db, me, row, state, state_reason))
     if any(v is not None for v in (add_labels, remove_labels, add_assignees, remove_assignees, milestone)):
-        rules.require_triage(db, repo)
+        rules.require_triage(db, me, repo)
         changes.update(_triage_change(db, repo, row, add_labels, remove_labels, add_assignees, remove_assignees,
                                       milestone))
     if not changes:
         raise InvalidRequest("Nothing to update: give at least one field to change.")
-    return Render(db).issue(_touch(db, row, **changes))
+    return Render(db, me).issue(_touch(db, row, **changes))
 
 
-def _state_change(db: Database, repo: dict[str, Any], row: dict[str, Any], state: str | None,
-                  reason: str | None) -> dict[str, Any]:
+def _state_change(db: Database, me: Viewer, row: dict[str, Any], state: str | None, reason: str | None
+                  ) -> dict[str, Any]:
     """The columns a close, reopen or new close reason changes."""
     target = state or row["state"]
     if row["is_pull_request"]:
@@ -428,7 +432,7 @@ def _state_change(db: Database, repo: dict[str, Any], row: dict[str, Any], state
         if row["state"] == "closed":
             return {"state_reason": chosen}
         return {"state": "closed", "state_reason": chosen, "closed_at": db.now_iso(),
-                "closed_by_id": current(db)["user_id"]}
+                "closed_by_id": me.user_id}
     if reason not in (None, "reopened"):
         raise rules.validation_failed("Issue", "state_reason", "invalid", reason)
     if row["state"] == "open":
@@ -480,14 +484,15 @@ def create_issue_comment(db: Database, repository: RepoName, issue_number: Numbe
         issue_number: The issue's or pull request's number.
         body: The comment (Markdown).
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     writable(repo)
     row = rules.issue(db, repo, issue_number)
-    rules.require_commenter(db, repo, row)
+    rules.require_commenter(db, me, repo, row)
     comment = db.insert(issue_comments, id=int(db.new_id(issue_comments, "31", width=8)), issue_id=row["id"],
-                        user_id=current(db)["user_id"], body=body, created_at=db.now_iso())
+                        user_id=me.user_id, body=body, created_at=db.now_iso())
     _touch(db, row)
-    return Render(db).comment(comment)
+    return Render(db, me).comment(comment)
 
 
 # ---------------------------------------------------------------- pull requests
@@ -516,12 +521,11 @@ def list_pull_requests(
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
-    conditions = [issues.c.repo_id == repo["id"], issues.c.is_pull_request.is_(True)]
-    if state != "all":
-        conditions.append(issues.c.state == state)
-    rows = {r["id"]: r for r in db.find(issues, *conditions)}
-    prs = db.find(pull_requests, pull_requests.c.issue_id.in_(list(rows)))
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    filters = {"repo_id": repo["id"], "is_pull_request": True, **({} if state == "all" else {"state": state})}
+    rows = {r["id"]: r for r in db.find(issues, **filters)}
+    prs = [db.find(pull_requests, issue_id=issue_id)[0] for issue_id in rows]
     if base:
         prs = [p for p in prs if p["base_ref"] == base.strip()]
     if head:
@@ -530,7 +534,7 @@ def list_pull_requests(
         prs = [p for p in prs if p["head_ref"] == ref and (owner_repos is None or p["head_repo_id"] in owner_repos)]
     key = "created_at" if sort == "created" else "updated_at"
     prs.sort(key=lambda p: (rows[p["issue_id"]][key], p["id"]), reverse=direction == "desc")
-    render = Render(db)
+    render = Render(db, me)
     return listing([render.pull_summary(rows[p["issue_id"]], p) for p in prs], per_page, page)
 
 
@@ -544,8 +548,9 @@ def get_pull_request(db: Database, repository: RepoName, pull_number: Number) ->
         repository: The repository as owner/name.
         pull_number: The pull request's number.
     """
-    repo, issue, pr = _pull(db, repository, pull_number)
-    return Render(db).pull(repo, issue, pr)
+    me = signed_in(db)
+    repo, issue, pr = _pull(db, me, repository, pull_number)
+    return Render(db, me).pull(repo, issue, pr)
 
 
 @tool()
@@ -571,11 +576,12 @@ def create_pull_request(
         body: The description (Markdown).
         draft: Open it as a draft.
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     writable(repo)
     owner_login, _, ref = head.strip().rpartition(":")
     source = repo
-    if owner_login and owner_login.lower() != (Render(db).login(repo["owner_id"]) or "").lower():
+    if owner_login and owner_login.lower() != (Render(db, me).login(repo["owner_id"]) or "").lower():
         forks = db.find(repositories, owner_id=account(db, owner_login)["id"], fork_of=repo["id"])
         if not forks:
             raise rules.validation_failed("PullRequest", "head", "invalid")
@@ -586,18 +592,17 @@ def create_pull_request(
         raise rules.validation_failed("PullRequest", "head", "invalid")
     if _branch(db, repo, target) is None:
         raise rules.validation_failed("PullRequest", "base", "invalid")
-    label = f"{Render(db).login(source['owner_id'])}:{ref}"
-    open_prs = select(issues.c.id).where(issues.c.repo_id == repo["id"], issues.c.state == "open")
-    if db.find(pull_requests, pull_requests.c.issue_id.in_(open_prs), head_repo_id=source["id"], head_ref=ref,
-               base_ref=target):
+    label = f"{Render(db, me).login(source['owner_id'])}:{ref}"
+    if any(p["head_repo_id"] == source["id"] and p["head_ref"] == ref and p["base_ref"] == target
+           for p in pulls.open_pulls(db, repo)):
         raise InvalidRequest(f"Validation Failed: A pull request already exists for {label}.")
     if (source["id"] == repo["id"] and ref == target) or branch["ahead_by"] == 0:
         raise InvalidRequest(f"Validation Failed: No commits between {target} and {ref}")
     if draft and _free_private(db, repo):
         raise InvalidRequest("Draft pull requests are not supported in this repository.")
-    now, me, number = db.now_iso(), current(db)["user_id"], _next_number(db, repo)
+    now, number = db.now_iso(), _next_number(db, repo)
     issue = db.insert(issues, id=int(db.new_id(issues, "29", width=8)), repo_id=repo["id"], number=number,
-                      is_pull_request=True, title=title.strip(), body=body, user_id=me, state="open",
+                      is_pull_request=True, title=title.strip(), body=body, user_id=me.user_id, state="open",
                       state_reason=None, label_ids=[], assignee_ids=[], milestone_id=None, locked=False,
                       active_lock_reason=None, closed_by_id=None, created_at=now, updated_at=now, closed_at=None)
     pr = db.insert(pull_requests, id=int(db.new_id(pull_requests, "19", width=8)), issue_id=issue["id"],
@@ -607,8 +612,8 @@ def create_pull_request(
                    deletions=branch["deletions"], changed_files=branch["changed_files"],
                    behind_by=branch["behind_by"], conflicting_files=branch["conflicting_files"],
                    requested_reviewer_ids=[], requested_team_ids=[])
-    actions.trigger_pull_request(db, repo, number, title.strip(), ref, branch["commit_sha"])
-    return Render(db).pull(repo, issue, pr)
+    actions.trigger_pull_request(db, me, repo, number, title.strip(), ref, branch["commit_sha"])
+    return Render(db, me).pull(repo, issue, pr)
 
 
 @tool()
@@ -636,12 +641,13 @@ def update_pull_request(
         base: A new base branch of the same repository.
         draft: false marks it ready for review; true converts it to a draft.
     """
-    repo, issue, pr = _pull(db, repository, pull_number)
+    me = signed_in(db)
+    repo, issue, pr = _pull(db, me, repository, pull_number)
     writable(repo)
     issue_changes: dict[str, Any] = {}
     pr_changes: dict[str, Any] = {}
     if any(v is not None for v in (title, body, base, draft)):
-        rules.require_editor(db, repo, issue)
+        rules.require_editor(db, me, repo, issue)
     if title is not None:
         issue_changes["title"] = title.strip()
     if body is not None:
@@ -660,18 +666,18 @@ def update_pull_request(
             raise InvalidRequest("Draft pull requests are not supported in this repository.")
         pr_changes["draft"] = draft
     if state is not None:
-        rules.require_closer(db, repo, issue)
+        rules.require_closer(db, me, repo, issue)
         if state == "open" and issue["state"] == "closed" and not pr["merged"] \
                 and _branch(db, db.get(repositories, pr["head_repo_id"]), pr["head_ref"]) is None:
             raise rules.validation_failed("PullRequest", "state", "custom",
                                           f"state cannot be changed. The {pr['head_ref']} branch has been deleted.")
-        issue_changes.update(_state_change(db, repo, issue, state, None))
+        issue_changes.update(_state_change(db, me, issue, state, None))
     if not issue_changes and not pr_changes:
         raise InvalidRequest("Nothing to update: give at least one field to change.")
     issue = _touch(db, issue, **issue_changes)
     if pr_changes:
         pr = db.update(pull_requests, pr["id"], **pr_changes)
-    return Render(db).pull(repo, issue, pr)
+    return Render(db, me).pull(repo, issue, pr)
 
 
 @tool()
@@ -687,11 +693,12 @@ def request_reviewers(db: Database, repository: RepoName, pull_number: Number, r
         reviewers: Logins of people to ask.
         team_reviewers: Slugs of teams to ask (organization repositories only).
     """
-    repo, issue, pr = _pull(db, repository, pull_number)
+    me = signed_in(db)
+    repo, issue, pr = _pull(db, me, repository, pull_number)
     writable(repo)
     if not reviewers and not team_reviewers:
         raise rules.validation_failed("PullRequest", "reviewers", "missing_field")
-    if not rules.is_author(db, issue) and not rules.can_triage(db, repo):
+    if not rules.is_author(me, issue) and not me.at_least(db, repo, "triage"):
         raise PermissionDenied("Must have admin rights to Repository.")
     if issue["state"] != "open":
         raise InvalidRequest("Validation Failed: could not request reviews on a closed pull request.")
@@ -714,7 +721,7 @@ def request_reviewers(db: Database, repository: RepoName, pull_number: Number, r
         squads.append(found[0]["id"])
     pr = db.update(pull_requests, pr["id"], requested_reviewer_ids=sorted(set(people)),
                    requested_team_ids=sorted(set(squads)))
-    return Render(db).pull(repo, _touch(db, issue), pr)
+    return Render(db, me).pull(repo, _touch(db, issue), pr)
 
 
 @tool()
@@ -731,23 +738,24 @@ def create_review(db: Database, repository: RepoName, pull_number: Number,
         event: APPROVE, REQUEST_CHANGES or COMMENT.
         body: The review's text.
     """
-    repo, issue, pr = _pull(db, repository, pull_number)
+    me = signed_in(db)
+    repo, issue, pr = _pull(db, me, repository, pull_number)
     writable(repo)
     if issue["state"] != "open":
         raise InvalidRequest("Validation Failed: Can not review a closed pull request.")
-    if rules.is_author(db, issue) and event != "COMMENT":
+    if rules.is_author(me, issue) and event != "COMMENT":
         verb = "approve" if event == "APPROVE" else "request changes on"
         raise InvalidRequest(f"Validation Failed: Can not {verb} your own pull request")
     if event != "APPROVE" and not body.strip():
         raise rules.validation_failed("PullRequestReview", "body", "missing_field")
-    me = current(db)["user_id"]
     state = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
-    review = db.insert(reviews, id=int(db.new_id(reviews, "24", width=8)), pull_request_id=pr["id"], user_id=me,
-                       state=state, body=body, commit_id=pr["head_sha"], dismissal_message=None,
+    review = db.insert(reviews, id=int(db.new_id(reviews, "24", width=8)), pull_request_id=pr["id"],
+                       user_id=me.user_id, state=state, body=body, commit_id=pr["head_sha"], dismissal_message=None,
                        submitted_at=db.now_iso())
-    db.update(pull_requests, pr["id"], requested_reviewer_ids=[r for r in pr["requested_reviewer_ids"] if r != me])
+    db.update(pull_requests, pr["id"],
+              requested_reviewer_ids=[r for r in pr["requested_reviewer_ids"] if r != me.user_id])
     _touch(db, issue)
-    return Render(db).review(review)
+    return Render(db, me).review(review)
 
 
 @tool()
@@ -763,13 +771,13 @@ def dismiss_review(db: Database, repository: RepoName, pull_number: Number, revi
         review_id: The review's id (from get_pull_request).
         message: Why it is dismissed; shown on the pull request.
     """
-    repo, issue, pr = _pull(db, repository, pull_number)
+    me = signed_in(db)
+    repo, issue, pr = _pull(db, me, repository, pull_number)
     writable(repo)
     found = db.find(reviews, id=review_id, pull_request_id=pr["id"])
     if not found:
         raise NotFound("Not Found")
-    if RANK[my_role(db, repo)] < RANK["write"]:
-        raise PermissionDenied("Must have write access to dismiss pull request reviews.")
+    me.require(db, repo, "write", "Must have write access to dismiss pull request reviews.")
     review = found[0]
     if review["state"] == "COMMENTED":
         raise InvalidRequest("Validation Failed: Can not dismiss a commented pull request review")
@@ -777,7 +785,7 @@ def dismiss_review(db: Database, repository: RepoName, pull_number: Number, revi
         raise InvalidRequest("Validation Failed: Can not dismiss a dismissed pull request review")
     row = db.update(reviews, review_id, state="DISMISSED", dismissal_message=message.strip())
     _touch(db, issue)
-    return Render(db).review(row)
+    return Render(db, me).review(row)
 
 
 @tool()
@@ -797,9 +805,10 @@ def merge_pull_request(db: Database, repository: RepoName, pull_number: Number,
         merge_method: merge, squash or rebase.
         sha: The head commit the merge must match (refused if the branch has moved).
     """
-    repo, issue, pr = _pull(db, repository, pull_number)
+    me = signed_in(db)
+    repo, issue, pr = _pull(db, me, repository, pull_number)
     writable(repo)
-    commit = pulls.merge(db, repo, issue, pr, merge_method, sha)
+    commit = pulls.merge(db, me, repo, issue, pr, merge_method, sha)
     return MergeResult(sha=commit, merged=True, message="Pull Request successfully merged")
 
 
@@ -853,9 +862,10 @@ def update_branch_protection(
         allow_force_pushes: Allow force pushes.
         allow_deletions: Allow deleting the branch.
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     writable(repo)
-    if my_role(db, repo) != "admin":
+    if me.role(db, repo) != "admin":
         raise PermissionDenied("Must have admin rights to Repository.")
     if _free_private(db, repo):
         raise PermissionDenied("Upgrade to GitHub Pro or make this repository public to use this feature.")
@@ -872,7 +882,7 @@ def update_branch_protection(
     if all(v is None for v in settings.values()):
         raise InvalidRequest("Nothing to update: give at least one protection setting.")
     rule = protection.apply(db, repo, branch.strip(), settings)
-    return Render(db).protection(rule)
+    return Render(db, me).protection(rule)
 
 
 # ---------------------------------------------------------------- GitHub Actions
@@ -901,22 +911,21 @@ def list_workflow_runs(
         per_page: Results per page, 1 to 100.
         page: Page number, from 1.
     """
-    repo = repo_named(db, repository)
-    conditions = [workflow_runs.c.repo_id == repo["id"]]
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    filters: dict[str, Any] = {"repo_id": repo["id"]}
     if branch:
-        conditions.append(workflow_runs.c.head_branch == branch.strip())
+        filters["head_branch"] = branch.strip()
     if event:
-        conditions.append(workflow_runs.c.event == event.strip())
-    if status in ("queued", "in_progress", "completed"):
-        conditions.append(workflow_runs.c.status == status)
-    elif status:
-        conditions.append(workflow_runs.c.conclusion == status)
+        filters["event"] = event.strip()
+    if status:
+        filters["status" if status in ("queued", "in_progress", "completed") else "conclusion"] = status
     if actor:
-        conditions.append(workflow_runs.c.actor_id == account(db, actor)["id"])
+        filters["actor_id"] = account(db, actor)["id"]
     if head_sha:
-        conditions.append(workflow_runs.c.head_sha == head_sha.strip())
-    rows = db.find(workflow_runs, *conditions, order_by=[workflow_runs.c.created_at.desc(), workflow_runs.c.id.desc()])
-    render = Render(db)
+        filters["head_sha"] = head_sha.strip()
+    rows = _newest(db.find(workflow_runs, **filters), "created_at", "desc")
+    render = Render(db, me)
     return listing([render.run_summary(r) for r in rows], per_page, page)
 
 
@@ -928,8 +937,9 @@ def get_workflow_run(db: Database, repository: RepoName, run_id: int) -> Workflo
         repository: The repository as owner/name.
         run_id: The run's id (from list_workflow_runs or a pull request's checks).
     """
-    repo = repo_named(db, repository)
-    return Render(db).run(actions.run(db, repo, run_id))
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
+    return Render(db, me).run(actions.run(db, repo, run_id))
 
 
 @tool()
@@ -944,7 +954,8 @@ def rerun_workflow_run(db: Database, repository: RepoName, run_id: int, failed_j
         run_id: The run's id.
         failed_jobs_only: true re-runs only failed, cancelled or timed-out jobs; false re-runs every job.
     """
-    repo = repo_named(db, repository)
+    me = signed_in(db)
+    repo = repo_named(db, me, repository)
     writable(repo)
-    row = actions.rerun(db, repo, actions.run(db, repo, run_id), failed_jobs_only)
-    return Render(db).run(row)
+    row = actions.rerun(db, me, repo, actions.run(db, repo, run_id), failed_jobs_only)
+    return Render(db, me).run(row)
