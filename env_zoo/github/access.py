@@ -98,6 +98,11 @@ def repo_named(db: Database, viewer: Viewer, full_name: str) -> dict[str, Any]:
     return found[0]
 
 
+def free_private(db: Database, repo: dict[str, Any]) -> bool:
+    """Private repositories of accounts on GitHub Free have no protected branches and no draft pull requests."""
+    return repo["private"] and db.get(accounts, repo["owner_id"])["plan"] == "free"
+
+
 def writable(repo: dict[str, Any]) -> None:
     """Archived repositories are read-only for everyone."""
     if repo["archived"]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
-from .access import RANK, Viewer, explicit_role
+from .access import RANK, Viewer, account, explicit_role
 from .rules import closing_numbers
 from .schema import (
-    branch_protections, branches, issues, jobs, pull_requests, repositories, reviews, team_members, workflow_runs,
+    branch_protections, branches, issues, jobs, pull_requests, repositories, reviews, team_members, team_repos, teams,
+    workflow_runs,
 )
 
 PASSING = {"success", "skipped", "neutral"}
@@ -35,6 +36,39 @@ def open_pulls(db: Database, repo: dict[str, Any]) -> list[dict[str, Any]]:
     """The repository's open pull requests (their pull request rows)."""
     return [db.find(pull_requests, issue_id=row["id"])[0]
             for row in db.find(issues, repo_id=repo["id"], is_pull_request=True, state="open")]
+
+
+def not_collaborator(repo: dict[str, Any]) -> InvalidRequest:
+    """GitHub's 422 for a review request to someone (or a team) without access."""
+    return InvalidRequest("Reviews may only be requested from collaborators. One or more of the users or teams you "
+                          f"specified is not a collaborator of the {repo['full_name']} repository.")
+
+
+def reviewer_ids(db: Database, repo: dict[str, Any], issue: dict[str, Any], logins: list[str]) -> list[int]:
+    """People who may be asked to review: collaborators of the repository other than the author."""
+    found: list[int] = []
+    for login in logins:
+        try:
+            person = account(db, login)
+        except NotFound:
+            raise not_collaborator(repo) from None
+        if person["id"] == issue["user_id"]:
+            raise InvalidRequest("Review cannot be requested from pull request author.")
+        if explicit_role(db, repo, person["id"]) is None:
+            raise not_collaborator(repo)
+        found.append(person["id"])
+    return found
+
+
+def team_ids(db: Database, repo: dict[str, Any], slugs: list[str]) -> list[int]:
+    """Teams that may be asked to review: teams of the repository's organization with access to it."""
+    found: list[int] = []
+    for slug in slugs:
+        team = db.find(teams, org_id=repo["owner_id"], slug=slug.strip().lower())
+        if not team or not db.find(team_repos, team_id=team[0]["id"], repo_id=repo["id"]):
+            raise not_collaborator(repo)
+        found.append(team[0]["id"])
+    return found
 
 
 def protection(db: Database, repo: dict[str, Any], branch: str) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ from typing import Any
 from envfactory_gym import Database, InvalidRequest, NotFound, PermissionDenied
 
 from .access import Viewer, account, explicit_role
-from .schema import accounts, issues, labels, milestones
+from .schema import accounts, issues, labels, milestones, pull_requests
 
 DEFAULT_LABEL_COLOR = "ededed"
 MAX_ASSIGNEES = 10
@@ -136,3 +136,65 @@ def closing_numbers(repo: dict[str, Any], body: str) -> list[int]:
 def login_of(db: Database, user_id: int | None) -> str | None:
     """An account's login."""
     return db.get(accounts, user_id)["login"] if user_id is not None else None
+
+
+def state_change(db: Database, me: Viewer, row: dict[str, Any], state: str | None, reason: str | None
+                  ) -> dict[str, Any]:
+    """The columns a close, reopen or new close reason changes: closing takes a reason (completed by default),
+    reopening records "reopened"; pull requests carry no reason, and a merged one stays closed."""
+    target = state or row["state"]
+    if row["is_pull_request"]:
+        if reason is not None:
+            raise validation_failed("Issue", "state_reason", "invalid", reason)
+        pr = db.find(pull_requests, issue_id=row["id"])[0]
+        if pr["merged"] and target == "open":
+            raise validation_failed("PullRequest", "state", "custom", "state cannot be changed. The pull "
+                                                                            "request has already been merged.")
+    if target == "closed":
+        if reason == "reopened":
+            raise validation_failed("Issue", "state_reason", "invalid", reason)
+        chosen = None if row["is_pull_request"] else reason or (row["state_reason"] if row["state"] == "closed"
+                                                                  else "completed")
+        if row["state"] == "closed":
+            return {"state_reason": chosen}
+        return {"state": "closed", "state_reason": chosen, "closed_at": db.now_iso(),
+                "closed_by_id": me.user_id}
+    if reason not in (None, "reopened"):
+        raise validation_failed("Issue", "state_reason", "invalid", reason)
+    if row["state"] == "open":
+        return {}
+    return {"state": "open", "state_reason": None if row["is_pull_request"] else "reopened", "closed_at": None,
+            "closed_by_id": None}
+
+
+def triage_change(db: Database, repo: dict[str, Any], row: dict[str, Any], add_labels: list[str] | None,
+                   remove_labels: list[str] | None, add_assignees: list[str] | None,
+                   remove_assignees: list[str] | None, milestone: int | str | None) -> dict[str, Any]:
+    """The columns a label, assignee or milestone change sets (labels to remove must be on the issue; unknown ones
+    to add are created; assignees to remove who aren't assigned are ignored, as on GitHub)."""
+    changes: dict[str, Any] = {}
+    if add_labels or remove_labels:
+        current_ids = list(row["label_ids"])
+        for label_id, name in zip(label_ids(db, repo, remove_labels or [], create=False), remove_labels or []):
+            if label_id not in current_ids:
+                raise NotFound(f"Label does not exist: {name.strip()}")
+            current_ids.remove(label_id)
+        current_ids += label_ids(db, repo, add_labels or [], create=True)
+        changes["label_ids"] = sorted(set(current_ids))
+    if add_assignees or remove_assignees:
+        dropped = {account(db, login)["id"] for login in remove_assignees or [] if _exists(db, login)}
+        kept = [a for a in row["assignee_ids"] if a not in dropped]
+        changes["assignee_ids"] = capped(kept + assignee_ids(db, repo, add_assignees or []))
+    if milestone == "none":
+        changes["milestone_id"] = None
+    elif milestone is not None:
+        changes["milestone_id"] = milestone_id(db, repo, int(milestone))
+    return changes
+
+
+def _exists(db: Database, login: str) -> bool:
+    try:
+        account(db, login)
+    except NotFound:
+        return False
+    return True

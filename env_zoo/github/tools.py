@@ -13,7 +13,9 @@ from envfactory_gym.fields import NonEmptyText, PageSize, bounded, text
 from envfactory_gym.values import parse_timestamp
 
 from . import actions, protection, pulls, rules
-from .access import RANK, Viewer, account, explicit_role, permissions, repo_named, signed_in, writable
+from .access import (
+    RANK, Viewer, account, explicit_role, free_private, permissions, repo_named, signed_in, writable,
+)
 from .objects import (
     AuthenticatedUser, Branch, BranchProtection, Collaborator, Issue, IssueComment, IssueSummary, Label, Listing,
     MergeResult, Milestone, PullRequest, PullRequestSummary, Render, Repository, RepositorySummary, Review,
@@ -21,7 +23,7 @@ from .objects import (
 )
 from .schema import (
     accounts, branches, collaborators, issue_comments, issues, milestones, org_members, pull_requests, repositories,
-    reviews, sessions, team_members, team_repos, teams, tokens, workflow_runs,
+    reviews, sessions, team_members, team_repos, tokens, workflow_runs,
 )
 from .schema import labels as repo_labels
 
@@ -51,16 +53,6 @@ def _branch(db: Database, repo: dict[str, Any], name: str) -> dict[str, Any] | N
 
 def _touch(db: Database, issue: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return db.update(issues, issue["id"], updated_at=db.now_iso(), **changes)
-
-
-def _free_private(db: Database, repo: dict[str, Any]) -> bool:
-    """Private repositories of accounts on GitHub Free have no protected branches and no draft pull requests."""
-    return repo["private"] and db.get(accounts, repo["owner_id"])["plan"] == "free"
-
-
-def _not_collaborator(repo: dict[str, Any]) -> InvalidRequest:
-    return InvalidRequest("Reviews may only be requested from collaborators. One or more of the users or teams you "
-                          f"specified is not a collaborator of the {repo['full_name']} repository.")
 
 
 def _pull(db: Database, me: Viewer, repository: str, number: int
@@ -403,74 +395,14 @@ def update_issue(
         changes.update({k: v for k, v in (("title", title and title.strip()), ("body", body)) if v is not None})
     if state is not None or state_reason is not None:
         rules.require_closer(db, me, repo, row)
-        changes.update(_state_change(db, me, row, state, state_reason))
+        changes.update(rules.state_change(db, me, row, state, state_reason))
     if any(v is not None for v in (add_labels, remove_labels, add_assignees, remove_assignees, milestone)):
         rules.require_triage(db, me, repo)
-        changes.update(_triage_change(db, repo, row, add_labels, remove_labels, add_assignees, remove_assignees,
+        changes.update(rules.triage_change(db, repo, row, add_labels, remove_labels, add_assignees, remove_assignees,
                                       milestone))
     if not changes:
         raise InvalidRequest("Nothing to update: give at least one field to change.")
     return Render(db, me).issue(_touch(db, row, **changes))
-
-
-def _state_change(db: Database, me: Viewer, row: dict[str, Any], state: str | None, reason: str | None
-                  ) -> dict[str, Any]:
-    """The columns a close, reopen or new close reason changes."""
-    target = state or row["state"]
-    if row["is_pull_request"]:
-        if reason is not None:
-            raise rules.validation_failed("Issue", "state_reason", "invalid", reason)
-        pr = db.find(pull_requests, issue_id=row["id"])[0]
-        if pr["merged"] and target == "open":
-            raise rules.validation_failed("PullRequest", "state", "custom", "state cannot be changed. The pull "
-                                                                            "request has already been merged.")
-    if target == "closed":
-        if reason == "reopened":
-            raise rules.validation_failed("Issue", "state_reason", "invalid", reason)
-        chosen = None if row["is_pull_request"] else reason or (row["state_reason"] if row["state"] == "closed"
-                                                                  else "completed")
-        if row["state"] == "closed":
-            return {"state_reason": chosen}
-        return {"state": "closed", "state_reason": chosen, "closed_at": db.now_iso(),
-                "closed_by_id": me.user_id}
-    if reason not in (None, "reopened"):
-        raise rules.validation_failed("Issue", "state_reason", "invalid", reason)
-    if row["state"] == "open":
-        return {}
-    return {"state": "open", "state_reason": None if row["is_pull_request"] else "reopened", "closed_at": None,
-            "closed_by_id": None}
-
-
-def _triage_change(db: Database, repo: dict[str, Any], row: dict[str, Any], add_labels: list[str] | None,
-                   remove_labels: list[str] | None, add_assignees: list[str] | None,
-                   remove_assignees: list[str] | None, milestone: int | str | None) -> dict[str, Any]:
-    """The columns a label, assignee or milestone change sets."""
-    changes: dict[str, Any] = {}
-    if add_labels or remove_labels:
-        current_ids = list(row["label_ids"])
-        for label_id, name in zip(rules.label_ids(db, repo, remove_labels or [], create=False), remove_labels or []):
-            if label_id not in current_ids:
-                raise NotFound(f"Label does not exist: {name.strip()}")
-            current_ids.remove(label_id)
-        current_ids += rules.label_ids(db, repo, add_labels or [], create=True)
-        changes["label_ids"] = sorted(set(current_ids))
-    if add_assignees or remove_assignees:
-        dropped = {account(db, login)["id"] for login in remove_assignees or [] if _exists(db, login)}
-        kept = [a for a in row["assignee_ids"] if a not in dropped]
-        changes["assignee_ids"] = rules.capped(kept + rules.assignee_ids(db, repo, add_assignees or []))
-    if milestone == "none":
-        changes["milestone_id"] = None
-    elif milestone is not None:
-        changes["milestone_id"] = rules.milestone_id(db, repo, int(milestone))
-    return changes
-
-
-def _exists(db: Database, login: str) -> bool:
-    try:
-        account(db, login)
-    except NotFound:
-        return False
-    return True
 
 
 @tool()
@@ -598,7 +530,7 @@ def create_pull_request(
         raise InvalidRequest(f"Validation Failed: A pull request already exists for {label}.")
     if (source["id"] == repo["id"] and ref == target) or branch["ahead_by"] == 0:
         raise InvalidRequest(f"Validation Failed: No commits between {target} and {ref}")
-    if draft and _free_private(db, repo):
+    if draft and free_private(db, repo):
         raise InvalidRequest("Draft pull requests are not supported in this repository.")
     now, number = db.now_iso(), _next_number(db, repo)
     issue = db.insert(issues, id=int(db.new_id(issues, "29", width=8)), repo_id=repo["id"], number=number,
@@ -662,7 +594,7 @@ def update_pull_request(
     if draft is not None:
         if issue["state"] != "open":
             raise InvalidRequest("Pull request is closed; only open pull requests can change draft state.")
-        if draft and _free_private(db, repo):
+        if draft and free_private(db, repo):
             raise InvalidRequest("Draft pull requests are not supported in this repository.")
         pr_changes["draft"] = draft
     if state is not None:
@@ -671,7 +603,7 @@ def update_pull_request(
                 and _branch(db, db.get(repositories, pr["head_repo_id"]), pr["head_ref"]) is None:
             raise rules.validation_failed("PullRequest", "state", "custom",
                                           f"state cannot be changed. The {pr['head_ref']} branch has been deleted.")
-        issue_changes.update(_state_change(db, me, issue, state, None))
+        issue_changes.update(rules.state_change(db, me, issue, state, None))
     if not issue_changes and not pr_changes:
         raise InvalidRequest("Nothing to update: give at least one field to change.")
     issue = _touch(db, issue, **issue_changes)
@@ -702,23 +634,8 @@ def request_reviewers(db: Database, repository: RepoName, pull_number: Number, r
         raise PermissionDenied("Must have admin rights to Repository.")
     if issue["state"] != "open":
         raise InvalidRequest("Validation Failed: could not request reviews on a closed pull request.")
-    people = list(pr["requested_reviewer_ids"])
-    for login in reviewers or []:
-        try:
-            person = account(db, login)
-        except NotFound:
-            raise _not_collaborator(repo) from None
-        if person["id"] == issue["user_id"]:
-            raise InvalidRequest("Review cannot be requested from pull request author.")
-        if explicit_role(db, repo, person["id"]) is None:
-            raise _not_collaborator(repo)
-        people.append(person["id"])
-    squads = list(pr["requested_team_ids"])
-    for slug in team_reviewers or []:
-        found = db.find(teams, org_id=repo["owner_id"], slug=slug.strip().lower())
-        if not found or not db.find(team_repos, team_id=found[0]["id"], repo_id=repo["id"]):
-            raise _not_collaborator(repo)
-        squads.append(found[0]["id"])
+    people = pr["requested_reviewer_ids"] + pulls.reviewer_ids(db, repo, issue, reviewers or [])
+    squads = pr["requested_team_ids"] + pulls.team_ids(db, repo, team_reviewers or [])
     pr = db.update(pull_requests, pr["id"], requested_reviewer_ids=sorted(set(people)),
                    requested_team_ids=sorted(set(squads)))
     return Render(db, me).pull(repo, _touch(db, issue), pr)
@@ -867,7 +784,7 @@ def update_branch_protection(
     writable(repo)
     if me.role(db, repo) != "admin":
         raise PermissionDenied("Must have admin rights to Repository.")
-    if _free_private(db, repo):
+    if free_private(db, repo):
         raise PermissionDenied("Upgrade to GitHub Pro or make this repository public to use this feature.")
     if _branch(db, repo, branch) is None:
         raise NotFound("Branch not found")
