@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, Unordered, tool
+from envfactory_gym.database import given
 from envfactory_gym.fields import NonEmptyText, PageSize, bounded, text
 from envfactory_gym.values import parse_timestamp
 
@@ -115,9 +116,8 @@ def list_repositories(
         page: Page number, from 1.
     """
     me = signed_in(db)
-    filters = {"owner_id": account(db, owner)["id"]} if owner else {}
-    if visibility != "all":
-        filters["private"] = visibility == "private"
+    filters = given(owner_id=account(db, owner)["id"] if owner else None,
+                    private=None if visibility == "all" else visibility == "private")
     rows = [r for r in db.find(repositories, **filters) if explicit_role(db, r, me.user_id) and me.sees(db, r)]
     if query:
         needle = query.strip().lower()
@@ -262,11 +262,8 @@ def list_issues(
     """
     me = signed_in(db)
     repo = repo_named(db, me, repository)
-    filters: dict[str, Any] = {"repo_id": repo["id"]}
-    if state != "all":
-        filters["state"] = state
-    if creator:
-        filters["user_id"] = account(db, creator)["id"]
+    filters = {"repo_id": repo["id"], **given(state=None if state == "all" else state,
+                                              user_id=account(db, creator)["id"] if creator else None)}
     if milestone == "none":
         filters["milestone_id"] = None
     elif milestone and milestone != "*":
@@ -455,7 +452,7 @@ def list_pull_requests(
     """
     me = signed_in(db)
     repo = repo_named(db, me, repository)
-    filters = {"repo_id": repo["id"], "is_pull_request": True, **({} if state == "all" else {"state": state})}
+    filters = {"repo_id": repo["id"], "is_pull_request": True, **given(state=None if state == "all" else state)}
     rows = {r["id"]: r for r in db.find(issues, **filters)}
     prs = [db.find(pull_requests, issue_id=issue_id)[0] for issue_id in rows]
     if base:
@@ -830,18 +827,11 @@ def list_workflow_runs(
     """
     me = signed_in(db)
     repo = repo_named(db, me, repository)
-    filters: dict[str, Any] = {"repo_id": repo["id"]}
-    if branch:
-        filters["head_branch"] = branch.strip()
-    if event:
-        filters["event"] = event.strip()
-    if status:
-        filters["status" if status in ("queued", "in_progress", "completed") else "conclusion"] = status
-    if actor:
-        filters["actor_id"] = account(db, actor)["id"]
-    if head_sha:
-        filters["head_sha"] = head_sha.strip()
-    rows = _newest(db.find(workflow_runs, **filters), "created_at", "desc")
+    progress = status in ("queued", "in_progress", "completed")
+    filters = given(head_branch=branch and branch.strip(), event=event and event.strip(),
+                    status=status if progress else None, conclusion=None if progress else status,
+                    actor_id=account(db, actor)["id"] if actor else None, head_sha=head_sha and head_sha.strip())
+    rows = _newest(db.find(workflow_runs, repo_id=repo["id"], **filters), "created_at", "desc")
     render = Render(db, me)
     return listing([render.run_summary(r) for r in rows], per_page, page)
 
