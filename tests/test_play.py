@@ -15,7 +15,7 @@ import pytest
 
 from envfactory_gym import load_tasks, resolve
 from envfactory_gym.agents import format_call
-from envfactory_gym.play import parse_value, read_line
+from envfactory_gym.cli.play import parse_value, read_line
 
 PLAY = [sys.executable, "-m", "envfactory_gym.cli", "play", "notion"]
 TASK = "notion-0004"
