@@ -23,12 +23,12 @@ from .offers import (
     airports_for, departed, flight_name, itineraries, names_of, parse_offer, rank_offers, routes_of,
 )
 from .orders import (
-    get_order, order_response, pay, prices, release_seats, take_seats, taken_seats, traveler_types,
+    booked_travelers, get_order, move_seats, order_response, pay, prices, release_seats, require_same_trip,
+    take_seats, taken_seats, traveler_types,
 )
 from .rules import (
-    CURRENCY, TYPE_RANK, amount, birth_date, cancellation, credits_on, email_address, exit_row_refusal,
-    hold_deadline, last_ticketing_date, loyalty_number, party, passenger_name, phone_number, record_locator,
-    seat_plan, seated, traveler_type,
+    CURRENCY, amount, birth_date, cancellation, email_address, exit_row_refusal, hold_deadline, last_ticketing_date,
+    loyalty_number, party, passenger_name, phone_number, record_locator, seat_plan, seated,
 )
 from .schema import aircraft, airlines, fare_families, flight_orders, locations
 from .schema import travelers as profiles
@@ -261,49 +261,8 @@ def create_flight_order(
     """
     offer = parse_offer(db, flight_offer_id)
     offer.require_not_departed(db, "book this offer")
-    ids = [t.traveler_profile_id for t in travelers]
-    if len(set(ids)) != len(ids):
-        raise InvalidRequest("Give 1 to 9 different travelers")
-    carrier = db.get(airlines, offer.fare["carrier_code"], "Airline")
-    booked = []
-    for item in travelers:
-        profile = db.get(profiles, item.traveler_profile_id, "Traveler profile")
-        who = f"{profile['first_name']} {profile['last_name']}"
-        if not profile["date_of_birth"]:
-            raise InvalidRequest(f"Traveler {who}: dateOfBirth is required; add it to the profile first")
-        kind = traveler_type(profile["date_of_birth"], offer.departure_date)
-        if kind == "ADULT" and not (profile["email"] or profile["phone"]):
-            raise InvalidRequest(f"Traveler {who}: an adult traveler needs a contact e-mail or phone")
-        loyalty = None
-        if item.loyalty_program_owner:
-            owner_code = item.loyalty_program_owner.strip().upper()
-            loyalty = next((p for p in profile["loyalty_programs"] if p["programOwner"] == owner_code), None)
-            if loyalty is None:
-                raise InvalidRequest(f"Traveler {who} has no saved {owner_code} loyalty program")
-            owner = db.get(airlines, owner_code, "Airline")
-            if not credits_on(carrier, owner):
-                raise InvalidRequest(
-                    f"{owner['loyalty_program']} ({owner_code}, {owner['alliance'] or 'no alliance'}) cannot be "
-                    f"credited on {carrier['business_name']} flights ({carrier['alliance'] or 'no alliance'})"
-                )
-        booked.append((TYPE_RANK[kind], profile["id"], kind, profile, loyalty))
-    booked.sort(key=lambda b: (b[0], b[1]))
-    types = [b[2] for b in booked]
-    if "ADULT" not in types:
-        raise InvalidRequest("At least one adult (12+) must travel: minors cannot be booked alone")
-    adults = [str(n) for n, t in enumerate(types, start=1) if t == "ADULT"]
-    if types.count("HELD_INFANT") > len(adults):
-        raise InvalidRequest("Each infant must travel on the lap of a different adult")
-    order_travelers, infants_seen = [], 0
-    for n, (_, _, kind, profile, loyalty) in enumerate(booked, start=1):
-        adult = None
-        if kind == "HELD_INFANT":
-            adult, infants_seen = adults[infants_seen], infants_seen + 1
-        order_travelers.append({
-            "id": str(n), "profileId": profile["id"], "travelerType": kind, "associatedAdultId": adult,
-            "firstName": profile["first_name"], "lastName": profile["last_name"],
-            "dateOfBirth": profile["date_of_birth"], "loyaltyProgram": loyalty,
-        })
+    order_travelers = booked_travelers(db, offer, travelers)
+    types = [t["travelerType"] for t in order_travelers]
     today = db.now().date()
     last_ticketing = None
     if ticketing_option == "DELAY_TO_CANCEL":
@@ -406,23 +365,11 @@ def change_flight_order(db: Database, flight_order_id: str, new_flight_offer_id:
         )
     old = parse_offer(db, order["flight_offer_id"])
     new = parse_offer(db, new_flight_offer_id)
-    if not old.fare["changeable"]:
-        raise Conflict(f"Fare {old.fare['branded_fare_label']} is non-changeable: it can only be cancelled")
-    if new.fare["id"] != old.fare["id"]:
-        raise InvalidRequest(
-            f"A change keeps the booked fare ({old.fare['branded_fare_label']}); search offers with that fare"
-        )
-    if [(i[0]["departure_iata"], i[-1]["arrival_iata"]) for i in old.itineraries] != [
-        (i[0]["departure_iata"], i[-1]["arrival_iata"]) for i in new.itineraries
-    ]:
-        raise InvalidRequest("A change must keep the same origin and destination airports for every itinerary")
-    if new.id == old.id:
-        raise InvalidRequest("The new offer has the same flights as the order")
+    require_same_trip(old, new)
     old.require_not_departed(db, "change the order")
     new.require_not_departed(db, "book the new flights")
     types = traveler_types(order)
-    release_seats(db, old, seated(types))
-    take_seats(db, new, seated(types))
+    move_seats(db, old, new, seated(types))
     charged = prices(new, types)
     new_total = sum(p[1] for p in charged)
     fee = new.fare["change_fee"] * 100 * seated(types)

@@ -332,6 +332,7 @@ def test_standard_fare_change_charges_fee_and_difference_and_keeps_unchanged_sea
                if o["fare"]["brandedFare"] == "ECOCLASSIC" and segment_flights(o["id"])[0] == outbound)
     new_return = segment_flights(new["id"])[1]
     before_old, before_new = seats_left(session, inbound, "ECONOMY"), seats_left(session, new_return, "ECONOMY")
+    kept_before = seats_left(session, outbound, "ECONOMY")
     result = ok(session, "change_flight_order", flight_order_id=felix["id"], new_flight_offer_id=new["id"])
     fee = fare("LH", "ECOCLASSIC")["change_fee"] * 100
     difference = max(0, round(float(new["price"]["grandTotal"]) * 100) - felix["grand_total"])
@@ -343,6 +344,7 @@ def test_standard_fare_change_charges_fee_and_difference_and_keeps_unchanged_sea
     assert [s["segmentId"] for s in order["seatAssignments"]] == ["1"]  # outbound seat kept, old return seat gone
     assert seats_left(session, inbound, "ECONOMY") == before_old + 1
     assert seats_left(session, new_return, "ECONOMY") == before_new - 1
+    assert seats_left(session, outbound, "ECONOMY") == kept_before  # the kept flight neither gains nor loses a seat
 
 
 def test_flexible_fare_changes_free(session):
