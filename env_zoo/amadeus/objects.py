@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym.fields import bounded
+from envfactory_gym import Unordered
+from envfactory_gym.fields import ErrorText, IsoDate, bounded
 
 from .offers import Leg, Offer, Route, flight_name, span
 from .rules import CURRENCY, SeatPlan, TravelerType, amount, fare_rules, iso_duration, phone_parts
@@ -23,18 +24,29 @@ Cabin = Literal["ECONOMY", "PREMIUM_ECONOMY", "BUSINESS", "FIRST"]
 OrderStatus = Literal["HELD", "TICKETED", "CANCELLED"]
 Gender = Literal["MALE", "FEMALE"]
 TicketingOption = Literal["CONFIRM", "DELAY_TO_CANCEL"]
-Keyword = Annotated[str, Field(pattern=r"\S", description="text that is not blank")]
-LocationCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z]{3}\s*$", description="a 3-letter IATA airport or city code")]
-AirlineCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z0-9]{2}\s*$", description="a 2-character IATA airline code")]
-RecordLocator = Annotated[str, Field(pattern=r"^\s*[A-Za-z0-9]{6}\s*$", description="a 6-character PNR reference")]
-Position = Annotated[str, Field(pattern=r"^[1-9][0-9]*$", description='a position in the order: "1", "2"...')]
-SeatNumber = Annotated[str, Field(pattern=r"^\s*[0-9]{1,2}[A-Za-z]\s*$", description="row and letter, e.g. 14C")]
-PersonName = Annotated[str, Field(pattern=r"\S", max_length=60, description="a name as on the passport")]
-EmailAddress = Annotated[str, Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[A-Za-z]{2,}\s*$", description="an e-mail address")]
+Keyword = Annotated[str, Field(pattern=r"\S", description="text that is not blank"),
+                    ErrorText("must not be empty")]
+LocationCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z]{3}\s*$", description="a 3-letter IATA airport or city code"),
+                         ErrorText("INVALID FORMAT: a 3-letter IATA airport or city code, such as BER or LON")]
+AirlineCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z0-9]{2}\s*$", description="a 2-character IATA airline code"),
+                        ErrorText("INVALID FORMAT: 2-character IATA airline codes, such as LH")]
+AirlineCodes = Annotated[list[AirlineCode], Unordered,
+                         ErrorText("INVALID FORMAT: 2-character IATA airline codes, such as LH")]
+RecordLocator = Annotated[str, Field(pattern=r"^\s*[A-Za-z0-9]{6}\s*$", description="a 6-character PNR reference"),
+                          ErrorText("INVALID FORMAT: a record locator has 6 letters and digits, such as NBREY6")]
+Position = Annotated[str, Field(pattern=r"^[1-9][0-9]*$", description='a position in the order: "1", "2"...'),
+                     ErrorText('INVALID FORMAT: a position such as "1" or "2"')]
+SeatNumber = Annotated[str, Field(pattern=r"^\s*[0-9]{1,2}[A-Za-z]\s*$", description="row and letter, e.g. 14C"),
+                       ErrorText("INVALID FORMAT: a seat is a row and a letter, such as 14C")]
+Day = Annotated[IsoDate, ErrorText("INVALID FORMAT: a date as YYYY-MM-DD")]
+PersonName = Annotated[str, Field(pattern=r"\S", max_length=60, description="a name as on the passport"),
+                       ErrorText("a name as on the passport: not empty, at most 60 characters")]
+EmailAddress = Annotated[str, Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[A-Za-z]{2,}\s*$", description="an e-mail address"),
+                         ErrorText("not a valid e-mail address")]
 PhoneNumber = Annotated[str, Field(
     pattern=r"^[\s\-().]*(?:\+|0[\s\-().]*0)(?:[\s\-().]*[0-9]){7,15}[\s\-().]*$",
     description="an international number: + (or 00), then 7 to 15 digits; spaces, dashes, dots and brackets allowed",
-)]
+), ErrorText("must be an international number with country code, e.g. +49 151 23456789")]
 LoyaltyNumber = Annotated[str, Field(pattern=r"^(?: *[A-Za-z0-9]){6,20} *$",
                                      description="6 to 20 letters and digits (spaces ignored)")]
 Adults = bounded(1, 9)

@@ -9,11 +9,10 @@ from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, tool
 from envfactory_gym.database import given
-from envfactory_gym.fields import IsoDate
 from envfactory_gym.values import parse_date
 
 from .objects import (
-    Adults, AirlineCode, CancellationResult, Cabin, ChangeResult, Children, EmailAddress, FlightOfferPricing,
+    Adults, AirlineCodes, CancellationResult, Cabin, ChangeResult, Children, Day, EmailAddress, FlightOfferPricing,
     FlightOffersSearchResponse, FlightOrder, FlightOrderSummary, Gender, Infants, Keyword, Location, LocationCode,
     LoyaltyProgramInput, OrderStatus, OrderTravelerInput, PersonName, PhoneNumber, Position, PricePerTraveler,
     RecordLocator, ReleasedOrder, ResultCount, SeatMap, SeatNumber, TicketingOption, TravelerProfile,
@@ -65,13 +64,13 @@ def search_flight_offers(
     db: Database,
     origin_location_code: LocationCode,
     destination_location_code: LocationCode,
-    departure_date: IsoDate,
-    return_date: IsoDate | None = None,
+    departure_date: Day,
+    return_date: Day | None = None,
     adults: Adults = 1,
     children: Children = 0,
     infants: Infants = 0,
     travel_class: Cabin | None = None,
-    included_airline_codes: Annotated[list[AirlineCode], Unordered] | None = None,
+    included_airline_codes: AirlineCodes | None = None,
     non_stop: bool = False,
     max_price: PricePerTraveler | None = None,
     max_results: ResultCount = 10,
@@ -171,7 +170,7 @@ def create_traveler_profile(
     db: Database,
     first_name: PersonName,
     last_name: PersonName,
-    date_of_birth: IsoDate | None = None,
+    date_of_birth: Day | None = None,
     gender: Gender | None = None,
     email: EmailAddress | None = None,
     phone: PhoneNumber | None = None,
@@ -202,7 +201,7 @@ def create_traveler_profile(
 def update_traveler_profile(
     db: Database,
     traveler_profile_id: str,
-    date_of_birth: IsoDate | None = None,
+    date_of_birth: Day | None = None,
     gender: Gender | None = None,
     email: EmailAddress | None = None,
     phone: PhoneNumber | None = None,
