@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..index import DOMAINS, build_card, read_index, write_index
 from ..registry import load_zoo_environment, resolve, zoo_cards, zoo_keys, zoo_root
-from .terminal import console
+from .terminal import console, print_whole
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -35,7 +35,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             row += [f"{card.mean_turns:.2f}", f"{card.mean_calls_per_turn:.2f}",
                     f"{card.sampled_tasks / max(1, card.tasks):.0%}", str(card.seed_rows)]
         table.add_row(*row)
-    console.print(table)
+    print_whole(table)
     tools, tasks = sum(c.tools for c in cards), sum(c.tasks for c in cards)
     domains: dict[str, int] = {}
     for card in cards:
