@@ -16,11 +16,14 @@ install: $(BIN)/python
 
 # Everything the full test suite exercises: the synth extra (CPU torch pinned first: an unpinned torch pulls
 # CUDA builds), Ray for the rollout backend (the version OpenRLHF 0.11.2 pins), the CPU pieces of OpenRLHF for
-# the agent-executor tests.
+# the agent-executor tests, the sandbox's bubblewrap and seccomp binding, and BFCL's own multi-turn checker for the
+# adapter agreement tests (its multi-turn modules need nothing beyond the standard library; its full dependency
+# set pins numpy 1.26).
 install-test: install
 	$(PIP) torch==2.13.0 ray==2.55.0
-	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench]"
+	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox,trl]"
 	$(PIP) --no-deps openrlhf==0.11.2
+	$(PIP) --no-deps bfcl-eval==2026.3.23
 
 demo: install
 	$(BIN)/envfactory list
@@ -29,8 +32,9 @@ demo: install
 	$(BIN)/envfactory rollout --agent random
 
 test: install-test
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto -q
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto --dist loadgroup -q --durations=25
 
 bench: install
+	$(BIN)/python benchmarks/bench_scoring.py
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_mcp.py

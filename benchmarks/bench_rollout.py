@@ -1,14 +1,22 @@
-"""Rollout throughput with a zero-latency policy (pure environment overhead) and memory per live env.
+"""Rollout throughput and memory per live env.
 
-Compares gymnasium's sync and async vector envs, the asyncio rollout engine (thread pool) and the Ray backend
-at 1..N workers, and prints each one's scaling against its own 1-worker run.
+Two modes:
+- zero latency (default): a policy that answers at once (pure environment overhead); compares gymnasium's sync
+  and async vector envs, the asyncio rollout engine (threads), its process backend and the Ray backend at 1..N
+  workers, each one's scaling against its own 1-worker run.
+- `--latency-ms 200`: a policy that waits like a served model before each reply, then plays the ground truth,
+  with every task of `--env` played `--group-size` times at `--concurrency` episodes in flight (RL-scale
+  rollouts); prints episodes/s and the environment's CPU per step (time the env work held a worker) for the
+  thread, process and Ray backends at 1..N workers.
 
     .venv/bin/python benchmarks/bench_rollout.py --env notion --episodes 200 --workers 1,2,4
+    .venv/bin/python benchmarks/bench_rollout.py --env amadeus --latency-ms 200 --concurrency 512 --group-size 8
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import time
 from contextlib import closing
@@ -19,7 +27,7 @@ import numpy as np
 
 import envfactory_gym
 from envfactory_gym import ToolUseEnv, resolve
-from envfactory_gym.rollout import GroundTruthPolicy, expand_tasks, rollout
+from envfactory_gym.rollout import GroundTruthPolicy, arollout, expand_tasks, make_pool, rollout
 
 
 def rss_mib() -> float:
@@ -55,6 +63,66 @@ def engine(env: str, backend: str, workers: int, episodes: int, policy: GroundTr
     return len(trajectories), sum(t.steps for t in trajectories), seconds
 
 
+class LatencyPolicy:
+    """The ground truth, each reply after `latency` seconds (a served model's response time)."""
+
+    def __init__(self, envs: list[str], latency: float) -> None:
+        self.truth = GroundTruthPolicy(envs)
+        self.latency = latency
+
+    async def __call__(self, messages: list, tools: list) -> str:
+        await asyncio.sleep(self.latency)
+        return self.truth.act(messages)
+
+
+def latency_run(env: str, backend: str, workers: int, latency: float, concurrency: int,
+                group_size: int) -> dict[str, float]:
+    """Every task of `env`, `group_size` samples each, through `rollout` with a slow policy."""
+    policy = LatencyPolicy([env], latency)
+    refs = expand_tasks([env])
+    pool = make_pool(backend, workers)  # type: ignore[arg-type]
+
+    async def run() -> tuple[list, float]:
+        await arollout(policy, refs[:workers], backend=pool, concurrency=workers)  # start workers, fill caches
+        start = time.perf_counter()
+        played = await arollout(policy, refs, concurrency=concurrency, group_size=group_size, backend=pool)
+        seconds = time.perf_counter() - start
+        await pool.aclose()
+        return played, seconds
+
+    trajectories, seconds = asyncio.run(run())
+    assert all(t.ok and t.reward == 1.0 for t in trajectories), [t.error for t in trajectories if t.error][:3]
+    steps = sum(t.steps for t in trajectories)
+    env_seconds = sum(t.timings["env_s"] for t in trajectories)
+    return {"episodes": len(trajectories), "seconds": seconds, "episodes_per_s": len(trajectories) / seconds,
+            "env_ms_per_step": 1e3 * env_seconds / steps}
+
+
+def main_latency(args: argparse.Namespace, workers: list[int]) -> None:
+    """The latency mode's table."""
+    backends = [m for m in args.modes.split(",") if m in ("local", "process", "ray")] or ["local", "process"]
+    if "ray" in backends:
+        import ray
+
+        ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False)
+    print(f"env={args.env} latency={args.latency_ms:.0f} ms concurrency={args.concurrency} "
+          f"group_size={args.group_size}")
+    print(f"{'backend':8} {'workers':>7} {'episodes':>8} {'seconds':>8} {'episodes/s':>11} {'env ms/step':>12} "
+          f"{'scaling':>8}")
+    results = []
+    for backend in backends:
+        base = None
+        for n in workers:
+            row = latency_run(args.env, backend, n, args.latency_ms / 1e3, args.concurrency, args.group_size)
+            base = base or row["episodes_per_s"]
+            results.append({"backend": backend, "workers": n, **row})
+            print(f"{backend:8} {n:>7} {row['episodes']:>8.0f} {row['seconds']:>8.1f} {row['episodes_per_s']:>11.1f} "
+                  f"{row['env_ms_per_step']:>12.2f} {row['episodes_per_s'] / base:>7.2f}x", flush=True)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"env": args.env, "latency_ms": args.latency_ms, "results": results}, out, indent=2)
+
+
 def memory_per_env(env: str, count: int = 200) -> float:
     """MiB of resident memory per live env (built and reset on its first task)."""
     task_id = ToolUseEnv(env).task_ids[0]
@@ -73,15 +141,23 @@ def main() -> None:
     parser.add_argument("--env", default="notion")
     parser.add_argument("--episodes", type=int, default=200)
     parser.add_argument("--workers", default="1,2,4", help="comma-separated worker counts")
-    parser.add_argument("--modes", default="sync,async,engine,ray")
+    parser.add_argument("--modes", default="sync,async,engine,process,ray",
+                        help="zero-latency modes; in latency mode the backends among local,process,ray")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="policy latency: switches to latency mode")
+    parser.add_argument("--concurrency", type=int, default=512, help="episodes in flight (latency mode)")
+    parser.add_argument("--group-size", type=int, default=8, help="samples per task (latency mode)")
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
+    if args.latency_ms > 0:
+        main_latency(args, workers)
+        return
     policy = GroundTruthPolicy([args.env])
     runners: dict[str, Callable[[int], tuple[int, int, float]]] = {
         "sync": lambda n: vector(args.env, "sync", n, args.episodes, policy),
         "async": lambda n: vector(args.env, "async", n, args.episodes, policy),
         "engine": lambda n: engine(args.env, "local", n, args.episodes, policy),
+        "process": lambda n: engine(args.env, "process", n, args.episodes, policy),
         "ray": lambda n: engine(args.env, "ray", n, args.episodes, policy),
     }
     modes = args.modes.split(",")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .env import ToolUseEnv
-from .tasks import GroundTruthCall
+if TYPE_CHECKING:
+    from .env import ToolUseEnv
+    from .tasks import GroundTruthCall
 
 _WORDS = ["roadmap", "report", "alpha", "order", "meeting", "q3", "budget", "flight", "refund", "draft", "team"]
 
@@ -115,17 +116,22 @@ AGENTS = {"reference": ReferenceAgent, "random": RandomAgent, "noop": NoOpAgent}
 
 
 def run_episode(env: ToolUseEnv, agent: Agent, *, seed: int | None = None, task_id: str | None = None) -> dict[str, Any]:
-    """Play one episode; returns the final reward, its components, the step count and the final info."""
+    """Play one episode; returns its score (`reward`, what the rewards summed to), its components, each finished
+    turn's own score (`turn_rewards`), the step count and the final info."""
     options = {"task_id": task_id} if task_id else None
     observation, info = env.reset(seed=seed, options=options)
     agent.reset(env, info)
+    turn_rewards: list[float] = []
     while True:
         observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
+        if "turn_reward" in info:
+            turn_rewards.append(float(info["turn_reward"]["total"]))
         if terminated or truncated:
             return {
                 "task_id": info["task_id"],
-                "reward": float(reward),
+                "reward": float(info["reward_components"]["total"]),
                 "components": info["reward_components"],
+                "turn_rewards": turn_rewards,
                 "steps": info["step"],
                 "terminated": terminated,
                 "info": info,

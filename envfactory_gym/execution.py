@@ -36,14 +36,17 @@ class ToolOutcome:
         return f"Error: {self.error}"
 
 
-def format_validation_error(error: ValidationError, limit: int = 5) -> str:
-    """A short, input-free summary of a pydantic validation error."""
+def format_validation_error(error: ValidationError, limit: int = 5, texts: dict[str, str] | None = None) -> str:
+    """A short, input-free summary of a pydantic validation error; `texts` (argument -> the product's own error
+    text) replace the validator's wording for the arguments that have one."""
     parts = []
     for item in error.errors()[:limit]:
         location = ".".join(str(p) for p in item["loc"]) or "arguments"
         message = item["msg"]
         if item["type"] == "extra_forbidden":
             message = "unexpected argument"
+        elif texts and item["loc"] and item["loc"][0] in texts and item["type"] != "missing":
+            message = texts[str(item["loc"][0])]
         parts.append(f"{location}: {message}")
     more = len(error.errors()) - limit
     if more > 0:
@@ -57,13 +60,16 @@ class ToolExecutor:
     def __init__(self, spec: EnvironmentSpec, database: Any) -> None:
         self.spec = spec
         self.database = database
+        self.hidden: frozenset[str] = frozenset()  # tools the agent cannot call yet (they arrive in a later turn)
 
     def call(self, name: Any, arguments: Any, caller: Caller = "agent") -> ToolOutcome:
         """Validate and execute one call; never raises for bad input or tool failures."""
         tool = self.spec.tools.get(name) if isinstance(name, str) else None
+        if tool is not None and caller == "agent" and tool.name in self.hidden:
+            tool = None
         if tool is None:
             shown = name if isinstance(name, str) and len(name) <= 80 else "<invalid name>"
-            available = ", ".join(t.name for t in self.spec.agent_tools)
+            available = ", ".join(t.name for t in self.spec.agent_tools if t.name not in self.hidden)
             return _failure(str(shown), arguments, "unknown_tool", f"unknown tool '{shown}'. Available tools: {available}")
         if tool.user_only and caller == "agent":
             return _failure(
@@ -77,7 +83,7 @@ class ToolExecutor:
         except ValidationError as exc:
             return _failure(
                 tool.name, arguments, "invalid_arguments",
-                f"invalid arguments for '{tool.name}': {format_validation_error(exc)}",
+                f"invalid arguments for '{tool.name}': {format_validation_error(exc, texts=tool.error_texts)}",
             )
         kwargs = {field: getattr(validated, field) for field in tool.input_model.model_fields}
         normalized = validated.model_dump(mode="json")

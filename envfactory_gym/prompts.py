@@ -43,9 +43,11 @@ def without_tool_listing(system: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def system_prompt(spec: EnvironmentSpec, now: datetime) -> str:
-    """The system prompt with the agent tools' schemas, for the moment `now` of the task's clock."""
-    tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in spec.openai_tools)
+def system_prompt(spec: EnvironmentSpec, now: datetime, hidden: frozenset[str] = frozenset()) -> str:
+    """The system prompt with the agent tools' schemas (those `hidden` until a later turn left out), for the moment
+    `now` of the task's clock."""
+    tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in spec.openai_tools
+                      if t["function"]["name"] not in hidden)
     return SYSTEM_TEMPLATE.format(
         product=spec.product, description=spec.description, now=now.strftime("%A %Y-%m-%d %H:%M UTC"), tools=tools
     )
@@ -69,6 +71,12 @@ def assistant_message(content: str, calls: list[tuple[str, Any, Any]]) -> dict[s
 def tool_message(call_id: str, name: str, content: str) -> dict[str, Any]:
     """A tool result message."""
     return {"role": "tool", "tool_call_id": call_id, "name": name, "content": content}
+
+
+def new_tools_note(tools: list[dict[str, Any]]) -> str:
+    """What the agent reads when tools become available in the middle of a task."""
+    listing = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
+    return f"New functions are available from now on:\n<tools>\n{listing}\n</tools>"
 
 
 def tool_response(content: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Literal, Sequence
 from pydantic import ValidationError
 
 from .spec import EnvironmentSpec
+from .delta import StateDelta, as_delta
 from .state import CanonicalState
 from .tasks import GroundTruthCall
 
@@ -34,12 +35,15 @@ class RewardConfig:
 
 @dataclass(frozen=True)
 class CallRecord:
-    """An agent call as the reward sees it: validated arguments, whether it succeeded, whether it reads only."""
+    """An agent call as the reward sees it: validated arguments, whether it succeeded, whether it reads only; a
+    failed call's `error` text; `unexpected`: made in a turn whose ground truth is to make no call."""
 
     name: str
     arguments: dict[str, Any]
     ok: bool
     read_only: bool
+    error: str | None = None
+    unexpected: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,11 +103,23 @@ def _as_set(value: Any) -> Any:
     return [distinct[key] for key in sorted(distinct)]
 
 
+def outcome_matches(record: CallRecord, expected: GroundTruthCall) -> bool:
+    """Whether an agent call ended the way the ground-truth call did: both succeeded, or both failed with the same
+    error (a ground-truth call that fails in the original carries its `expected_error`). A call made where the
+    task expects no call matches nothing."""
+    if record.unexpected:
+        return False
+    if expected.expected_error is None:
+        return record.ok
+    return not record.ok and record.error == expected.expected_error
+
+
 def call_matches(
     record: CallRecord, expected: GroundTruthCall, expected_args: dict[str, Any], unordered: frozenset[str] = frozenset()
 ) -> bool:
-    """Same tool and equal arguments, masked arguments ignored, `unordered` list arguments compared as sets."""
-    if not record.ok or record.name != expected.name:
+    """Same tool, same outcome (`outcome_matches`) and equal arguments, masked arguments ignored, `unordered` list
+    arguments compared as sets."""
+    if record.name != expected.name or not outcome_matches(record, expected):
         return False
     masked = set(expected.masked)
     keys = (set(expected_args) | set(record.arguments)) - masked
@@ -154,22 +170,25 @@ def trajectory_reward(matched: int, expected: int, mode: TrajectoryMode) -> floa
     return matched / expected
 
 
-def state_reward(initial: CanonicalState, final: CanonicalState, expected: CanonicalState) -> float:
+def state_reward(
+    initial: CanonicalState | StateDelta, final: CanonicalState | StateDelta, expected: CanonicalState | StateDelta
+) -> float:
     """R_state: over the rows that the ground truth or the agent changed, the fraction now equal to the expected.
 
     1.0 exactly when the final state equals the expected one; 0.0 when the agent changed none of the rows it
-    had to change.
+    had to change. States are full canonical dumps or deltas over one shared base; with deltas only the rows
+    that some state changed are read, and the result is the same as over full dumps.
     """
-    changed: set[tuple[str, str]] = set()
-    for table in set(initial) | set(final) | set(expected):
-        before, after, want = initial.get(table, {}), final.get(table, {}), expected.get(table, {})
-        for key in set(before) | set(after) | set(want):
-            if before.get(key) != want.get(key) or before.get(key) != after.get(key):
-                changed.add((table, key))
-    if not changed:
-        return 1.0
-    good = sum(1 for t, k in changed if final.get(t, {}).get(k) == expected.get(t, {}).get(k))
-    return good / len(changed)
+    views = [as_delta(initial), as_delta(final), as_delta(expected)]
+    before, after, want = views
+    changed = 0
+    good = 0
+    for key in set().union(*(v.rows.keys() for v in views)):
+        row_before, row_want, row_after = before.get(key), want.get(key), after.get(key)
+        if row_before != row_want or row_before != row_after:
+            changed += 1
+            good += row_after == row_want
+    return 1.0 if not changed else good / changed
 
 
 def length_penalty(agent_calls: int, expected_calls: int, config: RewardConfig) -> float:
@@ -186,19 +205,32 @@ def score(
     spec: EnvironmentSpec,
     agent_calls: Sequence[CallRecord],
     expected_calls: Iterable[GroundTruthCall],
-    initial: CanonicalState,
-    final: CanonicalState,
-    expected_state: CanonicalState,
+    initial: CanonicalState | StateDelta,
+    final: CanonicalState | StateDelta,
+    expected_state: CanonicalState | StateDelta,
     format_errors: int = 0,
     config: RewardConfig = RewardConfig(),
     checklist: float | None = None,
 ) -> RewardBreakdown:
     """Combine the parts into the composite reward, clipped to [0, 1]; `checklist` (a pass fraction) counts with
     weight `config.checklist` when given."""
+    return compose(spec, agent_calls, expected_calls, state_reward(initial, final, expected_state), format_errors,
+                   config, checklist)
+
+
+def compose(
+    spec: EnvironmentSpec,
+    agent_calls: Sequence[CallRecord],
+    expected_calls: Iterable[GroundTruthCall],
+    r_state: float,
+    format_errors: int = 0,
+    config: RewardConfig = RewardConfig(),
+    checklist: float | None = None,
+) -> RewardBreakdown:
+    """`score` with the state part already computed (`r_state`), e.g. reused while the state has not changed."""
     expected = list(expected_calls)
     matched = match_calls(spec, agent_calls, expected)
     r_traj = trajectory_reward(matched, len(expected), config.trajectory_mode)
-    r_state = state_reward(initial, final, expected_state)
     p_len = length_penalty(len(agent_calls), len(expected), config)
     p_fmt = format_penalty(format_errors, config)
     weight = config.checklist if checklist is not None else 0.0

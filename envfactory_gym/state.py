@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Optional, Protocol
+from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
 from pydantic import TypeAdapter, create_model
 from sqlalchemy import JSON, Boolean, Column, Connection, MetaData, Table, create_engine
@@ -19,9 +19,16 @@ from sqlalchemy.util import LRUCache
 from .fastpath import json_value
 
 META_TABLE = "_envfactory_meta"
+#: Every row change (insert, update, delete) appends its table and primary key here, by trigger (see
+#: `install_change_log`); a snapshot holds an empty log, so a session's log lists what it changed since reset.
+CHANGE_LOG = "_envfactory_changes"
+MAX_KEY_COLUMNS = 4
 
 #: table name -> primary-key string -> row (volatile columns excluded)
 CanonicalState = dict[str, dict[str, dict[str, Any]]]
+#: (table name, primary-key string as in `CanonicalState`): one row's identity across states of one schema
+RowKey = tuple[str, str]
+Row = dict[str, Any]
 
 # One compiled-statement cache per process, shared by every SQLite state (SQLAlchemy's own cache is per engine).
 _COMPILED_CACHE: LRUCache = LRUCache(4096)
@@ -44,6 +51,28 @@ class StateBackend(Protocol):
 
     def close(self) -> None:
         """Release what the state holds."""
+
+
+@runtime_checkable
+class ChangeTracking(Protocol):
+    """A state that can know which rows it changed, so comparisons read only those rows (`SQLiteState` restored
+    from a snapshot that `build_snapshot` made does; `tracks_changes` says whether this one does now)."""
+
+    @property
+    def tracks_changes(self) -> bool:
+        """Whether the state holds a change log (the methods below need one)."""
+
+    def mark(self) -> int:
+        """A position in the change log: `changed_since(mark)` later lists what changed after it."""
+
+    def changed_since(self, mark: int) -> dict[RowKey, tuple[Any, ...]]:
+        """Rows inserted, updated or deleted after `mark`: canonical key -> primary-key values."""
+
+    def rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, Row | None]:
+        """The canonical rows (None: absent) of the given keys, read from the current state."""
+
+    def trial(self) -> Any:
+        """Context manager: everything done inside is undone at its end."""
 
 
 class StateFactory(Protocol):
@@ -69,9 +98,18 @@ def volatile(column: Column) -> bool:
     return bool(column.info.get("volatile"))
 
 
+def tracks_changes(state: object) -> bool:
+    """Whether a state can list the rows it changed (see `ChangeTracking`)."""
+    return isinstance(state, ChangeTracking) and state.tracks_changes
+
+
 def _pk_key(table: Table, row: dict[str, Any]) -> str:
-    values = [row[c.name] for c in table.primary_key.columns]
-    return str(values[0]) if len(values) == 1 else json.dumps(values, default=str)
+    return key_string([row[c.name] for c in table.primary_key.columns])
+
+
+def key_string(values: list[Any] | tuple[Any, ...]) -> str:
+    """The canonical key of a row from its primary-key values (one value: its text; several: a JSON list)."""
+    return str(values[0]) if len(values) == 1 else json.dumps(list(values), default=str)
 
 
 class SQLiteState:
@@ -81,12 +119,16 @@ class SQLiteState:
         self.schema = schema
         self.raw = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.raw.execute("PRAGMA foreign_keys=ON")
+        self.raw.execute("PRAGMA recursive_triggers=ON")  # rows that REPLACE deletes reach the change log too
         self._engine = create_engine("sqlite://", creator=lambda: self.raw, poolclass=StaticPool)
         self.connection: Connection = self._engine.connect().execution_options(
             isolation_level="AUTOCOMMIT", compiled_cache=_COMPILED_CACHE
         )
         self._tables = [t for t in schema.sorted_tables]
         self._dump_sql = {t.name: _select_sql(t) for t in self._tables}
+        self._row_sql = {t.name: _row_sql(t) for t in self._tables}
+        self._raw_sql = {t.name: _raw_row_sql(t) for t in self._tables}
+        self._tracks: bool | None = None
 
     def snapshot(self) -> bytes:
         """Serialize the database (sqlite3 `serialize`)."""
@@ -95,6 +137,15 @@ class SQLiteState:
     def restore(self, data: bytes) -> None:
         """Replace the database with serialized bytes (sqlite3 `deserialize`, microseconds)."""
         self.raw.deserialize(data)
+        self._tracks = None
+
+    @property
+    def tracks_changes(self) -> bool:
+        """Whether the database holds a change log (snapshots made by `build_snapshot` do)."""
+        if self._tracks is None:
+            found = self.raw.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (CHANGE_LOG,))
+            self._tracks = found.fetchone() is not None
+        return self._tracks
 
     @contextmanager
     def atomic(self, read_only: bool = False) -> Iterator[None]:
@@ -112,6 +163,55 @@ class SQLiteState:
             if read_only:
                 raw.execute("PRAGMA query_only=0")
             raw.execute("RELEASE tool_call")
+
+    @contextmanager
+    def trial(self) -> Iterator[None]:
+        """Run a block whose every change is undone at its end (a SAVEPOINT rolled back), e.g. a what-if replay."""
+        self.raw.execute("SAVEPOINT trial")
+        try:
+            yield
+        finally:
+            self.raw.execute("ROLLBACK TO trial")
+            self.raw.execute("RELEASE trial")
+
+    def mark(self) -> int:
+        """The change log's current position (0 right after restoring a snapshot)."""
+        return self.raw.execute(f'SELECT coalesce(max(seq), 0) FROM "{CHANGE_LOG}"').fetchone()[0]
+
+    def changed_since(self, mark: int) -> dict[RowKey, tuple[Any, ...]]:
+        """Rows inserted, updated or deleted after `mark` (undone calls leave no trace): key -> primary key."""
+        out: dict[RowKey, tuple[Any, ...]] = {}
+        sql = f'SELECT DISTINCT tbl, k1, k2, k3, k4 FROM "{CHANGE_LOG}" WHERE seq > ?'
+        for table, *values in self.raw.execute(sql, (mark,)):
+            width = self._row_sql[table][3]
+            out[(table, key_string(values[:width]))] = tuple(values[:width])
+        return out
+
+    def rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, Row | None]:
+        """Canonical rows of the given keys as they are now (None for a row that does not exist)."""
+        out: dict[RowKey, Row | None] = {}
+        for key, values in keys.items():
+            sql, columns, decoders, _ = self._row_sql[key[0]]
+            found = self.raw.execute(sql, values).fetchone()
+            out[key] = None if found is None else {
+                name: (decode(value) if decode and value is not None else value)
+                for name, value, decode in zip(columns, found, decoders)
+            }
+        return out
+
+    def raw_rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, tuple[Any, ...] | None]:
+        """Rows of the given keys exactly as stored: every column, volatile ones included, and the row id."""
+        return {key: self.raw.execute(self._raw_sql[key[0]], values).fetchone() for key, values in keys.items()}
+
+    def counters(self) -> tuple[Any, ...]:
+        """What else tools read besides rows: the id counters (and SQLite's AUTOINCREMENT sequences)."""
+        meta = self.raw.execute(f'SELECT key, value FROM "{META_TABLE}" ORDER BY key').fetchall()
+        has_sequences = self.raw.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
+        ).fetchone()
+        sequences = self.raw.execute("SELECT name, seq FROM sqlite_sequence ORDER BY name").fetchall() \
+            if has_sequences else []
+        return tuple(meta), tuple(sequences)
 
     def dump(self) -> CanonicalState:
         """Table -> primary key -> row, volatile columns excluded; JSON and boolean columns decoded."""
@@ -160,6 +260,47 @@ def _select_sql(table: Table) -> tuple[str, list[str], list[Any]]:
     order = ", ".join(f'"{c.name}"' for c in table.primary_key.columns)
     quoted = ", ".join(f'"{n}"' for n in names)
     return f'SELECT {quoted} FROM "{table.name}" ORDER BY {order}', names, decoders
+
+
+def _row_sql(table: Table) -> tuple[str, list[str], list[Any], int]:
+    """The canonical select of one row by primary key: (sql, columns, decoders, number of key columns)."""
+    sql, names, decoders = _select_sql(table)
+    keys = list(table.primary_key.columns)
+    where = " AND ".join(f'"{c.name}" IS ?' for c in keys)
+    return f"{sql.split(' ORDER BY ')[0]} WHERE {where}", names, decoders, len(keys)
+
+
+def _raw_row_sql(table: Table) -> str:
+    """Select of one stored row by primary key: the row id, then every column."""
+    where = " AND ".join(f'"{c.name}" IS ?' for c in table.primary_key.columns)
+    columns = ", ".join(f'"{c.name}"' for c in table.columns)
+    return f'SELECT rowid, {columns} FROM "{table.name}" WHERE {where}'
+
+
+def install_change_log(raw: sqlite3.Connection, tables: list[Table]) -> None:
+    """Create the change log and, on every table, triggers that append each inserted, updated or deleted row's
+    table and primary key to it. Triggers live in the database, so they travel with its snapshots."""
+    raw.execute(f'CREATE TABLE "{CHANGE_LOG}" (seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, k1, k2, k3, k4)')
+    for table in tables:
+        keys = [c.name for c in table.primary_key.columns]
+        if not 1 <= len(keys) <= MAX_KEY_COLUMNS:
+            raise ValueError(f"table {table.name}: change tracking needs 1-{MAX_KEY_COLUMNS} primary-key columns")
+        target = f'"{CHANGE_LOG}" (tbl, {", ".join(f"k{i + 1}" for i in range(len(keys)))})'
+        name = "'" + table.name.replace("'", "''") + "'"
+        old = ", ".join(f'OLD."{k}"' for k in keys)
+        new = ", ".join(f'NEW."{k}"' for k in keys)
+        moved = " OR ".join(f'NEW."{k}" IS NOT OLD."{k}"' for k in keys)
+        quoted = '"' + table.name.replace('"', '""') + '"'
+        trigger = '"_ef_{}_' + table.name.replace('"', '""') + '"'
+        raw.executescript(
+            f"CREATE TRIGGER {trigger.format('ins')} AFTER INSERT ON {quoted} "
+            f"BEGIN INSERT INTO {target} VALUES ({name}, {new}); END;"
+            f"CREATE TRIGGER {trigger.format('del')} AFTER DELETE ON {quoted} "
+            f"BEGIN INSERT INTO {target} VALUES ({name}, {old}); END;"
+            f"CREATE TRIGGER {trigger.format('upd')} AFTER UPDATE ON {quoted} "
+            f"BEGIN INSERT INTO {target} VALUES ({name}, {old}); "
+            f"INSERT INTO {target} SELECT {name}, {new} WHERE {moved}; END;"
+        )
 
 
 def _python_type(column: Column) -> Any:
@@ -221,6 +362,7 @@ def build_snapshot(schema: MetaData, data: dict[str, Any]) -> bytes:
                 groups.setdefault(frozenset(values), []).append(values)
             for group in groups.values():  # executemany needs the same columns in every row
                 state.connection.execute(table.insert(), group)
+        install_change_log(state.raw, state._tables)
         return state.snapshot()
     finally:
         state.close()

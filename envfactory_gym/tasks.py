@@ -14,31 +14,43 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from .execution import ToolOutcome
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
-from .state import CanonicalState
+from .state import SQLiteState, tracks_changes
+from .delta import Checkpoint, StateDelta
+
+
+#: The most ground-truth calls one turn may hold (the user's own calls included).
+MAX_CALLS_PER_TURN = 6
 
 
 class GroundTruthCall(BaseModel):
-    """One expected tool call; arguments named in `masked` may take any value."""
+    """One expected tool call; arguments named in `masked` may take any value. `expected_error`: the call fails in
+    the original environment too (recorded at import), with this error text; an agent call matches it by failing
+    the same way."""
 
     model_config = ConfigDict(extra="forbid")
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     masked: list[str] = Field(default_factory=list)
     caller: Literal["agent", "user"] = "agent"
+    expected_error: str | None = None
 
 
 class Turn(BaseModel):
-    """One user request and the calls that fulfil it."""
+    """One user request and the calls that fulfil it. `new_tools` become available at this turn (hidden from the
+    agent before it); `expect_no_call`: the right answer to this request is to make no call (the request cannot be
+    served yet, or the agent must ask for something first)."""
 
     model_config = ConfigDict(extra="forbid")
     query: str
     calls: list[GroundTruthCall] = Field(default_factory=list)
+    new_tools: list[str] = Field(default_factory=list)
+    expect_no_call: bool = False
 
     @field_validator("calls")
     @classmethod
-    def _at_most_five(cls, calls: list[GroundTruthCall]) -> list[GroundTruthCall]:
-        if len(calls) > 5:
-            raise ValueError("a turn holds at most 5 ground-truth calls")
+    def _at_most_six(cls, calls: list[GroundTruthCall]) -> list[GroundTruthCall]:
+        if len(calls) > MAX_CALLS_PER_TURN:
+            raise ValueError(f"a turn holds at most {MAX_CALLS_PER_TURN} ground-truth calls")
         callers = [c.caller for c in calls]
         if callers != sorted(callers, key=lambda c: c != "user"):
             raise ValueError("user calls (performed by the user before asking) come first in a turn")
@@ -104,6 +116,10 @@ class Task(BaseModel):
         """Whether the agent's ground truth holds a write (the user's own calls do not count)."""
         return any(not spec.tools[c.name].read_only for c in self.agent_calls)
 
+    def hidden_tools(self, turn: int) -> frozenset[str]:
+        """Tools the agent cannot see or call yet at `turn` (they arrive with a later turn's `new_tools`)."""
+        return frozenset(name for later in self.turns[turn + 1 :] for name in later.new_tools)
+
 
 def vary_masked(spec: EnvironmentSpec, call: GroundTruthCall) -> GroundTruthCall:
     """The call with each masked argument given another valid value: dropped to its default when it has one,
@@ -133,6 +149,9 @@ def load_tasks(spec: EnvironmentSpec) -> dict[str, Task]:
         task = Task.model_validate(json.loads(line))
         if task.id in tasks:
             raise ValueError(f"{spec.tasks_path}:{line_no}: duplicate task id {task.id!r}")
+        for name in (n for turn in task.turns for n in turn.new_tools):
+            if name not in spec.tools:
+                raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} adds unknown tool {name!r}")
         for call in task.calls:
             if call.name not in spec.tools:
                 raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} calls unknown tool {call.name!r}")
@@ -147,19 +166,26 @@ def load_tasks(spec: EnvironmentSpec) -> dict[str, Task]:
 
 @dataclass(frozen=True)
 class Replay:
-    """Ground truth executed on the task's snapshot: outcomes per turn and the canonical state before/after each."""
+    """Ground truth executed on the task's snapshot: outcomes per turn and the state before/after each turn, as
+    deltas over the snapshot (only the rows the ground truth changed are held).
+
+    On SQLite state it also keeps, per turn, the exact checkpoint where the turn began and the state after the
+    turn's user calls: a live episode found at that checkpoint scores the turn from these states, no replay
+    needed."""
 
     outcomes: list[list[ToolOutcome]]
-    states: list[CanonicalState]  # states[0] initial, states[t + 1] after turn t
-    baseline: CanonicalState  # the final state if the agent does nothing (only the user's own calls run)
+    states: list[StateDelta]  # states[0] initial, states[t + 1] after turn t
+    baseline: StateDelta  # the final state if the agent does nothing (only the user's own calls run)
+    checkpoints: list[Checkpoint] | None = None  # checkpoints[t]: exactly where turn t began
+    after_user_calls: list[StateDelta] | None = None  # after_user_calls[t]: turn t's start once its user calls ran
 
     @property
-    def initial(self) -> CanonicalState:
+    def initial(self) -> StateDelta:
         """State before the first turn."""
         return self.states[0]
 
     @property
-    def final(self) -> CanonicalState:
+    def final(self) -> StateDelta:
         """Expected final state."""
         return self.states[-1]
 
@@ -179,50 +205,36 @@ def replay(spec: EnvironmentSpec, task: Task) -> Replay:
     session = ToolSession(spec)
     try:
         session.reset(task.snapshot, task.clock)
-        states = [session.dump()]
-        outcomes = []
+        tracking = isinstance(session.state, SQLiteState) and tracks_changes(session.state)
+        states = [session.delta()]
+        outcomes: list[list[ToolOutcome]] = []
+        checkpoints: list[Checkpoint] = []
+        after_user_calls: list[StateDelta] = []
         for turn in task.turns:
-            outcomes.append(replay_calls(session, turn.calls))
-            states.append(session.dump())
+            if tracking:
+                checkpoints.append(Checkpoint.capture(session.state, session.clock.now()))  # type: ignore[arg-type]
+            outcome = replay_calls(session, turn.user_calls)
+            after_user_calls.append(session.delta() if turn.user_calls else states[-1])
+            outcomes.append(outcome + replay_calls(session, turn.agent_calls))
+            states.append(session.delta())
         session.reset(task.snapshot, task.clock)
         replay_calls(session, [c for turn in task.turns for c in turn.user_calls])
-        return Replay(outcomes, states, session.dump())
+        return Replay(outcomes, states, session.delta(), checkpoints if tracking else None, after_user_calls)
     finally:
         session.close()
 
 
-def share_unchanged(state: CanonicalState, base: CanonicalState) -> CanonicalState:
-    """`state` with every table and row equal to the base's replaced by the base's own object, so that states
-    derived from one snapshot hold a single copy of all they leave unchanged. Canonical states are read-only."""
-    shared: CanonicalState = {}
-    for table, rows in state.items():
-        base_rows = base.get(table)
-        if base_rows is None:
-            shared[table] = rows
-        elif rows == base_rows:
-            shared[table] = base_rows
-        else:
-            shared[table] = {key: base_rows[key] if base_rows.get(key) == row else row for key, row in rows.items()}
-    return shared
-
-
 _REPLAY_LOCK = threading.Lock()
 _REPLAYS: dict[tuple[int, str], Replay] = {}
-_SNAPSHOT_STATES: dict[tuple[int, str], CanonicalState] = {}
 
 
 def expected_replay(spec: EnvironmentSpec, task: Task) -> Replay:
-    """The task's replay, computed once per process and cached (the reward's expected states). The cached states
-    share every unchanged row with their snapshot's state, so a process that scores many tasks of many
-    environments holds about one copy of each snapshot, not one per task and turn."""
+    """The task's replay, computed once per process and cached (the reward's expected states). Its states hold
+    only the rows the ground truth changed, over the snapshot's shared row source."""
     key = (id(spec), task.id)
     cached = _REPLAYS.get(key)
     if cached is None:
         fresh = replay(spec, task)
         with _REPLAY_LOCK:
-            base = _SNAPSHOT_STATES.setdefault((id(spec), task.snapshot), fresh.initial)
-            cached = _REPLAYS.setdefault(key, Replay(
-                fresh.outcomes, [share_unchanged(s, base) for s in fresh.states],
-                share_unchanged(fresh.baseline, base),
-            ))
+            cached = _REPLAYS.setdefault(key, fresh)
     return cached

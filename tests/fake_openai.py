@@ -25,13 +25,16 @@ def completion(content: str | None = "", tool_calls: list | None = None, prompt_
 class FakeEndpoint:
     """Answers `POST .../chat/completions` with, in order of precedence: `respond(body, n)` (a full `Reply`, `n`
     the request's number from 1), `responder(body)` (a 200 body), or the next scripted reply (`add`), else a
-    default completion. `GET .../models` lists one model. Every request is kept in `requests`."""
+    default completion. `GET .../models` lists the ids in `models` (owned by `fake-server`), or answers
+    `models_status` when that is set. Every request is kept in `requests`."""
 
     def __init__(self) -> None:
         self.script: list[Reply] = []
         self.respond: Callable[[dict, int], Reply] | None = None
         self.responder: Callable[[dict], dict] | None = None
         self.requests: list[dict[str, Any]] = []
+        self.models: list[str] = ["listed-model"]
+        self.models_status: int | None = None
         self.in_flight = 0
         self.max_in_flight = 0
         self.lock = threading.Lock()
@@ -55,7 +58,12 @@ class FakeEndpoint:
 
             def do_GET(self) -> None:
                 endpoint.requests.append({"path": self.path, "headers": dict(self.headers)})
-                self._reply(200, {}, {"data": [{"id": "listed-model"}]})
+                if endpoint.models_status is not None:
+                    self._reply(endpoint.models_status, {}, {"error": "no models here"})
+                    return
+                self._reply(200, {}, {"object": "list", "data": [
+                    {"id": name, "object": "model", "owned_by": "fake-server", "max_model_len": 32768}
+                    for name in endpoint.models]})
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

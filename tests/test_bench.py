@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -50,6 +51,7 @@ def native_answer(body: dict) -> dict:
 @pytest.fixture
 def endpoint():
     server = FakeEndpoint()
+    server.models = [MODEL]
     server.responder = native_answer
     yield server
     server.close()
@@ -132,7 +134,21 @@ def test_a_killed_run_resumes_to_the_same_report(endpoint, tmp_path):
     assert main(bench_args(endpoint, fresh)) == 0
     resumed = RunDirectory(killed).records()
     assert partial < len(resumed) and len({r.key for r in resumed}) == len(RunDirectory(fresh).records())
-    assert json.loads((killed / "metrics.json").read_text()) == json.loads((fresh / "metrics.json").read_text())
+    assert without_timings(killed) == without_timings(fresh)
+
+
+#: What differs between two plays of the same run: how long things took and when.
+TIMING_FIELDS = {"call_latency_median", "call_latency_p95", "episode_seconds_median", "episode_seconds_p95",
+                 "wall_seconds", "sessions", "started_at"}
+
+
+def without_timings(run_dir: Path) -> dict:
+    """metrics.json of a run with the wall-clock fields left out (everything else is deterministic)."""
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    metrics["settings"] = {k: v for k, v in metrics["settings"].items() if k not in TIMING_FIELDS}
+    for by in ("all", "domain", "env"):
+        metrics[by] = [{k: v for k, v in row.items() if k not in TIMING_FIELDS} for row in metrics[by]]
+    return metrics
 
 
 def test_a_run_directory_refuses_other_settings_and_nothing_to_run_is_refused(endpoint, tmp_path, capsys):
@@ -172,7 +188,7 @@ def test_refused_requests_are_failures_and_transient_errors_are_played_again(end
     endpoint.respond = lambda body, n: (200, {}, native_answer(body), 0.0)  # the endpoint recovers
     endpoint.requests.clear()
     assert main(args) == 0
-    replayed = {q["body"]["messages"][1]["content"] for q in endpoint.requests}
+    replayed = {q["body"]["messages"][1]["content"] for q in endpoint.requests if "body" in q}
     by_query = {r.task_id: r.messages[1]["content"] for r in first}
     assert {by_query[t] for t in transient} == replayed  # only the transient ones were played again
     latest = {r.key: r for r in RunDirectory(tmp_path).records()}.values()
@@ -198,22 +214,78 @@ def test_a_line_cut_inside_a_multibyte_character_does_not_stop_a_resume(tmp_path
     assert [r.task_id for r in rundir.records()] == ["notion-0001", "notion-0001"]
 
 
-def test_compare_puts_two_runs_side_by_side(endpoint, tmp_path, capsys):
-    assert main(bench_args(endpoint, tmp_path / "a", "--baselines", "none")) == 0
+def table_rows(markdown: str, heading: str) -> dict[str, dict[str, str]]:
+    """The rows of the Markdown table under `## heading`, by their first cell, each as header -> cell."""
+    section = markdown.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    lines = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
+    return {cells[0]: dict(zip(lines[0], cells)) for cells in lines[1:]}
+
+
+def task_means(run: Path) -> dict[tuple[str, str], float]:
+    """Each task's mean reward of the run's model, from its stored episodes."""
+    runs = defaultdict(list)
+    for record in RunDirectory(run).records():
+        if record.agent == MODEL:
+            runs[(record.env_id, record.task_id)].append(record.reward)
+    return {key: sum(values) / len(values) for key, values in runs.items()}
+
+
+def test_compare_tests_the_difference_over_shared_tasks(endpoint, tmp_path, capsys):
+    assert main(bench_args(endpoint, tmp_path / "a", "--baselines", "reference")) == 0
     endpoint.responder = lambda body: completion("I give up.")
     assert main(bench_args(endpoint, tmp_path / "b", "--baselines", "none")) == 0
     out = tmp_path / "compare.md"
     capsys.readouterr()
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(out)]) == 0
     assert "warning" not in printed(capsys)
+
+    text = out.read_text()
+    cell = table_rows(text, "Overall")["all"]
+    means_a, means_b = task_means(tmp_path / "a"), task_means(tmp_path / "b")
+    diffs = [means_b[key] - means_a[key] for key in means_a]
+    assert int(cell["tasks"]) == len(diffs)
+    assert float(cell["reward a"]) == pytest.approx(sum(means_a.values()) / len(means_a), abs=1e-3)
+    assert float(cell["change"]) == pytest.approx(sum(diffs) / len(diffs), abs=1e-3)
+    low, high = (float(v) for v in cell["95% CI"].split(" to "))
+    assert low <= float(cell["change"]) <= high < 0  # b gives up everywhere a solved: a real difference
+    assert cell["verdict"] == "a better" and float(cell["p"]) < 0.01
+    assert float(cell["reference"]) == 1.0  # the baseline anchors the table
+    per_env = table_rows(text, "Per environment")
+    assert resolve("notion").env_id in per_env and "office" in table_rows(text, "Per domain")
+
     assert main(bench_args(endpoint, tmp_path / "c", "--baselines", "none", "--k", "1")) == 0
+    capsys.readouterr()
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 0
-    assert "the runs differ in k" in printed(capsys)
-    lines = {line.split(" | ")[0].strip("| "): line for line in out.read_text().splitlines() if line.startswith("| ")}
-    cells = [c.strip() for c in lines["all"].strip("|").split("|")]
-    reward_a, reward_b, change = float(cells[1]), float(cells[2]), float(cells[3])
-    assert reward_a > reward_b and change == pytest.approx(reward_b - reward_a, abs=1e-3)
-    assert "envfactory/Notion-v0" in lines and "office" in lines
+    assert "the runs differ in k (2 vs 1)" in printed(capsys)
+
+
+def test_compare_refuses_runs_of_other_environments_or_splits_and_missing_runs(endpoint, tmp_path, capsys):
+    assert main(bench_args(endpoint, tmp_path / "a", "--baselines", "none")) == 0
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    config_path = tmp_path / "b" / "config.json"
+    config = json.loads(config_path.read_text())
+    notion = resolve("notion").env_id
+    config["environments"][notion]["hash"] = "0" * 64  # as if the environment had changed between the runs
+    config_path.write_text(json.dumps(config))
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    out = printed(capsys)
+    assert "refusing to compare" in out and f"environment content: {notion}" in out and "| all |" not in out
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--force"]) == 0
+    out = printed(capsys)
+    assert "warning: the runs differ in environment content" in out and "| all |" in out
+
+    config["environments"] = json.loads((tmp_path / "a" / "config.json").read_text())["environments"]
+    config["split"] = "train"
+    config_path.write_text(json.dumps(config))
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "the runs differ in split (test vs train)" in printed(capsys)
+
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "missing")]) == 2
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines == [f"{tmp_path / 'missing'} does not exist"]
+    assert main(["leaderboard", str(tmp_path / "a"), str(tmp_path)]) == 2
+    assert f"{tmp_path} holds no benchmark run (no config.json)" in printed(capsys)
 
 
 def test_pass_hat_k_and_pass_at_k_on_a_constructed_case():

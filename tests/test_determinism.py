@@ -41,6 +41,7 @@ def test_two_runs_in_one_process_are_identical(key):
     assert episode_digests([key]) == episode_digests([key])
 
 
+@pytest.mark.slow
 def test_episodes_do_not_depend_on_the_process_hash_seed():
     code = ("import json, sys; sys.path.insert(0, '.'); from tests.test_determinism import episode_digests; "
             "from envfactory_gym import zoo_keys; print(json.dumps(episode_digests(zoo_keys(), 2)))")

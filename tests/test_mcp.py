@@ -201,7 +201,7 @@ async def _task_start_state() -> None:
     async with Client(server("notion", task_id=task.id)) as client:
         state = json.loads((await client.read_resource("envfactory://notion/state"))[0].text)
         description = (await client.read_resource("envfactory://notion/description"))[0].text
-    assert state == json.loads(json.dumps(replay(spec, task).initial, default=str))
+    assert state == json.loads(json.dumps(replay(spec, task).initial.full(), default=str))
     assert "task notion-0004" in description
     with pytest.raises(KeyError):
         server("notion", task_id="notion-9999")

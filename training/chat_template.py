@@ -47,6 +47,14 @@ class FeedbackRenderer:
         return tail
 
 
+    def prompt(self, messages: list[dict[str, Any]]) -> str:
+        """A whole conversation (text-form messages) rendered as the prompt of the model's next action."""
+        text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        if not isinstance(text, str):
+            raise TypeError("apply_chat_template must return text (tokenize=False)")
+        return text
+
+
 def _plain(message: dict[str, Any]) -> dict[str, Any]:
     """A feedback message with only the fields chat templates read."""
     keep = ("role", "content", "name", "tool_call_id")

@@ -6,6 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+import gymnasium as gym
+
 from envfactory_gym.agents import ReferenceAgent
 from envfactory_gym.env import ToolUseEnv
 
@@ -40,17 +42,19 @@ class EpisodeLabel:
         return cls(env=str(data["env"]), task_id=str(data["task_id"]), turn=int(data["turn"]), mode=data["mode"])
 
 
-def start_episode(env: ToolUseEnv, label: EpisodeLabel) -> dict[str, Any]:
-    """Reset `env` on the label's task and play turns before `label.turn` with the ground truth.
+def start_episode(env: ToolUseEnv | gym.Wrapper, label: EpisodeLabel) -> dict[str, Any]:
+    """Reset `env` (a `ToolUseEnv`, possibly wrapped) on the label's task and play turns before `label.turn` with
+    the ground truth.
 
     Each ground-truth call is one action, and each turn ends with the reference agent's closing message, so the
     returned info's `messages` are exactly the history the dataset's prompt holds. Returns that info.
     """
     _, info = env.reset(options={"task_id": label.task_id})
-    if not 0 <= label.turn < len(env.task.turns):  # type: ignore[union-attr]
+    base = env.unwrapped
+    if not 0 <= label.turn < len(base.task.turns):  # type: ignore[union-attr]
         raise ValueError(f"task {label.task_id} has no turn {label.turn}")
     agent = ReferenceAgent()
-    agent.reset(env, info)
+    agent.reset(base, info)
     while info["turn"] < label.turn:
         _, _, terminated, truncated, info = env.step(agent.act("", info))
         if terminated or truncated:

@@ -18,9 +18,9 @@ CHATML_TEMPLATE = (
 )
 
 
-def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600):
+def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600, chat_template: str = CHATML_TEMPLATE):
     """A `PreTrainedTokenizerFast` trained on `corpus`, with `<|im_start|>`/`<|im_end|>` (also eos and pad) and
-    the ChatML template."""
+    `chat_template` (default: ChatML without tools; pass a model's template, e.g. Qwen2.5's, to render `tools=`)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -33,5 +33,20 @@ def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600):
     )
     tokenizer.train_from_iterator(corpus, trainer)
     wrapped = PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token="<|im_end|>", pad_token="<|im_end|>")
-    wrapped.chat_template = CHATML_TEMPLATE
+    wrapped.chat_template = chat_template
     return wrapped
+
+
+def tiny_qwen2(tokenizer, width: int = 64, layers: int = 1, seed: int = 0):
+    """A Qwen2 causal LM of `width` and `layers`, initialised at random with `seed`, sized to `tokenizer`."""
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    config = Qwen2Config(
+        vocab_size=len(tokenizer), hidden_size=width, intermediate_size=4 * width, num_hidden_layers=layers,
+        num_attention_heads=max(1, width // 64), num_key_value_heads=max(1, width // 64),
+        max_position_embeddings=32768, tie_word_embeddings=True, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    torch.manual_seed(seed)
+    return Qwen2ForCausalLM(config)

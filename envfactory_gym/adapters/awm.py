@@ -1,14 +1,17 @@
 """AWM environments (Snowflake-Labs/agent-world-model): JSONL files keyed by scenario — `gen_db.jsonl`
-(`db_schema.tables[].ddl`), `gen_sample.jsonl` (`sample_data.tables[].insert_statements`), `gen_envs.jsonl`
-(`full_code`: a FastAPI + SQLAlchemy app), `gen_tasks.jsonl` (`tasks`: requests) and optionally
-`gen_verifier.pure_code.jsonl` (`verify_task_completion(initial_db_path, final_db_path, final_answer)`).
+(`db_schema.tables[].ddl`, `indexes`, `examples`), `gen_sample.jsonl` (`sample_data.tables[].insert_statements`),
+`gen_envs.jsonl` (`full_code`: a FastAPI + SQLAlchemy app), `gen_tasks.jsonl` (`tasks`: requests) and optionally the
+verifiers, `gen_verifier.pure_code.jsonl` or `gen_verifier.jsonl` (the name AWM's pipeline writes):
+`verify_task_completion(initial_db_path, final_db_path, final_answer)`.
 
 SQLite is native here: the snapshot is built from the DDL and inserts, each session runs its own copy of the app on
 its own in-memory database (its `create_engine(...)` call is redirected there), and endpoints are called in-process
 through `httpx.ASGITransport` — no server, no port. The app's commits are no-ops: each tool call is one SAVEPOINT of
 the runtime, rolled back when the endpoint fails (HTTP status >= 400 or an exception). AWM tasks carry no
 ground-truth calls; give them with `solutions` (rows `{"task_id": "<scenario>-<index>", "calls": [...]}`), and the
-verifier code is the task's checklist (1.0 when it returns `{"result": "complete"}`).
+verifier code is the task's checklist (1.0 when it returns `{"result": "complete"}`; SQL-mode verifiers, which hand
+their findings to an LLM judge, are left out). The app's randomness is a generator kept in the database itself
+(table `_envfactory_entropy`), so it snapshots and rolls back with the rest.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ import ast
 import asyncio
 import itertools
 import os
+import pickle
+import re
 import sqlite3
 import sys
 import tempfile
 import threading
 import types
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Coroutine
@@ -35,8 +39,10 @@ from sqlalchemy.pool import StaticPool
 from ..spec import EnvironmentSpec
 from ..state import SQLiteState
 from .build import Checklist, ImportOptions, external_spec, materialize, read_json, read_records, read_solutions, turns
-from .objects import ObjectHandle
-from .tools import ExternalError, external_tool, json_type, schema_fields
+from .determinism import Entropy, make_deterministic, session_entropy
+from .network import NetworkPolicy, guarded
+from .objects import ObjectHandle, ReadOnlyViolation
+from .tools import ExternalError, external_tool, json_type, read_decision, schema_fields
 
 try:  # the HTTP client fastmcp/openai install: `httpx2` in newer stacks, `httpx` in older ones
     import httpx2 as httpx
@@ -44,8 +50,10 @@ except ImportError:  # pragma: no cover
     import httpx  # type: ignore[no-redef]
 
 FORMAT = "awm"
-FILES = ("gen_scenario.jsonl", "gen_tasks.jsonl", "gen_db.jsonl", "gen_sample.jsonl", "gen_envs.jsonl",
-         "gen_verifier.pure_code.jsonl")
+VERIFIER_FILES = ("gen_verifier.pure_code.jsonl", "gen_verifier.jsonl")  # code verifiers first
+FILES = ("gen_scenario.jsonl", "gen_tasks.jsonl", "gen_db.jsonl", "gen_sample.jsonl", "gen_envs.jsonl", *VERIFIER_FILES)
+ENTROPY_TABLE = "_envfactory_entropy"
+VERIFIER = "verify_task_completion"
 VOLATILE_NAMES = ("created_at", "updated_at", "modified_at", "last_updated", "last_modified", "timestamp")
 _MODULE_NUMBERS = itertools.count()
 
@@ -75,7 +83,8 @@ def sources(path: Path, key: str, options: ImportOptions) -> list[Path]:
 
 # ---------------------------------------------------------------------------------------------------- database
 def build_database(payload: dict[str, Any]) -> bytes:
-    """SQLite bytes of a scenario: its DDL, then its inserts (an insert that fails is skipped, as AWM does)."""
+    """SQLite bytes of a scenario: its DDL, then its inserts (an insert that fails is skipped, as AWM does; an insert
+    is SQL text or `{"table", "row"}`), and the app's generator."""
     raw = sqlite3.connect(":memory:", isolation_level=None)
     try:
         raw.execute("PRAGMA foreign_keys=ON")
@@ -83,12 +92,30 @@ def build_database(payload: dict[str, Any]) -> bytes:
             raw.executescript(statement)
         for statement in payload["inserts"]:
             try:
-                raw.execute(statement)
+                if isinstance(statement, dict):
+                    columns = list(statement["row"])
+                    raw.execute(f'INSERT INTO "{statement["table"]}" ({", ".join(f"{c!r}".replace(chr(39), chr(34)) for c in columns)}) '
+                                f'VALUES ({", ".join("?" for _ in columns)})', [statement["row"][c] for c in columns])
+                else:
+                    raw.execute(statement)
             except sqlite3.Error:
                 continue
+        raw.execute(f'CREATE TABLE "{ENTROPY_TABLE}" (id INTEGER PRIMARY KEY, state BLOB NOT NULL)')
+        raw.execute(f'INSERT INTO "{ENTROPY_TABLE}" VALUES (1, ?)', (pickle.dumps(Entropy().random.getstate()),))
         return raw.serialize()
     finally:
         raw.close()
+
+
+def example_inserts(table: dict[str, Any]) -> list[Any]:
+    """A table's `examples` (gen_db.jsonl) as inserts: SQL strings as they are, rows (`{column: value}`) by table."""
+    found = []
+    for example in table.get("examples") or []:
+        if isinstance(example, str):
+            found.append(example)
+        elif isinstance(example, dict) and table.get("name"):
+            found.append({"table": table["name"], "row": example})
+    return found
 
 
 def _volatile(column: Column) -> bool:
@@ -168,26 +195,6 @@ def compile_app(code: str, scenario: str) -> types.CodeType:
     return compile(tree, f"<awm:{scenario}>", "exec")
 
 
-def _simulated_datetime(now: Callable[[], datetime]) -> type:
-    """A `datetime` class whose now/utcnow/today read the session's simulated clock."""
-
-    class SimulatedDateTime(datetime):
-        @classmethod
-        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
-            value = now()
-            return value.astimezone(tz) if tz is not None else value.replace(tzinfo=None)
-
-        @classmethod
-        def utcnow(cls) -> datetime:  # type: ignore[override]
-            return now().astimezone(timezone.utc).replace(tzinfo=None)
-
-        @classmethod
-        def today(cls) -> datetime:  # type: ignore[override]
-            return cls.now()
-
-    return SimulatedDateTime
-
-
 class _Loop:
     """One background event loop per process, through which the synchronous runtime drives ASGI apps."""
 
@@ -258,19 +265,23 @@ def endpoints(openapi: dict[str, Any]) -> tuple[dict[str, Endpoint], dict[str, t
 
 
 class AppState(SQLiteState):
-    """A session's in-memory database plus its own copy of the app, bound to that database."""
+    """A session's in-memory database plus its own copy of the app, bound to that database; the app reads the
+    session's clock and the generator stored in the database."""
 
-    def __init__(self, schema: MetaData, code: types.CodeType, routes: dict[str, Endpoint]) -> None:
+    def __init__(self, schema: MetaData, code: types.CodeType, routes: dict[str, Endpoint],
+                 network: NetworkPolicy | None = None) -> None:
         super().__init__(schema)
         self.routes = routes
+        self.network = network
         self.clock: Any = None
+        self.entropy = Entropy()
         engine = create_engine("sqlite://", creator=lambda: _Connection(self.raw), poolclass=StaticPool)
         module = types.ModuleType(f"envfactory_awm_app_{next(_MODULE_NUMBERS)}")
         module.__dict__["__envfactory_engine__"] = lambda *args, **kwargs: engine
         sys.modules[module.__name__] = module  # pydantic resolves the app's annotations through it
-        exec(code, module.__dict__)
-        if module.__dict__.get("datetime") is datetime:
-            module.__dict__["datetime"] = _simulated_datetime(lambda: self.clock.now())
+        with guarded(network):
+            exec(code, module.__dict__)
+        make_deterministic(module.__dict__)
         self.module, self.engine = module, engine
         self.app = next(v for v in vars(module).values() if type(v).__name__ == "FastAPI")
 
@@ -282,7 +293,20 @@ class AppState(SQLiteState):
         body = arguments["body"] if route.raw_body else (
             {k: arguments[k] for k in route.body_fields if arguments.get(k) is not None} if route.body_fields else None
         )
-        response = _Loop.run(_request(self.app, route.method, url, query, body))
+        stored = self.raw.execute(f'SELECT state FROM "{ENTROPY_TABLE}" WHERE id = 1').fetchone()
+        if stored is not None:
+            self.entropy.random.setstate(pickle.loads(stored[0]))
+        request = _request(self.app, route.method, url, query, body)
+        try:
+            response = _Loop.run(_in_session(request, self.entropy, self.clock.now, self.network))
+        except Exception as exc:
+            if "readonly database" in str(exc):  # a read-only tool's write, refused by SQLite's query_only
+                raise ReadOnlyViolation("this tool is declared read-only but wrote to the database; the write was "
+                                        "refused") from exc
+            raise
+        if stored is not None and not self.raw.execute("PRAGMA query_only").fetchone()[0]:  # reads leave it as it was
+            self.raw.execute(f'UPDATE "{ENTROPY_TABLE}" SET state = ? WHERE id = 1',
+                             (pickle.dumps(self.entropy.random.getstate()),))
         try:
             content = response.json()
         except ValueError:
@@ -299,6 +323,13 @@ class AppState(SQLiteState):
         super().close()
 
 
+async def _in_session(work: Coroutine[Any, Any, Any], entropy: Entropy, now: Callable[[], Any],
+                      network: NetworkPolicy | None) -> Any:
+    """Run the app's request in the loop with the session's generator, clock and network policy."""
+    with guarded(network), session_entropy(entropy, now):
+        return await work
+
+
 async def _request(app: Any, method: str, url: str, query: dict[str, Any], body: Any) -> Any:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://awm.local") as client:
@@ -312,10 +343,11 @@ class AppBackend:
     schema: MetaData
     code: types.CodeType
     routes: dict[str, Endpoint]
+    network: NetworkPolicy | None = None
 
     def create(self) -> AppState:
         """A session's database and app."""
-        return AppState(self.schema, self.code, self.routes)
+        return AppState(self.schema, self.code, self.routes, self.network)
 
     def handle(self, state: AppState, clock: Any) -> ObjectHandle:
         """What the tools receive; the app's clock becomes the session's simulated one."""
@@ -333,6 +365,26 @@ def _database_bytes(path: str, version: int) -> bytes:
 
 
 # ---------------------------------------------------------------------------------------------------- verifier
+def read_verifiers(root: Path, key: str) -> tuple[dict[str, str], int]:
+    """Code verifiers by task id from the verifier files (pure-code first), and how many SQL-mode ones (which need
+    an LLM judge) were left out."""
+    verifiers: dict[str, str] = {}
+    judged = 0
+    for file in VERIFIER_FILES:
+        if not (root / file).exists():
+            continue
+        for row in read_records(root / file):
+            code = (row.get("verification") or {}).get("code") or ""
+            task_id = f"{key}-{row.get('task_idx')}"
+            if row.get("scenario") != key or task_id in verifiers:
+                continue
+            if re.search(rf"def\s+{VERIFIER}\s*\(", code):
+                verifiers[task_id] = code
+            else:
+                judged += 1
+    return verifiers, judged
+
+
 def verifier_checklist(verifiers: dict[str, str], backend: AppBackend, folder: Path) -> Checklist:
     """The checklist hook: run the task's `verify_task_completion` on the initial and final database files."""
 
@@ -347,8 +399,9 @@ def verifier_checklist(verifiers: dict[str, str], backend: AppBackend, folder: P
             paths[1].write_bytes(state.snapshot())
             namespace: dict[str, Any] = {}
             try:
-                exec(code, namespace)
-                result = namespace["verify_task_completion"](str(paths[0]), str(paths[1]), None)
+                with guarded(backend.network):
+                    exec(code, namespace)
+                    result = namespace[VERIFIER](str(paths[0]), str(paths[1]), None)
             except Exception:  # a verifier that fails counts as not complete
                 return 0.0
         return 1.0 if isinstance(result, dict) and result.get("result") == "complete" else 0.0
@@ -362,19 +415,23 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     db = _by_scenario(root, "gen_db.jsonl")[key]["db_schema"]
     sample = _by_scenario(root, "gen_sample.jsonl").get(key, {}).get("sample_data", {"tables": []})
     ddl = [t["ddl"] for t in db["tables"]] + [index for t in db["tables"] for index in t.get("indexes", [])]
-    inserts = [s for t in sample.get("tables", []) for s in t.get("insert_statements", [])]
+    sampled = {t.get("table_name") or t.get("name") for t in sample.get("tables", []) if t.get("insert_statements")}
+    inserts: list[Any] = [s for t in sample.get("tables", []) for s in t.get("insert_statements", [])]
+    inserts += [i for t in db["tables"] if t.get("name") not in sampled for i in example_inserts(t)]
     schema = reflect_schema(ddl)
     code = compile_app(_by_scenario(root, "gen_envs.jsonl")[key]["full_code"], key)
-    probe = AppState(schema, code, {})
+    network = options.network_policy(f"the AWM app of {key}")
+    probe = AppState(schema, code, {}, network)
     try:
         routes, described = endpoints(probe.app.openapi())
     finally:
         probe.close()
-    tools = {
-        tool: external_tool(tool, description, fields, options.read_only(tool, routes[tool].method == "GET"))
-        for tool, (description, fields) in described.items()
-    }
-    backend = AppBackend(schema, code, routes)
+    tools, decisions = {}, {}
+    for tool, (description, fields) in described.items():
+        read_only, decisions[tool] = read_decision(tool, options, routes[tool].method == "GET",
+                                                   f"HTTP {routes[tool].method}")
+        tools[tool] = external_tool(tool, description, fields, read_only)
+    backend = AppBackend(schema, code, routes, network)
     solutions = read_solutions(Path(options.solutions) if options.solutions else None)
     requests = _by_scenario(root, "gen_tasks.jsonl").get(key, {}).get("tasks", [])
     tasks = [
@@ -382,15 +439,14 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
          "provenance": {"format": FORMAT, "task_idx": i}}
         for i, text in enumerate(requests)
     ]
-    verifiers = {
-        f"{key}-{row['task_idx']}": row["verification"]["code"]
-        for row in read_records(root / "gen_verifier.pure_code.jsonl")
-        if row.get("scenario") == key
-    } if (root / "gen_verifier.pure_code.jsonl").exists() else {}
-    skipped = materialize(folder, {"seed": {"ddl": ddl, "inserts": inserts}}, tasks, tools)
+    verifiers, judged = read_verifiers(root, key)
+    skipped = materialize(folder, {"seed": {"ddl": ddl, "inserts": inserts}}, tasks, tools, options.expected_errors)
     description = _by_scenario(root, "gen_scenario.jsonl").get(key, {}).get("description", "")
+    notes = [f"{judged} SQL-mode verifier(s) left out: they hand their findings to an LLM judge"] if judged else []
     return external_spec(
         name, description, key, tools, folder, backend, source=f"{FORMAT}:{root}:{key}", schema=schema,
         checklist=verifier_checklist(verifiers, backend, folder) if verifiers else None,
-        notes={"skipped_tasks": skipped, "unsolved_tasks": sum(1 for t in tasks if not t["turns"][0]["calls"])},
+        notes={"skipped_tasks": skipped, "unsolved_tasks": sum(1 for t in tasks if not t["turns"][0]["calls"]),
+               "notes": notes},
+        decisions=decisions,
     )

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 import threading
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Optional
@@ -18,7 +18,10 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 from sqlalchemy import MetaData
 
 from ..spec import EnvironmentSpec, ToolSpec
+from ..errors import ExternalEnvironmentError
 from ..tasks import Task
+from .determinism import make_deterministic
+from .network import NetworkPolicy, guarded
 
 #: A task's checks on a final state: (task, state) -> pass fraction, or None when the task has none.
 Checklist = Callable[[Any, Any], Optional[float]]
@@ -38,6 +41,12 @@ class ImportOptions:
     writes: tuple[str, ...] = ()  # tools to treat as writing, whatever their name suggests
     reads: tuple[str, ...] = ()  # tools to treat as read-only
     only: tuple[str, ...] = ()  # environment keys to import (default: every one found)
+    cache_fields: tuple[str, ...] = ()  # fields left out of the compared state (declared, or found at import)
+    allow_network: bool = False  # let the external code use the network
+    object_state: str = "auto"  # "auto": copy-on-write records where the format allows; "plain": plain objects
+    # Decided by `envfactory import` from replaying the ground truth (kept in the catalog):
+    behaviour_writes: tuple[str, ...] = ()  # tools named like reads whose replay changed the compared state
+    expected_errors: dict[str, dict[str, str]] = field(default_factory=dict)  # task -> "turn.call" -> error text
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (for the catalog)."""
@@ -49,11 +58,31 @@ class ImportOptions:
         known = {f.name for f in fields(cls)}
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known})
 
-    def read_only(self, tool: str, default: bool) -> bool:
-        """The tool's read-only flag after the user's overrides."""
-        if tool in self.writes:
-            return False
-        return True if tool in self.reads else default
+    def network_policy(self, source: str) -> NetworkPolicy:
+        """The network policy of the code of one environment."""
+        return NetworkPolicy(source, allowed=self.allow_network)
+
+
+class MissingDependency(ExternalEnvironmentError):
+    """External code imports a package that is not installed."""
+
+
+#: Import names whose PyPI distribution is named otherwise.
+DISTRIBUTIONS = {"yaml": "PyYAML", "bs4": "beautifulsoup4", "PIL": "pillow", "sklearn": "scikit-learn",
+                 "dateutil": "python-dateutil", "dotenv": "python-dotenv", "cv2": "opencv-python", "jwt": "PyJWT"}
+
+
+def missing_dependency(error: ModuleNotFoundError, path: Path, hint: str = "") -> MissingDependency:
+    """The one-line error for external code at `path` that imports a module that is not installed (or a part of
+    an installed package that this version lacks)."""
+    name = error.name or str(error)
+    top = name.split(".")[0]
+    if hint:
+        return MissingDependency(f"{path.name} imports {name!r}, which is not installed here: {hint}")
+    if top != name and importlib.util.find_spec(top) is not None:
+        return MissingDependency(f"{path.name} imports {name!r}, which the installed {top} does not have")
+    return MissingDependency(f"{path.name} imports {top!r}, which is not installed here: "
+                             f"pip install {DISTRIBUTIONS.get(top, top)}")
 
 
 def read_json(path: Path) -> Any:
@@ -101,9 +130,11 @@ def _digest(paths: Iterable[Path]) -> str:
     return sha.hexdigest()[:12]
 
 
-def import_path(path: Path, prefix: str = "envfactory_ext") -> ModuleType:
+def import_path(path: Path, prefix: str = "envfactory_ext", network: NetworkPolicy | None = None) -> ModuleType:
     """Import a Python file, or a folder as a package, under a name derived from its content (so pickled objects of
-    its classes load in any process that imports the same code); imported once per process."""
+    its classes load in any process that imports the same code); imported once per process, with its network
+    guarded and its randomness and clock made deterministic (see `determinize`). A module it imports that is not
+    installed raises `MissingDependency` naming it."""
     path = Path(path).resolve()
     files = sorted(path.glob("*.py")) if path.is_dir() else [path]
     name = f"{prefix}_{re.sub(r'[^0-9a-zA-Z_]', '_', path.stem)}_{_digest(files)}"
@@ -124,16 +155,39 @@ def import_path(path: Path, prefix: str = "envfactory_ext") -> ModuleType:
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
         try:
-            module_spec.loader.exec_module(module)
+            with guarded(network):
+                module_spec.loader.exec_module(module)
+        except ModuleNotFoundError as exc:
+            del sys.modules[name]
+            if exc.name is None or exc.name.startswith(name):  # a module of its own, not a dependency
+                raise
+            raise missing_dependency(exc, entry) from exc
         except BaseException:
             del sys.modules[name]
             raise
+        determinize(module)
         return module
 
 
-def import_submodule(package: ModuleType, name: str) -> ModuleType:
-    """`package.name` (a file of a folder imported with `import_path`)."""
-    return importlib.import_module(f"{package.__name__}.{name}")
+def import_submodule(package: ModuleType, name: str, network: NetworkPolicy | None = None) -> ModuleType:
+    """`package.name` (a file of a folder imported with `import_path`), made deterministic like the package."""
+    try:
+        with guarded(network):
+            module = importlib.import_module(f"{package.__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.startswith(package.__name__):
+            raise
+        raise missing_dependency(exc, Path(list(package.__path__)[0]) / f"{name}.py") from exc
+    determinize(package)
+    return module
+
+
+def determinize(module: ModuleType) -> None:
+    """Make a module, and every submodule of it already imported, read the session's randomness and clock."""
+    prefix = module.__name__ + "."
+    for name, loaded in list(sys.modules.items()):
+        if loaded is not None and (name == module.__name__ or name.startswith(prefix)):
+            make_deterministic(vars(loaded))
 
 
 def call(name: str, arguments: Mapping[str, Any], masked: Iterable[str] = ()) -> dict[str, Any]:
@@ -156,9 +210,11 @@ def _write(path: Path, text: str) -> None:
 
 
 def materialize(
-    folder: Path, snapshots: Mapping[str, Any], tasks: list[dict[str, Any]], tools: Mapping[str, ToolSpec]
+    folder: Path, snapshots: Mapping[str, Any], tasks: list[dict[str, Any]], tools: Mapping[str, ToolSpec],
+    expected_errors: Mapping[str, Mapping[str, str]] | None = None,
 ) -> int:
-    """Write the converted snapshots (`snapshots/<name>.json`) and tasks (`tasks.jsonl`, validated) to `folder`.
+    """Write the converted snapshots (`snapshots/<name>.json`) and tasks (`tasks.jsonl`, validated) to `folder`;
+    ground-truth calls that fail in the original carry their error (`expected_errors`: task -> "turn.call" -> text).
 
     Tasks whose ground truth calls a tool the environment lacks (or masks an argument it lacks) are left out;
     returns how many."""
@@ -166,6 +222,11 @@ def materialize(
         _write(folder / "snapshots" / f"{name}.json", json.dumps(payload, sort_keys=True, default=str))
     lines, skipped = [], 0
     for data in tasks:
+        errors = (expected_errors or {}).get(str(data["id"]), {})
+        for t_index, turn in enumerate(data["turns"]):
+            for c_index, item in enumerate(turn["calls"]):
+                if f"{t_index}.{c_index}" in errors:
+                    item["expected_error"] = errors[f"{t_index}.{c_index}"]
         task = Task.model_validate(data)
         if all(c.name in tools and set(c.masked) <= set(tools[c.name].input_model.model_fields) for c in task.calls):
             lines.append(task.model_dump_json(exclude_defaults=True))
@@ -189,12 +250,15 @@ def external_spec(
     domain: str = "external",
     docs_url: str = "",
     notes: Mapping[str, Any] | None = None,
+    decisions: Mapping[str, str] | None = None,
 ) -> EnvironmentSpec:
-    """The spec of a converted environment; its tasks and snapshots must already be in `folder`."""
+    """The spec of a converted environment; its tasks and snapshots must already be in `folder`. `decisions` says
+    for each tool why it counts as a read or a write (printed by `envfactory import`)."""
     return EnvironmentSpec(
         name=name, domain=domain, description=description.strip() or f"{product} (imported)", product=product,
         docs_url=docs_url, schema=schema if schema is not None else MetaData(), tools=dict(tools), folder=folder,
-        extra={"source": source, **(notes or {})}, backend=backend, checklist=checklist,
+        extra={"source": source, "tool_decisions": dict(decisions or {}), **(notes or {})}, backend=backend,
+        checklist=checklist,
     )
 
 

@@ -4,12 +4,19 @@ wrappers over a module-level instance), `envs/metadata/<Name>_metadata.json`, ch
 `envs/intermediate/<Name>_checkpoint.json`, and RL rows whose ground truth is `{name, arguments, masked_arguments}`.
 
 Each session gets its own API object; the module's wrappers are rebound to it (the stdio servers of EnvFactory share
-one instance across sessions, ours do not).
+one instance across sessions, ours do not). Files written against `mcp<2` (`from mcp.server.fastmcp import FastMCP,
+Context`, `...fastmcp.exceptions import ToolError`) import whatever `mcp` is installed: while a file is imported, the
+FastMCP modules are stand-ins that record its tools. A tool's `readOnlyHint` annotation decides whether it reads.
+The seed is the first checkpoint scenario that loads with the current code (the import says which, and why the
+earlier ones did not); a task whose initial scenario does not load is left out.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib.abc
+import importlib.machinery
+import inspect
 import sys
 import threading
 import types
@@ -18,27 +25,33 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..spec import EnvironmentSpec, parse_docstring
-from .build import (ImportOptions, call, external_spec, import_path, materialize, maybe_json, read_json, read_records,
-                    slug, turns)
+from .build import (ExternalEnvironmentError, ImportOptions, call, external_spec, import_path, materialize, maybe_json,
+                    read_json, read_records, slug, turns)
 from .objects import ObjectBackend, Roots, object_tables, replace_attributes
-from .tools import external_tool, guess_read_only, signature_fields
+from .tools import external_tool, product_prefixes, read_decision, signature_fields
 
 FORMAT = "envfactory"
 HIDDEN = frozenset({"load_scenario", "save_scenario"})  # exposed by EnvFactory's servers but not to agents
+#: The server modules a tool file may import (mcp<2's FastMCP, the standalone fastmcp package), with submodules.
+SERVER_MODULES = ("mcp.server.fastmcp", "fastmcp")
 _STUB_LOCK = threading.Lock()
 
 
 class _ToolRecorder:
-    """Stands in for FastMCP while an environment file is imported: records the decorated tool functions."""
+    """Stands in for FastMCP while an environment file is imported: records the decorated tool functions and the
+    annotations they were declared with."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.tools: list[Callable[..., Any]] = []
+        self.annotations: dict[str, Any] = {}
 
     def tool(self, *args: Any, **kwargs: Any) -> Any:
-        """`@mcp.tool()` and `@mcp.tool`: record and return the function unchanged."""
+        """`@mcp.tool()`, `@mcp.tool` and `@mcp.tool(annotations=...)`: record and return the function unchanged."""
 
         def record(func: Callable[..., Any]) -> Callable[..., Any]:
             self.tools.append(func)
+            if kwargs.get("annotations") is not None:
+                self.annotations[kwargs.get("name") or func.__name__] = kwargs["annotations"]
             return func
 
         return record(args[0]) if args and callable(args[0]) and not kwargs else record
@@ -50,23 +63,65 @@ class _ToolRecorder:
         return lambda *args, **kwargs: (lambda func: func)  # resource/prompt decorators: keep the function
 
 
+class ServerStandIn:
+    """Any other name a tool file imports from the server modules (Context, Image, ...): a placeholder class."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.args, self.kwargs = args, kwargs
+
+
+class _StandInModule(types.ModuleType):
+    """A FastMCP module while a tool file is imported: `FastMCP` records, `*Error`/`*Exception` names are exception
+    classes, anything else a placeholder class."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name == "FastMCP":
+            value: Any = _ToolRecorder
+        elif name.endswith(("Error", "Exception")):
+            value = type(name, (Exception,), {"__module__": self.__name__})
+        else:
+            value = type(name, (ServerStandIn,), {"__module__": self.__name__})
+        setattr(self, name, value)
+        return value
+
+
+class _StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves the stand-in modules for the server packages and their submodules."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if any(fullname == name or fullname.startswith(name + ".") for name in SERVER_MODULES):
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        module = _StandInModule(spec.name)
+        module.__path__ = []  # type: ignore[attr-defined]
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run."""
+
+
 @contextmanager
 def _recording_fastmcp() -> Iterator[None]:
-    """Make `from mcp.server.fastmcp import FastMCP` (and `from fastmcp import FastMCP`) give the recorder."""
-    stub = types.ModuleType("fastmcp_recorder")
-    stub.FastMCP = _ToolRecorder  # type: ignore[attr-defined]
-    names = ("mcp.server.fastmcp", "fastmcp")
+    """While a tool file is imported, `mcp.server.fastmcp` and `fastmcp` (and their submodules) are stand-ins: the
+    file imports with mcp 2.x installed (which has no FastMCP) and its tools are recorded, never served."""
+    finder = _StandInFinder()
     with _STUB_LOCK:
-        saved = {name: sys.modules.get(name) for name in names}
-        sys.modules.update({name: stub for name in names})
+        saved = {name: module for name, module in sys.modules.items()
+                 if any(name == s or name.startswith(s + ".") for s in SERVER_MODULES)}
+        for name in saved:
+            del sys.modules[name]
+        sys.meta_path.insert(0, finder)
         try:
             yield
         finally:
-            for name, module in saved.items():
-                if module is None:
-                    sys.modules.pop(name, None)
-                else:
-                    sys.modules[name] = module
+            sys.meta_path.remove(finder)
+            for name in [n for n in sys.modules if any(n == s or n.startswith(s + ".") for s in SERVER_MODULES)]:
+                del sys.modules[name]
+            sys.modules.update(saved)
 
 
 def _tools_dir(path: Path) -> Path:
@@ -107,11 +162,45 @@ def _api_of(module: types.ModuleType) -> tuple[type, list[str]]:
     return type(getattr(module, names[0])), names
 
 
-def _wrappers(module: types.ModuleType) -> list[Callable[..., Any]]:
+def _recorder(module: types.ModuleType) -> _ToolRecorder:
     recorders = [v for v in vars(module).values() if isinstance(v, _ToolRecorder)]
     if not recorders:
         raise ValueError(f"{module.__file__}: no FastMCP server with @mcp.tool() functions")
-    return [f for f in recorders[0].tools if f.__name__ not in HIDDEN]
+    return recorders[0]
+
+
+def _without_server_parameters(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The tool function with parameters the server injects (a `Context`) left out of its signature; they are
+    passed as None."""
+    signature = inspect.signature(func)
+    injected = [p for p in signature.parameters.values()
+                if isinstance(p.annotation, type) and issubclass(p.annotation, ServerStandIn)
+                or (isinstance(p.annotation, str) and p.annotation.split(".")[-1] in ("Context", "ctx"))]
+    if not injected:
+        return func
+    names = {p.name for p in injected}
+
+    def without(**kwargs: Any) -> Any:
+        return func(**kwargs, **{name: None for name in names})
+
+    without.__name__, without.__doc__ = func.__name__, func.__doc__
+    without.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[p for p in signature.parameters.values() if p.name not in names])
+    without.__annotations__ = {k: v for k, v in getattr(func, "__annotations__", {}).items() if k not in names}
+    return without
+
+
+def read_only_hint(annotations: Any) -> bool | None:
+    """The `readOnlyHint` of MCP tool annotations (a dict or a ToolAnnotations-like object), or None."""
+    if annotations is None:
+        return None
+    for name in ("readOnlyHint", "read_only_hint"):
+        value = annotations.get(name) if isinstance(annotations, dict) else getattr(annotations, name, None)
+        if value is None and not isinstance(annotations, dict):
+            value = (getattr(annotations, "kwargs", None) or {}).get(name)
+        if value is not None:
+            return bool(value)
+    return None
 
 
 def _rebind(
@@ -124,8 +213,32 @@ def _rebind(
     for func in functions:
         copy_ = types.FunctionType(func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__)
         copy_.__kwdefaults__ = func.__kwdefaults__
-        bound[func.__name__] = copy_
+        bound[func.__name__] = _without_server_parameters(copy_)
     return bound
+
+
+def _scenario_error(api_class: type, scenario: Any) -> str | None:
+    """Why a scenario does not load with the current code (None: it loads)."""
+    try:
+        api_class().load_scenario(copy.deepcopy(scenario))
+    except Exception as exc:  # any failure of the external code means the scenario is stale
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
+    return None
+
+
+def choose_seed(api_class: type, scenarios: list[dict[str, Any]]) -> tuple[Any, list[str]]:
+    """The first passing checkpoint scenario that loads, and notes on those passed over."""
+    notes, candidates = [], [(i, s) for i, s in enumerate(scenarios) if s.get("expected_behavior", "pass") == "pass"]
+    for index, scenario in candidates:
+        error = _scenario_error(api_class, scenario.get("scenario_data", {}))
+        if error is None:
+            if notes:
+                notes.append(f"seed: checkpoint scenario {index} (the earlier ones do not load with the current code)")
+            return scenario.get("scenario_data", {}), notes
+        notes.append(f"checkpoint scenario {index} does not load: {error}")
+    if candidates:
+        raise ExternalEnvironmentError(f"no checkpoint scenario loads with the current code ({notes[0]})")
+    return None, notes
 
 
 def _rl_tasks(path: Path, key: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -153,21 +266,25 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     """Convert one EnvFactory environment into a spec (tasks from the RL rows of `options.tasks`)."""
     tool_file = _tool_file(path, key)
     envs = tool_file.parent.parent
+    network = options.network_policy(tool_file.name)
     with _recording_fastmcp():
-        module = import_path(tool_file)
+        module = import_path(tool_file, network=network)
     api_class, api_names = _api_of(module)
-    wrappers = _wrappers(module)
+    recorder = _recorder(module)
+    wrappers = [f for f in recorder.tools if f.__name__ not in HIDDEN]
     metadata_path = envs / "metadata" / f"{key}_metadata.json"
     metadata = read_json(metadata_path) if metadata_path.exists() else {}
     described = {t["name"]: t for t in metadata.get("tools", [])}
-    tools = {}
+    prefixes = product_prefixes([f.__name__ for f in wrappers], key, metadata.get("class_name", ""))
+    tools, decisions = {}, {}
     for func in wrappers:
         info = described.get(func.__name__, {})
         description = info.get("description") or parse_docstring(func.__doc__)[0]
-        read_only = options.read_only(func.__name__, guess_read_only(func.__name__))
+        hint = read_only_hint(recorder.annotations.get(func.__name__, info.get("annotations")))
+        read_only, decisions[func.__name__] = read_decision(func.__name__, options, hint, "MCP readOnlyHint", prefixes)
         tools[func.__name__] = external_tool(
-            func.__name__, description, signature_fields(func, info.get("input_schema")), read_only
-        )
+            func.__name__, description, signature_fields(_without_server_parameters(func), info.get("input_schema")),
+            read_only)
 
     def make_roots() -> Roots:
         return {"api": api_class()}
@@ -181,14 +298,24 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
         functions = _rebind(wrappers, module, api_names, roots["api"])
         return lambda tool, arguments: functions[tool](**arguments)
 
-    backend = ObjectBackend(make_roots, load_scenario, lambda roots: object_tables(roots["api"].save_scenario()), bind)
+    def view(roots: Roots) -> Any:
+        scenario = roots["api"].save_scenario()
+        return object_tables({k: v for k, v in scenario.items() if not str(k).startswith("_")}
+                             if isinstance(scenario, dict) else {"scenario": scenario})
+
+    backend = ObjectBackend(make_roots, load_scenario, view, bind, frozenset(options.cache_fields), network)
     tasks, snapshots = _rl_tasks(Path(options.tasks), key) if options.tasks else ([], {})
+    stale = [task["id"] for task in tasks if _scenario_error(api_class, snapshots[task["snapshot"]]) is not None]
+    tasks = [task for task in tasks if task["id"] not in stale]
     checkpoint = envs / "intermediate" / f"{key}_checkpoint.json"
     scenarios = read_json(checkpoint).get("scenarios", []) if checkpoint.exists() else []
-    passing = [s["scenario_data"] for s in scenarios if s.get("expected_behavior", "pass") == "pass"]
-    snapshots["seed"] = passing[0] if passing else next(iter(snapshots.values()), {})
-    skipped = materialize(folder, snapshots, tasks, tools)
+    seed, notes = choose_seed(api_class, scenarios)
+    if stale:
+        notes.append(f"{len(stale)} task(s) left out: their initial scenario does not load ({', '.join(stale[:3])})")
+    snapshots["seed"] = seed if seed is not None else next(iter(snapshots.values()), {})
+    skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     return external_spec(
         name, metadata.get("description", module.__doc__ or ""), metadata.get("class_name", key), tools, folder,
-        backend, source=f"{FORMAT}:{tool_file}", notes={"skipped_tasks": skipped},
+        backend, source=f"{FORMAT}:{tool_file}", notes={"skipped_tasks": skipped + len(stale), "notes": notes},
+        decisions=decisions,
     )

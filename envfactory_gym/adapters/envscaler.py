@@ -17,8 +17,9 @@ from typing import Any, Callable
 from ..spec import EnvironmentSpec
 from .build import (Checklist, ImportOptions, external_spec, import_path, materialize, maybe_json, read_json, read_records,
                     read_solutions, slug, turns)
+from .network import NetworkPolicy, guarded
 from .objects import ObjectBackend, ObjectState, Roots, object_tables, replace_attributes
-from .tools import external_tool, guess_read_only, signature_fields
+from .tools import external_tool, product_prefixes, read_decision, signature_fields
 
 FORMAT = "envscaler"
 
@@ -64,12 +65,13 @@ def state_of(instance: Any) -> dict[str, Any]:
     return copy.deepcopy({k: v for k, v in vars(instance).items() if not (k.startswith("__") and k.endswith("__"))})
 
 
-def run_check(code: str, initial: dict[str, Any], final: dict[str, Any]) -> bool:
+def run_check(code: str, initial: dict[str, Any], final: dict[str, Any], network: NetworkPolicy | None = None) -> bool:
     """One `check_func(final_state)` with `initial_state` as a global; an error or a non-boolean is a failure."""
     namespace: dict[str, Any] = {"initial_state": copy.deepcopy(initial)}
     try:
-        exec(code, namespace)
-        result = namespace["check_func"](copy.deepcopy(final))
+        with guarded(network):
+            exec(code, namespace)
+            result = namespace["check_func"](copy.deepcopy(final))
     except Exception:
         return False
     return result is True
@@ -85,7 +87,7 @@ def checklist_hook(checks: dict[str, list[str]], backend: ObjectBackend, folder:
         initial = backend.create()
         initial.restore(backend.snapshot(folder / "snapshots" / f"{task.snapshot}.json"))
         before, after = state_of(initial.roots["env"]), state_of(state.roots["env"])
-        return sum(run_check(code, before, after) for code in codes) / len(codes)
+        return sum(run_check(code, before, after, backend.network) for code in codes) / len(codes)
 
     return check
 
@@ -102,16 +104,19 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     item = read_json(path)[key]
     items = [t for t in read_records(Path(options.tasks)) if str(t["env_id"]) == key] if options.tasks else []
     class_name = item.get("env_class_name") or (items[0]["env_class_name"] if items else None)
-    module = import_path(_class_source(item, key, folder))
+    network = options.network_policy(f"the EnvScaler class of {key}")
+    module = import_path(_class_source(item, key, folder), network=network)
     cls = getattr(module, class_name) if class_name else next(
         v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__
     )
-    tools = {}
-    for tool, schema in _schemas(item).items():
+    schemas = _schemas(item)
+    prefixes = product_prefixes(list(schemas), key, class_name or "")
+    tools, decisions = {}, {}
+    for tool, schema in schemas.items():
         method = getattr(cls, tool, None)
         if not isinstance(method, types.FunctionType):
             continue
-        read_only = options.read_only(tool, guess_read_only(tool))
+        read_only, decisions[tool] = read_decision(tool, options, prefixes=prefixes)
         fields = signature_fields(method, schema.get("parameters"))
         tools[tool] = external_tool(tool, schema.get("description", ""), fields, read_only)
 
@@ -121,9 +126,11 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     def bind(roots: Roots) -> Callable[[str, dict[str, Any]], Any]:
         return lambda tool, arguments: getattr(roots["env"], tool)(**arguments)
 
-    backend = ObjectBackend(
-        lambda: {"env": new_instance(cls, {})}, load_config, lambda roots: object_tables(state_of(roots["env"])), bind
-    )
+    def view(roots: Roots) -> Any:  # what R_state compares: the public attributes (checks get them all)
+        return object_tables({k: v for k, v in state_of(roots["env"]).items() if not k.startswith("_")})
+
+    backend = ObjectBackend(lambda: {"env": new_instance(cls, {})}, load_config, view, bind,
+                            frozenset(options.cache_fields), network)
     solutions = read_solutions(Path(options.solutions) if options.solutions else None)
     tasks, snapshots, checks = [], {}, {}
     for index, raw in enumerate(items):
@@ -136,10 +143,11 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
                            "checklist": [c.get("check_item", "") for c in raw.get("checklist_with_func", [])]},
         })
     snapshots["seed"] = next(iter(snapshots.values()), {})
-    skipped = materialize(folder, snapshots, tasks, tools)
+    skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     rules = "".join(f"\n- {rule}" for rule in item.get("constraints_rules", []))
     return external_spec(
         name, item.get("environment_introduction", "") + (f"\n\nRules:{rules}" if rules else ""), class_name or key,
         tools, folder, backend, source=f"{FORMAT}:{path}:{key}", checklist=checklist_hook(checks, backend, folder),
         notes={"skipped_tasks": skipped, "unsolved_tasks": sum(1 for t in tasks if not t["turns"][0]["calls"])},
+        decisions=decisions,
     )

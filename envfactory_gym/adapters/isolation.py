@@ -1,25 +1,33 @@
-"""`isolate=True`: external code runs in EnvGen's sandbox (`synth.sandbox`), never in this process.
+"""`isolate=True`: external code runs in the runtime's sandbox (`envfactory_gym.sandbox`), never in this process.
 
-Every operation that runs external code — converting the environment, building a snapshot, a tool call, the
-canonical dump, a checklist — is one sandboxed run: a fresh, resource-limited, network-less process that gets a copy
-of the source files, rebuilds the environment there and answers in JSON. This process keeps only the state as opaque
-bytes, the converted tasks and snapshots, and tool schemas (from JSON). Safe, and slow: about one process start per
-call. AWM is not supported (its apps need an asyncio event loop, whose socketpair the sandbox's guard refuses).
+One sandboxed worker per environment stays alive for the whole session: it gets a copy of the source files,
+rebuilds the environment once, and answers every operation — describing the environment, building a snapshot, a
+tool call, the canonical dump, a checklist — over its pipe, in JSON. This process keeps only the state as opaque
+bytes (sent with each call together with the simulated clock, so sessions share nothing in the worker), the
+converted tasks and snapshots, and tool schemas (from JSON): the checks and the reward run here, on data. A worker
+that breaks a limit is replaced by a fresh one at the next call; the stopped call fails and is remembered in
+`SandboxedEnvironment.stops`. The same machinery serves a folder in the zoo layout (EnvGen's drafts). AWM is not
+supported (its apps need an asyncio event loop, whose socketpair the sandbox's guard refuses).
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
-import importlib
-import importlib.util
 import json
 import os
 from contextlib import contextmanager
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
+import jsonschema
+from sqlalchemy import JSON, Column, MetaData, Table
+
+from ..sandbox import Limits, SandboxResult, Worker
+from ..sandbox.runner import DEFAULT_PRELOAD
 from ..spec import EnvironmentSpec, ToolSpec
 from ..state import CanonicalState
 from . import FORMATS, adapter
@@ -27,48 +35,50 @@ from .build import Checklist, ImportOptions, external_spec
 from .objects import ObjectHandle
 from .tools import ExternalError, external_tool, schema_fields
 
-SANDBOX_MODULE = "synth.sandbox"
+ENTRY = "envfactory_gym.adapters.isolation:serve"
 PATH_OPTIONS = ("tasks", "solutions", "code", "docs")
 
 
-def sandbox_class() -> Any:
-    """EnvGen's Sandbox class, or NotImplementedError naming what is missing."""
-    if importlib.util.find_spec("synth") is None or importlib.util.find_spec(SANDBOX_MODULE) is None:
-        raise NotImplementedError(
-            f"isolate=True runs external code in EnvGen's sandbox (the {SANDBOX_MODULE} package), which is not "
-            "installed here; import without isolation to run the code in-process"
-        )
-    return importlib.import_module(SANDBOX_MODULE).Sandbox
+#: Packages a format's files import that are trusted runtime dependencies, imported before the guard goes up:
+#: EnvFactory tool files import `mcp.server.fastmcp`, whose package pulls in starlette (and with it http.client,
+#: which the guard refuses to external code; the kernel already cuts the network).
+FORMAT_PRELOAD: dict[str, tuple[str, ...]] = {"envfactory": ("mcp.server",)}
 
 
 class SandboxedEnvironment:
-    """Runs the operations of one external environment in the sandbox, from a copy of its source files."""
+    """Runs the operations of one environment in its own persistent sandboxed worker. `request` says how the worker
+    loads it: `{"format", "path", "key", "name", "options"}` (an adapter) or `{"folder", "package"}` (zoo layout)."""
 
-    def __init__(self, fmt: str, path: Path, key: str, name: str, options: ImportOptions) -> None:
+    def __init__(self, worker: Worker, request: Mapping[str, Any]) -> None:
+        self.worker = worker
+        self.request = dict(request)
+        self.stops: list[SandboxResult] = []  # calls the sandbox stopped or refused, in order
+
+    @classmethod
+    def from_format(cls, fmt: str, path: Path, key: str, name: str, options: ImportOptions,
+                    limits: Limits = Limits()) -> "SandboxedEnvironment":
+        """An adapter's environment, from a copy of its source files."""
         files = adapter(fmt).sources(path, key, options)
         root = Path(os.path.commonpath([str(p.resolve().parent) for p in [path, *files]]))
-        self.files = {f"src/{p.resolve().relative_to(root)}": p.read_bytes() for p in files if p.is_file()}
+        copied = {f"src/{p.resolve().relative_to(root)}": p.read_bytes() for p in files if p.is_file()}
         relocated = {k: f"src/{Path(v).resolve().relative_to(root)}" if v else None for k, v in
                      ((k, getattr(options, k)) for k in PATH_OPTIONS)}
-        self.request = {
-            "format": fmt, "path": f"src/{path.resolve().relative_to(root)}", "key": key, "name": name,
-            "options": {**options.to_json(), **relocated},
-        }
-        self.sandbox = sandbox_class()(preload=_preload(fmt))
+        request = {"format": fmt, "path": f"src/{path.resolve().relative_to(root)}", "key": key, "name": name,
+                   "options": {**options.to_json(), **relocated}}
+        preload = (*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", FORMATS[fmt], *FORMAT_PRELOAD.get(fmt, ()))
+        return cls(Worker(limits, files=copied, preload=preload), request)
 
     def run(self, operation: str, **arguments: Any) -> Any:
         """One sandboxed operation; its JSON answer, or RuntimeError with the sandbox's reason."""
-        result = self.sandbox.run("envfactory_gym.adapters.isolation:serve", {**self.request, "op": operation, **arguments},
-                                  self.files)
+        result = self.worker.call(ENTRY, {**self.request, "op": operation, **arguments})
         if not result.ok:
+            self.stops.append(result)
             raise RuntimeError(f"sandboxed {operation} failed ({result.status}): {result.reason}\n{result.stderr[-1500:]}")
         return result.value
 
-
-def _preload(fmt: str) -> tuple[str, ...]:
-    from synth.sandbox.runner import DEFAULT_PRELOAD
-
-    return (*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", FORMATS[fmt])
+    def close(self) -> None:
+        """Stop the worker."""
+        self.worker.close()
 
 
 def _encode(data: bytes) -> str:
@@ -99,9 +109,11 @@ class IsolatedState:
         """The canonical dump, computed in the sandbox."""
         return _dump(self.environment, self.data)
 
-    def invoke(self, name: str, arguments: dict[str, Any]) -> Any:
-        """One tool call in the sandbox; success replaces the bytes, failure raises and changes nothing."""
-        answer = self.environment.run("call", state=_encode(self.data), tool=name, arguments=arguments)
+    def invoke(self, name: str, arguments: dict[str, Any], clock: Any = None) -> Any:
+        """One tool call in the sandbox at the session's simulated time; success replaces the bytes, failure raises
+        and changes nothing."""
+        now = clock.now().isoformat() if clock is not None else None
+        answer = self.environment.run("call", state=_encode(self.data), tool=name, arguments=arguments, clock=now)
         if not answer["ok"]:
             kind = answer["kind"] or "ToolError"
             message = answer["error"][len(kind) + 2:] if answer["error"].startswith(f"{kind}: ") else answer["error"]
@@ -134,8 +146,8 @@ class IsolatedBackend:
         return IsolatedState(self.environment)
 
     def handle(self, state: IsolatedState, clock: Any) -> ObjectHandle:
-        """Tools call into the sandbox."""
-        return ObjectHandle(state, clock, state.invoke)
+        """Tools call into the sandbox, at the session's clock."""
+        return ObjectHandle(state, clock, lambda name, arguments: state.invoke(name, arguments, clock))
 
     def snapshot(self, path: Path) -> bytes:
         """A named snapshot's bytes, built in the sandbox."""
@@ -147,25 +159,69 @@ def _snapshot(environment: SandboxedEnvironment, name: str) -> bytes:
     return base64.b64decode(environment.run("snapshot", snapshot=name))
 
 
+class JSONSchemaOutput:
+    """The output adapter of a sandboxed tool: its declared JSON schema (from the worker), checked with jsonschema
+    on the JSON output here (outputs arrive as JSON already)."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = dict(schema)
+        self.validator = jsonschema.Draft202012Validator(self.schema)
+
+    def validate_python(self, value: Any) -> Any:
+        """Raise jsonschema.ValidationError when `value` does not match."""
+        self.validator.validate(value)
+        return value
+
+    def dump_python(self, value: Any, **_: Any) -> Any:
+        """The value as is (already JSON)."""
+        return value
+
+    def json_schema(self) -> dict[str, Any]:
+        """The declared schema."""
+        return self.schema
+
+
+def _tool(described: Mapping[str, Any]) -> ToolSpec:
+    parameters = described["parameters"]
+    tool = external_tool(described["name"], described["description"],
+                         schema_fields(parameters, parameters.get("$defs")), described["read_only"])
+    output = described.get("output_schema")
+    return dataclasses.replace(tool, user_only=bool(described.get("user_only", False)),
+                               **({"output_adapter": JSONSchemaOutput(output)} if output is not None else {}))
+
+
+def _schema(tables: Mapping[str, Mapping[str, list[str]]]) -> MetaData:
+    """Table and column names with primary keys (what the checks look at; types stay in the worker)."""
+    metadata = MetaData()
+    for name, table in tables.items():
+        key = set(table["primary_key"])
+        Table(name, metadata, *(Column(c, JSON, primary_key=c in key) for c in table["columns"]))
+    return metadata
+
+
+def isolated_spec(environment: SandboxedEnvironment, described: Mapping[str, Any], folder: Path, name: str,
+                  source: str, **fields: Any) -> EnvironmentSpec:
+    """The spec of a sandboxed environment from its description: its tasks and snapshots written to `folder`,
+    tools that call into the worker, and the table layout it reported."""
+    for relative, text in described["files"].items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    tools = {t["name"]: _tool(t) for t in described["tools"]}
+    checklist = _checklist(environment) if described["checklist"] else None
+    return external_spec(name, described["description"], described["product"], tools, folder,
+                         IsolatedBackend(environment), source=source, checklist=checklist, notes=described["notes"],
+                         schema=_schema(described.get("tables", {})), **fields)
+
+
 def load_isolated(fmt: str, path: Path, key: str, name: str, folder: Path, options: ImportOptions) -> EnvironmentSpec:
     """Convert an environment in the sandbox and return a spec whose every call runs there too."""
     if fmt == "awm":
         raise NotImplementedError("AWM apps need an asyncio event loop, which the sandbox's guard forbids; "
                                   "import AWM without isolation")
-    environment = SandboxedEnvironment(fmt, path.resolve(), key, name, options)
+    environment = SandboxedEnvironment.from_format(fmt, path.resolve(), key, name, options)
     described = environment.run("describe")
-    for relative, text in described["files"].items():
-        target = folder / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    tools = {
-        t["name"]: external_tool(t["name"], t["description"], schema_fields(t["parameters"], t["parameters"].get("$defs")),
-                                 t["read_only"])
-        for t in described["tools"]
-    }
-    checklist = _checklist(environment) if described["checklist"] else None
-    return external_spec(name, described["description"], described["product"], tools, folder, IsolatedBackend(environment),
-                         source=f"{fmt}:{path.resolve()}:{key} (sandboxed)", checklist=checklist, notes=described["notes"])
+    return isolated_spec(environment, described, folder, name, f"{fmt}:{path.resolve()}:{key} (sandboxed)")
 
 
 def _checklist(environment: SandboxedEnvironment) -> Checklist:
@@ -175,42 +231,65 @@ def _checklist(environment: SandboxedEnvironment) -> Checklist:
     return check
 
 
-# ---------------------------------------------------------------------------------------------------- child side
+# ---------------------------------------------------------------------------------------------------- worker side
 def _tool_json(tool: ToolSpec) -> dict[str, Any]:
+    try:
+        output: Any = tool.output_schema
+    except Exception:  # a type pydantic cannot describe: outputs go unchecked, as in-process
+        output = None
     return {"name": tool.name, "description": tool.description, "parameters": tool.input_schema,
-            "read_only": tool.read_only}
+            "read_only": tool.read_only, "user_only": tool.user_only, "output_schema": output}
 
 
 @lru_cache(maxsize=1)
 def _child_spec(request_json: str) -> EnvironmentSpec:
+    from ..spec import load_environment_from_folder
+
     request = json.loads(request_json)
+    if "folder" in request:
+        return load_environment_from_folder(Path(request["folder"]).resolve(), request["package"])
     folder = Path.cwd() / "env"
     options = ImportOptions.from_json(request["options"])
     path = Path(request["path"]).resolve()
     return adapter(request["format"]).load(path, request["key"], request["name"], folder, options)
 
 
+def describe(spec: EnvironmentSpec) -> dict[str, Any]:
+    """What the parent needs to rebuild the spec: texts of its tasks and snapshots, tools, tables, metadata."""
+    files = {str(p.relative_to(spec.folder)): p.read_text(encoding="utf-8")
+             for p in [spec.tasks_path, *sorted((spec.folder / "snapshots").glob("*.json"))] if p.is_file()}
+    tables = {t.name: {"columns": list(t.columns.keys()), "primary_key": [c.name for c in t.primary_key.columns]}
+              for t in spec.schema.sorted_tables}
+    return {"description": spec.description, "product": spec.product, "files": files, "tables": tables,
+            "tools": [_tool_json(t) for t in spec.tools.values()], "checklist": spec.checklist is not None,
+            "notes": {k: v for k, v in spec.extra.items() if k != "source"}}
+
+
 def serve(request: dict[str, Any]) -> Any:
-    """Sandbox entry: rebuild the environment from the copied sources and run one operation on it."""
-    from ..session import ToolSession
+    """Sandbox entry: rebuild the environment from the copied sources (once per worker) and run one operation."""
+    from ..session import ToolSession, snapshot_bytes
     from ..tasks import load_tasks
 
-    spec = _child_spec(json.dumps({k: request[k] for k in ("format", "path", "key", "name", "options")}, sort_keys=True))
+    keys = ("folder", "package") if "folder" in request else ("format", "path", "key", "name", "options")
+    spec = _child_spec(json.dumps({k: request[k] for k in keys}, sort_keys=True))
     operation = request["op"]
     if operation == "describe":
-        files = {str(p.relative_to(spec.folder)): p.read_text(encoding="utf-8")
-                 for p in [spec.tasks_path, *sorted((spec.folder / "snapshots").glob("*.json"))]}
-        return {"description": spec.description, "product": spec.product, "files": files,
-                "tools": [_tool_json(t) for t in spec.tools.values()], "checklist": spec.checklist is not None,
-                "notes": {k: v for k, v in spec.extra.items() if k != "source"}}
+        return describe(spec)
     if operation == "snapshot":
-        return _encode(spec.backend.snapshot(spec.snapshot_path(request["snapshot"])))
+        return _encode(snapshot_bytes(spec, request["snapshot"]))
     session = ToolSession(spec)
-    session.state.restore(base64.b64decode(request["state"]))
-    if operation == "dump":
-        return session.dump()
-    if operation == "checklist":
-        return spec.checklist(load_tasks(spec)[request["task"]], session.state) if spec.checklist else None
-    outcome = session.call(request["tool"], request["arguments"])
-    return {"ok": outcome.ok, "output": outcome.output, "error": outcome.error, "kind": outcome.error_kind,
-            "state": _encode(session.state.snapshot())}
+    try:
+        if request.get("clock"):
+            session.restore_bytes(base64.b64decode(request["state"]), datetime.fromisoformat(request["clock"]))
+        else:
+            session.state.restore(base64.b64decode(request["state"]))
+        if operation == "dump":
+            return session.dump()
+        if operation == "checklist":
+            return spec.checklist(load_tasks(spec)[request["task"]], session.state) if spec.checklist else None
+        # the parent's executor already applied the caller rules (user-only tools): here the call just runs
+        outcome = session.call(request["tool"], request["arguments"], caller="user")
+        return {"ok": outcome.ok, "output": outcome.output, "error": outcome.error, "kind": outcome.error_kind,
+                "state": _encode(session.state.snapshot())}
+    finally:
+        session.close()

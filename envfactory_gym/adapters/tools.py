@@ -34,10 +34,49 @@ class ExternalError(ToolError):
         self.kind = kind
 
 
-def guess_read_only(name: str) -> bool:
-    """Whether a tool name starts with a reading verb (`get_user`, `listItems`, `search`)."""
-    first = re.split(r"[_\W]|(?<=[a-z])(?=[A-Z])", name, maxsplit=1)[0].lower()
-    return first in READ_WORDS
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in re.split(r"[_\W]+|(?<=[a-z0-9])(?=[A-Z])", name) if w]
+
+
+def guess_read_only(name: str, prefixes: frozenset[str] = frozenset()) -> bool:
+    """Whether a tool name starts with a reading verb (`get_user`, `listItems`, `search`), after any product
+    prefix (`notion_search`, `ticktick_get_tasks` with prefixes {"notion", "ticktick"})."""
+    words = _words(name)
+    while len(words) > 1 and words[0] in prefixes:
+        words = words[1:]
+    return bool(words) and words[0] in READ_WORDS
+
+
+def product_prefixes(names: list[str], *known: str) -> frozenset[str]:
+    """Product prefixes of a tool set: words of `known` names (the environment's key, its product), and a first
+    word that is no verb and starts at least half of the tool names (`notion_` in `notion_search`,
+    `notion_create_page`, ...)."""
+    prefixes = {w for name in known for w in _words(name)}
+    firsts = [_words(n)[0] for n in names if len(_words(n)) > 1]
+    for word in set(firsts):
+        if firsts.count(word) >= 2 and firsts.count(word) * 2 >= len(names) and word not in READ_WORDS:
+            prefixes.add(word)
+    return frozenset(prefixes - READ_WORDS)
+
+
+def read_decision(tool: str, options: Any, flag: bool | None = None, flag_reason: str = "",
+                  prefixes: frozenset[str] = frozenset()) -> tuple[bool, str]:
+    """Whether a tool reads only, and why: the user's `--reads`/`--writes`, then a replay that changed the state,
+    then the format's own flag, then the name (with any product prefix left out)."""
+    if tool in options.writes:
+        return False, "write: --writes"
+    if tool in options.reads:
+        return True, "read: --reads"
+    if tool in options.behaviour_writes:
+        return False, "write: its ground-truth replay changed the state"
+    if flag is not None:
+        return flag, f"{'read' if flag else 'write'}: {flag_reason}"
+    words = _words(tool)
+    stripped = [w for w in words[: len(words) - 1] if w in prefixes]
+    read_only = guess_read_only(tool, prefixes)
+    verb = words[len(stripped)] if len(words) > len(stripped) else tool
+    note = f" after the prefix {'_'.join(stripped)!r}" if stripped else ""
+    return read_only, f"{'read' if read_only else 'write'}: name starts with {verb!r}{note}"
 
 
 def json_type(schema: Any, defs: Mapping[str, Any] | None = None) -> Any:

@@ -1,5 +1,6 @@
 """The zoo as a benchmark: run any OpenAI-compatible model (and the baseline agents) over held-out tasks, keep
-every episode in a resumable run directory, and report pass^k, pass@k and the reward components."""
+every episode in a resumable run directory, report pass^k, pass@k, the reward components, cost, speed and why
+episodes failed; compare two runs with a paired test, rank several on a leaderboard."""
 
 from .metrics import Summary, pass_at_k, pass_hat_k, summarize
 from .records import EpisodeRecord

@@ -1,5 +1,6 @@
 """Benchmark metrics over episode records: mean reward with a bootstrap interval, reward components, pass^k and
-pass@k (tau-bench's estimators), error rates, turns, calls and tokens, by agent and by env or domain."""
+pass@k (tau-bench's estimators), error rates, turns, calls, tokens, cost and latency, by agent and by env or
+domain."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import statistics
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from math import comb
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal, Mapping
 
 import numpy as np
 
+from .prices import Price
 from .records import EpisodeRecord
 
 GroupBy = Literal["all", "domain", "env"]
@@ -52,7 +54,10 @@ class Summary:
     samples any task of the group has. `errors` counts episodes that ended in an error (scored 0), of which
     `transient_errors` were stopped by the endpoint or a timeout rather than by the model. Rates are per call
     (`tool_error_rate`: failed calls / calls; `format_error_rate`: unparsable calls / all attempted calls); `turns`,
-    `calls`, `tokens` per episode.
+    `calls`, `tokens` (prompt + completion), `prompt_tokens`, `completion_tokens` per episode. `pass1_low` and
+    `pass1_high` bound pass^1 (95% bootstrap over tasks). `cost`: dollars for all the group's episodes (None without
+    a price). `call_latency_*`: seconds per answered model call, median and 95th percentile (None when no call was
+    timed, as for the baselines); `episode_seconds_*`: wall time per episode.
     """
 
     agent: str
@@ -73,13 +78,28 @@ class Summary:
     tokens: float = 0.0
     errors: int = 0
     transient_errors: int = 0
+    pass1_low: float = 0.0
+    pass1_high: float = 0.0
+    prompt_tokens: float = 0.0
+    completion_tokens: float = 0.0
+    cost: float | None = None
+    call_latency_median: float | None = None
+    call_latency_p95: float | None = None
+    episode_seconds_median: float = 0.0
+    episode_seconds_p95: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return asdict(self)
 
 
-def _summary(agent: str, group: str, records: list[EpisodeRecord]) -> Summary:
+def _median_p95(values: list[float]) -> tuple[float | None, float | None]:
+    if not values:
+        return None, None
+    return float(np.median(values)), float(np.percentile(values, 95))
+
+
+def _summary(agent: str, group: str, records: list[EpisodeRecord], price: Price | None = None) -> Summary:
     grouped: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
     for record in records:
         grouped[(record.env_id, record.task_id)].append(record)
@@ -94,6 +114,10 @@ def _summary(agent: str, group: str, records: list[EpisodeRecord]) -> Summary:
 
     calls = sum(r.tool_calls for r in records)
     attempted = calls + sum(r.format_errors for r in records)
+    pass1_low, pass1_high = bootstrap_interval([solved[t] / len(by_task[t]) for t in by_task])
+    prompt, completion = sum(r.prompt_tokens for r in records), sum(r.completion_tokens for r in records)
+    latency = _median_p95([s for r in records for s in r.call_seconds])
+    episode_seconds = _median_p95([r.seconds for r in records])
     return Summary(
         agent=agent, group=group, episodes=len(records), tasks=len(by_task),
         reward=statistics.fmean(task_means), reward_low=low, reward_high=high,
@@ -108,11 +132,18 @@ def _summary(agent: str, group: str, records: list[EpisodeRecord]) -> Summary:
         tokens=statistics.fmean(r.prompt_tokens + r.completion_tokens for r in records),
         errors=sum(r.error is not None for r in records),
         transient_errors=sum(r.error is not None and r.error_transient for r in records),
+        pass1_low=pass1_low, pass1_high=pass1_high,
+        prompt_tokens=prompt / len(records), completion_tokens=completion / len(records),
+        cost=price.cost(prompt, completion) if price else None,
+        call_latency_median=latency[0], call_latency_p95=latency[1],
+        episode_seconds_median=episode_seconds[0] or 0.0, episode_seconds_p95=episode_seconds[1] or 0.0,
     )
 
 
-def summarize(records: Iterable[EpisodeRecord], by: GroupBy = "all") -> list[Summary]:
-    """One `Summary` per (agent, group), agents in order of first appearance, groups sorted."""
+def summarize(records: Iterable[EpisodeRecord], by: GroupBy = "all",
+              prices: Mapping[str, Price] | None = None) -> list[Summary]:
+    """One `Summary` per (agent, group), agents in order of first appearance, groups sorted; `prices` gives the
+    price of an agent's tokens (agents without one get no cost)."""
     groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
     agents: dict[str, None] = {}
     for record in records:
@@ -120,5 +151,6 @@ def summarize(records: Iterable[EpisodeRecord], by: GroupBy = "all") -> list[Sum
         group = "all" if by == "all" else record.domain if by == "domain" else record.env_id
         groups[(record.agent, group)].append(record)
     order = {agent: index for index, agent in enumerate(agents)}
-    return [_summary(agent, group, groups[(agent, group)])
+    prices = prices or {}
+    return [_summary(agent, group, groups[(agent, group)], prices.get(agent))
             for agent, group in sorted(groups, key=lambda key: (order[key[0]], key[1]))]

@@ -63,9 +63,11 @@ def plot_components(path: Path, summaries: list[Summary]) -> None:
     plt.close(fig)
 
 
-def plot_pass_k(path: Path, summaries: list[Summary]) -> None:
-    """pass^k (solid) and pass@k (dashed) against k, one colour per agent."""
+def pass_k_figure(summaries: list[Summary]):
+    """The figure of pass^k (solid) and pass@k (dashed) against k, one colour per agent; k on integer ticks."""
     plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     fig, ax = plt.subplots(figsize=(8, 4))
     for index, summary in enumerate(summaries):
         ks = sorted(summary.pass_hat)
@@ -73,10 +75,18 @@ def plot_pass_k(path: Path, summaries: list[Summary]) -> None:
         ax.plot(ks, [summary.pass_hat[k] for k in ks], "o-", color=colour, label=f"{summary.agent} pass^k")
         ax.plot(ks, [summary.pass_at[k] for k in ks], "s--", color=colour, label=f"{summary.agent} pass@k")
     ax.set_xlabel("k")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(-0.02, 1.02)
     ax.set_title("pass^k and pass@k")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
+    return fig
+
+
+def plot_pass_k(path: Path, summaries: list[Summary]) -> None:
+    """`pass_k_figure`, saved as PNG."""
+    plt = _pyplot()
+    fig = pass_k_figure(summaries)
     fig.savefig(path, dpi=120)
     plt.close(fig)
 

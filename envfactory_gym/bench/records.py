@@ -6,7 +6,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..prompts import FORMAT_ERROR_TOOL
-from ..rollout import Trajectory
+from ..registry import resolve
+from ..rollout import Trajectory, trajectory_record
 
 
 def call_counts(messages: list[dict[str, Any]]) -> tuple[int, int, int, int]:
@@ -28,7 +29,12 @@ def call_counts(messages: list[dict[str, Any]]) -> tuple[int, int, int, int]:
 
 @dataclass
 class EpisodeRecord:
-    """One episode of one agent (`model` or a baseline) on one task sample."""
+    """One episode of one agent (`model` or a baseline) on one task sample.
+
+    `seconds` is the episode's wall time, `call_seconds` the latency of each answered model call (empty for the
+    baselines and for records written before it was kept), `task_turns` the number of turns the task has (0 when
+    unknown), to tell how far an episode got.
+    """
 
     agent: str
     env_id: str
@@ -53,6 +59,8 @@ class EpisodeRecord:
     error_transient: bool = True
     seconds: float = 0.0
     messages: list[dict[str, Any]] = field(default_factory=list)
+    call_seconds: list[float] = field(default_factory=list)
+    task_turns: int = 0
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -81,14 +89,21 @@ class EpisodeRecord:
         """JSON-ready form (one line of `episodes.jsonl`)."""
         return asdict(self)
 
+    def trajectory_record(self) -> dict[str, Any]:
+        """The episode in the one trajectory format (`envfactory_gym.rollout.trajectory_record`), with its agent
+        and sample index: what SFT and RL exports of benchmark runs are built from."""
+        return trajectory_record(resolve(self.env_id), self.task_id, self.messages, self.reward,
+                                 self.components or None, agent=self.agent, sample=self.sample)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "EpisodeRecord":
         """Inverse of `as_dict`; unknown keys are ignored."""
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
 
     @classmethod
-    def from_trajectory(cls, agent: str, env: str, domain: str, trajectory: Trajectory) -> "EpisodeRecord":
-        """The record of a rollout trajectory."""
+    def from_trajectory(cls, agent: str, env: str, domain: str, trajectory: Trajectory,
+                        call_seconds: list[float] | None = None, task_turns: int = 0) -> "EpisodeRecord":
+        """The record of a rollout trajectory (with the latency of each model call, when timed)."""
         return cls(
             agent=agent, env_id=trajectory.env_id, env=env, domain=domain, task_id=trajectory.task_id,
             sample=trajectory.sample, reward=trajectory.reward, components=dict(trajectory.reward_components),
@@ -97,5 +112,5 @@ class EpisodeRecord:
             completion_tokens=trajectory.usage["completion_tokens"], terminated=trajectory.terminated,
             truncated=trajectory.truncated, error=trajectory.error, error_transient=trajectory.error_transient,
             seconds=trajectory.timings["total_s"],
-            messages=trajectory.messages,
+            messages=trajectory.messages, call_seconds=list(call_seconds or []), task_turns=task_turns,
         ).with_counts()

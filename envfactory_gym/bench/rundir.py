@@ -12,11 +12,13 @@ from .records import EpisodeRecord
 
 CONFIG = "config.json"
 EPISODES = "episodes.jsonl"
+SESSIONS = "sessions.jsonl"
 
 
 class RunDirectory:
-    """`config.json` (what defines the run) and `episodes.jsonl` (one `EpisodeRecord` per line, appended and
-    synced episode by episode). Reports and plots are written beside them."""
+    """`config.json` (what defines the run), `episodes.jsonl` (one `EpisodeRecord` per line, appended and synced
+    episode by episode) and `sessions.jsonl` (one line per finished invocation: when, how long, against which
+    endpoint). Reports and plots are written beside them."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -35,8 +37,38 @@ class RunDirectory:
             config.write_text(json.dumps(identity, indent=2, sort_keys=True) + "\n")
 
     def config(self) -> dict[str, Any]:
-        """The stored configuration."""
-        return json.loads((self.path / CONFIG).read_text())
+        """The stored configuration; `ValueError` with a one-line reason when `path` holds no run."""
+        try:
+            return json.loads((self.path / CONFIG).read_text())
+        except FileNotFoundError:
+            reason = "does not exist" if not self.path.exists() else f"holds no benchmark run (no {CONFIG})"
+            raise ValueError(f"{self.path} {reason}") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{self.path / CONFIG} is not valid JSON: {exc}") from None
+
+    def log_session(self, entry: dict[str, Any]) -> None:
+        """Append one invocation's account (start, seconds, episodes played, endpoint, package version), synced."""
+        with open(self.path / SESSIONS, "a", encoding="utf-8") as out:
+            if out.tell():
+                out.write(self._line_break_if_torn(SESSIONS))
+            out.write(json.dumps(entry, sort_keys=True) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every logged invocation, oldest first (a torn last line is ignored)."""
+        path = self.path / SESSIONS
+        if not path.exists():
+            return []
+        sessions = []
+        for raw in path.read_bytes().splitlines():
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+            if isinstance(data, dict):
+                sessions.append(data)
+        return sessions
 
     def records(self) -> list[EpisodeRecord]:
         """Every stored episode; a line cut short by a crash is ignored (its episode is played again)."""
@@ -63,8 +95,8 @@ class RunDirectory:
             out.flush()
             os.fsync(out.fileno())
 
-    def _line_break_if_torn(self) -> str:
+    def _line_break_if_torn(self, name: str = EPISODES) -> str:
         """A newline when the file's last line was cut short (a crash mid-write), so new lines stay whole."""
-        with open(self.path / EPISODES, "rb") as data:
+        with open(self.path / name, "rb") as data:
             data.seek(-1, os.SEEK_END)
             return "" if data.read(1) == b"\n" else "\n"

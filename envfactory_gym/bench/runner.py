@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Callable, Literal
 
 from ..agents import AGENTS, run_episode
@@ -15,8 +17,11 @@ from ..rollout import ChatPolicy, TaskRef, Trajectory, arollout
 from ..spec import EnvironmentSpec
 from ..splits import split_task_ids
 from ..tasks import load_tasks
+from ..versioning import environment_content_hash
+from .preflight import EndpointInfo, check_endpoint
 from .records import EpisodeRecord
 from .rundir import RunDirectory
+from .timing import CallTimer
 
 BASELINES = ("reference", "random", "noop")
 OnRecord = Callable[[EpisodeRecord], None]
@@ -30,6 +35,8 @@ class BenchConfig:
     up to k). `user`: the scripted user or the LLM user (on `user_base_url`/`user_model`, by default the
     evaluated endpoint). `tool_format`: `text` (`<tool_call>` blocks in the prompt) or `native` (the endpoint's
     tool calling). `thinking`: sent as `chat_template_kwargs.enable_thinking` when set (Qwen3-style models).
+    `price_in`/`price_out`: dollars per million prompt/completion tokens of the model, when given (kept with the
+    run's sessions for its reports; not part of what defines the run).
     """
 
     model: str | None = None
@@ -52,15 +59,21 @@ class BenchConfig:
     request_timeout: float = 300.0
     seed: int = 0
     baselines: tuple[str, ...] = BASELINES
+    price_in: float | None = None
+    price_out: float | None = None
 
-    def identity(self, tasks: list[TaskRef]) -> dict[str, Any]:
-        """What defines the run (stored in config.json; a resumed run must match it). Endpoints and keys are
-        left out: a run may resume against a restarted server."""
+    def identity(self, tasks: list[TaskRef], environments: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What defines the run (stored in config.json; a resumed run must match it): the settings, the tasks and,
+        when given, each environment's version and content hash (`environment_fingerprints`). Endpoints, keys,
+        timeouts and prices are left out: a run may resume against a restarted server."""
         settings = asdict(self)
-        for key in ("base_url", "api_key", "user_base_url", "concurrency", "episode_timeout", "request_timeout"):
+        for key in ("base_url", "api_key", "user_base_url", "concurrency", "episode_timeout", "request_timeout",
+                    "price_in", "price_out"):
             settings.pop(key)
         settings["baselines"] = list(self.baselines)
         settings["tasks"] = [[t.env, t.task_id] for t in tasks]
+        if environments is not None:
+            settings["environments"] = environments
         return settings
 
     def request_options(self) -> dict[str, Any]:
@@ -85,9 +98,37 @@ def plan_tasks(config: BenchConfig) -> list[TaskRef]:
     return refs
 
 
+def environment_fingerprints(tasks: list[TaskRef]) -> dict[str, dict[str, Any]]:
+    """Each environment of the tasks: its version and content hash (`environment_content_hash`), by env id."""
+    specs = {ref.env: resolve(ref.env) for ref in tasks}
+    return {env_id: {"version": spec.version, "hash": environment_content_hash(spec.folder)}
+            for env_id, spec in sorted(specs.items())}
+
+
+def package_version() -> str:
+    """The installed envfactory-gym version (`unknown` when run from a source tree that is not installed)."""
+    try:
+        return version("envfactory-gym")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def check_endpoints(config: BenchConfig) -> EndpointInfo:
+    """The pre-flight check of the model's endpoint (and of the LLM user's, when it has its own); raises
+    `EndpointCheckError` before anything is played."""
+    assert config.model is not None
+    if not config.base_url:
+        raise ValueError(f"the model {config.model!r} needs an endpoint: set base_url (--base-url)")
+    info = check_endpoint(config.base_url, config.model, config.api_key, timeout=min(config.request_timeout, 30.0))
+    if config.user == "llm" and (config.user_base_url or config.user_model):
+        check_endpoint(config.user_base_url or config.base_url, config.user_model or config.model, config.api_key,
+                       timeout=min(config.request_timeout, 30.0))
+    return info
+
+
 def _llm_user_factory(config: BenchConfig) -> Callable[[], Any]:
     from ..llm import LLMClient
-    from ..llm_user import LLMUser
+    from ..users.llm import LLMUser
 
     def make() -> LLMUser:
         return LLMUser(LLMClient(config.user_base_url or config.base_url, config.user_model or config.model,
@@ -119,12 +160,15 @@ def play_baselines(config: BenchConfig, tasks: list[TaskRef], done: set, rundir:
                     agent = AGENTS[agent_name](seed=seed) if agent_name == "random" else AGENTS[agent_name]()
                     started = time.perf_counter()
                     result = run_episode(env, agent, seed=seed, task_id=ref.task_id)
+                    assert env.task is not None
                     record = EpisodeRecord(
                         agent=agent_name, env_id=ref.env, env=env.spec_env.key, domain=env.spec_env.domain,
                         task_id=ref.task_id, sample=sample, reward=result["reward"],
-                        components=result["components"], steps=result["steps"],
+                        components=result["components"], turn_rewards=result["turn_rewards"],
+                        steps=result["steps"],
                         terminated=bool(result["terminated"]), truncated=not result["terminated"],
                         seconds=time.perf_counter() - started, messages=result["info"]["messages"],
+                        task_turns=len(env.task.turns),
                     ).with_counts()
                     rundir.append([record])
                     on_record(record)
@@ -136,7 +180,7 @@ def play_baselines(config: BenchConfig, tasks: list[TaskRef], done: set, rundir:
 async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundir: RunDirectory,
                      on_record: OnRecord, policy: ChatPolicy | None = None) -> None:
     """The model on every task sample not yet in the run, `concurrency` episodes at once, each saved as soon as
-    it ends. `policy` overrides the endpoint policy built from the config."""
+    it ends, with the latency of each model call. `policy` overrides the endpoint policy built from the config."""
     from ..llm import LLMClient
 
     assert config.model is not None
@@ -144,21 +188,25 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
         client = LLMClient(config.base_url, config.model, config.api_key, timeout=config.request_timeout,
                            concurrency=config.concurrency)
         policy = ChatPolicy(client, tool_mode=config.tool_format, **config.request_options())
+    timer = CallTimer(policy)
     specs: dict[str, EnvironmentSpec] = {ref.env: resolve(ref.env) for ref in tasks}
 
     def save(trajectory: Trajectory) -> None:
         spec = specs[trajectory.env_id]
-        record = EpisodeRecord.from_trajectory(config.model or "", spec.key, spec.domain, trajectory)
+        record = EpisodeRecord.from_trajectory(config.model or "", spec.key, spec.domain, trajectory,
+                                               call_seconds=timer.take(trajectory.messages),
+                                               task_turns=len(load_tasks(spec)[trajectory.task_id].turns))
         rundir.append([record])
         on_record(record)
 
     skip = {(env_id, task_id, sample) for agent, env_id, task_id, sample in done if agent == config.model}
     try:
-        await arollout(policy, tasks, concurrency=config.concurrency, group_size=config.k,
+        await arollout(timer, tasks, split=config.split, evaluation=True, concurrency=config.concurrency,
+                       group_size=config.k,
                        episode_timeout=config.episode_timeout, seed=config.seed, env_kwargs=env_kwargs(config),
                        skip=skip, on_episode=save)
     finally:
-        await policy.aclose()
+        await timer.aclose()
 
 
 def finished(records: list[EpisodeRecord]) -> dict[tuple, EpisodeRecord]:
@@ -171,7 +219,11 @@ def finished(records: list[EpisodeRecord]) -> dict[tuple, EpisodeRecord]:
 def run_bench(config: BenchConfig, rundir: RunDirectory, on_record: OnRecord = lambda record: None,
               policy: ChatPolicy | None = None) -> list[EpisodeRecord]:
     """Play what the run directory does not have yet (baselines first, then the model); returns the run's
-    records, one per episode (the latest where an episode was played again)."""
+    records, one per episode (the latest where an episode was played again).
+
+    Before anything is played, the model's endpoint is checked (`GET /models` serves the model; skipped when a
+    `policy` is given) and the run directory must hold this run or none (same settings, same environment
+    content). The invocation is logged in the run's `sessions.jsonl` (wall time, episodes played, endpoint)."""
     if config.k < 1:
         raise ValueError("k must be at least 1")
     if not config.model and not config.baselines:
@@ -179,9 +231,22 @@ def run_bench(config: BenchConfig, rundir: RunDirectory, on_record: OnRecord = l
     if config.model in BASELINES:
         raise ValueError(f"the model name {config.model!r} is taken by a baseline agent")
     tasks = plan_tasks(config)
-    rundir.open(config.identity(tasks))
+    endpoint = check_endpoints(config) if config.model and policy is None else None
+    rundir.open(config.identity(tasks, environment_fingerprints(tasks)))
+    started_at, started, played = datetime.now(timezone.utc), time.perf_counter(), [0]
+
+    def count(record: EpisodeRecord) -> None:
+        played[0] += 1
+        on_record(record)
+
     done = set(finished(rundir.records()))
-    play_baselines(config, tasks, done, rundir, on_record)
+    play_baselines(config, tasks, done, rundir, count)
     if config.model:
-        asyncio.run(play_model(config, tasks, done, rundir, on_record, policy))
+        asyncio.run(play_model(config, tasks, done, rundir, count, policy))
+    price = ({"input": config.price_in, "output": config.price_out}
+             if config.price_in is not None and config.price_out is not None else None)
+    rundir.log_session({"started_at": started_at.isoformat(timespec="seconds"),
+                        "seconds": round(time.perf_counter() - started, 3), "played": played[0],
+                        "endpoint": endpoint.as_dict() if endpoint else None, "package_version": package_version(),
+                        "price": price})
     return list({record.key: record for record in rundir.records()}.values())

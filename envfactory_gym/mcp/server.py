@@ -28,12 +28,21 @@ def connection_of(ctx: Context) -> Any:
 
 
 def run_call(store: SessionStore, name: Any, arguments: Any) -> ToolResult:
-    """Execute one call in the calling session; a failed call is an MCP tool error carrying the Env's text."""
+    """Execute one call in the calling session; a failed call is an MCP tool error carrying the Env's text. A start
+    state that cannot be set up is said as such (not passed on as the protocol's invalid-parameters error)."""
     try:
         outcome = store.call(connection_of(get_context()), name, arguments)
     except NoSession as exc:
         return ToolResult(content=f"Error: {exc}", is_error=True)
+    except Exception as exc:  # the session could not start: the environment, not the call, is broken
+        return ToolResult(content=f"Error: {start_state_error(store.spec, exc)}", is_error=True)
     return ToolResult(content=outcome.text, is_error=not outcome.ok)
+
+
+def start_state_error(spec: EnvironmentSpec, error: Exception) -> str:
+    """One line saying that an environment's start state does not load, and why."""
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"the start state of {spec.name} does not load ({type(error).__name__}{': ' + reason if reason else ''})"
 
 
 class EnvironmentTool(Tool):
@@ -123,6 +132,10 @@ def server(name: str | EnvironmentSpec, task_id: str | None = None) -> Environme
             raise KeyError(f"unknown task {task_id!r} for {spec.name}")
         task = tasks[task_id]
     store = SessionStore(spec, task)
+    try:  # a broken start state is said when the server starts, not with every call
+        store.probe()
+    except Exception as exc:
+        raise ValueError(start_state_error(spec, exc)) from exc
 
     @asynccontextmanager
     async def lifespan(_: FastMCP) -> AsyncIterator[dict[str, Any]]:

@@ -77,6 +77,10 @@ class SessionStore:
             _, session = self._sessions.popitem()
             session.close()
 
+    def probe(self) -> None:
+        """Start one session and close it again: raises what setting up the start state raises."""
+        self._start().close()
+
     def _start(self) -> ToolSession:
         session = ToolSession(self.spec)
         if self.task is None:

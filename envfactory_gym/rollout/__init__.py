@@ -8,10 +8,10 @@ from .engine import arollout, make_pool, rollout
 from .openai_policy import ChatPolicy, OpenAIChatPolicy, PolicyError
 from .policies import GroundTruthPolicy, Policy, PolicyReply
 from .pool import EnvHandle, EnvPool, LocalEnvPool
-from .trajectory import TaskRef, Trajectory, expand_tasks
+from .trajectory import TaskRef, Trajectory, chat_messages, expand_tasks, trajectory_record, validate_record
 
 __all__ = [
     "AsyncToolEnv", "ChatPolicy", "EnvHandle", "EnvPool", "GroundTruthPolicy", "LocalEnvPool", "OpenAIChatPolicy",
     "Policy", "PolicyError", "PolicyReply", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool",
-    "replay_trajectory", "rollout",
+    "replay_trajectory", "rollout", "chat_messages", "trajectory_record", "validate_record",
 ]

@@ -5,29 +5,37 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable, Container, Iterable, Literal
 
+from ..splits import Split, warn_if_held_out
+
 from .episode import play
 from .policies import Policy
 from .pool import EnvPool, LocalEnvPool
 from .trajectory import TaskLike, Trajectory, expand_tasks
 
-Backend = Literal["local", "ray"]
+Backend = Literal["local", "process", "ray"]
 
 
 def make_pool(backend: Backend, workers: int | None = None, **env_kwargs: Any) -> EnvPool:
-    """A new pool: `local` (threads in this process) or `ray` (env worker actors, see `RayEnvPool`)."""
+    """A new pool: `local` (threads in this process), `process` (worker processes on this machine, see
+    `ProcessEnvPool`) or `ray` (env worker actors, see `RayEnvPool`)."""
     if backend == "local":
         return LocalEnvPool(threads=workers, **env_kwargs)
+    if backend == "process":
+        from .process_pool import ProcessEnvPool
+
+        return ProcessEnvPool(workers=workers, **env_kwargs)
     if backend == "ray":
         from .ray_pool import RayEnvPool  # ray is an optional dependency
 
         return RayEnvPool(workers=workers, **env_kwargs)
-    raise ValueError(f"unknown backend {backend!r}: use 'local', 'ray' or an EnvPool")
+    raise ValueError(f"unknown backend {backend!r}: use 'local', 'process', 'ray' or an EnvPool")
 
 
 async def arollout(
     policy: Policy,
     tasks: Iterable[TaskLike],
     *,
+    split: Split | Literal["all"] = "train",
     concurrency: int = 64,
     group_size: int = 1,
     backend: Backend | EnvPool = "local",
@@ -38,13 +46,18 @@ async def arollout(
     env_kwargs: dict[str, Any] | None = None,
     skip: Container[tuple[str, str, int]] = (),
     on_episode: Callable[[Trajectory], None] | None = None,
+    evaluation: bool = False,
 ) -> list[Trajectory]:
     """Play every task `group_size` times with `policy`, at most `concurrency` episodes at once.
 
-    - `tasks`: environment names (all their tasks), `(env, task_id)` pairs or `TaskRef`s.
+    - `tasks`: environment names (their tasks of `split`), `(env, task_id)` pairs or `TaskRef`s.
+    - `split`: which stored split an environment name stands for: "train" (default: rollouts are for training),
+      "test" (the held-out tasks `envfactory bench` evaluates on; training on them warns) or "all". A pair outside
+      the split is played with a warning.
     - `group_size`: samples per task (GRPO groups); each sample runs on its own env from the task's snapshot.
-    - `backend`: `"local"` (thread pool of `workers` threads), `"ray"` (`workers` env actors), or an `EnvPool`
-      to reuse across calls (it is then left open).
+    - `backend`: `"local"` (thread pool of `workers` threads), `"process"` (`workers` processes on this machine:
+      environment work uses every core), `"ray"` (`workers` env actors), or an `EnvPool` to reuse across calls
+      (it is then left open).
     - `episode_timeout`: seconds per episode; a late episode is cancelled and marked in `Trajectory.error`.
       An episode whose policy or env raises is marked the same way; the others go on.
     - `digest_state`: record each final database state's SHA-256 in `Trajectory.final_state_digest` (costs
@@ -52,6 +65,7 @@ async def arollout(
     - `env_kwargs`: passed to every `ToolUseEnv` (e.g. `max_steps`).
     - `skip`: `(env_id, task_id, sample)` keys not to play (e.g. episodes a resumed run already has); every other
       episode keeps the seed it would have had in the full run.
+    - `evaluation`: the rollout evaluates (as `envfactory bench` does): the test split warns nothing.
     - `on_episode`: called with each trajectory as soon as its episode ends (in completion order), e.g. to save
       it before the rest of the batch is done.
 
@@ -59,7 +73,9 @@ async def arollout(
     """
     if concurrency < 1 or group_size < 1:
         raise ValueError("concurrency and group_size must be at least 1")
-    refs = expand_tasks(tasks)
+    if not evaluation:
+        warn_if_held_out(split, "this rollout")
+    refs = expand_tasks(tasks, split)
     pool = make_pool(backend, workers, **(env_kwargs or {})) if isinstance(backend, str) else backend
     gate = asyncio.Semaphore(concurrency)
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Callable
 
 from envfactory_gym.llm import ChatModel
-from synth.sandbox import Limits, Sandbox
+from envfactory_gym.sandbox import Limits
 
 from .coverage import Coverage, zoo_coverage
-from .criteria import check_draft
+from .criteria import check_draft, envgen_sandbox
 from .implementation import implement
 from .layout import env_files, write_env
 from .modeling import model_database
@@ -63,7 +63,7 @@ class EnvGen:
         self.config = config or EnvGenConfig()
         self.coverage = coverage or zoo_coverage(self.zoo_dir)
         self.progress = progress or (lambda stage, message: None)
-        self.sandbox = Sandbox(self.config.limits)
+        self.sandbox = envgen_sandbox(self.config.limits)
 
     def draft(self, topic: str) -> Draft:
         """The first full draft: m, D, pi and the test agent's tests (four LLM stages)."""

@@ -11,10 +11,11 @@ from gymnasium.utils.env_checker import check_env
 
 from envfactory_gym import ToolUseEnv
 from envfactory_gym.adapters import ImportOptions, adapter, env_name, load_environment
+from envfactory_gym.adapters.checks import ImportFindings, analyze
 from envfactory_gym.agents import format_call, run_episode
 from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
-from envfactory_gym.tasks import Task
+from envfactory_gym.tasks import Task, load_tasks
 
 Script = list[list[tuple[str, dict[str, Any]]]]
 
@@ -26,6 +27,17 @@ def convert(
     keys = adapter(fmt).discover(path, options)
     key = key or keys[0]
     return load_environment(fmt, path, key, env_name("fixture", key, keys), folder, options)
+
+
+def convert_checked(
+    fmt: str, path: Path, folder: Path, options: ImportOptions = ImportOptions(), key: str | None = None
+) -> tuple[EnvironmentSpec, ImportFindings]:
+    """Convert as `envfactory import` does: replay the ground truth, then convert again with what was decided
+    (failing ground-truth calls, reads that touch state)."""
+    spec = convert(fmt, path, folder, options, key)
+    spec, findings = analyze(spec, load_tasks(spec), reload=lambda chosen: convert(fmt, path, folder, chosen, key),
+                             options=options)
+    return convert(fmt, path, folder, findings.options(options), key), findings
 
 
 class ScriptedAgent:

@@ -12,7 +12,7 @@ from envfactory_gym.tasks import load_tasks
 
 from .conftest import FIXTURES
 from .contract import (assert_check_env, assert_ground_truth_scores_one, assert_isolated, assert_wrong_write_scores_lower,
-                       convert, play)
+                       convert, convert_checked, play)
 
 FIXTURE = FIXTURES / "awm"
 OPTIONS = ImportOptions(solutions=str(FIXTURE / "solutions.jsonl"))
@@ -81,3 +81,44 @@ def test_the_app_reads_the_simulated_clock(spec):
         stamps.append(session.state.raw.execute("SELECT created_at FROM loans WHERE member = 'lee'").fetchone()[0])
         session.close()
     assert stamps[0] == stamps[1] and stamps[0].startswith("2025-01-15 09:00:30")
+
+
+PIPELINE = FIXTURES / "awm_pipeline"  # what AWM's pipeline writes: gen_verifier.jsonl, rows as tables[].examples
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    return convert_checked("awm", PIPELINE, tmp_path_factory.mktemp("desk"),
+                           ImportOptions(solutions=str(PIPELINE / "solutions.jsonl")))
+
+
+def test_examples_seed_the_database_and_gen_verifier_jsonl_is_read(desk):
+    spec, _ = desk
+    session = ToolSession(spec)
+    session.reset("seed")
+    assert {k: v["views"] for k, v in session.dump()["notes"].items()} == {"n1": 0, "n2": 3}
+    session.close()
+    assert play(spec, "notes_desk-0")["components"]["checklist"] == 1.0  # the code verifier of gen_verifier.jsonl
+    assert play(spec, "notes_desk-1")["components"]["checklist"] is None  # its SQL-mode verifier needs a judge
+    assert spec.extra["notes"] == ["1 SQL-mode verifier(s) left out: they hand their findings to an LLM judge"]
+
+
+def test_a_get_that_writes_becomes_a_write_and_a_failing_call_is_expected(desk):
+    spec, findings = desk
+    assert findings.behaviour_writes == {"get_note"} and not spec.tools["get_note"].read_only
+    assert spec.tools["list_notes"].read_only
+    assert load_tasks(spec)["notes_desk-1"].calls[0].expected_error == "HTTP 404: Note not found"
+    assert_ground_truth_scores_one(spec)
+
+
+def test_the_apps_uuids_come_from_the_session(desk):
+    spec, findings = desk
+    assert not findings.nondeterministic
+    ids = []
+    for _ in range(2):
+        session = ToolSession(spec)
+        session.reset("seed")
+        ids.append(session.call("create_note", {"title": "x"}).output["id"])
+        ids.append(session.call("create_note", {"title": "y"}).output["id"])
+        session.close()
+    assert ids[0] == ids[2] and ids[1] == ids[3] and ids[0] != ids[1]

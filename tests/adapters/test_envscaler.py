@@ -11,7 +11,7 @@ from envfactory_gym.tasks import load_tasks
 
 from .conftest import FIXTURES
 from .contract import (assert_check_env, assert_ground_truth_scores_one, assert_isolated, assert_wrong_write_scores_lower,
-                       convert, play)
+                       convert, convert_checked, play)
 
 FIXTURE = FIXTURES / "envscaler"
 OPTIONS = ImportOptions(tasks=str(FIXTURE / "task_items.json"), solutions=str(FIXTURE / "solutions.jsonl"))
@@ -59,3 +59,33 @@ def test_checklist_weight_makes_the_pass_fraction_the_reward(spec):
 
 def test_sessions_are_isolated(spec):
     assert_isolated(spec, "seed", "add_to_shopping_list", {"item_id": "salt"})
+
+
+DESK = FIXTURES / "envscaler_real"
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    options = ImportOptions(tasks=str(DESK / "task_items.json"), solutions=str(DESK / "solutions.jsonl"))
+    return convert_checked("envscaler", DESK / "env_items.json", tmp_path_factory.mktemp("desk"), options)
+
+
+def test_random_uuid_and_time_are_the_sessions(desk):
+    spec, findings = desk
+    assert not findings.nondeterministic
+    opened = []
+    for _ in range(2):
+        session = ToolSession(spec)
+        session.reset(load_tasks(spec)["desk-1"].snapshot)
+        opened.append(session.call("open_ticket", {"subject": "wifi"}).output["data"])
+        session.close()
+    assert opened[0] == opened[1] and opened[0]["opened"] == 1736931600  # 2025-01-15 09:00 UTC, the task's clock
+
+
+def test_private_caches_and_failing_solution_calls(desk):
+    spec, findings = desk
+    assert spec.tools["get_ticket"].read_only and not findings.behaviour  # _lookups is private
+    assert load_tasks(spec)["desk-2"].calls[1].expected_error == "KeyError: 't9'"
+    for task_id in ("desk-1", "desk-2"):
+        result = play(spec, task_id)
+        assert result["reward"] == 1.0 and result["components"]["checklist"] == 1.0

@@ -1,10 +1,11 @@
-"""isolate=True: the external code runs in EnvGen's sandbox, one process per operation."""
+"""isolate=True: the external code runs in the runtime's sandbox, one persistent worker per environment."""
 
 from __future__ import annotations
 
 import pytest
 
-from envfactory_gym.adapters import ImportOptions, isolation, load_environment
+from envfactory_gym.adapters import ImportOptions, load_environment
+from envfactory_gym.sandbox import SandboxUnavailable, kernel
 from envfactory_gym.session import ToolSession
 
 from .conftest import FIXTURES
@@ -15,7 +16,6 @@ OPTIONS = ImportOptions(tasks=str(FIXTURE / "rl_rows.json"))
 
 
 def test_sandboxed_environment_behaves_like_the_in_process_one(tmp_path):
-    pytest.importorskip("synth.sandbox")
     sandboxed = load_environment("envfactory", FIXTURE, "Ledger", "ext-sandboxed", tmp_path / "s", OPTIONS, isolate=True)
     local = convert("envfactory", FIXTURE, tmp_path / "l", OPTIONS)
     assert {n: t.input_schema for n, t in sandboxed.tools.items()} == {n: t.input_schema for n, t in local.tools.items()}
@@ -32,6 +32,11 @@ def test_sandboxed_environment_behaves_like_the_in_process_one(tmp_path):
 def test_missing_sandbox_or_unsupported_format_says_so(tmp_path, monkeypatch):
     with pytest.raises(NotImplementedError, match="asyncio"):
         load_environment("awm", FIXTURES / "awm", "library_1", "ext-x", tmp_path, isolate=True)
-    monkeypatch.setattr(isolation, "SANDBOX_MODULE", "synth.not_a_sandbox")
-    with pytest.raises(NotImplementedError, match="synth.not_a_sandbox"):
+
+    def no_bubblewrap() -> str:  # a machine without the sandbox's tools
+        raise SandboxUnavailable("bubblewrap is not installed")
+
+    monkeypatch.setattr(kernel, "check_available", no_bubblewrap)
+    monkeypatch.delenv("ENVFACTORY_UNSANDBOXED", raising=False)
+    with pytest.raises(SandboxUnavailable, match="bubblewrap is not installed"):
         load_environment("envfactory", FIXTURE, "Ledger", "ext-x", tmp_path, OPTIONS, isolate=True)

@@ -10,6 +10,8 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from envfactory_gym.adapters.build import turns
+from envfactory_gym.adapters.determinism import Entropy, make_deterministic, session_entropy
+from envfactory_gym.adapters.network import NetworkPolicy, NetworkRefused, guarded, source_network_imports
 from envfactory_gym.adapters.objects import ObjectState, ReadOnlyViolation, object_tables, plain
 from envfactory_gym.adapters.tools import guess_read_only, input_model, json_type, signature_fields
 from envfactory_gym.reward import RewardConfig, score
@@ -135,3 +137,65 @@ def test_checklist_component_is_weighted_and_reported(tmp_path):
     assert weighted.total == 0.25
     half = score(spec, [], [], {}, {}, {}, config=RewardConfig(checklist=0.5), checklist=0.0)
     assert half.total == 0.5
+
+
+def test_a_read_that_changes_only_private_attributes_keeps_the_change():
+    state = make_state()
+    with state.atomic(read_only=True):
+        state.roots["shop"]._secret = 5  # a cache the original keeps, as BFCL's get_flight_cost does
+    assert state.roots["shop"]._secret == 5
+    with pytest.raises(ReadOnlyViolation, match=r"changed attributes\[tags\]"):
+        with state.atomic(read_only=True):
+            state.roots["shop"].tags.add("c")
+
+
+def test_imported_code_draws_from_the_session_and_reads_its_clock():
+    import datetime as dt
+    import random
+    import time
+    import uuid
+
+    namespace = {"random": random, "uuid": uuid, "time": time, "datetime": dt.datetime, "randint": random.randint}
+    assert sorted(make_deterministic(namespace)) == ["datetime", "randint", "random", "time", "uuid"]
+    clock = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.timezone.utc)
+
+    def draw(entropy: Entropy) -> tuple:
+        with session_entropy(entropy, lambda: clock):
+            return (namespace["random"].random(), namespace["randint"](1, 10**9), namespace["uuid"].uuid4(),
+                    namespace["time"].time(), namespace["datetime"].now().isoformat())
+
+    first, second = draw(Entropy()), draw(Entropy())
+    assert first == second and first[3] == clock.timestamp() and first[4] == "2025-03-01T12:00:00"
+    assert isinstance(dt.datetime(2020, 1, 1), namespace["datetime"])  # real datetimes still pass isinstance
+
+
+def test_network_use_is_refused_and_recorded():
+    import socket
+
+    policy = NetworkPolicy("demo.py")
+    with guarded(policy):
+        with pytest.raises(NetworkRefused, match="demo.py tried to use the network"):
+            socket.getaddrinfo("example.org", 443)
+        try:
+            socket.create_connection(("127.0.0.1", 9), timeout=1)
+        except OSError:  # swallowed by the code, still recorded
+            pass
+    assert policy.attempts == ["lookup of example.org", "lookup of 127.0.0.1"]
+    assert source_network_imports("import requests\nfrom http.client import HTTPConnection\nimport json") == [
+        "http.client", "http.client.HTTPConnection", "requests"]
+
+
+def test_a_failed_ground_truth_call_is_matched_only_by_the_same_failure():
+    from envfactory_gym.reward import CallRecord, outcome_matches
+    from envfactory_gym.tasks import GroundTruthCall
+
+    failing = GroundTruthCall(name="find_user", arguments={"email": "old@x.org"}, expected_error="ValueError: User not found")
+    fine = GroundTruthCall(name="find_user", arguments={"email": "new@x.org"})
+    same = CallRecord("find_user", {"email": "old@x.org"}, False, True, "ValueError: User not found")
+    other = CallRecord("find_user", {"email": "old@x.org"}, False, True, "ValueError: Rate limited")
+    success = CallRecord("find_user", {"email": "old@x.org"}, True, True)
+    assert outcome_matches(same, failing) and not outcome_matches(other, failing)
+    assert not outcome_matches(success, failing) and outcome_matches(success, fine)
+    assert not outcome_matches(same, fine)
+    early = CallRecord("find_user", {"email": "new@x.org"}, True, True, unexpected=True)  # made in a no-call turn
+    assert not outcome_matches(early, fine)

@@ -10,9 +10,9 @@ from envfactory_gym.adapters import ImportOptions, adapter
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, OUTFITTERS
 from .contract import (assert_check_env, assert_ground_truth_scores_one, assert_isolated, assert_wrong_write_scores_lower,
-                       convert, play)
+                       convert, convert_checked, play)
 
 DOMAIN = FIXTURES / "tau2" / "giftshop"
 STUB = str(FIXTURES / "tau2" / "stub")  # stands for an installed tau2-bench: the names domain code imports
@@ -80,3 +80,36 @@ def test_errors_roll_back(spec):
 def test_sessions_are_isolated(spec):
     order = {"customer_id": "cus_1", "items": [{"product_id": "p_card", "quantity": 1}]}
     assert_isolated(spec, "seed", "place_order", order)
+
+
+@pytest.fixture(scope="module")
+def outfitters(outfitters_data, tmp_path_factory):
+    """A realistic tau2-shaped domain, converted as `envfactory import` converts it."""
+    return convert_checked("tau2", outfitters_data, tmp_path_factory.mktemp("outfitters"),
+                           ImportOptions(code=str(OUTFITTERS)))
+
+
+def test_a_gold_action_that_fails_in_tau2_is_matched_by_the_same_failure(outfitters):
+    spec, findings = outfitters
+    task = load_tasks(spec)["7"]
+    failing = task.turns[0].calls[0]
+    assert failing.name == "find_customer_by_email" and failing.expected_error == "ValueError: Customer not found"
+    assert findings.expected_errors["7"] == {"0.0": "ValueError: Customer not found"} and not findings.failing
+    assert play(spec, "7")["reward"] == 1.0  # the identical call fails the same way: matched
+    script = [[(c.name, dict(c.arguments)) for c in turn.agent_calls] for turn in task.turns]
+    skipped = play(spec, "7", [script[0][1:]] + script[1:])
+    other = play(spec, "7", [[("find_customer_by_email", {"email": "nobody@example.com"})] + script[0][1:]] + script[1:])
+    assert skipped["components"]["trajectory"] < 1.0 and skipped["components"]["state"] == 1.0
+    assert other["components"]["trajectory"] < 1.0  # another failing lookup is not the same call
+
+
+def test_user_side_assertions_stay_out_of_the_checklist_count(outfitters):
+    spec, _ = outfitters
+    task = load_tasks(spec)["user-side-assertion"]
+    assert play(spec, task.id)["components"]["checklist"] == 1.0  # 1 of 1 assistant-side assertion holds
+    assert play(spec, task.id, [[]])["components"]["checklist"] == 0.0
+
+
+def test_tasks_tau2_cannot_run_here_are_left_out(outfitters):
+    spec, _ = outfitters
+    assert spec.extra["skipped_tasks"] == 2 and not {"user-action", "with-history"} & set(load_tasks(spec))

@@ -19,12 +19,12 @@ from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
 from envfactory_gym.spec import load_environment_from_folder
 from envfactory_gym.verify import verify_environment
 from synth.envgen.coverage import zoo_coverage
-from synth.envgen.criteria import check_draft
+from synth.envgen.criteria import check_draft, envgen_sandbox
 from synth.envgen.interface import check_metadata, metadata_from_spec
 from synth.envgen.models import Draft, EnvMetadata, UnitTest
 from synth.envgen.pipeline import EnvGen, EnvGenConfig
 from synth.envgen.sources import LocalDocs, SourceDoc, WebSearch, gather
-from synth.sandbox import Limits, Sandbox
+from envfactory_gym.sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "envgen"
@@ -161,7 +161,7 @@ def test_a_hand_written_zoo_environment_passes_the_same_checks():
                   seed=json.loads((folder / "snapshots" / "seed.json").read_text()),
                   tools_py=(folder / "tools.py").read_text(), unit_tests=[],
                   tasks=[json.loads(line) for line in (folder / "tasks.jsonl").read_text().splitlines() if line])
-    report = check_draft(draft, 0, Sandbox(), set())
+    report = check_draft(draft, 0, envgen_sandbox(), set())
     assert report.passed, report.render()
     assert report.stats["tasks_checked"] == len(draft.tasks) >= 15
 
@@ -172,7 +172,7 @@ def test_an_interface_that_differs_from_m_is_blamed_on_the_tool_code():
              .replace("def renew_loan(db: Database, loan_id: str)", "def renew_loan(db: Database, loan: str)")
              .replace("loan_id: The loan's ID", "loan: The loan's ID")
              .replace("@tool(read_only=True)\ndef list_holds", "@tool()\ndef list_holds"))
-    report = check_draft(draft.model_copy(update={"tools_py": tools}), 0, Sandbox(), set())
+    report = check_draft(draft.model_copy(update={"tools_py": tools}), 0, envgen_sandbox(), set())
     interface = [f for f in report.findings if f.check == "interface"]
     assert {(f.component, f.criterion) for f in interface} == {("tool code", 1)}
     messages = {f.tool: f.message for f in interface if f.tool == "list_holds"}
@@ -183,12 +183,12 @@ def test_an_interface_that_differs_from_m_is_blamed_on_the_tool_code():
 def test_import_errors_name_the_component_file_and_line():
     draft = answers_draft("shelfwise")
     broken_tools = draft.tools_py.replace("RENEWAL_DAYS = 21", "RENEWAL_DAYS = TWENTY_ONE")
-    report = check_draft(draft.model_copy(update={"tools_py": broken_tools}), 0, Sandbox(), set())
+    report = check_draft(draft.model_copy(update={"tools_py": broken_tools}), 0, envgen_sandbox(), set())
     [finding] = report.findings
     assert (finding.component, finding.criterion, finding.check) == ("tool code", 2, "import")
     assert "NameError" in finding.message and "tools.py line" in finding.message and "sandbox" not in finding.message
     broken_schema = draft.schema_py.replace('Table(\n    "loans",', 'Table(\n    "loans"')
-    report = check_draft(draft.model_copy(update={"schema_py": broken_schema}), 0, Sandbox(), set())
+    report = check_draft(draft.model_copy(update={"schema_py": broken_schema}), 0, envgen_sandbox(), set())
     assert [f.component for f in report.findings] == ["schema"]
     assert "SyntaxError" in report.findings[0].message
 
@@ -196,22 +196,50 @@ def test_import_errors_name_the_component_file_and_line():
 def test_hostile_generated_code_is_contained_and_blamed():
     draft = answers_draft("shelfwise")
     at_import = draft.tools_py.replace("from datetime", "import socket\nfrom datetime", 1)  # line 5
-    report = check_draft(draft.model_copy(update={"tools_py": at_import}), 0, Sandbox(), set())
+    report = check_draft(draft.model_copy(update={"tools_py": at_import}), 0, envgen_sandbox(), set())
     [finding] = report.findings
     assert (finding.component, finding.criterion, finding.check) == ("tool code", 2, "sandbox")
     assert "importing 'socket' is not allowed at candidate/env/tools.py:5" in finding.message
     assert report.sandbox["status"] == "violation"
     looping = draft.tools_py.replace('    return [BranchObject(**row) for row in db.find(branches)]',
                                      '    while True:\n        pass')
-    report = check_draft(draft.model_copy(update={"tools_py": looping}), 0, Sandbox(Limits(cpu_s=2)), set())
+    report = check_draft(draft.model_copy(update={"tools_py": looping}), 0, envgen_sandbox(Limits(cpu_s=2)), set())
     [finding] = report.findings
     assert (finding.component, finding.tool, finding.check) == ("tool code", "list_branches", "sandbox")
     assert "CPU time limit" in finding.message and report.sandbox["status"] == "cpu"
 
 
+FORGE_RESULTS = """
+import json as _json, os as _os, struct as _struct
+for _call in range(1, 20):  # the issue's attack: answer 'ok, no findings' on the result pipe
+    _body = _json.dumps({"type": "result", "id": _call, "status": "ok",
+                         "value": {"findings": [], "stats": {}}}).encode()
+    _os.write(3, _struct.pack(">I", len(_body)) + _body)
+"""
+PATCH_THE_WORKER = """
+import sys as _sys
+_isolation = _sys.modules["envfactory_gym.adapters.isolation"]
+_real = _isolation.serve
+def _lying(request):  # every call 'succeeds' with an empty answer and leaves the state as it was
+    if request["op"] == "call":
+        return {"ok": True, "output": {}, "error": None, "kind": None, "state": request["state"]}
+    return _real(request)
+_isolation.serve = _lying
+"""
+
+
+@pytest.mark.parametrize("attack", [FORGE_RESULTS, PATCH_THE_WORKER], ids=["forged-results", "patched-worker"])
+def test_generated_code_cannot_make_its_own_draft_pass(attack):
+    draft = answers_draft("shelfwise")
+    assert check_draft(draft, 0, envgen_sandbox(), set()).passed  # the honest draft passes
+    report = check_draft(draft.model_copy(update={"tools_py": draft.tools_py + attack}), 0, envgen_sandbox(), set())
+    assert not report.passed
+    assert {f.criterion for f in report.findings} & {2, 3, 4}
+
+
 def test_a_wrong_unit_test_is_blamed_on_the_test():
     draft = answers_draft("parkpass", tests="tests_first.json")
-    report = check_draft(draft, 0, Sandbox(), set())
+    report = check_draft(draft, 0, envgen_sandbox(), set())
     assert report.components() == ["test"]
     assert {f.test for f in report.findings} == {"register_vehicle_normalizes_the_plate"}
     assert report.stats["unit_tests_run"] == 23

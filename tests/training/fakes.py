@@ -45,11 +45,13 @@ class ScriptedEngine:
     actions: list[str]
     tokenizer: object
     prompts: list[list[int]] = field(default_factory=list)
+    budgets: list[int] = field(default_factory=list)
 
     async def generate(self, prompt_token_ids, sampling_params, multi_modal_data=None):
         """The next action of the script for this prompt."""
         await asyncio.sleep(0)
         self.prompts.append(list(prompt_token_ids))
+        self.budgets.append(sampling_params.max_tokens)
         action = self.actions[len(self.prompts) - 1]
         ids = self.tokenizer(action, add_special_tokens=False)["input_ids"] + [self.tokenizer.eos_token_id]
         text, reason = action, "stop"

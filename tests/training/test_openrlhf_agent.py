@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -10,15 +11,19 @@ pytest.importorskip("torch")
 pytest.importorskip("openrlhf.utils.agent")
 
 from envfactory_gym.env import ToolUseEnv  # noqa: E402
-from training.datasets import prompt_rows, text_message  # noqa: E402
+from envfactory_gym.registry import load_zoo_environment  # noqa: E402
+from envfactory_gym.tasks import load_tasks  # noqa: E402
+from training.datasets import prompt_rows  # noqa: E402
+from training.renderers import text_message  # noqa: E402
 from training.episode import EpisodeLabel, start_episode  # noqa: E402
-from training.openrlhf_agent import AgentExecutor  # noqa: E402
+from training.openrlhf_agent import AgentExecutor, AgentSettings  # noqa: E402
 
 from .fakes import CLOSING, ScriptedEngine, conversation_actions, sampling_params, tiny_tokenizer, turn_actions  # noqa: E402
 
 pytestmark = pytest.mark.openrlhf
 
 BIG = 1_000_000
+TASKS = load_tasks(load_zoo_environment("notion"))
 
 
 def prompt_row(task_id: str, mode: str, turn: int = 0) -> dict:
@@ -27,13 +32,17 @@ def prompt_row(task_id: str, mode: str, turn: int = 0) -> dict:
     return next(r for r in rows if EpisodeLabel.from_json(r["label"]).turn == turn)
 
 
-def run(row: dict, actions: list[str], max_length: int = BIG) -> tuple[dict, ScriptedEngine]:
+def run(
+    row: dict, actions: list[str], max_length: int = BIG, settings: AgentSettings | None = None,
+    first_budget: int | None = None,
+) -> tuple[dict, ScriptedEngine]:
     """One sample through the real executor; the prompt is the row rendered as OpenRLHF's PromptDataset does."""
     tokenizer = tiny_tokenizer()
     prompt = tokenizer.apply_chat_template(row["messages"], tokenize=False, add_generation_prompt=True)
     engine = ScriptedEngine(actions, tokenizer)
+    executor = AgentExecutor(settings or AgentSettings())
     response = asyncio.run(
-        AgentExecutor().execute(prompt, row["label"], sampling_params(), max_length, tokenizer, engine)
+        executor.execute(prompt, row["label"], sampling_params(first_budget), max_length, tokenizer, engine)
     )
     return response, engine
 
@@ -44,11 +53,12 @@ def reference(label: EpisodeLabel, actions: list[str]) -> tuple[float, list[dict
     info = start_episode(env, label)
     score = 0.0
     for action in actions:
-        _, reward, terminated, _, info = env.step(action)
+        _, _, terminated, _, info = env.step(action)
         if label.mode == "turn" and "turn_reward" in info:
             score = info["turn_reward"]["total"]
             break
-        score = float(reward) if terminated else env.current_score(label.mode if label.mode == "turn" else "episode").total
+        score = info["reward_components"]["total"] if terminated else env.current_score(
+            label.mode if label.mode == "turn" else "episode").total
     env.close()
     return score, info["messages"]
 
@@ -167,3 +177,68 @@ def test_concurrent_samples_stay_isolated():
         expected, _ = reference(EpisodeLabel("notion", task), executed_actions(response))
         assert response["reward"] == pytest.approx(expected), task
     assert {round(r["reward"], 6) for r in responses} != {1.0}  # the cases really differ
+
+
+def test_step_format_penalty_ends_the_sample_with_the_penalty():
+    task = "notion-0001"
+    actions = ['<tool_call>{"name": "search_pages", "arguments": {</tool_call>'] + conversation_actions(task)
+    response, engine = run(prompt_row(task, "conversation"), actions, settings=AgentSettings(format_penalty=-1.0))
+    assert len(engine.prompts) == 1 and response["reward"] == pytest.approx(-1.0)
+    assert response["extra_logs"]["format_terminated"] == 1.0
+    plain, _ = run(prompt_row(task, "conversation"), actions)  # without the option the episode goes on
+    assert plain["reward"] > 0.5
+
+
+def test_history_truncation_keeps_the_last_turns_in_the_prompt():
+    task = next(t for t, spec in TASKS.items() if len(spec.turns) >= 3)
+    row = prompt_row(task, "turn", turn=2)
+    actions = turn_actions(task, 2)
+    response, engine = run(row, actions, settings=AgentSettings(history_turns=1))
+    full, _ = run(row, actions)
+    prompt = tiny_tokenizer().decode(engine.prompts[0])
+    queries = [t.query for t in TASKS[task].turns]
+    assert queries[2] in prompt and queries[0] not in prompt and queries[1] not in prompt
+    assert prompt.startswith("<|im_start|>system\n" + row["messages"][0]["content"])
+    assert len(engine.prompts[0]) < len(tiny_tokenizer()(tiny_tokenizer().apply_chat_template(
+        row["messages"], tokenize=False, add_generation_prompt=True))["input_ids"])
+    assert response["reward"] == pytest.approx(full["reward"]) == pytest.approx(1.0)
+
+
+def test_generation_limit_applies_to_every_action():
+    task = "notion-0006"
+    actions = conversation_actions(task)
+    response, engine = run(prompt_row(task, "conversation"), actions, first_budget=6)
+    assert len(engine.budgets) > 2 and all(b == 6 for b in engine.budgets)
+    assert all(b - a <= 6 for a, b in response["action_ranges"])
+    response, engine = run(prompt_row(task, "conversation"), actions, settings=AgentSettings(max_new_tokens=4))
+    assert all(b == 4 for b in engine.budgets)
+
+
+def test_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("ENVFACTORY_FORMAT_PENALTY", "-0.5")
+    monkeypatch.setenv("ENVFACTORY_HISTORY_TURNS", "2")
+    monkeypatch.setenv("ENVFACTORY_USER", "llm")
+    assert AgentSettings.from_env() == AgentSettings(format_penalty=-0.5, history_turns=2, user="llm")
+    monkeypatch.setenv("ENVFACTORY_HISTORY_TURNS", "two")
+    with pytest.raises(ValueError, match="ENVFACTORY_HISTORY_TURNS"):
+        AgentSettings.from_env()
+
+
+def test_llm_user_episodes_are_judged_and_flagged_for_meu(monkeypatch):
+    from tests.fake_openai import FakeEndpoint, completion
+    from tests.test_llm_user import COMMENT, SHARED, STOP, TASK
+
+    server = FakeEndpoint()
+    monkeypatch.setenv("ENVFACTORY_LLM_BASE_URL", server.url)
+    monkeypatch.setenv("ENVFACTORY_LLM_MODEL", "user-model")
+    try:
+        for answer in (SHARED, COMMENT, STOP):
+            server.add(body=completion(json.dumps(answer)))
+        server.add(body=completion(json.dumps({"errors": [{"turn": 1, "kind": "changed_request"}]})))
+        actions = conversation_actions(TASK)
+        response, _ = run(prompt_row(TASK, "conversation"), actions, settings=AgentSettings(user="llm"))
+        assert response["extra_logs"]["user_error"] == 1.0 and response["reward"] == pytest.approx(1.0)
+        judged = server.requests[-1]["body"]["messages"][1]["content"]
+        assert "[1] " + SHARED["message"] in judged
+    finally:
+        server.close()

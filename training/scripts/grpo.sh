@@ -14,7 +14,7 @@ esac
 export ENVFACTORY_MAX_STEPS=$MAX_STEPS
 
 mkdir -p "$OUT/data" "$OUT/grpo"
-envfactory train-data --mode "$RL_MODE" --split train --out "$OUT/data/rl_$RL_MODE.jsonl"
+envfactory train-data --mode "$RL_MODE" --split train --trainer openrlhf --out "$OUT/data/rl_$RL_MODE.jsonl"
 
 python -m training.ray_launch \
   --actor.model_name_or_path "$MODEL" \

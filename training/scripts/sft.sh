@@ -7,7 +7,7 @@ source training/configs/paper.env
 : "${MODEL:?set MODEL to a Hugging Face model name or path}"
 
 mkdir -p "$OUT/data" "$OUT/sft"
-envfactory train-data --mode sft --split train --out "$OUT/data/sft.jsonl"
+envfactory train-data --mode sft --split train --trainer openrlhf --out "$OUT/data/sft.jsonl"
 ROWS=$(wc -l < "$OUT/data/sft.jsonl")
 STEPS_PER_EPOCH=$(( ROWS / SFT_BATCH ))
 if (( STEPS_PER_EPOCH < 1 )); then

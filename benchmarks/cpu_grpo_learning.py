@@ -1,0 +1,202 @@
+"""Does RL through the environments learn? SFT warm start, then GRPO through OpenRLHF's real executor, on the CPU.
+
+A Qwen2 model of a few hundred thousand parameters (random init) and a ChatML tokenizer trained here on the
+environment's SFT chats (`training/tiny.py`), so nothing is downloaded. A fixed set of training prompts (per-turn
+samples of the train split whose turn needs one tool call) is the whole task set. SFT on those turns' ground-truth
+chats stops early, at a middling reward; then GRPO: every step samples each prompt `--samples` times through
+`training.openrlhf_agent.AgentExecutor` (OpenRLHF's `MultiTurnAgentExecutor`, the env's turn reward paid as
+deltas), computes group-normalized advantages and takes the policy-gradient step of `benchmarks/gpu_tiny_grpo.py`
+on the action tokens. The control run is the same from the same SFT weights, with the rewards shuffled across the
+batch's samples before the advantages: it has no signal, so its reward must not rise.
+
+    python benchmarks/cpu_grpo_learning.py --seeds 0 1 2 --out runs/cpu_grpo_learning     # the benchmark
+    python benchmarks/cpu_grpo_learning.py --seeds 0 --steps 3 --prompts 2 --samples 4 --out /tmp/x   # smoke
+
+Writes `report.json` (reward per step per seed and run) and `learning.png` (mean over seeds with min-max band).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gpu_tiny_grpo as tiny  # noqa: E402  (the SFT, engine and update of the GPU smoke run)
+
+from envfactory_gym.registry import load_zoo_environment  # noqa: E402
+from envfactory_gym.tasks import load_tasks  # noqa: E402
+from training.advantage import group_norm_advantages  # noqa: E402
+from training.datasets import prompt_records, sft_rows  # noqa: E402
+from training.episode import EpisodeLabel  # noqa: E402
+from training.openrlhf_agent import AgentExecutor, AgentSettings  # noqa: E402
+from training.renderers import openrlhf_prompt  # noqa: E402
+from training.tiny import chatml_tokenizer  # noqa: E402
+
+
+def training_prompts(env: str, count: int) -> list[dict]:
+    """The first `count` per-turn prompts of the train split whose turn needs exactly one tool call."""
+    tasks = load_tasks(load_zoo_environment(env))
+    chosen = []
+    for record in prompt_records(env, "turn", "train"):
+        label = EpisodeLabel.from_json(record["label"])
+        if len(tasks[label.task_id].turns[label.turn].agent_calls) == 1:
+            chosen.append(openrlhf_prompt(record))
+        if len(chosen) == count:
+            return chosen
+    raise ValueError(f"{env} has fewer than {count} one-call turns in its train split")
+
+
+def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: AgentSettings, max_length: int):
+    """`samples` executions of every row through OpenRLHF's executor, all concurrent."""
+    executor = AgentExecutor(settings)
+
+    async def one(row: dict) -> dict:
+        prompt = tokenizer.apply_chat_template(row["messages"], tokenize=False, add_generation_prompt=True)
+        return await executor.execute(prompt, row["label"], SimpleNamespace(max_tokens=None, logprobs=None),
+                                      max_length, tokenizer, engine)
+
+    async def every() -> list[dict]:
+        return await asyncio.gather(*(one(row) for row in rows for _ in range(samples)))
+
+    return asyncio.run(every())
+
+
+def policy_step(model, optimizer, responses: list[dict], advantages: torch.Tensor) -> None:
+    """The policy-gradient update of `gpu_tiny_grpo.grpo_step`, with the advantages given."""
+    action_tokens = sum(b - a for r in responses for a, b in r["action_ranges"])
+    optimizer.zero_grad()
+    for response, advantage in zip(responses, advantages.tolist()):
+        if advantage == 0.0:
+            continue
+        device = next(model.parameters()).device
+        ids = torch.tensor([response["observation_tokens"]], device=device)
+        mask = torch.zeros(ids.shape[1] - 1, device=device)
+        for start, end in response["action_ranges"]:
+            mask[start - 1 : end - 1] = 1.0
+        loss = -advantage * (tiny.token_logprobs(model, ids)[0] * mask).sum() / max(action_tokens, 1)
+        loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+
+
+def advantages_for(rewards: torch.Tensor, shuffle: bool, rng: torch.Generator) -> torch.Tensor:
+    """Group-normalized advantages of a `[prompts, samples]` reward matrix; with `shuffle`, of the same rewards
+    permuted across the whole batch first (the control: no relation between a sample and its reward)."""
+    if shuffle:
+        flat = rewards.flatten()
+        rewards = flat[torch.randperm(flat.numel(), generator=rng)].view_as(rewards)
+    return torch.nan_to_num(group_norm_advantages(rewards), nan=0.0).flatten()
+
+
+def grpo(model, tokenizer, rows, args, seed: int, shuffle: bool, log) -> list[float]:
+    """GRPO steps from `model`; returns the mean reward of every step's samples (step 0: before any update)."""
+    torch.manual_seed(seed)
+    random.seed(seed)
+    engine = tiny.BatchingEngine(model, tokenizer, args.max_new_tokens, args.temperature)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.grpo_lr)
+    settings = AgentSettings(max_steps=args.max_steps, max_new_tokens=args.max_new_tokens)
+    rng = torch.Generator().manual_seed(seed)
+    curve = []
+    for step in range(args.steps + 1):
+        model.eval()
+        responses = rollouts(engine, tokenizer, rows, args.samples, settings, args.max_length)
+        rewards = torch.tensor([float(r["reward"]) for r in responses]).view(len(rows), args.samples)
+        curve.append(float(rewards.mean()))
+        log(f"seed {seed} {'control' if shuffle else 'grpo   '} step {step:2d} reward {curve[-1]:.3f}")
+        if step == args.steps:
+            break
+        model.train()
+        policy_step(model, optimizer, responses, advantages_for(rewards, shuffle, rng))
+    return curve
+
+
+def plot(report: dict, path: Path) -> None:
+    """Mean reward per GRPO step over seeds, with the min-max band, for the GRPO and the control runs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6.5, 3.8))
+    for run, colour in (("grpo", "tab:blue"), ("control", "tab:gray")):
+        curves = torch.tensor([seed[run] for seed in report["seeds"]])
+        steps = range(curves.shape[1])
+        axis.plot(steps, curves.mean(0), marker="o", color=colour,
+                  label="GRPO" if run == "grpo" else "control (rewards shuffled)")
+        axis.fill_between(steps, curves.min(0).values, curves.max(0).values, color=colour, alpha=0.2)
+    axis.set(xlabel="GRPO step (0: after SFT)", ylabel="mean turn reward", ylim=(0, 1.02),
+             title=f"{report['env']}: {len(report['seeds'])} seeds, {report['prompts']} prompts x "
+                   f"{report['samples']} samples")
+    axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", default="notion")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--prompts", type=int, default=4)
+    parser.add_argument("--samples", type=int, default=8)
+    parser.add_argument("--steps", type=int, default=12)
+    parser.add_argument("--vocab", type=int, default=1024)
+    parser.add_argument("--width", type=int, default=64)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--sft-steps", type=int, default=60)
+    parser.add_argument("--sft-lr", type=float, default=3e-3)
+    parser.add_argument("--grpo-lr", type=float, default=1e-3)
+    parser.add_argument("--max-new-tokens", type=int, default=48)
+    parser.add_argument("--max-steps", type=int, default=3, help="actions per sample")
+    parser.add_argument("--max-length", type=int, default=16384)
+    parser.add_argument("--temperature", type=float, default=1.0)
+    parser.add_argument("--device", default="cpu", help="cpu (the benchmark), or cuda where one is at hand")
+    parser.add_argument("--out", type=Path, default=Path("runs/cpu_grpo_learning"))
+    args = parser.parse_args(argv)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    started = time.perf_counter()
+
+    rows = training_prompts(args.env, args.prompts)
+    tasks = {EpisodeLabel.from_json(r["label"]).task_id for r in rows}
+    chats = [c for c in sft_rows(args.env, "train") if c["task_id"] in tasks]
+    tokenizer = chatml_tokenizer([json.dumps(c["messages"], ensure_ascii=False) for c in chats], args.vocab)
+    samples = [tiny.tokenize_chat(tokenizer, c["messages"], args.max_length) for c in chats]
+    report = {"env": args.env, "prompts": len(rows), "samples": args.samples, "args": {k: str(v) for k, v in
+              vars(args).items()}, "labels": [r["label"] for r in rows], "seeds": []}
+    for seed in args.seeds:
+        torch.manual_seed(seed)
+        model = tiny.build_model(tokenizer, args.device, args.width, args.layers)
+        torch.manual_seed(seed)
+        for parameter in model.parameters():  # build_model seeds 0: re-draw the weights for this seed
+            if parameter.dim() > 1:
+                torch.nn.init.normal_(parameter, std=0.02)
+        losses = tiny.sft(model, samples, args.sft_steps, args.sft_lr, args.device)
+        print(f"seed {seed}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
+              f"SFT loss {losses[0]:.2f} -> {losses[-1]:.2f}", flush=True)
+        runs = {}
+        for run, shuffle in (("grpo", False), ("control", True)):
+            runs[run] = grpo(copy.deepcopy(model), tokenizer, rows, args, seed, shuffle,
+                             lambda line: print(line, flush=True))
+        report["seeds"].append({"seed": seed, "sft_loss": losses[-1], **runs})
+    report["seconds"] = time.perf_counter() - started
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "report.json").write_text(json.dumps(report, indent=1))
+    plot(report, args.out / "learning.png")
+    for run in ("grpo", "control"):
+        first = sum(s[run][0] for s in report["seeds"]) / len(report["seeds"])
+        last = sum(sum(s[run][-3:]) / len(s[run][-3:]) for s in report["seeds"]) / len(report["seeds"])
+        print(f"{run}: mean reward {first:.3f} at the SFT start -> {last:.3f} over the last 3 steps")
+    print(f"wrote {args.out / 'report.json'} and {args.out / 'learning.png'}; {report['seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
