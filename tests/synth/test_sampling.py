@@ -166,12 +166,16 @@ def test_internal_inputs_need_a_producer_unless_the_state_may_supply_them(hotel,
     assert lenient.final_state["bookings"] == {}
 
 
-@pytest.mark.slow
-def test_executability_metric_on_the_zoo(embedder):
+#: One or two environments per domain: the sampler's claims are checked on these; the whole zoo's table is
+#: benchmarks/bench_sampling.py's (building every environment's graph here would grow the suite with the zoo).
+SAMPLED_ZOO = ("notion", "slack", "hertz", "shopify", "zotero", "pagerduty", "alpaca")
+
+
+def test_executability_metric_on_a_sample_of_the_zoo(embedder):
     from synth.graph.build import build_graph
     from synth.sampling.metrics import evaluate
 
-    keys = [k for k in zoo_keys() if load_zoo_environment(k).snapshot_path("seed").is_file()]
+    keys = list(SAMPLED_ZOO)
     rows = {}
     for key in keys:
         spec = load_zoo_environment(key)
