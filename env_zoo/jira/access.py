@@ -1,5 +1,5 @@
-"""Who the app acts as, and what Jira's permission scheme lets them do: project roles grant permissions; an issue
-a user can't browse does not exist for them."""
+"""Who the app acts as (the account that authorized it, kept as the runtime's session), and what Jira's permission
+scheme lets them do: project roles grant permissions; an issue a user can't browse does not exist for them."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 from envfactory_gym import Database, NotFound, PermissionDenied
 
-from .schema import issues, permission_schemes, project_roles, projects, role_actors, site, users
+from .schema import authorizations, issues, permission_schemes, project_roles, projects, role_actors, site, users
 
 ISSUE_HIDDEN = "Issue does not exist or you do not have permission to see it."
+NOT_AUTHORIZED = "Client must be authenticated to access this resource."
 PERMISSIONS = (
     "BROWSE_PROJECTS", "CREATE_ISSUES", "EDIT_ISSUES", "TRANSITION_ISSUES", "RESOLVE_ISSUES", "CLOSE_ISSUES",
     "ASSIGN_ISSUES", "ASSIGNABLE_USER", "ADD_COMMENTS", "WORK_ON_ISSUES", "LINK_ISSUES", "SCHEDULE_ISSUES",
@@ -24,7 +25,12 @@ def settings(db: Database) -> dict[str, Any]:
 
 def me(db: Database) -> dict[str, Any]:
     """The account the app acts as (the one that authorized it)."""
-    return db.get(users, settings(db)["current_account_id"], "User")
+    return db.get(users, db.current_session(authorizations, NOT_AUTHORIZED)["account_id"], "User")
+
+
+def authorize(db: Database, person: dict[str, Any]) -> None:
+    """The person's OAuth consent: from now on the app acts as them (an earlier grant is replaced)."""
+    db.start_session(authorizations, account_id=person["account_id"])
 
 
 def roles_of(db: Database, project_id: str, account_id: str) -> set[str]:
