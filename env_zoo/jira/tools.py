@@ -15,10 +15,10 @@ from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
 from . import rules
 from .access import (
-    authorize, has_permission, me, my_permissions, project_of, require, roles_of, user, visible_issue,
+    authorize, browsable_projects, has_permission, holders, me, my_permissions, project_of, require, roles_of, user, visible_issue,
     visible_project,
 )
-from .jql import matcher, parse
+from .jql import parse
 from .objects import (
     BoardObject, CommentObject, IssueObject, IssueSummary, LinkResult, ProjectObject, ProjectSummary, Render,
     SearchResults, SprintMoveResult, SprintObject, TransitionObject, UserObject, WatchersObject, WorklogObject,
@@ -144,7 +144,7 @@ def search_projects(db: Database, query: str | None = None, start_at: StartAt = 
         start_at: Index of the first project to return (pagination offset; next_cursor of the previous page).
         max_results: Projects per page, 1 to 100.
     """
-    rows = [p for p in db.find(projects, order_by=[projects.c.key]) if has_permission(db, p, "BROWSE_PROJECTS")]
+    rows = browsable_projects(db)
     if query:
         needle = query.strip().lower()
         rows = [p for p in rows if needle in p["key"].lower() or needle in p["name"].lower()]
@@ -182,13 +182,14 @@ def find_assignable_users(db: Database, project_key: str, query: str | None = No
     """
     project = visible_project(db, project_key)
     needle = (query or "").strip().lower()
-    render = Render(db)
+    assignable = holders(db, project, "ASSIGNABLE_USER")
     found = [
-        render.user(u["account_id"]) for u in db.find(users, order_by=[users.c.display_name])
-        if has_permission(db, project, "ASSIGNABLE_USER", u["account_id"])
+        u for u in db.find(users, order_by=[users.c.display_name])
+        if u["account_id"] in assignable
         and (needle in u["display_name"].lower() or needle in u["email_address"].lower())
     ]
-    return found[:max_results]
+    render = Render(db)
+    return [render.user(u["account_id"]) for u in found[:max_results]]
 
 
 # ---------------------------------------------------------------- issues
@@ -207,10 +208,7 @@ def search_issues(db: Database, jql: str = "", max_results: page_size(MAX_SEARCH
         max_results: Issues per page, 1 to 25.
         next_page_token: The nextPageToken of the previous page.
     """
-    query = parse(jql)
-    index = SiteIndex(db)
-    check = matcher(query.where, index.context())
-    found = index.sort([i for i in index.issues if check(i)], query)
+    found = SiteIndex(db).search(parse(jql))
     page = paginate(found, max_results, next_page_token, max_page_size=MAX_SEARCH_RESULTS)
     render = Render(db)
     return SearchResults(total=len(found), issues=[render.summary(i) for i in page.results],
@@ -579,10 +577,9 @@ def list_boards(db: Database, project_key: str | None = None) -> list[BoardObjec
     """
     render = Render(db)
     project_id = visible_project(db, project_key)["id"] if project_key else None
-    return [
-        render.board(b) for b in db.find(boards, order_by=[boards.c.id], **given(project_id=project_id))
-        if has_permission(db, db.get(projects, b["project_id"]), "BROWSE_PROJECTS")
-    ]
+    visible = {p["id"] for p in browsable_projects(db)}
+    return [render.board(b) for b in db.find(boards, order_by=[boards.c.id], **given(project_id=project_id))
+            if b["project_id"] in visible]
 
 
 @tool(read_only=True)
