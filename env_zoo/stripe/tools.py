@@ -42,6 +42,7 @@ InvoiceLines = Annotated[
     list[InvoiceLineInput], Field(min_length=1), ErrorText("An invoice needs at least one line")
 ]
 CardLast4 = Annotated[str, Field(pattern=r"^\d{4}$"), ErrorText("card_last4 must be the card's last 4 digits")]
+SEARCHED = ("name", "email", "phone", "description")
 CollectionMethod = Literal["charge_automatically", "send_invoice"]
 CancellationReason = Literal["duplicate", "fraudulent", "requested_by_customer", "abandoned"]
 RefundReason = Literal["duplicate", "fraudulent", "requested_by_customer"]
@@ -65,8 +66,13 @@ def search_customers(
         starting_after: The next_cursor of the previous page.
     """
     needle = query.strip().casefold()
-    rows = db.select(customers, order_by="created DESC")
-    found = [r for r in rows if any(needle in (r[k] or "").casefold() for k in ("name", "email", "phone", "description"))]
+    where, params = "", []
+    if needle.isascii():  # SQLite's LIKE folds ASCII case only; the exact test below decides
+        escaped = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCHED)
+        params = [escaped] * len(SEARCHED)
+    rows = db.select(customers, where, params, order_by="created DESC")
+    found = [r for r in rows if any(needle in (r[k] or "").casefold() for k in SEARCHED)]
     return page_of(found, limit, starting_after, lambda r: CustomerObject(**r))
 
 

@@ -365,6 +365,9 @@ def test_uncollectible_void_and_out_of_band(session):
 def test_reads_filter_and_paginate(session):
     found = ok(session, "search_customers", {"query": "NORTHWIND"})["results"]
     assert [c["name"] for c in found] == ["Northwind Traders"]
+    for wildcard in ("%", "_", "\\"):  # matched as text, never as a LIKE pattern
+        assert ok(session, "search_customers", {"query": wildcard})["results"] == []
+    assert [c["name"] for c in ok(session, "search_customers", {"query": "hLo"})["results"]] == ["Chloe Dubois"]
     page = ok(session, "list_prices", {"limit": 5})
     assert len(page["results"]) == 5 and page["has_more"]
     archived = ok(session, "list_prices", {"active": False, "limit": 100})["results"]
