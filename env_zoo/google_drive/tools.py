@@ -41,6 +41,13 @@ OrderBy = Annotated[str, Field(pattern=r"^\s*[A-Za-z_]+( (asc|desc))?(\s*,\s*[A-
 FileId = Annotated[str, Field(min_length=1)]
 
 
+class SignedIn(BaseModel):
+    """Who granted the app access, and the scope they granted."""
+
+    user: UserRef
+    scope: str
+
+
 class Deleted(BaseModel):
     """What files.delete removed for good."""
 
@@ -119,7 +126,7 @@ def _commentable(access: Access, file_id: str) -> tuple[dict, str]:
 # ---------------------------------------------------------------- the user (OAuth consent screen)
 
 @tool(user_only=True)
-def sign_in(db: Database, email: NonEmptyText, scope: Literal["drive", "drive.readonly"] = "drive") -> AboutObject:
+def sign_in(db: Database, email: NonEmptyText, scope: Literal["drive", "drive.readonly"] = "drive") -> SignedIn:
     """(User only, on Google's consent screen) The user signs in with their Google account and lets the app use
     their Google Drive: drive (see, edit, create and delete their files) or drive.readonly (see and download only).
 
@@ -131,7 +138,8 @@ def sign_in(db: Database, email: NonEmptyText, scope: Literal["drive", "drive.re
     if person is None:
         raise not_found("Couldn't find your Google Account.")
     db.start_session(sessions, email=person["email"], scope=scope)
-    return about_get(db)
+    return SignedIn(user=UserRef(displayName=person["display_name"], emailAddress=person["email"],
+                                 permissionId=person["permission_id"], me=True), scope=scope)
 
 
 @tool(read_only=True)

@@ -78,7 +78,7 @@ def test_nothing_works_before_sign_in_and_sign_in_is_the_users(session):
           caller="user")
     about = sign_in(session, " Daniel.Reyes@cobaltridge.com ")
     assert about["user"]["emailAddress"] == DANIEL and about["scope"] == "drive"
-    assert about["domainSharingPolicy"] == "allowedWithWarning"
+    assert ok(session, "about_get")["domainSharingPolicy"] == "allowedWithWarning"
 
 
 def test_the_read_only_scope_reads_but_never_writes(session):
