@@ -27,9 +27,11 @@ def _passengers(requested: list[dict[str, Any]]) -> list[dict[str, Any]]:
             raise validation(f"passengers[{i}]", "given_name and family_name are required with loyalty programme "
                                                  "accounts.")
         kind = "adult" if p.get("type") else type_for_age(p["age"])
-        typed.append({"type": kind, "age": p.get("age"), "given_name": p.get("given_name"),
-                      "family_name": p.get("family_name"),
-                      "loyalty_programme_accounts": [dict(a) for a in loyalty]})
+        named = bool(loyalty)  # names only matter to airlines alongside a loyalty account
+        typed.append({"type": kind, "age": p.get("age"), "given_name": p.get("given_name") if named else None,
+                      "family_name": p.get("family_name") if named else None,
+                      "loyalty_programme_accounts": [{"airline_iata_code": a["airline_iata_code"].upper(),
+                                                      "account_number": a["account_number"]} for a in loyalty]})
     adults = sum(p["type"] == "adult" for p in typed)
     if adults == 0:
         raise validation("passengers", "At least one adult passenger is required.")

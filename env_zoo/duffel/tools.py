@@ -176,7 +176,7 @@ def create_offer_request(
 
     Args:
         slices: The journeys, in chronological order, e.g. [{"origin": "LHR", "destination": "JFK", "departure_date": "2025-07-01"}].
-        passengers: Who travels; add given_name, family_name and loyalty_programme_accounts to use a loyalty account.
+        passengers: Who travels; names are only needed with loyalty_programme_accounts (which can also be added to the chosen offer with update_offer_passenger).
         cabin_class: economy, premium_economy, business or first.
         max_connections: 0 for direct flights only, 1 (default) or 2.
         return_offers: Include the offers in the response (they are otherwise listed with list_offers).
