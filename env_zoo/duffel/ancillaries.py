@@ -184,7 +184,7 @@ def resolve(db: Database, ref: Reference, offer: dict[str, Any], requested: list
     chosen: list[tuple[Service, int]] = []
     seats_per_segment: set[tuple[str, str]] = set()
     designators: set[tuple[str, str]] = set()
-    for sid, quantity in requested:
+    for sid, quantity in sorted(requested):  # the list is unordered: rows are booked in service-id order
         service = catalog.get(sid)
         if service is None:
             raise validation("services", f"The service {sid} is not available for this offer.")

@@ -134,6 +134,8 @@ def create_order(db: Database, offer_id: str, order_type: str, passengers: list[
         raise invalid_state("offer_no_longer_available", "The offer is no longer available: the airline has no "
                                                          "more seats at this fare. Choose another offer.")
     _check_passengers(offer, passengers)
+    position = {o["id"]: i for i, o in enumerate(offer["passengers"])}
+    passengers = sorted(passengers, key=lambda p: position[p["id"]])  # an unordered list: kept in the offer's order
     carriers = {p["id"] for p in passengers if p.get("infant_passenger_id")}
     chosen = ancillaries.resolve(db, ref, offer, [(s["id"], s["quantity"]) for s in services], carriers)
     services_amount = sum(s.unit_amount * q for s, q in chosen)
@@ -224,7 +226,7 @@ def add_services(db: Database, order_id: str, requested: list[tuple[str, int]], 
     ref = Reference(db)
     catalog = {s.id: s for s in ancillaries.order_bags(db, ref, order, db.find(order_passengers, order_id=order_id))}
     chosen = []
-    for sid, quantity in requested:
+    for sid, quantity in sorted(requested):  # the list is unordered: rows are booked in service-id order
         service = catalog.get(sid)
         if service is None:
             raise validation("add_services", f"The service {sid} is not available for this order.")

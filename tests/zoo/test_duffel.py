@@ -303,6 +303,37 @@ def test_an_instant_order_pays_offer_and_services_exactly(session):
     assert again["id"] != request["id"]  # a used-up request is not renewed: the same search is a new one
 
 
+def _family_order(reverse: bool) -> dict[str, Any]:
+    """The Carters to Lisbon with a bag each and a later bag, passengers and services listed in either order; the
+    rows this stores."""
+    session = ToolSession(SPEC)
+    session.reset("seed", CLOCK)
+    try:
+        request = search(session, [("LGW", "LIS", "2025-07-19")], [{"type": "adult"}, {"age": 8}])
+        offer = find(offers(session, request["id"]), "U2", "Standard", [["U28705"]])
+        full = ok(session, "get_offer", {"offer_id": offer["id"], "return_available_services": True})
+        adult, child = (p["id"] for p in request["passengers"])
+        bags = [next(s for s in full["available_services"] if s["passenger_ids"] == [who]) for who in (adult, child)]
+        passengers = [dict(EMMA, id=adult), dict(NOAH, id=child)]
+        services = [{"id": b["id"], "quantity": 1} for b in bags]
+        total = float(offer["total_amount"]) + sum(float(b["total_amount"]) for b in bags)
+        order = ok(session, "create_order", {
+            "selected_offers": [offer["id"]], "passengers": passengers[::-1] if reverse else passengers,
+            "services": services[::-1] if reverse else services, "payments": [pay(f"{total:.2f}")]})
+        more = ok(session, "list_available_services", {"order_id": order["id"]})
+        extra = [{"id": b["id"], "quantity": 1} for b in more]
+        ok(session, "add_order_services", {"order_id": order["id"], "add_services": extra[::-1] if reverse else extra,
+                                           "payment": pay(f"{sum(float(b['total_amount']) for b in more):.2f}")})
+        state = session.dump()
+        return {t: state[t] for t in ("orders", "order_passengers", "order_services", "payments")}
+    finally:
+        session.close()
+
+
+def test_the_order_of_passengers_and_services_does_not_change_what_is_booked():
+    assert _family_order(reverse=False) == _family_order(reverse=True)
+
+
 def test_passengers_must_match_the_offer_their_ages_and_infants(session):
     request = search(session, [("LGW", "LIS", "2025-07-19")], [{"type": "adult"}, {"type": "adult"}, {"age": 8},
                                                                {"age": 0}])
