@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from datetime import date, datetime, timedelta, timezone
+from functools import cached_property
 from typing import Any
 
 from envfactory_gym import Database
@@ -24,11 +25,23 @@ class Reference:
     """The reference tables one call needs (airports, airlines, aircraft), read once per call."""
 
     def __init__(self, db: Database) -> None:
-        self.airports = {a["iata_code"]: a for a in db.find(airports)}
-        self.airlines = {a["iata_code"]: a for a in db.find(airlines)}
-        self.aircraft = {a["id"]: a for a in db.find(aircraft)}
         self._db = db
         self._schedules: list[dict[str, Any]] | None = None
+
+    @cached_property
+    def airports(self) -> dict[str, dict[str, Any]]:
+        """Airports by IATA code (read on first use)."""
+        return {a["iata_code"]: a for a in self._db.find(airports)}
+
+    @cached_property
+    def airlines(self) -> dict[str, dict[str, Any]]:
+        """Airlines by IATA code (read on first use)."""
+        return {a["iata_code"]: a for a in self._db.find(airlines)}
+
+    @cached_property
+    def aircraft(self) -> dict[str, dict[str, Any]]:
+        """Aircraft by id (read on first use)."""
+        return {a["id"]: a for a in self._db.find(aircraft)}
 
     @property
     def schedules(self) -> list[dict[str, Any]]:
@@ -50,21 +63,31 @@ def flight_key(schedule: dict[str, Any], day: date) -> str:
     return f"{schedule['operating_carrier']}{int(schedule['operating_flight_number']):04d}/{day.isoformat()}"
 
 
+def _loads(db: Database, keys: list[str]) -> dict[str, dict[str, Any]]:
+    """The stored seat counts of these dated flights (flights never sold have none), in one read."""
+    wanted = sorted(set(keys))
+    return {r["id"]: r for r in db.select(flight_loads, f'"id" IN ({", ".join("?" * len(wanted))})', wanted)}
+
+
 def seats_left(db: Database, keys: list[str]) -> dict[str, dict[str, int]]:
     """Seats still for sale per cabin on these dated flights."""
     if not keys:
         return {}
-    rows = {r["id"]: r for r in db.find(flight_loads, flight_loads.c.id.in_(sorted(set(keys))))}
+    rows = _loads(db, keys)
     return {key: {cabin: (rows[key][cabin] if key in rows else DEFAULT_SEATS[cabin]) for cabin in DEFAULT_SEATS}
             for key in keys}
 
 
 def take_seats(db: Database, legs: list[dict[str, Any]], cabin: str, seated: int) -> None:
     """Sell (or, with a negative count, release) seats on dated flights."""
-    for key in sorted({leg["flight_key"] for leg in legs}):
-        current = seats_left(db, [key])[key]
+    keys = sorted({leg["flight_key"] for leg in legs})
+    if not keys:
+        return
+    stored = _loads(db, keys)
+    for key in keys:
+        current = {c: (stored[key][c] if key in stored else DEFAULT_SEATS[c]) for c in DEFAULT_SEATS}
         current[cabin] = max(0, current[cabin] - seated)
-        if db.find(flight_loads, id=key):
+        if key in stored:
             db.update(flight_loads, key, **{cabin: current[cabin]})
         else:
             db.insert(flight_loads, id=key, **current)

@@ -4,7 +4,7 @@ Payments (payment intents and refunds); plus the customer's own card payment."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -364,25 +364,31 @@ def list_orders(
         after: The meta.after cursor of the previous page, for the next page.
         before: The meta.before cursor, for the previous page.
     """
-    rows = db.find(order_rows, **({} if booking_reference is None else
-                                  {"booking_reference": booking_reference.strip().upper()}))
+    names_of: dict[str, list[dict[str, Any]]] = {}
+    for p in db.find(order_passengers):
+        names_of.setdefault(p["order_id"], []).append(p)
+    where, params = [], []
+    if booking_reference is not None:
+        where.append('"booking_reference" = ?')
+        params.append(booking_reference.strip().upper())
     if awaiting_payment is not None:
-        rows = [r for r in rows if r["awaiting_payment"] == awaiting_payment]
+        where.append('"awaiting_payment" = ?')
+        params.append(awaiting_payment)
     if passenger_name:
-        names: dict[str, list[str]] = {}
-        for p in db.find(order_passengers):
-            names.setdefault(p["order_id"], []).append(f"{p['given_name']} {p['family_name']}".casefold())
-        rows = [r for r in rows if all(any(n.strip().casefold() in full for full in names.get(r["id"], []))
-                                       for n in passenger_name)]
+        wanted = [n.strip().casefold() for n in passenger_name]
+        matching = [order_id for order_id, people in names_of.items()
+                    if all(any(n in f"{p['given_name']} {p['family_name']}".casefold() for p in people)
+                           for n in wanted)]
+        where.append(f'"id" IN ({", ".join("?" * len(matching))})' if matching else "0")
+        params.extend(matching)
+    rows = db.select(order_rows, " AND ".join(where), params)
     rows.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
     if sort is not None:
         rows.sort(key=lambda r: r["payment_required_by"] or "9999", reverse=sort.startswith("-"))
+    chosen, meta = page(rows, [r["id"] for r in rows], limit, after, before)
     ref = Reference(db)
-    names_of = {}
-    for p in db.find(order_passengers):
-        names_of.setdefault(p["order_id"], []).append(p)
-    return _listing([orders.order_summary(ref, r, names_of.get(r["id"], [])) for r in rows], [r["id"] for r in rows],
-                    limit, after, before)
+    return DuffelList(data=[orders.order_summary(ref, r, names_of.get(r["id"], [])) for r in chosen],
+                      meta=ListMeta(**meta))
 
 
 @tool(read_only=True)
