@@ -16,9 +16,9 @@ from .reward import CallRecord, RewardBreakdown, RewardConfig
 from .scoring import EpisodeScore, TurnStart, turn_score
 from .session import ToolSession
 from .spaces import UnicodeText
+from .spec import EnvironmentSpec
 from .splits import Split, split_task_ids
 from .suggest import did_you_mean
-from .spec import EnvironmentSpec
 from .tasks import Task, Turn, expected_replay, load_tasks, replay_calls
 from .users import ContextualUser, SimulatedUser, make_user
 from .vector import shared_text  # noqa: F401  (async vector envs carry Unicode observations intact)

@@ -12,8 +12,8 @@ from typing import Any, Iterable, Literal, Sequence
 
 from pydantic import ValidationError
 
-from .spec import EnvironmentSpec
 from .delta import StateDelta, as_delta
+from .spec import EnvironmentSpec
 from .state import CanonicalState
 from .tasks import GroundTruthCall
 

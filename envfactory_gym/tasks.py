@@ -11,12 +11,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .delta import Checkpoint, StateDelta
 from .execution import ToolOutcome
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
 from .state import SQLiteState, tracks_changes
-from .delta import Checkpoint, StateDelta
-
 
 #: The most ground-truth calls one turn may hold (the user's own calls included).
 MAX_CALLS_PER_TURN = 6

@@ -16,8 +16,8 @@ from typing import Literal
 from gymnasium.utils.env_checker import check_env
 
 from .agents import ReferenceAgent, run_episode
-from .index import DOMAINS
 from .env import ToolUseEnv
+from .index import DOMAINS
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
 from .state import CanonicalState

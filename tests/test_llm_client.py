@@ -13,7 +13,14 @@ from pydantic import BaseModel
 from rich.console import Console
 
 from envfactory_gym.llm import (
-    ChatModel, JSONModel, LLMClient, LLMError, RecordedLLM, UnrecordedRequest, load_prompt, request_key,
+    ChatModel,
+    JSONModel,
+    LLMClient,
+    LLMError,
+    RecordedLLM,
+    UnrecordedRequest,
+    load_prompt,
+    request_key,
 )
 from envfactory_gym.llm.templates import parse_prompt
 

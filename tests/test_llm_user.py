@@ -11,10 +11,10 @@ import pytest
 from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import ReferenceAgent
 from envfactory_gym.llm import LLMClient, find_internal_ids, internal_ids
-from envfactory_gym.users.llm import STOP_TOKEN, LLMUser
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 from envfactory_gym.users import ScriptedUser, make_user
+from envfactory_gym.users.llm import STOP_TOKEN, LLMUser
 from envfactory_gym.wrappers import FlagUserErrors
 
 from .fake_openai import FakeEndpoint, completion

@@ -10,7 +10,16 @@ from envfactory_gym import Conflict, Database, InvalidRequest
 
 from .access import assignable, has_permission, me, settings
 from .schema import (
-    components, issue_types, issues, priorities, resolutions, statuses, transitions, users, versions, workflows,
+    components,
+    issue_types,
+    issues,
+    priorities,
+    resolutions,
+    statuses,
+    transitions,
+    users,
+    versions,
+    workflows,
 )
 
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([wdhm])$")

@@ -9,8 +9,18 @@ from envfactory_gym import Database, InvalidRequest
 from .access import has_permission, me
 from .jql import Context, Func, Query, Value
 from .schema import (
-    comments, components, issue_types, issues, priorities, projects, resolutions, sprints, statuses, users,
-    versions, watchers,
+    comments,
+    components,
+    issue_types,
+    issues,
+    priorities,
+    projects,
+    resolutions,
+    sprints,
+    statuses,
+    users,
+    versions,
+    watchers,
 )
 
 CATEGORIES = {"to do": "new", "new": "new", "in progress": "indeterminate", "indeterminate": "indeterminate",

@@ -6,22 +6,63 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from . import rules
 from .access import (
-    has_permission, me, my_permissions, project_of, require, roles_of, settings, user, visible_issue,
+    has_permission,
+    me,
+    my_permissions,
+    project_of,
+    require,
+    roles_of,
+    settings,
+    user,
+    visible_issue,
     visible_project,
 )
 from .jql import matcher, parse
 from .objects import (
-    BoardObject, CommentObject, IssueObject, IssueSummary, LinkResult, ProjectObject, ProjectSummary, Render,
-    SearchResults, SprintMoveResult, SprintObject, TransitionObject, UserObject, WatchersObject, WorklogObject,
+    BoardObject,
+    CommentObject,
+    IssueObject,
+    IssueSummary,
+    LinkResult,
+    ProjectObject,
+    ProjectSummary,
+    Render,
+    SearchResults,
+    SprintMoveResult,
+    SprintObject,
+    TransitionObject,
+    UserObject,
+    WatchersObject,
+    WorklogObject,
 )
 from .schema import (
-    boards, comments, issue_link_types, issue_links, issue_types, issues, project_roles, projects, role_actors, site,
-    sprints, users, watchers, worklogs,
+    boards,
+    comments,
+    issue_link_types,
+    issue_links,
+    issue_types,
+    issues,
+    project_roles,
+    projects,
+    role_actors,
+    site,
+    sprints,
+    users,
+    watchers,
+    worklogs,
 )
 from .search import SiteIndex
 

@@ -11,7 +11,15 @@ from envfactory_gym import Database, InvalidRequest, NotFound
 
 from .objects import CancellationPolicy, Ratings, ReservationObject, RestaurantRef
 from .schema import (
-    dining_tables, diner_sessions, diners, experiences, reservations, restaurants, reviews, seatings, slot_locks,
+    diner_sessions,
+    diners,
+    dining_tables,
+    experiences,
+    reservations,
+    restaurants,
+    reviews,
+    seatings,
+    slot_locks,
 )
 
 UTC_OFFSET = timedelta(hours=-5)  # Chicago in daylight saving time: every restaurant of this directory

@@ -9,12 +9,30 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, p
 from . import engine
 from .engine import money
 from .objects import (
-    CustomerObject, InvoiceLineInput, InvoiceObject, PaymentIntentObject, PaymentMethodObject, PriceObject,
-    RefundObject, SubscriptionObject, invoice_object, payment_intent_object, payment_method_object, price_object,
+    CustomerObject,
+    InvoiceLineInput,
+    InvoiceObject,
+    PaymentIntentObject,
+    PaymentMethodObject,
+    PriceObject,
+    RefundObject,
+    SubscriptionObject,
+    invoice_object,
+    payment_intent_object,
+    payment_method_object,
+    price_object,
     subscription_object,
 )
 from .schema import (
-    charges, customers, invoices, payment_intents, payment_methods, prices, products, refunds, subscriptions,
+    charges,
+    customers,
+    invoices,
+    payment_intents,
+    payment_methods,
+    prices,
+    products,
+    refunds,
+    subscriptions,
 )
 
 CancellationReason = Literal["duplicate", "fraudulent", "requested_by_customer", "abandoned"]

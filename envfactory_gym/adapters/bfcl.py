@@ -24,8 +24,19 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..spec import EnvironmentSpec
-from .build import (MAX_CALLS_PER_TURN, ExternalEnvironmentError, ImportOptions, call, content_name, determinize,
-                    external_spec, import_path, import_submodule, materialize, read_records)
+from .build import (
+    MAX_CALLS_PER_TURN,
+    ExternalEnvironmentError,
+    ImportOptions,
+    call,
+    content_name,
+    determinize,
+    external_spec,
+    import_path,
+    import_submodule,
+    materialize,
+    read_records,
+)
 from .network import NetworkPolicy
 from .objects import ObjectBackend, Roots, object_tables, public_attributes, replace_attributes
 from .tools import external_tool, product_prefixes, read_decision, signature_fields

@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 
 from sqlalchemy import MetaData
 
-from ..spec import EnvironmentSpec, ToolSpec
 from ..errors import ExternalEnvironmentError
+from ..spec import EnvironmentSpec, ToolSpec
 from ..tasks import Task
 from .determinism import make_deterministic
 from .network import NetworkPolicy, guarded

@@ -11,8 +11,8 @@ from typing import Any, Callable
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..tasks import load_tasks
 from ..cli.terminal import console
+from ..tasks import load_tasks
 from . import FORMATS, adapter, env_name, load_environment
 from .build import ImportOptions
 from .catalog import catalog_path, env_folder, gym_id, read_catalog, register_external, save_entries

@@ -25,8 +25,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..spec import EnvironmentSpec, parse_docstring
-from .build import (ExternalEnvironmentError, ImportOptions, call, external_spec, import_path, materialize, maybe_json,
-                    read_json, read_records, slug, turns)
+from .build import (
+    ExternalEnvironmentError,
+    ImportOptions,
+    call,
+    external_spec,
+    import_path,
+    materialize,
+    maybe_json,
+    read_json,
+    read_records,
+    slug,
+    turns,
+)
 from .objects import ObjectBackend, Roots, object_tables, replace_attributes
 from .tools import external_tool, product_prefixes, read_decision, signature_fields
 

@@ -15,8 +15,19 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..spec import EnvironmentSpec
-from .build import (Checklist, ImportOptions, external_spec, import_path, materialize, maybe_json, read_json, read_records,
-                    read_solutions, slug, turns)
+from .build import (
+    Checklist,
+    ImportOptions,
+    external_spec,
+    import_path,
+    materialize,
+    maybe_json,
+    read_json,
+    read_records,
+    read_solutions,
+    slug,
+    turns,
+)
 from .network import NetworkPolicy, guarded
 from .objects import ObjectBackend, ObjectState, Roots, object_tables, replace_attributes
 from .tools import external_tool, product_prefixes, read_decision, signature_fields

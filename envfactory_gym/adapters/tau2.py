@@ -22,8 +22,21 @@ from typing import Any, Callable, Union, get_args, get_origin, get_type_hints
 from pydantic import BaseModel
 
 from ..spec import EnvironmentSpec, parse_docstring
-from .build import (Checklist, ExternalEnvironmentError, ImportOptions, MissingDependency, call, content_name,
-                    external_spec, import_path, import_submodule, materialize, read_json, read_records, turns)
+from .build import (
+    Checklist,
+    ExternalEnvironmentError,
+    ImportOptions,
+    MissingDependency,
+    call,
+    content_name,
+    external_spec,
+    import_path,
+    import_submodule,
+    materialize,
+    read_json,
+    read_records,
+    turns,
+)
 from .cow import ATTRIBUTES, CowState, CowStore, record_tables
 from .objects import ObjectBackend, Roots, plain, replace_attributes
 from .tools import external_tool, read_decision, signature_fields

@@ -12,8 +12,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
+from ..cli.args import positive_int
 from ..cli.terminal import console
+from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
 from . import page
 from .compare import NOTES as COMPARE_NOTES
 from .compare import compare_runs, comparison_table, load_run
@@ -25,7 +26,6 @@ from .report import md_table, write_report
 from .rundir import RunDirectory
 from .runner import BASELINES, BenchConfig, finished, plan_tasks, run_bench
 from .settings import agent_prices, incompatibilities, run_settings
-from ..cli.args import positive_int
 
 
 def _price(text: str) -> float:

@@ -5,6 +5,7 @@ self-contained HTML page."""
 from __future__ import annotations
 
 from pathlib import Path
+
 from . import page
 from .compare import LoadedRun
 from .metrics import Summary, summarize

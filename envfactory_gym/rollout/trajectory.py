@@ -15,10 +15,10 @@ import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Literal, Union
 
+from ..errors import UnknownName
 from ..prompts import FORMAT_ERROR_TOOL, without_tool_listing
 from ..registry import resolve
 from ..spec import EnvironmentSpec
-from ..errors import UnknownName
 from ..splits import Split, split_task_ids
 from ..suggest import did_you_mean
 from ..tasks import load_tasks

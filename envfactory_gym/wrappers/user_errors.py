@@ -8,8 +8,8 @@ import gymnasium as gym
 from pydantic import BaseModel, Field
 
 from ..llm import ChatModel, LLMError, load_prompt, render_state
-from ..users.llm import LLMUser, dialogue_text
 from ..users import ScriptedUser
+from ..users.llm import LLMUser, dialogue_text
 
 STAGE = "meu_judge"
 

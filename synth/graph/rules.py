@@ -22,7 +22,16 @@ from __future__ import annotations
 from typing import Any
 
 from .entities import (
-    BARE_IDS, ID_SUFFIX, STOPWORDS, id_entity, is_id_like, keywords, mentioned, object_entities, snake_case, tool_entities,
+    BARE_IDS,
+    ID_SUFFIX,
+    STOPWORDS,
+    id_entity,
+    is_id_like,
+    keywords,
+    mentioned,
+    object_entities,
+    snake_case,
+    tool_entities,
     words,
 )
 from .model import ToolGraph

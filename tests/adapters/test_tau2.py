@@ -11,8 +11,15 @@ from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 
 from .conftest import FIXTURES, OUTFITTERS
-from .contract import (assert_check_env, assert_ground_truth_scores_one, assert_isolated, assert_wrong_write_scores_lower,
-                       convert, convert_checked, play)
+from .contract import (
+    assert_check_env,
+    assert_ground_truth_scores_one,
+    assert_isolated,
+    assert_wrong_write_scores_lower,
+    convert,
+    convert_checked,
+    play,
+)
 
 DOMAIN = FIXTURES / "tau2" / "giftshop"
 STUB = str(FIXTURES / "tau2" / "stub")  # stands for an installed tau2-bench: the names domain code imports

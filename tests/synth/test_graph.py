@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
 from synth.graph.classify import heuristic_role
 from synth.graph.params import feeds, input_parameters, output_parameters, types_compatible
-
-from pathlib import Path
-
-from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
 
 CASSETTES = Path(__file__).resolve().parents[1] / "cassettes" / "graph"
 

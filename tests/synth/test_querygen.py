@@ -27,7 +27,7 @@ from synth.querygen.export import validate_rl_row, validate_sft_sample
 from synth.querygen.masking import variants
 from synth.querygen.models import AgentStep, Candidate, Segment, StepCall
 from synth.querygen.output import OutputDir
-from synth.querygen.planning import split_chain, seed_snapshot, validate_rows
+from synth.querygen.planning import seed_snapshot, split_chain, validate_rows
 
 CASSETTES = Path(__file__).parent.parent / "cassettes" / "querygen"
 CHAIN = ["search_pages", "query_database", "list_users", "update_page", "create_comment"]

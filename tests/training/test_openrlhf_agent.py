@@ -14,9 +14,9 @@ from envfactory_gym.env import ToolUseEnv  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
 from training.datasets import prompt_rows  # noqa: E402
-from training.renderers import text_message  # noqa: E402
 from training.episode import EpisodeLabel, start_episode  # noqa: E402
 from training.openrlhf_agent import AgentExecutor, AgentSettings  # noqa: E402
+from training.renderers import text_message  # noqa: E402
 
 from .fakes import CLOSING, ScriptedEngine, conversation_actions, sampling_params, tiny_tokenizer, turn_actions  # noqa: E402
 

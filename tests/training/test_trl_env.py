@@ -11,7 +11,6 @@ trl = pytest.importorskip("trl")
 
 from transformers.utils import get_json_schema  # noqa: E402
 
-from envfactory_gym.agents import format_call  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment, zoo_keys  # noqa: E402
 from envfactory_gym.state import state_hash  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
