@@ -151,7 +151,9 @@ def test_meu_wrapper_flags_user_errors_from_the_judge(endpoint):
     env = FlagUserErrors(ToolUseEnv("notion", user="llm"), judge)
     _, info = play(env)
     assert info["user_error"] is True
-    assert [(d["turn"], d["kind"], d["source"]) for d in info["user_error_details"]] == [(2, "changed_request", "judge")]
+    assert [(d["turn"], d["kind"], d["source"]) for d in info["user_error_details"]] == [
+        (2, "changed_request", "judge")
+    ]
     judged = endpoint.requests[-1]["body"]
     assert judged["model"] == "judge-model" and "[2] Great. Leave a comment" in judged["messages"][1]["content"]
     judge.close()

@@ -345,7 +345,9 @@ def search_stores(
     found = []
     for store in db.find(stores):
         miles = _miles(store, address)
-        if fulfillment_type == "delivery" and not (store["offers_delivery"] and miles <= store["delivery_radius_miles"]):
+        if fulfillment_type == "delivery" and not (
+            store["offers_delivery"] and miles <= store["delivery_radius_miles"]
+        ):
             continue
         if fulfillment_type == "pickup" and not (store["offers_pickup"] and miles <= PICKUP_RADIUS_MILES):
             continue

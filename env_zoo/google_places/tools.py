@@ -9,42 +9,18 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from envfactory_gym import (
-    Conflict,
-    Database,
-    InvalidRequest,
-    NotFound,
-    Page,
-    PermissionDenied,
-    Unordered,
-    paginate,
-    tool,
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
 )
 
 from . import rules
 from .geo import distance_m, localized_distance, localized_duration, route
 from .hours import local_date, local_now, open_now
-from .objects import (
-    AccountObject,
-    LabelObject,
-    LocalizedValues,
-    PlaceObject,
-    PlaceSummary,
-    ReviewObject,
-    RouteMatrixElement,
-    SavedListObject,
-    SavedListPage,
-    SavedOverview,
-    SavedPlaceObject,
-    VisitObject,
-    has_review,
-    label_object,
-    place_object,
-    place_summary,
-    review_object,
-    saved_place_object,
-    visit_object,
-)
 from .objects import rating as place_rating
+from .objects import (
+    AccountObject, LabelObject, LocalizedValues, PlaceObject, PlaceSummary, ReviewObject, RouteMatrixElement,
+    SavedListObject, SavedListPage, SavedOverview, SavedPlaceObject, VisitObject, has_review, label_object,
+    place_object, place_summary, review_object, saved_place_object, visit_object,
+)
 from .schema import labels, list_followers, places, reviews, saved_lists, saved_places, sessions, users, visits
 from .search import TABLE_A, prominence, relevance, words
 

@@ -454,7 +454,7 @@ def modify_reservation(
         return_datetime: New local return time, YYYY-MM-DDTHH:MM.
         sipp_code: New car class.
         flight_number: New arriving flight number.
-    """
+    """  # noqa: E501 - the tool description the model sees: its line breaks are part of the schema
     member = signed_in_member(db)
     row = changeable(db, own_reservation(db, member, confirmation_number))
     given = {"pickup_location_id": pickup_location_id, "pickup_datetime": pickup_datetime,
@@ -523,7 +523,10 @@ def add_extra(db: Database, confirmation_number: str, code: str, quantity: int =
     total = held.get(extra["code"], 0) + quantity
     if total > extra["max_quantity"]:
         raise InvalidRequest(f"At most {extra['max_quantity']} {extra['name']} per rental.")
-    if extra["code"] in CHILD_SEATS and sum(q for c, q in held.items() if c in CHILD_SEATS) + quantity > MAX_CHILD_SEATS:
+    if (
+        extra["code"] in CHILD_SEATS
+        and sum(q for c, q in held.items() if c in CHILD_SEATS) + quantity > MAX_CHILD_SEATS
+    ):
         raise InvalidRequest(f"At most {MAX_CHILD_SEATS} child seats per rental.")
     held[extra["code"]] = total
     booked = [{"code": c, "quantity": q} for c, q in held.items()]

@@ -11,15 +11,7 @@ from envfactory_gym import Database, InvalidRequest, NotFound
 
 from .objects import CancellationPolicy, Ratings, ReservationObject, RestaurantRef
 from .schema import (
-    diner_sessions,
-    diners,
-    dining_tables,
-    experiences,
-    reservations,
-    restaurants,
-    reviews,
-    seatings,
-    slot_locks,
+    dining_tables, diner_sessions, diners, experiences, reservations, restaurants, reviews, seatings, slot_locks,
 )
 
 UTC_OFFSET = timedelta(hours=-5)  # Chicago in daylight saving time: every restaurant of this directory

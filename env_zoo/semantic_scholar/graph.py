@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
-from sqlalchemy import select
-
 from envfactory_gym import Database, InvalidRequest, NotFound, paginate
+from sqlalchemy import select
 
 from .schema import authors, paper_authors, papers
 

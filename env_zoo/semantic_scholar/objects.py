@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from envfactory_gym import Database
 from pydantic import BaseModel, Field
 from sqlalchemy import select
-
-from envfactory_gym import Database
 
 from .schema import authors, folder_papers, paper_authors, papers, venues
 

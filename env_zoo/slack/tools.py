@@ -8,42 +8,18 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from envfactory_gym import (
-    Conflict,
-    Database,
-    InvalidRequest,
-    NotFound,
-    Page,
-    PermissionDenied,
-    Unordered,
-    paginate,
-    tool,
+    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
 )
 from envfactory_gym.database import given
 from envfactory_gym.fields import bounded, page_size, text
 
 from . import rules
-from .access import by_email, me, person, refuse_guests
-from .access import sign_in as start_session
+from .access import by_email, me, person, refuse_guests, sign_in as start_session
 from .emoji import emoji_name
 from .objects import (
-    AuthTestObject,
-    BookmarkObject,
-    ConversationObject,
-    DeleteResult,
-    MessageObject,
-    PostMessageResult,
-    ScheduledMessageObject,
-    UsergroupObject,
-    UserObject,
-    auth_object,
-    bookmark_object,
-    conversation_object,
-    conversation_objects,
-    message_object,
-    message_objects,
-    scheduled_message_object,
-    user_object,
-    usergroup_object,
+    AuthTestObject, BookmarkObject, ConversationObject, DeleteResult, MessageObject, PostMessageResult,
+    ScheduledMessageObject, UsergroupObject, UserObject, auth_object, bookmark_object, conversation_object,
+    conversation_objects, message_object, message_objects, scheduled_message_object, user_object, usergroup_object,
 )
 from .schema import bookmarks, conversations, members, messages, scheduled_messages, team, usergroups, users
 

@@ -8,49 +8,18 @@ from typing import Annotated, Any, Literal, Sequence, TypeVar
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, Unordered, paginate, tool
 
-from . import player
-from . import playlists as rules
+from . import player, playlists as rules
 from .objects import (
-    AlbumObject,
-    ArtistObject,
-    Catalog,
-    CurrentUserProfile,
-    DeviceObject,
-    LibraryItem,
-    PlaybackState,
-    PlayHistory,
-    PlaylistDetail,
-    PlaylistObject,
-    QueueObject,
-    RecentlyPlayed,
-    RemoveResult,
-    SaveResult,
-    SearchResults,
-    SnapshotResult,
-    TopItem,
-    context_of,
+    AlbumObject, ArtistObject, Catalog, CurrentUserProfile, DeviceObject, LibraryItem, PlaybackState, PlayHistory,
+    PlaylistDetail, PlaylistObject, QueueObject, RecentlyPlayed, RemoveResult, SaveResult, SearchResults,
+    SnapshotResult, TopItem, context_of,
 )
 from .schema import (
-    albums,
-    artists,
-    devices,
-    followed_artists,
-    followed_playlists,
-    playlist_items,
-    playlists,
-    queue_items,
-    recently_played,
-    saved_albums,
-    saved_tracks,
-    top_items,
-    tracks,
-    users,
+    albums, artists, devices, followed_artists, followed_playlists, playlist_items, playlists, queue_items,
+    recently_played, saved_albums, saved_tracks, top_items, tracks, users,
 )
-from .search import Matcher
-from .search import parse as parse_query
-from .uris import Kind, base62_id, uri
-from .uris import parse as parse_uri
-from .uris import snapshot_id as snapshot_at
+from .search import Matcher, parse as parse_query
+from .uris import Kind, base62_id, parse as parse_uri, snapshot_id as snapshot_at, uri
 
 T = TypeVar("T")
 SearchType = Literal["album", "artist", "playlist", "track"]

@@ -60,7 +60,9 @@ def _object_entities(graph: ToolGraph) -> set[str]:
     graph (`object_entities`)."""
     meta = graph.graph.graph
     if "object_entities" not in meta:
-        meta["object_entities"] = sorted({e for t in graph.tools() for o in graph.outputs(t) for e in _returned_entities(o)})
+        meta["object_entities"] = sorted(
+            {e for t in graph.tools() for o in graph.outputs(t) for e in _returned_entities(o)}
+        )
     return set(meta["object_entities"])
 
 

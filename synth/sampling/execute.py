@@ -96,7 +96,9 @@ class _Filler:
                     optional.append((item, 3.0 if fed else 1.0))
         if attempt and optional:
             weights = np.array([w for _, w in optional])
-            picks = self.rng.choice(len(optional), size=min(attempt, len(optional)), replace=False, p=weights / weights.sum())
+            picks = self.rng.choice(
+                len(optional), size=min(attempt, len(optional)), replace=False, p=weights / weights.sum()
+            )
             for index in sorted(picks):
                 item = optional[index][0]
                 found, value = self.value(spec, tool, item, attempt)

@@ -13,7 +13,9 @@ from synth.graph.entities import id_entity, words
 from synth.graph.params import resolve_schema
 
 _SIZE = re.compile(r"(^|_)(size|limit|count|per_page|top|max|n)$")
-_DATE = re.compile(r"(^|_)(date|day|at|on|time|deadline|due|start|end|from|to|until|since|birthday|check_in|check_out)$")
+_DATE = re.compile(
+    r"(^|_)(date|day|at|on|time|deadline|due|start|end|from|to|until|since|birthday|check_in|check_out)$"
+)
 _QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms)$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _TEXTUAL = ("text", "title", "name", "content", "body", "message", "note", "description", "comment", "subject")
@@ -92,7 +94,9 @@ class ValuePool:
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ" if with_time else "%Y-%m-%d")
 
 
-def external_value(name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> Any:
+def external_value(
+    name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator
+) -> Any:
     """A plausible value a user could give for an input: an option, an existing title/name/date of the state,
     a word of an existing title for a search query, or a short made-up text."""
     schema = resolve_schema(schema, defs)

@@ -105,7 +105,9 @@ def test_a_gold_action_that_fails_in_tau2_is_matched_by_the_same_failure(outfitt
     assert play(spec, "7")["reward"] == 1.0  # the identical call fails the same way: matched
     script = [[(c.name, dict(c.arguments)) for c in turn.agent_calls] for turn in task.turns]
     skipped = play(spec, "7", [script[0][1:]] + script[1:])
-    other = play(spec, "7", [[("find_customer_by_email", {"email": "nobody@example.com"})] + script[0][1:]] + script[1:])
+    other = play(
+        spec, "7", [[("find_customer_by_email", {"email": "nobody@example.com"})] + script[0][1:]] + script[1:]
+    )
     assert skipped["components"]["trajectory"] < 1.0 and skipped["components"]["state"] == 1.0
     assert other["components"]["trajectory"] < 1.0  # another failing lookup is not the same call
 
