@@ -196,7 +196,7 @@ class Replay:
 
 def replay_calls(session: ToolSession, calls: list[GroundTruthCall]) -> list[ToolOutcome]:
     """Execute ground-truth calls in a session, each as its declared caller."""
-    return [session.call(c.name, c.arguments, caller=c.caller) for c in calls]  # type: ignore[arg-type]
+    return [session.call(c.name, c.arguments, caller=c.caller) for c in calls]
 
 
 def replay(spec: EnvironmentSpec, task: Task) -> Replay:

@@ -87,7 +87,7 @@ class AgentProgress:
         self.rows = {}
         for agent in agents:
             done, reward, _ = self.totals[agent]
-            self.rows[agent] = progress.add_task(agent, total=per_agent, completed=min(done, per_agent),
+            self.rows[agent] = progress.add_task(agent, total=per_agent, completed=min(int(done), per_agent),
                                                  mean=reward / done if done else 0.0, rate=0.0)
 
     def __call__(self, record: EpisodeRecord) -> None:
@@ -121,7 +121,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             progress.stop()
             return _error(exc)
     settings = run_settings(rundir)
-    given = Price(config.price_in, config.price_out) if config.price_in is not None else None
+    given = (Price(config.price_in, config.price_out)
+             if config.price_in is not None and config.price_out is not None else None)  # both or neither (parse)
     prices = agent_prices(settings, table, given)
     paths = write_report(rundir.path, records, f"envfactory bench: {config.model or 'baselines'} ({config.split})",
                          settings, prices)
