@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/pip install -q --disable-pip-version-check
 
-.PHONY: demo test install install-test bench
+.PHONY: demo test lint install install-test bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,13 @@ demo: install
 	$(BIN)/envfactory verify
 	$(BIN)/envfactory rollout --agent reference
 	$(BIN)/envfactory rollout --agent random
+
+# The gate CI runs before the tests: lint and import order, formatting, and types of the runtime. mypy needs the
+# full environment (install-test) to see the optional packages the runtime imports.
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy envfactory_gym
 
 test: install-test
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto --dist loadgroup -q --durations=25

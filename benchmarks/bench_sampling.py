@@ -58,7 +58,9 @@ def main() -> None:
 
     specs = [resolve(n) for n in args.envs] if args.envs else [load_zoo_environment(k) for k in zoo_keys()]
     reports = []
-    header = f"{'env':<16}{'sampler':<13}{'executable':>11}{'executes':>10}{'length':>8}{'branching':>10}{'nonlinear':>10}"
+    header = (
+        f"{'env':<16}{'sampler':<13}{'executable':>11}{'executes':>10}{'length':>8}{'branching':>10}{'nonlinear':>10}"
+    )
     print(header)
     started = time.perf_counter()
     for spec in specs:

@@ -15,11 +15,26 @@ from envfactory_gym.values import parse_date
 from . import ancillaries, fares
 from .orders import issue_tickets, live_order
 from .rules import (
-    CHANGE_OFFER_LIFETIME, CURRENCY, check_payment, content_id, expired, get, invalid_state, iso, money, new_id,
+    CHANGE_OFFER_LIFETIME,
+    CURRENCY,
+    check_payment,
+    content_id,
+    expired,
+    get,
+    invalid_state,
+    iso,
+    money,
+    new_id,
     validation,
 )
 from .schema import (
-    order_change_offers, order_change_requests, order_changes, order_passengers, order_services, orders, payments,
+    order_change_offers,
+    order_change_requests,
+    order_changes,
+    order_passengers,
+    order_services,
+    orders,
+    payments,
 )
 from .search import COMBINATIONS_PER_AIRLINE, Reference, itineraries, priced_slice, take_seats
 

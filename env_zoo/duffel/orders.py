@@ -11,15 +11,43 @@ from envfactory_gym import Database
 
 from . import ancillaries, fares
 from .objects import (
-    Document, LoyaltyProgrammeAccount, Order, OrderPassenger, OrderService, OrderSummary, PassengerName, PaymentStatus,
-    ServiceMetadata, airline, conditions, slice_object, slice_summary,
+    Document,
+    LoyaltyProgrammeAccount,
+    Order,
+    OrderPassenger,
+    OrderService,
+    OrderSummary,
+    PassengerName,
+    PaymentStatus,
+    ServiceMetadata,
+    airline,
+    conditions,
+    slice_object,
+    slice_summary,
 )
 from .rules import (
-    CANCELLATION_LIFETIME, CURRENCY, age_on, booking_reference, check_payment, content_id, expired, get,
-    invalid_state, iso, money, new_id, ticket_number, validation,
+    CANCELLATION_LIFETIME,
+    CURRENCY,
+    age_on,
+    booking_reference,
+    check_payment,
+    content_id,
+    expired,
+    get,
+    invalid_state,
+    iso,
+    money,
+    new_id,
+    ticket_number,
+    validation,
 )
 from .schema import (
-    offers, order_cancellations, order_passengers, order_services, orders, payments,
+    offers,
+    order_cancellations,
+    order_passengers,
+    order_services,
+    orders,
+    payments,
 )
 from .search import Reference, seats_left, take_seats
 from .shopping import usable_offer

@@ -13,18 +13,55 @@ from envfactory_gym.fields import CurrencyCode, ErrorText, IsoDate, NonEmptyText
 
 from . import ancillaries, changes, orders, payments, shopping
 from .objects import (
-    AvailableService, BaggageMetadata, City, DuffelList, ListMeta, Offer, OfferPassenger, OfferSummary, OfferRequest, Order, OrderCancellation,
-    OrderChange, OrderChangeOffer, OrderChangeRequest, OrderChangeRequestSlices, OrderSummary, Payment, PaymentIntent,
+    AvailableService,
+    BaggageMetadata,
+    City,
+    DuffelList,
+    ListMeta,
+    Offer,
+    OfferPassenger,
+    OfferRequest,
+    OfferSummary,
+    Order,
+    OrderCancellation,
+    OrderChange,
+    OrderChangeOffer,
+    OrderChangeRequest,
+    OrderChangeRequestSlices,
+    OrderSummary,
+    Payment,
+    PaymentIntent,
     Place,
-    Refund, SeatCabin, SeatElement, SeatMap, SeatService, cancellation_object, change_offer_object, offer_object,
-    offer_passenger, offer_request_object, offer_summary, order_change_object, payment_intent_object, place,
+    Refund,
+    SeatCabin,
+    SeatElement,
+    SeatMap,
+    SeatService,
+    cancellation_object,
+    change_offer_object,
+    offer_object,
+    offer_passenger,
+    offer_request_object,
+    offer_summary,
+    order_change_object,
+    payment_intent_object,
+    place,
     refund_object,
 )
 from .payments import refunded
 from .rules import CURRENCY, Amount, Limit, content_id, get, money, page
 from .schema import (
-    airports, offer_requests, offers, order_change_offers, order_change_requests, order_changes, order_passengers,
-    orders as order_rows, payment_intents,
+    airports,
+    offer_requests,
+    offers,
+    order_change_offers,
+    order_change_requests,
+    order_changes,
+    order_passengers,
+    payment_intents,
+)
+from .schema import (
+    orders as order_rows,
 )
 from .search import Reference
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+
 class UserRef(BaseModel):
     """A person as Drive shows them."""
 

@@ -16,8 +16,20 @@ from . import sharing, tree
 from .access import Access, at_least, signed_in, user_row
 from .errors import bad_request, conflict, forbidden, insufficient, not_found
 from .objects import (
-    AboutObject, AccessProposalList, CommentList, CommentObject, DriveList, DriveObject, FileList, FileObject,
-    PermissionList, PermissionObject, RevisionList, RevisionObject, StorageQuota, UserRef,
+    AboutObject,
+    AccessProposalList,
+    CommentList,
+    CommentObject,
+    DriveList,
+    DriveObject,
+    FileList,
+    FileObject,
+    PermissionList,
+    PermissionObject,
+    RevisionList,
+    RevisionObject,
+    StorageQuota,
+    UserRef,
 )
 from .query import compile_query
 from .rules import DOCS_EDITORS, FOLDER, KEEP_FOREVER_LIMIT, new_binary_revision_id, new_comment_id, new_file_id

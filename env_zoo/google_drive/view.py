@@ -10,9 +10,22 @@ from envfactory_gym import Database
 
 from .access import Access, active, at_least, best
 from .objects import (
-    AccessProposalObject, Capabilities, CommentObject, DriveCapabilities, DriveObject, DriveRestrictions,
-    FileObject, FileSummary, PermissionDetail, PermissionObject, QuotedFileContent, ReplyObject, RevisionObject,
-    RoleAndView, UserRef, summary_fields,
+    AccessProposalObject,
+    Capabilities,
+    CommentObject,
+    DriveCapabilities,
+    DriveObject,
+    DriveRestrictions,
+    FileObject,
+    FileSummary,
+    PermissionDetail,
+    PermissionObject,
+    QuotedFileContent,
+    ReplyObject,
+    RevisionObject,
+    RoleAndView,
+    UserRef,
+    summary_fields,
 )
 from .rules import DOCS_EDITORS, FOLDER, web_view_link
 from .schema import domains, groups, permissions, replies, stars, users

@@ -11,8 +11,21 @@ from envfactory_gym import Database
 
 from .access import settings
 from .schema import (
-    comments, components, issue_link_types, issue_links, issue_types, issues, priorities, projects,
-    resolutions, sprints, statuses, users, versions, watchers, worklogs,
+    comments,
+    components,
+    issue_link_types,
+    issue_links,
+    issue_types,
+    issues,
+    priorities,
+    projects,
+    resolutions,
+    sprints,
+    statuses,
+    users,
+    versions,
+    watchers,
+    worklogs,
 )
 
 CATEGORY_NAMES = {"new": "To Do", "indeterminate": "In Progress", "done": "Done"}

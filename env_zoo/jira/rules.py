@@ -11,7 +11,16 @@ from envfactory_gym.values import iso_timestamp, parse_date, parse_timestamp
 
 from .access import assignable, has_permission, me, settings
 from .schema import (
-    components, issue_types, issues, priorities, resolutions, statuses, transitions, users, versions, workflows,
+    components,
+    issue_types,
+    issues,
+    priorities,
+    resolutions,
+    statuses,
+    transitions,
+    users,
+    versions,
+    workflows,
 )
 
 DURATION = re.compile(r"(\d+(?:\.\d+)?)([wdhm])")

@@ -11,7 +11,17 @@ from envfactory_gym.fastpath import reader
 from .access import browsable_projects, me
 from .jql import TEXT_FIELDS, Clause, Context, Func, Query, Value, matcher, text_match
 from .schema import (
-    comments, components, issue_types, issues, priorities, resolutions, sprints, statuses, users, versions, watchers,
+    comments,
+    components,
+    issue_types,
+    issues,
+    priorities,
+    resolutions,
+    sprints,
+    statuses,
+    users,
+    versions,
+    watchers,
 )
 
 CATEGORIES = {"to do": "new", "new": "new", "in progress": "indeterminate", "indeterminate": "indeterminate",

@@ -8,25 +8,67 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 from envfactory_gym.database import given
 from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
 from . import rules
 from .access import (
-    authorize, browsable_projects, has_permission, holders, me, my_permissions, project_of, require, roles_of, user, visible_issue,
+    authorize,
+    browsable_projects,
+    has_permission,
+    holders,
+    me,
+    my_permissions,
+    project_of,
+    require,
+    roles_of,
+    user,
+    visible_issue,
     visible_project,
 )
 from .jql import parse
 from .objects import (
-    BoardObject, CommentObject, IssueObject, IssueSummary, LinkResult, ProjectObject, ProjectSummary, Render,
-    SearchResults, SprintMoveResult, SprintObject, TransitionObject, UserObject, WatchersObject, WorklogObject,
+    BoardObject,
+    CommentObject,
+    IssueObject,
+    IssueSummary,
+    LinkResult,
+    ProjectObject,
+    ProjectSummary,
+    Render,
+    SearchResults,
+    SprintMoveResult,
+    SprintObject,
+    TransitionObject,
+    UserObject,
+    WatchersObject,
+    WorklogObject,
 )
 from .rules import IssueTypeName, LinkTypeName, Priority, Resolution, RoleName
 from .schema import (
-    boards, comments, issue_link_types, issue_links, issue_types, issues, project_roles, projects, role_actors,
-    sprints, users, watchers, worklogs,
+    boards,
+    comments,
+    issue_link_types,
+    issue_links,
+    issue_types,
+    issues,
+    project_roles,
+    projects,
+    role_actors,
+    sprints,
+    users,
+    watchers,
+    worklogs,
 )
 from .search import SiteIndex
 

@@ -10,7 +10,14 @@ from envfactory_gym import Conflict, Database
 
 from .rules import check_currency_of, money
 from .schema import (
-    charges, customers, invoice_lines, invoices, payment_intents, payment_methods, products, subscriptions,
+    charges,
+    customers,
+    invoice_lines,
+    invoices,
+    payment_intents,
+    payment_methods,
+    products,
+    subscriptions,
 )
 
 DECLINE_MESSAGES = {

@@ -13,16 +13,42 @@ from envfactory_gym.values import iso_timestamp
 
 from . import engine
 from .objects import (
-    CustomerObject, InvoiceLineInput, InvoiceObject, PaymentIntentObject, PaymentMethodObject, PriceObject,
-    RefundObject, SubscriptionObject, invoice_object, page_of, payment_intent_object, payment_method_object,
-    price_object, subscription_object,
+    CustomerObject,
+    InvoiceLineInput,
+    InvoiceObject,
+    PaymentIntentObject,
+    PaymentMethodObject,
+    PriceObject,
+    RefundObject,
+    SubscriptionObject,
+    invoice_object,
+    page_of,
+    payment_intent_object,
+    payment_method_object,
+    price_object,
+    subscription_object,
 )
 from .rules import (
-    CANCELABLE, CONFIRMABLE, check_currency_of, check_due_days, check_minimum, invoice_lines, money,
-    owned_payment_method, subscribable_price, usable_card,
+    CANCELABLE,
+    CONFIRMABLE,
+    check_currency_of,
+    check_due_days,
+    check_minimum,
+    invoice_lines,
+    money,
+    owned_payment_method,
+    subscribable_price,
+    usable_card,
 )
 from .schema import (
-    charges, customers, invoices, payment_intents, payment_methods, prices, refunds, subscriptions,
+    charges,
+    customers,
+    invoices,
+    payment_intents,
+    payment_methods,
+    prices,
+    refunds,
+    subscriptions,
 )
 
 Currency = Annotated[

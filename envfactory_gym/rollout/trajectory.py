@@ -16,10 +16,10 @@ import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Literal, Union
 
+from ..errors import UnknownName
 from ..prompts import FORMAT_ERROR_TOOL, without_tool_listing
 from ..registry import resolve
 from ..spec import EnvironmentSpec
-from ..errors import UnknownName
 from ..splits import Split, split_task_ids
 from ..suggest import did_you_mean
 from ..tasks import load_tasks
@@ -159,7 +159,8 @@ def validate_record(record: Record) -> None:
     if missing:
         raise ValueError(f"trajectory record lacks {missing}")
     if not isinstance(record["tools"], list) or not all(
-        isinstance(t, dict) and t.get("type") == "function" and t.get("function", {}).get("name") for t in record["tools"]
+        isinstance(t, dict) and t.get("type") == "function" and t.get("function", {}).get("name")
+        for t in record["tools"]
     ):
         raise ValueError("tools: must be a list of OpenAI function schemas ({'type': 'function', 'function': {...}})")
     names = {t["function"]["name"] for t in record["tools"]}
@@ -174,7 +175,9 @@ def validate_record(record: Record) -> None:
                 raise ValueError(f"{where}: every tool call needs type 'function' and an id of its own")
             if function.get("name") not in names:
                 raise ValueError(f"{where}: call of {function.get('name')!r}, which is not among the tools")
-            if not isinstance(function.get("arguments"), str) or not isinstance(json.loads(function["arguments"]), dict):
+            if not isinstance(function.get("arguments"), str) or not isinstance(
+                json.loads(function["arguments"]), dict
+            ):
                 raise ValueError(f"{where}: tool call arguments must be a JSON object in a string")
             defined.add(call["id"])
         if message["role"] == "tool" and message.get("tool_call_id") not in defined:

@@ -111,7 +111,9 @@ def output_parameters(tool: ToolSpec) -> list[Param]:
         item = resolve_schema(root.get("items", {}), defs)
         if _is_object_with_fields(item):
             return _object_fields(tool.name, item, defs, "[].")
-        return [Param(tool.name, "result", "output", type_name(root, defs), owner_description=root.get("description", ""))]
+        return [
+            Param(tool.name, "result", "output", type_name(root, defs), owner_description=root.get("description", ""))
+        ]
     if _is_object_with_fields(root):
         return _object_fields(tool.name, root, defs, "")
     return [Param(tool.name, "result", "output", type_name(root, defs))]

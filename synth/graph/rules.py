@@ -22,7 +22,16 @@ from __future__ import annotations
 from typing import Any
 
 from .entities import (
-    BARE_IDS, ID_SUFFIX, STOPWORDS, id_entity, is_id_like, keywords, mentioned, object_entities, snake_case, tool_entities,
+    BARE_IDS,
+    ID_SUFFIX,
+    STOPWORDS,
+    id_entity,
+    is_id_like,
+    keywords,
+    mentioned,
+    object_entities,
+    snake_case,
+    tool_entities,
     words,
 )
 from .model import ToolGraph
@@ -51,7 +60,9 @@ def _object_entities(graph: ToolGraph) -> set[str]:
     graph (`object_entities`)."""
     meta = graph.graph.graph
     if "object_entities" not in meta:
-        meta["object_entities"] = sorted({e for t in graph.tools() for o in graph.outputs(t) for e in _returned_entities(o)})
+        meta["object_entities"] = sorted(
+            {e for t in graph.tools() for o in graph.outputs(t) for e in _returned_entities(o)}
+        )
     return set(meta["object_entities"])
 
 

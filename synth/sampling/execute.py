@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,8 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 
-from .account import Account, candidates, sign_in as sign_in_user
+from .account import Account, candidates
+from .account import sign_in as sign_in_user
 from .chain import Chain
 from .filling import ChainFiller, blamed_by
 from .values import ValuePool

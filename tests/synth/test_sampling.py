@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envfactory_gym import ToolSession, load_zoo_environment, zoo_keys
+from envfactory_gym import ToolSession, load_zoo_environment
 from synth.graph.model import ToolGraph
 from synth.sampling.chain import Chain
 from synth.sampling.random_walk import RandomWalkSampler
