@@ -16,7 +16,7 @@ from rich.table import Table
 from .index import build_card, read_index, write_index
 from .registry import load_zoo_environment, resolve, zoo_cards, zoo_keys, zoo_root
 from .agents import AGENTS
-from .errors import ExternalEnvironmentError
+from .errors import DataFileError, ExternalEnvironmentError
 from .terminal import console
 
 COMMAND_GROUP = "envfactory.commands"
@@ -211,7 +211,9 @@ CORE_COMMANDS = {"list", "index", "info", "verify", "split", "rollout"}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `envfactory` command."""
+    """Entry point of the `envfactory` command. An imported environment that cannot load here, or a malformed
+    data file (tasks.jsonl, a snapshot: named by file, line or table and row, and problem), is one line on stderr
+    without a traceback: exit status 2."""
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
     if command in CORE_COMMANDS:
@@ -221,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except ExternalEnvironmentError as exc:  # an imported environment that cannot load here: one line, no traceback
+    except (ExternalEnvironmentError, DataFileError) as exc:
         print(f"envfactory {args.command}: {exc}", file=sys.stderr)
         return 2
 

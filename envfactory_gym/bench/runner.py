@@ -17,6 +17,7 @@ from ..agents import AGENTS, run_episode
 from ..env import ToolUseEnv
 from ..registry import load_zoo_environment, resolve, zoo_keys
 from ..rollout import ChatPolicy, TaskRef, Trajectory, arollout
+from ..session import snapshot_bytes
 from ..spec import EnvironmentSpec
 from ..splits import split_task_ids
 from ..tasks import load_tasks
@@ -90,13 +91,17 @@ class BenchConfig:
 
 
 def plan_tasks(config: BenchConfig) -> list[TaskRef]:
-    """The tasks of the run: the chosen envs (default: the zoo) of the chosen domains, the chosen split."""
+    """The tasks of the run: the chosen envs (default: the zoo) of the chosen domains, the chosen split. Loads their
+    snapshots, so a malformed data file raises `DataFileError` before anything is played."""
     specs = [resolve(name) for name in config.envs] or [load_zoo_environment(key) for key in zoo_keys()]
     if config.domains:
         specs = [s for s in specs if s.domain in config.domains]
     refs = []
     for spec in specs:
-        ids = sorted(load_tasks(spec)) if config.split == "all" else split_task_ids(spec, config.split)
+        tasks = load_tasks(spec)
+        ids = sorted(tasks) if config.split == "all" else split_task_ids(spec, config.split)
+        for snapshot in sorted({tasks[task_id].snapshot for task_id in ids}):
+            snapshot_bytes(spec, snapshot)  # a malformed snapshot stops the run here, named, not every episode
         refs.extend(TaskRef(spec.env_id, task_id) for task_id in ids)
     if not refs:
         raise ValueError("no tasks to run: check --envs, --domain and --split")
