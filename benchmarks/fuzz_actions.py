@@ -2,11 +2,12 @@
 rate and throughput.
 
 Run from the repository root: `.venv/bin/python benchmarks/fuzz_actions.py [--actions 100000] [--seed 0]
-[--envs notion slack] [--tasks-per-env 3] [--workers 1] [--json out.json]`. The actions come from `tests/hostile.py` (the same
-generator as the property tests): nesting up to 20,000 levels, NaN/Infinity and 5,000-digit numbers, unpaired
-surrogates, control characters, tool-call floods, wrong types at every depth. Environments are fuzzed round-robin,
-episodes run with the default `max_steps` and restart on one of `--tasks-per-env` tasks when they end. A crash is
-an exception out of `step`; its action is saved under `--crash-dir` to replay.
+[--envs notion slack] [--tasks-per-env 3] [--workers 1] [--json out.json]`. The actions come from
+`tests/hostile.py` (the generator of the property tests): nesting up to 20,000 levels, NaN/Infinity and
+5,000-digit numbers, unpaired surrogates, control characters, tool-call floods, wrong types at every depth.
+Environments are fuzzed round-robin (split between `--workers` processes); episodes run with the default
+`max_steps` and restart on one of `--tasks-per-env` tasks when they end. A crash is an exception out of `step`;
+its action is saved under `--crash-dir` to replay.
 """
 
 from __future__ import annotations
