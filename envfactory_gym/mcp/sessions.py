@@ -8,7 +8,7 @@ import json
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -80,7 +80,7 @@ class McpSession:
         self.episode: ToolUseEnv | None = None
         self.over = False  # the episode terminated or was truncated
         self.turn = self.steps = 0
-        self.last_used = store.clock()
+        self.last_used = time.monotonic()
 
     @property
     def state(self) -> ToolSession:
@@ -164,11 +164,13 @@ class McpSession:
                 "reward": score.total, "reward_components": score.as_dict()}
 
     def close(self) -> None:
-        """Release the state (and the episode's env)."""
+        """Release the state (and the episode's env); closing twice is harmless."""
         if self.episode is not None:
             self.episode.close()
+            self.episode = None
         if self.free is not None:
             self.free.close()
+            self.free = None
 
 
 class SessionStore:
@@ -190,7 +192,6 @@ class SessionStore:
         idle_timeout: float | None = IDLE_TIMEOUT,
         max_action_length: int = MAX_ACTION_LENGTH,
         max_tool_response_length: int = MAX_TOOL_RESPONSE_LENGTH,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if max_sessions is not None and max_sessions < 1:
             raise ValueError("max_sessions must be at least 1 (or None for no cap)")
@@ -204,7 +205,6 @@ class SessionStore:
         self.max_tool_response_length = max_tool_response_length
         self.parser = HermesParser(max_length=max_action_length)
         self.tasks = load_tasks(spec)
-        self.clock = clock
         self._sessions: weakref.WeakKeyDictionary[object, McpSession] = weakref.WeakKeyDictionary()
         self._expired: weakref.WeakSet[object] = weakref.WeakSet()
 
@@ -227,14 +227,14 @@ class SessionStore:
                 connection.exit_stack.callback(self._release, connection)
             else:  # a duplex 2026 stream has no teardown hook: close with its channel object
                 weakref.finalize(owner, session.close)
-        session.last_used = self.clock()
+        session.last_used = time.monotonic()
         return session
 
     def close_idle(self) -> int:
         """Close every session idle for longer than `idle_timeout`; returns how many were closed."""
         if self.idle_timeout is None:
             return 0
-        deadline = self.clock() - self.idle_timeout
+        deadline = time.monotonic() - self.idle_timeout
         stale = [owner for owner, session in list(self._sessions.items()) if session.last_used < deadline]
         for owner in stale:
             self._expired.add(owner)
