@@ -11,8 +11,9 @@ from .limits import MAX_ACTION_LENGTH, MAX_JSON_DEPTH, MAX_TOOL_CALLS, holds_sur
 
 _THINK_BLOCK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
-_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)', re.DOTALL)  # an unterminated string runs to the end
+# A JSON string; an unterminated one, or one ending in a lone backslash, runs to the end. Every start matches on the
+# first try (no backtracking), so stripping strings stays linear on any text.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.?)*(?:"|$)', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -139,10 +140,20 @@ def _call_from_object(obj: Any) -> ToolCall:
     return ToolCall(obj["name"], arguments)
 
 
+def _unfenced(text: str) -> str:
+    """The text inside a Markdown code fence (```json ... ``` or ``` ... ```), else the text; stripped. Plain string
+    operations: a regular expression for this backtracks for minutes on a fence followed by 60,000 spaces."""
+    text = text.strip()
+    if len(text) < 6 or not (text.startswith("```") and text.endswith("```")):
+        return text
+    inner = text[3:-3]
+    return (inner[4:] if inner.startswith("json") else inner).strip()
+
+
 def _json_tool_calls(text: str) -> list[Any] | None:
     """Tool calls when the whole text is OpenAI-style JSON (optionally fenced); None when it is not such JSON.
     Raises `ActionLimitError` for JSON the parser refuses (see `decode_json`)."""
-    candidate = _FENCE.sub(r"\1", text.strip())
+    candidate = _unfenced(text)
     if not candidate.startswith(("{", "[")):
         return None
     try:

@@ -20,15 +20,25 @@ BAD_TOKENS = (
     '"\\ud800"', '"\\udfff\\ud800"', '"x\\udc00"', '"\ud800"', '"\x00\x01\x1f"', '"a\\u0000b"', '"\\x"', "tru",
     "nul", '"unterminated', "[", "]", "{", "}", ",", ":", "'single'", "01", "+1", ".5", "-",
 )
+FENCE = "`" * 3
 CONTROL = "".join(chr(c) for c in range(32)) + "\x7f\u2028\u2029\ufeff\ufffe"
 SPECIAL = "\ud800\udfff\udbff\udc00\"\\{}[]<>:,"
-TAGS = ("<tool_call>", "</tool_call>", "<think>", "</think>", "```", "```json\n", "{", "[")
+TAGS = ("<tool_call>", "</tool_call>", "<think>", "</think>", FENCE, FENCE + "json\n", "{", "[")
+#: Long actions that make naive regular expressions backtrack (a fence before 60,000 spaces took minutes) or
+#: recursive scanners overflow: parsing each must stay about linear.
+PATHOLOGICAL = (
+    FENCE + " " * 60000 + "x", FENCE + "json" + " \n" * 30000 + FENCE, "<think>" * 9000, "<tool_call>" * 5900,
+    "<tool_call></tool_call>" * 2800, "[" * 40 + '"\\"' * 16000 + "\\", "[" * 40 + '"' + "\\" * 60000,
+    '["' + "[" * 60000 + '"]', '[{"a":' * 6000, "[" + "1," * 30000 + "1]", "x" * 30000 + "</think>" + "<think>" * 4000,
+    "<tool_call>" + '{"name": "' + "\\u" * 20000 + '"}',
+)
 DEEP_LEVELS = (31, 32, 33, 200, 990)  # inside a value
 VERY_DEEP_LEVELS = (3000, 20000)  # a whole action
 FLOODS = (31, 32, 33, 100, 1000)
 #: Kinds of action and how often each is drawn: mostly calls, malformed or not; plain text (which ends the turn,
 #: so its cost is the turn's scoring, not parsing) less often.
-KINDS = {"hermes": 3, "openai": 2, "fenced": 1, "deep": 2, "flood": 1, "text": 0.5, "tags": 0.5, "mixed": 1}
+KINDS = {"hermes": 3, "openai": 2, "fenced": 1, "deep": 2, "flood": 1, "text": 0.5, "tags": 0.5, "mixed": 1,
+         "pathological": 0.2}
 
 
 def text(rng: Random, max_size: int = 24) -> str:
@@ -132,7 +142,7 @@ def hostile_action(rng: Random, spec: EnvironmentSpec) -> str:
     if kind == "openai":
         return '{"tool_calls": [' + ",".join(call_object(rng, spec) for _ in range(rng.randint(0, 3))) + "]}"
     if kind == "fenced":
-        return "```json\n" + call_object(rng, spec) + "\n```"
+        return FENCE + "json\n" + call_object(rng, spec) + "\n" + FENCE
     if kind == "deep":
         inner = deep(rng, DEEP_LEVELS + VERY_DEEP_LEVELS)
         return rng.choice([inner, f"<tool_call>{inner}</tool_call>", '{"name": "x", "arguments": ' + inner + "}",
@@ -142,6 +152,8 @@ def hostile_action(rng: Random, spec: EnvironmentSpec) -> str:
         return block * rng.choice(FLOODS)
     if kind == "text":
         return text(rng, 200)
+    if kind == "pathological":
+        return rng.choice(PATHOLOGICAL)
     if kind == "tags":
         return "".join(rng.choice(TAGS) if rng.random() < 0.5 else text(rng) for _ in range(rng.randint(0, 8)))
     parts = [rng.choice([text(rng), f"<tool_call>{call_object(rng, spec)}</tool_call>", "<think>plan</think>"])

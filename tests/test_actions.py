@@ -10,7 +10,7 @@ from envfactory_gym import resolve
 from envfactory_gym.actions import ActionLimitError, HermesParser, decode_json, json_depth, split_reasoning
 from envfactory_gym.limits import MAX_JSON_DEPTH, MAX_TOOL_CALLS
 
-from .hostile import hostile_action
+from .hostile import PATHOLOGICAL, hostile_action
 
 parse = HermesParser().parse
 
@@ -148,3 +148,11 @@ def test_over_long_action_is_refused_by_the_parser():
 def test_parser_never_raises_on_hostile_actions(rng):
     p = parse(hostile_action(rng, resolve("notion")))
     assert all(isinstance(e, str) for e in p.errors)
+
+
+@pytest.mark.parametrize("index", range(len(PATHOLOGICAL)))
+def test_actions_that_make_naive_parsers_backtrack_or_recurse_parse_at_once(index):
+    """A regular expression for code fences backtracked for minutes on a fence before 60,000 spaces; each of these
+    must parse in about linear time (a regression hangs this test)."""
+    p = parse(PATHOLOGICAL[index])
+    assert isinstance(p.message, str) and all(isinstance(e, str) for e in p.errors)
