@@ -461,7 +461,7 @@ async def _episode_over_mcp(url: str) -> None:
         again = await session.call_tool("envfactory.reset", {"task_id": task.id})  # the same session, a new episode
         assert not again.is_error
         state = json.loads((await session.read_resource("envfactory://notion/state")).contents[0].text)
-        assert state == json.loads(json.dumps(replay(spec, task).initial, default=str))
+        assert state == json.loads(json.dumps(replay(spec, task).initial.full(), default=str))
 
 
 def test_the_control_surface_can_be_left_out():
