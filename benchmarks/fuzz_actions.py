@@ -127,7 +127,7 @@ def fuzz(args: argparse.Namespace, console: Console) -> dict:
         "too_long_rate": counts["too_long"] / done,
         "turn_end_rate": counts["turn_end"] / done,
         "episodes_finished": counts["episodes"], "mean_action_chars": counts["characters"] / done,
-        "step_actions_per_cpu_s": stepped / total if (total := sum(seconds.values())) else 0.0,
+        "actions_per_s_inside_step": stepped / total if (total := sum(seconds.values())) else 0.0,
         "step_mean_us_in_turn": seconds["in_turn"] / max(1, counts["in_turn"]) * 1e6,
         "step_mean_us_turn_end": seconds["turn_end"] / max(1, counts["turn_end"]) * 1e6,
         "actions_per_wall_s": stepped / wall, "wall_s": wall, "kinds": KINDS,
