@@ -81,7 +81,7 @@ async def in_memory_samples(n: int) -> list[float]:
 @asynccontextmanager
 async def stdio_session() -> AsyncIterator[ClientSession]:
     """An initialized official-SDK session to `envfactory serve` as a stdio subprocess."""
-    params = StdioServerParameters(command=SERVE[0], args=SERVE[1:])
+    params = StdioServerParameters(command=SERVE[0], args=SERVE[1:], env=dict(os.environ))  # this checkout's code
     with open(os.devnull, "w") as quiet:
         async with stdio_client(params, errlog=quiet) as (read, write), ClientSession(read, write) as session:
             await session.initialize()

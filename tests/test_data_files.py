@@ -4,6 +4,7 @@ row) and problem, by the loaders and by every command, without a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -117,7 +118,8 @@ COMMANDS = {
 def test_every_command_reports_a_broken_data_file_without_a_traceback(tmp_path, damage, expected, commands):
     root = broken_zoo(tmp_path, damage)
     repository = Path(__file__).resolve().parents[1]
-    env = {"PYTHONPATH": f"{root}:{repository}", "PATH": "/usr/bin:/bin", "COLUMNS": "200", "HOME": str(tmp_path)}
+    path = ":".join(filter(None, [str(root), str(repository), os.environ.get("PYTHONPATH")]))  # the broken zoo first
+    env = {"PYTHONPATH": path, "PATH": "/usr/bin:/bin", "COLUMNS": "200", "HOME": str(tmp_path)}
     running = {
         name: subprocess.Popen(
             [sys.executable, "-m", "envfactory_gym.cli",

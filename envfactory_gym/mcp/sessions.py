@@ -144,11 +144,12 @@ class McpSession:
             raise EpisodeError("the episode is over; start another with envfactory.reset")
         if not self.episode.parser.parse(valid_unicode(message)).ends_turn:
             raise EpisodeError("the message holds a tool call: call the tool itself, and send the user plain text")
-        query, reward, terminated, truncated, info = self.episode.step(message)
+        query, _, terminated, truncated, info = self.episode.step(message)
         self._advance(terminated or truncated, info)
+        components = info.get("reward_components") if self.over else None
         return {"query": None if self.over else query, "turn": info["turn"], "done": self.over,
-                "turn_reward": info.get("turn_reward"), "reward": float(reward) if self.over else None,
-                "reward_components": info.get("reward_components")}
+                "turn_reward": info.get("turn_reward"), "reward": components["total"] if components else None,
+                "reward_components": components}
 
     def _advance(self, over: bool, info: dict[str, Any]) -> None:
         self.over, self.turn, self.steps = over, info["turn"], info["step"]
