@@ -41,3 +41,10 @@ class ExternalEnvironmentError(RuntimeError):
 class DataFileError(ValueError):
     """An environment's data file (tasks.jsonl, a snapshot) is malformed. The message names the file, the line or
     the table and row, and what is wrong; commands print it without a traceback."""
+
+
+class UnknownName(KeyError):
+    """A name (environment, task) that nothing known answers to; the message says what is close."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
