@@ -5,6 +5,7 @@ and shrink; a seeded `Random` in the benchmark, for speed), and the invariants e
 from __future__ import annotations
 
 import json
+import math
 from random import Random
 from typing import Any
 
@@ -171,15 +172,15 @@ def check_step(env: ToolUseEnv, action: Any, format_errors_before: int) -> tuple
 def assert_step_invariants(env: ToolUseEnv, action: Any, format_errors_before: int, result: tuple) -> None:
     """What a step keeps on any input (`result` is what `env.step(action)` returned):
 
-    - the observation is inside the observation space;
+    - the observation is inside the observation space and the reward is a finite number;
     - every step records exactly one assistant message, malformed or not;
     - the format-error count never goes down, and rises (with an `Error:` observation) when the action was
       unreadable or the parser found a malformed call in it;
     - the history stays storable: JSON with no unpaired surrogate (UTF-8 encodable);
-    - a finished episode pays a reward in [0, 1].
+    - the score so far (`info["reward_components"]["total"]`, what the step rewards sum to) stays in [0, 1].
     """
-    observation, reward, terminated, truncated, info = result
-    assert env.observation_space.contains(observation)
+    observation, reward, _, _, info = result
+    assert env.observation_space.contains(observation) and math.isfinite(float(reward))
     messages = info["messages"]
     assert sum(m["role"] == "assistant" for m in messages) == info["step"]
     assert info["format_errors"] >= format_errors_before
@@ -187,5 +188,5 @@ def assert_step_invariants(env: ToolUseEnv, action: Any, format_errors_before: i
     if not readable or env.parser.parse(valid_unicode(action)).errors:
         assert info["format_errors"] > format_errors_before and "Error:" in observation
     json.dumps(messages, ensure_ascii=False).encode("utf-8")
-    if terminated or truncated:
-        assert 0.0 <= float(reward) <= 1.0
+    if "reward_components" in info:  # every step in delta mode, the last one in final mode
+        assert 0.0 <= float(info["reward_components"]["total"]) <= 1.0

@@ -1,6 +1,7 @@
 """Action parser: Hermes/Qwen blocks, OpenAI JSON, reasoning, malformed input."""
 
 import json
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +14,7 @@ from envfactory_gym.limits import MAX_JSON_DEPTH, MAX_TOOL_CALLS
 from .hostile import PATHOLOGICAL, hostile_action
 
 parse = HermesParser().parse
+notion_spec = cache(lambda: resolve("notion"))  # resolving looks through every environment root: once
 
 
 def test_single_hermes_call():
@@ -146,7 +148,7 @@ def test_over_long_action_is_refused_by_the_parser():
 @settings(max_examples=300, deadline=None)
 @given(st.randoms(use_true_random=True))
 def test_parser_never_raises_on_hostile_actions(rng):
-    p = parse(hostile_action(rng, resolve("notion")))
+    p = parse(hostile_action(rng, notion_spec()))
     assert all(isinstance(e, str) for e in p.errors)
 
 
