@@ -8,8 +8,9 @@ from typing import Any, Callable, Literal, SupportsFloat
 
 import gymnasium as gym
 
-from .actions import ActionParser, HermesParser
+from .actions import ActionParser, HermesParser, ParsedAction
 from .errors import UnknownName
+from .limits import MAX_ACTION_LENGTH, MAX_TOOL_RESPONSE_LENGTH, too_long, truncate, valid_unicode
 from .prompts import FORMAT_ERROR_TOOL, assistant_message, new_tools_note, system_prompt, tool_message, tool_response
 from .registry import resolve
 from .reward import CallRecord, RewardBreakdown, RewardConfig
@@ -66,8 +67,8 @@ class ToolUseEnv(gym.Env[str, str]):
         reward_mode: RewardMode = "delta",
         parser: ActionParser | None = None,
         user: SimulatedUser | Callable[[], SimulatedUser] | str | None = None,
-        max_action_length: int = 65_536,
-        max_tool_response_length: int = 16_000,
+        max_action_length: int = MAX_ACTION_LENGTH,
+        max_tool_response_length: int = MAX_TOOL_RESPONSE_LENGTH,
         render_mode: str | None = None,
     ) -> None:
         self.spec_env = env_name if isinstance(env_name, EnvironmentSpec) else resolve(env_name)
@@ -95,7 +96,7 @@ class ToolUseEnv(gym.Env[str, str]):
         self.reward_mode = reward_mode
         self.next_task_id: str | None = None
         self.reward_config = reward_config if isinstance(reward_config, RewardConfig) else RewardConfig(**reward_config)
-        self.parser = parser or HermesParser()
+        self.parser = parser or HermesParser(max_length=max_action_length)
         self.user = make_user(user)
         self.max_tool_response_length = max_tool_response_length
         self.render_mode = render_mode
@@ -170,14 +171,14 @@ class ToolUseEnv(gym.Env[str, str]):
         self._steps += 1
         info_extra: dict[str, Any] = {}
         terminated = False
+        limit = self.action_space.max_length
         if not isinstance(action, str):
-            observation = self._format_error(f"the action must be text, got {type(action).__name__}")
-        elif len(action) > self.action_space.max_length:
-            observation = self._format_error(
-                f"the action is too long ({len(action)} characters; the limit is {self.action_space.max_length})"
-            )
+            observation = self._format_error(f"the action must be text, got {type(action).__name__}", "")
+        elif len(action) > limit:
+            observation = self._format_error(too_long(len(action), limit), truncate(valid_unicode(action), limit))
         else:
-            parsed = self.parser.parse(action)
+            action = valid_unicode(action)  # unpaired surrogates cannot be stored or sent: U+FFFD
+            parsed = self._parse(action)
             if parsed.ends_turn:
                 self._messages.append(assistant_message(parsed.message, []))
                 info_extra["turn_reward"] = self._turn_score().as_dict()
@@ -205,6 +206,13 @@ class ToolUseEnv(gym.Env[str, str]):
         return observation, reward, terminated, truncated, info
 
     # ------------------------------------------------------------------ pieces of a step
+    def _parse(self, action: str) -> ParsedAction:
+        """The parse of an action; a parser that raises makes it one format error, never an escaping exception."""
+        try:
+            return self.parser.parse(action)
+        except Exception as exc:
+            return ParsedAction(errors=[f"the action could not be parsed ({type(exc).__name__}: {str(exc)[:200]})"])
+
     def _begin_turn(self, turn: Turn) -> str:
         assert self.task is not None
         start = TurnStart.capture(self.session, self.task, self._replay, self._turn_index, turn, len(self._calls))
@@ -229,9 +237,7 @@ class ToolUseEnv(gym.Env[str, str]):
             outcome = self.session.call(call.name, call.arguments)
             self._calls.append(CallRecord(outcome.name, outcome.arguments, outcome.ok, outcome.read_only, outcome.error,
                                           self._turn.expect_no_call))
-            text = outcome.text
-            if len(text) > self.max_tool_response_length:
-                text = text[: self.max_tool_response_length] + f"... [truncated, {len(outcome.text)} characters]"
+            text = truncate(outcome.text, self.max_tool_response_length)
             self._messages.append(tool_message(call_id, outcome.name, text))
             parts.append(tool_response(text))
         for number, error in enumerate(errors):
@@ -241,9 +247,10 @@ class ToolUseEnv(gym.Env[str, str]):
             parts.append(tool_response(text))
         return "\n".join(parts)
 
-    def _format_error(self, error: str) -> str:
-        """An action that could not be read at all: counted as a format error, shown to the agent."""
-        return self._run_calls("", [], [error])
+    def _format_error(self, error: str, content: str) -> str:
+        """An action that could not be read at all: recorded as `content`, counted as a format error, shown to
+        the agent."""
+        return self._run_calls(content, [], [error])
 
     # ------------------------------------------------------------------ scoring
     def current_score(self, scope: Literal["episode", "turn"] = "episode") -> RewardBreakdown:

@@ -1,4 +1,5 @@
-"""Errors that tools raise; the runtime turns them into clear observations."""
+"""Errors that tools raise (the runtime turns them into clear observations), and the error of a malformed
+environment data file."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ class InvalidRequest(ToolError):
 
 class ExternalEnvironmentError(RuntimeError):
     """An imported environment cannot be loaded here; the message is one line that says why and what to do."""
+
+
+class DataFileError(ValueError):
+    """An environment's data file (tasks.jsonl, a snapshot) is malformed. The message names the file, the line or
+    the table and row, and what is wrong; commands print it without a traceback."""
 
 
 class UnknownName(KeyError):

@@ -11,11 +11,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
-from pydantic import TypeAdapter, create_model
+from pydantic import TypeAdapter, ValidationError, create_model
 from sqlalchemy import JSON, Boolean, Column, Connection, MetaData, Table, create_engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import LRUCache
 
+from .errors import DataFileError
 from .fastpath import json_value
 
 META_TABLE = "_envfactory_meta"
@@ -333,35 +335,83 @@ _SNAPSHOTS: dict[tuple[int, str], bytes] = {}
 
 
 def load_snapshot(schema: MetaData, path: Path) -> bytes:
-    """Serialized SQLite bytes of a JSON snapshot, built once per (schema, file) and cached."""
+    """Serialized SQLite bytes of a JSON snapshot, built once per (schema, file) and cached. Raises
+    `DataFileError` naming the file (and the table and row) when it cannot be read or does not fit the schema."""
     key = (id(schema), str(path))
     cached = _SNAPSHOTS.get(key)
     if cached is not None:
         return cached
     with _SNAPSHOT_LOCK:
         if key not in _SNAPSHOTS:
-            _SNAPSHOTS[key] = build_snapshot(schema, json.loads(Path(path).read_text()))
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise DataFileError(f"{path}: cannot be read ({exc})") from None
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise DataFileError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+            try:
+                _SNAPSHOTS[key] = build_snapshot(schema, data)
+            except DataFileError as exc:
+                raise DataFileError(f"{path}: {exc}") from None
         return _SNAPSHOTS[key]
 
 
+def _row_problem(table: Table, rows: list[Any], error: ValidationError) -> str:
+    """The first invalid row of a table named by its index (and primary key), with what is wrong in it."""
+    first = error.errors()[0]
+    index, *field = first["loc"]
+    row = rows[index] if isinstance(index, int) else None
+    keys = [c.name for c in table.primary_key.columns]
+    named = f" ({', '.join(f'{k}={row[k]!r}' for k in keys if k in row)})" if isinstance(row, dict) else ""
+    where = ".".join(str(part) for part in field) or "row"
+    return f"tables.{table.name}[{index}]{named}: {where}: {first['msg']}"
+
+
+def _insert_rows(state: SQLiteState, table: Table, rows: list[dict[str, Any]]) -> None:
+    """Insert validated rows, grouped by their columns (executemany needs the same columns in every row); a row
+    the database refuses (a duplicate key, a broken constraint) is named by its index."""
+    groups: dict[frozenset[str], list[tuple[int, dict[str, Any]]]] = {}
+    for index, row in enumerate(rows):
+        groups.setdefault(frozenset(row), []).append((index, row))
+    for group in groups.values():
+        try:
+            with state.atomic():
+                state.connection.execute(table.insert(), [row for _, row in group])
+        except (IntegrityError, sqlite3.IntegrityError):
+            for index, row in group:  # the whole group was rolled back: insert row by row to find the culprit
+                try:
+                    with state.atomic():
+                        state.connection.execute(table.insert(), row)
+                except (IntegrityError, sqlite3.IntegrityError) as exc:
+                    detail = str(getattr(exc, "orig", exc)).split("\n")[0]
+                    raise DataFileError(f"tables.{table.name}[{index}]: {detail}") from None
+            raise
+
+
 def build_snapshot(schema: MetaData, data: dict[str, Any]) -> bytes:
-    """Validate a snapshot dict ({"tables": {name: [rows]}}) against the schema and serialize it as SQLite."""
-    tables = data.get("tables", {})
+    """Validate a snapshot dict ({"tables": {name: [rows]}}) against the schema and serialize it as SQLite. Raises
+    `DataFileError` naming the table and row (`tables.pages[3]`) and what is wrong."""
+    tables = data.get("tables", {}) if isinstance(data, dict) else None
+    if not isinstance(tables, dict):
+        raise DataFileError('a snapshot is a JSON object {"tables": {table name: [rows]}}')
     unknown = set(tables) - set(schema.tables)
     if unknown:
-        raise ValueError(f"snapshot has tables not in the schema: {sorted(unknown)}")
+        raise DataFileError(f"snapshot has tables not in the schema: {sorted(unknown)}")
     state = SQLiteState(schema)
     try:
         schema.create_all(state.connection)
         state.raw.execute(f'CREATE TABLE "{META_TABLE}" (key TEXT PRIMARY KEY, value INTEGER NOT NULL)')
         for table in schema.sorted_tables:
             rows = tables.get(table.name, [])
-            groups: dict[frozenset[str], list[dict[str, Any]]] = {}
-            for row in row_adapter(table).validate_python(rows):
-                values = row.model_dump(exclude_unset=True)
-                groups.setdefault(frozenset(values), []).append(values)
-            for group in groups.values():  # executemany needs the same columns in every row
-                state.connection.execute(table.insert(), group)
+            if not isinstance(rows, list):
+                raise DataFileError(f"tables.{table.name}: rows must be a JSON list, got {type(rows).__name__}")
+            try:
+                validated = row_adapter(table).validate_python(rows)
+            except ValidationError as exc:
+                raise DataFileError(_row_problem(table, rows, exc)) from None
+            _insert_rows(state, table, [row.model_dump(exclude_unset=True) for row in validated])
         install_change_log(state.raw, state._tables)
         return state.snapshot()
     finally:

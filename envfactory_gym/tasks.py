@@ -9,10 +9,11 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .delta import Checkpoint, StateDelta
-from .execution import ToolOutcome
+from .errors import DataFileError
+from .execution import ToolOutcome, format_validation_error
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
 from .state import SQLiteState, tracks_changes
@@ -138,29 +139,51 @@ def vary_masked(spec: EnvironmentSpec, call: GroundTruthCall) -> GroundTruthCall
 
 @lru_cache(maxsize=None)
 def load_tasks(spec: EnvironmentSpec) -> dict[str, Task]:
-    """All tasks of an environment by id, validated against the model and the environment's tools."""
+    """All tasks of an environment by id, validated against the model and the environment's tools. Raises
+    `DataFileError` naming the file, the line and what is wrong with it."""
     tasks: dict[str, Task] = {}
-    if not spec.tasks_path.exists():
+    path = spec.tasks_path
+    if not path.exists():
         return tasks
-    for line_no, line in enumerate(spec.tasks_path.read_text().splitlines(), start=1):
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc})") from None
+    for line_no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        task = Task.model_validate(json.loads(line))
+        task = _task_of_line(spec, line, f"{path}:{line_no}")
         if task.id in tasks:
-            raise ValueError(f"{spec.tasks_path}:{line_no}: duplicate task id {task.id!r}")
-        for name in (n for turn in task.turns for n in turn.new_tools):
-            if name not in spec.tools:
-                raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} adds unknown tool {name!r}")
-        for call in task.calls:
-            if call.name not in spec.tools:
-                raise ValueError(f"{spec.tasks_path}:{line_no}: task {task.id} calls unknown tool {call.name!r}")
-            unknown_masks = set(call.masked) - set(spec.tools[call.name].input_model.model_fields)
-            if unknown_masks:
-                raise ValueError(f"task {task.id}: masked arguments {sorted(unknown_masks)} not in {call.name}")
-        if not spec.snapshot_path(task.snapshot).exists():
-            raise ValueError(f"task {task.id}: snapshot {task.snapshot!r} not found")
+            raise DataFileError(f"{path}:{line_no}: duplicate task id {task.id!r}")
         tasks[task.id] = task
     return tasks
+
+
+def _task_of_line(spec: EnvironmentSpec, line: str, where: str) -> Task:
+    """One line of tasks.jsonl as a checked Task; `where` (file:line) starts every error message."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(f"{where}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise DataFileError(f"{where}: a task is a JSON object, not {type(data).__name__}")
+    named = f"task {data['id']}: " if isinstance(data.get("id"), str) else ""
+    try:
+        task = Task.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(f"{where}: {named}{format_validation_error(exc, limit=3)}") from None
+    for name in (n for turn in task.turns for n in turn.new_tools):
+        if name not in spec.tools:
+            raise DataFileError(f"{where}: task {task.id} adds unknown tool {name!r}")
+    for call in task.calls:
+        if call.name not in spec.tools:
+            raise DataFileError(f"{where}: task {task.id} calls unknown tool {call.name!r}")
+        unknown_masks = set(call.masked) - set(spec.tools[call.name].input_model.model_fields)
+        if unknown_masks:
+            raise DataFileError(f"{where}: task {task.id}: masked arguments {sorted(unknown_masks)} not in {call.name}")
+    if not spec.snapshot_path(task.snapshot).exists():
+        raise DataFileError(f"{where}: task {task.id}: snapshot {task.snapshot!r} not found")
+    return task
 
 
 @dataclass(frozen=True)

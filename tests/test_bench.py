@@ -19,10 +19,12 @@ import pytest
 
 from envfactory_gym import resolve
 from envfactory_gym.actions import HermesParser
-from envfactory_gym.bench import EpisodeRecord, RunDirectory, pass_at_k, pass_hat_k, summarize
+from envfactory_gym.bench import EpisodeRecord, RunDirectory, pass_at_k, pass_hat_k, runner, summarize
+from envfactory_gym.bench.records import error_counts
 from envfactory_gym.cli import main
 from envfactory_gym.rollout import GroundTruthPolicy
 from envfactory_gym.splits import split_task_ids
+from envfactory_gym.users import ScriptedUser
 
 from .fake_openai import FakeEndpoint, completion
 
@@ -310,3 +312,44 @@ def test_pass_hat_k_and_pass_at_k_on_a_constructed_case():
     varied = [EpisodeRecord("m", "envfactory/X-v0", "x", "office", f"t{i}", 0, reward=(i * 7 % 11) / 11,
                             components=records[0].components) for i in range(9)]
     assert summarize(varied) == summarize(list(reversed(varied)))  # the order episodes finished in does not matter
+
+
+class UserWithABug(ScriptedUser):
+    """A scripted user that raises on the second turn of one task: an exception of the environment itself."""
+
+    broken_task = split_task_ids(resolve("notion"), "test")[0]
+
+    def start(self, task):
+        self.task_id = task.id
+        return super().start(task)
+
+    def next_turn(self, agent_message):
+        if self.task_id == self.broken_task:
+            raise KeyError("turn index out of sync")
+        return super().next_turn(agent_message)
+
+
+def test_environment_errors_are_recorded_with_tracebacks_and_not_played_again(endpoint, tmp_path, monkeypatch):
+    plain_kwargs = runner.env_kwargs
+    monkeypatch.setattr(runner, "env_kwargs", lambda config: {**plain_kwargs(config), "user": UserWithABug})
+    args = ["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", "notion", "--k", "2",
+            "--tool-format", "native", "--baselines", "reference", "--run-dir", str(tmp_path)]
+    assert main(args) == 0  # nothing left to play again: an environment error is final
+    records = RunDirectory(tmp_path).records()
+    broken = [r for r in records if r.error]
+    assert {(r.agent, r.task_id, r.sample) for r in broken} == {
+        (agent, UserWithABug.broken_task, sample) for agent in (MODEL, "reference") for sample in (0, 1)}
+    assert error_counts(records) == {"environment": 4}
+    for record in broken:
+        assert record.error_kind == "environment" and not record.error_transient and record.reward == 0.0
+        assert record.error.startswith("environment error: KeyError: 'turn index out of sync' (traceback: ")
+        path = tmp_path / record.error.rsplit("(traceback: ", 1)[1].rstrip(")")
+        assert path.parent.name == "env_errors" and "in next_turn" in path.read_text()
+    assert len(list((tmp_path / "env_errors").iterdir())) == 4
+
+    def completions() -> int:
+        return sum(r["path"].endswith("/chat/completions") for r in endpoint.requests)
+
+    played = completions()
+    assert main(args) == 0  # a re-run plays nothing: the broken episodes are not replayed in a loop
+    assert completions() == played and len(RunDirectory(tmp_path).records()) == len(records)

@@ -1,15 +1,22 @@
 """The gymnasium Env contract: check_env, determinism, isolation, turns, truncation, errors."""
 
+import json
 import warnings
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 
 import gymnasium as gym
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import envfactory_gym
 from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import RandomAgent, ReferenceAgent, format_call, run_episode
 from envfactory_gym.spaces import UnicodeText
+
+from .hostile import check_step, hostile_action
 
 
 def test_check_env_on_every_zoo_env(zoo_spec):
@@ -128,3 +135,62 @@ def test_long_tool_output_is_truncated():
     env.reset(options={"task_id": "notion-0001"})
     obs, *_ = env.step(format_call("list_users", {}))
     assert "[truncated," in obs and len(obs) < 400
+
+
+# ---------------------------------------------------------------------------------------- hostile model output
+@settings(max_examples=6, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_hostile_action_escapes_step(zoo_spec, data):
+    """Nesting, huge numbers, NaN, surrogates, control characters, tool-call floods and wrong types at every depth:
+    every step answers, keeps its history consistent and counts malformed calls (a small budget per env; the
+    long run is benchmarks/fuzz_actions.py)."""
+    with closing(ToolUseEnv(zoo_spec, max_steps=10_000)) as env:
+        first_task = {"task_id": env.task_ids[0]}
+        _, info = env.reset(options=first_task)
+        rng = data.draw(st.randoms(use_true_random=True), label="rng")
+        for _ in range(data.draw(st.integers(1, 3), label="steps")):
+            over, info = check_step(env, hostile_action(rng, zoo_spec), info["format_errors"])
+            if over:
+                _, info = env.reset(options=first_task)
+
+
+def test_a_crashing_action_of_the_issue_is_a_format_error_recorded_in_history(notion):
+    """The 2 KB action that raised RecursionError (in a worker thread, as the rollout engine steps envs)."""
+    action = "<tool_call>" + "[" * 990 + "]" * 990 + "</tool_call>"
+    notion.reset(options={"task_id": "notion-0001"})
+    with ThreadPoolExecutor(1) as pool:
+        obs, reward, term, trunc, info = pool.submit(notion.step, action).result()
+    assert obs.startswith("<tool_response>\nError: tool call #1 is refused: it nests deeper than 32 levels")
+    assert info["format_errors"] == 1 and info["step"] == 1 and not term
+    assert info["messages"][-2] == {"role": "assistant", "content": action}
+    assert info["messages"][-1]["name"] == "format_error"
+
+
+def test_over_long_and_unreadable_actions_are_recorded(notion):
+    notion.reset(options={"task_id": "notion-0001"})
+    obs, *_, info = notion.step("y" * 70_000)
+    assert info["messages"][-2]["content"] == "y" * 65_536 + "... [truncated, 70000 characters]"
+    obs, *_, info = notion.step(b"bytes")  # outside the action space: still one step, one format error
+    assert "the action must be text, got bytes" in obs
+    assert info["step"] == 2 and sum(m["role"] == "assistant" for m in info["messages"]) == 2
+    assert info["format_errors"] == 2
+
+
+def test_unpaired_surrogates_never_reach_the_history(notion):
+    notion.reset(options={"task_id": "notion-0001"})
+    obs, *_, info = notion.step("All done \ud800.")
+    assert info["messages"][-2]["content"] == "All done \ufffd."
+    json.dumps(info["messages"], ensure_ascii=False).encode("utf-8")
+
+
+class ExplodingParser:
+    def parse(self, action):
+        raise MemoryError("parser gave up")
+
+
+def test_a_parser_that_raises_gives_a_format_error():
+    env = ToolUseEnv("notion", parser=ExplodingParser())
+    env.reset(options={"task_id": "notion-0001"})
+    obs, *_, info = env.step("anything")
+    assert "the action could not be parsed (MemoryError: parser gave up)" in obs and info["format_errors"] == 1
+    env.close()

@@ -18,6 +18,7 @@ import pytest
 from envfactory_gym import resolve, zoo_keys
 from envfactory_gym.actions import HermesParser
 from envfactory_gym.agents import format_call
+from envfactory_gym.llm import LLMError
 from envfactory_gym.rollout import (
     AsyncToolEnv,
     GroundTruthPolicy,
@@ -34,6 +35,7 @@ from envfactory_gym.rollout import (
 from envfactory_gym.rollout.episode import play
 from envfactory_gym.state import state_hash
 from envfactory_gym.tasks import expected_replay, load_tasks
+from envfactory_gym.users import ScriptedUser
 
 from .fake_openai import FakeEndpoint
 
@@ -297,6 +299,7 @@ def test_timeouts_and_errors_are_recorded_and_the_envs_come_back_clean():
     assert by_task["notion-0006"].error.startswith("timeout") and by_task["notion-0006"].reward == 0.0
     assert by_task["notion-0006"].timings["total_s"] < 10  # cut at the timeout, not after the 30 s hang
     assert by_task["notion-0017"].error == "ValueError: model server exploded"
+    assert by_task["notion-0006"].error_kind == "timeout" and by_task["notion-0017"].error_kind == "endpoint"
     assert len(by_task["notion-0006"].messages) > 2  # the partial conversation is kept
     assert all(t.ok and t.reward == 1.0 for t in first if t.task_id == "notion-0004")
     assert size_after == size_before == 12  # the second rollout reused the same envs
@@ -436,3 +439,43 @@ def test_rollout_through_an_openai_compatible_server(server):
     assert all(t.usage["requests"] == t.steps and t.usage["prompt_tokens"] > 100 * t.steps for t in trajectories)
     assert sum(t.usage["completion_tokens"] for t in trajectories) == policy.model.usage.total().completion_tokens
     assert all(t.timings["policy_s"] > 0 for t in trajectories)
+
+
+class BuggyUser(ScriptedUser):
+    """A scripted user with a bug in one task (it raises on the second turn: an exception of the environment),
+    and, in another, an LLM user's endpoint that is down when the second turn is due."""
+
+    def start(self, task):
+        self.task_id = task.id
+        return super().start(task)
+
+    def next_turn(self, agent_message):
+        if self.task_id == "notion-0017":
+            raise KeyError("turn index out of sync")
+        if self.task_id == "notion-0006":
+            raise LLMError("user model: 503 overloaded after 3 tries", transient=True)
+        return super().next_turn(agent_message)
+
+
+def test_errors_are_told_apart_endpoint_refused_and_environment():
+    async def policy(messages, tools) -> str:
+        first = messages[1]["content"]
+        if first == load_tasks(resolve("notion"))["notion-0004"].turns[0].query:
+            raise PolicyError("HTTP 400: maximum context length is 32768 tokens", transient=False)
+        if first == load_tasks(resolve("notion"))["notion-0001"].turns[0].query:
+            raise ConnectionError("connection refused")
+        return GT.act(messages)
+
+    tasks = [("notion", t) for t in ("notion-0001", "notion-0004", "notion-0006", "notion-0017", "notion-0002")]
+    trajectories = rollout(policy, tasks, env_kwargs={"user": BuggyUser})
+    by_task = {t.task_id: t for t in trajectories}
+    kinds = {task: (t.error_kind, t.error_transient) for task, t in by_task.items()}
+    assert kinds == {"notion-0001": ("endpoint", True), "notion-0004": ("refused", False),
+                     "notion-0006": ("endpoint", True), "notion-0017": ("environment", False),
+                     "notion-0002": (None, True)}
+    env_error = by_task["notion-0017"]
+    assert env_error.error == "environment error: KeyError: 'turn index out of sync'" and env_error.reward == 0.0
+    assert "in next_turn" in env_error.error_traceback and "KeyError" in env_error.error_traceback
+    assert len(env_error.messages) > 2  # the conversation up to the failing step is kept
+    assert all(t.error_traceback is None for t in trajectories if t.task_id != "notion-0017")
+    assert by_task["notion-0002"].ok and by_task["notion-0002"].reward == 1.0

@@ -178,8 +178,8 @@ class JSONSchemaOutput:
         """The value as is (already JSON)."""
         return value
 
-    def json_schema(self) -> dict[str, Any]:
-        """The declared schema."""
+    def json_schema(self, *, mode: str = "validation") -> dict[str, Any]:
+        """The declared schema (the same in either mode: the value is JSON already)."""
         return self.schema
 
 

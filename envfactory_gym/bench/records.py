@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from ..prompts import FORMAT_ERROR_TOOL
 from ..registry import resolve
@@ -33,7 +34,8 @@ class EpisodeRecord:
 
     `seconds` is the episode's wall time, `call_seconds` the latency of each answered model call (empty for the
     baselines and for records written before it was kept), `task_turns` the number of turns the task has (0 when
-    unknown), to tell how far an episode got.
+    unknown), to tell how far an episode got. `error_kind` says whose failure an `error` was
+    (`envfactory_gym.rollout.trajectory.ErrorKind`); `error_counts` tallies them for a report.
     """
 
     agent: str
@@ -57,6 +59,7 @@ class EpisodeRecord:
     truncated: bool = False
     error: str | None = None
     error_transient: bool = True
+    error_kind: str | None = None
     seconds: float = 0.0
     messages: list[dict[str, Any]] = field(default_factory=list)
     call_seconds: list[float] = field(default_factory=list)
@@ -69,8 +72,9 @@ class EpisodeRecord:
 
     @property
     def finished(self) -> bool:
-        """Whether the episode is done for good: it ran to its end, or the endpoint refused one of its requests
-        (a failure of the model's, scored 0). Episodes stopped by a transient error are played again on resume."""
+        """Whether the episode is done for good: it ran to its end, the endpoint refused one of its requests (a
+        failure of the model's, scored 0), or the environment raised (recorded, not played again in a loop).
+        Episodes stopped by the endpoint or a timeout are played again on resume."""
         return self.error is None or not self.error_transient
 
     @property
@@ -111,6 +115,16 @@ class EpisodeRecord:
             requests=trajectory.usage["requests"], prompt_tokens=trajectory.usage["prompt_tokens"],
             completion_tokens=trajectory.usage["completion_tokens"], terminated=trajectory.terminated,
             truncated=trajectory.truncated, error=trajectory.error, error_transient=trajectory.error_transient,
-            seconds=trajectory.timings["total_s"],
+            error_kind=trajectory.error_kind, seconds=trajectory.timings["total_s"],
             messages=trajectory.messages, call_seconds=list(call_seconds or []), task_turns=task_turns,
         ).with_counts()
+
+
+def error_counts(records: Iterable[EpisodeRecord]) -> dict[str, int]:
+    """How many episodes ended in each kind of error (`endpoint`, `timeout`, `refused`, `environment`); records
+    stored before kinds were recorded count as `endpoint` when transient, else `refused`."""
+    counts: Counter[str] = Counter()
+    for record in records:
+        if record.error is not None:
+            counts[record.error_kind or ("endpoint" if record.error_transient else "refused")] += 1
+    return dict(counts)

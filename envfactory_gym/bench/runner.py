@@ -4,16 +4,20 @@ OpenAI-compatible endpoint, every finished episode saved at once; a re-run plays
 from __future__ import annotations
 
 import asyncio
+import re
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any, Callable, Literal
 
 from ..agents import AGENTS, run_episode
 from ..env import ToolUseEnv
 from ..registry import load_zoo_environment, resolve, zoo_keys
 from ..rollout import ChatPolicy, TaskRef, Trajectory, arollout
+from ..session import snapshot_bytes
 from ..spec import EnvironmentSpec
 from ..splits import split_task_ids
 from ..tasks import load_tasks
@@ -24,6 +28,8 @@ from .rundir import RunDirectory
 from .timing import CallTimer
 
 BASELINES = ("reference", "random", "noop")
+#: Folder of the run directory holding the traceback of each episode the environment cut short.
+ENV_ERRORS = "env_errors"
 OnRecord = Callable[[EpisodeRecord], None]
 
 
@@ -85,13 +91,17 @@ class BenchConfig:
 
 
 def plan_tasks(config: BenchConfig) -> list[TaskRef]:
-    """The tasks of the run: the chosen envs (default: the zoo) of the chosen domains, the chosen split."""
+    """The tasks of the run: the chosen envs (default: the zoo) of the chosen domains, the chosen split. Loads their
+    snapshots, so a malformed data file raises `DataFileError` before anything is played."""
     specs = [resolve(name) for name in config.envs] or [load_zoo_environment(key) for key in zoo_keys()]
     if config.domains:
         specs = [s for s in specs if s.domain in config.domains]
     refs: list[TaskRef] = []
     for spec in specs:
-        ids = sorted(load_tasks(spec)) if config.split == "all" else split_task_ids(spec, config.split)
+        tasks = load_tasks(spec)
+        ids = sorted(tasks) if config.split == "all" else split_task_ids(spec, config.split)
+        for snapshot in sorted({tasks[task_id].snapshot for task_id in ids}):
+            snapshot_bytes(spec, snapshot)  # a malformed snapshot stops the run here, named, not every episode
         refs.extend(TaskRef(spec.env_id, task_id) for task_id in ids)
     if not refs:
         raise ValueError("no tasks to run: check --envs, --domain and --split")
@@ -159,17 +169,30 @@ def play_baselines(config: BenchConfig, tasks: list[TaskRef], done: set, rundir:
                     seed = config.seed + index * config.k + sample
                     agent = AGENTS[agent_name](seed=seed) if agent_name == "random" else AGENTS[agent_name]()
                     started = time.perf_counter()
-                    result = run_episode(env, agent, seed=seed, task_id=ref.task_id)
-                    assert env.task is not None
-                    record = EpisodeRecord(
-                        agent=agent_name, env_id=ref.env, env=env.spec_env.key, domain=env.spec_env.domain,
-                        task_id=ref.task_id, sample=sample, reward=result["reward"],
-                        components=result["components"], turn_rewards=result["turn_rewards"],
-                        steps=result["steps"],
-                        terminated=bool(result["terminated"]), truncated=not result["terminated"],
-                        seconds=time.perf_counter() - started, messages=result["info"]["messages"],
-                        task_turns=len(env.task.turns),
-                    ).with_counts()
+                    try:
+                        result = run_episode(env, agent, seed=seed, task_id=ref.task_id)
+                    except Exception as exc:  # a bug of the env: recorded with its traceback, the run goes on
+                        envs.pop(ref.env).close()
+                        record = EpisodeRecord(
+                            agent=agent_name, env_id=ref.env, env=env.spec_env.key, domain=env.spec_env.domain,
+                            task_id=ref.task_id, sample=sample, error=f"environment error: {type(exc).__name__}: "
+                            f"{exc}", error_transient=False, error_kind="environment",
+                            seconds=time.perf_counter() - started,
+                            task_turns=len(load_tasks(env.spec_env)[ref.task_id].turns),
+                        ).with_counts()
+                        save_traceback(rundir, record, "".join(traceback.format_exception(type(exc), exc,
+                                                                                          exc.__traceback__)))
+                    else:
+                        assert env.task is not None
+                        record = EpisodeRecord(
+                            agent=agent_name, env_id=ref.env, env=env.spec_env.key, domain=env.spec_env.domain,
+                            task_id=ref.task_id, sample=sample, reward=result["reward"],
+                            components=result["components"], turn_rewards=result["turn_rewards"],
+                            steps=result["steps"],
+                            terminated=bool(result["terminated"]), truncated=not result["terminated"],
+                            seconds=time.perf_counter() - started, messages=result["info"]["messages"],
+                            task_turns=len(env.task.turns),
+                        ).with_counts()
                     rundir.append([record])
                     on_record(record)
     finally:
@@ -196,6 +219,8 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
         record = EpisodeRecord.from_trajectory(config.model or "", spec.key, spec.domain, trajectory,
                                                call_seconds=timer.take(trajectory.messages),
                                                task_turns=len(load_tasks(spec)[trajectory.task_id].turns))
+        if trajectory.error_traceback is not None:
+            save_traceback(rundir, record, trajectory.error_traceback)
         rundir.append([record])
         on_record(record)
 
@@ -209,9 +234,22 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
         await timer.aclose()
 
 
+def save_traceback(rundir: RunDirectory, record: EpisodeRecord, text: str) -> Path:
+    """Write the traceback of an episode's environment error to `env_errors/<agent>--<env>--<task>--<sample>.txt`
+    in the run directory and name that file in `record.error`; returns the path."""
+    name = "--".join(re.sub(r"[^A-Za-z0-9._-]+", "_", str(part)) for part in
+                     (record.agent, record.env, record.task_id, record.sample))
+    path = rundir.path / ENV_ERRORS / f"{name}.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{record.error}\n\n{text}", encoding="utf-8")
+    record.error = f"{record.error} (traceback: {ENV_ERRORS}/{path.name})"
+    return path
+
+
 def finished(records: list[EpisodeRecord]) -> dict[tuple, EpisodeRecord]:
     """The latest record of each episode key, when it is finished (see `EpisodeRecord.finished`); episodes cut
-    short by a transient error are left out, to be played again."""
+    short by the endpoint or a timeout are left out, to be played again; those the environment cut short are
+    finished (their error and traceback are recorded, and playing them again would raise again)."""
     latest = {record.key: record for record in records}
     return {key: record for key, record in latest.items() if record.finished}
 

@@ -8,7 +8,7 @@ import argparse
 import sys
 from importlib.metadata import EntryPoint, entry_points
 
-from ..errors import ExternalEnvironmentError, UnknownName
+from ..errors import DataFileError, ExternalEnvironmentError, UnknownName
 from . import checks, rollout, zoo
 
 COMMAND_GROUP = "envfactory.commands"
@@ -41,8 +41,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `envfactory` command. A name nothing answers to, or an imported environment that cannot
-    load here, is one line on stderr and exit status 2."""
+    """Entry point of the `envfactory` command. A name nothing answers to, an imported environment that cannot
+    load here, or a malformed data file (tasks.jsonl, a snapshot: named by file, line or table and row, and
+    problem) is one line on stderr without a traceback: exit status 2."""
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
     if command in CORE_COMMANDS:
@@ -52,6 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (UnknownName, ExternalEnvironmentError, FileExistsError) as exc:
+    except (UnknownName, ExternalEnvironmentError, DataFileError, FileExistsError) as exc:
         print(f"envfactory {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
-"""Serve an environment over MCP: one FastMCP server, one isolated ToolSession per MCP session."""
+"""Serve an environment over MCP: one FastMCP server, one isolated state per MCP session, and a control surface
+for trainers (episodes and rewards)."""
 
 from .server import EnvironmentServer, EnvironmentTool, server
-from .sessions import SessionStore
+from .sessions import McpSession, SessionStore
 
-__all__ = ["EnvironmentServer", "EnvironmentTool", "SessionStore", "server"]
+__all__ = ["EnvironmentServer", "EnvironmentTool", "McpSession", "SessionStore", "server"]

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any, Callable, Container, Iterable, Literal
 
 from ..splits import Split, warn_if_held_out
-from .episode import play
+from .episode import EnvironmentFailure, env_call, play
 from .policies import Policy
 from .pool import EnvPool, LocalEnvPool
 from .trajectory import TaskLike, Trajectory, expand_tasks
@@ -58,7 +58,10 @@ async def arollout(
       environment work uses every core), `"ray"` (`workers` env actors), or an `EnvPool` to reuse across calls
       (it is then left open).
     - `episode_timeout`: seconds per episode; a late episode is cancelled and marked in `Trajectory.error`.
-      An episode whose policy or env raises is marked the same way; the others go on.
+      An episode whose policy or env raises is marked the same way, with `Trajectory.error_kind` telling the
+      endpoint's failures (`endpoint`, `timeout`: worth playing again) from a request it refused (`refused`: the
+      model's failure) and an exception of the environment (`environment`, traceback in
+      `Trajectory.error_traceback`); the others go on.
     - `digest_state`: record each final database state's SHA-256 in `Trajectory.final_state_digest` (costs
       one more dump of the state per episode).
     - `env_kwargs`: passed to every `ToolUseEnv` (e.g. `max_steps`).
@@ -82,16 +85,24 @@ async def arollout(
         ref = refs[group]
         trajectory = Trajectory(ref.env, ref.task_id, group, sample)
         async with gate:
-            handle = await pool.acquire(ref.env)
+            handle = None
             try:
+                handle = await env_call(pool.acquire(ref.env))
                 await asyncio.wait_for(play(handle, policy, trajectory, seed + index, digest_state), episode_timeout)
             except asyncio.TimeoutError:
                 trajectory.error = f"timeout: the episode took longer than {episode_timeout} s"
-            except Exception as exc:  # one failing episode must not lose the batch: recorded, not raised
+                trajectory.error_kind = "timeout"
+            except EnvironmentFailure as exc:  # a bug of the env: recorded with its traceback, not played again
+                trajectory.error = f"environment error: {exc}"
+                trajectory.error_kind, trajectory.error_transient = "environment", False
+                trajectory.error_traceback = exc.traceback
+            except Exception as exc:  # the policy's endpoint: one failing episode must not lose the batch
                 trajectory.error = f"{type(exc).__name__}: {exc}"
                 trajectory.error_transient = getattr(exc, "transient", True)
+                trajectory.error_kind = "endpoint" if trajectory.error_transient else "refused"
             finally:
-                pool.release(handle)
+                if handle is not None:
+                    pool.release(handle)
         if on_episode is not None:
             on_episode(trajectory)
         return trajectory

@@ -3,10 +3,37 @@
 from __future__ import annotations
 
 import time
+import traceback
+from typing import Awaitable, TypeVar
 
 from .policies import Policy, PolicyReply
 from .pool import EnvHandle
 from .trajectory import Trajectory
+
+T = TypeVar("T")
+
+
+class EnvironmentFailure(Exception):
+    """The environment itself raised during an episode: a bug of the environment (no action text makes `step`
+    raise), never the model's or the endpoint's doing. Playing the episode again would raise again, so it is not
+    transient. `traceback` is the original exception's formatted traceback."""
+
+    transient = False
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.traceback = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+
+
+async def env_call(call: Awaitable[T]) -> T:
+    """Await one call on the env; an exception it raises becomes `EnvironmentFailure`, except one that carries a
+    `transient` flag (an `LLMError` of an endpoint the env itself asks, e.g. an LLM user's), which stays as it is."""
+    try:
+        return await call
+    except Exception as exc:
+        if hasattr(exc, "transient"):
+            raise
+        raise EnvironmentFailure(exc) from exc
 
 
 async def play(
@@ -14,11 +41,12 @@ async def play(
 ) -> Trajectory:
     """Run `trajectory.task_id` on `handle` with `policy`; the trajectory is updated after every step, so a
     cancelled episode still shows the conversation so far. `digest_state` also records the final state's
-    SHA-256 (one more dump of the database). Returns the trajectory."""
+    SHA-256 (one more dump of the database). Raises what the policy raises, and `EnvironmentFailure` for what the
+    env raises (see `env_call`). Returns the trajectory."""
     timings = trajectory.timings
     start = time.perf_counter()
     try:
-        _, info = await handle.reset(seed=seed, options={"task_id": trajectory.task_id})
+        _, info = await env_call(handle.reset(seed=seed, options={"task_id": trajectory.task_id}))
         timings["env_s"] += time.perf_counter() - start
         tools = info["tools"]
         trajectory.messages = info["messages"]
@@ -32,7 +60,7 @@ async def play(
                 trajectory.usage["completion_tokens"] += action.completion_tokens
                 action = action.text
             timings["policy_s"] += tock - tick
-            _, _, terminated, truncated, info = await handle.step(action)
+            _, _, terminated, truncated, info = await env_call(handle.step(action))
             timings["env_s"] += time.perf_counter() - tock
             trajectory.messages = info["messages"]
             trajectory.steps = info["step"]
@@ -42,7 +70,7 @@ async def play(
                 break
         if digest_state:
             tick = time.perf_counter()
-            trajectory.final_state_digest = await handle.state_digest()
+            trajectory.final_state_digest = await env_call(handle.state_digest())
             timings["env_s"] += time.perf_counter() - tick
         trajectory.reward = float(info["reward_components"]["total"])  # the episode's score: what its rewards sum to
         trajectory.reward_components = info["reward_components"]

@@ -40,6 +40,11 @@ class TaskRef:
 
 TaskLike = Union[TaskRef, tuple[str, str], str]
 
+#: Whose failure cut an episode short: the policy's endpoint (`endpoint`: connection, timeout, 5xx, overload;
+#: `timeout`: the episode ran past its limit), both worth playing again; a request the endpoint refused
+#: (`refused`: the model's failure, scored 0); or the environment, which raised (`environment`: a bug).
+ErrorKind = Literal["endpoint", "timeout", "refused", "environment"]
+
 
 def expand_tasks(tasks: Iterable[TaskLike], split: Split | Literal["all"] = "all") -> list[TaskRef]:
     """Normalize a rollout's task list: an environment name stands for its tasks of `split` (sorted by id: the
@@ -77,9 +82,10 @@ class Trajectory:
     (`group_size` samples of one task, each from the task's snapshot). `final_state_digest` is the SHA-256 of the
     final canonical database state, when the rollout asked for it (`digest_state=True`). `error` is set (and
     `reward` stays 0) when the episode timed out or the policy or the environment raised; `messages` then hold the
-    conversation up to that point; `error_transient` is False when the policy's endpoint refused a request outright
-    (e.g. a prompt beyond its context window: playing the episode again gives the same). `usage` counts the policy's
-    requests and the tokens it reported.
+    conversation up to that point. `error_kind` says whose failure it was (`ErrorKind`); `error_transient` is
+    False when playing the episode again would give the same: the endpoint refused a request outright (e.g. a
+    prompt beyond its context window) or the environment raised (its traceback in `error_traceback`). `usage`
+    counts the policy's requests and the tokens it reported.
     """
 
     env_id: str
@@ -98,6 +104,8 @@ class Trajectory:
     usage: dict[str, int] = field(default_factory=lambda: {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0})
     error: str | None = None
     error_transient: bool = True
+    error_kind: ErrorKind | None = None
+    error_traceback: str | None = None
 
     @property
     def ok(self) -> bool:
