@@ -22,8 +22,12 @@ Row = dict[str, Any]
 
 #: The agent loop name `training.verl_agent` registers (the `agent_name` column of verl rows).
 VERL_AGENT_NAME = "envfactory_agent"
-#: The SkyRL-gym environment id `training.skyrl_env` registers (the `env_class` column of SkyRL rows).
-SKYRL_ENV_CLASS = "envfactory"
+
+
+def skyrl_env_class(env_key: str) -> str:
+    """The SkyRL-gym environment id `training.skyrl_env.register_zoo` registers for a zoo environment (the
+    `env_class` column of SkyRL rows)."""
+    return f"envfactory_{env_key}"
 
 
 def tool_listing(tools: list[dict[str, Any]], product: str) -> str:
@@ -119,9 +123,10 @@ def verl_prompt(record: Record) -> Row:
 
 def skyrl_prompt(record: Record) -> Row:
     """SkyRL dataset row: `prompt` in text form (SkyRL's generator renders the chat without `tools=`), the
-    `env_class` that `training.skyrl_env` registers, and the label its env starts the task from."""
-    return {"prompt": text_messages(record), "env_class": SKYRL_ENV_CLASS, "data_source": record["env"],
-            "label": record["label"]}
+    `env_class` that `training.skyrl_env` registers for the record's environment, and the label its env starts
+    the task from."""
+    return {"prompt": text_messages(record), "env_class": skyrl_env_class(record["env"]),
+            "data_source": record["env"], "label": record["label"]}
 
 
 def canonical(record: Record) -> Row:
