@@ -116,8 +116,8 @@ AGENTS = {"reference": ReferenceAgent, "random": RandomAgent, "noop": NoOpAgent}
 
 
 def run_episode(env: ToolUseEnv, agent: Agent, *, seed: int | None = None, task_id: str | None = None) -> dict[str, Any]:
-    """Play one episode; returns the final reward, its components, each finished turn's own score
-    (`turn_rewards`), the step count and the final info."""
+    """Play one episode; returns its score (`reward`, what the rewards summed to), its components, each finished
+    turn's own score (`turn_rewards`), the step count and the final info."""
     options = {"task_id": task_id} if task_id else None
     observation, info = env.reset(seed=seed, options=options)
     agent.reset(env, info)
@@ -129,7 +129,7 @@ def run_episode(env: ToolUseEnv, agent: Agent, *, seed: int | None = None, task_
         if terminated or truncated:
             return {
                 "task_id": info["task_id"],
-                "reward": float(reward),
+                "reward": float(info["reward_components"]["total"]),
                 "components": info["reward_components"],
                 "turn_rewards": turn_rewards,
                 "steps": info["step"],

@@ -7,10 +7,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Generic, Iterable, Sequence, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import Connection, Table, and_, func, select
+from sqlalchemy import Connection, Table, and_, select
 
 from .errors import InvalidRequest, NotFound, PermissionDenied
-from .fastpath import reader, simple_value
+from .fastpath import reader, row_decoder, simple_value
 from .state import META_TABLE, SQLiteState
 
 T = TypeVar("T")
@@ -96,7 +96,7 @@ class Database:
         raw = self.state.raw
         row = raw.execute(f'SELECT value FROM "{META_TABLE}" WHERE key = ?', (counter,)).fetchone()
         if row is None:
-            start = self.conn.execute(select(func.count()).select_from(table)).scalar_one() if table is not None else 0
+            start = raw.execute(f'SELECT count(*) FROM "{table.name}"').fetchone()[0] if table is not None else 0
             value = start + 1
             raw.execute(f'INSERT INTO "{META_TABLE}" (key, value) VALUES (?, ?)', (counter, value))
         else:
@@ -107,9 +107,10 @@ class Database:
     def new_id(self, table: Table, prefix: str, width: int = 4) -> str:
         """A fresh, deterministic id such as `ord_0042` for `table`, never one that exists there already."""
         pk = list(table.primary_key.columns)[0]
+        taken = f'SELECT 1 FROM "{table.name}" WHERE "{pk.name}" = ?'
         while True:
             candidate = f"{prefix}{self.next_number(f'id:{table.name}', table):0{width}d}"
-            if self.conn.execute(select(pk).where(pk == candidate)).first() is None:
+            if self.state.raw.execute(taken, (candidate,)).fetchone() is None:
                 return candidate
 
     def new_uuid(self, table: Table) -> str:
@@ -144,20 +145,42 @@ class Database:
         stmt = stmt.order_by(*order_by, *table.primary_key.columns)
         return [dict(r) for r in self.conn.execute(stmt).mappings()]
 
-    def insert(self, table: Table, **values: Any) -> dict[str, Any]:
+    def select(self, table: Table, where: str = "", params: Sequence[Any] = (), order_by: str = "",
+               limit: int | None = None) -> list[dict[str, Any]]:
+        """Rows of `table` matching an SQL `where` clause with `?` parameters, ordered by an SQL `order_by`
+        (then the primary key), decoded like `find`: for filters `find` cannot say (ranges, LIKE, IN, OR), at
+        raw-SQL speed. Column names are the table's; quote any that SQL reserves."""
+        decode = row_decoder(table)
+        order = ", ".join(filter(None, [order_by, ", ".join(f'"{c.name}"' for c in table.primary_key.columns)]))
+        sql = (f'SELECT {", ".join(f"{chr(34)}{c.name}{chr(34)}" for c in table.columns)} FROM "{table.name}"'
+               f'{" WHERE " + where if where else ""} ORDER BY {order}{" LIMIT ?" if limit is not None else ""}')
+        values = (*params, limit) if limit is not None else tuple(params)
+        return [decode(row) for row in self.state.raw.execute(sql, values)]
+
+    def insert(self, table: Table, /, **values: Any) -> dict[str, Any]:
         """Insert one row and return it as stored."""
-        self.conn.execute(table.insert().values(**values))
+        fast = reader(table)
+        statement = fast.insert(values) if fast is not None else None
+        if statement is not None:
+            self.state.raw.execute(*statement)
+        else:
+            self.conn.execute(table.insert().values(**values))
         pk = list(table.primary_key.columns)[0]
         key = values.get(pk.name)
         if key is None:
             key = self.state.raw.execute("SELECT last_insert_rowid()").fetchone()[0]
         return self.get(table, key)
 
-    def update(self, table: Table, key: Any, **values: Any) -> dict[str, Any]:
+    def update(self, table: Table, key: Any, /, **values: Any) -> dict[str, Any]:
         """Update the row with primary key `key` (which must exist) and return it."""
         self.get(table, key)
-        pk = list(table.primary_key.columns)[0]
-        self.conn.execute(table.update().where(pk == key).values(**values))
+        fast = reader(table)
+        statement = fast.update(key, values) if fast is not None else None
+        if statement is not None:
+            self.state.raw.execute(*statement)
+        else:
+            pk = list(table.primary_key.columns)[0]
+            self.conn.execute(table.update().where(pk == key).values(**values))
         return self.get(table, key)
 
     def start_session(self, table: Table, **owner: Any) -> dict[str, Any]:
@@ -169,11 +192,10 @@ class Database:
 
     def current_session(self, table: Table, not_signed_in: str) -> dict[str, Any]:
         """The session row `start_session` wrote; PermissionDenied with `not_signed_in` when no one is signed in."""
-        key = list(table.primary_key.columns)[0]
-        found = self.find(table, key == CURRENT_SESSION)
-        if not found:
-            raise PermissionDenied(not_signed_in)
-        return found[0]
+        try:
+            return self.get(table, CURRENT_SESSION)
+        except NotFound:
+            raise PermissionDenied(not_signed_in) from None
 
     def delete(self, table: Table, key: Any) -> dict[str, Any]:
         """Delete the row with primary key `key` (which must exist) and return what it held."""

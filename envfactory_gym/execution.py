@@ -36,14 +36,17 @@ class ToolOutcome:
         return f"Error: {self.error}"
 
 
-def format_validation_error(error: ValidationError, limit: int = 5) -> str:
-    """A short, input-free summary of a pydantic validation error."""
+def format_validation_error(error: ValidationError, limit: int = 5, texts: dict[str, str] | None = None) -> str:
+    """A short, input-free summary of a pydantic validation error; `texts` (argument -> the product's own error
+    text) replace the validator's wording for the arguments that have one."""
     parts = []
     for item in error.errors()[:limit]:
         location = ".".join(str(p) for p in item["loc"]) or "arguments"
         message = item["msg"]
         if item["type"] == "extra_forbidden":
             message = "unexpected argument"
+        elif texts and item["loc"] and item["loc"][0] in texts and item["type"] != "missing":
+            message = texts[str(item["loc"][0])]
         parts.append(f"{location}: {message}")
     more = len(error.errors()) - limit
     if more > 0:
@@ -80,7 +83,7 @@ class ToolExecutor:
         except ValidationError as exc:
             return _failure(
                 tool.name, arguments, "invalid_arguments",
-                f"invalid arguments for '{tool.name}': {format_validation_error(exc)}",
+                f"invalid arguments for '{tool.name}': {format_validation_error(exc, texts=tool.error_texts)}",
             )
         kwargs = {field: getattr(validated, field) for field in tool.input_model.model_fields}
         normalized = validated.model_dump(mode="json")

@@ -7,9 +7,29 @@ runs: a tool never re-checks a bound by hand, and the model never has to guess o
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import Field
+
+
+@dataclass(frozen=True)
+class ErrorText:
+    """Annotated metadata: the product's own error text for an argument that breaks its type's constraints, e.g.
+    `Annotated[str, Field(max_length=40000), ErrorText("msg_too_long")]`; the agent then reads
+    `text: msg_too_long` instead of the validator's wording."""
+
+    message: str
+
+
+def error_text(annotation: Any) -> str | None:
+    """The `ErrorText` an argument's annotation carries (also inside `X | None`), or None."""
+    if get_origin(annotation) is Annotated:
+        found = next((m.message for m in annotation.__metadata__ if isinstance(m, ErrorText)), None)
+        return found or error_text(get_args(annotation)[0])
+    if get_origin(annotation) is Union or type(annotation).__name__ == "UnionType":
+        return next((t for t in map(error_text, get_args(annotation)) if t), None)
+    return None
 
 #: How many results one page holds (1-100, the limit most product APIs use).
 PageSize = Annotated[int, Field(ge=1, le=100)]
@@ -21,6 +41,8 @@ IsoTimestamp = Annotated[str, Field(min_length=10, json_schema_extra={"format": 
 CurrencyCode = Annotated[str, Field(pattern=r"^[A-Za-z]{3}$")]
 #: Text that must not be empty.
 NonEmptyText = Annotated[str, Field(min_length=1)]
+#: Text that must hold something besides spaces (a title, a message).
+NonBlankText = Annotated[str, Field(min_length=1, pattern=r"\S")]
 
 
 def page_size(maximum: int = 100, minimum: int = 1) -> Any:

@@ -214,10 +214,23 @@ def score(
 ) -> RewardBreakdown:
     """Combine the parts into the composite reward, clipped to [0, 1]; `checklist` (a pass fraction) counts with
     weight `config.checklist` when given."""
+    return compose(spec, agent_calls, expected_calls, state_reward(initial, final, expected_state), format_errors,
+                   config, checklist)
+
+
+def compose(
+    spec: EnvironmentSpec,
+    agent_calls: Sequence[CallRecord],
+    expected_calls: Iterable[GroundTruthCall],
+    r_state: float,
+    format_errors: int = 0,
+    config: RewardConfig = RewardConfig(),
+    checklist: float | None = None,
+) -> RewardBreakdown:
+    """`score` with the state part already computed (`r_state`), e.g. reused while the state has not changed."""
     expected = list(expected_calls)
     matched = match_calls(spec, agent_calls, expected)
     r_traj = trajectory_reward(matched, len(expected), config.trajectory_mode)
-    r_state = state_reward(initial, final, expected_state)
     p_len = length_penalty(len(agent_calls), len(expected), config)
     p_fmt = format_penalty(format_errors, config)
     weight = config.checklist if checklist is not None else 0.0

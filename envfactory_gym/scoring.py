@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Sequence
 
 from .delta import EMPTY, SnapshotRows, StateDelta
-from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, score
+from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, compose, score, state_reward
 from .session import ToolSession, snapshot_bytes, snapshot_rows
 from .spec import EnvironmentSpec
 from .state import CanonicalState, SQLiteState, tracks_changes
@@ -71,21 +71,27 @@ class TurnStart:
         return TurnStart(self.data, self.clock, mark, self.first_call, self.on_path)
 
 
-def episode_score(
-    spec: EnvironmentSpec,
-    task: Task,
-    expected: Replay,
-    session: ToolSession,
-    calls: Sequence[CallRecord],
-    format_errors: int,
-    config: RewardConfig,
-) -> RewardBreakdown:
-    """The composite reward of the episode so far: its calls against all of the task's ground truth, its state
-    against the expected final state (from the baseline where the agent does nothing)."""
-    return score(
-        spec, calls, task.agent_calls, expected.baseline, session.delta(), expected.final, format_errors, config,
-        checklist_score(spec, task, session.state),
-    )
+class EpisodeScore:
+    """The composite reward of one episode so far: its calls against all of the task's ground truth, its state
+    against the expected final state (from the baseline where the agent does nothing). Cheap to ask after every
+    step: the state part (and a checklist) is recomputed only when the change log says the state moved."""
+
+    def __init__(self, spec: EnvironmentSpec, task: Task, expected: Replay, session: ToolSession,
+                 config: RewardConfig) -> None:
+        self.spec, self.task, self.expected, self.session, self.config = spec, task, expected, session, config
+        self._state_key: int | None = None
+        self._state_parts: tuple[float, float | None] = (0.0, None)
+
+    def __call__(self, calls: Sequence[CallRecord], format_errors: int) -> RewardBreakdown:
+        """The breakdown if the episode stopped now."""
+        state = self.session.state
+        key = state.mark() if tracks_changes(state) else None
+        if key is None or key != self._state_key:
+            r_state = state_reward(self.expected.baseline, self.session.delta(), self.expected.final)
+            self._state_parts = (r_state, checklist_score(self.spec, self.task, state))
+            self._state_key = key
+        r_state, checklist = self._state_parts
+        return compose(self.spec, calls, self.task.agent_calls, r_state, format_errors, self.config, checklist)
 
 
 States = tuple[CanonicalState | StateDelta, CanonicalState | StateDelta, CanonicalState | StateDelta]

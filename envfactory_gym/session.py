@@ -58,11 +58,12 @@ class ToolSession:
         self.clock.reset(clock)
         self.snapshot = snapshot
 
-    def restore_bytes(self, data: bytes, clock: datetime) -> None:
-        """Restore serialized state bytes (e.g. a mid-episode snapshot) and restart the clock there."""
+    def restore_bytes(self, data: bytes, clock: datetime, snapshot: str | None = None) -> None:
+        """Restore serialized state bytes (e.g. a mid-episode snapshot) and restart the clock there; `snapshot`
+        names the snapshot those bytes descend from (since its reset), so `delta()` still works."""
         self.state.restore(data)
         self.clock.reset(clock)
-        self.snapshot = None
+        self.snapshot = snapshot
 
     def call(self, name: Any, arguments: Any, caller: Caller = "agent") -> ToolOutcome:
         """Execute one tool call atomically."""

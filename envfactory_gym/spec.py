@@ -16,6 +16,7 @@ from typing import Any, Callable, get_type_hints
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from sqlalchemy import MetaData
 
+from .fields import error_text
 from .state import StateFactory
 
 TOOL_MARKER = "__envfactory_tool__"
@@ -88,6 +89,8 @@ class ToolSpec:
     user_only: bool
     input_model: type[BaseModel]
     output_adapter: TypeAdapter
+    #: argument -> the product's own error text for a value its type refuses (`fields.ErrorText`)
+    error_texts: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_function(cls, func: Callable[..., Any]) -> "ToolSpec":
@@ -115,6 +118,7 @@ class ToolSpec:
             user_only=flags["user_only"],
             input_model=input_model,
             output_adapter=TypeAdapter(hints["return"]),
+            error_texts={p.name: text for p in parameters if (text := error_text(hints[p.name]))},
         )
 
     @cached_property

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import warnings
 from pathlib import Path
 from typing import Literal
 
@@ -55,6 +56,13 @@ def write_split(spec: EnvironmentSpec, test_fraction: float = TEST_FRACTION) -> 
     split = assign(spec.name, sorted(load_tasks(spec)), read_split(spec), test_fraction)
     split_path(spec).write_text(json.dumps(split, indent=1) + "\n")
     return split
+
+
+def warn_if_held_out(split: str | None, what: str) -> None:
+    """Warn when training is asked to use the held-out test tasks (or every task, test included)."""
+    if split in ("test", "all"):
+        warnings.warn(f"{what} uses the {split} split: the held-out test tasks are for evaluation "
+                      "(`envfactory bench`); train on split='train'", stacklevel=3)
 
 
 def split_task_ids(spec: EnvironmentSpec, split: Split) -> list[str]:

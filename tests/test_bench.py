@@ -251,7 +251,7 @@ def test_compare_tests_the_difference_over_shared_tasks(endpoint, tmp_path, caps
     assert cell["verdict"] == "a better" and float(cell["p"]) < 0.01
     assert float(cell["reference"]) == 1.0  # the baseline anchors the table
     per_env = table_rows(text, "Per environment")
-    assert "envfactory/Notion-v0" in per_env and "office" in table_rows(text, "Per domain")
+    assert resolve("notion").env_id in per_env and "office" in table_rows(text, "Per domain")
 
     assert main(bench_args(endpoint, tmp_path / "c", "--baselines", "none", "--k", "1")) == 0
     capsys.readouterr()

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envfactory_gym import resolve
+from envfactory_gym import load_tasks, resolve
 from envfactory_gym.bench import RunDirectory
 from envfactory_gym.bench.failures import error_class
 from envfactory_gym.bench.metrics import Summary
@@ -25,6 +25,7 @@ from envfactory_gym.bench.preflight import EndpointCheckError, check_endpoint
 from envfactory_gym.bench.prices import load_price_table, price_for
 from envfactory_gym.cli import main
 from envfactory_gym.rollout import GroundTruthPolicy
+from envfactory_gym.splits import split_task_ids
 from envfactory_gym.versioning import environment_content_hash
 
 from .fake_openai import FakeEndpoint, completion
@@ -36,6 +37,9 @@ GT = GroundTruthPolicy(ENVS)
 MODEL, QUITTER = "fake-agent-7b", "quitter-1b"
 PRICE_IN, PRICE_OUT = 1.5, 6.0
 ARTIFACTS = Path(__file__).resolve().parent.parent / "runs" / "artifacts"
+#: Steps the reference agent takes on the longest test task (one per call, one reply per turn), plus two.
+MAX_STEPS = 2 + max(len(task.agent_calls) + len(task.turns) for spec in map(resolve, ENVS)
+                    for task_id, task in load_tasks(spec).items() if task_id in split_task_ids(spec, "test"))
 
 
 def kind(messages: list[dict]) -> str:
@@ -74,7 +78,7 @@ def mixed_answer(body: dict) -> dict:
 def bench_args(endpoint: FakeEndpoint, run_dir: Path, *extra: str, model: str = MODEL) -> list[str]:
     return ["bench", "--model", model, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "2", "--tool-format",
             "native", "--concurrency", "4", "--run-dir", str(run_dir), "--baselines", "reference,noop",
-            "--max-steps", "12", *extra]  # the reference agent needs at most 10 steps on these tasks
+            "--max-steps", str(MAX_STEPS), *extra]
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import envfactory_gym
-from envfactory_gym import ToolUseEnv
+from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import RandomAgent, ReferenceAgent, format_call, run_episode
 from envfactory_gym.spaces import UnicodeText
 
@@ -21,8 +21,8 @@ def test_check_env_on_every_zoo_env(zoo_spec):
 
 
 def test_registered_and_makeable_without_import():
-    assert "envfactory/Notion-v0" in gym.registry
-    env = gym.make("envfactory_gym:envfactory/Notion-v0")
+    assert resolve("notion").env_id in gym.registry
+    env = gym.make(f"envfactory_gym:{resolve('notion').env_id}")
     obs, info = env.reset(seed=3)
     assert isinstance(obs, str) and obs and info["task_id"].startswith("notion-")
     gym.register_envs(envfactory_gym)
@@ -101,22 +101,26 @@ def test_truncation_pays_the_reward(notion):
 
 def test_format_errors_are_observed_and_penalised(notion):
     notion.reset(options={"task_id": "notion-0016"})
-    obs, *_ = notion.step('<tool_call>{"name": "search_pages", "arguments": </tool_call>')
-    assert "Error: tool call #1 is not valid JSON" in obs
-    obs, *_ = notion.step("x" * 70_000)
-    assert "too long" in obs
-    obs, *_ = notion.step('<tool_call>{"name": "add_connection", "arguments": {"page_title": "HR Policies"}}</tool_call>')
-    assert "can only be performed by the user" in obs
+    paid = 0.0
+    for action, shown in (('<tool_call>{"name": "search_pages", "arguments": </tool_call>', "is not valid JSON"),
+                          ("x" * 70_000, "too long"),
+                          ('<tool_call>{"name": "add_connection", "arguments": {"page_title": "HR Policies"}}'
+                           "</tool_call>", "can only be performed by the user")):
+        obs, reward, *_ = notion.step(action)
+        assert shown in obs
+        paid += reward
     agent = ReferenceAgent()
     agent.reset(notion, {"turn": -1})
     info = {"turn": 0}
     while True:
         obs, reward, term, trunc, info = notion.step(agent.act(obs, info))
+        paid += reward
         if term:
             break
     components = info["reward_components"]
     assert components["format_penalty"] == pytest.approx(0.10)
-    assert components["trajectory"] == 1.0 and reward == pytest.approx(1.0 - 0.10 - 0.05)
+    assert components["trajectory"] == 1.0 and components["total"] == pytest.approx(1.0 - 0.10 - 0.05)
+    assert paid == pytest.approx(components["total"])  # the return is the score
 
 
 def test_long_tool_output_is_truncated():

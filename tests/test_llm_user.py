@@ -11,7 +11,7 @@ import pytest
 from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import ReferenceAgent
 from envfactory_gym.llm import LLMClient, find_internal_ids, internal_ids
-from envfactory_gym.llm_user import STOP_TOKEN, LLMUser
+from envfactory_gym.users.llm import STOP_TOKEN, LLMUser
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 from envfactory_gym.users import ScriptedUser, make_user
@@ -42,15 +42,19 @@ def reply(endpoint: FakeEndpoint, answer: dict) -> None:
 
 
 def play(env: gym.Env, task_id: str = TASK) -> tuple[float, dict]:
-    """The reference agent against whatever user the env has; returns the final reward and info."""
+    """The reference agent against whatever user the env has; returns the episode's return (its score) and the
+    final info."""
     core = env.unwrapped
     observation, info = env.reset(options={"task_id": task_id})
     agent = ReferenceAgent()
     agent.reset(core, info)
+    paid = 0.0
     while True:
         observation, reward, terminated, truncated, info = env.step(agent.act(observation, info))
+        paid += float(reward)
         if terminated or truncated:
-            return float(reward), info
+            assert paid == pytest.approx(info["reward_components"]["total"])
+            return round(paid, 12), info
 
 
 def user_prompts(endpoint: FakeEndpoint) -> list[list[dict]]:
@@ -60,7 +64,7 @@ def user_prompts(endpoint: FakeEndpoint) -> list[list[dict]]:
 def test_llm_user_through_gym_make_runs_user_tools_and_stops(endpoint):
     for answer in (SHARED, COMMENT, STOP):
         reply(endpoint, answer)
-    env = gym.make("envfactory/Notion-v0", user="llm", disable_env_checker=True)
+    env = gym.make(resolve("notion").env_id, user="llm", disable_env_checker=True)
     core = env.unwrapped
     assert isinstance(core.user, LLMUser)
     reward, info = play(env)

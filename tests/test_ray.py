@@ -92,7 +92,7 @@ def test_actors_hold_many_envs_and_group_samples_stay_isolated():
 def test_a_timed_out_episode_leaves_its_actor_env_clean():
     async def hangs_in_second_turn(messages, tools) -> str:
         if len([m for m in messages if m["role"] == "user"]) == 2 and messages[1]["content"].startswith("Add a task"):
-            await asyncio.sleep(30)
+            await asyncio.sleep(120)
         return GT.act(messages)
 
     tasks = [("notion", "notion-0006")]
@@ -100,7 +100,7 @@ def test_a_timed_out_episode_leaves_its_actor_env_clean():
     async def run():
         pool = RayEnvPool(workers=1)
         try:
-            first = await arollout(hangs_in_second_turn, tasks, group_size=3, backend=pool, episode_timeout=1.0)
+            first = await arollout(hangs_in_second_turn, tasks, group_size=3, backend=pool, episode_timeout=8.0)
             second = await arollout(GT, tasks, group_size=3, backend=pool, digest_state=True)
             return first, second, pool.size
         finally:

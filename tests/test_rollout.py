@@ -39,6 +39,8 @@ from .fake_openai import FakeEndpoint
 
 GT = GroundTruthPolicy(zoo_keys())
 
+NOTION = resolve("notion").env_id
+
 
 def task_of(trajectory: Trajectory):
     spec = resolve(trajectory.env_id)
@@ -210,7 +212,7 @@ def test_cancelled_step_then_reset_gives_a_clean_episode():
                     await task
                 except asyncio.CancelledError:
                     cancelled.append(delay)
-            trajectory = Trajectory("envfactory/Notion-v0", "notion-0004", 0, 0)
+            trajectory = Trajectory(NOTION, "notion-0004", 0, 0)
             return [await play(env, GT, trajectory, digest_state=True)]
         finally:
             await env.aclose()
@@ -256,7 +258,7 @@ def test_one_slow_env_does_not_stall_the_others_and_one_env_has_one_caller():
         await asyncio.sleep(0.01)
         with pytest.raises(RuntimeError, match="one coroutine"):
             await slow_env.step("hello")
-        trajectory = Trajectory("envfactory/Notion-v0", "notion-0001", 0, 0)
+        trajectory = Trajectory(NOTION, "notion-0001", 0, 0)
         await asyncio.wait_for(play(fast_env, GT, trajectory), 10)
         assert trajectory.reward == 1.0 and not blocked.done()
         release.set()
@@ -303,8 +305,8 @@ def test_timeouts_and_errors_are_recorded_and_the_envs_come_back_clean():
 
 
 def test_expand_tasks_accepts_names_pairs_and_refs():
-    refs = expand_tasks(["notion", ("Notion", "notion-0002"), TaskRef("envfactory/Notion-v0", "notion-0003")])
-    assert refs[-2:] == [TaskRef("envfactory/Notion-v0", "notion-0002"), TaskRef("envfactory/Notion-v0", "notion-0003")]
+    refs = expand_tasks(["notion", ("Notion", "notion-0002"), TaskRef(NOTION, "notion-0003")])
+    assert refs[-2:] == [TaskRef(NOTION, "notion-0002"), TaskRef(NOTION, "notion-0003")]
     assert len(refs) == len(load_tasks(resolve("notion"))) + 2
     with pytest.raises(KeyError):
         expand_tasks([("notion", "notion-9999")])

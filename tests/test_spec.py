@@ -61,4 +61,4 @@ def test_user_only_tools_are_hidden_from_the_agent():
     spec = resolve("notion")
     assert "add_connection" in spec.tools
     assert "add_connection" not in {t["function"]["name"] for t in spec.openai_tools}
-    assert spec.env_id == "envfactory/Notion-v0"
+    assert spec.env_id == f"envfactory/Notion-v{spec.version}"

@@ -39,10 +39,13 @@ def test_envs_draw_only_from_their_split():
     env = ToolUseEnv("notion", split="test")
     drawn = {env.reset(seed=seed)[1]["task_id"] for seed in range(40)}
     assert drawn == set(test_ids)
-    made = gym.make("envfactory/Notion-v0", split="train")
-    assert set(made.unwrapped.task_ids).isdisjoint(test_ids)
-    with pytest.raises(ValueError, match="not both"):
-        ToolUseEnv("notion", split="test", task_ids=test_ids)
+    made = gym.make(resolve("notion").env_id)  # gym.make trains: the train split unless told otherwise
+    assert set(made.unwrapped.task_ids).isdisjoint(test_ids) and made.unwrapped.split == "train"
+    with pytest.warns(UserWarning, match="not in the train split"):
+        ToolUseEnv("notion", split="train", task_ids=test_ids[:1])
+    with pytest.warns(UserWarning, match="not among this env's tasks"):
+        made.reset(options={"task_id": test_ids[0]})
+    assert set(gym.make(resolve("notion").env_id, split="all").unwrapped.task_ids) > set(test_ids)
     with pytest.raises(ValueError, match="unknown split"):
         split_task_ids(resolve("notion"), "dev")  # type: ignore[arg-type]
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from datetime import date, datetime, timezone
 from decimal import Decimal
+from typing import Annotated
 
 import pytest
 from hypothesis import given as hypothesis_given
 from hypothesis import strategies as st
+from pydantic import Field
 
-from envfactory_gym import Database, InvalidRequest, tool
+from envfactory_gym import Database, InvalidRequest, ToolSession, tool
 from envfactory_gym.database import given
-from envfactory_gym.fields import IsoDate, PageSize, bounded, page_size, text
+from envfactory_gym.fields import ErrorText, IsoDate, PageSize, bounded, page_size, text
 from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_date, parse_timestamp
 
 from .helpers import make_spec
@@ -86,8 +88,6 @@ def test_constraints_reach_the_schema_and_validation(tmp_path):
     assert properties["top"]["maximum"] == 50 and properties["party"]["maximum"] == 20
     assert properties["page_size"]["description"] == "Results per page."  # the docstring still describes it
     assert "pattern" in properties["on"]["anyOf"][0] and properties["note"]["anyOf"][0]["maxLength"] == 10
-    from envfactory_gym import ToolSession
-
     session = ToolSession(spec)
     session.reset()
     assert session.call("list_items", {"party": 20}).ok
@@ -95,3 +95,44 @@ def test_constraints_reach_the_schema_and_validation(tmp_path):
                        ({"note": "x" * 11}, "note"), ({"top": 51}, "top")):
         outcome = session.call("list_items", bad)
         assert not outcome.ok and where in (outcome.error or ""), outcome.error
+
+
+def test_a_product_error_text_replaces_the_validators_words(tmp_path):
+    @tool()
+    def post_message(db: Database, text: Annotated[str, Field(min_length=1, max_length=5), ErrorText("msg_too_long")],
+                     channel: Annotated[str, Field(pattern="^C"), ErrorText("channel_not_found")] | None = None) -> int:
+        """Post a message.
+
+        Args:
+            text: The text.
+            channel: Where.
+        """
+        return len(text)
+
+    spec = make_spec(tmp_path, [post_message], [{"id": 1, "name": "a"}])
+    assert spec.tools["post_message"].input_schema["properties"]["text"]["maxLength"] == 5
+    session = ToolSession(spec)
+    session.reset()
+    assert session.call("post_message", {"text": "hi", "channel": "C1"}).ok
+    assert "text: msg_too_long" in (session.call("post_message", {"text": "too long"}).error or "")
+    assert "channel: channel_not_found" in (session.call("post_message", {"text": "x", "channel": "D9"}).error or "")
+    assert "text: Field required" in (session.call("post_message", {}).error or "")  # a missing one says so
+
+
+def test_plain_amounts_durations_and_raw_selects():
+    from datetime import timedelta
+
+    from envfactory_gym import ToolSession, load_zoo_environment
+    from envfactory_gym.values import format_amount, iso_duration
+
+    assert format_amount(551900, "eur") == "5519.00" and format_amount(1250, "JPY") == "1250"
+    assert iso_duration(timedelta(hours=2, minutes=30)) == "PT2H30M"
+    assert iso_duration(timedelta(days=1, hours=4)) == "P1DT4H" and iso_duration(timedelta(0)) == "PT0S"
+    spec = load_zoo_environment("notion")
+    session = ToolSession(spec)
+    session.reset()
+    pages = spec.schema.tables["pages"]
+    everything = session.database.find(pages)
+    chosen = session.database.select(pages, "in_trash = ? AND title LIKE ?", (0, "%Roadmap%"), limit=5)
+    expected = [r for r in everything if not r["in_trash"] and "roadmap" in r["title"].lower()][:5]
+    assert chosen == expected and chosen

@@ -13,12 +13,12 @@ import pytest
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
-import envfactory_gym  # noqa: F401  (registers the envfactory/ ids)
+from envfactory_gym import resolve
 from envfactory_gym.agents import format_call
 from envfactory_gym.rollout import GroundTruthPolicy
 from envfactory_gym.spaces import UnicodeText
 
-ENV_ID = "envfactory/Notion-v0"
+ENV_ID = resolve("notion").env_id
 Q4_ROADMAP = "0cc6d305-4262-5867-b148-bd95a0e0bcd3"
 ENGINEERING = "88582c1e-8322-5608-a4ba-ad75f2c0fcb8"
 UNICODE_TITLE = "Café ☕ 日本語 — Ünïcödé 🗺️ naïve\u00a0spaces"
@@ -42,14 +42,17 @@ def test_make_vec_plays_ground_truth_with_autoreset(mode, policy):
         observations, infos = envs.reset(seed=[11, 12, 13])
         assert all(isinstance(o, str) and o for o in observations)
         finished: list[tuple[int, str, float]] = []
+        returns = np.zeros(n)
         for _ in range(40):
             observations, rewards, terminated, truncated, infos = envs.step(ground_truth_actions(policy, infos, n))
             assert not truncated.any()
+            returns += rewards  # an autoreset step pays 0
             for i in np.flatnonzero(terminated):
                 assert infos["reward_components"]["state"][i] == 1.0
-                finished.append((int(i), infos["task_id"][i], float(rewards[i])))
+                finished.append((int(i), infos["task_id"][i], float(returns[i])))
+                returns[i] = 0.0
         assert len(finished) >= n and {i for i, _, _ in finished} == set(range(n))
-        assert all(reward == 1.0 for _, _, reward in finished)
+        assert all(paid == pytest.approx(1.0) for _, _, paid in finished)  # each episode's return is its score
         assert len({task for _, task, _ in finished}) > 1  # seeds drew different tasks
 
 
@@ -83,13 +86,14 @@ def test_next_step_autoreset_ignores_the_action_after_the_end(mode, policy):
     with closing(gym.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode)) as envs:
         _, infos = envs.reset(seed=5, options={"task_id": "notion-0004"})
         terminated = np.zeros(2, dtype=bool)
-        steps = 0
+        steps, returns = 0, np.zeros(2)
         while not terminated.all():
             observations, rewards, terminated, truncated, infos = envs.step(ground_truth_actions(policy, infos, 2))
             steps += 1
+            returns += rewards
             assert not truncated.any() and terminated.all() == terminated.any()
         assert steps == 5  # 2 calls + reply, 1 call + reply
-        assert tuple(observations) == ("", "") and rewards.tolist() == [1.0, 1.0]
+        assert tuple(observations) == ("", "") and returns.tolist() == pytest.approx([1.0, 1.0])
         assert infos["reward_components"]["total"].tolist() == [1.0, 1.0]  # batched dict: one array per key
 
         broken = "<tool_call>{not json"  # ignored: this step only resets
@@ -106,11 +110,13 @@ def test_same_step_autoreset_returns_the_next_episode_at_once(mode, policy):
     vector_kwargs = {"autoreset_mode": AutoresetMode.SAME_STEP}
     with closing(gym.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode, vector_kwargs=vector_kwargs)) as envs:
         _, infos = envs.reset(seed=5, options={"task_id": "notion-0004"})
+        returns = np.zeros(2)
         for _ in range(4):
             _, rewards, terminated, _, infos = envs.step(ground_truth_actions(policy, infos, 2))
-            assert not terminated.any() and rewards.tolist() == [0.0, 0.0]
+            returns += rewards
+            assert not terminated.any()
         observations, rewards, terminated, truncated, infos = envs.step(ground_truth_actions(policy, infos, 2))
-        assert terminated.tolist() == [True, True] and rewards.tolist() == [1.0, 1.0]
+        assert terminated.tolist() == [True, True] and (returns + rewards).tolist() == pytest.approx([1.0, 1.0])
         assert tuple(infos["final_obs"]) == ("", "")
         final_info = infos["final_info"]
         assert final_info["task_id"].tolist() == ["notion-0004"] * 2 and final_info["step"].tolist() == [5, 5]

@@ -8,7 +8,7 @@ import json
 import gymnasium as gym
 import pytest
 
-from envfactory_gym import ToolUseEnv
+from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import ReferenceAgent, format_call, run_episode
 from envfactory_gym.wrappers import (
     ChatTemplateObservation, StepFormatPenalty, TruncateHistory, template_messages, truncate_history,
@@ -20,16 +20,17 @@ TASK = "notion-0001"  # two turns
 def test_a_malformed_call_is_penalised_at_once_and_ends_the_episode():
     env = StepFormatPenalty(ToolUseEnv("notion"))
     env.reset(options={"task_id": TASK})
-    _, reward, terminated, truncated, info = env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
-    assert (reward, terminated, truncated) == (0.0, False, False) and "format_terminated" not in info
+    _, first, terminated, truncated, info = env.step(format_call("search_pages", {"query": "Q4 roadmap"}))
+    assert first > 0.0 and not terminated and not truncated and "format_terminated" not in info
     _, reward, terminated, truncated, info = env.step('<tool_call>{"name": "search_pages", "arguments": {</tool_call>')
-    assert (reward, terminated, truncated) == (-1.0, True, False) and info["format_terminated"]
+    assert (terminated, truncated) == (True, False) and info["format_terminated"]
+    assert first + reward == -1.0  # the episode's return is the penalty
     assert info["format_errors"] == 1
     components = info["reward_components"]
     assert components["total"] == -1.0 and components["format_penalty"] == 0.05 and components["agent_calls"] == 1
     env.reset(options={"task_id": TASK})  # the next episode starts clean
     _, reward, terminated, _, info = env.step("Nothing to do.")
-    assert reward == 0.0 and not terminated and info["format_errors"] == 0
+    assert reward == info["reward_components"]["total"] and not terminated and info["format_errors"] == 0
 
 
 def test_without_malformed_calls_the_format_penalty_changes_nothing():
@@ -38,11 +39,14 @@ def test_without_malformed_calls_the_format_penalty_changes_nothing():
     observation, info = wrapped.reset(options={"task_id": TASK})
     agent = ReferenceAgent()
     agent.reset(wrapped.unwrapped, info)
+    paid = 0.0
     while True:
         observation, reward, terminated, truncated, info = wrapped.step(agent.act(observation, info))
+        paid += reward
         if terminated or truncated:
             break
-    assert reward == plain["reward"] == 1.0 and info["messages"] == plain["info"]["messages"]
+    assert paid == pytest.approx(plain["reward"]) and plain["reward"] == 1.0
+    assert info["messages"] == plain["info"]["messages"]
 
 
 def test_truncated_history_keeps_the_system_prompt_and_the_last_turns():
@@ -81,7 +85,7 @@ def test_chat_template_observation_is_the_prompt_for_the_next_action():
     from .training.fakes import tiny_tokenizer
 
     tokenizer = tiny_tokenizer()
-    env = ChatTemplateObservation(gym.make("envfactory/Notion-v0"), tokenizer, chat_template=TOOL_TEMPLATE)
+    env = ChatTemplateObservation(gym.make(resolve("notion").env_id), tokenizer, chat_template=TOOL_TEMPLATE)
     observation, info = env.reset(options={"task_id": TASK})
     assert observation.startswith("<|im_start|>system\n<tools>search_pages;") and "empty_trash;</tools>" in observation
     assert "add_connection;" not in observation  # the user-only tool is not offered

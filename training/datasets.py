@@ -11,7 +11,7 @@ from envfactory_gym.agents import ReferenceAgent, run_episode
 from envfactory_gym.env import ToolUseEnv
 from envfactory_gym.registry import load_zoo_environment
 from envfactory_gym.rollout import trajectory_record
-from envfactory_gym.splits import split_task_ids
+from envfactory_gym.splits import split_task_ids, warn_if_held_out
 from envfactory_gym.tasks import Task, expected_replay, load_tasks
 
 from .episode import EpisodeLabel, Mode, start_episode
@@ -21,7 +21,9 @@ Split = Literal["train", "test", "all"]
 
 
 def _tasks(env_key: str, split: Split) -> list[Task]:
-    """The tasks of one stored split (the held-out one `envfactory bench` evaluates on is `test`), or all."""
+    """The tasks of one stored split (the held-out one `envfactory bench` evaluates on is `test`, and choosing
+    it, or all, for training data warns), or all."""
+    warn_if_held_out(split, f"training data of {env_key}")
     spec = load_zoo_environment(env_key)
     ids = sorted(load_tasks(spec)) if split == "all" else split_task_ids(spec, split)
     chosen = [load_tasks(spec)[i] for i in ids]

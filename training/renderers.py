@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from envfactory_gym.agents import format_call
 from envfactory_gym.prompts import FORMAT_ERROR_TOOL, NATIVE_TOOLS_NOTE, SYSTEM_TEMPLATE, without_tool_listing
-from envfactory_gym.registry import resolve
+from envfactory_gym.registry import load_zoo_environment, resolve
 from envfactory_gym.wrappers import template_messages
 
 Record = dict[str, Any]
@@ -50,6 +50,10 @@ def text_system(content: str, tools: list[dict[str, Any]], product: str) -> str:
 def _product(record: Record) -> str:
     if record.get("product"):
         return str(record["product"])
+    try:  # records name their environment by key: the per-process spec cache, not a scan of every root
+        return load_zoo_environment(record["env"]).product
+    except KeyError:
+        pass
     try:
         return resolve(record["env"]).product
     except KeyError as exc:

@@ -132,14 +132,14 @@ class SampleEnv:
         if self.done:
             raise RuntimeError(f"sample of {self.label.to_json()} is over; no more actions")
         seen = len(self.messages)
-        _, reward, terminated, truncated, self.info = self.env.step(action)
+        _, _, terminated, truncated, self.info = self.env.step(action)  # the reward is a delta; scores are in info
         scope = "turn" if self.label.mode == "turn" else "episode"
-        if self.info.get("format_terminated"):
-            components, done = {"total": float(reward), "format_terminated": 1.0}, True
+        if self.info.get("format_terminated"):  # `total` is the penalty
+            components, done = {**self.info["reward_components"], "format_terminated": 1.0}, True
         elif scope == "turn" and "turn_reward" in self.info:  # the agent ended the label's turn
             components, done = dict(self.info["turn_reward"]), True
         elif scope == "episode" and (terminated or truncated):
-            components, done = {**self.info["reward_components"], "total": float(reward)}, True
+            components, done = dict(self.info["reward_components"]), True
         else:
             components, done = self.base.current_score(scope).as_dict(), scope == "turn" and truncated
         self.components = {k: float(v) for k, v in components.items() if v is not None}

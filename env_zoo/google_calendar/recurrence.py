@@ -77,9 +77,10 @@ def parse(lines: list[str], tz: ZoneInfo) -> Rule:
     return rule
 
 
-def normalize(lines: list[str]) -> list[str]:
+def normalize(lines: list[str], weekday: int | None = None) -> list[str]:
     """The recurrence with its RRULE written in one canonical order (FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT,
-    UNTIL), so equivalent spellings of a rule are stored alike; other lines are kept as given."""
+    UNTIL), so equivalent spellings of a rule are stored alike; other lines are kept as given. A weekly rule
+    without BYDAY repeats on the series' first weekday (`weekday`, Monday = 0), which is then written out."""
     out = []
     for line in lines:
         if not line.upper().startswith("RRULE:"):
@@ -87,6 +88,8 @@ def normalize(lines: list[str]) -> list[str]:
             continue
         parts = dict(item.partition("=")[::2] for item in line[6:].upper().split(";") if item)
         days = [d for d in parts.get("BYDAY", "").split(",") if d]
+        if not days and parts.get("FREQ") == "WEEKLY" and weekday is not None:
+            days = [next(code for code, number in WEEKDAYS.items() if number == weekday)]
         days.sort(key=lambda d: (WEEKDAYS.get(d[-2:], 7), d))
         ordered = [("FREQ", parts.get("FREQ")), ("INTERVAL", parts.get("INTERVAL") if parts.get("INTERVAL") != "1"
                                                  else None),
@@ -125,13 +128,32 @@ def _period_dates(rule: Rule, first: date, k: int) -> list[date]:
     return [date(year, first.month, first.day)] if first.month != 2 or first.day != 29 or monthcal.isleap(year) else []
 
 
-def expand(rule: Rule, start: datetime | date, until: datetime | date) -> list[datetime | date]:
-    """Local starts (wall times, or dates) of the series from `start` up to `until` (exclusive), EXDATEs removed."""
+def _first_period(rule: Rule, first: date, skip_before: date | None) -> int:
+    """The index of a period that starts no later than `skip_before`, so that every earlier period can be skipped
+    (only without COUNT, which counts instances from the series' start)."""
+    if skip_before is None or rule.count is not None or skip_before <= first:
+        return 0
+    if rule.freq == "DAILY":
+        passed = (skip_before - first).days
+    elif rule.freq == "WEEKLY":
+        passed = (skip_before - (first - timedelta(days=first.weekday()))).days // 7
+    elif rule.freq == "MONTHLY":
+        passed = (skip_before.year - first.year) * 12 + skip_before.month - first.month
+    else:
+        passed = skip_before.year - first.year
+    return max(0, passed // rule.interval - 1)
+
+
+def expand(rule: Rule, start: datetime | date, until: datetime | date, skip_before: date | None = None
+           ) -> list[datetime | date]:
+    """Local starts (wall times, or dates) of the series from `start` up to `until` (exclusive), EXDATEs removed.
+    With `skip_before`, instances starting before that day may be left out (a caller that only wants a window)."""
     first = start.date() if isinstance(start, datetime) else start
     clock = start.time() if isinstance(start, datetime) else None
     found: list[datetime | date] = []
     generated = 0
-    for k in range(MAX_INSTANCES * 4):
+    begin = _first_period(rule, first, skip_before)
+    for k in range(begin, begin + MAX_INSTANCES * 4):
         for day in _period_dates(rule, first, k):
             moment: datetime | date = datetime.combine(day, clock) if clock is not None else day
             if moment < start:

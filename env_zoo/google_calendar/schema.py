@@ -31,10 +31,10 @@ rooms = Table(
 oauth_grants = Table(
     "oauth_grants",
     metadata,
-    Column("id", String, primary_key=True),  # always "current": whose account the app acts for
+    Column("id", String, primary_key=True),  # always "current" (db.start_session): whose account the app acts for
     Column("email", String, ForeignKey("people.email"), nullable=False),
     Column("scope", String, nullable=False),  # calendar | calendar.readonly
-    Column("granted_at", String, nullable=False, info={"volatile": True}),
+    Column("signed_in_at", String, nullable=False, info={"volatile": True}),
 )
 
 calendars = Table(

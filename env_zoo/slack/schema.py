@@ -1,6 +1,7 @@
 """Slack's objects as tables: the team, users and the signed-in session, conversations (channels, private
 channels, DMs, group DMs) with their members, messages with threads/reactions/pins, user groups, scheduled
-messages, bookmarks and custom emoji. Times are Unix epoch seconds, message ts are Slack-style strings."""
+messages, bookmarks and custom emoji. Times are Unix epoch seconds; message ts are Slack-style strings, ten
+digits of seconds, a dot and six digits ("1736932800.000100"), so they sort as text in time order."""
 
 from sqlalchemy import (
     JSON, Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint,
@@ -46,7 +47,7 @@ auth_sessions = Table(
     metadata,
     Column("id", String, primary_key=True),  # always "current": whose user token the assistant holds
     Column("user_id", String, ForeignKey("users.id"), nullable=False),
-    Column("signed_in_at", Integer, nullable=False, info={"volatile": True}),
+    Column("signed_in_at", String, nullable=False, info={"volatile": True}),  # ISO 8601, from db.start_session
 )
 
 conversations = Table(

@@ -10,7 +10,6 @@ from typing import Any
 
 from ..external import catalog_path, env_folder, gym_id, home, read_catalog, register_external
 from ..external import env_kwargs as registered_kwargs
-from ..reward import RewardConfig
 from ..spec import EnvironmentSpec
 from . import load_environment
 from .build import ExternalEnvironmentError, ImportOptions
@@ -28,11 +27,6 @@ def save_entries(entries: list[dict[str, Any]]) -> None:
     temporary.write_text(json.dumps({"environments": catalog}, indent=2, sort_keys=True))
     os.replace(temporary, path)
     load_external.cache_clear()
-
-
-def reward_config(entry: dict[str, Any]) -> RewardConfig | None:
-    """The reward configuration recorded for an entry (None: the default one)."""
-    return RewardConfig(**entry["reward"]) if entry.get("reward") else None
 
 
 def env_kwargs(name: str) -> dict[str, Any]:

@@ -39,6 +39,12 @@ ENTRY = "envfactory_gym.adapters.isolation:serve"
 PATH_OPTIONS = ("tasks", "solutions", "code", "docs")
 
 
+#: Packages a format's files import that are trusted runtime dependencies, imported before the guard goes up:
+#: EnvFactory tool files import `mcp.server.fastmcp`, whose package pulls in starlette (and with it http.client,
+#: which the guard refuses to external code; the kernel already cuts the network).
+FORMAT_PRELOAD: dict[str, tuple[str, ...]] = {"envfactory": ("mcp.server",)}
+
+
 class SandboxedEnvironment:
     """Runs the operations of one environment in its own persistent sandboxed worker. `request` says how the worker
     loads it: `{"format", "path", "key", "name", "options"}` (an adapter) or `{"folder", "package"}` (zoo layout)."""
@@ -59,7 +65,7 @@ class SandboxedEnvironment:
                      ((k, getattr(options, k)) for k in PATH_OPTIONS)}
         request = {"format": fmt, "path": f"src/{path.resolve().relative_to(root)}", "key": key, "name": name,
                    "options": {**options.to_json(), **relocated}}
-        preload = (*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", FORMATS[fmt])
+        preload = (*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", FORMATS[fmt], *FORMAT_PRELOAD.get(fmt, ()))
         return cls(Worker(limits, files=copied, preload=preload), request)
 
     def run(self, operation: str, **arguments: Any) -> Any:

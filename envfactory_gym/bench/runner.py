@@ -128,7 +128,7 @@ def check_endpoints(config: BenchConfig) -> EndpointInfo:
 
 def _llm_user_factory(config: BenchConfig) -> Callable[[], Any]:
     from ..llm import LLMClient
-    from ..llm_user import LLMUser
+    from ..users.llm import LLMUser
 
     def make() -> LLMUser:
         return LLMUser(LLMClient(config.user_base_url or config.base_url, config.user_model or config.model,
@@ -201,7 +201,8 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
 
     skip = {(env_id, task_id, sample) for agent, env_id, task_id, sample in done if agent == config.model}
     try:
-        await arollout(timer, tasks, concurrency=config.concurrency, group_size=config.k,
+        await arollout(timer, tasks, split=config.split, evaluation=True, concurrency=config.concurrency,
+                       group_size=config.k,
                        episode_timeout=config.episode_timeout, seed=config.seed, env_kwargs=env_kwargs(config),
                        skip=skip, on_episode=save)
     finally:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable, Container, Iterable, Literal
 
+from ..splits import Split, warn_if_held_out
+
 from .episode import play
 from .policies import Policy
 from .pool import EnvPool, LocalEnvPool
@@ -33,6 +35,7 @@ async def arollout(
     policy: Policy,
     tasks: Iterable[TaskLike],
     *,
+    split: Split | Literal["all"] = "train",
     concurrency: int = 64,
     group_size: int = 1,
     backend: Backend | EnvPool = "local",
@@ -43,10 +46,14 @@ async def arollout(
     env_kwargs: dict[str, Any] | None = None,
     skip: Container[tuple[str, str, int]] = (),
     on_episode: Callable[[Trajectory], None] | None = None,
+    evaluation: bool = False,
 ) -> list[Trajectory]:
     """Play every task `group_size` times with `policy`, at most `concurrency` episodes at once.
 
-    - `tasks`: environment names (all their tasks), `(env, task_id)` pairs or `TaskRef`s.
+    - `tasks`: environment names (their tasks of `split`), `(env, task_id)` pairs or `TaskRef`s.
+    - `split`: which stored split an environment name stands for: "train" (default: rollouts are for training),
+      "test" (the held-out tasks `envfactory bench` evaluates on; training on them warns) or "all". A pair outside
+      the split is played with a warning.
     - `group_size`: samples per task (GRPO groups); each sample runs on its own env from the task's snapshot.
     - `backend`: `"local"` (thread pool of `workers` threads), `"process"` (`workers` processes on this machine:
       environment work uses every core), `"ray"` (`workers` env actors), or an `EnvPool` to reuse across calls
@@ -58,6 +65,7 @@ async def arollout(
     - `env_kwargs`: passed to every `ToolUseEnv` (e.g. `max_steps`).
     - `skip`: `(env_id, task_id, sample)` keys not to play (e.g. episodes a resumed run already has); every other
       episode keeps the seed it would have had in the full run.
+    - `evaluation`: the rollout evaluates (as `envfactory bench` does): the test split warns nothing.
     - `on_episode`: called with each trajectory as soon as its episode ends (in completion order), e.g. to save
       it before the rest of the batch is done.
 
@@ -65,7 +73,9 @@ async def arollout(
     """
     if concurrency < 1 or group_size < 1:
         raise ValueError("concurrency and group_size must be at least 1")
-    refs = expand_tasks(tasks)
+    if not evaluation:
+        warn_if_held_out(split, "this rollout")
+    refs = expand_tasks(tasks, split)
     pool = make_pool(backend, workers, **(env_kwargs or {})) if isinstance(backend, str) else backend
     gate = asyncio.Semaphore(concurrency)
 

@@ -32,7 +32,7 @@ async def play(
                 trajectory.usage["completion_tokens"] += action.completion_tokens
                 action = action.text
             timings["policy_s"] += tock - tick
-            _, reward, terminated, truncated, info = await handle.step(action)
+            _, _, terminated, truncated, info = await handle.step(action)
             timings["env_s"] += time.perf_counter() - tock
             trajectory.messages = info["messages"]
             trajectory.steps = info["step"]
@@ -44,7 +44,7 @@ async def play(
             tick = time.perf_counter()
             trajectory.final_state_digest = await handle.state_digest()
             timings["env_s"] += time.perf_counter() - tick
-        trajectory.reward = float(reward)
+        trajectory.reward = float(info["reward_components"]["total"])  # the episode's score: what its rewards sum to
         trajectory.reward_components = info["reward_components"]
         trajectory.terminated, trajectory.truncated = bool(terminated), bool(truncated)
         return trajectory

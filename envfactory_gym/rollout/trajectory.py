@@ -11,12 +11,16 @@ are `user` messages named `format_error`. Renderers in `training/` turn a record
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Literal, Union
 
 from ..prompts import FORMAT_ERROR_TOOL, without_tool_listing
 from ..registry import resolve
 from ..spec import EnvironmentSpec
+from ..errors import UnknownName
+from ..splits import Split, split_task_ids
+from ..suggest import did_you_mean
 from ..tasks import load_tasks
 
 Record = dict[str, Any]
@@ -35,23 +39,31 @@ class TaskRef:
 TaskLike = Union[TaskRef, tuple[str, str], str]
 
 
-def expand_tasks(tasks: Iterable[TaskLike]) -> list[TaskRef]:
-    """Normalize a rollout's task list: an environment name stands for all its tasks (sorted by id); a pair
-    `(env, task_id)` or a `TaskRef` for that task. Unknown environments or tasks raise `KeyError`."""
+def expand_tasks(tasks: Iterable[TaskLike], split: Split | Literal["all"] = "all") -> list[TaskRef]:
+    """Normalize a rollout's task list: an environment name stands for its tasks of `split` (sorted by id: the
+    stored "train" or "test" split, or "all"); a pair `(env, task_id)` or a `TaskRef` for that task (a task
+    outside `split` is played, with a warning). Unknown environments or tasks raise `KeyError`."""
     refs: list[TaskRef] = []
     specs: dict[str, EnvironmentSpec] = {}
+    outside: list[str] = []
     for item in tasks:
         name = item if isinstance(item, str) else item.env if isinstance(item, TaskRef) else item[0]
         if name not in specs:
             specs[name] = resolve(name)
         spec = specs[name]
+        chosen = sorted(load_tasks(spec)) if split == "all" else split_task_ids(spec, split)
         if isinstance(item, str):
-            refs.extend(TaskRef(spec.env_id, task_id) for task_id in sorted(load_tasks(spec)))
+            refs.extend(TaskRef(spec.env_id, task_id) for task_id in chosen)
             continue
         task_id = item.task_id if isinstance(item, TaskRef) else item[1]
         if task_id not in load_tasks(spec):
-            raise KeyError(f"unknown task {task_id!r} for {spec.env_id}")
+            raise UnknownName(f"{spec.env_id} has no task {task_id!r}{did_you_mean(task_id, load_tasks(spec))}")
+        if task_id not in chosen:
+            outside.append(task_id)
         refs.append(TaskRef(spec.env_id, task_id))
+    if outside:
+        warnings.warn(f"tasks outside the {split} split: {sorted(outside)[:5]}{' ...' if len(outside) > 5 else ''}",
+                      stacklevel=2)
     return refs
 
 

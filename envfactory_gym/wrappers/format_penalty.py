@@ -9,20 +9,23 @@ import gymnasium as gym
 
 
 class StepFormatPenalty(gym.Wrapper):
-    """On a step whose action had an unparsable tool call: reward `penalty` (default -1.0), `terminated=True`,
-    `truncated=False`, `info["format_terminated"] = True` and `info["reward_components"]` (the episode's score so
-    far, with `total` set to the penalty); other steps pass through unchanged. The episode's composite reward is
-    replaced by the penalty (which leaves [0, 1]); call `reset` to go on."""
+    """On a step whose action had an unparsable tool call: the episode ends (`terminated=True`,
+    `truncated=False`, `info["format_terminated"] = True`) and its return becomes `penalty` (default -1.0): this
+    step pays the penalty less what earlier steps paid (all of it with `reward_mode="final"`);
+    `info["reward_components"]` holds the episode's score so far with `total` set to the penalty. Other steps pass
+    through unchanged; call `reset` to go on."""
 
     def __init__(self, env: gym.Env, penalty: float = -1.0) -> None:
         super().__init__(env)
         self.penalty = penalty
         self._format_errors = 0
+        self._paid = 0.0
 
     def reset(self, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         """`env.reset`."""
         observation, info = self.env.reset(**kwargs)
         self._format_errors = info["format_errors"]
+        self._paid = 0.0
         return observation, info
 
     def step(self, action: str) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -33,5 +36,6 @@ class StepFormatPenalty(gym.Wrapper):
         if malformed:
             info["format_terminated"] = True
             info["reward_components"] = {**self.env.unwrapped.current_score().as_dict(), "total": self.penalty}
-            return observation, self.penalty, True, False, info
+            return observation, self.penalty - self._paid, True, False, info
+        self._paid += float(reward)
         return observation, reward, terminated, truncated, info

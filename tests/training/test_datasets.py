@@ -49,10 +49,12 @@ def test_sft_chats_replay_to_a_perfect_score():
         assert "tools" not in row  # OpenRLHF's SFT reads the tools from the system prompt, as the env shows them
         _, info = env.reset(options={"task_id": row["task_id"]})
         assert row["messages"][0]["content"] == info["system_prompt"]
+        paid = 0.0
         for message in row["messages"]:
             if message["role"] == "assistant":
                 _, reward, terminated, _, info = env.step(message["content"])
-        assert terminated and reward == pytest.approx(1.0)
+                paid += reward
+        assert terminated and paid == pytest.approx(1.0) == info["reward_components"]["total"]
         assert info["messages"][-1]["content"] == row["messages"][-1]["content"]
     env.close()
 
@@ -60,7 +62,8 @@ def test_sft_chats_replay_to_a_perfect_score():
 def test_rows_follow_the_stored_split_that_bench_holds_out():
     held_out = set(split_task_ids(resolve("notion"), "test"))
     train = {EpisodeLabel.from_json(r["label"]).task_id for r in prompt_rows("notion", "conversation", "train")}
-    test = {EpisodeLabel.from_json(r["label"]).task_id for r in prompt_rows("notion", "conversation", "test")}
+    with pytest.warns(UserWarning, match="held-out test tasks are for evaluation"):
+        test = {EpisodeLabel.from_json(r["label"]).task_id for r in prompt_rows("notion", "conversation", "test")}
     sft = {r["task_id"] for r in sft_rows("notion", "train")}
     assert test == held_out and train == sft and not train & test and len(train | test) == len(TASKS)
 
@@ -83,27 +86,30 @@ def test_train_data_command_writes_jsonl(tmp_path, capsys):
 
 @pytest.mark.parametrize("task_id", ["notion-0001", "notion-0006"])
 def test_current_score_is_what_truncation_would_pay(task_id):
-    """After every prefix of the reference play, current_score() equals the reward of stopping there, and the
-    turn scope equals the turn reward the closing message (which changes nothing) then pays."""
+    """After every prefix of the reference play, current_score() equals the return of stopping there (the sum of
+    the rewards paid so far, whether the env truncates itself or not), and the turn scope equals the turn reward
+    the closing message (which changes nothing) then pays."""
     probe = ToolUseEnv("notion", max_steps=10**6)
     _, info = probe.reset(options={"task_id": task_id})
     agent = ReferenceAgent()
     agent.reset(probe, info)
-    actions, scores, turn_rewards = [], [], 0
+    actions, scores, turn_rewards, paid = [], [], 0, 0.0
     while True:
         turn_before = probe.current_score("turn").total
         actions.append(agent.act("", info))
         _, reward, terminated, _, info = probe.step(actions[-1])
+        paid += reward
         scores.append(probe.current_score().total)
+        assert paid == pytest.approx(scores[-1])
         if "turn_reward" in info:
             turn_rewards += 1
             assert info["turn_reward"]["total"] == pytest.approx(turn_before)
         if terminated:
-            assert scores[-1] == pytest.approx(float(reward)) == pytest.approx(1.0)
+            assert scores[-1] == pytest.approx(1.0)
             break
     assert turn_rewards == len(TASKS[task_id].turns) and len(set(scores)) > 1
     for k in range(1, len(actions)):
-        cut = ToolUseEnv("notion", max_steps=k)
+        cut = ToolUseEnv("notion", max_steps=k, reward_mode="final")  # pays everything when it truncates itself
         cut.reset(options={"task_id": task_id})
         for action in actions[:k]:
             _, reward, _, truncated, _ = cut.step(action)

@@ -54,11 +54,12 @@ def reference(label: EpisodeLabel, actions: list[str]) -> tuple[float, list[dict
     info = start_episode(env, label)
     score = 0.0
     for action in actions:
-        _, reward, terminated, _, info = env.step(action)
+        _, _, terminated, _, info = env.step(action)
         if label.mode == "turn" and "turn_reward" in info:
             score = info["turn_reward"]["total"]
             break
-        score = float(reward) if terminated else env.current_score(label.mode if label.mode == "turn" else "episode").total
+        score = info["reward_components"]["total"] if terminated else env.current_score(
+            label.mode if label.mode == "turn" else "episode").total
     env.close()
     return score, info["messages"]
 

@@ -1,7 +1,7 @@
 """verifiers' own `vf-eval` loads `envfactory-verifiers` and evaluates it against a scripted OpenAI-compatible
 endpoint (the one test double: the model behind HTTP on 127.0.0.1).
 
-verifiers 0.3.1 pins openai < 3 and mcp < 2, which this project's environment cannot hold, so it lives in its own
+verifiers 0.3.1 pins mcp < 2, which this project's environment cannot hold, so it lives in its own
 virtual environment (`.venv-verifiers`, made by `make install-test`; or name a Python with
 ENVFACTORY_VERIFIERS_PYTHON) and `vf-eval` runs there as a subprocess."""
 

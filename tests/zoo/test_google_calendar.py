@@ -163,8 +163,12 @@ def test_list_arguments_are_checked(session):
     grant(session, ANA)
     fails(session, "events_list", {"calendarId": "primary", "orderBy": "startTime"}, "InvalidRequest",
           "singleEvents")
-    fails(session, "events_list", {"calendarId": "primary", "timeMin": "2025-03-03T00:00:00"}, "InvalidRequest",
-          "offset")
+    fails(session, "events_list", {"calendarId": "primary", "timeMin": "2025-03-03T00:00:00"}, "invalid_arguments",
+          "timeMin")  # RFC3339 needs its offset
+    fails(session, "events_list", {"calendarId": "primary", "timeMin": "2025-03-05T00:00:00-05:00",
+                                   "timeMax": "2025-03-04T00:00:00-05:00"}, "InvalidRequest", "timeRangeEmpty")
+    for size in (0, 2501):
+        fails(session, "events_list", {"calendarId": "primary", "maxResults": size}, "invalid_arguments", "maxResults")
     page = ok(session, "events_list", {"calendarId": "primary", "maxResults": 3})
     assert len(page["results"]) == 3 and page["has_more"]
 
@@ -212,22 +216,62 @@ def test_insert_invites_guests_and_rooms_answer_by_availability(session):
       "recurrence": ["RRULE:FREQ=DAILY"]}, "recurring events need start.timeZone"),
     ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "recurrence": ["RRULE:FREQ=HOURLY"]},
      "FREQ must be"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "colorId": "12"}, "Invalid colorId"),
     ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"),
       "reminders": {"useDefault": True, "overrides": [{"method": "popup", "minutes": 5}]}}, "both default"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"),
-      "reminders": {"useDefault": False, "overrides": [{"method": "popup", "minutes": m} for m in range(6)]}},
-     "at most 5"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"),
-      "reminders": {"useDefault": False, "overrides": [{"method": "email", "minutes": 50000}]}}, "between 0"),
     ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "eventType": "outOfOffice",
       "attendees": [{"email": NOOR}]}, "eventTypeRestriction"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "attendees": [{"email": "noor"}]},
-     "Invalid attendee email"),
 ])
 def test_insert_rejects_invalid_events(session, args, text):
     grant(session, ANA)
     fails(session, "events_insert", {"calendarId": "primary", **args}, "InvalidRequest", text)
+
+
+HOUR = {"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00")}
+
+
+@pytest.mark.parametrize("tool,args,argument", [
+    ("events_insert", {**HOUR, "colorId": "12"}, "colorId"),
+    ("events_insert", {**HOUR, "reminders": {"useDefault": False, "overrides": [
+        {"method": "popup", "minutes": m} for m in range(6)]}}, "reminders.overrides"),
+    ("events_insert", {**HOUR, "reminders": {"useDefault": False, "overrides": [
+        {"method": "email", "minutes": 50000}]}}, "reminders.overrides.0.minutes"),
+    ("events_insert", {**HOUR, "reminders": {"useDefault": False, "overrides": [
+        {"method": "email", "minutes": -1}]}}, "reminders.overrides.0.minutes"),
+    ("events_insert", {**HOUR, "attendees": [{"email": "noor"}]}, "attendees.0.email"),
+    ("events_insert", {"start": {"date": "4 March"}, "end": {"date": "2025-03-05"}}, "start.date"),
+    ("events_insert", {"start": {"dateTime": "March 4, 10am"}, "end": HOUR["end"]}, "start.dateTime"),
+    ("events_patch", {"eventId": "x", "colorId": "0"}, "colorId"),
+    ("calendarList_patch", {"colorId": "25"}, "colorId"),
+    ("events_instances", {"eventId": "x", "maxResults": 2501}, "maxResults"),
+    ("events_quickAdd", {"text": ""}, "text"),
+])
+def test_argument_types_reject_what_the_schema_forbids(session, tool, args, argument):
+    grant(session, ANA)
+    outcome = fails(session, tool, {"calendarId": "primary", **args}, "invalid_arguments", argument)
+    assert outcome.error.startswith(f"invalid arguments for '{tool}'")
+
+
+def test_constraints_are_in_the_schema():
+    def prop(tool: str, name: str) -> dict[str, Any]:
+        """An argument's schema, `T | None` unwrapped."""
+        node = SPEC.tools[tool].input_schema["properties"][name]
+        return next(o for o in node.get("anyOf", [node]) if o.get("type") != "null")
+
+    assert (prop("events_list", "maxResults")["minimum"], prop("events_list", "maxResults")["maximum"]) == (1, 2500)
+    assert prop("directory_search", "maxResults")["maximum"] == 100
+    assert prop("events_insert", "colorId")["enum"] == [str(i) for i in range(1, 12)]
+    assert prop("calendarList_patch", "colorId")["enum"] == [str(i) for i in range(1, 25)]
+    assert "pattern" in prop("events_list", "timeMin") and "pattern" in prop("freebusy_query", "timeMax")
+    items = prop("freebusy_query", "items")
+    assert (items["minItems"], items["maxItems"], items["uniqueItems"]) == (1, 50, True)
+    reminders = SPEC.tools["events_insert"].input_schema["$defs"]
+    assert reminders["Reminders"]["properties"]["overrides"]["maxItems"] == 5
+    minutes = reminders["ReminderOverride"]["properties"]["minutes"]
+    assert (minutes["minimum"], minutes["maximum"]) == (0, 40320)
+    assert "pattern" in reminders["AttendeeInput"]["properties"]["email"]
+    assert set(SPEC.tools["acl_insert"].input_schema["properties"]["scope"]["discriminator"]["mapping"]) == {
+        "user", "group", "domain", "default"}
+    assert "pattern" in prop("acl_delete", "ruleId") and prop("calendars_insert", "summary")["minLength"] == 1
 
 
 def test_recurring_insert_stores_a_canonical_rule_and_expands(session):
@@ -239,6 +283,19 @@ def test_recurring_insert_stores_a_canonical_rule_and_expands(session):
     runs = ok(session, "events_instances", {"calendarId": "primary", "eventId": out["id"]})["results"]
     assert [r["start"]["dateTime"][:10] for r in runs] == ["2025-03-10", "2025-03-13", "2025-03-17", "2025-03-20",
                                                            "2025-03-24", "2025-03-27"]
+
+
+def test_a_weekly_rule_without_days_is_stored_with_the_start_weekday(session):
+    grant(session, ANA)
+    out = ok(session, "events_insert", {"calendarId": "primary", "summary": "Tempo run",
+                                        "start": at("2025-03-06T06:30:00"), "end": at("2025-03-06T07:15:00"),
+                                        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"]})
+    assert stored(session, out["id"])["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=3"]  # as if BYDAY=TH
+    ok(session, "events_patch", {"calendarId": "primary", "eventId": out["id"], "start": at("2025-03-07T06:30:00"),
+                                 "end": at("2025-03-07T07:15:00"), "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=2"]})
+    assert stored(session, out["id"])["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=2"]  # the new first day
+    runs = ok(session, "events_instances", {"calendarId": "primary", "eventId": out["id"]})["results"]
+    assert [r["start"]["dateTime"][:10] for r in runs] == ["2025-03-07", "2025-03-14"]
 
 
 def test_all_day_and_quick_add(session):
@@ -298,7 +355,10 @@ def test_patch_guest_list_keeps_answers_and_rooms_recheck(session):
     keep = [{"email": email("Noor Haddad")}, {"email": email("Sam Okoro")}, {"email": email("Hana Sato")}]
     ok(session, "events_patch", {"calendarId": "primary", "eventId": sync, "attendees": keep})
     row = stored(session, sync)
-    assert [a["email"] for a in row["attendees"]] == [ANA] + [k["email"] for k in keep]
+    assert [a["email"] for a in row["attendees"]] == [ANA] + sorted(k["email"] for k in keep)  # organizer first
+    ok(session, "events_patch", {"calendarId": "primary", "eventId": sync, "attendees": keep[::-1]})
+    assert stored(session, sync)["attendees"] == row["attendees"]  # the order guests are given in does not matter
+    assert SPEC.tools["events_patch"].unordered_inputs >= {"attendees"}
     assert guest(row, email("Sam Okoro"))["responseStatus"] == "tentative"
     assert guest(row, email("Hana Sato"))["responseStatus"] == "needsAction"
     fails(session, "events_patch", {"calendarId": "primary", "eventId": sync}, "InvalidRequest", "Nothing to change")
@@ -373,7 +433,12 @@ def test_acl_is_for_owners_and_updates_calendar_lists(session):
     fails(session, "acl_insert", {"calendarId": "primary", "role": "writer", "scope": {"type": "default"}},
           "InvalidRequest", "public")
     fails(session, "acl_insert", {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": "x"}},
-          "InvalidRequest", "Invalid scope value")
+          "invalid_arguments", "scope.user.value")
+    fails(session, "acl_insert", {"calendarId": "primary", "role": "reader",
+                                  "scope": {"type": "domain", "value": "not a domain"}}, "invalid_arguments", "scope")
+    fails(session, "acl_insert", {"calendarId": "primary", "role": "reader",
+                                  "scope": {"type": "default", "value": "everyone"}}, "invalid_arguments", "scope")
+    fails(session, "acl_delete", {"calendarId": "primary", "ruleId": "noor"}, "invalid_arguments", "ruleId")
     liam = email("Liam O'Connor")
     ok(session, "acl_insert", {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": liam}})
     assert json.dumps([liam, ANA]) in session.dump()["calendar_list"]
@@ -389,7 +454,9 @@ def test_acl_is_for_owners_and_updates_calendar_lists(session):
 
 def test_calendars_insert_makes_the_user_owner(session):
     grant(session, ANA)
-    fails(session, "calendars_insert", {"summary": " "}, "InvalidRequest", "summary")
+    fails(session, "calendars_insert", {"summary": " "}, "invalid_arguments", "summary")
+    fails(session, "calendars_insert", {"summary": "Launch", "timeZone": "Mars/Olympus"}, "InvalidRequest",
+          "IANA")
     out = ok(session, "calendars_insert", {"summary": "Atlas v2 milestones"})
     assert out["id"].endswith("@group.calendar.google.com") and out["timeZone"] == BOS
     entry = next(e for e in ok(session, "calendarList_list") if e["id"] == out["id"])
@@ -440,3 +507,91 @@ def test_tentative_events_can_be_confirmed_later(session):
     assert stored(session, out["id"])["status"] == "tentative"
     ok(session, "events_patch", {"calendarId": "primary", "eventId": out["id"], "status": "confirmed"})
     assert stored(session, out["id"])["status"] == "confirmed"
+
+
+# ---------------------------------------------------------------- upgrade (v1): sign-in, list entries, windows
+
+def test_grant_access_starts_one_session_that_a_new_grant_replaces(session):
+    grant(session, ANA, "calendar.readonly")
+    grant(session, NOOR)
+    grants = session.dump()["oauth_grants"]
+    assert list(grants) == ["current"] and grants["current"]["email"] == NOOR
+    assert grants["current"]["scope"] == "calendar"
+    assert ok(session, "calendarList_list")[0]["id"] == NOOR
+
+
+def test_calendar_list_patch_changes_only_the_users_own_entry(session):
+    grant(session, ANA)
+    fails(session, "calendarList_patch", {"calendarId": LAUNCHES}, "InvalidRequest", "Nothing to change")
+    fails(session, "calendarList_patch", {"calendarId": email("Hana Sato"), "hidden": True}, "NotFound",
+          "not on your calendar list")  # readable through the domain, but never added to her list
+    fails(session, "calendarList_patch", {"calendarId": BOARD, "hidden": True}, "NotFound", "notFound")
+    out = ok(session, "calendarList_patch", {"calendarId": NOOR, "summaryOverride": "Noor (design)", "colorId": "7"})
+    assert (out["summaryOverride"], out["colorId"], out["accessRole"]) == ("Noor (design)", "7", "reader")
+    ok(session, "calendarList_patch", {"calendarId": LAUNCHES, "hidden": True})
+    assert LAUNCHES not in {e["id"] for e in ok(session, "calendarList_list")}
+    hidden = next(e for e in ok(session, "calendarList_list", {"showHidden": True}) if e["id"] == LAUNCHES)
+    assert hidden["hidden"] and hidden["summary"] == "Kestrel Launches"
+    ok(session, "calendarList_patch", {"calendarId": NOOR, "summaryOverride": " "})
+    assert json.loads(json.dumps(session.dump()["calendar_list"]))[json.dumps([ANA, NOOR])]["summary_override"] is None
+    assert session.dump()["calendar_list"][json.dumps([NOOR, NOOR])]["color_id"] != "7"  # Noor's own list unchanged
+    grant(session, ANA, "calendar.readonly")
+    fails(session, "calendarList_patch", {"calendarId": NOOR, "selected": False}, "PermissionDenied",
+          "insufficientPermissions")
+
+
+def test_bounded_listing_shows_a_series_only_when_an_instance_falls_in_the_range(session):
+    grant(session, ANA)
+
+    def titles(day_from: str, day_to: str) -> set[str]:
+        args = {"calendarId": "primary", "timeMin": f"{day_from}T00:00:00-05:00", "timeMax": f"{day_to}T00:00:00-05:00"}
+        return {e["summary"] for e in ok(session, "events_list", args)["results"]}
+
+    assert "Ana / Noor 1:1" in titles("2025-03-05", "2025-03-06")  # its fortnightly Wednesday
+    assert "Ana / Noor 1:1" not in titles("2025-03-06", "2025-03-07")
+    assert {"Product sync", "Product sync (moved)"} <= titles("2025-03-11", "2025-03-12")  # the exception too
+
+
+def test_all_day_events_span_their_own_time_zones_midnights(session):
+    grant(session, JONAS)
+    holidays = calendar("Holidays in Germany")
+
+    def listed(lo: str, hi: str) -> list[str]:
+        args = {"calendarId": holidays, "timeMin": lo, "timeMax": hi, "singleEvents": True}
+        return [e["summary"] for e in ok(session, "events_list", args)["results"]]
+
+    assert listed("2025-04-17T21:30:00Z", "2025-04-17T22:30:00Z") == ["Karfreitag"]  # Berlin midnight is 22:00Z
+    assert listed("2025-04-17T20:00:00Z", "2025-04-17T22:00:00Z") == []
+    assert listed("2025-04-18T21:00:00-07:00", "2025-04-18T23:00:00-07:00") == []  # 04:00-06:00Z on the 19th
+
+
+def test_a_room_declines_a_series_when_any_instance_clashes(session):
+    grant(session, ANA)
+    beacon = room("BOS-3-Beacon")
+
+    def booked(count: int) -> str:
+        out = ok(session, "events_insert", {
+            "calendarId": "primary", "summary": "Thursday review", "start": at("2025-03-13T14:00:00"),
+            "end": at("2025-03-13T14:30:00"), "recurrence": [f"RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT={count}"],
+            "attendees": [{"email": beacon}]})
+        return guest(stored(session, out["id"]), beacon)["responseStatus"]
+
+    assert booked(1) == "accepted"
+    assert booked(3) == "declined"  # the ops review holds Beacon on March 20 (and the first series the 13th)
+
+
+def test_expansion_from_a_later_day_matches_the_full_expansion():
+    zone = ZoneInfo(BOS)
+    lines = [["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,SU"], ["RRULE:FREQ=MONTHLY;BYDAY=-1FR"],
+             ["RRULE:FREQ=DAILY;INTERVAL=3", "EXDATE;TZID=America/New_York:20250304T090000"],
+             ["RRULE:FREQ=YEARLY;INTERVAL=2"], ["RRULE:FREQ=MONTHLY;BYMONTHDAY=31,-1"]]
+    for line in lines:
+        rule = recurrence.parse(line, zone)
+        for skip in (date(2024, 12, 30), date(2025, 3, 3), date(2025, 7, 31), date(2027, 2, 1)):
+            start, until = datetime(2024, 1, 31, 9), datetime(2030, 1, 1)
+            full = [m for m in recurrence.expand(rule, start, until) if m.date() >= skip]
+            part = [m for m in recurrence.expand(rule, start, until, skip) if m.date() >= skip]
+            assert full == part and full, (line, skip)
+    counted = recurrence.parse(["RRULE:FREQ=DAILY;COUNT=5"], zone)  # COUNT counts from the start: nothing skipped
+    assert recurrence.expand(counted, date(2025, 3, 1), date(2026, 1, 1), date(2025, 3, 4)) == [
+        date(2025, 3, d) for d in range(1, 6)]

@@ -4,14 +4,16 @@ leaving the state unchanged. Runs the real tools on the real seed through ToolSe
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 
 from envfactory_gym import ToolSession, resolve
+from env_zoo.shopify import rules
 
-from .toolkit import fails, ok, session_fixture
+from .toolkit import fails, ok, restore_seed_with, session_fixture
 
 SPEC = resolve("shopify")
 CLOCK = datetime(2025, 6, 12, 15, 0, tzinfo=timezone.utc)
@@ -59,6 +61,51 @@ def row(session: ToolSession, table: str, key: str) -> dict[str, Any]:
     return session.dump()[table][key]
 
 
+# ---------------------------------------------------------------- constraints the model sees
+
+def _resolved(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
+    """A property schema with `$ref`s into `$defs` followed and a nullable `anyOf` unwrapped."""
+    if "anyOf" in prop:
+        prop = next(option for option in prop["anyOf"] if option.get("type") != "null")
+    if "$ref" in prop:
+        prop = schema["$defs"][prop["$ref"].rsplit("/", 1)[-1]]
+    return prop
+
+
+@pytest.mark.parametrize("tool,path,bound", [
+    ("cart_lines_add", ("lines",), {"minItems": 1, "maxItems": 250}),
+    ("cart_lines_add", ("lines", "items", "quantity"), {"minimum": 1}),
+    ("cart_lines_update", ("lines",), {"minItems": 1}),
+    ("cart_lines_update", ("lines", "items", "quantity"), {"minimum": 0}),
+    ("cart_discount_codes_update", ("discount_codes",), {"maxItems": 1}),
+    ("search_products", ("page_size",), {"minimum": 1, "maximum": 50}),
+    ("list_orders", ("page_size",), {"minimum": 1, "maximum": 50}),
+    ("list_orders", ("status",), {"enum": ["open", "cancelled", "any"]}),
+    ("cancel_order", ("reason",), {"enum": ["customer", "inventory", "fraud", "declined", "other"]}),
+    ("create_refund", ("refund_line_items",), {"minItems": 1}),
+    ("create_refund", ("refund_line_items", "items", "quantity"), {"minimum": 1}),
+    ("create_return", ("return_line_items",), {"minItems": 1}),
+    ("create_return", ("return_line_items", "items", "quantity"), {"minimum": 1}),
+    ("checkout_cart", ("shipping_address", "country_code"), {"pattern": "^[A-Za-z]{2}$"}),
+    ("checkout_cart", ("shipping_method",), {"enum": ["standard", "express"]}),
+    ("confirm_payment_3ds", ("order_name",), {"pattern": "^#\\d+$"}),
+])
+def test_every_bound_a_tool_enforces_is_in_its_schema(tool, path, bound):
+    schema = SPEC.tools[tool].input_schema
+    prop = _resolved(schema, schema["properties"][path[0]])
+    for step in path[1:]:
+        prop = _resolved(schema, prop[step] if step == "items" else prop["properties"][step])
+    assert bound.items() <= prop.items(), prop
+
+
+def test_refund_amounts_are_positive_decimal_strings_in_the_schema():
+    schema = SPEC.tools["create_refund"].input_schema
+    pattern = _resolved(schema, schema["properties"]["amount"])["pattern"]
+    good, bad = ["12.50", "0.01", "0.5", "90", "100.00"], ["0", "0.00", "-5", "1.234", "ten", "1,000.00", ""]
+    assert all(re.fullmatch(pattern, text) for text in good)
+    assert not any(re.fullmatch(pattern, text) for text in bad)
+
+
 # ---------------------------------------------------------------- sign-in and permissions
 
 def test_log_in_is_user_only_and_checks_the_account(session):
@@ -86,6 +133,10 @@ def test_orders_of_other_customers_are_not_found(session):
     other, _ = order_line("Marcus", "Hill", "Timberline Hiking Boot")
     fails(session, "get_order", {"order_id": other}, "NotFound", "not found for this customer")
     fails(session, "cancel_order", {"order_id": other}, "NotFound", "not found for this customer")
+    fails(session, "create_refund", {"order_id": other, "amount": "1.00"}, "NotFound", "not found for this customer")
+    _, boot = order_line("Marcus", "Hill", "Timberline Hiking Boot")
+    fails(session, "create_return", {"order_id": other, "return_line_items": [
+        {"line_item_id": boot, "quantity": 1, "return_reason": "unwanted"}]}, "NotFound", "not found for this customer")
 
 
 def test_get_customer_and_list_orders(session):
@@ -96,6 +147,17 @@ def test_get_customer_and_list_orders(session):
     assert [o["created_at"] for o in listed] == sorted((o["created_at"] for o in listed), reverse=True)
     assert "1 x Daybreak 22L Daypack - Black" in listed[0]["items"]
     assert ok(session, "list_orders", {"status": "cancelled"})["results"] == []
+    assert len(ok(session, "list_orders", {"status": "open"})["results"]) == 2
+
+
+def test_get_customer_counts_spend_net_of_refunds(session):
+    login(session, "Zoe", "Wright")
+    before = ok(session, "get_customer")
+    order_id, _ = order_line("Zoe", "Wright", "Merino 150 Crew Tee")
+    ok(session, "create_refund", {"order_id": order_id, "amount": "10.00"})
+    after = ok(session, "get_customer")
+    assert rules.cents(before["total_spent"]) - rules.cents(after["total_spent"]) == 1000
+    assert after["orders_count"] == before["orders_count"]
 
 
 # ---------------------------------------------------------------- catalog
@@ -120,6 +182,18 @@ def test_search_reports_stock_and_pre_orders(session):
     jacket = ok(session, "search_products", {"query": "ridgeline"})["results"][0]
     by_title = {v["title"]: v for v in jacket["variants"]}
     assert not by_title["L / Forest"]["available_for_sale"] and by_title["L / Slate"]["quantity_available"] == 2
+
+
+def test_available_only_leaves_out_products_nothing_can_be_bought_of(session):
+    def sell_out(tables):
+        pid = next(p["id"] for p in tables["products"] if p["title"] == "Lumen 400 Headlamp")
+        for v in tables["variants"]:
+            if v["product_id"] == pid:
+                v["inventory_quantity"] = 0
+
+    restore_seed_with(session, sell_out, CLOCK)
+    assert ok(session, "search_products", {"query": "headlamp"})["results"]
+    assert ok(session, "search_products", {"query": "headlamp", "available_only": True})["results"] == []
 
 
 # ---------------------------------------------------------------- cart
@@ -154,8 +228,8 @@ def test_cart_lines_add_rejects_bad_lines(session):
     fails(session, "cart_lines_add", {"lines": [{"merchandise_id": archived}]}, "NotFound", "does not exist")
     fails(session, "cart_lines_add", {"lines": [{"merchandise_id": "var_9999"}]}, "NotFound", "does not exist")
     fails(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 0}]},
-          "InvalidRequest", "greater than 0")
-    fails(session, "cart_lines_add", {"lines": []}, "InvalidRequest", "must not be empty")
+          "invalid_arguments", "lines.0.quantity: Input should be greater than or equal to 1")
+    fails(session, "cart_lines_add", {"lines": []}, "invalid_arguments", "lines: List should have at least 1 item")
     assert session.dump()["carts"] == {c["id"]: session.dump()["carts"][c["id"]] for c in SEED["carts"]}
 
 
@@ -165,7 +239,8 @@ def test_cart_lines_update_changes_and_removes_lines(session):
     spork = cart_line("Daniel", "Okoro", variant_id("Titanium Spork"))
     fails(session, "cart_lines_update", {"lines": [{"id": headlamp, "quantity": 5}]}, "Conflict", "Only 2")
     fails(session, "cart_lines_update", {"lines": [{"id": "cl_9999", "quantity": 1}]}, "NotFound", "not in this cart")
-    fails(session, "cart_lines_update", {"lines": [{"id": spork, "quantity": -1}]}, "InvalidRequest", "negative")
+    fails(session, "cart_lines_update", {"lines": [{"id": spork, "quantity": -1}]}, "invalid_arguments",
+          "lines.0.quantity: Input should be greater than or equal to 0")
     cart = ok(session, "cart_lines_update", {"lines": [{"id": headlamp, "quantity": 2}, {"id": spork, "quantity": 0}]})
     assert {line["id"]: line["quantity"] for line in cart["lines"]}.get(headlamp) == 2
     assert spork not in session.dump()["cart_lines"]
@@ -205,8 +280,8 @@ def test_discount_code_rules(session, first, last, code, kind, text):
 
 def test_one_code_per_cart_and_codes_are_case_insensitive(session):
     login(session, "Grace", "Kim")
-    fails(session, "cart_discount_codes_update", {"discount_codes": ["FIELDTRIP5", "HIKEMORE"]}, "InvalidRequest",
-          "Only one discount code")
+    fails(session, "cart_discount_codes_update", {"discount_codes": ["FIELDTRIP5", "HIKEMORE"]}, "invalid_arguments",
+          "discount_codes: List should have at most 1 item")
     cart = ok(session, "cart_discount_codes_update", {"discount_codes": ["hikemore"]})
     assert cart["discount_codes"] == [{"code": "HIKEMORE", "applicable": True, "message": None}]
     assert (cart["subtotal_amount"], cart["discount_amount"], cart["total_amount"]) == ("98.00", "14.70", "83.30")
@@ -222,6 +297,17 @@ def test_code_that_stops_applying_blocks_checkout(session):
     cart = ok(session, "cart_lines_update", {"lines": [{"id": spork, "quantity": 0}]})
     assert cart["discount_codes"][0]["applicable"] is False and cart["discount_amount"] == "0.00"
     fails(session, "checkout_cart", {}, "Conflict", "needs a subtotal of at least 100.00")
+
+
+def test_a_fixed_amount_code_never_takes_more_than_the_subtotal(session):
+    def generous(tables):
+        next(d for d in tables["discount_codes"] if d["code"] == "FIELDTRIP5")["value"] = "50.00"
+
+    restore_seed_with(session, generous, CLOCK)
+    login(session, "Maya", "Brooks")
+    ok(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 1}]})
+    cart = ok(session, "cart_discount_codes_update", {"discount_codes": ["FIELDTRIP5"]})
+    assert (cart["subtotal_amount"], cart["discount_amount"], cart["total_amount"]) == ("12.00", "12.00", "0.00")
 
 
 # ---------------------------------------------------------------- checkout and payment
@@ -278,6 +364,31 @@ def test_checkout_refusals_change_nothing(session):
     fails(session, "checkout_cart", {"shipping_address": paris}, "InvalidRequest", "doesn't ship to FR")
     ok(session, "clear_cart")
     fails(session, "checkout_cart", {}, "Conflict", "The cart is empty")
+
+
+def test_checkout_needs_a_card_an_address_and_products_still_sold(session):
+    maya = customer("Maya", "Brooks")["id"]
+
+    def no_card_no_address(tables):
+        row = next(c for c in tables["customers"] if c["id"] == maya)
+        row["payment_method"], row["default_address"] = None, None
+
+    restore_seed_with(session, no_card_no_address, CLOCK)
+    login(session, "Maya", "Brooks")
+    ok(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 1}]})
+    fails(session, "checkout_cart", {}, "InvalidRequest", "A shipping address is required")
+    home = {"first_name": "Maya", "last_name": "Brooks", "address1": "2151 Alder St", "city": "Portland",
+            "province_code": "OR", "country_code": "us", "zip": "97219"}
+    fails(session, "checkout_cart", {"shipping_address": home}, "InvalidRequest", "no saved card")
+    fails(session, "checkout_cart", {"shipping_address": {**home, "country_code": "USA"}}, "invalid_arguments",
+          "shipping_address.country_code")
+
+    def archived(tables):
+        next(p for p in tables["products"] if p["title"] == "Ridge Beanie")["status"] = "archived"
+
+    restore_seed_with(session, archived, CLOCK)
+    login(session, "Chloé", "Tremblay")  # her cart holds a rust Ridge Beanie
+    fails(session, "checkout_cart", {}, "Conflict", "'Ridge Beanie' is no longer sold")
 
 
 def test_three_d_secure_payment_stays_pending_until_the_shopper_approves(session):
@@ -365,8 +476,9 @@ def test_refunds_never_exceed_what_was_paid(session):
     fails(session, "create_refund", {"order_id": order_id}, "InvalidRequest", "Give refund_line_items, an amount")
     fails(session, "create_refund", {"order_id": order_id, "amount": "98.61"}, "InvalidRequest",
           "exceeds the 98.60 that can still be refunded")
-    fails(session, "create_refund", {"order_id": order_id, "amount": "ten"}, "InvalidRequest", "decimal string")
-    fails(session, "create_refund", {"order_id": order_id, "amount": "-5"}, "InvalidRequest", "positive")
+    for bad in ("ten", "-5", "0", "0.00", "1.234", "1,000.00"):
+        fails(session, "create_refund", {"order_id": order_id, "amount": bad}, "invalid_arguments",
+              "amount: String should match pattern")
     ok(session, "create_refund", {"order_id": order_id, "amount": "90.00", "note": "goodwill"})
     fails(session, "create_refund", {"order_id": order_id, "amount": "8.61"}, "InvalidRequest", "exceeds the 8.60")
     ok(session, "create_refund", {"order_id": order_id, "amount": "8.60"})
@@ -450,3 +562,12 @@ def test_unpaid_orders_cannot_be_returned(session):
     order_id, pad = order_line("Amélie", "Gagnon", "Self-Inflating Sleeping Pad")
     fails(session, "create_return", {"order_id": order_id, "return_line_items": [
         {"line_item_id": pad, "quantity": 1, "return_reason": "unwanted"}]}, "Conflict", "is not paid")
+
+
+# ---------------------------------------------------------------- money
+
+def test_money_is_cents_inside_and_decimal_strings_outside():
+    assert [rules.cents(v) for v in ("12.50", "0.01", "189", "7.5")] == [1250, 1, 18900, 750]
+    assert [rules.money(c) for c in (1250, 1, 0, 123456, -695)] == ["12.50", "0.01", "0.00", "1234.56", "-6.95"]
+    assert rules.percent_of(9800, "15.0") == 1470 and rules.percent_of(1, "50.0") == 1  # half a cent rounds up
+    assert rules.share(500, 1, 2) == 250 and rules.share(571, 1, 2) == 286 and rules.share(1740, 5800, 11600) == 870

@@ -122,7 +122,8 @@ def test_conversations_list_shows_private_conversations_to_members_only(session)
     assert "offsite-2025" in private and "leadership" not in private
     ims = ok(session, "conversations_list", {"types": "im"})["results"]
     assert ims and all(c["is_im"] and c["user"] != uid("Maya Chen") for c in ims)
-    fails(session, "conversations_list", {"types": "public_channel,dm"}, "InvalidRequest", "invalid_types")
+    fails(session, "conversations_list", {"types": "public_channel,dm"}, "invalid_arguments", "types")
+    fails(session, "conversations_list", {"limit": 1001}, "invalid_arguments", "limit")
     page = ok(session, "conversations_list", {"limit": 5})
     assert page["has_more"] and len(page["results"]) == 5
 
@@ -201,9 +202,9 @@ def test_post_needs_membership_an_open_channel_and_text(session):
     fails(session, "chat_postMessage", {"channel": channel("engineering"), "text": "hi"}, "PermissionDenied",
           "not_in_channel")
     fails(session, "chat_postMessage", {"channel": channel("proj-nimbus"), "text": "hi"}, "Conflict", "is_archived")
-    fails(session, "chat_postMessage", {"channel": channel("product"), "text": "   "}, "InvalidRequest", "no_text")
-    fails(session, "chat_postMessage", {"channel": channel("product"), "text": "x" * 40_001}, "InvalidRequest",
-          "msg_too_long")
+    fails(session, "chat_postMessage", {"channel": channel("product"), "text": "   "}, "invalid_arguments", "text")
+    fails(session, "chat_postMessage", {"channel": channel("product"), "text": "x" * 40_001}, "invalid_arguments",
+          "at most 40000 characters")
     fails(session, "chat_postMessage", {"channel": channel("product"), "text": "hi", "reply_broadcast": True},
           "InvalidRequest", "needs a thread_ts")
 
@@ -259,8 +260,8 @@ def test_only_the_author_can_edit(session):
     out = ok(session, "chat_update", {"channel": channel("product"), "ts": roadmap["ts"], "text": "Now on Friday"})
     assert out["message"]["text"] == "Now on Friday" and out["message"]["edited"]["user"] == uid("Maya Chen")
     assert message_row(session, roadmap["client_msg_id"])["edited_by"] == uid("Maya Chen")
-    fails(session, "chat_update", {"channel": channel("product"), "ts": roadmap["ts"], "text": ""}, "InvalidRequest",
-          "no_text")
+    fails(session, "chat_update", {"channel": channel("product"), "ts": roadmap["ts"], "text": ""},
+          "invalid_arguments", "text")
 
 
 def test_delete_own_or_as_admin(session):
@@ -338,10 +339,9 @@ def test_pins_add(session):
 
 def test_create_channel_validates_the_name(session):
     sign_in(session, "Sofia Almeida")
-    for name, code in [("", "invalid_name_required"), ("Proj Orion", "invalid_name_specials"),
-                       ("x" * 81, "invalid_name_maxlength"), ("proj-nimbus", "name_taken")]:
-        fails(session, "conversations_create", {"name": name}, "InvalidRequest" if code != "name_taken" else "Conflict",
-              code)
+    for name in ("", "Proj Orion", "proj.orion", "x" * 81):
+        fails(session, "conversations_create", {"name": name}, "invalid_arguments", "name")
+    fails(session, "conversations_create", {"name": "proj-nimbus"}, "Conflict", "name_taken")  # archived, still taken
     out = ok(session, "conversations_create", {"name": "proj-orion", "is_private": True})
     assert out["is_private"] and out["is_group"] and out["is_member"] and out["num_members"] == 1
     assert session.dump()["conversations"][out["id"]]["creator"] == uid("Sofia Almeida")
@@ -373,7 +373,8 @@ def test_invite_rules_and_atomicity(session):
     fails(session, "conversations_invite", {"channel": ext, "users": [uid("Chris Doyle")]}, "Conflict", "deactivated")
     fails(session, "conversations_invite", {"channel": ext, "users": [uid("Marcus Bell")]}, "Conflict",
           "not accepted")
-    fails(session, "conversations_invite", {"channel": ext, "users": []}, "InvalidRequest", "no_user")
+    fails(session, "conversations_invite", {"channel": ext, "users": []}, "invalid_arguments", "users")
+    fails(session, "conversations_invite", {"channel": ext, "users": ["dev.patel"]}, "invalid_arguments", "users")
     fails(session, "conversations_invite", {"channel": channel("customer-success"), "users": [uid("Rita Gomez")]},
           "Conflict", "ura_max_channels")
     fails(session, "conversations_invite", {"channel": channel("engineering"), "users": [uid("Dev Patel")]},
@@ -434,7 +435,7 @@ def test_schedule_message_must_be_in_the_next_120_days(session):
 def test_usergroup_members_are_replaced_and_checked(session):
     oncall = group("oncall-primary")["id"]
     sign_in(session, "Nadia Rahman")
-    fails(session, "usergroups_users_update", {"usergroup": oncall, "users": []}, "InvalidRequest", "at least one")
+    fails(session, "usergroups_users_update", {"usergroup": oncall, "users": []}, "invalid_arguments", "users")
     fails(session, "usergroups_users_update", {"usergroup": oncall, "users": [uid("Chris Doyle")]}, "InvalidRequest",
           "invalid_users")
     fails(session, "usergroups_users_update", {"usergroup": oncall, "users": [uid("GitHub")]}, "InvalidRequest",
@@ -456,9 +457,9 @@ def test_usergroup_members_are_replaced_and_checked(session):
 def test_bookmarks_add(session):
     sign_in(session, "Chloé Martin")
     args = {"channel_id": channel("eng-mobile"), "title": "TestFlight 4.12"}
-    fails(session, "bookmarks_add", {**args, "link": "testflight"}, "InvalidRequest", "invalid_link")
-    fails(session, "bookmarks_add", {**args, "title": " ", "link": "https://testflight.apple.com/x"}, "InvalidRequest",
-          "invalid_title")
+    fails(session, "bookmarks_add", {**args, "link": "testflight"}, "invalid_arguments", "link")
+    fails(session, "bookmarks_add", {**args, "title": " ", "link": "https://testflight.apple.com/x"},
+          "invalid_arguments", "title")
     fails(session, "bookmarks_add", {**args, "link": "https://testflight.apple.com/x", "emoji": "nope"},
           "InvalidRequest", "invalid_name")
     out = ok(session, "bookmarks_add", {**args, "link": "https://testflight.apple.com/x", "emoji": "airplane"})
@@ -471,7 +472,8 @@ def test_bookmarks_add(session):
 def test_status_rules(session):
     sign_in(session, "Dev Patel")
     fails(session, "users_profile_set", {}, "InvalidRequest", "invalid_profile")
-    fails(session, "users_profile_set", {"status_text": "x" * 101}, "InvalidRequest", "too_long")
+    fails(session, "users_profile_set", {"status_text": "x" * 101}, "invalid_arguments", "status_text")
+    fails(session, "users_profile_set", {"status_expiration": -5}, "invalid_arguments", "status_expiration")
     fails(session, "users_profile_set", {"status_text": "Out", "status_expiration": NOW - 1}, "InvalidRequest",
           "invalid_expiration")
     out = ok(session, "users_profile_set", {"status_text": "Heads down"})
@@ -481,3 +483,82 @@ def test_status_rules(session):
     assert (out["status_emoji"], out["status_expiration"]) == (":palm_tree:", NOW + 86400)
     out = ok(session, "users_profile_set", {"status_text": "", "status_emoji": ""})
     assert (out["status_text"], out["status_emoji"], out["status_expiration"]) == ("", "", 0)
+
+
+# ---------------------------------------------------------------- constraints the model sees
+
+def _constraint(tool: str, argument: str, key: str) -> Any:
+    """A JSON-schema keyword of one argument (looking inside `anyOf` for optional ones)."""
+    prop = SPEC.tools[tool].input_schema["properties"][argument]
+    for option in [prop, *prop.get("anyOf", [])]:
+        if key in option:
+            return option[key]
+    raise AssertionError(f"{tool}.{argument} shows no {key}: {prop}")
+
+
+@pytest.mark.parametrize("tool,argument,key,value", [
+    ("conversations_list", "limit", "maximum", 1000), ("conversations_list", "limit", "minimum", 1),
+    ("conversations_history", "limit", "maximum", 999), ("conversations_replies", "limit", "maximum", 1000),
+    ("users_list", "limit", "maximum", 1000), ("chat_postMessage", "text", "maxLength", 40_000),
+    ("chat_update", "text", "minLength", 1), ("chat_scheduleMessage", "text", "maxLength", 40_000),
+    ("conversations_create", "name", "maxLength", 80), ("conversations_create", "name", "pattern", r"^[a-z0-9_-]+$"),
+    ("conversations_invite", "users", "minItems", 1), ("conversations_invite", "users", "maxItems", 1000),
+    ("conversations_invite", "users", "uniqueItems", True), ("usergroups_users_update", "users", "minItems", 1),
+    ("users_profile_set", "status_text", "maxLength", 100), ("users_profile_set", "status_expiration", "minimum", 0),
+    ("bookmarks_add", "type", "const", "link"),
+])
+def test_bounds_and_lengths_are_in_the_schema(tool, argument, key, value):
+    assert _constraint(tool, argument, key) == value
+
+
+@pytest.mark.parametrize("tool,argument,good,bad", [
+    ("conversations_list", "types", "public_channel, im", "public_channel,dm"),
+    ("conversations_history", "oldest", "1736900000", "yesterday"),
+    ("chat_postMessage", "channel", "U00652T7R5", "#general"),
+    ("conversations_replies", "channel", "C03RQEE2LO", "U00652T7R5"),
+    ("reactions_add", "name", ":white_check_mark:", "white check mark"),
+    ("bookmarks_add", "link", "https://docs.larkspur.io/x", "docs.larkspur.io/x"),
+    ("users_info", "user", "U00652T7R5", "lena.fischer"),
+])
+def test_patterns_are_in_the_schema(tool, argument, good, bad):
+    pattern = re.compile(_constraint(tool, argument, "pattern"))
+    assert pattern.search(good) and not pattern.search(bad)
+
+
+# ---------------------------------------------------------------- more rules
+
+def test_history_time_window_takes_bare_unix_times(session):
+    sign_in(session, "Maya Chen")
+    cid = channel("design")
+    everything = ok(session, "conversations_history", {"channel": cid, "limit": 999})["results"]
+    seconds = ONBOARDING["ts"].split(".")[0]
+    before = ok(session, "conversations_history", {"channel": cid, "latest": seconds, "limit": 999})["results"]
+    after = ok(session, "conversations_history", {"channel": cid, "oldest": seconds, "limit": 999})["results"]
+    assert {m["ts"] for m in before} | {m["ts"] for m in after} == {m["ts"] for m in everything}
+    assert ONBOARDING["ts"] in {m["ts"] for m in after} and not {m["ts"] for m in before} & {m["ts"] for m in after}
+
+
+def test_custom_emoji_aliases_react_as_the_original(session):
+    sign_in(session, "Lena Fischer")
+    where = {"channel": channel("eng-frontend"), "timestamp": KENJI_PR["ts"]}
+    out = ok(session, "reactions_add", {**where, "name": "ship-it"})
+    assert uid("Lena Fischer") in {r["name"]: r["users"] for r in out["reactions"]}["shipit"]
+    fails(session, "reactions_add", {**where, "name": "shipit"}, "Conflict", "already_reacted")
+
+
+def test_group_dm_is_not_taken_for_a_dm(session):
+    mpim = next(c for c in SEED["conversations"] if c["is_mpim"])
+    people = sorted(m["user_id"] for m in SEED["members"] if m["channel_id"] == mpim["id"])
+    me_row = next(u for u in SEED["users"] if u["id"] == people[0])
+    ok(session, "sign_in", {"email": me_row["email"]}, caller="user")
+    out = ok(session, "chat_postMessage", {"channel": people[1], "text": "Just us two"})
+    state = session.dump()
+    assert out["channel"] != mpim["id"] and state["conversations"][out["channel"]]["is_im"]
+    assert {json.loads(key)[1] for key in state["members"] if json.loads(key)[0] == out["channel"]} == set(people[:2])
+
+
+def test_signing_in_again_switches_the_principal(session):
+    sign_in(session, "Maya Chen")
+    sign_in(session, "Dev Patel")
+    assert ok(session, "auth_test")["user_id"] == uid("Dev Patel")
+    assert list(session.dump()["auth_sessions"]) == ["current"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
-from .tasks import Task, Turn
+from ..tasks import Task, Turn
 
 if TYPE_CHECKING:
-    from .session import ToolSession
+    from ..session import ToolSession
 
 
 class SimulatedUser(Protocol):
@@ -20,6 +20,7 @@ class SimulatedUser(Protocol):
         """React to the agent's message that ended its turn; the next turn, or None to stop."""
 
 
+@runtime_checkable
 class ContextualUser(SimulatedUser, Protocol):
     """A user that sees the episode: the Env calls `bind` at each reset, before `start`."""
 
@@ -36,7 +37,7 @@ def make_user(user: SimulatedUser | Callable[[], SimulatedUser] | str | None) ->
     if user is None or user == "scripted":
         return ScriptedUser()
     if user == "llm":
-        from .llm_user import LLMUser
+        from .llm import LLMUser
 
         return LLMUser.from_env()
     if isinstance(user, str):
