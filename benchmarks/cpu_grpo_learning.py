@@ -10,7 +10,8 @@ on the action tokens. The control run is the same from the same SFT weights, wit
 batch's samples before the advantages: it has no signal, so its reward must not rise.
 
     python benchmarks/cpu_grpo_learning.py --seeds 0 1 2 --out runs/cpu_grpo_learning     # the benchmark
-    python benchmarks/cpu_grpo_learning.py --seeds 0 --steps 3 --prompts 2 --samples 4 --out /tmp/x   # smoke
+    python benchmarks/cpu_grpo_learning.py --seeds 0 --steps 2 --prompts 2 --samples 2 --sft-steps 10 \
+        --sft-chunk 5 --vocab 1024 --out /tmp/x                                          # smoke (plumbing only)
 
 Writes `report.json` (reward per step per seed and run) and `learning.png` (mean over seeds with min-max band).
 """
