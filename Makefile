@@ -6,7 +6,7 @@ PIP := $(BIN)/pip install -q --disable-pip-version-check
 # verifiers (tests/training/test_verifiers_env.py) pins mcp<2, which this project's runtime cannot hold: its own venv.
 VF_VENV ?= .venv-verifiers
 
-.PHONY: demo test install install-test bench
+.PHONY: demo test lint install install-test bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,13 @@ demo: install
 	$(BIN)/envfactory verify
 	$(BIN)/envfactory rollout --agent reference
 	$(BIN)/envfactory rollout --agent random
+
+# The gate CI runs before the tests: lint and import order, formatting, and types of the runtime. mypy needs the
+# full environment (install-test) to see the optional packages the runtime imports.
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy envfactory_gym
 
 test: install-test
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto --dist loadgroup -q --durations=25

@@ -3,10 +3,10 @@ orders, 50 products, 100 tasks; tests/adapters/fixtures/tau2/outfitters), import
 own numbers measured in the same run.
 
 The original, as tau2 runs a domain: a reset is `DB.load(db.json)` + the toolkit (tau2's `get_environment()`); a
-call is the toolkit method plus its JSON answer (`model_dump` + `json.dumps`, as tau2's `to_json_str`). Ours: `envfactory
-import` (timed, with its progress bar), `ToolSession.reset` of the seed, `ToolSession.call` + the answer's text for
-every gold call of every task (the same calls, in the same states, as the original's), the step that ends a turn
-(turn score), and the first reset of a task (its expected replay).
+call is the toolkit method plus its JSON answer (`model_dump` + `json.dumps`, as tau2's `to_json_str`). Ours:
+`envfactory import` (timed, with its progress bar), `ToolSession.reset` of the seed, `ToolSession.call` + the
+answer's text for every gold call of every task (the same calls, in the same states, as the original's), the step
+that ends a turn (turn score), and the first reset of a task (its expected replay).
 
 Run: `.venv/bin/python benchmarks/bench_adapters.py [--size full|small] [--json out.json] [--plot steps.png]`.
 Targets (issue 24): reset >= 100x faster than the original's, a step <= the original's call + 50 us, a turn end
@@ -120,12 +120,14 @@ def main() -> int:
         for samples in passes:  # the original twice, each time on a fresh copy: the second pass is steady state
             toolkit = OutfitterTools(pristine.model_copy(deep=True))
             for item in calls:
-                samples.append(timed(lambda: original_call(toolkit, item.name, dict(item.arguments)))[0])
+                samples.append(
+                    timed(lambda toolkit=toolkit, item=item: original_call(toolkit, item.name, dict(item.arguments)))[0]
+                )
         names.extend(item.name for item in calls)
         for run in (cold, warm):  # ours twice: the first run copies records for the first time
             session.reset(task.snapshot, task.clock)
             for item in calls:
-                run.append(timed(lambda: session.call(item.name, dict(item.arguments)).text)[0])
+                run.append(timed(lambda item=item: session.call(item.name, dict(item.arguments)).text)[0])
     originals = passes[1]
     differences = [w - o for w, o in zip(warm, originals)]
 
@@ -133,7 +135,7 @@ def main() -> int:
     turn_ends, first_resets = [], []
     env = ToolUseEnv(load_external.__wrapped__(entry["name"]), max_steps=entry["max_steps"])  # a fresh spec: no cache
     for task in tasks.values():
-        seconds, _ = timed(lambda: env.reset(options={"task_id": task.id}))
+        seconds, _ = timed(lambda task=task: env.reset(options={"task_id": task.id}))
         first_resets.append(seconds)
         from envfactory_gym.agents import format_call
 
@@ -148,18 +150,24 @@ def main() -> int:
     session.close()
 
     results = {
-        "db_json_mb": round(size_mb, 2), "tasks": len(tasks), "import_s": round(import_s, 2),
-        "reset_original_us": round(median_us(original_resets), 1), "reset_ours_us": round(median_us(our_resets), 2),
+        "db_json_mb": round(size_mb, 2),
+        "tasks": len(tasks),
+        "import_s": round(import_s, 2),
+        "reset_original_us": round(median_us(original_resets), 1),
+        "reset_ours_us": round(median_us(our_resets), 2),
         "reset_speedup": round(statistics.median(original_resets) / statistics.median(our_resets), 1),
-        "step_original_us": round(median_us(originals), 1), "step_ours_us": round(median_us(warm), 1),
+        "step_original_us": round(median_us(originals), 1),
+        "step_ours_us": round(median_us(warm), 1),
         "step_ours_first_copy_us": round(median_us(cold), 1),
-        "step_overhead_median_us": round(median_us(differences), 1), "step_overhead_p90_us": round(p90_us(differences), 1),
+        "step_overhead_median_us": round(median_us(differences), 1),
+        "step_overhead_p90_us": round(p90_us(differences), 1),
         "turn_end_median_ms": round(statistics.median(turn_ends) * 1e3, 2),
         "turn_end_p90_ms": round(p90_us(turn_ends) / 1e3, 2),
         "first_reset_median_ms": round(statistics.median(first_resets) * 1e3, 2),
         "per_tool_overhead_us": {
             name: round(median_us([d for d, n in zip(differences, names) if n == name]), 1)
-            for name in sorted(set(names))},
+            for name in sorted(set(names))
+        },
     }
     print(json.dumps(results, indent=2))
     verdicts = {

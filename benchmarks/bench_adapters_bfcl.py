@@ -59,10 +59,14 @@ def main() -> int:
             "disagreements": [f"{v.entry} {v.kind}: BFCL {'valid' if v.bfcl_valid else 'invalid'}, ours {v.ours:.3f}"
                               for v in agreement.verdicts if not v.agrees][:20],
         }
-        print(f"\n{variant}: {results[variant]['tasks']} tasks imported in {imported:.1f} s; both checkers {scored:.1f} s")
+        print(
+            f"\n{variant}: {results[variant]['tasks']} tasks imported in {imported:.1f} s; both checkers {scored:.1f} s"
+        )
         print(f"  {'trajectory':<18} {'n':>5} {'BFCL valid':>11} {'ours 1.0':>9} {'agree':>7}")
         for kind, row in results[variant]["by_kind"].items():
-            print(f"  {kind:<18} {row['trajectories']:>5} {row['bfcl_valid']:>11} {row['ours_1.0']:>9} {row['agree']:>7}")
+            print(
+                f"  {kind:<18} {row['trajectories']:>5} {row['bfcl_valid']:>11} {row['ours_1.0']:>9} {row['agree']:>7}"
+            )
         for line in results[variant]["disagreements"]:
             print(f"  disagreement: {line}")
     if args.json:

@@ -127,8 +127,10 @@ def main() -> None:
         m = summary(mcp)
         print(f"{'  FastMCP in-memory call':42s} {m[0]:10.1f} {m[1]:10.1f}")
         print(f"ratio FastMCP in-memory / step():      {m[0] / step[0]:8.1f}x")
-    print(f"{args.instances} live envs: {per_env_kib:.0f} KiB each, {per_env_kib * args.instances / 1024:.0f} MiB total "
-          "(target < 1 GiB)")
+    print(
+        f"{args.instances} live envs: {per_env_kib:.0f} KiB each, {per_env_kib * args.instances / 1024:.0f} MiB total "
+        "(target < 1 GiB)"
+    )
 
 
 if __name__ == "__main__":

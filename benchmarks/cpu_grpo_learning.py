@@ -40,8 +40,8 @@ from training.advantage import group_norm_advantages  # noqa: E402
 from training.datasets import prompt_records, sft_rows  # noqa: E402
 from training.episode import EpisodeLabel  # noqa: E402
 from training.openrlhf_agent import AgentExecutor  # noqa: E402
-from training.sample import SampleSettings  # noqa: E402
 from training.renderers import openrlhf_prompt  # noqa: E402
+from training.sample import SampleSettings  # noqa: E402
 from training.tiny import chatml_tokenizer  # noqa: E402
 
 

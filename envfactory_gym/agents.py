@@ -46,6 +46,8 @@ class ReferenceAgent:
 
     def reset(self, env: ToolUseEnv, info: dict[str, Any]) -> None:
         """Remember the episode's task."""
+        if env.task is None:
+            raise RuntimeError("the env has no task yet: call env.reset() before agent.reset()")
         self._task = env.task
         self._turn = -1
 
@@ -115,7 +117,9 @@ class RandomAgent:
 AGENTS = {"reference": ReferenceAgent, "random": RandomAgent, "noop": NoOpAgent}
 
 
-def run_episode(env: ToolUseEnv, agent: Agent, *, seed: int | None = None, task_id: str | None = None) -> dict[str, Any]:
+def run_episode(
+    env: ToolUseEnv, agent: Agent, *, seed: int | None = None, task_id: str | None = None
+) -> dict[str, Any]:
     """Play one episode; returns its score (`reward`, what the rewards summed to), its components, each finished
     turn's own score (`turn_rewards`), the step count and the final info."""
     options = {"task_id": task_id} if task_id else None

@@ -16,9 +16,9 @@ from .reward import CallRecord, RewardBreakdown, RewardConfig
 from .scoring import EpisodeScore, TurnStart, turn_score
 from .session import ToolSession
 from .spaces import UnicodeText
+from .spec import EnvironmentSpec
 from .splits import Split, split_task_ids
 from .suggest import did_you_mean
-from .spec import EnvironmentSpec
 from .tasks import Task, Turn, expected_replay, load_tasks, replay_calls
 from .users import ContextualUser, SimulatedUser, make_user
 from .vector import shared_text  # noqa: F401  (async vector envs carry Unicode observations intact)
@@ -52,6 +52,7 @@ class ToolUseEnv(gym.Env[str, str]):
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    action_space: UnicodeText
 
     def __init__(
         self,
@@ -235,7 +236,7 @@ class ToolUseEnv(gym.Env[str, str]):
             parts.append(tool_response(text))
         for number, error in enumerate(errors):
             self._format_errors += 1
-            text = f"Error: {error}. Write each call as <tool_call>{{\"name\": ..., \"arguments\": {{...}}}}</tool_call>"
+            text = f'Error: {error}. Write each call as <tool_call>{{"name": ..., "arguments": {{...}}}}</tool_call>'
             self._messages.append(tool_message(f"call_{self._steps}_format_{number}", FORMAT_ERROR_TOOL, text))
             parts.append(tool_response(text))
         return "\n".join(parts)
@@ -311,8 +312,10 @@ class ToolUseEnv(gym.Env[str, str]):
         try:
             user = pickle.dumps(self.user)
         except Exception as exc:
-            raise TypeError(f"cannot pickle {name}: its simulated user ({type(self.user).__name__}) does not pickle "
-                            f"({exc}); pickle an env with the scripted user, or rebuild the user after loading") from None
+            raise TypeError(
+                f"cannot pickle {name}: its simulated user ({type(self.user).__name__}) does not pickle "
+                f"({exc}); pickle an env with the scripted user, or rebuild the user after loading"
+            ) from None
         episode = None
         if self.task is not None:
             episode = {field: getattr(self, field) for field in self._EPISODE}

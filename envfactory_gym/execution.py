@@ -70,7 +70,9 @@ class ToolExecutor:
         if tool is None:
             shown = name if isinstance(name, str) and len(name) <= 80 else "<invalid name>"
             available = ", ".join(t.name for t in self.spec.agent_tools if t.name not in self.hidden)
-            return _failure(str(shown), arguments, "unknown_tool", f"unknown tool '{shown}'. Available tools: {available}")
+            return _failure(
+                str(shown), arguments, "unknown_tool", f"unknown tool '{shown}'. Available tools: {available}"
+            )
         if tool.user_only and caller == "agent":
             return _failure(
                 tool.name, arguments, "user_only",

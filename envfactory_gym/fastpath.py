@@ -75,9 +75,14 @@ class TableReader:
         sql = self._update_sql(tuple(values))
         encoded = self._encode(values)
         single_key = len(self.table.primary_key.columns) == 1
-        return None if sql is None or encoded is None or not simple_value(key) or not single_key else (sql, (*encoded, key))
+        return (
+            None
+            if sql is None or encoded is None or not simple_value(key) or not single_key
+            else (sql, (*encoded, key))
+        )
 
-    @lru_cache(maxsize=256)
+    # The readers are module-level and live as long as their tables, so the cache holding `self` leaks nothing.
+    @lru_cache(maxsize=256)  # noqa: B019
     def _insert_sql(self, columns: tuple[str, ...]) -> str | None:
         if not columns or any(name not in self.table.c for name in columns) or any(
                 c.default is not None for c in self.table.columns if c.name not in columns):
@@ -85,7 +90,7 @@ class TableReader:
         return (f"INSERT INTO {_q(self.table.name)} ({', '.join(_q(n) for n in columns)}) "
                 f"VALUES ({', '.join('?' * len(columns))})")
 
-    @lru_cache(maxsize=256)
+    @lru_cache(maxsize=256)  # noqa: B019 - see _insert_sql
     def _update_sql(self, columns: tuple[str, ...]) -> str | None:
         if not columns or any(name not in self.table.c for name in columns) or any(
                 c.onupdate is not None for c in self.table.columns if c.name not in columns):
@@ -94,11 +99,13 @@ class TableReader:
         return f"UPDATE {_q(self.table.name)} SET {sets} WHERE {_q(self.pk)} = ?"
 
     def _encode(self, values: dict[str, Any]) -> tuple[Any, ...] | None:
-        out = []
+        out: list[Any] = []
         for name, value in values.items():
             kind = self.kinds[name]
             if kind is JSON:
-                out.append(None if value is None and self.table.c[name].type.none_as_null else json.dumps(value))
+                column_type = self.table.c[name].type
+                assert isinstance(column_type, JSON)  # self.kinds says so
+                out.append(None if value is None and column_type.none_as_null else json.dumps(value))
             elif kind is Boolean:
                 if value is not None and value not in (True, False):
                     return None  # SQLAlchemy refuses it: let it say so

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import sys
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -61,6 +62,15 @@ def env_roots() -> list[EnvRoot]:
             warnings.warn(f"{PATH_VARIABLE} names {folder!r}, which is no folder", stacklevel=2)
             continue
         roots.append(EnvRoot(Path(folder).resolve(), None))
+    return roots + _entry_point_roots(tuple(sys.path))
+
+
+@lru_cache(maxsize=4)
+def _entry_point_roots(search_path: tuple[str, ...]) -> list[EnvRoot]:
+    """Roots of the `envfactory.environments` entry points, read once per import path (`search_path`, the
+    `sys.path` they were read under): reading every installed distribution's metadata costs tens of ms, and was
+    paid once per environment at import."""
+    roots = []
     for entry in sorted(entry_points(group=ENVIRONMENTS_GROUP), key=lambda e: e.name):
         found = importlib.util.find_spec(entry.value)
         if found is None or not found.submodule_search_locations:

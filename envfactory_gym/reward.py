@@ -12,8 +12,8 @@ from typing import Any, Iterable, Literal, Sequence
 
 from pydantic import ValidationError
 
-from .spec import EnvironmentSpec
 from .delta import StateDelta, as_delta
+from .spec import EnvironmentSpec
 from .state import CanonicalState
 from .tasks import GroundTruthCall
 
@@ -78,7 +78,11 @@ def _normalize(value: Any) -> Any:
 def values_equal(a: Any, b: Any) -> bool:
     """Argument equality: case- and whitespace-insensitive strings, float tolerance, recursive containers."""
     if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+        return (
+            isinstance(a, (int, float))
+            and isinstance(b, (int, float))
+            and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+        )
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
@@ -115,7 +119,10 @@ def outcome_matches(record: CallRecord, expected: GroundTruthCall) -> bool:
 
 
 def call_matches(
-    record: CallRecord, expected: GroundTruthCall, expected_args: dict[str, Any], unordered: frozenset[str] = frozenset()
+    record: CallRecord,
+    expected: GroundTruthCall,
+    expected_args: dict[str, Any],
+    unordered: frozenset[str] = frozenset(),
 ) -> bool:
     """Same tool, same outcome (`outcome_matches`) and equal arguments, masked arguments ignored, `unordered` list
     arguments compared as sets."""

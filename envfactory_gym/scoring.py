@@ -12,13 +12,13 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
+from typing import Sequence, cast
 
 from .delta import EMPTY, SnapshotRows, StateDelta
 from .reward import CallRecord, RewardBreakdown, RewardConfig, checklist_score, compose, score, state_reward
 from .session import ToolSession, snapshot_bytes, snapshot_rows
 from .spec import EnvironmentSpec
-from .state import CanonicalState, SQLiteState, tracks_changes
+from .state import CanonicalState, ChangeTracking, SQLiteState, tracks_changes
 from .tasks import Replay, Task, Turn, replay_calls
 
 _scratch = threading.local()
@@ -67,7 +67,7 @@ class TurnStart:
 
     def after_user_calls(self, session: ToolSession) -> "TurnStart":
         """The same start with the live change-log position once the turn's user calls have run."""
-        mark = session.state.mark() if tracks_changes(session.state) else None
+        mark = cast(ChangeTracking, session.state).mark() if tracks_changes(session.state) else None
         return TurnStart(self.data, self.clock, mark, self.first_call, self.on_path)
 
 
@@ -85,7 +85,7 @@ class EpisodeScore:
     def __call__(self, calls: Sequence[CallRecord], format_errors: int) -> RewardBreakdown:
         """The breakdown if the episode stopped now."""
         state = self.session.state
-        key = state.mark() if tracks_changes(state) else None
+        key = cast(ChangeTracking, state).mark() if tracks_changes(state) else None  # cast: checked just here
         if key is None or key != self._state_key:
             r_state = state_reward(self.expected.baseline, self.session.delta(), self.expected.final)
             self._state_parts = (r_state, checklist_score(self.spec, self.task, state))
@@ -123,7 +123,9 @@ def turn_score(
     return score(spec, calls[start.first_call :], turn.agent_calls, initial, final, wanted, 0, config)
 
 
-def _replayed_turn(spec: EnvironmentSpec, task: Task, session: ToolSession, turn: Turn, start: TurnStart) -> States | None:
+def _replayed_turn(
+    spec: EnvironmentSpec, task: Task, session: ToolSession, turn: Turn, start: TurnStart
+) -> States | None:
     """(initial, final, expected) with the turn's ground truth replayed on a spare session restored to the turn's
     start, or None when it fails there. With change tracking, only the rows that the agent's turn or the ground
     truth changed are read: the ground truth runs in a trial that is undone, so the spare session is back at the

@@ -7,9 +7,9 @@ from functools import lru_cache
 from typing import Any
 
 from .database import DEFAULT_CLOCK, Database, SimClock
+from .delta import DumpRows, RowSource, SnapshotRows, StateDelta, diff_dumps
 from .execution import Caller, ToolExecutor, ToolOutcome
 from .spec import EnvironmentSpec
-from .delta import DumpRows, RowSource, SnapshotRows, StateDelta, diff_dumps
 from .state import CanonicalState, SQLiteState, StateBackend, load_snapshot, tracks_changes
 
 DEFAULT_SNAPSHOT = "seed"

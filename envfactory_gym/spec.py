@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, get_type_hints
+from typing import Any, Callable, Literal, Protocol, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from sqlalchemy import MetaData
@@ -78,6 +78,16 @@ def _arg_indent(lines: list[str], name: str) -> int:
     return 0
 
 
+class OutputAdapter(Protocol):
+    """What a tool's output check needs: pydantic's `TypeAdapter`, or a sandboxed tool's JSON-schema check."""
+
+    def validate_python(self, value: Any, /) -> Any: ...
+
+    def dump_python(self, value: Any, /, *, mode: Literal["json", "python"] = ..., warnings: bool = ...) -> Any: ...
+
+    def json_schema(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True, eq=False)
 class ToolSpec:
     """One tool: its function, flags, and the input/output schemas derived from the function's signature."""
@@ -88,7 +98,7 @@ class ToolSpec:
     read_only: bool
     user_only: bool
     input_model: type[BaseModel]
-    output_adapter: TypeAdapter
+    output_adapter: OutputAdapter
     #: argument -> the product's own error text for a value its type refuses (`fields.ErrorText`)
     error_texts: dict[str, str] = field(default_factory=dict)
 
@@ -221,6 +231,8 @@ def load_environment_from_package(package: str) -> EnvironmentSpec:
     """Load an environment from a package holding `schema.py` (a `metadata: MetaData`), `tools.py` and
     `metadata.json`."""
     pkg = importlib.import_module(package)
+    if pkg.__file__ is None:
+        raise ValueError(f"{package} is a namespace package: an environment package needs an __init__.py")
     folder = Path(pkg.__file__).parent
     meta = json.loads((folder / "metadata.json").read_text())
     schema_module = importlib.import_module(f"{package}.schema")

@@ -11,12 +11,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .delta import Checkpoint, StateDelta
 from .execution import ToolOutcome
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
 from .state import SQLiteState, tracks_changes
-from .delta import Checkpoint, StateDelta
-
 
 #: The most ground-truth calls one turn may hold (the user's own calls included).
 MAX_CALLS_PER_TURN = 6
@@ -197,7 +196,7 @@ class Replay:
 
 def replay_calls(session: ToolSession, calls: list[GroundTruthCall]) -> list[ToolOutcome]:
     """Execute ground-truth calls in a session, each as its declared caller."""
-    return [session.call(c.name, c.arguments, caller=c.caller) for c in calls]  # type: ignore[arg-type]
+    return [session.call(c.name, c.arguments, caller=c.caller) for c in calls]
 
 
 def replay(spec: EnvironmentSpec, task: Task) -> Replay:

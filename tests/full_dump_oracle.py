@@ -19,7 +19,6 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import Task, replay_calls
 
-
 _DUMPS: dict[tuple[int, bytes], CanonicalState] = {}
 
 

@@ -14,7 +14,9 @@ SMALL_SCHEMA = MetaData()
 ITEMS = Table("items", SMALL_SCHEMA, Column("id", Integer, primary_key=True), Column("name", String, nullable=False))
 
 
-def make_spec(folder: Path, functions: list[Callable], rows: list[dict], tasks: list[dict] | None = None) -> EnvironmentSpec:
+def make_spec(
+    folder: Path, functions: list[Callable], rows: list[dict], tasks: list[dict] | None = None
+) -> EnvironmentSpec:
     """An EnvironmentSpec over the `items` table with the given tools, seed rows and tasks."""
     (folder / "snapshots").mkdir(parents=True, exist_ok=True)
     (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": {"items": rows}}))

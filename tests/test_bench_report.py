@@ -347,10 +347,10 @@ def test_the_html_pages_render_in_a_headless_chromium(run, tmp_path):
                                     ("leaderboard", tmp_path / "board" / "leaderboard.html")):
                 page = context.new_page()
                 problems: list[str] = []
-                page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+                page.on("console", lambda m, problems=problems: problems.append(f"console {m.type}: {m.text}")
                         if m.type in ("error", "warning") else None)
-                page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-                page.on("request", lambda r: problems.append(f"request: {r.url}")
+                page.on("pageerror", lambda e, problems=problems: problems.append(f"page error: {e}"))
+                page.on("request", lambda r, problems=problems: problems.append(f"request: {r.url}")
                         if not r.url.startswith(("file:", "data:")) else None)
                 page.goto(html_file.resolve().as_uri())
                 page.wait_for_load_state("load")
@@ -369,8 +369,11 @@ def test_the_html_pages_render_in_a_headless_chromium(run, tmp_path):
                     first = page.locator("#all table")
                     column = "reward"
                     header = first.locator("th", has_text=re.compile(rf"^{column}$"))
-                    cells = lambda: first.evaluate(  # noqa: E731
-                        "t => Array.from(t.tBodies[0].rows, r => parseFloat(r.cells[4].textContent))")
+
+                    def cells(first=first) -> list[float]:
+                        return first.evaluate(
+                            "t => Array.from(t.tBodies[0].rows, r => parseFloat(r.cells[4].textContent))")
+
                     header.click()
                     assert cells() == sorted(cells())
                     header.click()

@@ -8,7 +8,6 @@ import json
 import subprocess
 import sys
 
-import gymnasium as gym
 import pytest
 
 from envfactory_gym import registry

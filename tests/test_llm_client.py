@@ -13,7 +13,14 @@ from pydantic import BaseModel
 from rich.console import Console
 
 from envfactory_gym.llm import (
-    ChatModel, JSONModel, LLMClient, LLMError, RecordedLLM, UnrecordedRequest, load_prompt, request_key,
+    ChatModel,
+    JSONModel,
+    LLMClient,
+    LLMError,
+    RecordedLLM,
+    UnrecordedRequest,
+    load_prompt,
+    request_key,
 )
 from envfactory_gym.llm.templates import parse_prompt
 
@@ -245,7 +252,7 @@ def test_both_backends_satisfy_the_protocols(endpoint, tmp_path):
 # ---------------------------------------------------------------------- prompt files
 def test_prompt_files_are_versioned_and_rendered(tmp_path):
     (tmp_path / "greet.v1.md").write_text("old\n=== system ===\nv1 {{name}}\n")
-    (tmp_path / "greet.v2.md").write_text("comment\n=== system ===\nHello {{ name }}.\n=== user ===\nJSON: {\"a\": 1}\n")
+    (tmp_path / "greet.v2.md").write_text('comment\n=== system ===\nHello {{ name }}.\n=== user ===\nJSON: {"a": 1}\n')
     latest = load_prompt("greet", tmp_path)
     assert latest.id == "greet.v2" and latest.variables == {"name"}
     assert latest.render(name="Ada") == [{"role": "system", "content": "Hello Ada."},

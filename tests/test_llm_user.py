@@ -11,10 +11,10 @@ import pytest
 from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import ReferenceAgent
 from envfactory_gym.llm import LLMClient, find_internal_ids, internal_ids
-from envfactory_gym.users.llm import STOP_TOKEN, LLMUser
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 from envfactory_gym.users import ScriptedUser, make_user
+from envfactory_gym.users.llm import STOP_TOKEN, LLMUser
 from envfactory_gym.wrappers import FlagUserErrors
 
 from .fake_openai import FakeEndpoint, completion
@@ -151,7 +151,9 @@ def test_meu_wrapper_flags_user_errors_from_the_judge(endpoint):
     env = FlagUserErrors(ToolUseEnv("notion", user="llm"), judge)
     _, info = play(env)
     assert info["user_error"] is True
-    assert [(d["turn"], d["kind"], d["source"]) for d in info["user_error_details"]] == [(2, "changed_request", "judge")]
+    assert [(d["turn"], d["kind"], d["source"]) for d in info["user_error_details"]] == [
+        (2, "changed_request", "judge")
+    ]
     judged = endpoint.requests[-1]["body"]
     assert judged["model"] == "judge-model" and "[2] Great. Leave a comment" in judged["messages"][1]["content"]
     judge.close()

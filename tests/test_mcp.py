@@ -54,9 +54,9 @@ def http_url():
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break
-            except OSError:
+            except OSError as exc:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the HTTP server did not start")
+                    raise RuntimeError("the HTTP server did not start") from exc
                 time.sleep(0.05)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:

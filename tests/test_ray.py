@@ -11,7 +11,6 @@ import pytest
 
 from envfactory_gym import resolve
 from envfactory_gym.rollout import GroundTruthPolicy, Trajectory, arollout, expand_tasks, replay_trajectory, rollout
-
 from envfactory_gym.state import state_hash
 from envfactory_gym.tasks import expected_replay, load_tasks
 

@@ -33,9 +33,13 @@ def _accepts(schema: dict, value) -> bool:
         if isinstance(value, str) and kind == "string":
             return len(value) >= branch.get("minLength", 0) and not branch.get("pattern") and "enum" not in branch
         if not isinstance(value, str) and kind in ("integer", "number"):
-            return (value >= branch.get("minimum", float("-inf")) and value > branch.get("exclusiveMinimum", float("-inf"))
-                    and value <= branch.get("maximum", float("inf")) and value < branch.get("exclusiveMaximum", float("inf"))
-                    and "enum" not in branch)
+            return (
+                value >= branch.get("minimum", float("-inf"))
+                and value > branch.get("exclusiveMinimum", float("-inf"))
+                and value <= branch.get("maximum", float("inf"))
+                and value < branch.get("exclusiveMaximum", float("inf"))
+                and "enum" not in branch
+            )
     return False
 
 

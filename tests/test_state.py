@@ -1,5 +1,8 @@
 """SQLite state: snapshots, restore, atomic calls, canonical dump, isolation."""
 
+import sqlite3
+
+import pydantic
 import pytest
 from sqlalchemy import Column, Integer, MetaData, String, Table
 
@@ -38,7 +41,7 @@ def test_atomic_rolls_back_on_error():
 
 def test_read_only_blocks_writes():
     state = make_state([{"id": 1, "name": "a"}])
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
         with state.atomic(read_only=True):
             state.raw.execute("DELETE FROM items")
     assert len(state.dump()["items"]) == 1
@@ -57,7 +60,7 @@ def test_volatile_columns_are_not_compared():
 def test_snapshot_validation():
     with pytest.raises(ValueError):
         build_snapshot(meta, {"tables": {"nope": []}})
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="valid integer"):
         build_snapshot(meta, {"tables": {"items": [{"id": "not-an-int", "name": "a"}]}})
 
 
@@ -87,7 +90,9 @@ def test_ids_are_deterministic_and_roll_back():
     session = ToolSession(spec)
     session.reset()
     parent = session.call("search_pages", {"query": "Engineering Wiki"}).output["results"][0]["id"]
-    bad = session.call("create_page", {"title": "A", "parent_page_id": parent, "children": [{"type": "paragraph", "checked": True}]})
+    bad = session.call(
+        "create_page", {"title": "A", "parent_page_id": parent, "children": [{"type": "paragraph", "checked": True}]}
+    )
     assert not bad.ok
     first = session.call("create_page", {"title": "A", "parent_page_id": parent}).output["id"]
     session.reset()

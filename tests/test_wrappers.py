@@ -11,7 +11,11 @@ import pytest
 from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import ReferenceAgent, format_call, run_episode
 from envfactory_gym.wrappers import (
-    ChatTemplateObservation, StepFormatPenalty, TruncateHistory, template_messages, truncate_history,
+    ChatTemplateObservation,
+    StepFormatPenalty,
+    TruncateHistory,
+    template_messages,
+    truncate_history,
 )
 
 TASK = "notion-0001"  # two turns

@@ -27,7 +27,6 @@ from training.episode import EpisodeLabel
 from training.renderers import text_messages
 from training.sample import SampleEnv, SampleSettings
 
-
 _RENDERER: contextvars.ContextVar[FeedbackRenderer] = contextvars.ContextVar("envfactory_feedback_renderer")
 _SETTINGS: contextvars.ContextVar[SampleSettings] = contextvars.ContextVar("envfactory_agent_settings")
 

@@ -65,7 +65,9 @@ def text_message(message: dict[str, Any]) -> dict[str, str]:
     """One message as the text the model reads and writes: assistant tool calls become `<tool_call>` blocks after
     the content, the env's format-error reports are tool results again (as the env shows them), all fields text."""
     if message["role"] == "assistant":
-        calls = [format_call(c["function"]["name"], c["function"]["arguments"]) for c in message.get("tool_calls") or []]
+        calls = [
+            format_call(c["function"]["name"], c["function"]["arguments"]) for c in message.get("tool_calls") or []
+        ]
         content = "\n".join(([message["content"]] if message.get("content") else []) + calls)
         return {"role": "assistant", "content": content}
     if message["role"] == "user" and message.get("name") == FORMAT_ERROR_TOOL:
@@ -121,7 +123,8 @@ def verl_prompt(record: Record) -> Row:
     return {
         "data_source": record["env"], "agent_name": VERL_AGENT_NAME, "prompt": native_messages(record),
         "reward_model": {"style": "env", "ground_truth": ""},
-        "extra_info": {"label": record["label"], "task_id": record["task_id"], "env_version": record["env_version"]},
+        "extra_info": {"label": record["label"], "task_id": record["task_id"], "env_version": record["env_version"],
+                       "env_hash": record.get("env_hash")},
     }
 
 

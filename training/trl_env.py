@@ -79,7 +79,11 @@ def _python_type(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
     options = schema.get("anyOf") or schema.get("oneOf")
     if options:
         types = [_python_type(o, defs) for o in options]
-        return Optional[Union[tuple(t for t in types if t is not type(None))]] if type(None) in types else Union[tuple(types)]
+        return (
+            Optional[Union[tuple(t for t in types if t is not type(None))]]
+            if type(None) in types
+            else Union[tuple(types)]
+        )
     kind = schema.get("type")
     if isinstance(kind, list):
         return Union[tuple(_python_type({**schema, "type": k}, defs) for k in kind)]

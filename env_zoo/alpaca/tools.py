@@ -8,15 +8,48 @@ from typing import Any, Literal
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
 
 from .market import (
-    add_days, asset_by_symbol, at, ny_date, ny_now, parse_date, price, session, stamp, today, trading_days,
+    add_days,
+    asset_by_symbol,
+    at,
+    ny_date,
+    ny_now,
+    parse_date,
+    price,
+    session,
+    stamp,
+    today,
+    trading_days,
 )
 from .objects import (
-    AccountConfigurationsObject, AccountObject, AssetObject, Bar, CalendarDay, ClockObject, NonTradeActivity,
-    OrderObject, PositionObject, Quote, SnapshotObject, Trade, TradeActivity, WatchlistObject, activity_object,
-    asset_object, non_trade_activity, order_object, watchlist_object,
+    AccountConfigurationsObject,
+    AccountObject,
+    AssetObject,
+    Bar,
+    CalendarDay,
+    ClockObject,
+    NonTradeActivity,
+    OrderObject,
+    PositionObject,
+    Quote,
+    SnapshotObject,
+    Trade,
+    TradeActivity,
+    WatchlistObject,
+    activity_object,
+    asset_object,
+    non_trade_activity,
+    order_object,
+    watchlist_object,
 )
 from .portfolio import (
-    OPEN_STATUSES, account, account_object, configurations, money, position_object, shares, unfilled,
+    OPEN_STATUSES,
+    account,
+    account_object,
+    configurations,
+    money,
+    position_object,
+    shares,
+    unfilled,
 )
 from .schema import account_activities, account_configurations, accounts, assets, orders, positions, watchlists
 from .trading import activity_id, place_order, tradable_asset, working_order

@@ -11,8 +11,20 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Permiss
 from .market import asset_by_symbol, price, session, today
 from .objects import dec
 from .portfolio import (
-    DAY_TRADE_LIMIT, OPEN_STATUSES, PDT_MIN_EQUITY, account, closes_same_day_position, configurations,
-    daytrade_count, held_qty, money, order_value, shares, shorting_enabled, unfilled, valuation,
+    DAY_TRADE_LIMIT,
+    OPEN_STATUSES,
+    PDT_MIN_EQUITY,
+    account,
+    closes_same_day_position,
+    configurations,
+    daytrade_count,
+    held_qty,
+    money,
+    order_value,
+    shares,
+    shorting_enabled,
+    unfilled,
+    valuation,
 )
 from .schema import account_activities, accounts, orders, positions
 

@@ -14,7 +14,6 @@ from .offers import Offer, parse_offer
 from .rules import CURRENCY, TYPE_RANK, TravelerType, credits_on, last_ticketing_date, traveler_price, traveler_type
 from .schema import airlines, flight_orders, flights, payments, travelers
 
-
 _SET_SEATS_LEFT = flights.update().where(flights.c.id == bindparam("flight_id")).values(
     seats_left=bindparam("seats_left", type_=flights.c.seats_left.type))
 _OCCUPIED = select(flights.c.id, flights.c.occupied_seats).where(flights.c.id.in_(bindparam("ids", expanding=True)))

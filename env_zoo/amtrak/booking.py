@@ -12,8 +12,17 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 from .ledger import check_refund_method, record, refund, reissue_eticket
 from .objects import CancellationObject, QuoteLine, evoucher_object, reservation_segments, segment_amount
 from .rules import (
-    ADULT_TYPES, SEATED_TYPES, SLEEPERS, Terms, Timing, cancellation_terms, check_open, leg_range, release_seats,
-    stops_of, timing,
+    ADULT_TYPES,
+    SEATED_TYPES,
+    SLEEPERS,
+    Terms,
+    Timing,
+    cancellation_terms,
+    check_open,
+    leg_range,
+    release_seats,
+    stops_of,
+    timing,
 )
 from .schema import passengers, reservations, segments, trains
 

@@ -79,7 +79,9 @@ def item_access(db: Database, item: dict[str, Any]) -> Access | None:
     grants = [g for g in mine["collections"] if g["id"] in item["collection_ids"]]
     if not grants:
         return None
-    return Access(edit=any(not g["readOnly"] for g in grants), view_password=any(not g["hidePasswords"] for g in grants))
+    return Access(
+        edit=any(not g["readOnly"] for g in grants), view_password=any(not g["hidePasswords"] for g in grants)
+    )
 
 
 def visible_item(db: Database, item_id: str) -> tuple[dict[str, Any], Access]:

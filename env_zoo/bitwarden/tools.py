@@ -8,21 +8,60 @@ from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from . import vault
 from .access import (
-    ACCEPTED, CONFIRMED, INVITED, OWNER, REVOKED, administered, applying_policies, binds_me, is_admin, item_access,
-    me, membership, organization, reprompt_passed, require_active, require_edit, require_reprompt,
-    require_view_password, visible_item, writable_collections,
+    ACCEPTED,
+    CONFIRMED,
+    INVITED,
+    OWNER,
+    REVOKED,
+    administered,
+    applying_policies,
+    binds_me,
+    is_admin,
+    item_access,
+    me,
+    membership,
+    organization,
+    reprompt_passed,
+    require_active,
+    require_edit,
+    require_reprompt,
+    require_view_password,
+    visible_item,
+    writable_collections,
 )
 from .generator import Options, apply_policies, generate
 from .inputs import CardInput, CollectionAccess, FieldInput, IdentityInput, LoginInput, UriInput
 from .objects import (
-    CollectionObject, FolderObject, GeneratedObject, ItemObject, ItemSummary, MemberObject, OrganizationObject,
-    RepromptObject, SendObject, TotpObject, access_id, item_object, item_summary, member_object, policy_object,
-    send_key, send_object,
+    CollectionObject,
+    FolderObject,
+    GeneratedObject,
+    ItemObject,
+    ItemSummary,
+    MemberObject,
+    OrganizationObject,
+    RepromptObject,
+    SendObject,
+    TotpObject,
+    access_id,
+    item_object,
+    item_summary,
+    member_object,
+    policy_object,
+    send_key,
+    send_object,
 )
 from .schema import collections, folders, items, members, organizations, policies, reprompts, sends
 from .totp import code_at, parse_key

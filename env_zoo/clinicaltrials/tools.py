@@ -12,9 +12,30 @@ from typing import Annotated, Any, Literal
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, Unordered, paginate, tool
 
 from .objects import (
-    Alert, AlertsResult, ArmGroup, Contact, DesignModule, EligibilityModule, EventType, FieldValues,
-    IdentificationModule, Intervention, LocationObject, MessageObject, Outcome, ParticipantObject, Phase,
-    PrescreenObject, SavedStudy, SponsorModule, Status, StatusModule, StudiesPage, Study, StudySummary, ValueCount,
+    Alert,
+    AlertsResult,
+    ArmGroup,
+    Contact,
+    DesignModule,
+    EligibilityModule,
+    EventType,
+    FieldValues,
+    IdentificationModule,
+    Intervention,
+    LocationObject,
+    MessageObject,
+    Outcome,
+    ParticipantObject,
+    Phase,
+    PrescreenObject,
+    SavedStudy,
+    SponsorModule,
+    Status,
+    StatusModule,
+    StudiesPage,
+    Study,
+    StudySummary,
+    ValueCount,
     WatchlistObject,
 )
 from .schema import locations, messages, participants, prescreens, saved_studies, studies, study_events, watchlists

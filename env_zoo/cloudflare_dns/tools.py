@@ -6,22 +6,58 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from .access import SUPER, membership, require, zone_for, zone_object
 from .objects import (
-    BindExport, DeletedObject, DnsRecordObject, DnssecObject, ImportResult, MemberObject, MemberUser, PageRuleAction,
-    PageRuleObject, PurgeResult, RegistrarDomain, ZoneObject, ZoneSettingObject, page_rule_object, record_object,
+    BindExport,
+    DeletedObject,
+    DnsRecordObject,
+    DnssecObject,
+    ImportResult,
+    MemberObject,
+    MemberUser,
+    PageRuleAction,
+    PageRuleObject,
+    PurgeResult,
+    RegistrarDomain,
+    ZoneObject,
+    ZoneSettingObject,
+    page_rule_object,
+    record_object,
 )
 from .records import Record, check, check_conflicts, error, parse_bind, qualify, to_bind
 from .rules import (
-    PAGE_RULE_LIMIT, SETTINGS, check_actions, check_purge_files, check_setting, check_target, dnssec_object,
-    effective_status, new_keys,
+    PAGE_RULE_LIMIT,
+    SETTINGS,
+    check_actions,
+    check_purge_files,
+    check_setting,
+    check_target,
+    dnssec_object,
+    effective_status,
+    new_keys,
 )
 from .schema import (
-    account_members, accounts, cache_purges, dns_records, dnssec, page_rules, registrar_domains, users,
-    zone_settings, zones,
+    account_members,
+    accounts,
+    cache_purges,
+    dns_records,
+    dnssec,
+    page_rules,
+    registrar_domains,
+    users,
+    zone_settings,
+    zones,
 )
 
 RecordType = Literal["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA"]

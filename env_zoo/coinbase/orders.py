@@ -9,8 +9,21 @@ from typing import Any
 from envfactory_gym import Database, InvalidRequest
 
 from .rules import (
-    ZERO, adjust, check_available, check_trading, dec, down, fee_tier, fmt, on_step, parse_amount, places,
-    price_text, record, volume_30d, wallet,
+    ZERO,
+    adjust,
+    check_available,
+    check_trading,
+    dec,
+    down,
+    fee_tier,
+    fmt,
+    on_step,
+    parse_amount,
+    places,
+    price_text,
+    record,
+    volume_30d,
+    wallet,
 )
 from .schema import fills, orders, products
 

@@ -15,8 +15,19 @@ from envfactory_gym.errors import ToolError
 
 from .objects import CartItemObject, CartObject, QuoteObject, cart_item_object
 from .rules import (
-    Charges, PromoContext, alcohol_problem, charges, closed_error, dollars, is_open, iso, miles_between, parse_time,
-    promo_problem, schedule_problem, travel_minutes,
+    Charges,
+    PromoContext,
+    alcohol_problem,
+    charges,
+    closed_error,
+    dollars,
+    is_open,
+    iso,
+    miles_between,
+    parse_time,
+    promo_problem,
+    schedule_problem,
+    travel_minutes,
 )
 from .schema import cart_items, carts, items, orders, promotions, stores
 

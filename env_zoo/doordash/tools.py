@@ -8,22 +8,65 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from .checkout import cart_object, checkout, drop_cart, open_cart, promo_context
 from .objects import (
-    AddressObject, CartObject, ConsumerObject, DashPassObject, IssueObject, ItemObject, MenuObject, OpenHours,
-    OrderObject, OrderSummary, StoreObject, StoreSummary, address_object, issue_object, item_object,
-    menu_item_summary, one_line, order_object, order_summary,
+    AddressObject,
+    CartObject,
+    ConsumerObject,
+    DashPassObject,
+    IssueObject,
+    ItemObject,
+    MenuObject,
+    OpenHours,
+    OrderObject,
+    OrderSummary,
+    StoreObject,
+    StoreSummary,
+    address_object,
+    issue_object,
+    item_object,
+    menu_item_summary,
+    one_line,
+    order_object,
+    order_summary,
 )
 from .rules import (
-    PICKUP_RADIUS_MILES, SUPPORT_WINDOW, TIP_RAISE_WINDOW, alcohol_problem, cancellation, dollars, is_open,
-    miles_between, promo_problem, travel_minutes,
+    PICKUP_RADIUS_MILES,
+    SUPPORT_WINDOW,
+    TIP_RAISE_WINDOW,
+    alcohol_problem,
+    cancellation,
+    dollars,
+    is_open,
+    miles_between,
+    promo_problem,
+    travel_minutes,
 )
 from .schema import (
-    addresses, cart_items, carts, consumers, extra_options, extras, items, order_issues, order_items, orders,
-    promotions, sessions, stores, zip_codes,
+    addresses,
+    cart_items,
+    carts,
+    consumers,
+    extra_options,
+    extras,
+    items,
+    order_issues,
+    order_items,
+    orders,
+    promotions,
+    sessions,
+    stores,
+    zip_codes,
 )
 
 Fulfillment = Literal["delivery", "pickup"]
@@ -302,7 +345,9 @@ def search_stores(
     found = []
     for store in db.find(stores):
         miles = _miles(store, address)
-        if fulfillment_type == "delivery" and not (store["offers_delivery"] and miles <= store["delivery_radius_miles"]):
+        if fulfillment_type == "delivery" and not (
+            store["offers_delivery"] and miles <= store["delivery_radius_miles"]
+        ):
             continue
         if fulfillment_type == "pickup" and not (store["offers_pickup"] and miles <= PICKUP_RADIUS_MILES):
             continue

@@ -10,7 +10,14 @@ from envfactory_gym import Database
 
 from .rules import violations
 from .schema import (
-    accounts, categories, per_diem_rates, policies, policy_members, receipts, report_actions, transactions,
+    accounts,
+    categories,
+    per_diem_rates,
+    policies,
+    policy_members,
+    receipts,
+    report_actions,
+    transactions,
 )
 
 

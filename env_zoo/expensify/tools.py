@@ -10,24 +10,66 @@ from typing import Annotated, Any, Literal
 from sqlalchemy import func, or_, select
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from .access import (
-    admin_policy, can_view, editable_expense, is_admin, me, member_policy, membership, own_open_report,
+    admin_policy,
+    can_view,
+    editable_expense,
+    is_admin,
+    me,
+    member_policy,
+    membership,
+    own_open_report,
     visible_report,
 )
 from .filing import (
-    check_category, check_duplicate, check_tag, insert_expense, log, move_to, require_owner, workspace_and_report,
+    check_category,
+    check_duplicate,
+    check_tag,
+    insert_expense,
+    log,
+    move_to,
+    require_owner,
+    workspace_and_report,
 )
 from .objects import (
-    AccountObject, CategoryObject, ExpenseObject, MemberObject, PolicyObject, ReimbursementResult, ReportDetails,
-    ReportObject, SkippedReport, account_object, expense_object, member_object, policy_object, report_details,
-    report_expenses, report_object,
+    AccountObject,
+    CategoryObject,
+    ExpenseObject,
+    MemberObject,
+    PolicyObject,
+    ReimbursementResult,
+    ReportDetails,
+    ReportObject,
+    SkippedReport,
+    account_object,
+    expense_object,
+    member_object,
+    policy_object,
+    report_details,
+    report_expenses,
+    report_object,
 )
 from .rules import BLOCKING, check_currency, convert, money, next_approver, parse_date, past_date, per_diem_subrates
 from .schema import (
-    accounts, categories, per_diem_rates, policy_members, receipts, reports, session, transactions,
+    accounts,
+    categories,
+    per_diem_rates,
+    policy_members,
+    receipts,
+    reports,
+    session,
+    transactions,
 )
 
 Role = Literal["admin", "auditor", "user"]

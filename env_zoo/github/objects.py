@@ -14,8 +14,18 @@ from .access import Viewer, permissions
 from .pulls import check_state, checks, mergeable_state, protection, review_decision
 from .rules import closing_numbers, login_of
 from .schema import (
-    accounts, issue_comments, issues, jobs, labels, milestones, org_members, pull_requests, repositories, reviews,
-    teams, workflows,
+    accounts,
+    issue_comments,
+    issues,
+    jobs,
+    labels,
+    milestones,
+    org_members,
+    pull_requests,
+    repositories,
+    reviews,
+    teams,
+    workflows,
 )
 
 T = TypeVar("T")

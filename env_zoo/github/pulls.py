@@ -12,7 +12,16 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Permiss
 from .access import RANK, Viewer, account, explicit_role
 from .rules import closing_numbers
 from .schema import (
-    branch_protections, branches, issues, jobs, pull_requests, repositories, reviews, team_members, team_repos, teams,
+    branch_protections,
+    branches,
+    issues,
+    jobs,
+    pull_requests,
+    repositories,
+    reviews,
+    team_members,
+    team_repos,
+    teams,
     workflow_runs,
 )
 

@@ -8,24 +8,75 @@ from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from .access import Scope, me
 from .labels import (
-    SYSTEM_LABELS, check_color, check_label_ids, children, clean_name, sorted_labels, user_label, user_labels,
+    SYSTEM_LABELS,
+    check_color,
+    check_label_ids,
+    children,
+    clean_name,
+    sorted_labels,
+    user_label,
+    user_labels,
 )
 from .mail import (
-    check_email, my_addresses, new_message_id, recipients, reply_headers, rfc822_id, same_subject, search_context,
-    send, sender_for, strip_prefixes,
+    check_email,
+    my_addresses,
+    new_message_id,
+    recipients,
+    reply_headers,
+    rfc822_id,
+    same_subject,
+    search_context,
+    send,
+    sender_for,
+    strip_prefixes,
 )
 from .objects import (
-    BlockResult, Deleted, DraftObject, FilterAction, FilterCriteria, FilterObject, FilterSettings, ForwardingAddress,
-    LabelColor, LabelObject, MessageObject, MessageSummary, SendAsObject, ThreadObject, VacationSettings, filter_object,
-    label_object, message_object, send_as_object, snippet, summary, vacation_object,
+    BlockResult,
+    Deleted,
+    DraftObject,
+    FilterAction,
+    FilterCriteria,
+    FilterObject,
+    FilterSettings,
+    ForwardingAddress,
+    LabelColor,
+    LabelObject,
+    MessageObject,
+    MessageSummary,
+    SendAsObject,
+    ThreadObject,
+    VacationSettings,
+    filter_object,
+    label_object,
+    message_object,
+    send_as_object,
+    snippet,
+    summary,
+    vacation_object,
 )
 from .schema import (
-    blocked_senders, drafts, filters, forwarding_addresses, labels, mailboxes, messages, oauth_grants, send_as,
+    blocked_senders,
+    drafts,
+    filters,
+    forwarding_addresses,
+    labels,
+    mailboxes,
+    messages,
+    oauth_grants,
+    send_as,
     vacation_settings,
 )
 from .search import criteria_matcher, matcher, names_spam_or_trash, parse

@@ -19,10 +19,34 @@ from . import quickadd, rules
 from .access import at_least, calendar, me, roles, sees_details, writer
 from .agenda import find_event, listing, matching, organizes, single_events
 from .objects import (
-    AclRule, AttendeeInput, CalendarColorId, CalendarListEntry, CalendarObject, Colors, DirectoryEntry, Email,
-    EventColorId, EventDateTime, EventObject, FreeBusyCalendar, FreeBusyError, FreeBusyResponse, Reminders, Rfc3339,
-    Role, ScopeInput, TimePeriod, Title, acl_rule, calendar_object, display_names, emails_of, event_object,
-    event_time, list_entry, palettes,
+    AclRule,
+    AttendeeInput,
+    CalendarColorId,
+    CalendarListEntry,
+    CalendarObject,
+    Colors,
+    DirectoryEntry,
+    Email,
+    EventColorId,
+    EventDateTime,
+    EventObject,
+    FreeBusyCalendar,
+    FreeBusyError,
+    FreeBusyResponse,
+    Reminders,
+    Rfc3339,
+    Role,
+    ScopeInput,
+    TimePeriod,
+    Title,
+    acl_rule,
+    calendar_object,
+    display_names,
+    emails_of,
+    event_object,
+    event_time,
+    list_entry,
+    palettes,
 )
 from .recurrence import normalize as normalize_recurrence
 from .schema import acl_rules, calendar_list, calendars, oauth_grants, people, rooms

@@ -189,7 +189,8 @@ def minimum_age(trip: Trip, vehicle: dict[str, Any]) -> int:
 def ineligibility(trip: Trip, vehicle: dict[str, Any], age: int) -> str | None:
     """Why a driver of `age` can't rent this class here, or None."""
     if age < trip.pickup_location["min_renter_age"]:
-        return f"Renters must be at least {trip.pickup_location['min_renter_age']} at {trip.pickup_location['location_id']}."
+        return (f"Renters must be at least {trip.pickup_location['min_renter_age']} "
+                f"at {trip.pickup_location['location_id']}.")
     if age < (vehicle["min_age"] or 0):
         return f"{vehicle['collection'] or vehicle['name']} vehicles require renters {vehicle['min_age']} or older."
     return None
@@ -290,8 +291,13 @@ def price(
     rental = base + extras_charge + young + additional
     fee_lines = []
     if location["concession_fee_pct"]:
-        fee_lines.append(ChargeLine(code="CFR", description=f"Concession fee recovery {location['concession_fee_pct']}%",
-                                    amount=percent(rental, location["concession_fee_pct"])))
+        fee_lines.append(
+            ChargeLine(
+                code="CFR",
+                description=f"Concession fee recovery {location['concession_fee_pct']}%",
+                amount=percent(rental, location["concession_fee_pct"]),
+            )
+        )
     if location["facility_charge_per_day"]:
         fee_lines.append(ChargeLine(code="CFC", description="Customer facility charge", quantity=days,
                                     amount=location["facility_charge_per_day"] * days))

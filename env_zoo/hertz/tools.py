@@ -11,21 +11,69 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from .objects import (
-    AvailabilityObject, CancellationObject, ExtraObject, LocationObject, MemberProfile, PointsActivityObject,
-    PointsTransferObject, QuoteObject, RentalAgreementObject, ReservationObject, ReservationSummary, SessionObject,
-    VehicleClassObject, VehicleOffer, reservation_object, reservation_summary, vehicle_label,
+    AvailabilityObject,
+    CancellationObject,
+    ExtraObject,
+    LocationObject,
+    MemberProfile,
+    PointsActivityObject,
+    PointsTransferObject,
+    QuoteObject,
+    RentalAgreementObject,
+    ReservationObject,
+    ReservationSummary,
+    SessionObject,
+    VehicleClassObject,
+    VehicleOffer,
+    reservation_object,
+    reservation_summary,
+    vehicle_label,
 )
 from .rules import (
-    CHILD_SEATS, FEE_WAIVED_RELATIONSHIPS, MAX_CHILD_SEATS, NOTICE, PAY_NOW_FEE_EARLY, PAY_NOW_FEE_LATE, age_on,
-    cars_left, changeable, check_booking, extra_rows, hours_until_pickup, ineligibility, local_now,
-    offering, own_reservation, parse_date, pay_now_rate, plan_trip, price, signed_in_member,
+    CHILD_SEATS,
+    FEE_WAIVED_RELATIONSHIPS,
+    MAX_CHILD_SEATS,
+    NOTICE,
+    PAY_NOW_FEE_EARLY,
+    PAY_NOW_FEE_LATE,
+    age_on,
+    cars_left,
+    changeable,
+    check_booking,
+    extra_rows,
+    hours_until_pickup,
+    ineligibility,
+    local_now,
+    offering,
+    own_reservation,
+    parse_date,
+    pay_now_rate,
+    plan_trip,
+    price,
+    signed_in_member,
 )
 from .schema import (
-    extras, fleet, locations, members, points_activity, rental_agreements, reservations, sessions, vehicle_classes,
+    extras,
+    fleet,
+    locations,
+    members,
+    points_activity,
+    rental_agreements,
+    reservations,
+    sessions,
+    vehicle_classes,
 )
 
 LocalDateTime = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$")]
@@ -406,7 +454,7 @@ def modify_reservation(
         return_datetime: New local return time, YYYY-MM-DDTHH:MM.
         sipp_code: New car class.
         flight_number: New arriving flight number.
-    """
+    """  # noqa: E501 - the tool description the model sees: its line breaks are part of the schema
     member = signed_in_member(db)
     row = changeable(db, own_reservation(db, member, confirmation_number))
     given = {"pickup_location_id": pickup_location_id, "pickup_datetime": pickup_datetime,
@@ -475,7 +523,10 @@ def add_extra(db: Database, confirmation_number: str, code: str, quantity: int =
     total = held.get(extra["code"], 0) + quantity
     if total > extra["max_quantity"]:
         raise InvalidRequest(f"At most {extra['max_quantity']} {extra['name']} per rental.")
-    if extra["code"] in CHILD_SEATS and sum(q for c, q in held.items() if c in CHILD_SEATS) + quantity > MAX_CHILD_SEATS:
+    if (
+        extra["code"] in CHILD_SEATS
+        and sum(q for c, q in held.items() if c in CHILD_SEATS) + quantity > MAX_CHILD_SEATS
+    ):
         raise InvalidRequest(f"At most {MAX_CHILD_SEATS} child seats per rental.")
     held[extra["code"]] = total
     booked = [{"code": c, "quantity": q} for c, q in held.items()]

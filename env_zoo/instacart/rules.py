@@ -9,12 +9,33 @@ from typing import Any
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 
 from .objects import (
-    AddressObject, Availability, CartItemObject, CartObject, IssueObject, MembershipObject, OrderObject,
-    ServiceOptionObject, address_object, choice_object, order_item_object,
+    AddressObject,
+    Availability,
+    CartItemObject,
+    CartObject,
+    IssueObject,
+    MembershipObject,
+    OrderObject,
+    ServiceOptionObject,
+    address_object,
+    choice_object,
+    order_item_object,
 )
 from .schema import (
-    addresses, cart_items, carts, credit_transactions, memberships, order_issues, order_items, orders, retailers,
-    service_options, sessions, store_items, stores, users,
+    addresses,
+    cart_items,
+    carts,
+    credit_transactions,
+    memberships,
+    order_issues,
+    order_items,
+    orders,
+    retailers,
+    service_options,
+    sessions,
+    store_items,
+    stores,
+    users,
 )
 
 FREE_DELIVERY_MINIMUM = 3500  # Instacart+ waives delivery and pickup fees from $35

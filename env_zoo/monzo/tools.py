@@ -8,8 +8,15 @@ from typing import Any, Literal
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
 
 from .objects import (
-    AccountObject, BalanceObject, CardObject, FeedItemObject, PayeeObject, PaymentObject, PotObject,
-    TransactionObject, transaction_object,
+    AccountObject,
+    BalanceObject,
+    CardObject,
+    FeedItemObject,
+    PayeeObject,
+    PaymentObject,
+    PotObject,
+    TransactionObject,
+    transaction_object,
 )
 from .schema import accounts, cards, feed_items, payees, payments, pots, transactions
 

@@ -201,7 +201,9 @@ class LineItemObject(BaseModel):
     refunded_quantity: int
     returned_quantity: int
     refundable_quantity: int
-    returnable_quantity: int = Field(description="delivered units that may still be returned (ignores the 30-day window)")
+    returnable_quantity: int = Field(
+        description="delivered units that may still be returned (ignores the 30-day window)"
+    )
 
 
 class FulfillmentObject(BaseModel):

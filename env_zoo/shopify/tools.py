@@ -13,10 +13,30 @@ from . import carts, rules
 from . import orders as book
 from .access import own_order, own_order_named, shopper, sign_in
 from .objects import (
-    Amount, CartLineInput, CartLineUpdateInput, CartObject, CheckoutResult, CustomerObject, DiscountCode,
-    MailingAddress, OrderObject, OrderSummary, ProductObject, RefundLineItemInput, RefundObject, ReturnLineItemInput,
-    ReturnObject, SessionObject, cart_object, checkout_result, customer_object, order_object, order_summary,
-    product_object, refund_object, return_object,
+    Amount,
+    CartLineInput,
+    CartLineUpdateInput,
+    CartObject,
+    CheckoutResult,
+    CustomerObject,
+    DiscountCode,
+    MailingAddress,
+    OrderObject,
+    OrderSummary,
+    ProductObject,
+    RefundLineItemInput,
+    RefundObject,
+    ReturnLineItemInput,
+    ReturnObject,
+    SessionObject,
+    cart_object,
+    checkout_result,
+    customer_object,
+    order_object,
+    order_summary,
+    product_object,
+    refund_object,
+    return_object,
 )
 from .schema import orders, refunds
 

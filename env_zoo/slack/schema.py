@@ -4,7 +4,16 @@ messages, bookmarks and custom emoji. Times are Unix epoch seconds; message ts a
 digits of seconds, a dot and six digits ("1736932800.000100"), so they sort as text in time order."""
 
 from sqlalchemy import (
-    JSON, Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint,
+    JSON,
+    Boolean,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
 )
 
 metadata = MetaData()

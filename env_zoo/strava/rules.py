@@ -12,11 +12,26 @@ from sqlalchemy import func, select
 from envfactory_gym import Database, InvalidRequest, NotFound, PermissionDenied
 
 from .objects import (
-    AthleteSummary, DetailedActivity, GearObject, GearRef, LapObject, SegmentEffortObject, SummaryActivity,
+    AthleteSummary,
+    DetailedActivity,
+    GearObject,
+    GearRef,
+    LapObject,
+    SegmentEffortObject,
+    SummaryActivity,
     SummarySegment,
 )
 from .schema import (
-    activities, athletes, comments, follows, gear, kudos, laps, oauth_tokens, segment_efforts, segment_stars,
+    activities,
+    athletes,
+    comments,
+    follows,
+    gear,
+    kudos,
+    laps,
+    oauth_tokens,
+    segment_efforts,
+    segment_stars,
     segments,
 )
 

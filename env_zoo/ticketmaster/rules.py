@@ -11,7 +11,17 @@ from zoneinfo import ZoneInfo
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
 from .schema import (
-    accounts, events, holds, listings, orders, payment_methods, presales, price_levels, seats, sessions, tickets,
+    accounts,
+    events,
+    holds,
+    listings,
+    orders,
+    payment_methods,
+    presales,
+    price_levels,
+    seats,
+    sessions,
+    tickets,
     venues,
 )
 

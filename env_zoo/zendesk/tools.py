@@ -9,18 +9,48 @@ from envfactory_gym import Conflict, Database, InvalidRequest, Page, PermissionD
 
 from .conditions import AGENT_ROLES, conditions_match
 from .objects import (
-    CommentObject, GroupMember, GroupMembershipObject, GroupObject, MacroObject, MergeResult, OrganizationObject,
-    ReplyResult, SatisfactionRatingObject, SlaPolicyObject, TicketObject, UserObject, ViewObject, next_breach,
-    roles_by_id, ticket_object,
+    CommentObject,
+    GroupMember,
+    GroupMembershipObject,
+    GroupObject,
+    MacroObject,
+    MergeResult,
+    OrganizationObject,
+    ReplyResult,
+    SatisfactionRatingObject,
+    SlaPolicyObject,
+    TicketObject,
+    UserObject,
+    ViewObject,
+    next_breach,
+    roles_by_id,
+    ticket_object,
 )
 from .schema import (
-    group_memberships, groups, macros, organizations, satisfaction_ratings, sla_policies, ticket_comments, tickets,
-    users, views,
+    group_memberships,
+    groups,
+    macros,
+    organizations,
+    satisfaction_ratings,
+    sla_policies,
+    ticket_comments,
+    tickets,
+    users,
+    views,
 )
 from .search import Context, matcher, parse
 from .tickets import (
-    add_comment, apply_changes, check_email, editable, is_member, me, merge_tags, next_id, normalize_tags,
-    organization_for, user_by_email,
+    add_comment,
+    apply_changes,
+    check_email,
+    editable,
+    is_member,
+    me,
+    merge_tags,
+    next_id,
+    normalize_tags,
+    organization_for,
+    user_by_email,
 )
 
 Status = Literal["new", "open", "pending", "hold", "solved"]

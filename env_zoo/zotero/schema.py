@@ -88,7 +88,9 @@ items = Table(
     Column("item_type", String, nullable=False),  # journalArticle | book | ... | note | attachment
     Column("parent_item", String, ForeignKey("items.key"), nullable=True),  # notes and attachments only
     Column("title", String, nullable=False, default=""),
-    Column("creators", JSON, nullable=False, default=list),  # [{creatorType, firstName, lastName} | {creatorType, name}]
+    Column(
+        "creators", JSON, nullable=False, default=list
+    ),  # [{creatorType, firstName, lastName} | {creatorType, name}]
     Column("date", String, nullable=False, default=""),  # free-form, as typed
     Column("fields", JSON, nullable=False, default=dict),  # every other field valid for the type (DOI, url, ...)
     Column("tags", JSON, nullable=False, default=list),  # [{tag, type}] type 0 manual, 1 automatic

@@ -9,8 +9,20 @@ from typing import Annotated, Any, Literal
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, Unordered, paginate, tool
 
 from .objects import (
-    CollectionDeletion, CollectionObject, Creator, DeleteResult, GroupAccess, GroupObject, ItemList, ItemObject,
-    KeyInfo, LibraryAccess, SearchCondition, SearchObject, Tag, TagSummary,
+    CollectionDeletion,
+    CollectionObject,
+    Creator,
+    DeleteResult,
+    GroupAccess,
+    GroupObject,
+    ItemList,
+    ItemObject,
+    KeyInfo,
+    LibraryAccess,
+    SearchCondition,
+    SearchObject,
+    Tag,
+    TagSummary,
 )
 from .schema import api_keys, collections, group_invitations, group_members, groups, items, libraries, searches, users
 

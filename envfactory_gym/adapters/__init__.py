@@ -39,7 +39,7 @@ def load_environment(
     fmt: str, path: str | Path, key: str, name: str, folder: Path, options: ImportOptions = ImportOptions(),
     isolate: bool = False,
 ) -> EnvironmentSpec:
-    """Convert one external environment; with `isolate`, its code runs in the runtime's sandbox instead of in-process."""
+    """Convert one external environment; with `isolate`, its code runs in the runtime's sandbox, not in-process."""
     if isolate:
         from .isolation import load_isolated
 

@@ -62,7 +62,7 @@ def _folder(path: Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def _by_scenario(folder: Path, file: str) -> dict[str, dict[str, Any]]:
+def _by_scenario(folder: Path, file: str) -> dict[Any, dict[str, Any]]:
     path = folder / file
     if not path.exists():
         return {}
@@ -78,7 +78,9 @@ def discover(path: Path, options: ImportOptions) -> list[str]:
 def sources(path: Path, key: str, options: ImportOptions) -> list[Path]:
     """The files this adapter reads."""
     folder = _folder(path)
-    return [folder / f for f in FILES if (folder / f).exists()] + ([Path(options.solutions)] if options.solutions else [])
+    return [folder / f for f in FILES if (folder / f).exists()] + (
+        [Path(options.solutions)] if options.solutions else []
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- database
@@ -94,8 +96,12 @@ def build_database(payload: dict[str, Any]) -> bytes:
             try:
                 if isinstance(statement, dict):
                     columns = list(statement["row"])
-                    raw.execute(f'INSERT INTO "{statement["table"]}" ({", ".join(f"{c!r}".replace(chr(39), chr(34)) for c in columns)}) '
-                                f'VALUES ({", ".join("?" for _ in columns)})', [statement["row"][c] for c in columns])
+                    names = ", ".join(f"{c!r}".replace(chr(39), chr(34)) for c in columns)
+                    raw.execute(
+                        f'INSERT INTO "{statement["table"]}" ({names}) '
+                        f"VALUES ({', '.join('?' for _ in columns)})",
+                        [statement["row"][c] for c in columns],
+                    )
                 else:
                     raw.execute(statement)
             except sqlite3.Error:
@@ -109,7 +115,7 @@ def build_database(payload: dict[str, Any]) -> bytes:
 
 def example_inserts(table: dict[str, Any]) -> list[Any]:
     """A table's `examples` (gen_db.jsonl) as inserts: SQL strings as they are, rows (`{column: value}`) by table."""
-    found = []
+    found: list[Any] = []
     for example in table.get("examples") or []:
         if isinstance(example, str):
             found.append(example)
@@ -121,8 +127,13 @@ def example_inserts(table: dict[str, Any]) -> list[Any]:
 def _volatile(column: Column) -> bool:
     default = str(getattr(column.server_default, "arg", "")).upper()
     kind = str(column.type).upper()
-    return (column.name.lower() in VOLATILE_NAMES or column.name.lower().endswith("_at") or "CURRENT_TIMESTAMP" in default
-            or "DATETIME" in kind or "TIMESTAMP" in kind)
+    return (
+        column.name.lower() in VOLATILE_NAMES
+        or column.name.lower().endswith("_at")
+        or "CURRENT_TIMESTAMP" in default
+        or "DATETIME" in kind
+        or "TIMESTAMP" in kind
+    )
 
 
 def reflect_schema(ddl: list[str]) -> MetaData:
@@ -434,7 +445,7 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     backend = AppBackend(schema, code, routes, network)
     solutions = read_solutions(Path(options.solutions) if options.solutions else None)
     requests = _by_scenario(root, "gen_tasks.jsonl").get(key, {}).get("tasks", [])
-    tasks = [
+    tasks: list[dict[str, Any]] = [
         {"id": f"{key}-{i}", "turns": turns(text, solutions.get(f"{key}-{i}", [])),
          "provenance": {"format": FORMAT, "task_idx": i}}
         for i, text in enumerate(requests)

@@ -24,15 +24,27 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..spec import EnvironmentSpec
-from .build import (MAX_CALLS_PER_TURN, ExternalEnvironmentError, ImportOptions, call, content_name, determinize,
-                    external_spec, import_path, import_submodule, materialize, read_records)
+from .build import (
+    MAX_CALLS_PER_TURN,
+    ExternalEnvironmentError,
+    ImportOptions,
+    call,
+    content_name,
+    determinize,
+    external_spec,
+    import_path,
+    import_submodule,
+    materialize,
+    read_records,
+)
 from .network import NetworkPolicy
 from .objects import ObjectBackend, Roots, object_tables, public_attributes, replace_attributes
 from .tools import external_tool, product_prefixes, read_decision, signature_fields
 
 FORMAT = "bfcl"
 _CLASS_MAP = "bfcl_eval.constants.executable_backend_config"
-#: What BFCL's inference says at the turn that adds held-out functions (its DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC).
+#: What BFCL's inference says at the turn that adds held-out functions
+#: (its DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC).
 ADDED_FUNCTIONS_PROMPT = "I have updated some more functions you can choose from. What about now?"
 FOLLOW_UP = "Please go on with the rest of my request."
 
@@ -213,11 +225,20 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     snapshots["seed"] = next(iter(snapshots.values()), {"config": {}, "long_context": False})
     skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     return external_spec(
-        name, " ".join(getattr(classes[c](), "_api_description", "") or (classes[c].__doc__ or "") for c in class_names),
-        " + ".join(class_names), tools, folder, backend, source=f"{FORMAT}:{path}:{key}",
-        notes={"skipped_tasks": skipped + unparsed, "full_state_checker": True,
-               # BFCL's checker lets extra calls be: no length penalty
-               "reward": {"gamma": 0.0}}, decisions=decisions,
+        name,
+        " ".join(getattr(classes[c](), "_api_description", "") or (classes[c].__doc__ or "") for c in class_names),
+        " + ".join(class_names),
+        tools,
+        folder,
+        backend,
+        source=f"{FORMAT}:{path}:{key}",
+        notes={
+            "skipped_tasks": skipped + unparsed,
+            "full_state_checker": True,
+            # BFCL's checker lets extra calls be: no length penalty
+            "reward": {"gamma": 0.0},
+        },
+        decisions=decisions,
     )
 
 
@@ -230,9 +251,9 @@ def arrivals(missed_function: dict[str, list[str]], calls: list[list[dict[str, A
         for item in turn:
             first_use.setdefault(item["name"], index)
     found: dict[int, list[str]] = {}
-    for turn, names in missed_function.items():
+    for missed_turn, names in missed_function.items():
         for name in names:
-            found.setdefault(min(int(turn), first_use.get(name, int(turn))), []).append(name)
+            found.setdefault(min(int(missed_turn), first_use.get(name, int(missed_turn))), []).append(name)
     return found
 
 

@@ -124,6 +124,8 @@ class _Script:
 
     def __init__(self, script: dict[int, list[dict[str, Any]]]) -> None:
         self.script = script
+        self._turn = -1
+        self._pending: list[dict[str, Any]] = []
 
     def reset(self, env: Any, info: dict[str, Any]) -> None:
         self._turn, self._pending = -1, []

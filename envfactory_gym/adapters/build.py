@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 
 from sqlalchemy import MetaData
 
-from ..spec import EnvironmentSpec, ToolSpec
 from ..errors import ExternalEnvironmentError
+from ..spec import EnvironmentSpec, ToolSpec
 from ..tasks import Task
 from .determinism import make_deterministic
 from .network import NetworkPolicy, guarded
@@ -56,7 +56,8 @@ class ImportOptions:
     def from_json(cls, data: Mapping[str, Any]) -> "ImportOptions":
         """Inverse of `to_json` (keys it does not know are ignored)."""
         known = {f.name for f in fields(cls)}
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known})
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known}
+        return cls(**values)
 
     def network_policy(self, source: str) -> NetworkPolicy:
         """The network policy of the code of one environment."""
@@ -146,7 +147,7 @@ def import_path(path: Path, prefix: str = "envfactory_ext", network: NetworkPoli
         if path.is_dir() and not entry.exists():  # a folder of modules without __init__.py
             module_spec = importlib.util.spec_from_loader(name, loader=None, is_package=True)
             module = importlib.util.module_from_spec(module_spec)  # type: ignore[arg-type]
-            module.__path__ = search  # type: ignore[attr-defined]
+            module.__path__ = [str(path)]
             sys.modules[name] = module
             return module
         module_spec = importlib.util.spec_from_file_location(name, entry, submodule_search_locations=search)

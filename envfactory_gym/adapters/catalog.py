@@ -14,7 +14,15 @@ from ..spec import EnvironmentSpec
 from . import load_environment
 from .build import ExternalEnvironmentError, ImportOptions
 
-__all__ = ["ExternalEnvironmentError", "catalog_path", "env_folder", "gym_id", "home", "read_catalog", "register_external"]
+__all__ = [
+    "ExternalEnvironmentError",
+    "catalog_path",
+    "env_folder",
+    "gym_id",
+    "home",
+    "read_catalog",
+    "register_external",
+]
 
 
 def save_entries(entries: list[dict[str, Any]]) -> None:

@@ -33,8 +33,9 @@ from .build import ImportOptions
 REFERENCE_TASKS = 30
 #: Error kinds the runtime adds (not the original's own failures).
 RUNTIME_ERRORS = frozenset({"ReadOnlyViolation", "NetworkRefused", "unknown_tool", "user_only", "internal"})
-CACHE_LIKE = re.compile(r"cache|cached|last_|_last|fetched|accessed|viewed|visited|seen|lookup|timestamp|_at$|hits|etag",
-                        re.I)
+CACHE_LIKE = re.compile(
+    r"cache|cached|last_|_last|fetched|accessed|viewed|visited|seen|lookup|timestamp|_at$|hits|etag", re.I
+)
 Progress = Callable[[], None]
 
 
@@ -113,7 +114,9 @@ def _as_write(spec: EnvironmentSpec, tools: set[str]) -> EnvironmentSpec:
     return dataclasses.replace(spec, tools=replaced)
 
 
-def read_behaviour(spec: EnvironmentSpec, tasks: dict[str, Task], first: dict[str, Any], findings: ImportFindings) -> None:
+def read_behaviour(
+    spec: EnvironmentSpec, tasks: dict[str, Task], first: dict[str, Any], findings: ImportFindings
+) -> None:
     """Decide the reads whose replay changed the compared state (see the module docstring)."""
     suspects: dict[str, list[str]] = {}
     for task_id, result in first.items():
@@ -145,7 +148,7 @@ def _fields_changed_by(spec: EnvironmentSpec, task: Task, tool: str) -> set[str]
         for turn in task.turns:
             for item in turn.calls:
                 before = session.dump() if item.name == tool else None
-                session.call(item.name, item.arguments, caller=item.caller)  # type: ignore[arg-type]
+                session.call(item.name, item.arguments, caller=item.caller)
                 if before is not None:
                     changed |= changed_fields(before, session.dump())
         return changed

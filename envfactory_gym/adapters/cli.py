@@ -11,8 +11,8 @@ from typing import Any, Callable
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..tasks import load_tasks
 from ..cli.terminal import console
+from ..tasks import load_tasks
 from . import FORMATS, adapter, env_name, load_environment
 from .build import ImportOptions
 from .catalog import catalog_path, env_folder, gym_id, read_catalog, register_external, save_entries
@@ -100,13 +100,22 @@ def import_one(fmt: str, path: Path, key: str, env: str, options: ImportOptions,
         chosen = dataclasses.replace(chosen, object_state="plain")
     unsolved = sum(1 for t in tasks.values() if not t.agent_calls)
     entry = {
-        "name": env, "format": fmt, "path": str(path), "key": key, "options": chosen.to_json(), "isolate": isolate,
-        "description": spec.description.splitlines()[0] if spec.description else "", "tools": len(spec.tools),
-        "tasks": len(tasks), "failing_tasks": sorted(findings.failing), "skipped_tasks": spec.extra.get("skipped_tasks", 0),
+        "name": env,
+        "format": fmt,
+        "path": str(path),
+        "key": key,
+        "options": chosen.to_json(),
+        "isolate": isolate,
+        "description": spec.description.splitlines()[0] if spec.description else "",
+        "tools": len(spec.tools),
+        "tasks": len(tasks),
+        "failing_tasks": sorted(findings.failing),
+        "skipped_tasks": spec.extra.get("skipped_tasks", 0),
         "nondeterministic_tasks": sorted(findings.nondeterministic),
         "expected_failing_calls": sum(len(e) for e in findings.expected_errors.values()),
         # tasks without ground-truth calls can only be scored by their checks; a format may set its own weights
-        "reward": {"checklist": 1.0, "gamma": 0.0} if unsolved and spec.checklist is not None
+        "reward": {"checklist": 1.0, "gamma": 0.0}
+        if unsolved and spec.checklist is not None
         else spec.extra.get("reward"),
         # room for the longest ground truth: one action per call and one message per turn, and as much again
         "max_steps": max([DEFAULT_MAX_STEPS] + [2 * (len(t.agent_calls) + len(t.turns)) for t in tasks.values()]),
@@ -216,5 +225,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--allow-network", action="store_true",
                         help="let the environment's code use the network (refused by default)")
     parser.add_argument("--only", action="append", default=[], help="import only this key (repeatable)")
-    parser.add_argument("--isolate", action="store_true", help="run the external code in the sandbox (envfactory_gym.sandbox)")
+    parser.add_argument(
+        "--isolate", action="store_true", help="run the external code in the sandbox (envfactory_gym.sandbox)"
+    )
     parser.set_defaults(func=cmd_import)

@@ -35,7 +35,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal, Self, cast
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -136,17 +136,18 @@ class FrozenSet(set):
 
 _CONTAINERS: dict[type, type] = {list: FrozenList, dict: FrozenDict, set: FrozenSet}
 _FROZEN_OF: dict[type, type] = {}
-_ORIGINAL_OF: dict[type, type] = {FrozenList: list, FrozenDict: dict, FrozenSet: set}
+# Any: instances are made with each class's own __new__, which mypy's `type` cannot express
+_ORIGINAL_OF: dict[type, Any] = {FrozenList: list, FrozenDict: dict, FrozenSet: set}
 _CLASS_LOCK = threading.Lock()
 
 
-def _rebuild_model(cls: type, state: dict[str, Any]) -> Any:
+def _rebuild_model(cls: Any, state: dict[str, Any]) -> Any:
     obj = cls.__new__(cls)
     obj.__setstate__(state)
     return obj
 
 
-def _rebuild_object(cls: type, attributes: dict[str, Any]) -> Any:
+def _rebuild_object(cls: Any, attributes: dict[str, Any]) -> Any:
     obj = cls.__new__(cls)
     obj.__dict__.update(attributes)
     return obj
@@ -194,9 +195,16 @@ def frozen_class(cls: type) -> type:
     with _CLASS_LOCK:
         if cls not in _FROZEN_OF:
             namespace = {
-                "__slots__": (), "__module__": cls.__module__, "__qualname__": f"Frozen{cls.__qualname__}",
-                "__setattr__": _refuse, "__delattr__": _refuse, "__reduce_ex__": _reduce_frozen,
-                "__copy__": _thawed_copy, "__deepcopy__": _thawed_copy, "__eq__": _equal_frozen, "__hash__": cls.__hash__,
+                "__slots__": (),
+                "__module__": cls.__module__,
+                "__qualname__": f"Frozen{cls.__qualname__}",
+                "__setattr__": _refuse,
+                "__delattr__": _refuse,
+                "__reduce_ex__": _reduce_frozen,
+                "__copy__": _thawed_copy,
+                "__deepcopy__": _thawed_copy,
+                "__eq__": _equal_frozen,
+                "__hash__": cls.__hash__,
             }
             frozen = type.__new__(type(cls), f"Frozen{cls.__name__}", (cls,), namespace)  # no metaclass set-up
             _ORIGINAL_OF[frozen] = cls
@@ -268,10 +276,12 @@ def freeze(value: Any, owner: Owner, registry: Registry) -> Any:
 
 
 # ------------------------------------------------------------------------------------------------ session tables
-class TrackedDict(dict):
+class TrackedDict(dict[Any, Any]):
     """A session's collection: reads are a dict's; every change is logged so the call can be undone."""
 
     __slots__ = ("_state", "_name")
+    _state: CowState
+    _name: str
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._state.log_item(self, key)
@@ -303,7 +313,8 @@ class TrackedDict(dict):
         for key in list(self):
             del self[key]
 
-    def __ior__(self, other: Any) -> "TrackedDict":
+    # misc: dict's own `|=` accepts only mappings where its `|` is overloaded; ours takes what update() takes
+    def __ior__(self, other: Any) -> Self:  # type: ignore[misc]
         self.update(other)
         return self
 
@@ -338,7 +349,7 @@ _SHELL_CLASSES: dict[type, type] = {}
 _SHELL_STATES: "weakref.WeakValueDictionary[int, CowState]" = weakref.WeakValueDictionary()
 
 
-def shell_class(cls: type) -> type:
+def shell_class(cls: type) -> Any:
     """The subclass of a database class whose attribute assignments are logged."""
     with _CLASS_LOCK:
         if cls not in _SHELL_CLASSES:
@@ -455,8 +466,8 @@ class CowState:
         hinted = self.store.hinted(tool, self._read_only)
         tables = self.db.__dict__
         for _ in range(_MAX_ATTEMPTS):
-            for owner in learned:
-                self._thaw(owner)
+            for learned_owner in learned:
+                self._thaw(learned_owner)
             copying = [tables[name] for name in hinted if name in tables]
             for table in copying:
                 table.__class__ = CopyOnGetDict
@@ -656,7 +667,7 @@ class _Call:
             state._in_call, state._read_only = True, self.read_only
             state.entropy.checkpoint()
 
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> Literal[False]:
         if self.outer:
             return False
         state = self.state
@@ -724,7 +735,8 @@ class CowStore:
             else:
                 others.append(name)
         self.layout = Layout(tuple(collections), tuple(others), {
-            name: TypeAdapter(type(db).model_fields[name].annotation) for name in type(db).model_fields})
+            # cast: a model field always has an annotation (pydantic refuses one without)
+            name: TypeAdapter(cast(Any, type(db).model_fields[name].annotation)) for name in type(db).model_fields})
         version = StateVersion(pickle.dumps(("envfactory-cow", {}, Entropy().random.getstate())))
         version.tables = {}
         for name in collections:

@@ -25,8 +25,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..spec import EnvironmentSpec, parse_docstring
-from .build import (ExternalEnvironmentError, ImportOptions, call, external_spec, import_path, materialize, maybe_json,
-                    read_json, read_records, slug, turns)
+from .build import (
+    ExternalEnvironmentError,
+    ImportOptions,
+    call,
+    external_spec,
+    import_path,
+    materialize,
+    maybe_json,
+    read_json,
+    read_records,
+    slug,
+    turns,
+)
 from .objects import ObjectBackend, Roots, object_tables, replace_attributes
 from .tools import external_tool, product_prefixes, read_decision, signature_fields
 
@@ -97,7 +108,7 @@ class _StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec: Any) -> types.ModuleType:
         module = _StandInModule(spec.name)
-        module.__path__ = []  # type: ignore[attr-defined]
+        module.__path__ = []
         return module
 
     def exec_module(self, module: types.ModuleType) -> None:
@@ -228,7 +239,8 @@ def _scenario_error(api_class: type, scenario: Any) -> str | None:
 
 def choose_seed(api_class: type, scenarios: list[dict[str, Any]]) -> tuple[Any, list[str]]:
     """The first passing checkpoint scenario that loads, and notes on those passed over."""
-    notes, candidates = [], [(i, s) for i, s in enumerate(scenarios) if s.get("expected_behavior", "pass") == "pass"]
+    notes: list[str] = []
+    candidates = [(i, s) for i, s in enumerate(scenarios) if s.get("expected_behavior", "pass") == "pass"]
     for index, scenario in candidates:
         error = _scenario_error(api_class, scenario.get("scenario_data", {}))
         if error is None:
@@ -253,12 +265,16 @@ def _rl_tasks(path: Path, key: str) -> tuple[list[dict[str, Any]], dict[str, Any
         truth = maybe_json(row["reward_model"]["ground_truth"])
         snapshot = f"rl-{index:04d}"
         snapshots[snapshot] = maybe_json(kwargs.get("initial_config", "{}")).get(key, {})
-        tasks.append({
-            "id": str(row.get("id", f"{slug(key)}-rl-{index:04d}")),
-            "snapshot": snapshot,
-            "turns": turns(query, [call(c["name"], c.get("arguments", {}), c.get("masked_arguments", [])) for c in truth]),
-            "provenance": {"format": FORMAT, "row": index, "history_messages": len(messages) - 1},
-        })
+        tasks.append(
+            {
+                "id": str(row.get("id", f"{slug(key)}-rl-{index:04d}")),
+                "snapshot": snapshot,
+                "turns": turns(
+                    query, [call(c["name"], c.get("arguments", {}), c.get("masked_arguments", [])) for c in truth]
+                ),
+                "provenance": {"format": FORMAT, "row": index, "history_messages": len(messages) - 1},
+            }
+        )
     return tasks, snapshots
 
 

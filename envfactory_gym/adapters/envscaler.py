@@ -15,8 +15,19 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..spec import EnvironmentSpec
-from .build import (Checklist, ImportOptions, external_spec, import_path, materialize, maybe_json, read_json, read_records,
-                    read_solutions, slug, turns)
+from .build import (
+    Checklist,
+    ImportOptions,
+    external_spec,
+    import_path,
+    materialize,
+    maybe_json,
+    read_json,
+    read_records,
+    read_solutions,
+    slug,
+    turns,
+)
 from .network import NetworkPolicy, guarded
 from .objects import ObjectBackend, ObjectState, Roots, object_tables, replace_attributes
 from .tools import external_tool, product_prefixes, read_decision, signature_fields
@@ -132,7 +143,8 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     backend = ObjectBackend(lambda: {"env": new_instance(cls, {})}, load_config, view, bind,
                             frozenset(options.cache_fields), network)
     solutions = read_solutions(Path(options.solutions) if options.solutions else None)
-    tasks, snapshots, checks = [], {}, {}
+    tasks: list[dict[str, Any]] = []
+    snapshots, checks = {}, {}
     for index, raw in enumerate(items):
         task_id = str(raw["task_id"])
         snapshots[f"t{index:04d}"] = maybe_json(raw.get("init_config") or {})

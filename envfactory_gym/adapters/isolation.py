@@ -73,7 +73,9 @@ class SandboxedEnvironment:
         result = self.worker.call(ENTRY, {**self.request, "op": operation, **arguments})
         if not result.ok:
             self.stops.append(result)
-            raise RuntimeError(f"sandboxed {operation} failed ({result.status}): {result.reason}\n{result.stderr[-1500:]}")
+            raise RuntimeError(
+                f"sandboxed {operation} failed ({result.status}): {result.reason}\n{result.stderr[-1500:]}"
+            )
         return result.value
 
     def close(self) -> None:
@@ -186,8 +188,8 @@ def _tool(described: Mapping[str, Any]) -> ToolSpec:
     tool = external_tool(described["name"], described["description"],
                          schema_fields(parameters, parameters.get("$defs")), described["read_only"])
     output = described.get("output_schema")
-    return dataclasses.replace(tool, user_only=bool(described.get("user_only", False)),
-                               **({"output_adapter": JSONSchemaOutput(output)} if output is not None else {}))
+    tool = dataclasses.replace(tool, user_only=bool(described.get("user_only", False)))
+    return tool if output is None else dataclasses.replace(tool, output_adapter=JSONSchemaOutput(output))
 
 
 def _schema(tables: Mapping[str, Mapping[str, list[str]]]) -> MetaData:

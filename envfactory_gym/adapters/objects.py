@@ -107,7 +107,9 @@ def first_difference(before: CanonicalState, after: CanonicalState) -> str:
             row_before, row_after = rows_before.get(key), rows_after.get(key)
             if row_before != row_after:
                 if isinstance(row_before, dict) and isinstance(row_after, dict):
-                    fields = [f for f in sorted(set(row_before) | set(row_after)) if row_before.get(f) != row_after.get(f)]
+                    fields = [
+                        f for f in sorted(set(row_before) | set(row_after)) if row_before.get(f) != row_after.get(f)
+                    ]
                     return f"{table}[{key}].{fields[0]}"
                 return f"{table}[{key}]"
     return "nothing"
@@ -131,7 +133,7 @@ class ObjectState:
         """Replace every root's attributes with those of a snapshot; the root objects themselves stay the same."""
         saved, entropy = pickle.loads(data)
         for name, obj in self.roots.items():
-            attributes = vars(obj)
+            attributes = obj.__dict__
             attributes.clear()
             attributes.update(saved[name])
         self.entropy.random.setstate(entropy.random.getstate())

@@ -15,6 +15,7 @@ user-requested actions and tasks that start from a message history are not suppo
 from __future__ import annotations
 
 import enum
+import functools
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Union, get_args, get_origin, get_type_hints
@@ -22,15 +23,30 @@ from typing import Any, Callable, Union, get_args, get_origin, get_type_hints
 from pydantic import BaseModel
 
 from ..spec import EnvironmentSpec, parse_docstring
-from .build import (Checklist, ExternalEnvironmentError, ImportOptions, MissingDependency, call, content_name,
-                    external_spec, import_path, import_submodule, materialize, read_json, read_records, turns)
+from .build import (
+    Checklist,
+    ExternalEnvironmentError,
+    ImportOptions,
+    MissingDependency,
+    call,
+    content_name,
+    external_spec,
+    import_path,
+    import_submodule,
+    materialize,
+    read_json,
+    read_records,
+    turns,
+)
 from .cow import ATTRIBUTES, CowState, CowStore, record_tables
 from .objects import ObjectBackend, Roots, plain, replace_attributes
 from .tools import external_tool, read_decision, signature_fields
 
 FORMAT = "tau2"
-INSTALL_HINT = ("install tau2-bench from its repository (pip install git+https://github.com/sierra-research/tau2-bench; "
-                "it needs Python >= 3.12)")
+INSTALL_HINT = (
+    "install tau2-bench from its repository (pip install git+https://github.com/sierra-research/tau2-bench; "
+    "it needs Python >= 3.12)"
+)
 
 
 def _code_dir(path: Path, options: ImportOptions) -> Path:
@@ -45,7 +61,10 @@ def discover(path: Path, options: ImportOptions) -> list[str]:
 def sources(path: Path, key: str, options: ImportOptions) -> list[Path]:
     """The files this adapter reads."""
     code = _code_dir(path, options)
-    files = sorted(code.glob("*.py")) + [path / "db.json", Path(options.tasks) if options.tasks else path / "tasks.json"]
+    files = sorted(code.glob("*.py")) + [
+        path / "db.json",
+        Path(options.tasks) if options.tasks else path / "tasks.json",
+    ]
     return [f for f in dict.fromkeys(files) if f.exists()]
 
 
@@ -79,13 +98,15 @@ def _marks(cls: type) -> dict[str, tuple[Callable[..., Any], bool, str]]:
 
 
 def _toolkit_class(module: Any) -> type:
-    classes = [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__ and _marks(v)]
+    classes = [
+        v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__ and _marks(v)
+    ]
     if not classes:
         raise ValueError(f"{module.__file__}: no toolkit class with @is_tool methods")
     return max(classes, key=lambda c: len(_marks(c)))
 
 
-def _db_class(toolkit: type, package: Any, options: ImportOptions) -> type:
+def _db_class(toolkit: type, package: Any, options: ImportOptions) -> type[BaseModel]:
     hint = get_type_hints(toolkit).get("db")
     if get_origin(hint) is Union:
         hint = next((a for a in get_args(hint) if isinstance(a, type) and issubclass(a, BaseModel)), None)
@@ -177,7 +198,8 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     store = CowStore(lambda: db_class.model_validate(seed_data()), toolkit_class, _applier(), hidden, network)
     store.reference = _reference_backend(toolkit_class, db_class, seed_data, store, network)
     raw_tasks = read_records(Path(options.tasks) if options.tasks else path / "tasks.json")
-    tasks, snapshots, assertions = [], {"seed": {"update": {}, "actions": []}}, {}
+    snapshots: dict[str, Any] = {"seed": {"update": {}, "actions": []}}
+    tasks, assertions = [], {}
     unsupported = 0
     for raw in raw_tasks:
         if _unsupported(raw):
@@ -224,12 +246,12 @@ def _applier() -> Callable[[CowState, Any], None]:
         for action in payload.get("actions") or []:
             with state.atomic():
                 method = getattr(state.toolkit, action["func_name"])
-                state.run(None, lambda: method(**action.get("arguments", {})))
+                state.run(None, functools.partial(method, **action.get("arguments", {})))
 
     return apply
 
 
-def _reference_backend(toolkit_class: type, db_class: type, seed_data: Callable[[], Any], store: CowStore,
+def _reference_backend(toolkit_class: type, db_class: type[BaseModel], seed_data: Callable[[], Any], store: CowStore,
                        network: Any) -> ObjectBackend:
     """The same domain on plain objects (pickled snapshots, each session its own objects): what the copy-on-write
     state must agree with; the import compares them and falls back to this one when they differ."""

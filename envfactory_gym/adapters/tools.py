@@ -88,7 +88,7 @@ def json_type(schema: Any, defs: Mapping[str, Any] | None = None) -> Any:
         return json_type(target, defs)
     enum = schema.get("enum")
     if enum and all(isinstance(v, (str, int, float, bool)) or v is None for v in enum):
-        return Literal[tuple(enum)]  # type: ignore[misc]
+        return Literal[tuple(enum)]
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return _union([json_type(s, defs) for s in schema[key]])
@@ -99,14 +99,14 @@ def json_type(schema: Any, defs: Mapping[str, Any] | None = None) -> Any:
         return _union([json_type({**schema, "type": k}, defs) for k in kind])
     if kind in ("array", "tuple", "list"):
         return list[json_type(schema.get("items"), defs)]  # type: ignore[misc]
-    return _JSON_TYPES.get(kind, Any)
+    return _JSON_TYPES.get(kind, Any) if isinstance(kind, str) else Any
 
 
 def _union(members: list[Any]) -> Any:
     unique = list(dict.fromkeys(members))
     if Any in unique:
         return Any
-    return unique[0] if len(unique) == 1 else Union[tuple(unique)]  # type: ignore[return-value]
+    return unique[0] if len(unique) == 1 else Union[tuple(unique)]
 
 
 def _usable(annotation: Any) -> bool:
@@ -119,7 +119,7 @@ def _usable(annotation: Any) -> bool:
 
 def input_model(tool: str, fields: Fields) -> Any:
     """A strict (extra="forbid") arguments model from `{name: (annotation, default or ..., description)}`."""
-    built = {
+    built: dict[str, Any] = {
         name: (annotation if _usable(annotation) else Any, Field(default, description=description))
         for name, (annotation, default, description) in fields.items()
     }

@@ -33,7 +33,7 @@ def verify_external(spec: EnvironmentSpec) -> VerificationReport:
     report = VerificationReport(spec.name)
     for tool in spec.tools.values():
         try:
-            tool.input_schema, tool.output_schema
+            tool.input_schema, tool.output_schema  # noqa: B018 - derived for the exceptions they may raise
         except Exception as exc:  # schema derivation failures are reported, not raised
             report.add("tool code", "interface", f"{tool.name}: schema cannot be derived: {exc}")
     session = ToolSession(spec)
@@ -66,7 +66,7 @@ def verify_external(spec: EnvironmentSpec) -> VerificationReport:
             final.reset(task.snapshot, task.clock)
             for turn in task.turns:
                 for item in turn.calls:
-                    final.call(item.name, item.arguments, caller=item.caller)  # type: ignore[arg-type]
+                    final.call(item.name, item.arguments, caller=item.caller)
             checks = checklist_score(spec, task, final.state)
         finally:
             final.close()

@@ -12,8 +12,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
+from ..cli.args import positive_int
 from ..cli.terminal import console
+from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
 from . import page
 from .compare import NOTES as COMPARE_NOTES
 from .compare import compare_runs, comparison_table, load_run
@@ -25,7 +26,6 @@ from .report import md_table, write_report
 from .rundir import RunDirectory
 from .runner import BASELINES, BenchConfig, finished, plan_tasks, run_bench
 from .settings import agent_prices, incompatibilities, run_settings
-from ..cli.args import positive_int
 
 
 def _price(text: str) -> float:
@@ -87,7 +87,7 @@ class AgentProgress:
         self.rows = {}
         for agent in agents:
             done, reward, _ = self.totals[agent]
-            self.rows[agent] = progress.add_task(agent, total=per_agent, completed=min(done, per_agent),
+            self.rows[agent] = progress.add_task(agent, total=per_agent, completed=min(int(done), per_agent),
                                                  mean=reward / done if done else 0.0, rate=0.0)
 
     def __call__(self, record: EpisodeRecord) -> None:
@@ -121,7 +121,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             progress.stop()
             return _error(exc)
     settings = run_settings(rundir)
-    given = Price(config.price_in, config.price_out) if config.price_in is not None else None
+    given = (Price(config.price_in, config.price_out)
+             if config.price_in is not None and config.price_out is not None else None)  # both or neither (parse)
     prices = agent_prices(settings, table, given)
     paths = write_report(rundir.path, records, f"envfactory bench: {config.model or 'baselines'} ({config.split})",
                          settings, prices)

@@ -5,6 +5,7 @@ self-contained HTML page."""
 from __future__ import annotations
 
 from pathlib import Path
+
 from . import page
 from .compare import LoadedRun
 from .metrics import Summary, summarize
@@ -54,9 +55,9 @@ def leaderboard(runs: list[LoadedRun], table: dict[str, tuple[float, float]],
                "pass^k", "pass@k", *domain_names, "tool err", "format err", "prompt tok/ep", "completion tok/ep",
                "cost/episode", "call p50", "wall time"]
     rows = []
-    for index, (run, summary, by_domain) in enumerate(entries):
-        rank = str(index + 1) if run is not None else "baseline"
-        rows.append([rank, *_row(run, summary, domain_names, by_domain)])
+    for index, (ranked, summary, by_domain) in enumerate(entries):
+        rank = str(index + 1) if ranked is not None else "baseline"
+        rows.append([rank, *_row(ranked, summary, domain_names, by_domain)])
     return headers, rows, [summary.agent for _, summary, _ in entries]
 
 

@@ -4,10 +4,14 @@ agent, and pass^k / pass@k against k."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .metrics import COMPONENTS, Summary
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def _pyplot():
@@ -63,7 +67,7 @@ def plot_components(path: Path, summaries: list[Summary]) -> None:
     plt.close(fig)
 
 
-def pass_k_figure(summaries: list[Summary]):
+def pass_k_figure(summaries: list[Summary]) -> Figure:
     """The figure of pass^k (solid) and pass@k (dashed) against k, one colour per agent; k on integer ticks."""
     plt = _pyplot()
     from matplotlib.ticker import MaxNLocator

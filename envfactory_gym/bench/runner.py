@@ -89,7 +89,7 @@ def plan_tasks(config: BenchConfig) -> list[TaskRef]:
     specs = [resolve(name) for name in config.envs] or [load_zoo_environment(key) for key in zoo_keys()]
     if config.domains:
         specs = [s for s in specs if s.domain in config.domains]
-    refs = []
+    refs: list[TaskRef] = []
     for spec in specs:
         ids = sorted(load_tasks(spec)) if config.split == "all" else split_task_ids(spec, config.split)
         refs.extend(TaskRef(spec.env_id, task_id) for task_id in ids)

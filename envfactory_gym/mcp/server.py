@@ -83,13 +83,13 @@ class SessionfulMiddleware(Middleware):
         self.store = store
         self.names = {tool.name for tool in store.spec.agent_tools}
 
-    async def on_call_tool(self, context, call_next):  # type: ignore[override]
+    async def on_call_tool(self, context, call_next):
         """Answer calls to names that are not agent tools through the Env's execution path."""
         if context.message.name not in self.names:
             return run_call(self.store, context.message.name, context.message.arguments)
         return await call_next(context)
 
-    async def on_discover(self, context, call_next):  # type: ignore[override]
+    async def on_discover(self, context, call_next):
         """Advertise handshake versions to stateless HTTP requests."""
         result = await call_next(context)
         if not isinstance(result, DiscoverResult) or connection_of(context.fastmcp_context).has_standalone_channel:

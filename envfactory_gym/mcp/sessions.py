@@ -51,7 +51,7 @@ class SessionStore:
 
     def session_for(self, connection: Any) -> ToolSession:
         """The session of `connection`'s MCP session, started on first use. Raises `NoSession` (see above)."""
-        owner = session_owner(connection)
+        owner: Any = session_owner(connection)  # Any: `owner is connection` must not narrow `connection` to object
         session = self._sessions.get(owner)
         if session is None:
             session = self._start()

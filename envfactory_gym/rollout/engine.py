@@ -6,7 +6,6 @@ import asyncio
 from typing import Any, Callable, Container, Iterable, Literal
 
 from ..splits import Split, warn_if_held_out
-
 from .episode import play
 from .policies import Policy
 from .pool import EnvPool, LocalEnvPool

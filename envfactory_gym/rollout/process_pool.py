@@ -169,7 +169,12 @@ class ProcessEnvPool:
     async def aclose(self) -> None:
         """Stop the workers (and with them their envs)."""
         processes, self._processes = self._processes, []
-        await asyncio.get_running_loop().run_in_executor(None, lambda: [p.close() for p in processes])
+
+        def close_all() -> None:
+            for process in processes:
+                process.close()
+
+        await asyncio.get_running_loop().run_in_executor(None, close_all)
         self._idle.clear()
 
 

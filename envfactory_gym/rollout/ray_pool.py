@@ -28,7 +28,8 @@ class RayEnvPool:
             ray.init()
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", os.cpu_count() or 1) // num_cpus))
         actor_class = ray.remote(EnvWorker).options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
-        self._actors = [actor_class.remote(env_kwargs) for _ in range(self.workers)]
+        # Any: Ray's stubs do not see EnvWorker's methods through an actor handle (`actor.open.remote`)
+        self._actors: list[Any] = [actor_class.remote(env_kwargs) for _ in range(self.workers)]
         self._load = [0] * self.workers
         self._idle: dict[str, list[RemoteEnvHandle]] = {}
 

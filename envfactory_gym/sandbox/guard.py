@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 from typing import Any, Callable
 
 #: Modules generated code may not import (network, processes, foreign functions).
@@ -105,7 +106,7 @@ class Guard:
 
     def culprit(self) -> str:
         """`path:line` (relative to the scratch folder) of the innermost frame of code from the scratch folder."""
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         while frame is not None:
             filename = frame.f_code.co_filename
             if filename.startswith(self.scratch + os.sep):

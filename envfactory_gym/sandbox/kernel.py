@@ -47,7 +47,9 @@ def bwrap_binary() -> str:
 
 def python_roots() -> list[str]:
     """Folders of the running Python installation and virtual environment (read-only in the sandbox)."""
-    roots = {os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)))}
+    roots = {
+        os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable)))
+    }
     if sys.prefix != sys.base_prefix:
         roots.add(os.path.abspath(sys.prefix))  # the venv's own path, which its interpreter link is found under
     return sorted(_outermost(roots))
@@ -88,10 +90,29 @@ def _ancestors(path: str) -> list[str]:
 def bwrap_command(mounts: Mounts, *, seccomp_fd: int, disk_mb: int, root: bool, uid: int = NOBODY,
                   gid: int = NOBODY) -> list[str]:
     """The bubblewrap command line up to (not including) the worker's own command."""
-    command = [bwrap_binary(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-               "--die-with-parent", "--new-session", "--as-pid-1", "--clearenv"]
+    command = [
+        bwrap_binary(),
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--clearenv",
+    ]
     if root:
-        command += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
+        command += [
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+            "--cap-add",
+            "CAP_SETPCAP",
+        ]
     else:
         command += ["--unshare-user", "--disable-userns"]
     made: set[str] = set()

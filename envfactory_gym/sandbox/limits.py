@@ -27,7 +27,17 @@ class Limits:
     message_mb: int = 256  # largest message the parent accepts from the worker
 
     def __post_init__(self) -> None:
-        for name in ("cpu_s", "cpu_grace_s", "wall_s", "memory_mb", "file_mb", "disk_mb", "open_files", "lifetime_cpu_s", "message_mb"):
+        for name in (
+            "cpu_s",
+            "cpu_grace_s",
+            "wall_s",
+            "memory_mb",
+            "file_mb",
+            "disk_mb",
+            "open_files",
+            "lifetime_cpu_s",
+            "message_mb",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"Limits.{name} must be positive, got {getattr(self, name)!r}")
         for name in ("processes", "threads"):

@@ -191,8 +191,9 @@ class Worker:
                     pass
             os.close(self._responses)
             self._output.thread.join(timeout=2)
-        if getattr(self, "_scratch_dir", None) is not None:
-            self._scratch_dir.cleanup()
+        scratch_dir = getattr(self, "_scratch_dir", None)
+        if scratch_dir is not None:
+            scratch_dir.cleanup()
             self._scratch_dir = None
 
     def __enter__(self) -> "Worker":
@@ -283,7 +284,9 @@ class Worker:
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return self._stop("timeout", f"wall time limit of {deadline - self._call_started:g} s exceeded (sending)")
+                return self._stop(
+                    "timeout", f"wall time limit of {deadline - self._call_started:g} s exceeded (sending)"
+                )
             _, writable, _ = select.select([], [fd], [], min(remaining, 0.1))
             if writable:
                 try:
@@ -292,7 +295,9 @@ class Worker:
                     return self._ended()
         return None
 
-    def _receive(self, done: Any, frames: list[Any], deadline: float, cpu_before: float | None) -> tuple[str, str] | None:
+    def _receive(
+        self, done: Any, frames: list[Any], deadline: float, cpu_before: float | None
+    ) -> tuple[str, str] | None:
         """Collect frames until `done(frame)`; (status, reason) when the worker ended or was stopped instead."""
         self._cpu_at_end = self._cpu() if cpu_before is not None else 0.0
         while True:

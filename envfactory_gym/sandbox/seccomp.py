@@ -14,6 +14,7 @@ import os
 import socket
 import tempfile
 from functools import lru_cache
+from typing import Any
 
 CLONE_THREAD = 0x00010000
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
@@ -44,14 +45,14 @@ def _library():
     return pyseccomp
 
 
-def _deny(seccomp, rules, name: str, *args) -> None:
+def _deny(seccomp: Any, rules: Any, name: str, *args: Any) -> None:  # Any: pyseccomp is untyped
     try:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), name, *args)
     except (OSError, ValueError):
         pass  # a call this kernel or libseccomp does not know cannot be made either
 
 
-def _export(rules) -> bytes:
+def _export(rules: Any) -> bytes:
     with tempfile.TemporaryFile() as out:
         rules.export_bpf(out)
         out.seek(0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast, runtime_checkable
 
 from ..tasks import Task, Turn
 
@@ -42,7 +42,7 @@ def make_user(user: SimulatedUser | Callable[[], SimulatedUser] | str | None) ->
         return LLMUser.from_env()
     if isinstance(user, str):
         raise ValueError(f"unknown user {user!r}: use 'scripted', 'llm' or a SimulatedUser instance")
-    return user
+    return cast(SimulatedUser, user)  # factories were called above; `callable()` does not narrow the union
 
 
 class ScriptedUser:

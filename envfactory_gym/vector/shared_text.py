@@ -25,7 +25,9 @@ _ERRORS = "surrogatepass"  # lone surrogates are valid Python text: keep them
 
 def _slots(shared_memory: SynchronizedArray, n: int, max_length: int) -> np.ndarray:
     """The buffer as an (n, 1 + max_length) int32 array: column 0 is the length, the rest the code points."""
-    return np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape(n, max_length + 1)
+    # a ctypes array has the buffer protocol, which numpy's stubs do not list for frombuffer
+    codes = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)  # type: ignore[call-overload]
+    return codes.reshape(n, max_length + 1)
 
 
 class SharedTextBatch(Sequence[str]):

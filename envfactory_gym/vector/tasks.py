@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from gymnasium.vector import VectorEnv
+from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
 
-def reset_to_tasks(vec: VectorEnv, task_ids: Sequence[str], seed: int | list[int] | None = None) -> tuple[Any, dict]:
+def reset_to_tasks(
+    vec: SyncVectorEnv | AsyncVectorEnv, task_ids: Sequence[str], seed: int | list[int | None] | None = None
+) -> tuple[Any, dict]:
     """Reset every sub-env of `vec` on its own task (`task_ids[i]` for sub-env `i`); returns `vec.reset(...)`.
 
     >>> import gymnasium as gym, envfactory_gym

@@ -3,9 +3,12 @@ and ends the episode, instead of only counting against the final reward."""
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat, cast
 
 import gymnasium as gym
+
+if TYPE_CHECKING:
+    from ..env import ToolUseEnv
 
 
 class StepFormatPenalty(gym.Wrapper):
@@ -35,7 +38,8 @@ class StepFormatPenalty(gym.Wrapper):
         self._format_errors = info["format_errors"]
         if malformed:
             info["format_terminated"] = True
-            info["reward_components"] = {**self.env.unwrapped.current_score().as_dict(), "total": self.penalty}
+            env = cast("ToolUseEnv", self.env.unwrapped)  # the wrapper is made for ToolUseEnv
+            info["reward_components"] = {**env.current_score().as_dict(), "total": self.penalty}
             return observation, self.penalty - self._paid, True, False, info
         self._paid += float(reward)
         return observation, reward, terminated, truncated, info

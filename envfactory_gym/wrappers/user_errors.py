@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat, cast
 
 import gymnasium as gym
 from pydantic import BaseModel, Field
 
 from ..llm import ChatModel, LLMError, load_prompt, render_state
-from ..users.llm import LLMUser, dialogue_text
 from ..users import ScriptedUser
+from ..users.llm import LLMUser, dialogue_text
+
+if TYPE_CHECKING:
+    from ..env import ToolUseEnv
 
 STAGE = "meu_judge"
 
@@ -55,7 +58,7 @@ class FlagUserErrors(gym.Wrapper):
 
     def user_errors(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The user errors of the finished episode whose messages are given."""
-        env = self.env.unwrapped
+        env = cast("ToolUseEnv", self.env.unwrapped)  # the wrapper is made for ToolUseEnv
         user = env.user
         if isinstance(user, ScriptedUser):
             return []

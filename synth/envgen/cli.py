@@ -9,14 +9,14 @@ from pathlib import Path
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 
 from envfactory_gym import registry
-from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
+from envfactory_gym.cli.args import positive_int
 from envfactory_gym.cli.terminal import console
+from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
 from envfactory_gym.sandbox import Limits, Worker
 
 from .models import EnvGenRecord
 from .pipeline import EnvGen, EnvGenConfig
 from .sources import LocalDocs
-from envfactory_gym.cli.args import positive_int
 
 
 def _synth_group(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:

@@ -45,7 +45,9 @@ def classify_messages(graph: ToolGraph, description: str) -> list[dict[str, str]
     return [{"role": "system", "content": CLASSIFY_SYSTEM}, {"role": "user", "content": user}]
 
 
-def classify_inputs(graph: ToolGraph, llm: LLMClient | None = None, description: str = "") -> tuple[dict[str, Role], str]:
+def classify_inputs(
+    graph: ToolGraph, llm: LLMClient | None = None, description: str = ""
+) -> tuple[dict[str, Role], str]:
     """Classify every input; returns (roles keyed `tool.input`, source). The LLM's answer wins where it gives a
     valid class; inputs it skips keep the heuristic class (source `llm+heuristic` then)."""
     roles = heuristic_roles(graph)

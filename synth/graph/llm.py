@@ -26,7 +26,9 @@ def tool_listing(graph: ToolGraph) -> str:
         inputs = ", ".join(f"{i['name']}{'*' if i['required'] else ''} ({i['type']})" for i in graph.inputs(tool))
         outputs = ", ".join(f"{o['path'] or '(result)'} ({o['type']})" for o in graph.outputs(tool))
         description = " ".join(data["description"].split())
-        blocks.append(f"- {tool} [{flags}]: {description}\n  inputs: {inputs or 'none'}\n  outputs: {outputs or 'none'}")
+        blocks.append(
+            f"- {tool} [{flags}]: {description}\n  inputs: {inputs or 'none'}\n  outputs: {outputs or 'none'}"
+        )
     return "\n".join(blocks)
 
 

@@ -23,7 +23,9 @@ def merge_parameters(params: list[Param], vectors: np.ndarray, threshold: float)
         best, best_score = -1, threshold
         for group, head in enumerate(heads):
             score = float(vectors[index] @ vectors[head])
-            compatible = types_compatible(param.type, params[head].type) and types_compatible(params[head].type, param.type)
+            compatible = types_compatible(param.type, params[head].type) and types_compatible(
+                params[head].type, param.type
+            )
             if compatible and score >= best_score:
                 best, best_score = group, score
         if best < 0:

@@ -9,16 +9,16 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from envfactory_gym.cli.args import positive_int
+from envfactory_gym.cli.terminal import console
 from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
 from envfactory_gym.registry import resolve
-from envfactory_gym.cli.terminal import console
 
 from .chains import read_chains, sample_chains
 from .context import QueryGenConfig, QueryGenContext
 from .models import SynthesisError
 from .output import OutputDir
 from .pipeline import synthesize
-from envfactory_gym.cli.args import positive_int
 
 
 def _synth_subparsers(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:

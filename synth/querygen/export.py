@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from envfactory_gym.execution import ToolOutcome
 from envfactory_gym.prompts import system_prompt
 from envfactory_gym.spec import EnvironmentSpec
-from envfactory_gym.execution import ToolOutcome
 from envfactory_gym.tasks import Task
 
 from .models import Candidate

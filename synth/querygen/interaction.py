@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from envfactory_gym.users.llm import LLMUser
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import Task, Turn
+from envfactory_gym.users.llm import LLMUser
 
 from .context import QueryGenContext
 from .models import AgentStep, Candidate, Plan, Segment, StepCall

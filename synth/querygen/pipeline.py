@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envfactory_gym.llm import internal_ids, load_prompt
-from envfactory_gym.users.llm import STAGE as USER_STAGE
 from envfactory_gym.session import DEFAULT_SNAPSHOT, ToolSession
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall, Task, Turn
+from envfactory_gym.users.llm import STAGE as USER_STAGE
 
 from .context import QueryGenContext, call_text
 from .evaluation import CandidateScore, drop_needless_turns, filter_candidate, rank, score_candidate

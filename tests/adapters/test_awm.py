@@ -11,8 +11,15 @@ from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 
 from .conftest import FIXTURES
-from .contract import (assert_check_env, assert_ground_truth_scores_one, assert_isolated, assert_wrong_write_scores_lower,
-                       convert, convert_checked, play)
+from .contract import (
+    assert_check_env,
+    assert_ground_truth_scores_one,
+    assert_isolated,
+    assert_wrong_write_scores_lower,
+    convert,
+    convert_checked,
+    play,
+)
 
 FIXTURE = FIXTURES / "awm"
 OPTIONS = ImportOptions(solutions=str(FIXTURE / "solutions.jsonl"))

@@ -26,7 +26,9 @@ from .conftest import FIXTURES
 def test_import_registers_and_lists_external_envs(envfactory_home, capsys):
     pytest.importorskip("fastapi")
     fixture = FIXTURES / "envfactory"
-    assert main(["import", "envfactory", str(fixture), "--name", "ledger", "--tasks", str(fixture / "rl_rows.json")]) == 0
+    assert (
+        main(["import", "envfactory", str(fixture), "--name", "ledger", "--tasks", str(fixture / "rl_rows.json")]) == 0
+    )
     assert main(["import", "awm", str(FIXTURES / "awm"), "--name", "library"]) == 0
     catalog = json.loads(catalog_path().read_text())["environments"]
     assert catalog_path().parent == envfactory_home
@@ -69,7 +71,9 @@ def test_import_reports_what_does_not_convert(envfactory_home, tmp_path):
 
 def test_imported_envs_are_served_over_mcp_with_a_state_per_session(envfactory_home):
     fixture = FIXTURES / "envfactory"
-    assert main(["import", "envfactory", str(fixture), "--name", "ledger", "--tasks", str(fixture / "rl_rows.json")]) == 0
+    assert (
+        main(["import", "envfactory", str(fixture), "--name", "ledger", "--tasks", str(fixture / "rl_rows.json")]) == 0
+    )
 
     async def talk() -> tuple[str, str]:
         app = server("ext-ledger")
@@ -100,7 +104,10 @@ def test_import_prints_what_it_decided(envfactory_home, capsys):
 
 def test_an_environment_without_tasks_imports_serves_and_plays(envfactory_home, capsys, monkeypatch):
     # without tasks no replay shows that `last_fetched` is a cache: it is declared
-    assert main(["import", "envfactory", str(REAL / "Pantry.py"), "--name", "shelf", "--cache-fields", "last_fetched"]) == 0
+    assert (
+        main(["import", "envfactory", str(REAL / "Pantry.py"), "--name", "shelf", "--cache-fields", "last_fetched"])
+        == 0
+    )
     assert "no tasks" in capsys.readouterr().out
     register_zoo()
     with pytest.raises(ValueError, match="has no tasks .* envfactory serve ext-shelf / envfactory play ext-shelf"):
@@ -121,7 +128,9 @@ def test_an_environment_without_tasks_imports_serves_and_plays(envfactory_home, 
 
 def test_a_broken_start_state_is_said_when_serving(envfactory_home, capsys):
     fixture = FIXTURES / "envfactory"
-    assert main(["import", "envfactory", str(fixture), "--name", "ledger", "--tasks", str(fixture / "rl_rows.json")]) == 0
+    assert (
+        main(["import", "envfactory", str(fixture), "--name", "ledger", "--tasks", str(fixture / "rl_rows.json")]) == 0
+    )
     spec = load_external("ext-ledger")
     spec.snapshot_path("seed").write_text(json.dumps({"accounts": {"acc-1": {"balance": "lots"}}}))  # gone stale
     with pytest.raises(ValueError, match=r"the start state of ext-ledger does not load \(ValidationError"):

@@ -7,8 +7,8 @@ import pickle
 import pytest
 
 from envfactory_gym.adapters import ImportOptions
-from envfactory_gym.adapters.cow import CowState, SharedMutation, StateVersion, UntrackableChange, freeze, Registry
 from envfactory_gym.adapters.checks import compare_with_reference
+from envfactory_gym.adapters.cow import CowState, Registry, SharedMutation, StateVersion, UntrackableChange, freeze
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks, replay
 

@@ -16,9 +16,13 @@ OPTIONS = ImportOptions(tasks=str(FIXTURE / "rl_rows.json"))
 
 
 def test_sandboxed_environment_behaves_like_the_in_process_one(tmp_path):
-    sandboxed = load_environment("envfactory", FIXTURE, "Ledger", "ext-sandboxed", tmp_path / "s", OPTIONS, isolate=True)
+    sandboxed = load_environment(
+        "envfactory", FIXTURE, "Ledger", "ext-sandboxed", tmp_path / "s", OPTIONS, isolate=True
+    )
     local = convert("envfactory", FIXTURE, tmp_path / "l", OPTIONS)
-    assert {n: t.input_schema for n, t in sandboxed.tools.items()} == {n: t.input_schema for n, t in local.tools.items()}
+    assert {n: t.input_schema for n, t in sandboxed.tools.items()} == {
+        n: t.input_schema for n, t in local.tools.items()
+    }
     assert (tmp_path / "s" / "tasks.jsonl").read_text() == (tmp_path / "l" / "tasks.jsonl").read_text()
     sessions = [ToolSession(sandboxed), ToolSession(local)]
     for session in sessions:

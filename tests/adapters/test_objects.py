@@ -189,7 +189,9 @@ def test_a_failed_ground_truth_call_is_matched_only_by_the_same_failure():
     from envfactory_gym.reward import CallRecord, outcome_matches
     from envfactory_gym.tasks import GroundTruthCall
 
-    failing = GroundTruthCall(name="find_user", arguments={"email": "old@x.org"}, expected_error="ValueError: User not found")
+    failing = GroundTruthCall(
+        name="find_user", arguments={"email": "old@x.org"}, expected_error="ValueError: User not found"
+    )
     fine = GroundTruthCall(name="find_user", arguments={"email": "new@x.org"})
     same = CallRecord("find_user", {"email": "old@x.org"}, False, True, "ValueError: User not found")
     other = CallRecord("find_user", {"email": "old@x.org"}, False, True, "ValueError: Rate limited")

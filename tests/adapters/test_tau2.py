@@ -11,8 +11,15 @@ from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 
 from .conftest import FIXTURES, OUTFITTERS
-from .contract import (assert_check_env, assert_ground_truth_scores_one, assert_isolated, assert_wrong_write_scores_lower,
-                       convert, convert_checked, play)
+from .contract import (
+    assert_check_env,
+    assert_ground_truth_scores_one,
+    assert_isolated,
+    assert_wrong_write_scores_lower,
+    convert,
+    convert_checked,
+    play,
+)
 
 DOMAIN = FIXTURES / "tau2" / "giftshop"
 STUB = str(FIXTURES / "tau2" / "stub")  # stands for an installed tau2-bench: the names domain code imports
@@ -98,7 +105,9 @@ def test_a_gold_action_that_fails_in_tau2_is_matched_by_the_same_failure(outfitt
     assert play(spec, "7")["reward"] == 1.0  # the identical call fails the same way: matched
     script = [[(c.name, dict(c.arguments)) for c in turn.agent_calls] for turn in task.turns]
     skipped = play(spec, "7", [script[0][1:]] + script[1:])
-    other = play(spec, "7", [[("find_customer_by_email", {"email": "nobody@example.com"})] + script[0][1:]] + script[1:])
+    other = play(
+        spec, "7", [[("find_customer_by_email", {"email": "nobody@example.com"})] + script[0][1:]] + script[1:]
+    )
     assert skipped["components"]["trajectory"] < 1.0 and skipped["components"]["state"] == 1.0
     assert other["components"]["trajectory"] < 1.0  # another failing lookup is not the same call
 

@@ -78,8 +78,14 @@ def host(tmp_path_factory):
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    yield {"canary": str(canary), "parent": os.getpid(), "repo": str(Path(envfactory_gym.__file__).parents[1]), "port": server.getsockname()[1], "abstract": abstract,
-           "hits": hits}
+    yield {
+        "canary": str(canary),
+        "parent": os.getpid(),
+        "repo": str(Path(envfactory_gym.__file__).parents[1]),
+        "port": server.getsockname()[1],
+        "abstract": abstract,
+        "hits": hits,
+    }
     stop.set()
     thread.join(timeout=2)
     server.close()

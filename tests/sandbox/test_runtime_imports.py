@@ -1,4 +1,5 @@
-"""The runtime stands alone: no module of envfactory_gym imports synth or training (the sandbox lives in the runtime)."""
+"""The runtime stands alone: no module of envfactory_gym imports synth or training (the sandbox lives in the
+runtime)."""
 
 from __future__ import annotations
 

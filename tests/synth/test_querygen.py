@@ -27,7 +27,7 @@ from synth.querygen.export import validate_rl_row, validate_sft_sample
 from synth.querygen.masking import variants
 from synth.querygen.models import AgentStep, Candidate, Segment, StepCall
 from synth.querygen.output import OutputDir
-from synth.querygen.planning import split_chain, seed_snapshot, validate_rows
+from synth.querygen.planning import seed_snapshot, split_chain, validate_rows
 
 CASSETTES = Path(__file__).parent.parent / "cassettes" / "querygen"
 CHAIN = ["search_pages", "query_database", "list_users", "update_page", "create_comment"]
@@ -254,9 +254,21 @@ def test_planned_rows_are_validated_by_the_schema():
     with pytest.raises(ValueError, match="unknown tables"):
         validate_rows(ctx, seed, {"widgets": [{}]})
     maya = seed["tables"]["users"][0]["id"]
-    data, blob = validate_rows(ctx, seed, {"comments": [{"id": "c-new-0001", "page_id": seed["tables"]["pages"][0]["id"],
-                                                          "author_id": maya, "text": "hi",
-                                                          "created_time": "2025-01-15T09:00:00Z"}]})
+    data, blob = validate_rows(
+        ctx,
+        seed,
+        {
+            "comments": [
+                {
+                    "id": "c-new-0001",
+                    "page_id": seed["tables"]["pages"][0]["id"],
+                    "author_id": maya,
+                    "text": "hi",
+                    "created_time": "2025-01-15T09:00:00Z",
+                }
+            ]
+        },
+    )
     assert len(data["tables"]["comments"]) == len(seed["tables"]["comments"]) + 1 and blob
 
 

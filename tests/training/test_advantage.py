@@ -54,7 +54,10 @@ def test_apply_erpo_rewrites_experience_rewards_in_batch_order():
             info={"user_error": torch.tensor(errors)},
         )
 
-    batch = [experience([0.0, 1.0], ["a", "b"], [0.0, 0.0]), experience([1.0, 0.0, 0.5], ["a", "b", "b"], [0.0, 0.0, 1.0])]
+    batch = [
+        experience([0.0, 1.0], ["a", "b"], [0.0, 0.0]),
+        experience([1.0, 0.0, 0.5], ["a", "b", "b"], [0.0, 0.0, 1.0]),
+    ]
     apply_erpo(batch)
     flat = torch.cat([e.rewards for e in batch])
     expected = erpo_advantages(

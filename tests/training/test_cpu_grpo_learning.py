@@ -46,7 +46,10 @@ def test_a_rewarded_action_becomes_likelier_and_a_punished_one_less(setup):
 
     script, tokenizer, base = setup
     model = copy.deepcopy(base)
-    good, bad = response(tokenizer, "user: ", "search the roadmap page"), response(tokenizer, "user: ", "delete everything now")
+    good, bad = (
+        response(tokenizer, "user: ", "search the roadmap page"),
+        response(tokenizer, "user: ", "delete everything now"),
+    )
     before = [action_logprob(script, model, r) for r in (good, bad)]
     advantages = script.advantages_for(torch.tensor([[1.0, 0.0]]), shuffle=False, rng=torch.Generator())
     assert advantages[0] > 0 > advantages[1]

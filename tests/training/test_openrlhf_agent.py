@@ -14,9 +14,9 @@ from envfactory_gym.env import ToolUseEnv  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
 from training.datasets import prompt_rows  # noqa: E402
-from training.renderers import text_message  # noqa: E402
 from training.episode import EpisodeLabel, start_episode  # noqa: E402
 from training.openrlhf_agent import AgentExecutor  # noqa: E402
+from training.renderers import text_message  # noqa: E402
 from training.sample import SampleSettings  # noqa: E402
 
 from .fakes import CLOSING, ScriptedEngine, conversation_actions, sampling_params, tiny_tokenizer, turn_actions  # noqa: E402
@@ -29,7 +29,9 @@ TASKS = load_tasks(load_zoo_environment("notion"))
 
 def prompt_row(task_id: str, mode: str, turn: int = 0) -> dict:
     """The dataset row of one sample, as `envfactory train-data` writes it."""
-    rows = [r for r in prompt_rows("notion", mode, split="all") if EpisodeLabel.from_json(r["label"]).task_id == task_id]
+    rows = [
+        r for r in prompt_rows("notion", mode, split="all") if EpisodeLabel.from_json(r["label"]).task_id == task_id
+    ]
     return next(r for r in rows if EpisodeLabel.from_json(r["label"]).turn == turn)
 
 
@@ -174,7 +176,7 @@ def test_concurrent_samples_stay_isolated():
         return await asyncio.gather(*jobs)
 
     responses = asyncio.run(all_samples())
-    for (task, actions), response in zip(cases, responses):
+    for (task, _actions), response in zip(cases, responses):
         expected, _ = reference(EpisodeLabel("notion", task), executed_actions(response))
         assert response["reward"] == pytest.approx(expected), task
     assert {round(r["reward"], 6) for r in responses} != {1.0}  # the cases really differ

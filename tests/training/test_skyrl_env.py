@@ -12,10 +12,10 @@ skyrl_gym = pytest.importorskip("skyrl_gym")
 from omegaconf import DictConfig  # noqa: E402
 
 from envfactory_gym.agents import format_call  # noqa: E402
+from envfactory_gym.cli import main  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment, zoo_keys  # noqa: E402
 from envfactory_gym.state import state_hash  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
-from envfactory_gym.cli import main  # noqa: E402
 from training.episode import EpisodeLabel  # noqa: E402
 from training.skyrl_env import EnvFactoryTextEnv, register_zoo  # noqa: E402
 

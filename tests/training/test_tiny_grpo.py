@@ -46,6 +46,8 @@ def test_assistant_tokens_are_the_only_sft_targets():
                 {"role": "assistant", "content": "hello there"}]
     tokenizer = chatml_tokenizer([json.dumps(messages)], vocab_size=300)
     ids, mask = script.tokenize_chat(tokenizer, messages, max_tokens=10_000)
-    assert ids == tokenizer(tokenizer.apply_chat_template(messages, tokenize=False), add_special_tokens=False)["input_ids"]
+    assert (
+        ids == tokenizer(tokenizer.apply_chat_template(messages, tokenize=False), add_special_tokens=False)["input_ids"]
+    )
     target = tokenizer.decode([t for t, m in zip(ids, mask) if m])
     assert target == "<|im_start|>assistant\nhello there<|im_end|>\n"

@@ -11,7 +11,6 @@ trl = pytest.importorskip("trl")
 
 from transformers.utils import get_json_schema  # noqa: E402
 
-from envfactory_gym.agents import format_call  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment, zoo_keys  # noqa: E402
 from envfactory_gym.state import state_hash  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
@@ -128,7 +127,7 @@ def test_grpo_trainer_runs_mixed_environments_with_env_owned_rewards(tmp_path, m
     # every row ran twice (a GRPO group), each sample from the same replayed state as its group's other sample
     assert sorted(label for label, _ in resets) == sorted(r["label"] for r in rows for _ in range(2))
     for label in {label for label, _ in resets}:
-        assert len({digest for l, digest in resets if l == label}) == 1
+        assert len({digest for other, digest in resets if other == label}) == 1
     # the environment owns the reward: the ground-truth call scores 1.0, the unknown tool less
     by_label: dict[str, list[float]] = {}
     for label, value in rewards:
@@ -137,5 +136,5 @@ def test_grpo_trainer_runs_mixed_environments_with_env_owned_rewards(tmp_path, m
     assert all(sorted(values)[-1] == pytest.approx(1.0) and sorted(values)[0] < 1.0 for values in by_label.values())
     logged = trainer.state.log_history[0]
     assert logged["rewards/NotionEnvironment/mean"] == pytest.approx(
-        sum(v for l, v in rewards if '"notion"' in l) / sum(1 for l, _ in rewards if '"notion"' in l))
+        sum(v for key, v in rewards if '"notion"' in key) / sum(1 for key, _ in rewards if '"notion"' in key))
     assert any(not p.detach().equal(before[n]) for n, p in trainer.model.named_parameters())  # it trained

@@ -88,10 +88,9 @@ def verl_setup(tmp_path_factory):
     """A model folder (the in-process tokenizer with Qwen2.5's template and a tiny Qwen2), parquet rows written by
     the project's exporter (one-call turns of Notion and Stripe; two-turn Notion conversations), and verl's composed
     trainer config."""
+    import verl
     from hydra import compose, initialize_config_dir
     from trl.chat_template_utils import qwen2_5_chat_template
-
-    import verl
 
     folder = tmp_path_factory.mktemp("verl")
     one_call = lambda task, turn: len(task.turns[turn].agent_calls) == 1  # noqa: E731
@@ -127,11 +126,11 @@ def generate(config, parquet: Path, turns: dict, monkeypatch, response_length: i
     the output batch, the worker's tokenizer, the server and the start-state digest of each sample's env."""
     import numpy as np
     from omegaconf import OmegaConf
-
-    import training.verl_agent as verl_agent
     from verl.experimental.agent_loop.agent_loop import AgentLoopWorker
     from verl.protocol import DataProto
     from verl.utils.dataset.rl_dataset import RLHFDataset, collate_fn
+
+    import training.verl_agent as verl_agent
 
     config = OmegaConf.create(OmegaConf.to_container(config))
     if response_length is not None:

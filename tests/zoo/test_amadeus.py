@@ -95,7 +95,7 @@ def free_seats(session: ToolSession, order_id: str, segment: str = "1") -> list[
 
 def test_airport_search_finds_cities_and_their_airports(session):
     found = ok(session, "search_airports", keyword="london")
-    codes = [(l["subType"], l["iataCode"]) for l in found]
+    codes = [(loc["subType"], loc["iataCode"]) for loc in found]
     assert codes[0] == ("CITY", "LON") and {("AIRPORT", "LHR"), ("AIRPORT", "LGW"), ("AIRPORT", "LCY")} <= set(codes)
     exact = ok(session, "search_airports", keyword="lin", sub_type="AIRPORT")
     assert exact[0]["iataCode"] == "LIN" and exact[0]["address"]["cityCode"] == "MIL"
@@ -459,7 +459,9 @@ def test_create_profile_normalizes_and_refuses_duplicates(session):
     fails(session, "create_traveler_profile", "InvalidRequest", "date_of_birth '1990-02-30' is not a valid date",
           first_name="Baby", last_name="Nobody", date_of_birth="1990-02-30")
     dialled = ok(session, "create_traveler_profile", first_name="Ines", last_name="Costa", phone="00 351 (913) 555-210")
-    assert dialled["contact"]["phones"] == [{"deviceType": "MOBILE", "countryCallingCode": "351", "number": "913555210"}]
+    assert dialled["contact"]["phones"] == [
+        {"deviceType": "MOBILE", "countryCallingCode": "351", "number": "913555210"}
+    ]
 
 
 def test_update_profile_loyalty_replaces_the_same_program(session):

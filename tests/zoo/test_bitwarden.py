@@ -420,7 +420,9 @@ def test_owner_rules_when_changing_roles(session):
           "PermissionDenied", "Only an Owner")
     me = member(FAMILY, "daniel.reyes@fastmail.com")
     fails(session, "update_member", {"member_id": me, "type": 1}, "Conflict", "at least one confirmed owner")
-    assert ok(session, "update_member", {"member_id": member(FAMILY, "sofia.reyes@fastmail.com"), "type": 0})["type"] == 0
+    assert (
+        ok(session, "update_member", {"member_id": member(FAMILY, "sofia.reyes@fastmail.com"), "type": 0})["type"] == 0
+    )
     assert ok(session, "update_member", {"member_id": me, "type": 1})["type"] == 1
     # no longer an owner, Daniel can't touch Sofia
     fails(session, "update_member", {"member_id": member(FAMILY, "sofia.reyes@fastmail.com"), "type": 2},

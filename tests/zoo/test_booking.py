@@ -49,7 +49,9 @@ def order(first: str, last: str, accommodation: str, status: str) -> dict[str, A
 
 
 def wish_list(first: str, last: str, name: str) -> str:
-    return next(w["id"] for w in SEED["wish_lists"] if w["booker_id"] == booker(first, last)["id"] and w["name"] == name)
+    return next(
+        w["id"] for w in SEED["wish_lists"] if w["booker_id"] == booker(first, last)["id"] and w["name"] == name
+    )
 
 
 # ---------------------------------------------------------------- session helpers

@@ -193,7 +193,9 @@ def test_extras_rules_when_adding_to_the_cart(session):
     fails(session, "add_to_cart", {"item_id": burrito, "option_ids": options(burrito, "Carnitas") * 2},
           "InvalidRequest", "only once")
     agua = item("La Taqueria", "Agua Fresca")
-    fails(session, "add_to_cart", {"item_id": agua, "option_ids": options(agua, "Tamarindo")}, "Conflict", "unavailable")
+    fails(
+        session, "add_to_cart", {"item_id": agua, "option_ids": options(agua, "Tamarindo")}, "Conflict", "unavailable"
+    )
     fails(session, "add_to_cart", {"item_id": item("La Taqueria", "Jarritos")}, "Conflict", "sold out")
     fails(session, "add_to_cart", {"item_id": agua, "option_ids": options(agua, "Jamaica"), "quantity": 21},
           "InvalidRequest", "quantity")
@@ -531,8 +533,13 @@ def test_support_rules(session):
                                           "issue_type": "missing_item", "quantity": 2}, "Conflict", "1 ordered")
     log_in(session, "Daniel")
     curry = order("Daniel", "Curry Up Now (Valencia)", "submitted")
-    fails(session, "report_order_issue", {"order_id": curry["id"], "order_item_id": line(curry, "Samosas (2)")["id"],
-                                          "issue_type": "missing_item"}, "Conflict", "once the order has been delivered")
+    fails(
+        session,
+        "report_order_issue",
+        {"order_id": curry["id"], "order_item_id": line(curry, "Samosas (2)")["id"], "issue_type": "missing_item"},
+        "Conflict",
+        "once the order has been delivered",
+    )
 
 
 def test_a_refund_never_exceeds_what_the_card_paid(session):
@@ -545,7 +552,12 @@ def test_a_refund_never_exceeds_what_the_card_paid(session):
     restore_seed_with(session, paid_with_credits, CLOCK)
     log_in(session, "Hannah")
     fries = line(souvla, "Greek Fries")
-    args = {"order_id": souvla["id"], "order_item_id": fries["id"], "issue_type": "missing_item", "resolution": "refund"}
+    args = {
+        "order_id": souvla["id"],
+        "order_item_id": fries["id"],
+        "issue_type": "missing_item",
+        "resolution": "refund",
+    }
     fails(session, "report_order_issue", args, "InvalidRequest", f"Only ${souvla['tip'] / 100:.2f} of this order")
     assert ok(session, "report_order_issue", {**args, "resolution": "credits"})["amount"] == 750
 

@@ -561,14 +561,22 @@ def test_required_checks_that_never_reported_or_still_run_are_expected(session):
 def test_linear_history_refuses_merge_commits(session):
     sign_in(session, "snyberg")  # admin on infra, where the rules bind admins
     nat = number(INFRA, "Add a NAT gateway to staging")
-    ok(session, "update_branch_protection", {"repository": INFRA, "branch": "main", "required_approving_review_count": 1})
+    ok(
+        session,
+        "update_branch_protection",
+        {"repository": INFRA, "branch": "main", "required_approving_review_count": 1},
+    )
 
     def allow_merge_commits(tables):
         next(r for r in tables["repositories"] if r["full_name"] == INFRA)["allow_merge_commit"] = True
 
     restore_seed_with(session, allow_merge_commits, CLOCK)
     sign_in(session, "snyberg")
-    ok(session, "update_branch_protection", {"repository": INFRA, "branch": "main", "required_approving_review_count": 1})
+    ok(
+        session,
+        "update_branch_protection",
+        {"repository": INFRA, "branch": "main", "required_approving_review_count": 1},
+    )
     fails(session, "merge_pull_request", {"repository": INFRA, "pull_number": nat, "merge_method": "merge"},
           "Conflict", "This branch must not contain merge commits.")
     assert ok(session, "merge_pull_request", {"repository": INFRA, "pull_number": nat, "merge_method": "squash"})[

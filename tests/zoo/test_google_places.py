@@ -162,7 +162,9 @@ def test_special_hours_of_the_santo_antonio_holiday(session):
     assert current["weekday_descriptions"][0] == "Thursday: 12:00 PM – 4:00 AM"
     assert current["next_close_time"] == "2025-06-13T03:00:00Z"
     assert pateo["regular_opening_hours"]["weekday_descriptions"][0] == "Monday: Closed"
-    assert pateo["regular_opening_hours"]["weekday_descriptions"][3] == "Thursday: 12:30 PM – 3:00 PM, 7:30 PM – 11:00 PM"
+    assert (
+        pateo["regular_opening_hours"]["weekday_descriptions"][3] == "Thursday: 12:30 PM – 3:00 PM, 7:30 PM – 11:00 PM"
+    )
     monastery = details(session, "Mosteiro dos Jerónimos")["current_opening_hours"]
     assert monastery["weekday_descriptions"][1] == "Friday: Closed"
     assert monastery["special_days"] == ["2025-06-13"]
@@ -203,7 +205,11 @@ def test_details_carry_amenities_and_newest_reviews(session):
 # ---------------------------------------------------------------- route matrix
 
 def test_route_matrix_modes_and_the_river(session):
-    hostel, castle, cristo = place("Home Lisbon Hostel"), place("Castelo de São Jorge"), place("Santuário de Cristo Rei")
+    hostel, castle, cristo = (
+        place("Home Lisbon Hostel"),
+        place("Castelo de São Jorge"),
+        place("Santuário de Cristo Rei"),
+    )
     walk = ok(session, "compute_route_matrix", {"origins": [hostel], "destinations": [castle, cristo, hostel],
                                                 "travel_mode": "WALK"})
     assert [e["condition"] for e in walk] == ["ROUTE_EXISTS", "ROUTE_NOT_FOUND", "ROUTE_EXISTS"]

@@ -56,7 +56,7 @@ def test_member_tools_need_a_signed_in_member(session):
     fails(session, "check_availability", trip("LAXT15", "2025-07-01T10:00", "2025-07-03T10:00"),
           "PermissionDenied", "Sign in")
     found = ok(session, "search_locations", {"query": "LAX"})["results"]  # the directory is public
-    assert {l["location_id"] for l in found} == {"LAXT15", "LAXC61"}  # Santa Monica files under LAX
+    assert {loc["location_id"] for loc in found} == {"LAXT15", "LAXC61"}  # Santa Monica files under LAX
 
 
 def test_sign_in_by_email_or_member_number_is_user_only(session):
@@ -72,20 +72,24 @@ def test_sign_in_by_email_or_member_number_is_user_only(session):
 
 def test_counter_pickup_is_user_only(session):
     sign_in(session, "Hannah", "Novak")
-    args = {"confirmation_number": booking("Hannah", "Novak"), "license_number": member("Hannah", "Novak")["license_number"]}
+    args = {
+        "confirmation_number": booking("Hannah", "Novak"),
+        "license_number": member("Hannah", "Novak")["license_number"],
+    }
     fails(session, "present_license_at_counter", args, "user_only", "only be performed by the user")
 
 
 # ---------------------------------------------------------------- directory
 
 def test_search_locations_matches_every_word_and_paginates(session):
-    assert [l["location_id"] for l in ok(session, "search_locations", {"query": "chicago downtown"})["results"]] == [
-        "CHIC50"]
+    assert [
+        loc["location_id"] for loc in ok(session, "search_locations", {"query": "chicago downtown"})["results"]
+    ] == ["CHIC50"]
     first = ok(session, "search_locations", {"query": "airport", "page_size": 5})
     assert len(first["results"]) == 5 and first["has_more"]
     rest = ok(session, "search_locations", {"query": "airport", "page_size": 25, "cursor": first["next_cursor"]})
-    airports = [l["location_id"] for l in first["results"] + rest["results"]]
-    assert len(airports) == len(set(airports)) == sum(l["location_type"] == "airport" for l in SEED["locations"])
+    airports = [loc["location_id"] for loc in first["results"] + rest["results"]]
+    assert len(airports) == len(set(airports)) == sum(loc["location_type"] == "airport" for loc in SEED["locations"])
     fails(session, "search_locations", {"page_size": 26}, "InvalidRequest", "page_size")
 
 
@@ -182,7 +186,10 @@ def test_create_reservation_books_the_car_and_uses_up_the_fleet(session):
     booked = ok(session, "create_reservation", {**args, "sipp_code": "mvar"})
     assert (booked["status"], booked["sipp_code"], booked["driver_age"]) == ("confirmed", "MVAR", 23)
     assert booked["young_renter_charge"] == 2 * 2500 and booked["prepaid_amount"] == 0
-    assert reservation(session, booked["confirmation_number"])["member_number"] == member("Priya", "Raman")["member_number"]
+    assert (
+        reservation(session, booked["confirmation_number"])["member_number"]
+        == member("Priya", "Raman")["member_number"]
+    )
     sign_in(session, "Marcus", "Bell")
     assert offers(ok(session, "check_availability", args))["MVAR"]["available"] is False
     fails(session, "create_reservation", {**args, "sipp_code": "MVAR"}, "Conflict", "sold out")

@@ -94,7 +94,10 @@ def test_groups_are_separate_even_with_the_same_slug(session):
 
 def test_search_and_organizer_filters(session):
     login(session, "elena")
-    names = lambda args: [r["name"] for r in ok(session, "get_recipes", args)["items"]]
+
+    def names(args):
+        return [r["name"] for r in ok(session, "get_recipes", args)["items"]]
+
     assert names({"tags": ["tacos"]}) == ["Black Bean Tacos with Mango Salsa", "Carne Asada", "Chicken Tinga Tacos",
                                           "Sheet Pan Chicken Fajitas"]
     assert names({"tags": ["Tacos", "Vegetarian"], "require_all": True}) == ["Black Bean Tacos with Mango Salsa"]
@@ -398,7 +401,10 @@ def test_checked_items_drop_their_recipe_links(session):
     assert len(lines) == 6
     result = ok(session, "update_shopping_list_items", {"item_ids": lines[:3], "checked": True})
     assert [i["recipe_references"] for i in result["updated_items"]] == [[], [], []]
-    names = lambda: [r["recipe_name"] for r in ok(session, "get_shopping_lists", {})[0]["recipe_references"]]
+
+    def names():
+        return [r["recipe_name"] for r in ok(session, "get_shopping_lists", {})[0]["recipe_references"]]
+
     assert names() == ["Beef Wellington", "Roasted Beet Salad"]
     ok(session, "update_shopping_list_items", {"item_ids": lines[3:], "checked": True})
     assert names() == ["Beef Wellington"]

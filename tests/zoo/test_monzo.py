@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-
 from envfactory_gym import ToolSession, resolve
 
 from .toolkit import fails, ok, session_fixture

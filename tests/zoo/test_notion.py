@@ -45,7 +45,9 @@ def test_sub_pages_go_to_the_trash_and_come_back_with_their_page(session):
     ok(session, "move_page_to_trash", {"page_id": MEETING_NOTES})
     assert all(in_trash(session, note) for note in notes)
     fails(session, "update_page", {"page_id": notes[0], "title": "x"}, "Conflict", "in the trash")
-    assert not {r["id"] for r in ok(session, "search_pages", {"query": "sync", "page_size": 100})["results"]} & set(notes)
+    assert not {r["id"] for r in ok(session, "search_pages", {"query": "sync", "page_size": 100})["results"]} & set(
+        notes
+    )
     ok(session, "restore_page", {"page_id": MEETING_NOTES})
     assert not any(in_trash(session, note) for note in [MEETING_NOTES, *notes])
 

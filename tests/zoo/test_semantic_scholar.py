@@ -69,7 +69,9 @@ def test_paper_ids_in_every_style_name_the_same_paper(session):
     alphafold = paper("Highly accurate protein structure")
     for style in ("PMID:34265844", "PMCID:PMC8371605", "PMCID:8371605"):
         assert ok(session, "get_paper", {"paper_id": style})["paperId"] == alphafold
-    fails(session, "get_paper", {"paper_id": "ARXIV:9999.99999"}, "NotFound", "Paper with id ARXIV:9999.99999 not found")
+    fails(
+        session, "get_paper", {"paper_id": "ARXIV:9999.99999"}, "NotFound", "Paper with id ARXIV:9999.99999 not found"
+    )
     fails(session, "get_paper", {"paper_id": "10.18653/v1/2020.acl-main.207"}, "NotFound", "not found")
     fails(session, "get_paper", {"paper_id": "URL:https://scholar.google.com/x"}, "InvalidRequest", "Unsupported URL")
 
@@ -101,14 +103,20 @@ def test_search_ranks_title_matches_first_and_counts_every_match(session):
 def test_search_filters(session):
     found = ok(session, "search_papers", {"query": "hallucination", "year": "2023-", "open_access_pdf": True,
                                            "min_citation_count": 300})["data"]
-    assert sorted(p["title"][:19] for p in found) == ["Chain-of-Verificati", "Enabling Large Lang", "Retrieval-Augmented"]
+    assert sorted(p["title"][:19] for p in found) == [
+        "Chain-of-Verificati",
+        "Enabling Large Lang",
+        "Retrieval-Augmented",
+    ]
     assert all(p["year"] >= 2023 and p["isOpenAccess"] and p["citationCount"] >= 300 for p in found)
     years = ok(session, "search_papers", {"query": "language model", "year": "-2019", "limit": 100})["data"]
     assert years and max(p["year"] for p in years) <= 2019
     exact = ok(session, "search_papers", {"query": "language model", "year": "2020", "limit": 100})["data"]
     assert exact and {p["year"] for p in exact} == {2020}
     naacl = ok(session, "search_papers", {"query": "retrieval", "venue": ["naacl"], "limit": 100})["data"]
-    assert naacl and {p["venue"] for p in naacl} == {"North American Chapter of the Association for Computational Linguistics"}
+    assert naacl and {p["venue"] for p in naacl} == {
+        "North American Chapter of the Association for Computational Linguistics"
+    }
     medicine = ok(session, "search_papers", {"query": "protein structure", "fields_of_study": ["Medicine"]})["data"]
     assert medicine and all("Medicine" in p["fieldsOfStudy"] for p in medicine)
     datasets = ok(session, "search_papers", {"query": "benchmark", "publication_types": ["Dataset"], "limit": 100})
@@ -203,7 +211,9 @@ def test_folder_names_are_unique_and_new_folders_start_without_a_feed(session):
     fails(session, "create_library_folder", {"name": "x" * 101}, "InvalidRequest", "1 to 100")
     fails(session, "update_library_folder", {"folder_id": new["folderId"], "name": "To Read"}, "Conflict", "To read")
     fails(session, "update_library_folder", {"folder_id": new["folderId"]}, "InvalidRequest", "Nothing to update")
-    renamed = ok(session, "update_library_folder", {"folder_id": TO_READ, "name": "to READ", "privacy_setting": "public"})
+    renamed = ok(
+        session, "update_library_folder", {"folder_id": TO_READ, "name": "to READ", "privacy_setting": "public"}
+    )
     assert (renamed["name"], renamed["privacySetting"]) == ("to READ", "public")  # its own name may change case
 
 
@@ -281,7 +291,9 @@ def test_removing_from_a_folder_or_from_the_library(session):
     gone = ok(session, "remove_from_library", {"paper_id": RAG})
     assert gone["stillInLibrary"] is False and len(gone["removedFromFolderIds"]) == 2
     state = session.dump()
-    assert RAG not in state["library_entries"] and not [m for m in state["folder_papers"].values() if m["paper_id"] == RAG]
+    assert RAG not in state["library_entries"] and not [
+        m for m in state["folder_papers"].values() if m["paper_id"] == RAG
+    ]
     fails(session, "remove_from_library", {"paper_id": RAG}, "NotFound", "is not in your library")
 
 
@@ -372,7 +384,9 @@ def test_claiming_and_editing_your_author_page(session):
     assert (page["name"], page["homepage"]) == ("Nadia S. Rahimi", "https://nadia.example.org")
     assert page["aliases"] == ["N. Rahimi", "Nadia Rahimi"]  # the old name stays findable
     assert ok(session, "update_author_page", {"homepage": ""})["homepage"] is None
-    fails(session, "update_author_page", {"affiliations": [f"Lab {i}" for i in range(6)]}, "InvalidRequest", "at most 5")
+    fails(
+        session, "update_author_page", {"affiliations": [f"Lab {i}" for i in range(6)]}, "InvalidRequest", "at most 5"
+    )
     fails(session, "update_author_page", {"homepage": "nadia.example.org"}, "InvalidRequest", "http")
     fails(session, "update_author_page", {}, "InvalidRequest", "Nothing to update")
     fails(session, "claim_author_page", {"author_id": author("Ewan Sinclair")}, "Conflict", "already linked")

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from envfactory_gym import ToolSession, resolve
 from env_zoo.shopify import rules
+from envfactory_gym import ToolSession, resolve
 
 from .toolkit import fails, ok, restore_seed_with, session_fixture
 
@@ -41,7 +41,9 @@ def order_line(first: str, last: str, title: str) -> tuple[str, str]:
 
 def cart_line(first: str, last: str, vid: str) -> str:
     cart = next(c for c in SEED["carts"] if c["customer_id"] == customer(first, last)["id"])
-    return next(line["id"] for line in SEED["cart_lines"] if line["cart_id"] == cart["id"] and line["variant_id"] == vid)
+    return next(
+        line["id"] for line in SEED["cart_lines"] if line["cart_id"] == cart["id"] and line["variant_id"] == vid
+    )
 
 
 # ---------------------------------------------------------------- session helpers
@@ -109,7 +111,9 @@ def test_refund_amounts_are_positive_decimal_strings_in_the_schema():
 # ---------------------------------------------------------------- sign-in and permissions
 
 def test_log_in_is_user_only_and_checks_the_account(session):
-    fails(session, "log_in", {"email": customer("Maya", "Brooks")["email"]}, "user_only", "only be performed by the user")
+    fails(
+        session, "log_in", {"email": customer("Maya", "Brooks")["email"]}, "user_only", "only be performed by the user"
+    )
     fails(session, "log_in", {"email": "nobody@example.com"}, "NotFound", "Unidentified customer", caller="user")
     fails(session, "log_in", {"email": customer("Rosa", "Delgado")["email"]}, "PermissionDenied", "disabled",
           caller="user")
@@ -215,7 +219,9 @@ def test_cart_cannot_hold_more_than_stock_unless_pre_order(session):
     fails(session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 3}]}, "Conflict",
           "Only 2 of 'Lumen 400 Headlamp' in stock")
     ok(session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 2}]})
-    fails(session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 1}]}, "Conflict", "would hold 3")
+    fails(
+        session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 1}]}, "Conflict", "would hold 3"
+    )
     chair = variant_id("Packable Camp Chair")
     cart = ok(session, "cart_lines_add", {"lines": [{"merchandise_id": chair, "quantity": 3}]})
     assert any(line["merchandise_id"] == chair and line["quantity"] == 3 for line in cart["lines"])
@@ -341,7 +347,11 @@ def test_shipping_rates_free_shipping_threshold_and_express(session):
     assert ok(session, "checkout_cart")["order"]["total_shipping_price"] == "0.00"
     login(session, "Jacob", "Nguyen")  # cart: one 58.00 tee
     order = ok(session, "checkout_cart", {"shipping_method": "express"})["order"]
-    assert (order["shipping_line"], order["total_shipping_price"], order["total_price"]) == ("Express", "14.95", "72.95")
+    assert (order["shipping_line"], order["total_shipping_price"], order["total_price"]) == (
+        "Express",
+        "14.95",
+        "72.95",
+    )
 
 
 def test_free_shipping_code_waives_the_rate(session):

@@ -8,7 +8,6 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-
 from envfactory_gym import ToolSession, resolve
 
 from .toolkit import fails, ok, session_fixture

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from env_zoo.zotero.schema import api_keys, collections, items, libraries
 from envfactory_gym import ToolSession, resolve
 
 from .toolkit import fails, ok, session_fixture
-from env_zoo.zotero.schema import api_keys, collections, items, libraries
 
 SPEC = resolve("zotero")
 CLOCK = datetime(2025, 3, 11, 15, 0, tzinfo=timezone.utc)

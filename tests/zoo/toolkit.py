@@ -16,7 +16,9 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import build_snapshot
 
 
-def session_fixture(spec: EnvironmentSpec, clock: datetime, snapshot: str = "seed") -> Callable[[], Iterator[ToolSession]]:
+def session_fixture(
+    spec: EnvironmentSpec, clock: datetime, snapshot: str = "seed"
+) -> Callable[[], Iterator[ToolSession]]:
     """A pytest fixture named `session`: a session of `spec` restored to `snapshot` at `clock`, closed after the
     test. Assign it at module level: `session = session_fixture(SPEC, CLOCK)`."""
 
