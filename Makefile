@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/pip install -q --disable-pip-version-check
+# verifiers (tests/training/test_verifiers_env.py) pins mcp<2, which this project's runtime cannot hold: its own venv.
+VF_VENV ?= .venv-verifiers
 
 .PHONY: demo test lint install install-test bench
 
@@ -18,12 +20,17 @@ install: $(BIN)/python
 # CUDA builds), Ray for the rollout backend (the version OpenRLHF 0.11.2 pins), the CPU pieces of OpenRLHF for
 # the agent-executor tests, the sandbox's bubblewrap and seccomp binding, and BFCL's own multi-turn checker for the
 # adapter agreement tests (its multi-turn modules need nothing beyond the standard library; its full dependency
-# set pins numpy 1.26).
+# set pins numpy 1.26). verl's agent-loop modules with their light dependencies (verl-test extra; verl's own list
+# pins transformers<5.11 and needs CUDA builds for training), skyrl-gym, and verifiers in $(VF_VENV).
 install-test: install
 	$(PIP) torch==2.13.0 ray==2.55.0
-	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox,trl]"
+	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox,trl,verl-test,skyrl]"
 	$(PIP) --no-deps openrlhf==0.11.2
+	$(PIP) --no-deps verl==0.9.1 tensordict==0.10.0 pyvers==0.1.0
 	$(PIP) --no-deps bfcl-eval==2026.3.23
+	test -x $(VF_VENV)/bin/python || $(PYTHON) -m venv $(VF_VENV)
+	$(VF_VENV)/bin/pip install -q --disable-pip-version-check -r training/requirements-verifiers.txt
+	$(VF_VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
 
 demo: install
 	$(BIN)/envfactory list

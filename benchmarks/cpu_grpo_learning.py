@@ -10,7 +10,8 @@ on the action tokens. The control run is the same from the same SFT weights, wit
 batch's samples before the advantages: it has no signal, so its reward must not rise.
 
     python benchmarks/cpu_grpo_learning.py --seeds 0 1 2 --out runs/cpu_grpo_learning     # the benchmark
-    python benchmarks/cpu_grpo_learning.py --seeds 0 --steps 3 --prompts 2 --samples 4 --out /tmp/x   # smoke
+    python benchmarks/cpu_grpo_learning.py --seeds 0 --steps 2 --prompts 2 --samples 2 --sft-steps 10 \
+        --sft-chunk 5 --vocab 1024 --out /tmp/x                                          # smoke (plumbing only)
 
 Writes `report.json` (reward per step per seed and run) and `learning.png` (mean over seeds with min-max band).
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import torch
+from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gpu_tiny_grpo as tiny  # noqa: E402  (the SFT, engine and update of the GPU smoke run)
@@ -37,25 +39,30 @@ from envfactory_gym.tasks import load_tasks  # noqa: E402
 from training.advantage import group_norm_advantages  # noqa: E402
 from training.datasets import prompt_records, sft_rows  # noqa: E402
 from training.episode import EpisodeLabel  # noqa: E402
-from training.openrlhf_agent import AgentExecutor, AgentSettings  # noqa: E402
+from training.openrlhf_agent import AgentExecutor  # noqa: E402
 from training.renderers import openrlhf_prompt  # noqa: E402
+from training.sample import SampleSettings  # noqa: E402
 from training.tiny import chatml_tokenizer  # noqa: E402
 
 
 def training_prompts(env: str, count: int) -> list[dict]:
-    """The first `count` per-turn prompts of the train split whose turn needs exactly one tool call."""
-    tasks = load_tasks(load_zoo_environment(env))
-    chosen = []
+    """`count` per-turn prompts of the train split whose turn needs exactly one tool call, a call that changes the
+    state (answering without acting scores 0 there; on a read-only turn it keeps the state reward, a strong pull
+    towards doing nothing), those with the shortest arguments first (what a model this small can get right)."""
+    spec = load_zoo_environment(env)
+    tasks, read_only = load_tasks(spec), {tool.name: tool.read_only for tool in spec.agent_tools}
+    candidates = []
     for record in prompt_records(env, "turn", "train"):
         label = EpisodeLabel.from_json(record["label"])
-        if len(tasks[label.task_id].turns[label.turn].agent_calls) == 1:
-            chosen.append(openrlhf_prompt(record))
-        if len(chosen) == count:
-            return chosen
-    raise ValueError(f"{env} has fewer than {count} one-call turns in its train split")
+        calls = tasks[label.task_id].turns[label.turn].agent_calls
+        if len(calls) == 1 and not read_only[calls[0].name]:
+            candidates.append((len(json.dumps(calls[0].arguments)), len(candidates), openrlhf_prompt(record)))
+    if len(candidates) < count:
+        raise ValueError(f"{env} has {len(candidates)} one-write-call turns in its train split, fewer than {count}")
+    return [row for _, _, row in sorted(candidates)[:count]]
 
 
-def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: AgentSettings, max_length: int):
+def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: SampleSettings, max_length: int):
     """`samples` executions of every row through OpenRLHF's executor, all concurrent."""
     executor = AgentExecutor(settings)
 
@@ -70,22 +77,47 @@ def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: AgentS
     return asyncio.run(every())
 
 
-def policy_step(model, optimizer, responses: list[dict], advantages: torch.Tensor) -> None:
-    """The policy-gradient update of `gpu_tiny_grpo.grpo_step`, with the advantages given."""
+def policy_step(model, optimizer, responses: list[dict], advantages: torch.Tensor, epochs: int = 1,
+                clip: float = 0.2) -> None:
+    """GRPO's clipped policy-gradient update with the advantages given, `epochs` optimizer steps on the batch:
+    every sample's action tokens weighted by its advantage, the probability ratio to the sampling policy clipped
+    to 1 +- `clip`, normalized by the batch's action tokens (the first epoch is the plain policy gradient of
+    `gpu_tiny_grpo.grpo_step`). One padded forward pass per epoch, logits only where an action token is
+    predicted."""
     action_tokens = sum(b - a for r in responses for a, b in r["action_ranges"])
-    optimizer.zero_grad()
-    for response, advantage in zip(responses, advantages.tolist()):
-        if advantage == 0.0:
-            continue
-        device = next(model.parameters()).device
-        ids = torch.tensor([response["observation_tokens"]], device=device)
-        mask = torch.zeros(ids.shape[1] - 1, device=device)
+    chosen = [(r, a) for r, a in zip(responses, advantages.tolist()) if a != 0.0]
+    if not chosen:
+        return
+    device = next(model.parameters()).device
+    width = max(len(r["observation_tokens"]) for r, _ in chosen)
+    ids = torch.zeros(len(chosen), width, dtype=torch.long, device=device)
+    attention = torch.zeros_like(ids)
+    weight = torch.zeros(len(chosen), width - 1, device=device)
+    for row, (response, advantage) in enumerate(chosen):
+        tokens = response["observation_tokens"]
+        ids[row, : len(tokens)] = torch.tensor(tokens, device=device)
+        attention[row, : len(tokens)] = 1
         for start, end in response["action_ranges"]:
-            mask[start - 1 : end - 1] = 1.0
-        loss = -advantage * (tiny.token_logprobs(model, ids)[0] * mask).sum() / max(action_tokens, 1)
+            weight[row, start - 1 : end - 1] = advantage
+    predicting = weight != 0
+    targets, weights = ids[:, 1:][predicting], weight[predicting]
+
+    def logprobs() -> torch.Tensor:
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+            hidden = model.model(input_ids=ids, attention_mask=attention).last_hidden_state[:, :-1]
+            logits = model.lm_head(hidden[predicting]).float()
+        return torch.log_softmax(logits, -1).gather(-1, targets[:, None]).squeeze(-1)
+
+    with torch.no_grad():
+        sampled = logprobs()
+    for _ in range(epochs):
+        optimizer.zero_grad()
+        ratio = torch.exp(logprobs() - sampled)
+        objective = torch.minimum(ratio * weights, ratio.clamp(1 - clip, 1 + clip) * weights)
+        loss = -objective.sum() / max(action_tokens, 1)
         loss.backward()
-    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-    optimizer.step()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
 
 
 def advantages_for(rewards: torch.Tensor, shuffle: bool, rng: torch.Generator) -> torch.Tensor:
@@ -103,10 +135,10 @@ def grpo(model, tokenizer, rows, args, seed: int, shuffle: bool, log) -> list[fl
     random.seed(seed)
     engine = tiny.BatchingEngine(model, tokenizer, args.max_new_tokens, args.temperature)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.grpo_lr)
-    settings = AgentSettings(max_steps=args.max_steps, max_new_tokens=args.max_new_tokens)
+    settings = SampleSettings(max_steps=args.max_steps, max_new_tokens=args.max_new_tokens)
     rng = torch.Generator().manual_seed(seed)
     curve = []
-    for step in range(args.steps + 1):
+    for step in tqdm(range(args.steps + 1), desc=f"seed {seed} {'control' if shuffle else 'GRPO'}", leave=False):
         model.eval()
         responses = rollouts(engine, tokenizer, rows, args.samples, settings, args.max_length)
         rewards = torch.tensor([float(r["reward"]) for r in responses]).view(len(rows), args.samples)
@@ -115,7 +147,7 @@ def grpo(model, tokenizer, rows, args, seed: int, shuffle: bool, log) -> list[fl
         if step == args.steps:
             break
         model.train()
-        policy_step(model, optimizer, responses, advantages_for(rewards, shuffle, rng))
+        policy_step(model, optimizer, responses, advantages_for(rewards, shuffle, rng), args.epochs)
     return curve
 
 
@@ -141,6 +173,29 @@ def plot(report: dict, path: Path) -> None:
     figure.savefig(path, dpi=120)
 
 
+def warm_start(model, tokenizer, samples, rows, args, seed: int, log) -> dict:
+    """SFT on the chosen tasks' ground-truth chats in chunks of `--sft-chunk` steps until the mean reward of
+    `--samples` samples per prompt reaches `--sft-target` (a middling policy that GRPO can improve) or
+    `--sft-steps` are done; returns the losses and the reward measured after each chunk."""
+    torch.manual_seed(seed)
+    engine = tiny.BatchingEngine(model, tokenizer, args.max_new_tokens, args.temperature)
+    settings = SampleSettings(max_steps=args.max_steps, max_new_tokens=args.max_new_tokens)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.sft_lr)
+    losses: list[float] = []
+    checks: list[tuple[int, float]] = []
+    rng = random.Random(seed)
+    while len(losses) < args.sft_steps:
+        model.train()
+        losses += tiny.sft_steps(model, optimizer, samples, args.sft_chunk, args.device, rng)
+        model.eval()
+        responses = rollouts(engine, tokenizer, rows, args.samples, settings, args.max_length)
+        checks.append((len(losses), sum(float(r["reward"]) for r in responses) / len(responses)))
+        log(f"seed {seed} SFT step {len(losses):3d} loss {losses[-1]:.3f} reward {checks[-1][1]:.3f}")
+        if checks[-1][1] >= args.sft_target:
+            break
+    return {"losses": losses, "checks": checks}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--env", default="notion")
@@ -148,29 +203,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prompts", type=int, default=4)
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--steps", type=int, default=12)
-    parser.add_argument("--vocab", type=int, default=1024)
+    parser.add_argument("--vocab", type=int, default=4096)
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--sft-steps", type=int, default=60)
+    parser.add_argument("--sft-steps", type=int, default=200, help="the most SFT steps of the warm start")
+    parser.add_argument("--sft-chunk", type=int, default=10, help="SFT steps between reward checks")
+    parser.add_argument("--sft-target", type=float, default=0.35, help="stop SFT at this mean reward")
     parser.add_argument("--sft-lr", type=float, default=3e-3)
     parser.add_argument("--grpo-lr", type=float, default=1e-3)
+    parser.add_argument("--epochs", type=int, default=4, help="optimizer steps on each rollout batch (clipped)")
     parser.add_argument("--max-new-tokens", type=int, default=48)
     parser.add_argument("--max-steps", type=int, default=3, help="actions per sample")
-    parser.add_argument("--max-length", type=int, default=16384)
+    parser.add_argument("--max-length", type=int, default=4096)
     parser.add_argument("--temperature", type=float, default=1.0)
     parser.add_argument("--device", default="cpu", help="cpu (the benchmark), or cuda where one is at hand")
     parser.add_argument("--out", type=Path, default=Path("runs/cpu_grpo_learning"))
     args = parser.parse_args(argv)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
     started = time.perf_counter()
 
     rows = training_prompts(args.env, args.prompts)
     tasks = {EpisodeLabel.from_json(r["label"]).task_id for r in rows}
-    chats = [c for c in sft_rows(args.env, "train") if c["task_id"] in tasks]
-    tokenizer = chatml_tokenizer([json.dumps(c["messages"], ensure_ascii=False) for c in chats], args.vocab)
-    samples = [tiny.tokenize_chat(tokenizer, c["messages"], args.max_length) for c in chats]
+    chats = list(sft_rows(args.env, "train"))
+    # merges cross word boundaries: the system prompt every chat shares becomes a few tokens (short sequences)
+    tokenizer = chatml_tokenizer((m["content"] for c in chats for m in c["messages"]), args.vocab, split_words=False)
+    samples = [tiny.tokenize_chat(tokenizer, c["messages"], args.max_length) for c in chats if c["task_id"] in tasks]
     report = {"env": args.env, "prompts": len(rows), "samples": args.samples, "args": {k: str(v) for k, v in
               vars(args).items()}, "labels": [r["label"] for r in rows], "seeds": []}
+    log = tqdm.write
     for seed in args.seeds:
         torch.manual_seed(seed)
         model = tiny.build_model(tokenizer, args.device, args.width, args.layers)
@@ -178,14 +237,13 @@ def main(argv: list[str] | None = None) -> int:
         for parameter in model.parameters():  # build_model seeds 0: re-draw the weights for this seed
             if parameter.dim() > 1:
                 torch.nn.init.normal_(parameter, std=0.02)
-        losses = tiny.sft(model, samples, args.sft_steps, args.sft_lr, args.device)
-        print(f"seed {seed}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
-              f"SFT loss {losses[0]:.2f} -> {losses[-1]:.2f}", flush=True)
+        warm = warm_start(model, tokenizer, samples, rows, args, seed, log)
+        log(f"seed {seed}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, SFT "
+            f"{len(warm['losses'])} steps, loss {warm['losses'][0]:.2f} -> {warm['losses'][-1]:.2f}")
         runs = {}
         for run, shuffle in (("grpo", False), ("control", True)):
-            runs[run] = grpo(copy.deepcopy(model), tokenizer, rows, args, seed, shuffle,
-                             lambda line: print(line, flush=True))
-        report["seeds"].append({"seed": seed, "sft_loss": losses[-1], **runs})
+            runs[run] = grpo(copy.deepcopy(model), tokenizer, rows, args, seed, shuffle, log)
+        report["seeds"].append({"seed": seed, "sft": warm, **runs})
     report["seconds"] = time.perf_counter() - started
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.json").write_text(json.dumps(report, indent=1))

@@ -71,7 +71,12 @@ def token_logprobs(model, ids: torch.Tensor) -> torch.Tensor:
 def sft(model, samples: list[tuple[list[int], list[int]]], steps: int, lr: float, device: str) -> list[float]:
     """Next-token loss on assistant tokens, one chat per step; returns the losses."""
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
-    rng = random.Random(0)
+    return sft_steps(model, optimizer, samples, steps, device, random.Random(0))
+
+
+def sft_steps(model, optimizer, samples: list[tuple[list[int], list[int]]], steps: int, device: str,
+              rng: random.Random) -> list[float]:
+    """`steps` SFT steps with `optimizer`, each on a chat drawn with `rng`; returns their losses."""
     losses = []
     for _ in range(steps):
         ids, mask = rng.choice(samples)

@@ -13,6 +13,10 @@
 #   $OUT/openrlhf_smoke/report.json      SFT then GRPO steps through OpenRLHF's real executor (gpu_tiny_grpo.py)
 #   $OUT/learning/report.json, .png      SFT warm start, GRPO vs shuffled-reward control, 3 seeds (cpu_grpo_learning.py)
 #   $OUT/rewards.tsv                     run, seed, step, mean reward
+#   $OUT/{trl,verl,skyrl,verifiers}.log  each trainer's CPU integration test run here (TRL's GRPOTrainer step, verl's
+#                                        AgentLoopWorker, skyrl-gym's make/step, verifiers' vf-eval); summary lines
+#                                        in $OUT/trainer_tests.txt. verl and SkyRL GRPO runs need vLLM and a model
+#                                        download (verl) or Python >= 3.12 (SkyRL's trainer): not run by this script.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-runs/gpu_trainers}"
@@ -54,7 +58,31 @@ if has trl && has datasets; then
 else
   echo "skipped TRL: trl or datasets does not import" | tee -a "$OUT/availability.txt"
 fi
-echo "verl, SkyRL and verifiers have no integration in this repository yet (docs/training.md)" >>"$OUT/availability.txt"
+if has verl && has transformers; then
+  echo "== verl AgentLoopWorker over the zoo (the CPU test, on this machine; scripted generation server)"
+  timeout 900 "$PY" -m pytest -q -p no:cacheprovider tests/training/test_verl_agent.py 2>&1 | tee "$OUT/verl.log"
+else
+  echo "skipped verl: verl or transformers does not import" | tee -a "$OUT/availability.txt"
+fi
+if has skyrl_gym; then
+  echo "== SkyRL-gym text environments of the zoo (the CPU test, on this machine)"
+  timeout 900 "$PY" -m pytest -q -p no:cacheprovider tests/training/test_skyrl_env.py 2>&1 | tee "$OUT/skyrl.log"
+else
+  echo "skipped SkyRL: skyrl_gym does not import" | tee -a "$OUT/availability.txt"
+fi
+# verifiers lives in its own venv (its pins conflict with this project's): ENVFACTORY_VERIFIERS_PYTHON or .venv-verifiers
+VF_PY="${ENVFACTORY_VERIFIERS_PYTHON:-.venv-verifiers/bin/python}"
+if [[ -x "$(dirname "$VF_PY")/vf-eval" ]]; then
+  echo "== verifiers' vf-eval on envfactory-verifiers (the CPU test, scripted endpoint)"
+  ENVFACTORY_VERIFIERS_PYTHON="$VF_PY" timeout 900 "$PY" -m pytest -q -p no:cacheprovider \
+    tests/training/test_verifiers_env.py 2>&1 | tee "$OUT/verifiers.log"
+else
+  echo "skipped verifiers: no vf-eval beside $VF_PY (make install-test makes .venv-verifiers)" | tee -a "$OUT/availability.txt"
+fi
+: >"$OUT/trainer_tests.txt"
+for run in trl verl skyrl verifiers; do  # one line per trainer test: its pytest summary
+  [[ -f "$OUT/$run.log" ]] && echo "$run: $(grep -E "passed|failed|error" "$OUT/$run.log" | tail -1)" >>"$OUT/trainer_tests.txt"
+done
 
 "$PY" - "$OUT" <<'PYEOF'
 import json, sys

@@ -5,18 +5,11 @@ task, the turn and the mode. The composite reward is paid as deltas: after every
 `score_so_far - paid_so_far`, so the rewards OpenRLHF sums equal the episode's score wherever the loop stops,
 on `done` or on its token budget. Database work runs in worker threads, off the rollout event loop.
 
-Settings (environment variables of the rollout workers, read by `AgentSettings.from_env`):
-
-- ENVFACTORY_MAX_STEPS: actions per sample (default 40).
-- ENVFACTORY_MAX_NEW_TOKENS: tokens per action, for every action (default: the run's `--rollout.max_new_tokens`,
-  which OpenRLHF's executor otherwise applies to the first action only).
-- ENVFACTORY_FORMAT_PENALTY: AWM's step-level format reward: a malformed tool call ends the sample, paid this
-  (e.g. -1), through `envfactory_gym.wrappers.StepFormatPenalty`.
-- ENVFACTORY_HISTORY_TURNS: AWM's history truncation: the sample's prompt keeps the system prompt and the last N
-  user turns (`envfactory_gym.wrappers.TruncateHistory`), rendered here with the run's chat template.
-- ENVFACTORY_USER=llm: the LLM user (`ENVFACTORY_LLM_*` endpoint) plays the user; each episode is judged for user
-  errors (`FlagUserErrors`, AutoForge's MEU) and flagged samples log `user_error=1`, which ERPO masks.
-- ENVFACTORY_END_OF_TURN: the model's end-of-turn text when it is not the tokenizer's eos_token.
+Settings: `training.sample.SampleSettings` (ENVFACTORY_MAX_STEPS, ENVFACTORY_MAX_NEW_TOKENS,
+ENVFACTORY_FORMAT_PENALTY, ENVFACTORY_HISTORY_TURNS, ENVFACTORY_USER, read from the rollout workers' environment),
+and ENVFACTORY_END_OF_TURN: the model's end-of-turn text when it is not the tokenizer's eos_token. OpenRLHF's
+executor applies `--rollout.max_new_tokens` to the first action only; the agent caps every action at it (or at
+ENVFACTORY_MAX_NEW_TOKENS). Samples flagged by the MEU judge log `user_error=1`, which ERPO masks.
 """
 
 from __future__ import annotations
@@ -24,62 +17,18 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import os
-from dataclasses import dataclass
 from typing import Any
 
-import gymnasium as gym
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from envfactory_gym.env import ToolUseEnv
-from envfactory_gym.rollout import trajectory_record
-from envfactory_gym.wrappers import FlagUserErrors, StepFormatPenalty, TruncateHistory
 from training.chat_template import FeedbackRenderer
-from training.episode import EpisodeLabel, start_episode
+from training.episode import EpisodeLabel
 from training.renderers import text_messages
-
-
-@dataclass(frozen=True)
-class AgentSettings:
-    """How samples run; see the module docstring for the environment variables."""
-
-    max_steps: int = 40
-    max_new_tokens: int | None = None
-    format_penalty: float | None = None
-    history_turns: int | None = None
-    user: str = "scripted"
-
-    @classmethod
-    def from_env(cls) -> "AgentSettings":
-        """The settings from ENVFACTORY_* variables; a bad value raises ValueError naming the variable."""
-
-        def read(name: str, kind: type, default: Any) -> Any:
-            raw = os.environ.get(name)
-            if raw in (None, ""):
-                return default
-            try:
-                return kind(raw)
-            except ValueError:
-                raise ValueError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
-
-        settings = cls(
-            max_steps=read("ENVFACTORY_MAX_STEPS", int, 40),
-            max_new_tokens=read("ENVFACTORY_MAX_NEW_TOKENS", int, None),
-            format_penalty=read("ENVFACTORY_FORMAT_PENALTY", float, None),
-            history_turns=read("ENVFACTORY_HISTORY_TURNS", int, None),
-            user=read("ENVFACTORY_USER", str, "scripted"),
-        )
-        if settings.user not in ("scripted", "llm"):
-            raise ValueError(f"ENVFACTORY_USER={settings.user!r}: use 'scripted' or 'llm'")
-        for name, value in (("ENVFACTORY_MAX_STEPS", settings.max_steps), ("ENVFACTORY_HISTORY_TURNS",
-                            settings.history_turns), ("ENVFACTORY_MAX_NEW_TOKENS", settings.max_new_tokens)):
-            if value is not None and value < 1:
-                raise ValueError(f"{name} must be at least 1, got {value}")
-        return settings
-
+from training.sample import SampleEnv, SampleSettings
 
 _RENDERER: contextvars.ContextVar[FeedbackRenderer] = contextvars.ContextVar("envfactory_feedback_renderer")
-_SETTINGS: contextvars.ContextVar[AgentSettings] = contextvars.ContextVar("envfactory_agent_settings")
+_SETTINGS: contextvars.ContextVar[SampleSettings] = contextvars.ContextVar("envfactory_agent_settings")
 
 
 class AgentInstance(AgentInstanceBase):
@@ -88,49 +37,31 @@ class AgentInstance(AgentInstanceBase):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.renderer = _RENDERER.get()
         self.settings = _SETTINGS.get()
-        self.env: gym.Env | None = None
-        self.base: ToolUseEnv | None = None
+        self.sample: SampleEnv | None = None
         self.paid = 0.0
 
     async def reset(self, states: dict, **kwargs: Any) -> dict:
         """Build the env and replay the turns before the label's. The observation is the dataset's prompt as is,
         or, with history truncation, the truncated conversation rendered with the run's chat template."""
-        self.label = EpisodeLabel.from_json(states["label"])
-        info = await asyncio.to_thread(self._start)
-        self.seen_messages = len(info.get("full_messages", info["messages"]))
+        label = EpisodeLabel.from_json(states["label"])
+        self.sample = await asyncio.to_thread(SampleEnv, label, self.settings)
         if self.settings.history_turns is None:
             return {"observation": states["observation"]}
-        assert self.base is not None
-        record = trajectory_record(self.base.spec_env, self.label.task_id, info["messages"])
-        return {"observation": self.renderer.prompt(text_messages(record))}
-
-    def _start(self) -> dict[str, Any]:
-        settings = self.settings
-        self.base = ToolUseEnv(self.label.env, task_ids=[self.label.task_id], max_steps=10**9, user=settings.user)
-        env: gym.Env = self.base
-        if settings.user == "llm":
-            env = FlagUserErrors(env, judge=self.base.user.model)  # type: ignore[attr-defined]
-        if settings.format_penalty is not None:
-            env = StepFormatPenalty(env, penalty=settings.format_penalty)
-        if settings.history_turns is not None:
-            env = TruncateHistory(env, settings.history_turns)
-        self.env = env
-        info = start_episode(env, self.label)
-        self.base.max_steps = info["step"] + settings.max_steps
-        return info
+        return {"observation": self.renderer.prompt(text_messages(self.sample.record()))}
 
     async def step(self, states: dict, **kwargs: Any) -> dict:
         """Apply the action; pay the change in score; render the env's new messages with the chat template."""
-        score, done, info = await asyncio.to_thread(self._step, states["action_text"])
-        reward, self.paid = score - self.paid, score
-        messages = info.get("full_messages", info["messages"])
-        new_messages = messages[self.seen_messages + 1 :]  # after the assistant message just appended
-        self.seen_messages = len(messages)
+        assert self.sample is not None
+        outcome = await asyncio.to_thread(self.sample.step, states["action_text"])
+        if outcome.done:
+            await asyncio.to_thread(self.sample.close)
+        reward, self.paid = outcome.score - self.paid, outcome.score
+        info = outcome.info
         return {
             "rewards": torch.tensor(reward, dtype=torch.float64),
-            "scores": torch.tensor(score, dtype=torch.float64),
-            "environment_feedback": "" if done else self.renderer.feedback(new_messages),
-            "done": done,
+            "scores": torch.tensor(outcome.score, dtype=torch.float64),
+            "environment_feedback": "" if outcome.done else self.renderer.feedback(outcome.new_messages),
+            "done": outcome.done,
             "extra_logs": {
                 "turn": float(info["turn"]),
                 "env_steps": float(info["step"]),
@@ -138,25 +69,6 @@ class AgentInstance(AgentInstanceBase):
                 "format_terminated": float(bool(info.get("format_terminated", False))),
             },
         }
-
-    def _step(self, action: str) -> tuple[float, bool, dict[str, Any]]:
-        """One env step in a worker thread: (score so far, whether the sample is over, info)."""
-        assert self.env is not None and self.base is not None
-        _, _, terminated, truncated, info = self.env.step(action)
-        if info.get("format_terminated"):
-            score, done = float(info["reward_components"]["total"]), True
-        elif self.label.mode == "turn":
-            if "turn_reward" in info:  # the agent ended the label's turn
-                score, done = float(info["turn_reward"]["total"]), True
-            else:
-                score, done = self.base.current_score("turn").total, truncated
-        elif terminated or truncated:
-            score, done = float(info["reward_components"]["total"]), True
-        else:
-            score, done = self.base.current_score("episode").total, False
-        if done:
-            self.env.close()
-        return score, done, info
 
 
 class PerActionLimit:
@@ -177,9 +89,9 @@ class AgentExecutor(MultiTurnAgentExecutor):
     """OpenRLHF's multi-turn executor over `AgentInstance`, with feedback rendered by the run's tokenizer and the
     generation limit applied to every action."""
 
-    def __init__(self, settings: AgentSettings | None = None) -> None:
+    def __init__(self, settings: SampleSettings | None = None) -> None:
         super().__init__(AgentInstance)
-        self.settings = settings or AgentSettings.from_env()
+        self.settings = settings or SampleSettings.from_env()
 
     async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer, llm_engine, images=None):
         """Run one sample (see `MultiTurnAgentExecutor.execute`); the renderer and settings are bound to this

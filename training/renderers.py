@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from envfactory_gym.agents import format_call
 from envfactory_gym.prompts import FORMAT_ERROR_TOOL, NATIVE_TOOLS_NOTE, SYSTEM_TEMPLATE, without_tool_listing
-from envfactory_gym.registry import resolve
+from envfactory_gym.registry import load_zoo_environment, resolve
 from envfactory_gym.wrappers import template_messages
 
 Record = dict[str, Any]
@@ -22,8 +22,12 @@ Row = dict[str, Any]
 
 #: The agent loop name `training.verl_agent` registers (the `agent_name` column of verl rows).
 VERL_AGENT_NAME = "envfactory_agent"
-#: The SkyRL-gym environment id `training.skyrl_env` registers (the `env_class` column of SkyRL rows).
-SKYRL_ENV_CLASS = "envfactory"
+
+
+def skyrl_env_class(env_key: str) -> str:
+    """The SkyRL-gym environment id `training.skyrl_env.register_zoo` registers for a zoo environment (the
+    `env_class` column of SkyRL rows)."""
+    return f"envfactory_{env_key}"
 
 
 def tool_listing(tools: list[dict[str, Any]], product: str) -> str:
@@ -46,6 +50,10 @@ def text_system(content: str, tools: list[dict[str, Any]], product: str) -> str:
 def _product(record: Record) -> str:
     if record.get("product"):
         return str(record["product"])
+    try:  # records name their environment by key: the per-process spec cache, not a scan of every root
+        return load_zoo_environment(record["env"]).product
+    except KeyError:
+        pass
     try:
         return resolve(record["env"]).product
     except KeyError as exc:
@@ -122,9 +130,10 @@ def verl_prompt(record: Record) -> Row:
 
 def skyrl_prompt(record: Record) -> Row:
     """SkyRL dataset row: `prompt` in text form (SkyRL's generator renders the chat without `tools=`), the
-    `env_class` that `training.skyrl_env` registers, and the label its env starts the task from."""
-    return {"prompt": text_messages(record), "env_class": SKYRL_ENV_CLASS, "data_source": record["env"],
-            "label": record["label"]}
+    `env_class` that `training.skyrl_env` registers for the record's environment, and the label its env starts
+    the task from."""
+    return {"prompt": text_messages(record), "env_class": skyrl_env_class(record["env"]),
+            "data_source": record["env"], "label": record["label"]}
 
 
 def canonical(record: Record) -> Row:

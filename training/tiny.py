@@ -18,14 +18,17 @@ CHATML_TEMPLATE = (
 )
 
 
-def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600, chat_template: str = CHATML_TEMPLATE):
+def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600, chat_template: str = CHATML_TEMPLATE,
+                     split_words: bool = True):
     """A `PreTrainedTokenizerFast` trained on `corpus`, with `<|im_start|>`/`<|im_end|>` (also eos and pad) and
-    `chat_template` (default: ChatML without tools; pass a model's template, e.g. Qwen2.5's, to render `tools=`)."""
+    `chat_template` (default: ChatML without tools; pass a model's template, e.g. Qwen2.5's, to render `tools=`).
+    `split_words=False` lets merges cross spaces and punctuation, so text that recurs in the corpus (a system
+    prompt with its tool listing) becomes a few tokens: short sequences for CPU runs."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
     tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=split_words)
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size, special_tokens=["<|im_start|>", "<|im_end|>"],

@@ -15,8 +15,9 @@ from envfactory_gym.registry import load_zoo_environment  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
 from training.datasets import prompt_rows  # noqa: E402
 from training.episode import EpisodeLabel, start_episode  # noqa: E402
-from training.openrlhf_agent import AgentExecutor, AgentSettings  # noqa: E402
+from training.openrlhf_agent import AgentExecutor  # noqa: E402
 from training.renderers import text_message  # noqa: E402
+from training.sample import SampleSettings  # noqa: E402
 
 from .fakes import CLOSING, ScriptedEngine, conversation_actions, sampling_params, tiny_tokenizer, turn_actions  # noqa: E402
 
@@ -35,14 +36,14 @@ def prompt_row(task_id: str, mode: str, turn: int = 0) -> dict:
 
 
 def run(
-    row: dict, actions: list[str], max_length: int = BIG, settings: AgentSettings | None = None,
+    row: dict, actions: list[str], max_length: int = BIG, settings: SampleSettings | None = None,
     first_budget: int | None = None,
 ) -> tuple[dict, ScriptedEngine]:
     """One sample through the real executor; the prompt is the row rendered as OpenRLHF's PromptDataset does."""
     tokenizer = tiny_tokenizer()
     prompt = tokenizer.apply_chat_template(row["messages"], tokenize=False, add_generation_prompt=True)
     engine = ScriptedEngine(actions, tokenizer)
-    executor = AgentExecutor(settings or AgentSettings())
+    executor = AgentExecutor(settings or SampleSettings())
     response = asyncio.run(
         executor.execute(prompt, row["label"], sampling_params(first_budget), max_length, tokenizer, engine)
     )
@@ -184,7 +185,7 @@ def test_concurrent_samples_stay_isolated():
 def test_step_format_penalty_ends_the_sample_with_the_penalty():
     task = "notion-0001"
     actions = ['<tool_call>{"name": "search_pages", "arguments": {</tool_call>'] + conversation_actions(task)
-    response, engine = run(prompt_row(task, "conversation"), actions, settings=AgentSettings(format_penalty=-1.0))
+    response, engine = run(prompt_row(task, "conversation"), actions, settings=SampleSettings(format_penalty=-1.0))
     assert len(engine.prompts) == 1 and response["reward"] == pytest.approx(-1.0)
     assert response["extra_logs"]["format_terminated"] == 1.0
     plain, _ = run(prompt_row(task, "conversation"), actions)  # without the option the episode goes on
@@ -195,7 +196,7 @@ def test_history_truncation_keeps_the_last_turns_in_the_prompt():
     task = next(t for t, spec in TASKS.items() if len(spec.turns) >= 3)
     row = prompt_row(task, "turn", turn=2)
     actions = turn_actions(task, 2)
-    response, engine = run(row, actions, settings=AgentSettings(history_turns=1))
+    response, engine = run(row, actions, settings=SampleSettings(history_turns=1))
     full, _ = run(row, actions)
     prompt = tiny_tokenizer().decode(engine.prompts[0])
     queries = [t.query for t in TASKS[task].turns]
@@ -212,7 +213,7 @@ def test_generation_limit_applies_to_every_action():
     response, engine = run(prompt_row(task, "conversation"), actions, first_budget=6)
     assert len(engine.budgets) > 2 and all(b == 6 for b in engine.budgets)
     assert all(b - a <= 6 for a, b in response["action_ranges"])
-    response, engine = run(prompt_row(task, "conversation"), actions, settings=AgentSettings(max_new_tokens=4))
+    response, engine = run(prompt_row(task, "conversation"), actions, settings=SampleSettings(max_new_tokens=4))
     assert all(b == 4 for b in engine.budgets)
 
 
@@ -220,10 +221,10 @@ def test_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("ENVFACTORY_FORMAT_PENALTY", "-0.5")
     monkeypatch.setenv("ENVFACTORY_HISTORY_TURNS", "2")
     monkeypatch.setenv("ENVFACTORY_USER", "llm")
-    assert AgentSettings.from_env() == AgentSettings(format_penalty=-0.5, history_turns=2, user="llm")
+    assert SampleSettings.from_env() == SampleSettings(format_penalty=-0.5, history_turns=2, user="llm")
     monkeypatch.setenv("ENVFACTORY_HISTORY_TURNS", "two")
     with pytest.raises(ValueError, match="ENVFACTORY_HISTORY_TURNS"):
-        AgentSettings.from_env()
+        SampleSettings.from_env()
 
 
 def test_llm_user_episodes_are_judged_and_flagged_for_meu(monkeypatch):
@@ -238,7 +239,7 @@ def test_llm_user_episodes_are_judged_and_flagged_for_meu(monkeypatch):
             server.add(body=completion(json.dumps(answer)))
         server.add(body=completion(json.dumps({"errors": [{"turn": 1, "kind": "changed_request"}]})))
         actions = conversation_actions(TASK)
-        response, _ = run(prompt_row(TASK, "conversation"), actions, settings=AgentSettings(user="llm"))
+        response, _ = run(prompt_row(TASK, "conversation"), actions, settings=SampleSettings(user="llm"))
         assert response["extra_logs"]["user_error"] == 1.0 and response["reward"] == pytest.approx(1.0)
         judged = server.requests[-1]["body"]["messages"][1]["content"]
         assert "[1] " + SHARED["message"] in judged
