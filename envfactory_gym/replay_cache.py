@@ -7,7 +7,8 @@ depends on: the environment's key, version and content hash, the task id, the ru
 fingerprint of the runtime's own modules and `FORMAT_VERSION`; change any of them and the old file is simply never
 read again. Files are written atomically (a temporary file, then `os.replace`), so parallel processes (pytest-xdist
 workers, rollout worker processes) share them safely; a file that cannot be read or does not hold what its name
-says is ignored and rewritten. `ENVFACTORY_REPLAY_CACHE=0` turns the cache off.
+says is ignored and rewritten. `ENVFACTORY_REPLAY_CACHE=0` turns the cache off. Environments' content hashes are
+kept there too, under their folder's file fingerprint, since computing one parses every module and snapshot.
 
 The format is pickle: a replay is an object graph of dicts, tuples, datetimes and tool outputs whose types must
 come back exactly (tuples stay tuples: checkpoints compare stored rows as tuples), and pickle loads it in well
