@@ -9,9 +9,11 @@ For every environment (default: the whole zoo) and its first `--tasks` tasks, it
   ground truth is replayed from the turn's start: the cost an RL policy that wanders pays).
 It prints per environment the snapshot's rows, reset (warm, and the first reset of a task in the process, which
 replays its ground truth and writes it to the on-disk replay cache, and that first reset again once the process has
-forgotten its replays and row sources, as a new process would, reading the replay cache), mid-turn step, turn-ending and episode-ending steps for both plays (medians, ms) and the
-time of one full canonical dump of the same final state, with the ratios dump / turn-ending step. A zoo median row
-and the largest environment's row close the table, then the cold / cached first-reset ratio. The replay cache
+forgotten its replays and row sources, as a new process would, reading the replay cache; the built snapshot and the
+content hash stay in memory: a new process pays for them once, with or without the cache), mid-turn step,
+turn-ending and episode-ending steps for both plays (medians, ms) and the time of one full canonical dump of the
+same final state, with the ratios dump / turn-ending step. A zoo median row and the largest environment's row close
+the table, then the cold / cached first-reset ratio. The replay cache
 lives in a fresh temporary folder for the run, so the cold column is truly cold.
 """
 
@@ -40,8 +42,8 @@ from envfactory_gym.agents import format_call  # noqa: E402
 from envfactory_gym.session import ToolSession, snapshot_rows  # noqa: E402
 from envfactory_gym.tasks import _REPLAYS  # noqa: E402
 
-MEASURES = ("reset", "first_reset", "first_reset_cached", "mid", "turn_end", "turn_end_offpath", "episode_end", "episode_end_offpath",
-            "dump")
+MEASURES = ("reset", "first_reset", "first_reset_cached", "mid", "turn_end", "turn_end_offpath", "episode_end",
+            "episode_end_offpath", "dump")
 
 
 def _snapshot_rows(key: str) -> int:
@@ -142,11 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(cache, ignore_errors=True)
     rows.sort(key=lambda r: r["rows"])
     summary = {"env": "zoo median", "rows": statistics.median(r["rows"] for r in rows)}
-    for m in (*MEASURES, "first_reset_cold_over_cached", "dump_over_turn_end", "dump_over_turn_end_offpath"):
+    for m in (*MEASURES, "first_reset_cold_over_cached", "dump_over_turn_end",
+              "dump_over_turn_end_offpath"):
         summary[m] = statistics.median(r[m] for r in rows)
     table = Table(title="scoring cost (ms, medians)")
-    headers = ("env", "rows", "reset", "first reset", "first reset (cached)", "mid-turn", "turn end", "off-path", "episode end", "off-path",
-               "full dump", "dump / turn end", "off-path")
+    headers = ("env", "rows", "reset", "first reset", "first reset (cached)", "mid-turn", "turn end", "off-path",
+               "episode end", "off-path", "full dump", "dump / turn end", "off-path")
     for header in headers:
         table.add_column(header, justify="left" if header == "env" else "right")
     for row in [*rows, summary, max(rows, key=lambda r: r["rows"])]:
