@@ -109,8 +109,15 @@ def content_hash(folder: Path) -> str:
 
 def cache_key(spec: EnvironmentSpec, task_id: str) -> str:
     """Everything a cached replay of this task depends on, as one string (also stored in the file)."""
-    parts = (spec.key, str(spec.version), content_hash(spec.folder), task_id, __version__, runtime_fingerprint(),
-             str(FORMAT_VERSION))
+    parts = (
+        spec.key,
+        str(spec.version),
+        content_hash(spec.folder),
+        task_id,
+        __version__,
+        runtime_fingerprint(),
+        str(FORMAT_VERSION),
+    )
     return "\0".join(parts)
 
 

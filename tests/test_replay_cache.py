@@ -46,6 +46,7 @@ def fresh_process():
 @pytest.fixture
 def no_replays(monkeypatch):
     """Replaying a ground truth fails the test: every replay must come from the cache."""
+
     def refuse(spec, task):
         raise AssertionError(f"task {task.id} was replayed, not read from the cache")
 
@@ -61,8 +62,11 @@ def assert_same_replay(loaded: Replay, expected: Replay) -> None:
     """Equal outcomes, checkpoints and every state, row by row and as whole states."""
     assert loaded.outcomes == expected.outcomes
     assert loaded.checkpoints == expected.checkpoints
-    pairs = [*zip(loaded.states, expected.states), (loaded.baseline, expected.baseline),
-             *zip(loaded.after_user_calls or [], expected.after_user_calls or [])]
+    pairs = [
+        *zip(loaded.states, expected.states),
+        (loaded.baseline, expected.baseline),
+        *zip(loaded.after_user_calls or [], expected.after_user_calls or []),
+    ]
     assert len(loaded.states) == len(expected.states)
     assert (loaded.after_user_calls is None) == (expected.after_user_calls is None)
     for got, want in pairs:
