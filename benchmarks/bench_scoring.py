@@ -8,9 +8,13 @@ For every environment (default: the whole zoo) and its first `--tasks` tasks, it
 - `offpath`: the ground truth with one extra read before each turn's calls (the clock moves, so every turn's
   ground truth is replayed from the turn's start: the cost an RL policy that wanders pays).
 It prints per environment the snapshot's rows, reset (warm, and the first reset of a task in the process, which
-replays its ground truth), mid-turn step, turn-ending and episode-ending steps for both plays (medians, ms) and the
-time of one full canonical dump of the same final state, with the ratios dump / turn-ending step. A zoo median row
-and the largest environment's row close the table.
+replays its ground truth and writes it to the on-disk replay cache, and that first reset again once the process has
+forgotten its replays and row sources, as a new process would, reading the replay cache; the built snapshot and the
+content hash stay in memory: a new process pays for them once, with or without the cache), mid-turn step,
+turn-ending and episode-ending steps for both plays (medians, ms) and the time of one full canonical dump of the
+same final state, with the ratios dump / turn-ending step. A zoo median row and the largest environment's row close
+the table, then the cold / cached first-reset ratio. The replay cache
+lives in a fresh temporary folder for the run, so the cold column is truly cold.
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -32,10 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from envfactory_gym import ToolUseEnv, load_zoo_environment, zoo_keys  # noqa: E402
 from envfactory_gym.agents import format_call  # noqa: E402
-from envfactory_gym.session import ToolSession  # noqa: E402
+from envfactory_gym.session import ToolSession, snapshot_rows  # noqa: E402
+from envfactory_gym.tasks import _REPLAYS  # noqa: E402
 
-MEASURES = ("reset", "first_reset", "mid", "turn_end", "turn_end_offpath", "episode_end", "episode_end_offpath",
-            "dump")
+MEASURES = ("reset", "first_reset", "first_reset_cached", "mid", "turn_end", "turn_end_offpath", "episode_end",
+            "episode_end_offpath", "dump")
 
 
 def _snapshot_rows(key: str) -> int:
@@ -75,6 +83,18 @@ def _play(env: ToolUseEnv, task_id: str, offpath: bool, times: dict[str, list[fl
                 times["mid"].append(elapsed)
 
 
+def _first_resets(key: str, task_ids: list[str], times: list[float]) -> None:
+    """Time the first reset of each task in a fresh environment."""
+    env = ToolUseEnv(key)
+    try:
+        for task_id in task_ids:
+            start = time.perf_counter()
+            env.reset(options={"task_id": task_id})
+            times.append((time.perf_counter() - start) * 1e3)
+    finally:
+        env.close()
+
+
 def measure(key: str, tasks: int) -> dict[str, Any]:
     """Median costs (ms) of one environment over its first `tasks` tasks."""
     times: dict[str, list[float]] = {m: [] for m in MEASURES}
@@ -97,8 +117,12 @@ def measure(key: str, tasks: int) -> dict[str, Any]:
             _play(env, task_id, offpath=True, times=times)
     finally:
         env.close()
+    _REPLAYS.clear()  # forget replays and snapshot row sources as a new process would; the disk cache stays
+    snapshot_rows.cache_clear()
+    _first_resets(key, task_ids, times["first_reset_cached"])
     row: dict[str, Any] = {"env": key, "rows": _snapshot_rows(key)}
     row.update({m: statistics.median(v) if v else float("nan") for m, v in times.items()})
+    row["first_reset_cold_over_cached"] = row["first_reset"] / row["first_reset_cached"]
     row["dump_over_turn_end"] = row["dump"] / row["turn_end"]
     row["dump_over_turn_end_offpath"] = row["dump"] / row["turn_end_offpath"]
     return row
@@ -112,15 +136,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
     args = parser.parse_args(argv)
     keys = args.envs or zoo_keys()
+    os.environ["ENVFACTORY_CACHE_DIR"] = cache = tempfile.mkdtemp(prefix="bench-replay-cache-")
     gc.collect()
-    rows = [measure(key, args.tasks) for key in track(keys, description="measuring")]
+    try:
+        rows = [measure(key, args.tasks) for key in track(keys, description="measuring")]
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     rows.sort(key=lambda r: r["rows"])
     summary = {"env": "zoo median", "rows": statistics.median(r["rows"] for r in rows)}
-    for m in (*MEASURES, "dump_over_turn_end", "dump_over_turn_end_offpath"):
+    for m in (*MEASURES, "first_reset_cold_over_cached", "dump_over_turn_end",
+              "dump_over_turn_end_offpath"):
         summary[m] = statistics.median(r[m] for r in rows)
     table = Table(title="scoring cost (ms, medians)")
-    headers = ("env", "rows", "reset", "first reset", "mid-turn", "turn end", "off-path", "episode end", "off-path",
-               "full dump", "dump / turn end", "off-path")
+    headers = ("env", "rows", "reset", "first reset", "first reset (cached)", "mid-turn", "turn end", "off-path",
+               "episode end", "off-path", "full dump", "dump / turn end", "off-path")
     for header in headers:
         table.add_column(header, justify="left" if header == "env" else "right")
     for row in [*rows, summary, max(rows, key=lambda r: r["rows"])]:
@@ -129,7 +158,10 @@ def main(argv: list[str] | None = None) -> int:
             *(f"{row[m]:.3f}" for m in MEASURES),
             f"{row['dump_over_turn_end']:.0f}x", f"{row['dump_over_turn_end_offpath']:.0f}x",
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    console.print(f"first reset, cold / cached (zoo median of per-environment ratios): "
+                  f"{summary['first_reset_cold_over_cached']:.0f}x")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"rows": rows, "zoo_median": summary}, indent=1))

@@ -73,6 +73,13 @@ class SnapshotRows:
                 self._raw_cache.update(self._open().raw_rows(missing))
         return {k: self._raw_cache[k] for k in keys}
 
+    def prime(self, rows: Mapping[RowKey, Row | None]) -> None:
+        """Record rows known to be this snapshot's (read from a replay cache written for the same content), so
+        later lookups of their keys need no dump."""
+        with self._lock:
+            for key, row in rows.items():
+                self._cache.setdefault(key, row)
+
     def row(self, key: RowKey) -> Row | None:
         """A row by canonical key; keys never recorded by `rows` are found through the full dump."""
         if key in self._cache:

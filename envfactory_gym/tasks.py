@@ -252,11 +252,15 @@ _REPLAYS: dict[tuple[int, str], Replay] = {}
 
 def expected_replay(spec: EnvironmentSpec, task: Task) -> Replay:
     """The task's replay, computed once per process and cached (the reward's expected states). Its states hold
-    only the rows the ground truth changed, over the snapshot's shared row source."""
+    only the rows the ground truth changed, over the snapshot's shared row source. A process's first request
+    reads the on-disk replay cache (`replay_cache`), which replays only when it holds no valid copy."""
+    # imported here: the cache module builds on this one
+    from .replay_cache import cached_replay
+
     key = (id(spec), task.id)
     cached = _REPLAYS.get(key)
     if cached is None:
-        fresh = replay(spec, task)
+        fresh = cached_replay(spec, task)
         with _REPLAY_LOCK:
             cached = _REPLAYS.setdefault(key, fresh)
     return cached

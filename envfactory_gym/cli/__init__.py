@@ -1,4 +1,4 @@
-"""The `envfactory` command line. The core commands (list, info, index, new, verify, split, rollout) are here;
+"""The `envfactory` command line. The core commands (list, info, index, new, verify, split, rollout, cache) are here;
 every other one comes from the `envfactory.commands` entry-point group (pyproject) and loads only when it is the
 one asked for, so the runtime never imports the layers above it and a quick command stays quick."""
 
@@ -9,10 +9,10 @@ import sys
 from importlib.metadata import EntryPoint, entry_points
 
 from ..errors import DataFileError, ExternalEnvironmentError, UnknownName
-from . import checks, rollout, zoo
+from . import cache, checks, rollout, zoo
 
 COMMAND_GROUP = "envfactory.commands"
-CORE_COMMANDS = {"list", "info", "index", "new", "verify", "split", "rollout"}
+CORE_COMMANDS = {"list", "info", "index", "new", "verify", "split", "rollout", "cache"}
 
 
 def command_entry_points(command: str | None = None) -> list[EntryPoint]:
@@ -35,7 +35,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if entry.value not in registered:  # one module may provide several commands
             registered.add(entry.value)
             entry.load()(sub)
-    for module in (zoo, checks, rollout):
+    for module in (zoo, checks, rollout, cache):
         module.register(sub)
     return parser
 
