@@ -163,9 +163,8 @@ def _rebuild(spec: EnvironmentSpec, task: Task, record: dict[str, Any]) -> Repla
 
 def load(spec: EnvironmentSpec, task: Task) -> Replay | None:
     """The cached replay of a task, or None when there is none usable (missing, unreadable, corrupt, stale)."""
-    path = cache_path(spec, task.id)
     try:
-        record = pickle.loads(path.read_bytes())
+        record = pickle.loads(cache_path(spec, task.id).read_bytes())
         if not isinstance(record, dict) or record.get("key") != cache_key(spec, task.id):
             return None
         return _rebuild(spec, task, record)
@@ -184,7 +183,7 @@ def store(spec: EnvironmentSpec, task: Task, found: Replay) -> None:
 
 def cached_replay(spec: EnvironmentSpec, task: Task) -> Replay:
     """The task's replay from the disk cache, else replayed (and then cached)."""
-    if not enabled():
+    if not enabled() or not (spec.folder / "metadata.json").is_file():  # built in memory: nothing to key it by
         return replay(spec, task)
     found = load(spec, task)
     if found is None:

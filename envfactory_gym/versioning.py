@@ -58,7 +58,10 @@ def _content_hash_of_folder(folder: str) -> str:
     return environment_content_hash(folder)
 
 
-def content_hash(folder: str | Path) -> str:
-    """`environment_content_hash` computed once per folder per process (what records and caches stamp themselves
-    with; a process that edits an environment's files calls `environment_content_hash` itself)."""
+def content_hash(folder: str | Path) -> str | None:
+    """`environment_content_hash` computed once per folder per process (what records stamp themselves with; a
+    process that edits an environment's files calls `environment_content_hash` itself); None for an environment
+    built in memory, whose folder holds no metadata.json."""
+    if not (Path(folder) / "metadata.json").is_file():
+        return None
     return _content_hash_of_folder(str(Path(folder).resolve()))
