@@ -25,13 +25,13 @@ BAD_CALLS = [
     ("add_connection", {"page_title": "HR Policies"}, "user_only", "can only be performed by the user"),
     ("update_page", "not a dict", "invalid_arguments", "must be a JSON object"),
     ("update_page", {}, "invalid_arguments", "page_id: Field required"),
-    ("update_page", {"page_id": Q3, "title": 5}, "invalid_arguments", "title: Input should be a valid string"),
+    ("update_page", {"page_id": Q3, "icon": 5}, "invalid_arguments", "icon: Input should be a valid string"),
     ("update_page", {"page_id": Q3, "bogus": 1}, "invalid_arguments", "bogus: unexpected argument"),
     ("update_page", {"page_id": "missing"}, "NotFound", "Could not find page"),
     ("update_page", {"page_id": Q3}, "InvalidRequest", "Nothing to update"),
-    ("search_pages", {"page_size": 0}, "InvalidRequest", "page_size must be between"),
+    ("search_pages", {"page_size": 0}, "invalid_arguments", "page_size: body failed validation"),
     ("create_page", {"title": "x", "parent_page_id": Q3, "children": [{"type": "paragraph"}] * 101},
-     "InvalidRequest", "should be <= 100"),
+     "invalid_arguments", "children: List should have at most 100 items"),
 ]
 
 
