@@ -9,6 +9,7 @@ from typing import Any, Callable, Literal, SupportsFloat
 import gymnasium as gym
 
 from .actions import ActionParser, HermesParser
+from .errors import UnknownName
 from .prompts import FORMAT_ERROR_TOOL, assistant_message, new_tools_note, system_prompt, tool_message, tool_response
 from .registry import resolve
 from .reward import CallRecord, RewardBreakdown, RewardConfig
@@ -137,7 +138,7 @@ class ToolUseEnv(gym.Env[str, str]):
         if task_id is None:
             task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
         elif task_id not in self.tasks:
-            raise KeyError(f"{self.spec_env.name} has no task {task_id!r}{did_you_mean(task_id, self.tasks)}")
+            raise UnknownName(f"{self.spec_env.name} has no task {task_id!r}{did_you_mean(task_id, self.tasks)}")
         elif task_id not in self.task_ids:
             warnings.warn(f"{self.spec_env.name}: task {task_id} is not among this env's tasks"
                           + (f" (the {self.split} split)" if self.split not in (None, "all") else ""), stacklevel=2)

@@ -35,3 +35,10 @@ class InvalidRequest(ToolError):
 
 class ExternalEnvironmentError(RuntimeError):
     """An imported environment cannot be loaded here; the message is one line that says why and what to do."""
+
+
+class UnknownName(KeyError):
+    """A name (environment, task) that nothing known answers to; the message says what is close."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

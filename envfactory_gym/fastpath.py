@@ -139,3 +139,15 @@ def reader(table: Table) -> TableReader | None:
     if all(isinstance(c.type, _SIMPLE) for c in table.columns) and table.primary_key.columns:
         return TableReader(table)
     return None
+
+
+@lru_cache(maxsize=None)
+def row_decoder(table: Table) -> Callable[[tuple], dict[str, Any]]:
+    """Turns a raw row of all of `table`'s columns (in order) into a dict, JSON parsed and booleans as bool."""
+    names = [c.name for c in table.columns]
+    decoders = [_decoder(c) for c in table.columns]
+
+    def decode(values: tuple) -> dict[str, Any]:
+        return {name: (d(v) if d is not None and v is not None else v) for name, v, d in zip(names, values, decoders)}
+
+    return decode

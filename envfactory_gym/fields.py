@@ -41,6 +41,8 @@ IsoTimestamp = Annotated[str, Field(min_length=10, json_schema_extra={"format": 
 CurrencyCode = Annotated[str, Field(pattern=r"^[A-Za-z]{3}$")]
 #: Text that must not be empty.
 NonEmptyText = Annotated[str, Field(min_length=1)]
+#: Text that must hold something besides spaces (a title, a message).
+NonBlankText = Annotated[str, Field(min_length=1, pattern=r"\S")]
 
 
 def page_size(maximum: int = 100, minimum: int = 1) -> Any:

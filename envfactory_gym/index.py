@@ -14,6 +14,8 @@ from typing import Any
 from .versioning import environment_content_hash
 
 INDEX_FILE = "index.json"
+#: The domains an environment belongs to (metadata.json's `domain`).
+DOMAINS = frozenset({"commerce", "finance", "travel", "office", "lifestyle", "research", "utilities"})
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ through the parameters (`example=`, a symbol table), never through a copy of the
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Mapping
 
@@ -82,3 +82,23 @@ def format_money(minor: int, currency: str, symbols: Mapping[str, str] | None = 
         return f"{prefix}{minor:,}"
     major = (Decimal(minor) / 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     return f"{'-' if major < 0 else ''}{prefix}{abs(major):,.2f}"
+
+
+def format_amount(minor: int, currency: str) -> str:
+    """Minor units as a plain decimal string, as most APIs print amounts: `format_amount(551900, "EUR")` ->
+    `5519.00` (`1250` for zero-decimal currencies)."""
+    if currency.upper() in ZERO_DECIMAL:
+        return str(minor)
+    return str((Decimal(minor) / 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def iso_duration(span: timedelta) -> str:
+    """A non-negative span as an ISO 8601 duration: `PT2H30M`, `P1DT4H`, `PT0S`."""
+    seconds = int(span.total_seconds())
+    if seconds < 0:
+        raise ValueError("durations are not negative")
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    clock = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M"), (secs, "S")) if n)
+    return f"P{f'{days}D' if days else ''}{'T' + clock if clock else ('' if days else 'T0S')}"

@@ -16,6 +16,7 @@ from typing import Literal
 from gymnasium.utils.env_checker import check_env
 
 from .agents import ReferenceAgent, run_episode
+from .index import DOMAINS
 from .env import ToolUseEnv
 from .session import DEFAULT_SNAPSHOT, ToolSession
 from .spec import EnvironmentSpec
@@ -24,7 +25,6 @@ from .tasks import Task, load_tasks, replay, vary_masked
 
 Component = Literal["metadata", "schema", "tool code", "tasks"]
 REQUIRED_METADATA = ("name", "domain", "description", "product", "docs_url")
-DOMAINS = {"commerce", "finance", "travel", "office", "lifestyle", "research", "utilities"}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 from envfactory_gym import ToolUseEnv, resolve
 from envfactory_gym.agents import ReferenceAgent
 from envfactory_gym.llm import LLMClient, find_internal_ids, internal_ids
-from envfactory_gym.llm_user import STOP_TOKEN, LLMUser
+from envfactory_gym.users.llm import STOP_TOKEN, LLMUser
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import load_tasks
 from envfactory_gym.users import ScriptedUser, make_user

@@ -57,10 +57,12 @@ def play(env: ToolUseEnv, agent, task_id: str) -> dict:
     agent.reset(env, info)
     oracle = Oracle(env, _full_replay(env.spec_env.key, task_id))
     turn_rewards = []
+    paid = 0.0
     while True:
         action = agent.act(observation, info)
         oracle.before_step(action)
         observation, reward, terminated, truncated, info = env.step(action)
+        paid += reward
         oracle.after_step(info, terminated or truncated)
         if "turn_reward" in info:
             turn_rewards.append(info["turn_reward"])
@@ -68,8 +70,9 @@ def play(env: ToolUseEnv, agent, task_id: str) -> dict:
             break
     assert turn_rewards == [s.as_dict() for s in oracle.turn_scores]
     assert oracle.episode is not None and info["reward_components"] == oracle.episode.as_dict()
-    assert reward == oracle.episode.total and 0.0 <= reward <= 1.0
-    return {"reward": reward, "components": info["reward_components"], "turn_rewards": turn_rewards}
+    score = oracle.episode.total
+    assert paid == pytest.approx(score, abs=1e-12) and 0.0 <= score <= 1.0  # the return is the score
+    return {"reward": score, "components": info["reward_components"], "turn_rewards": turn_rewards}
 
 
 def _reverse_unordered(spec: EnvironmentSpec, call: GroundTruthCall) -> GroundTruthCall:

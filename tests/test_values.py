@@ -117,3 +117,22 @@ def test_a_product_error_text_replaces_the_validators_words(tmp_path):
     assert "text: msg_too_long" in (session.call("post_message", {"text": "too long"}).error or "")
     assert "channel: channel_not_found" in (session.call("post_message", {"text": "x", "channel": "D9"}).error or "")
     assert "text: Field required" in (session.call("post_message", {}).error or "")  # a missing one says so
+
+
+def test_plain_amounts_durations_and_raw_selects():
+    from datetime import timedelta
+
+    from envfactory_gym import ToolSession, load_zoo_environment
+    from envfactory_gym.values import format_amount, iso_duration
+
+    assert format_amount(551900, "eur") == "5519.00" and format_amount(1250, "JPY") == "1250"
+    assert iso_duration(timedelta(hours=2, minutes=30)) == "PT2H30M"
+    assert iso_duration(timedelta(days=1, hours=4)) == "P1DT4H" and iso_duration(timedelta(0)) == "PT0S"
+    spec = load_zoo_environment("notion")
+    session = ToolSession(spec)
+    session.reset()
+    pages = spec.schema.tables["pages"]
+    everything = session.database.find(pages)
+    chosen = session.database.select(pages, "in_trash = ? AND title LIKE ?", (0, "%Roadmap%"), limit=5)
+    expected = [r for r in everything if not r["in_trash"] and "roadmap" in r["title"].lower()][:5]
+    assert chosen == expected and chosen

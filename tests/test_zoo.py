@@ -14,8 +14,9 @@ from envfactory_gym.llm.state_view import find_internal_ids, internal_ids
 from envfactory_gym.verify import DOMAINS
 
 REFERENCE = {"notion", "shopify", "amadeus"}  # the core runtime's three: 10-15 tools, >= 15 tasks, most writing
-#: The zoo's first 33 environments: held to the rules they were written under until they are upgraded (version 1 or
-#: later), then to >= 30 tasks and a mean of >= 4.0 turns. Every other environment follows the full rules below.
+#: The zoo's first 33 environments: held to the rules they were written under until they are upgraded (version 2 or
+#: later; version 1 changed only how reward is paid), then to >= 30 tasks and a mean of >= 4.0 turns. Every other
+#: environment follows the full rules below.
 FIRST_WAVE = {
     "alpaca", "amadeus", "amtrak", "benchling", "bitwarden", "booking", "clinicaltrials", "cloudflare_dns", "coinbase",
     "cvs_pharmacy", "doordash", "ebay", "expensify", "gmail", "google_calendar", "google_places", "hertz", "instacart",
@@ -25,7 +26,7 @@ FIRST_WAVE = {
 
 
 def _legacy(spec) -> bool:
-    return spec.key in FIRST_WAVE and spec.version == 0
+    return spec.key in FIRST_WAVE and spec.version <= 1
 
 
 def test_every_domain_has_four_environments_and_tools_average_fourteen():

@@ -4,10 +4,13 @@ form, written as a Hugging Face dataset (a parquet folder or one JSONL file)."""
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 from pathlib import Path
+from typing import Any, Iterator
 
+from rich.progress import Progress
+
+from envfactory_gym.cli.terminal import console
 from envfactory_gym.registry import resolve, zoo_keys
 
 from .datasets import prompt_records, sft_records
@@ -31,18 +34,25 @@ def cmd_train_data(args: argparse.Namespace) -> int:
     except (KeyError, ValueError) as exc:
         print(f"envfactory train-data: {exc.args[0]}", file=sys.stderr)
         return 2
-    if args.mode == "sft":
-        records = (sft_records(k, args.split) for k in keys)
-    else:
-        records = (prompt_records(k, args.mode, args.split) for k in keys)
-    rows = map(render, itertools.chain.from_iterable(records))
+    def records_of(key: str) -> Any:
+        return sft_records(key, args.split) if args.mode == "sft" else prompt_records(key, args.mode, args.split)
+
     split = "test" if args.split == "test" else "train"
-    try:
-        count = write_dataset(rows, Path(args.out), split=split, push_to_hub=args.push_to_hub,
-                              trajectory_format=args.trainer == "canonical")
-    except ValueError as exc:
-        print(f"envfactory train-data: {exc}", file=sys.stderr)
-        return 1
+    with Progress(console=console, transient=True) as progress:
+        job = progress.add_task("environments", total=len(keys))
+
+        def rows() -> Iterator[dict]:
+            for key in keys:
+                progress.update(job, description=f"rendering {key}")
+                yield from map(render, records_of(key))
+                progress.advance(job)
+
+        try:
+            count = write_dataset(rows(), Path(args.out), split=split, push_to_hub=args.push_to_hub,
+                                  trajectory_format=args.trainer == "canonical")
+        except ValueError as exc:
+            print(f"envfactory train-data: {exc}", file=sys.stderr)
+            return 1
     print(f"wrote {count} {args.mode} rows ({args.trainer}) from {len(keys)} environments to {args.out}"
           + (f" and pushed them to {args.push_to_hub}" if args.push_to_hub else ""))
     return 0
@@ -59,7 +69,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "datasets.load_dataset.",
     )
     data.add_argument("names", nargs="*", help="environments (default: the whole zoo)")
-    data.add_argument("--mode", choices=["turn", "conversation", "sft"], default="turn")
+    data.add_argument("--mode", choices=["turn", "conversation", "sft"], default="turn",
+                      help="turn or conversation prompts for RL, or sft chats (default turn)")
     data.add_argument("--split", choices=["train", "test", "all"], default="train",
                       help="the environments' stored task split (splits.json; bench evaluates on test)")
     data.add_argument("--trainer", choices=TRAINERS, default="canonical",

@@ -1,6 +1,6 @@
 """Amadeus flight data as tables: locations, airlines, aircraft, fare families, flights, travelers, orders, payments."""
 
-from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table
+from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table
 
 metadata = MetaData()
 
@@ -77,6 +77,8 @@ flights = Table(
     Column("base_fares", JSON, nullable=False),  # cabin -> base fare of its cheapest brand, EUR
     Column("seats_left", JSON, nullable=False),  # cabin -> seats still for sale
     Column("occupied_seats", JSON, nullable=False),  # seat numbers taken by other passengers
+    Index("ix_flights_departure", "departure_iata", "departure_at"),  # flights out of an airport on a day
+    Index("ix_flights_arrival", "arrival_iata", "departure_at"),  # connections into the destination
 )
 
 travelers = Table(
@@ -115,7 +117,7 @@ payments = Table(
     "payments",
     metadata,
     Column("id", String, primary_key=True),
-    Column("flight_order_id", String, ForeignKey("flight_orders.id"), nullable=False),
+    Column("flight_order_id", String, ForeignKey("flight_orders.id"), nullable=False, index=True),
     Column("type", String, nullable=False),  # CHARGE | CHANGE_FEE | FARE_DIFFERENCE | REFUND
     Column("amount", Integer, nullable=False),  # cents, always positive
     Column("currency", String, nullable=False),

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..tasks import load_tasks
-from ..terminal import console
+from ..cli.terminal import console
 from . import FORMATS, adapter, env_name, load_environment
 from .build import ImportOptions
 from .catalog import catalog_path, env_folder, gym_id, read_catalog, register_external, save_entries
@@ -202,7 +202,7 @@ def list_external() -> int:
 def register(subparsers: Any) -> None:
     """Add `envfactory import`."""
     parser = subparsers.add_parser("import", help="import environments of another project (see docs/adapters.md)")
-    parser.add_argument("format", choices=sorted(FORMATS))
+    parser.add_argument("format", choices=sorted(FORMATS), help="the other project's format")
     parser.add_argument("path", help="the file or folder to import (per format: see docs/adapters.md)")
     parser.add_argument("--name", help="name of the import: envs become ext-<name>[-<key>] (default: from the path)")
     parser.add_argument("--tasks", help="tasks / RL rows / possible answers file")

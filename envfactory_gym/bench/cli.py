@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
-from ..terminal import console
+from ..cli.terminal import console
 from . import page
 from .compare import NOTES as COMPARE_NOTES
 from .compare import compare_runs, comparison_table, load_run
@@ -25,13 +25,7 @@ from .report import md_table, write_report
 from .rundir import RunDirectory
 from .runner import BASELINES, BenchConfig, finished, plan_tasks, run_bench
 from .settings import agent_prices, incompatibilities, run_settings
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+from ..cli.args import positive_int
 
 
 def _price(text: str) -> float:
@@ -247,22 +241,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--domain", action="append", default=[], help="only these domains (repeatable)")
     bench.add_argument("--split", choices=["test", "train", "all"], default="test",
                        help="task split (default: the held-out test tasks)")
-    bench.add_argument("--k", type=_positive, default=4, help="samples per task (pass^k, pass@k)")
-    bench.add_argument("--concurrency", type=int, default=64, help="model episodes in flight")
+    bench.add_argument("--k", type=positive_int, default=4, help="samples per task (pass^k, pass@k)")
+    bench.add_argument("--concurrency", type=positive_int, default=64, help="model episodes in flight")
     bench.add_argument("--user", choices=["scripted", "llm"], default="scripted", help="simulated user")
     bench.add_argument("--user-model", help="the LLM user's model (default: --model)")
     bench.add_argument("--user-base-url", help="the LLM user's endpoint (default: --base-url)")
     bench.add_argument("--tool-format", choices=["text", "native"], default="text",
                        help="text: <tool_call> blocks in the prompt; native: the endpoint's tool calling")
-    bench.add_argument("--temperature", type=float, default=0.7)
-    bench.add_argument("--max-tokens", type=int, default=4096, help="per model answer")
+    bench.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (default 0.7)")
+    bench.add_argument("--max-tokens", type=positive_int, default=4096, help="per model answer")
     bench.add_argument("--thinking", action=argparse.BooleanOptionalAction, default=None,
                        help="chat_template_kwargs.enable_thinking (Qwen3-style models); default: the server's")
-    bench.add_argument("--max-steps", type=int, default=40, help="actions per episode before truncation")
+    bench.add_argument("--max-steps", type=positive_int, default=40, help="actions per episode before truncation")
     bench.add_argument("--episode-timeout", type=float, default=1200.0, help="seconds per episode")
     bench.add_argument("--request-timeout", type=float, default=300.0, help="seconds per model request")
     bench.add_argument("--baselines", default=",".join(BASELINES), help="comma-separated, or 'none'")
-    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--seed", type=int, default=0, help="seed of the episodes and the sampling (default 0)")
     bench.add_argument("--run-dir", help="default: runs/bench/<model>-<split>; an existing run resumes")
     bench.add_argument("--price-in", type=_price, help="dollars per million prompt tokens (with --price-out)")
     bench.add_argument("--price-out", type=_price, help="dollars per million completion tokens (with --price-in)")
@@ -270,14 +264,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                              "extending the known prices")
     bench.set_defaults(func=cmd_bench)
     compare = sub.add_parser("compare", help="two benchmark runs side by side, with a paired test per group")
-    compare.add_argument("run_a")
-    compare.add_argument("run_b")
+    compare.add_argument("run_a", help="the first run directory")
+    compare.add_argument("run_b", help="the second run directory")
     compare.add_argument("--out", help="also write the comparison here (Markdown, or HTML for a .html name)")
     compare.add_argument("--force", action="store_true",
                          help="compare runs of different environment content, split or user anyway")
     compare.set_defaults(func=cmd_compare)
     board = sub.add_parser("leaderboard", help="one table of several runs, one row per model")
-    board.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    board.add_argument("runs", nargs="+", metavar="RUN_DIR", help="bench run directories, one row per model")
     board.add_argument("--out", default="runs/leaderboard", help="folder for leaderboard.md and leaderboard.html")
     board.add_argument("--price-table", help="JSON file of model -> [input, output] dollars per million tokens")
     board.add_argument("--force", action="store_true",

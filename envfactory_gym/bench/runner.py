@@ -128,7 +128,7 @@ def check_endpoints(config: BenchConfig) -> EndpointInfo:
 
 def _llm_user_factory(config: BenchConfig) -> Callable[[], Any]:
     from ..llm import LLMClient
-    from ..llm_user import LLMUser
+    from ..users.llm import LLMUser
 
     def make() -> LLMUser:
         return LLMUser(LLMClient(config.user_base_url or config.base_url, config.user_model or config.model,

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Literal, Union
 from ..prompts import FORMAT_ERROR_TOOL, without_tool_listing
 from ..registry import resolve
 from ..spec import EnvironmentSpec
+from ..errors import UnknownName
 from ..splits import Split, split_task_ids
 from ..suggest import did_you_mean
 from ..tasks import load_tasks
@@ -56,7 +57,7 @@ def expand_tasks(tasks: Iterable[TaskLike], split: Split | Literal["all"] = "all
             continue
         task_id = item.task_id if isinstance(item, TaskRef) else item[1]
         if task_id not in load_tasks(spec):
-            raise KeyError(f"{spec.env_id} has no task {task_id!r}{did_you_mean(task_id, load_tasks(spec))}")
+            raise UnknownName(f"{spec.env_id} has no task {task_id!r}{did_you_mean(task_id, load_tasks(spec))}")
         if task_id not in chosen:
             outside.append(task_id)
         refs.append(TaskRef(spec.env_id, task_id))

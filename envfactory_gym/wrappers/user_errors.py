@@ -8,7 +8,7 @@ import gymnasium as gym
 from pydantic import BaseModel, Field
 
 from ..llm import ChatModel, LLMError, load_prompt, render_state
-from ..llm_user import LLMUser, dialogue_text
+from ..users.llm import LLMUser, dialogue_text
 from ..users import ScriptedUser
 
 STAGE = "meu_judge"

@@ -10,12 +10,13 @@ from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElaps
 
 from envfactory_gym import registry
 from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
-from envfactory_gym.terminal import console
+from envfactory_gym.cli.terminal import console
 from envfactory_gym.sandbox import Limits, Worker
 
 from .models import EnvGenRecord
 from .pipeline import EnvGen, EnvGenConfig
 from .sources import LocalDocs
+from envfactory_gym.cli.args import positive_int
 
 
 def _synth_group(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
@@ -36,14 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     env.add_argument("--llm", help="OpenAI-compatible base URL (default: $ENVFACTORY_LLM_BASE_URL)")
     env.add_argument("--model", help="model name (default: $ENVFACTORY_LLM_MODEL, else what the server lists)")
     env.add_argument("--api-key", help="API key (default: $ENVFACTORY_LLM_API_KEY or $OPENAI_API_KEY)")
-    env.add_argument("--budget", type=int, default=3, help="revision rounds after the first check (default 3)")
+    env.add_argument("--budget", type=positive_int, default=3, help="revision rounds after the first check (default 3)")
     env.add_argument("--out", type=Path, help="zoo folder the environment joins (default: the installed env_zoo)")
     env.add_argument("--runs", type=Path, help="folder for the run record and last draft "
                      "(default: runs/envgen/<topic>)")
     env.add_argument("--cassettes", type=Path, help="replay recorded LLM answers from this folder (offline); "
                      "with --llm, record the missing ones there")
     env.add_argument("--cpu", type=float, default=Limits.cpu_s, help="CPU seconds per sandboxed check")
-    env.add_argument("--memory-mb", type=int, default=Limits.memory_mb, help="memory per sandboxed check")
+    env.add_argument("--memory-mb", type=positive_int, default=Limits.memory_mb, help="memory per sandboxed check")
     env.set_defaults(func=cmd_env)
 
 

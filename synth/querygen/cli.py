@@ -11,13 +11,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from envfactory_gym.llm import ChatModel, LLMClient, RecordedLLM
 from envfactory_gym.registry import resolve
-from envfactory_gym.terminal import console
+from envfactory_gym.cli.terminal import console
 
 from .chains import read_chains, sample_chains
 from .context import QueryGenConfig, QueryGenContext
 from .models import SynthesisError
 from .output import OutputDir
 from .pipeline import synthesize
+from envfactory_gym.cli.args import positive_int
 
 
 def _synth_subparsers(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
@@ -34,16 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `synth tasks`."""
     tasks = _synth_subparsers(subparsers).add_parser("tasks", help="QueryGen: tasks with SFT and RL data")
     tasks.add_argument("name", help="environment (key, name or gym id)")
-    tasks.add_argument("--n", type=int, default=50, help="tasks to synthesize")
+    tasks.add_argument("--n", type=positive_int, default=50, help="tasks to synthesize")
     tasks.add_argument("--llm", help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1 "
                        "(default: $ENVFACTORY_LLM_BASE_URL)")
     tasks.add_argument("--model", help="model name (default: $ENVFACTORY_LLM_MODEL, else what the server lists)")
     tasks.add_argument("--api-key", help="API key (default: $ENVFACTORY_LLM_API_KEY or $OPENAI_API_KEY)")
     tasks.add_argument("--out", type=Path, help="output folder (default: runs/querygen/<env>)")
-    tasks.add_argument("--concurrency", type=int, default=16, help="tasks and LLM requests in flight")
-    tasks.add_argument("--k", type=int, default=3, help="candidate conversations per task")
-    tasks.add_argument("--seed", type=int, default=0)
-    tasks.add_argument("--chain-length", type=int, default=5, help="tools per sampled chain")
+    tasks.add_argument("--concurrency", type=positive_int, default=16, help="tasks and LLM requests in flight")
+    tasks.add_argument("--k", type=positive_int, default=3, help="candidate conversations per task")
+    tasks.add_argument("--seed", type=int, default=0, help="seed of the chain draws and the LLM sampling")
+    tasks.add_argument("--chain-length", type=positive_int, default=5, help="tools per sampled chain")
     tasks.add_argument("--chains", type=Path, help="jsonl of tool lists to use instead of sampling")
     tasks.add_argument("--cassettes", type=Path, help="replay recorded LLM answers from this folder (offline); "
                        "with --llm, record the missing ones there")

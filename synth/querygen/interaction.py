@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from envfactory_gym.llm_user import LLMUser
+from envfactory_gym.users.llm import LLMUser
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import Task, Turn
 

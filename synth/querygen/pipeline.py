@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envfactory_gym.llm import internal_ids, load_prompt
-from envfactory_gym.llm_user import STAGE as USER_STAGE
+from envfactory_gym.users.llm import STAGE as USER_STAGE
 from envfactory_gym.session import DEFAULT_SNAPSHOT, ToolSession
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall, Task, Turn

@@ -137,9 +137,10 @@ def test_search_filters_cabin_and_airline(session):
     ("args", "kind", "fragment"),
     [
         ({"departure_date": "2025-05-01"}, "InvalidRequest", "in the past"),
-        ({"departure_date": "2025-13-01"}, "InvalidRequest", "does not exist"),
+        ({"departure_date": "2025-13-01"}, "InvalidRequest", "departure_date '2025-13-01' is not a valid date"),
         ({"departure_date": "2025-05-15", "infants": 2}, "InvalidRequest", "infants cannot exceed adults"),
-        ({"departure_date": "2025-05-15", "return_date": "2025-05-14"}, "InvalidRequest", "returnDate"),
+        ({"departure_date": "2025-05-15", "return_date": "2025-05-14"}, "InvalidRequest", "return_date must not be"),
+        ({"departure_date": "2025-05-15", "adults": 5, "children": 5}, "InvalidRequest", "must not exceed 9"),
         ({"departure_date": "2025-05-15", "destination_location_code": "XXX"}, "NotFound", "XXX"),
     ],
 )
@@ -331,6 +332,7 @@ def test_standard_fare_change_charges_fee_and_difference_and_keeps_unchanged_sea
                if o["fare"]["brandedFare"] == "ECOCLASSIC" and segment_flights(o["id"])[0] == outbound)
     new_return = segment_flights(new["id"])[1]
     before_old, before_new = seats_left(session, inbound, "ECONOMY"), seats_left(session, new_return, "ECONOMY")
+    kept_before = seats_left(session, outbound, "ECONOMY")
     result = ok(session, "change_flight_order", flight_order_id=felix["id"], new_flight_offer_id=new["id"])
     fee = fare("LH", "ECOCLASSIC")["change_fee"] * 100
     difference = max(0, round(float(new["price"]["grandTotal"]) * 100) - felix["grand_total"])
@@ -342,6 +344,7 @@ def test_standard_fare_change_charges_fee_and_difference_and_keeps_unchanged_sea
     assert [s["segmentId"] for s in order["seatAssignments"]] == ["1"]  # outbound seat kept, old return seat gone
     assert seats_left(session, inbound, "ECONOMY") == before_old + 1
     assert seats_left(session, new_return, "ECONOMY") == before_new - 1
+    assert seats_left(session, outbound, "ECONOMY") == kept_before  # the kept flight neither gains nor loses a seat
 
 
 def test_flexible_fare_changes_free(session):
@@ -448,8 +451,15 @@ def test_create_profile_normalizes_and_refuses_duplicates(session):
     fails(session, "create_traveler_profile", "Conflict", "already exists", first_name="tomás", last_name="RIBEIRO")
     fails(session, "create_traveler_profile", "InvalidRequest", "future", first_name="Baby", last_name="Nobody",
           date_of_birth="2026-01-01")
-    fails(session, "create_traveler_profile", "InvalidRequest", "country code", first_name="Baby", last_name="Nobody",
-          phone="0151 234")
+    fails(session, "create_traveler_profile", "invalid_arguments", "phone: must be an international number",
+          first_name="Baby", last_name="Nobody", phone="0151 234")
+    fails(session, "create_traveler_profile", "invalid_arguments", "email", first_name="Baby", last_name="Nobody",
+          email="baby@nowhere")
+    fails(session, "create_traveler_profile", "invalid_arguments", "first_name", first_name="   ", last_name="Nobody")
+    fails(session, "create_traveler_profile", "InvalidRequest", "date_of_birth '1990-02-30' is not a valid date",
+          first_name="Baby", last_name="Nobody", date_of_birth="1990-02-30")
+    dialled = ok(session, "create_traveler_profile", first_name="Ines", last_name="Costa", phone="00 351 (913) 555-210")
+    assert dialled["contact"]["phones"] == [{"deviceType": "MOBILE", "countryCallingCode": "351", "number": "913555210"}]
 
 
 def test_update_profile_loyalty_replaces_the_same_program(session):
@@ -460,6 +470,8 @@ def test_update_profile_loyalty_replaces_the_same_program(session):
                                           {"programOwner": "LH", "id": "992000111222333"}]
     fails(session, "update_traveler_profile", "InvalidRequest", "does not run", traveler_profile_id=marco,
           loyalty_program={"program_owner": "LX", "id": "12345678"})
+    fails(session, "update_traveler_profile", "invalid_arguments", "loyalty_program.id", traveler_profile_id=marco,
+          loyalty_program={"program_owner": "LH", "id": "12 34"})
     fails(session, "update_traveler_profile", "InvalidRequest", "Nothing to update", traveler_profile_id=marco)
     fails(session, "update_traveler_profile", "NotFound", "Traveler profile", traveler_profile_id="TRV9999",
           gender="MALE")
@@ -476,3 +488,123 @@ def test_list_orders_filters_by_pnr_name_and_status(session):
     starts = [o["itineraries"][0]["departureAt"] for o in ok(session, "list_flight_orders")]
     assert starts == sorted(starts)
     assert [t["name"]["lastName"] for t in ok(session, "list_traveler_profiles", name="rossi")] == ["ROSSI"] * 4
+
+
+# ---------------------------------------------------------------- the schema shows every limit the tools enforce
+
+def _property(tool: str, argument: str) -> dict[str, Any]:
+    prop = SPEC.tools[tool].input_schema["properties"][argument]
+    return next((o for o in prop.get("anyOf", ()) if o.get("type") != "null"), prop)
+
+
+@pytest.mark.parametrize(
+    ("tool", "argument", "limits"),
+    [
+        ("search_flight_offers", "adults", {"minimum": 1, "maximum": 9}),
+        ("search_flight_offers", "children", {"minimum": 0, "maximum": 8}),
+        ("search_flight_offers", "infants", {"minimum": 0, "maximum": 9}),
+        ("search_flight_offers", "max_results", {"minimum": 1, "maximum": 250}),
+        ("search_flight_offers", "max_price", {"minimum": 1}),
+        ("search_flight_offers", "departure_date", {"pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+        ("search_flight_offers", "included_airline_codes", {"uniqueItems": True}),
+        ("price_flight_offer", "adults", {"minimum": 1, "maximum": 9}),
+        ("create_flight_order", "travelers", {"minItems": 1, "maxItems": 9, "uniqueItems": True}),
+        ("create_traveler_profile", "date_of_birth", {"pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+        ("list_flight_orders", "record_locator", {"pattern": r"^\s*[A-Za-z0-9]{6}\s*$"}),
+    ],
+)
+def test_argument_limits_are_in_the_schema(tool, argument, limits):
+    prop = _property(tool, argument)
+    assert {key: prop.get(key) for key in limits} == limits
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "argument"),
+    [
+        ("search_flight_offers", {"adults": 0}, "adults"),
+        ("search_flight_offers", {"adults": 10}, "adults"),
+        ("search_flight_offers", {"children": -1}, "children"),
+        ("search_flight_offers", {"max_results": 251}, "max_results"),
+        ("search_flight_offers", {"departure_date": "15.05.2025"}, "departure_date"),
+        ("search_flight_offers", {"origin_location_code": "FRANKFURT"}, "origin_location_code"),
+        ("search_flight_offers", {"included_airline_codes": ["LUFTHANSA"]}, "included_airline_codes.0"),
+        ("price_flight_offer", {"infants": 10}, "infants"),
+        ("create_flight_order", {"travelers": []}, "travelers"),
+        ("assign_seat", {"seat_number": "window"}, "seat_number"),
+        ("assign_seat", {"segment_id": "first"}, "segment_id"),
+        ("approve_payment", {"record_locator": "ABC"}, "record_locator"),
+    ],
+)
+def test_out_of_bounds_arguments_are_refused_by_name(session, tool, args, argument):
+    base = {
+        "search_flight_offers": {"origin_location_code": "FRA", "destination_location_code": "LIS",
+                                 "departure_date": "2025-05-15"},
+        "price_flight_offer": {"flight_offer_id": "LH1166-20250515/ECOLIGHT"},
+        "create_flight_order": {"flight_offer_id": "LH1166-20250515/ECOLIGHT"},
+        "assign_seat": {"flight_order_id": order_of("BECKER")["id"], "segment_id": "1", "traveler_id": "1",
+                        "seat_number": "20A"},
+        "approve_payment": {},
+    }[tool]
+    caller = "user" if tool == "approve_payment" else "agent"
+    error = fails(session, tool, "invalid_arguments", f"{argument}:", caller=caller, **{**base, **args})
+    assert error.startswith(f"invalid arguments for '{tool}'")
+    if "pattern" in str(_property(tool, argument.split(".")[0])):  # a shape, not a bound: the product's own words
+        assert "INVALID FORMAT" in error and "should match pattern" not in error
+
+
+# ---------------------------------------------------------------- ranking
+
+def _brute_force(session: ToolSession, origin: str, destination: str, out_day: str, back_day: str | None,
+                 types: list[str], max_price: int | None) -> tuple[int, list[str]]:
+    """Every offer priced one by one from the schedule, as the ranking must order them."""
+    from env_zoo.amadeus import offers, rules
+
+    db = session.database
+    (origins,), (destinations,) = offers.airports_for(db, origin), offers.airports_for(db, destination)
+    outbound = offers.itineraries(db, origins, destinations, out_day, set(), False)
+    combos = [[o] for o in outbound]
+    if back_day:
+        inbound = offers.itineraries(db, destinations, origins, back_day, set(), False)
+        combos = [[o, i] for o in outbound for i in inbound if o[0]["carrier_code"] == i[0]["carrier_code"]]
+    seated = rules.seated(types)
+    found = []
+    for combo in combos:
+        if offers.departed(db, combo[0][0]):
+            continue
+        for fare in SEED["fare_families"]:
+            legs = [leg for itinerary in combo for leg in itinerary]
+            if fare["carrier_code"] != legs[0]["carrier_code"] or any(
+                fare["cabin"] not in leg["base_fares"] or leg["seats_left"][fare["cabin"]] < seated for leg in legs
+            ):
+                continue
+            total = sum(rules.traveler_price(combo, fare, t)[1] for t in types)
+            if max_price is None or total <= max_price * 100 * len(types):
+                offer_id = "~".join(offers.itinerary_key(i) for i in combo) + "/" + fare["branded_fare"]
+                found.append((total, legs[0]["departure_at"], offer_id))
+    found.sort()
+    return len(found), [offer_id for _, _, offer_id in found]
+
+
+@pytest.mark.parametrize(
+    ("route", "party", "max_price"),
+    [
+        (("LON", "NYC", "2025-05-15", "2025-05-18"), {}, None),
+        (("LON", "NYC", "2025-05-15", "2025-05-18"), {"adults": 2, "children": 1, "infants": 1}, 900),
+        (("FRA", "LIS", "2025-05-15", "2025-05-18"), {}, 700),
+        (("BER", "LIS", "2025-05-15", None), {"adults": 3}, None),
+        (("PAR", "NYC", "2025-05-12", "2025-05-19"), {}, 2000),
+    ],
+)
+def test_round_trip_ranking_matches_pricing_every_pair(session, route, party, max_price):
+    origin, destination, out_day, back_day = route
+    types = (["ADULT"] * party.get("adults", 1) + ["CHILD"] * party.get("children", 0)
+             + ["HELD_INFANT"] * party.get("infants", 0))
+    count, expected = _brute_force(session, origin, destination, out_day, back_day, types, max_price)
+    assert count > 0
+    args = {**party, **({"return_date": back_day} if back_day else {}),
+            **({"max_price": max_price} if max_price else {})}
+    for limit in (1, 10, 250):
+        found = ok(session, "search_flight_offers", origin_location_code=origin,
+                   destination_location_code=destination, departure_date=out_day, max_results=limit, **args)
+        assert found["meta"]["count"] == count
+        assert [o["id"] for o in found["data"]] == expected[:limit]

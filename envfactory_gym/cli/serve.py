@@ -8,7 +8,7 @@ import sys
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (http)."""
-    from .mcp import server  # fastmcp is imported only by the commands that need it
+    from ..mcp import server  # fastmcp is imported only by the commands that need it
 
     try:
         app = server(args.name, task_id=args.task)
@@ -30,7 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "state, restored from the task's snapshot (--task) or the default snapshot.",
     )
     serve.add_argument("name", help="environment key, name or gymnasium id (e.g. notion)")
-    serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    serve.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+                       help="stdio (a client starts the server) or streamable http (default stdio)")
     serve.add_argument("--host", default="127.0.0.1", help="http: address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="http: port (default 8000)")
     serve.add_argument("--path", default="/mcp", help="http: endpoint path (default /mcp)")

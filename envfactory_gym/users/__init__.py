@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
-from .tasks import Task, Turn
+from ..tasks import Task, Turn
 
 if TYPE_CHECKING:
-    from .session import ToolSession
+    from ..session import ToolSession
 
 
 class SimulatedUser(Protocol):
@@ -37,7 +37,7 @@ def make_user(user: SimulatedUser | Callable[[], SimulatedUser] | str | None) ->
     if user is None or user == "scripted":
         return ScriptedUser()
     if user == "llm":
-        from .llm_user import LLMUser
+        from .llm import LLMUser
 
         return LLMUser.from_env()
     if isinstance(user, str):

@@ -14,13 +14,14 @@ from typing import Any, Callable, Literal
 from rich.console import Console
 from rich.markup import escape
 
-from .actions import HermesParser
-from .agents import format_call
-from .env import ToolUseEnv
-from .registry import resolve
-from .session import ToolSession
-from .spec import EnvironmentSpec, ToolSpec
-from .tasks import load_tasks
+from ..actions import HermesParser
+from ..agents import format_call
+from ..env import ToolUseEnv
+from ..registry import resolve
+from ..session import ToolSession
+from ..spec import EnvironmentSpec, ToolSpec
+from ..tasks import load_tasks
+from .args import positive_int
 
 HELP = """\
 Each line is one action of the agent (you):
@@ -333,6 +334,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     play.add_argument("name", help="environment key, name or gymnasium id (e.g. notion)")
     play.add_argument("--task", default=None, help="task id (default: drawn with --seed)")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--max-steps", type=int, default=40, help="action budget of the episode")
+    play.add_argument("--seed", type=int, default=0, help="seed of the task drawn when --task is not given")
+    play.add_argument("--max-steps", type=positive_int, default=40, help="action budget of the episode")
     play.set_defaults(func=cmd_play)

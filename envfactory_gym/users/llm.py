@@ -9,11 +9,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .llm.base import LoopThread
-from .llm import ChatModel, LLMClient, LLMError, find_internal_ids, internal_ids, load_prompt, render_state
-from .llm.state_view import row_label
-from .session import ToolSession
-from .tasks import GroundTruthCall, Task, Turn
+from ..llm.base import LoopThread
+from ..llm import ChatModel, LLMClient, LLMError, find_internal_ids, internal_ids, load_prompt, render_state
+from ..llm.state_view import row_label
+from ..session import ToolSession
+from ..tasks import GroundTruthCall, Task, Turn
 
 STOP_TOKEN = "###STOP###"
 STAGE = "user"
