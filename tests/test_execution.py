@@ -63,9 +63,14 @@ def test_hostile_strings_are_stored_literally(session):
 
 
 def test_huge_string_argument(session):
+    """A huge value fails its type's bound without being echoed back and changes nothing; a huge value no bound
+    covers (a search query) is simply searched for."""
+    before = state_hash(session.dump())
     outcome = session.call("create_comment", {"page_id": Q3, "text": "a" * 2_000_000})
-    assert outcome.ok  # a large value is stored; the Env caps what comes back to the agent
-    assert session.call("retrieve_page", {"page_id": Q3}).ok
+    assert not outcome.ok and outcome.error_kind == "invalid_arguments" and len(outcome.text) < 1_000
+    assert state_hash(session.dump()) == before
+    found = session.call("search_pages", {"query": "a" * 2_000_000})
+    assert found.ok and found.output["results"] == []
 
 
 def test_read_only_tool_cannot_write(tmp_path):

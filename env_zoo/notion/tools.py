@@ -27,6 +27,8 @@ Title = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S"), 
 CommentText = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S"), ErrorText(
     f"body failed validation: body.rich_text[0].text.content should be a non-empty text of at most {MAX_TEXT} "
     "characters.")]
+BlockText = Annotated[str, Field(max_length=MAX_TEXT), ErrorText(
+    f"body failed validation: body.rich_text[0].text.content should be at most {MAX_TEXT} characters.")]
 Children = Annotated[list[BlockInput], Field(max_length=MAX_CHILDREN)]
 NewChildren = Annotated[list[BlockInput], Field(min_length=1, max_length=MAX_CHILDREN)]
 
@@ -196,7 +198,9 @@ def append_block_children(db: Database, page_id: str, children: NewChildren) -> 
 
 
 @tool()
-def update_block(db: Database, block_id: str, text: str | None = None, checked: bool | None = None) -> BlockObject:
+def update_block(
+    db: Database, block_id: str, text: BlockText | None = None, checked: bool | None = None,
+) -> BlockObject:
     """Change a block's text, or tick/untick a to_do block.
 
     Args:

@@ -206,6 +206,11 @@ def test_bounds_are_in_the_schema_and_refused_with_notions_wording(session):
     fails(session, "update_page", {"page_id": ENGINEERING_WIKI, "title": ""}, "invalid_arguments", "body.title")
     fails(session, "create_comment", {"page_id": MARKETING, "text": "x" * 2001}, "invalid_arguments",
           "body.rich_text[0].text.content")
+    assert tools["update_block"].input_schema["properties"]["text"]["anyOf"][0]["maxLength"] == 2000
+    block = next(b for b in SEED["blocks"] if b["page_id"] == page("Release process") and b["type"] != "divider")
+    fails(session, "update_block", {"block_id": block["id"], "text": "x" * 2001}, "invalid_arguments",
+          "text: body failed validation: body.rich_text[0].text.content should be at most 2000 characters")
+    assert ok(session, "update_block", {"block_id": block["id"], "text": "x" * 2000})["text"] == "x" * 2000
     fails(session, "append_block_children", {"page_id": MARKETING, "children": []}, "invalid_arguments",
           "at least 1 item")
     fails(session, "append_block_children", {"page_id": MARKETING, "children": [{"text": "x"}] * 101},
