@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -50,3 +51,14 @@ def environment_content_hash(folder: str | Path) -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(len(encoded).to_bytes(8, "big") + encoded)
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _content_hash_of_folder(folder: str) -> str:
+    return environment_content_hash(folder)
+
+
+def content_hash(folder: str | Path) -> str:
+    """`environment_content_hash` computed once per folder per process (what records and caches stamp themselves
+    with; a process that edits an environment's files calls `environment_content_hash` itself)."""
+    return _content_hash_of_folder(str(Path(folder).resolve()))

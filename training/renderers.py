@@ -113,7 +113,8 @@ def verl_prompt(record: Record) -> Row:
     return {
         "data_source": record["env"], "agent_name": VERL_AGENT_NAME, "prompt": native_messages(record),
         "reward_model": {"style": "env", "ground_truth": ""},
-        "extra_info": {"label": record["label"], "task_id": record["task_id"], "env_version": record["env_version"]},
+        "extra_info": {"label": record["label"], "task_id": record["task_id"], "env_version": record["env_version"],
+                       "env_hash": record.get("env_hash")},
     }
 
 

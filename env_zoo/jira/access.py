@@ -1,5 +1,5 @@
-"""Who the app acts as, and what Jira's permission scheme lets them do: project roles grant permissions; an issue
-a user can't browse does not exist for them."""
+"""Who the app acts as (the account that authorized it, kept as the runtime's session), and what Jira's permission
+scheme lets them do: project roles grant permissions; an issue a user can't browse does not exist for them."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 from envfactory_gym import Database, NotFound, PermissionDenied
 
-from .schema import issues, permission_schemes, project_roles, projects, role_actors, site, users
+from .schema import authorizations, issues, permission_schemes, project_roles, projects, role_actors, site, users
 
 ISSUE_HIDDEN = "Issue does not exist or you do not have permission to see it."
+NOT_AUTHORIZED = "Client must be authenticated to access this resource."
 PERMISSIONS = (
     "BROWSE_PROJECTS", "CREATE_ISSUES", "EDIT_ISSUES", "TRANSITION_ISSUES", "RESOLVE_ISSUES", "CLOSE_ISSUES",
     "ASSIGN_ISSUES", "ASSIGNABLE_USER", "ADD_COMMENTS", "WORK_ON_ISSUES", "LINK_ISSUES", "SCHEDULE_ISSUES",
@@ -24,12 +25,21 @@ def settings(db: Database) -> dict[str, Any]:
 
 def me(db: Database) -> dict[str, Any]:
     """The account the app acts as (the one that authorized it)."""
-    return db.get(users, settings(db)["current_account_id"], "User")
+    return db.get(users, db.current_session(authorizations, NOT_AUTHORIZED)["account_id"], "User")
+
+
+def authorize(db: Database, person: dict[str, Any]) -> None:
+    """The person's OAuth consent: from now on the app acts as them (an earlier grant is replaced)."""
+    db.start_session(authorizations, account_id=person["account_id"])
+
+
+def _role_names(db: Database) -> dict[int, str]:
+    return {r["id"]: r["name"] for r in db.find(project_roles)}
 
 
 def roles_of(db: Database, project_id: str, account_id: str) -> set[str]:
     """Names of the project roles an account holds in a project."""
-    names = {r["id"]: r["name"] for r in db.find(project_roles)}
+    names = _role_names(db)
     return {names[a["role_id"]] for a in db.find(role_actors, project_id=project_id, account_id=account_id)}
 
 
@@ -42,9 +52,36 @@ def has_permission(db: Database, project: dict[str, Any], permission: str, accou
     return bool(granted & roles_of(db, project["id"], person["account_id"]))
 
 
+def browsable_projects(db: Database) -> list[dict[str, Any]]:
+    """The projects the current account can browse, by key: one read per table rather than one check per project."""
+    person = me(db)
+    if not person["active"] or not person["jira_access"]:
+        return []
+    names = _role_names(db)
+    held: dict[str, set[str]] = {}
+    for actor in db.find(role_actors, account_id=person["account_id"]):
+        held.setdefault(actor["project_id"], set()).add(names[actor["role_id"]])
+    browse = {s["id"]: set(s["grants"].get("BROWSE_PROJECTS", [])) for s in db.find(permission_schemes)}
+    return [p for p in db.find(projects, order_by=[projects.c.key])
+            if browse[p["permission_scheme_id"]] & held.get(p["id"], set())]
+
+
+def holders(db: Database, project: dict[str, Any], permission: str) -> set[str]:
+    """The accounts (active, with Jira access) holding a permission in a project."""
+    granted = set(db.get(permission_schemes, project["permission_scheme_id"])["grants"].get(permission, []))
+    names = _role_names(db)
+    members = {a["account_id"] for a in db.find(role_actors, project_id=project["id"]) if names[a["role_id"]] in granted}
+    return {u["account_id"] for u in db.find(users) if u["account_id"] in members and u["active"] and u["jira_access"]}
+
+
 def my_permissions(db: Database, project: dict[str, Any]) -> list[str]:
     """The permission keys the current account holds in a project."""
-    return [p for p in PERMISSIONS if has_permission(db, project, p)]
+    person = me(db)
+    if not person["active"] or not person["jira_access"]:
+        return []
+    grants = db.get(permission_schemes, project["permission_scheme_id"])["grants"]
+    roles = roles_of(db, project["id"], person["account_id"])
+    return [p for p in PERMISSIONS if roles & set(grants.get(p, []))]
 
 
 def require(db: Database, project: dict[str, Any], permission: str, action: str) -> None:

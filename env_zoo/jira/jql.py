@@ -301,14 +301,14 @@ def _words(value: str) -> list[str]:
     return [w for w in re.split(r"[^\w*]+", value.lower()) if w]
 
 
-def _text_match(haystack: str, needle: str) -> bool:
+def text_match(haystack: str, needle: str) -> bool:
     """Every word of the search must start a word of the text (a trailing * is a prefix wildcard)."""
-    words = set(_words(haystack))
-    for term in _words(needle):
-        stem = term.rstrip("*")
-        if not any(w == stem or w.startswith(stem) for w in words):
-            return False
-    return True
+    stems = [term.rstrip("*") for term in _words(needle)]
+    lowered = haystack.lower()
+    if not all(stem in lowered for stem in stems):  # a word that starts with the stem contains it: a cheap first test
+        return False
+    words = set(_words(lowered))
+    return all(any(w.startswith(stem) for w in words) for stem in stems)
 
 
 def _predicate(clause: Clause, ctx: Context) -> Callable[[dict[str, Any]], bool]:
@@ -319,7 +319,7 @@ def _predicate(clause: Clause, ctx: Context) -> Callable[[dict[str, Any]], bool]
         if op not in ("~", "!~") or not isinstance(value, str):
             shown = op.upper()
             raise InvalidRequest(f"The operator '{shown}' is not supported by the '{name}' field. Use '~' or '!~'.")
-        return lambda i: _text_match(ctx.text(i, name), value) == (op == "~")
+        return lambda i: text_match(ctx.text(i, name), value) == (op == "~")
     if op in ("~", "!~"):
         raise InvalidRequest(f"The operator '{op}' is not supported by the '{name}' field.")
     if op in ("is", "is not") or value is None:

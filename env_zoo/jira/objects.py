@@ -377,10 +377,10 @@ class Render:
 
     def links(self, issue: dict[str, Any]) -> list[IssueLinkObject]:
         types = {t["id"]: t for t in self.db.find(issue_link_types)}
+        mine = {link["id"]: link for column in ("source_issue_id", "destination_issue_id")
+                for link in self.db.find(issue_links, **{column: issue["id"]})}
         out = []
-        for link in self.db.find(issue_links, order_by=[issue_links.c.id]):
-            if issue["id"] not in (link["source_issue_id"], link["destination_issue_id"]):
-                continue
+        for link in sorted(mine.values(), key=lambda link: link["id"]):  # in id order, as ORDER BY id
             kind = types[link["type_id"]]
             outward = link["source_issue_id"] == issue["id"]
             other = self.db.get(issues, link["destination_issue_id"] if outward else link["source_issue_id"])

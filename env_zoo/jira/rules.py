@@ -4,94 +4,75 @@ workflow transitions (conditions, validators, resolution post functions) and iss
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym.values import iso_timestamp, parse_date, parse_timestamp
 
 from .access import assignable, has_permission, me, settings
 from .schema import (
     components, issue_types, issues, priorities, resolutions, statuses, transitions, users, versions, workflows,
 )
 
-DURATION = re.compile(r"^(\d+(?:\.\d+)?)([wdhm])$")
-DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+DURATION = re.compile(r"(\d+(?:\.\d+)?)([wdhm])")
+#: Jira's duration format ("3h 30m", "1d", "1.5h", "2w"), as the argument types check it.
+DURATION_PATTERN = r"^\s*\d+(\.\d+)?[wdhmWDHM](\s+\d+(\.\d+)?[wdhmWDHM])*\s*$"
+#: A date (midnight UTC) or a date-time with an optional zone, as worklogs and sprints take them.
+MOMENT_PATTERN = (r"^\s*\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|z|[+-]\d{2}:?\d{2})?)?\s*$")
 STORY_POINTS_FIELD = "customfield_10016"
+Priority = Literal["Highest", "High", "Medium", "Low", "Lowest"]
+Resolution = Literal["Done", "Won't Do", "Duplicate", "Cannot Reproduce"]
+IssueTypeName = Literal["Epic", "Story", "Task", "Bug", "Subtask"]
+LinkTypeName = Literal["Blocks", "Duplicate", "Relates", "Cloners"]
+RoleName = Literal["Administrators", "Developers", "Viewers"]
+MAX_SUMMARY = 255
+MAX_LABEL = 255
+MAX_COMMENT = 32767
+MAX_SPRINT_NAME = 30
+MAX_SPRINT_ISSUES = 50
 
 
 # ---------------------------------------------------------------- values
 
-def seconds(db: Database, text: str, name: str) -> int:
-    """A Jira duration ("3h 30m", "1d", "1.5h", "2w") in seconds, with the site's working day and week."""
+def seconds(db: Database, text: str) -> int:
+    """A Jira duration ("3h 30m", "1d", "1.5h", "2w"; the argument type checks the format) in seconds, with the
+    site's working day and week."""
     row = settings(db)
     size = {"m": 60, "h": 3600, "d": 3600 * row["hours_per_day"],
             "w": 3600 * row["hours_per_day"] * row["days_per_week"]}
-    parts = text.strip().lower().split()
-    if not parts or not all(DURATION.match(p) for p in parts):
-        raise InvalidRequest(f"Invalid time duration entered for {name}: use e.g. 3h 30m, 1d or 2w.")
-    return round(sum(float(DURATION.match(p).group(1)) * size[DURATION.match(p).group(2)] for p in parts))
+    return round(sum(float(amount) * size[unit] for amount, unit in DURATION.findall(text.lower())))
 
 
 def day(value: str, name: str) -> str:
-    """A YYYY-MM-DD date."""
-    if not DAY.match(value.strip()):
-        raise InvalidRequest(f"Error parsing date string: {value}. The {name} must be in the format yyyy-MM-dd.")
-    return value.strip()
+    """A real calendar date (the argument type checks the YYYY-MM-DD shape)."""
+    return parse_date(value, name).isoformat()
 
 
 def moment(value: str, name: str) -> str:
-    """A date (midnight UTC) or date-time, as YYYY-MM-DDTHH:MM:SSZ."""
-    match = MOMENT.match(value.strip())
-    if not match:
-        raise InvalidRequest(f"The {name} '{value}' is not a valid date: use 2025-06-16 or 2025-06-16T09:00:00Z.")
-    date, hour, minute, second = match.groups()
-    return f"{date}T{hour or '00'}:{minute or '00'}:{second or '00'}Z"
-
-
-def summary(text: str) -> str:
-    """A non-blank summary of at most 255 characters, on one line."""
-    clean = text.strip()
-    if not clean:
-        raise InvalidRequest("You must specify a summary of the issue.")
-    if len(clean) > 255 or "\n" in clean:
-        raise InvalidRequest("Summary must be less than 255 characters and on one line.")
-    return clean
+    """A date (midnight UTC) or date-time (converted to UTC), as YYYY-MM-DDTHH:MM:SSZ."""
+    return iso_timestamp(parse_timestamp(value, name, "2025-06-16T09:00:00Z", dates=True, naive_as_utc=True))
 
 
 def labels(values: list[str]) -> list[str]:
-    """Labels are single words (no spaces), at most 255 characters each; returns them without repeats, sorted."""
-    for label in values:
-        if not label or " " in label.strip():
-            raise InvalidRequest(f"The label '{label}' contains spaces which is invalid.")
-        if len(label) > 255:
-            raise InvalidRequest(f"The label '{label[:20]}...' exceeds the 255 character limit.")
-    return sorted({label.strip() for label in values})  # a set, kept in alphabetical order
+    """Labels as Jira keeps them: a set, in alphabetical order (the argument type refuses spaces)."""
+    return sorted(set(values))
 
 
-def priority_id(db: Database, name: str) -> str:
-    """The id of a priority named Highest, High, Medium, Low or Lowest."""
-    found = [p for p in db.find(priorities) if p["name"].lower() == name.strip().lower() or p["id"] == name.strip()]
-    if not found:
-        raise InvalidRequest(f"The priority selected is invalid: '{name}'.")
-    return found[0]["id"]
+def priority_id(db: Database, name: Priority) -> str:
+    """The id of a priority by name."""
+    return db.find(priorities, name=name)[0]["id"]
 
 
-def resolution_id(db: Database, name: str) -> str:
-    """The id of a resolution by name (Done, Won't Do, Duplicate, Cannot Reproduce)."""
-    wanted = name.strip().lower().replace("’", "'")
-    found = [r for r in db.find(resolutions) if r["name"].lower() == wanted or r["id"] == wanted]
-    if not found:
-        names = ", ".join(r["name"] for r in db.find(resolutions))
-        raise InvalidRequest(f"Resolution '{name}' does not exist. Valid resolutions: {names}.")
-    return found[0]["id"]
+def resolution_id(db: Database, name: Resolution) -> str:
+    """The id of a resolution by name."""
+    return db.find(resolutions, name=name)[0]["id"]
 
 
-def issue_type(db: Database, project: dict[str, Any], name: str) -> dict[str, Any]:
-    """An issue type of the project's issue type scheme, by name or id."""
-    wanted = name.strip().lower().replace("sub-task", "subtask")
+def issue_type(db: Database, project: dict[str, Any], name: IssueTypeName) -> dict[str, Any]:
+    """An issue type of the project's issue type scheme, by name."""
     for type_id in project["issue_type_ids"]:
         row = db.get(issue_types, type_id)
-        if row["name"].lower() == wanted or row["id"] == wanted:
+        if row["name"] == name:
             return row
     valid = ", ".join(db.get(issue_types, t)["name"] for t in project["issue_type_ids"])
     raise InvalidRequest(f"The issue type '{name}' is not valid in project {project['key']}. Valid types: {valid}.")
@@ -128,8 +109,6 @@ def story_points(type_row: dict[str, Any], value: float) -> float:
     if type_row["subtask"]:
         raise InvalidRequest(f"Field '{STORY_POINTS_FIELD}' cannot be set. It is not on the appropriate screen, "
                              f"or unknown (Story point estimate isn't on {type_row['name']} screens).")
-    if value < 0:
-        raise InvalidRequest("Story point estimate must be a positive number.")
     return value
 
 
@@ -223,7 +202,7 @@ def required_fields(transition: dict[str, Any]) -> list[str]:
 
 
 def transition_changes(db: Database, project: dict[str, Any], issue: dict[str, Any], transition: dict[str, Any],
-                       resolution: str | None, fix_versions: list[str] | None) -> dict[str, Any]:
+                       resolution: Resolution | None, fix_versions: list[str] | None) -> dict[str, Any]:
     """The fields a transition sets, after its screen and validators: the new status; the resolution (given,
     the post function's default, kept, or cleared when leaving Done); fix versions from the screen."""
     if (resolution is not None or fix_versions is not None) and not transition["has_screen"]:

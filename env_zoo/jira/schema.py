@@ -23,9 +23,16 @@ site = Table(
     metadata,
     Column("cloud_id", String, primary_key=True),
     Column("base_url", String, nullable=False),
-    Column("current_account_id", String, ForeignKey("users.account_id"), nullable=False),  # who the app acts as
     Column("hours_per_day", Integer, nullable=False),  # time tracking: 1d = 8h
     Column("days_per_week", Integer, nullable=False),  # 1w = 5d
+)
+
+authorizations = Table(
+    "authorizations",
+    metadata,
+    Column("id", String, primary_key=True),  # always "current": the OAuth 2.0 (3LO) grant the app acts under
+    Column("account_id", String, ForeignKey("users.account_id"), nullable=False),  # who authorized the app
+    Column("signed_in_at", String, nullable=False, info={"volatile": True}),  # ISO 8601, from db.start_session
 )
 
 project_roles = Table(

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from envfactory_gym import Database, InvalidRequest
+from envfactory_gym.fastpath import reader
 
-from .access import has_permission, me
-from .jql import Context, Func, Query, Value
+from .access import browsable_projects, me
+from .jql import TEXT_FIELDS, Clause, Context, Func, Query, Value, matcher, text_match
 from .schema import (
-    comments, components, issue_types, issues, priorities, projects, resolutions, sprints, statuses, users,
-    versions, watchers,
+    comments, components, issue_types, issues, priorities, resolutions, sprints, statuses, users, versions, watchers,
 )
 
 CATEGORIES = {"to do": "new", "new": "new", "in progress": "indeterminate", "indeterminate": "indeterminate",
               "done": "done", "complete": "done"}
+#: Fields holding one value, and the issue column that holds it: clauses on them narrow the rows SQL reads.
+COLUMNS = {"project": "project_id", "key": "id", "issuetype": "issue_type_id", "status": "status_id",
+           "assignee": "assignee_account_id", "reporter": "reporter_account_id", "priority": "priority_id",
+           "resolution": "resolution_id", "parent": "parent_id", "statuscategory": "status_id"}
 
 
 def _named(rows: list[dict[str, Any]], value: str, *columns: str) -> set[Any]:
@@ -22,29 +27,124 @@ def _named(rows: list[dict[str, Any]], value: str, *columns: str) -> set[Any]:
     return {r["id"] for r in rows if any(str(r[c]).lower() == lowered for c in columns)}
 
 
+def _conjuncts(node: Any) -> list[Any]:
+    """The parts every match must satisfy: the operands of a top-level AND (nested ANDs flattened)."""
+    if node is None:
+        return []
+    if getattr(node, "op", None) == "and" and not isinstance(node, Clause):
+        return [part for inner in node.parts for part in _conjuncts(inner)]
+    return [node]
+
+
+def _placeholders(values: list[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
 class SiteIndex:
-    """Everything a search over the browsable issues needs, read once."""
+    """Everything a search over the browsable issues needs, read once per search."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.me = me(db)["account_id"]
-        self.projects = [p for p in db.find(projects) if has_permission(db, p, "BROWSE_PROJECTS")]
-        visible = {p["id"] for p in self.projects}
-        self.issues = [i for i in db.find(issues) if i["project_id"] in visible]
+        self.projects = browsable_projects(db)
         self.statuses = {s["id"]: s for s in db.find(statuses)}
         self.priorities = db.find(priorities)
         self.users = db.find(users)
         self.names = {u["account_id"]: u["display_name"] for u in self.users}
-        self.watchers: dict[str, list[str]] = {}
-        for w in db.find(watchers):
-            self.watchers.setdefault(w["issue_id"], []).append(w["account_id"])
+        self._candidates: list[str] = []
         self._comments: dict[str, str] | None = None
 
+    def search(self, query: Query) -> list[dict[str, Any]]:
+        """The browsable issues matching the query, in its order. Clauses every match must meet on one-valued
+        fields and sprints become SQL conditions and text clauses are tested on the raw rows, so only rows that may
+        match are decoded; the whole condition is then checked on those rows."""
+        check = matcher(query.where, self.context())  # JQL errors first, as Jira reports them
+        where, params = self._narrowing(query.where)
+        table = reader(issues)
+        visible = [p["id"] for p in self.projects]
+        sql = (f"{table.select} WHERE project_id IN ({_placeholders(visible)})"  # type: ignore[union-attr]
+               f"{''.join(' AND ' + w for w in where)}")
+        raw = self.db.state.raw.execute(sql, (*visible, *params)).fetchall()
+        at = {name: index for index, name in enumerate(table.names)}  # type: ignore[union-attr]
+        self._candidates = [values[at["id"]] for values in raw]
+        words = [c for c in _conjuncts(query.where) if isinstance(c, Clause) and c.field in TEXT_FIELDS
+                 and c.op == "~" and isinstance(c.value, str)]
+        if words:  # text every match must contain, tested before the row is decoded
+            raw = [values for values in raw if all(text_match(self.text(
+                {"id": values[at["id"]], "summary": values[at["summary"]], "description": values[at["description"]]},
+                clause.field), clause.value) for clause in words)]
+        rows = [table.decode(values) for values in raw]  # type: ignore[union-attr]
+        return self.sort([r for r in rows if check(r)], query)
+
+    def _narrowing(self, where: Any) -> tuple[list[str], list[Any]]:
+        """SQL conditions (and their parameters) that the top-level clauses on one-valued fields and sprints imply:
+        each selects every row its clause matches (on one-valued fields exactly those rows). Past sprints are found
+        in the JSON text of closed_sprint_ids by their number, a superset the clause's own check then narrows
+        (json_each in a correlated subquery crashes SQLite 3.40)."""
+        conditions: list[str] = []
+        params: list[Any] = []
+        for clause in _conjuncts(where):
+            if not isinstance(clause, Clause) or (clause.field not in COLUMNS and clause.field != "sprint"):
+                continue
+            name, op, value = clause.field, clause.op, clause.value
+            if name == "resolution" and isinstance(value, str) and value.lower() == "unresolved" and op in ("=", "!="):
+                op, value = ("is" if op == "=" else "is not"), None
+            if op not in ("=", "!=", "in", "not in", "is", "is not"):
+                continue
+            if name == "sprint":
+                condition = self._sprint_condition(op, value, params)
+                if condition:
+                    conditions.append(condition)
+                continue
+            column = COLUMNS[name]
+            if op in ("is", "is not") or value is None:
+                conditions.append(f"{column} {'IS' if op in ('is', '=') else 'IS NOT'} NULL")
+                continue
+            wanted = self._wanted(name, value)
+            if name == "statuscategory":
+                wanted = {s["id"] for s in self.statuses.values() if s["category"] in wanted}
+            ids = sorted(wanted, key=str)
+            conditions.append(f"{column} IN ({_placeholders(ids)})" if op in ("=", "in") else
+                              f"{column} IS NOT NULL AND {column} NOT IN ({_placeholders(ids)})")
+            params += ids
+        return conditions, params
+
+    def _wanted(self, name: str, value: Value) -> set[Any]:
+        wanted: set[Any] = set()
+        for item in value if isinstance(value, list) else [value]:
+            wanted |= self.resolve(name, item)
+        return wanted
+
+    def _sprint_condition(self, op: str, value: Value, params: list[Any]) -> str | None:
+        """Rows a sprint clause may match: in the sprint now, or holding its number among their past sprints."""
+        in_any = "(sprint_id IS NOT NULL OR json_array_length(closed_sprint_ids) > 0)"
+        if op in ("is", "is not") or value is None:
+            return f"NOT {in_any}" if op in ("is", "=") else in_any
+        if op in ("!=", "not in"):
+            return in_any  # every row in some sprint may be in another one
+        ids = sorted(self._wanted("sprint", value))
+        if not ids:
+            return "0"
+        params += ids + [f"%{i}%" for i in ids]
+        past = " OR ".join(["closed_sprint_ids LIKE ?"] * len(ids))
+        return f"(ifnull(sprint_id IN ({_placeholders(ids)}), 0) OR {past})"
+
+    @cached_property
+    def watchers(self) -> dict[str, list[str]]:
+        """Who watches each issue (read only when a query asks)."""
+        found: dict[str, list[str]] = {}
+        for w in self.db.find(watchers):
+            found.setdefault(w["issue_id"], []).append(w["account_id"])
+        return found
+
     def comment_text(self, issue_id: str) -> str:
+        """The comments on an issue as one text (those of the search's rows are read on the first ask)."""
         if self._comments is None:
             self._comments = {}
-            for c in self.db.find(comments):
-                self._comments[c["issue_id"]] = self._comments.get(c["issue_id"], "") + "\n" + c["body"]
+            sql = (f"SELECT issue_id, body FROM {comments.name} WHERE issue_id IN "
+                   f"({_placeholders(self._candidates)}) ORDER BY id")
+            for owner, body in self.db.state.raw.execute(sql, self._candidates):
+                self._comments[owner] = self._comments.get(owner, "") + "\n" + body
         return self._comments.get(issue_id, "")
 
     # ------------------------------------------------------------ resolving values
@@ -65,7 +165,10 @@ class SiteIndex:
         if name == "project":
             return _named(self.projects, value, "key", "name", "id")
         if name in ("key", "parent"):
-            return {i["id"] for i in self.issues if i["key"].lower() == lowered or i["id"] == lowered}
+            visible = [p["id"] for p in self.projects]
+            sql = (f"SELECT id FROM {issues.name} WHERE (lower(key) = ? OR id = ?) "
+                   f"AND project_id IN ({_placeholders(visible)})")
+            return {row[0] for row in self.db.state.raw.execute(sql, (lowered, lowered, *visible))}
         if name == "issuetype":
             return _named(self.db.find(issue_types), value, "name", "id")
         if name == "status":

@@ -5,28 +5,72 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
 from envfactory_gym import (
     Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
 )
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
 from . import rules
 from .access import (
-    has_permission, me, my_permissions, project_of, require, roles_of, settings, user, visible_issue,
+    authorize, browsable_projects, has_permission, holders, me, my_permissions, project_of, require, roles_of, user, visible_issue,
     visible_project,
 )
-from .jql import matcher, parse
+from .jql import parse
 from .objects import (
     BoardObject, CommentObject, IssueObject, IssueSummary, LinkResult, ProjectObject, ProjectSummary, Render,
     SearchResults, SprintMoveResult, SprintObject, TransitionObject, UserObject, WatchersObject, WorklogObject,
 )
+from .rules import IssueTypeName, LinkTypeName, Priority, Resolution, RoleName
 from .schema import (
-    boards, comments, issue_link_types, issue_links, issue_types, issues, project_roles, projects, role_actors, site,
+    boards, comments, issue_link_types, issue_links, issue_types, issues, project_roles, projects, role_actors,
     sprints, users, watchers, worklogs,
 )
 from .search import SiteIndex
 
 Names = Annotated[list[str], Unordered]
-MAX_SPRINT_ISSUES = 50
+StartAt = Annotated[int, Field(ge=0)]
+Summary = Annotated[
+    str, Field(min_length=1, max_length=rules.MAX_SUMMARY, pattern=r"^[^\r\n]*\S[^\r\n]*$"),
+    ErrorText("You must specify a summary of the issue: one line, less than 255 characters."),
+]
+Labels = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=rules.MAX_LABEL, pattern=r"^\S+$")]], Unordered,
+    ErrorText("A label can't contain spaces and must be less than 255 characters."),
+]
+CommentBody = Annotated[
+    str, Field(min_length=1, max_length=rules.MAX_COMMENT, pattern=r"\S"),
+    ErrorText("Comment body can not be empty, and the entered text can't exceed the allowed limit of 32767 "
+              "characters."),
+]
+Duration = Annotated[
+    str, Field(pattern=rules.DURATION_PATTERN),
+    ErrorText("Invalid time duration entered: use w, d, h and m, e.g. 3h 30m, 1d or 2w."),
+]
+DueDate = Annotated[IsoDate, ErrorText("Error parsing date string. The due date must be in the format yyyy-MM-dd.")]
+Moment = Annotated[
+    str, Field(pattern=rules.MOMENT_PATTERN, json_schema_extra={"format": "date-time"}),
+    ErrorText("Invalid date: use 2025-06-16 or 2025-06-16T09:00:00Z."),
+]
+StoryPoints = Annotated[float, Field(ge=0), ErrorText("Story point estimate must be a positive number.")]
+PriorityName = Annotated[Priority, ErrorText("The priority selected is invalid: use Highest, High, Medium, Low or "
+                                             "Lowest.")]
+ResolutionName = Annotated[Resolution, ErrorText("The resolution selected is invalid: use Done, Won't Do, Duplicate "
+                                                 "or Cannot Reproduce.")]
+IssueType = Annotated[IssueTypeName, ErrorText("Specify a valid issue type: Epic, Story, Task, Bug or Subtask.")]
+LinkType = Annotated[LinkTypeName, ErrorText("No issue link type with that name found: use Blocks, Duplicate, "
+                                             "Relates or Cloners.")]
+Role = Annotated[RoleName, ErrorText("Invalid role level specified: use Administrators, Developers or Viewers.")]
+SprintName = Annotated[
+    str, Field(min_length=1, max_length=rules.MAX_SPRINT_NAME, pattern=r"\S"),
+    ErrorText("Sprint name must be 1 to 30 characters."),
+]
+SprintIssues = Annotated[
+    list[str], Unordered, Field(min_length=1, max_length=rules.MAX_SPRINT_ISSUES),
+    ErrorText("Give between 1 and 50 issues to move."),
+]
 MAX_SEARCH_RESULTS = 25  # a page of issue summaries stays well under the agent's 16,000-character view
 
 
@@ -77,13 +121,6 @@ def _scrum(board: dict[str, Any]) -> None:
         raise InvalidRequest(f"The board '{board['name']}' is a Kanban board and does not support sprints.")
 
 
-def _sprint_name(name: str) -> str:
-    clean = name.strip()
-    if not 1 <= len(clean) <= 30:
-        raise InvalidRequest("Sprint name must be 1 to 30 characters.")
-    return clean
-
-
 def _sprint_dates(start: str | None, end: str | None) -> None:
     if start and end and end < start:
         raise InvalidRequest("The sprint's end date must be after its start date.")
@@ -98,8 +135,8 @@ def get_myself(db: Database) -> UserObject:
 
 
 @tool(read_only=True)
-def search_projects(db: Database, query: str | None = None, start_at: int = 0, max_results: int = 50
-                    ) -> Page[ProjectSummary]:
+def search_projects(db: Database, query: str | None = None, start_at: StartAt = 0,
+                    max_results: page_size(100) = 50) -> Page[ProjectSummary]:
     """List the projects you can browse, optionally filtered by text in their key or name, ordered by key.
 
     Args:
@@ -107,7 +144,7 @@ def search_projects(db: Database, query: str | None = None, start_at: int = 0, m
         start_at: Index of the first project to return (pagination offset; next_cursor of the previous page).
         max_results: Projects per page, 1 to 100.
     """
-    rows = [p for p in db.find(projects, order_by=[projects.c.key]) if has_permission(db, p, "BROWSE_PROJECTS")]
+    rows = browsable_projects(db)
     if query:
         needle = query.strip().lower()
         rows = [p for p in rows if needle in p["key"].lower() or needle in p["name"].lower()]
@@ -133,8 +170,8 @@ def get_project(db: Database, project_key: str) -> ProjectObject:
 
 
 @tool(read_only=True)
-def find_assignable_users(db: Database, project_key: str, query: str | None = None, max_results: int = 50
-                          ) -> list[UserObject]:
+def find_assignable_users(db: Database, project_key: str, query: str | None = None,
+                          max_results: page_size(100) = 50) -> list[UserObject]:
     """Find users who can be assigned issues in a project: active accounts with Jira access holding the Assignable
     User permission there (GET /rest/api/3/user/assignable/search).
 
@@ -144,23 +181,22 @@ def find_assignable_users(db: Database, project_key: str, query: str | None = No
         max_results: How many users to return at most, 1 to 100.
     """
     project = visible_project(db, project_key)
-    if not 1 <= max_results <= 100:
-        raise InvalidRequest("max_results must be between 1 and 100.")
     needle = (query or "").strip().lower()
-    render = Render(db)
+    assignable = holders(db, project, "ASSIGNABLE_USER")
     found = [
-        render.user(u["account_id"]) for u in db.find(users, order_by=[users.c.display_name])
-        if has_permission(db, project, "ASSIGNABLE_USER", u["account_id"])
+        u for u in db.find(users, order_by=[users.c.display_name])
+        if u["account_id"] in assignable
         and (needle in u["display_name"].lower() or needle in u["email_address"].lower())
     ]
-    return found[:max_results]
+    render = Render(db)
+    return [render.user(u["account_id"]) for u in found[:max_results]]
 
 
 # ---------------------------------------------------------------- issues
 
 @tool(read_only=True)
-def search_issues(db: Database, jql: str = "", max_results: int = 20, next_page_token: str | None = None
-                  ) -> SearchResults:
+def search_issues(db: Database, jql: str = "", max_results: page_size(MAX_SEARCH_RESULTS) = 20,
+                  next_page_token: str | None = None) -> SearchResults:
     """Search the issues you can browse with JQL (GET /rest/api/3/search/jql), e.g.
     `project = MOB AND sprint in openSprints() AND statusCategory != Done ORDER BY priority DESC`,
     `assignee = currentUser() AND resolution = Unresolved`, `text ~ "push token"`, `labels = regression`,
@@ -172,10 +208,7 @@ def search_issues(db: Database, jql: str = "", max_results: int = 20, next_page_
         max_results: Issues per page, 1 to 25.
         next_page_token: The nextPageToken of the previous page.
     """
-    query = parse(jql)
-    index = SiteIndex(db)
-    check = matcher(query.where, index.context())
-    found = index.sort([i for i in index.issues if check(i)], query)
+    found = SiteIndex(db).search(parse(jql))
     page = paginate(found, max_results, next_page_token, max_page_size=MAX_SEARCH_RESULTS)
     render = Render(db)
     return SearchResults(total=len(found), issues=[render.summary(i) for i in page.results],
@@ -197,18 +230,18 @@ def get_issue(db: Database, issue_key: str) -> IssueObject:
 def create_issue(
     db: Database,
     project_key: str,
-    issue_type: str,
-    summary: str,
+    issue_type: IssueType,
+    summary: Summary,
     description: str | None = None,
-    priority: str = "Medium",
+    priority: PriorityName = "Medium",
     assignee_account_id: str | None = None,
-    labels: Names | None = None,
+    labels: Labels | None = None,
     components: Names | None = None,
     fix_versions: Names | None = None,
-    story_points: float | None = None,
+    story_points: StoryPoints | None = None,
     parent_key: str | None = None,
-    due_date: str | None = None,
-    original_estimate: str | None = None,
+    due_date: DueDate | None = None,
+    original_estimate: Duration | None = None,
 ) -> IssueObject:
     """Create an issue (POST /rest/api/3/issue). It starts in its workflow's first status, reported by you, and
     you start watching it. With no assignee it goes to the lead of its first component whose default assignee is
@@ -243,11 +276,11 @@ def create_issue(
         assignee = rules.default_assignee(db, project, part_ids)
     if due_date is not None:
         require(db, project, "SCHEDULE_ISSUES", "set due dates")
-    estimate = rules.seconds(db, original_estimate, "original estimate") if original_estimate else None
+    estimate = rules.seconds(db, original_estimate) if original_estimate else None
     now = db.now_iso()
     row = db.insert(
         issues, id=db.new_id(issues, "1"), key=rules.next_key(project), project_id=project["id"],
-        issue_type_id=kind["id"], summary=rules.summary(summary), description=description,
+        issue_type_id=kind["id"], summary=summary.strip(), description=description,
         status_id=rules.workflow(db, project, kind["id"])["initial_status_id"], resolution_id=None,
         priority_id=rules.priority_id(db, priority), assignee_account_id=assignee,
         reporter_account_id=me(db)["account_id"], labels=rules.labels(labels or []), component_ids=part_ids,
@@ -267,16 +300,16 @@ def create_issue(
 def edit_issue(
     db: Database,
     issue_key: str,
-    summary: str | None = None,
+    summary: Summary | None = None,
     description: str | None = None,
-    priority: str | None = None,
-    add_labels: Names | None = None,
-    remove_labels: Names | None = None,
+    priority: PriorityName | None = None,
+    add_labels: Labels | None = None,
+    remove_labels: Labels | None = None,
     components: Names | None = None,
     fix_versions: Names | None = None,
-    story_points: float | None = None,
-    due_date: str | None = None,
-    original_estimate: str | None = None,
+    story_points: StoryPoints | None = None,
+    due_date: DueDate | None = None,
+    original_estimate: Duration | None = None,
     parent_key: str | None = None,
 ) -> IssueSummary:
     """Edit an issue's fields (PUT /rest/api/3/issue/{key}). Needs the Edit Issues permission (due dates also need
@@ -301,7 +334,7 @@ def edit_issue(
     kind = db.get(issue_types, issue["issue_type_id"])
     changes: dict[str, Any] = {}
     if summary is not None:
-        changes["summary"] = rules.summary(summary)
+        changes["summary"] = summary.strip()
     if description is not None:
         changes["description"] = description
     if priority is not None:
@@ -320,7 +353,7 @@ def edit_issue(
         require(db, project, "SCHEDULE_ISSUES", "set due dates")
         changes["due_date"] = rules.day(due_date, "due date")
     if original_estimate is not None:
-        changes["original_estimate"] = rules.seconds(db, original_estimate, "original estimate")
+        changes["original_estimate"] = rules.seconds(db, original_estimate)
         if not issue["time_spent"]:
             changes["remaining_estimate"] = changes["original_estimate"]
     if parent_key is not None:
@@ -377,9 +410,9 @@ def transition_issue(
     db: Database,
     issue_key: str,
     transition_id: str,
-    resolution: str | None = None,
+    resolution: ResolutionName | None = None,
     fix_versions: Names | None = None,
-    comment: str | None = None,
+    comment: CommentBody | None = None,
 ) -> IssueSummary:
     """Move an issue through its workflow (POST /rest/api/3/issue/{key}/transitions) with a transition id from
     get_transitions. A transition with a screen accepts a resolution and fix versions; its validators may require
@@ -406,20 +439,13 @@ def transition_issue(
 
 # ---------------------------------------------------------------- comments, work, links, watchers
 
-def _comment(db: Database, issue: dict[str, Any], project: dict[str, Any], body: str, role: str | None
+def _comment(db: Database, issue: dict[str, Any], project: dict[str, Any], body: str, role: RoleName | None
              ) -> dict[str, Any]:
     """Add a comment as the current user (who then watches the issue)."""
     require(db, project, "ADD_COMMENTS", "comment on issues")
-    if not body.strip():
-        raise InvalidRequest("Comment body can not be empty!")
-    if len(body) > 32767:
-        raise InvalidRequest("The entered text is too long. It exceeds the allowed limit of 32767 characters.")
     mine = me(db)["account_id"]
-    if role is not None:
-        names = {r["name"].lower(): r["name"] for r in db.find(project_roles)}
-        role = names.get(role.strip().lower())
-        if role is None or role not in roles_of(db, project["id"], mine):
-            raise InvalidRequest("You are currently not a member of the project role specified.")
+    if role is not None and role not in roles_of(db, project["id"], mine):
+        raise InvalidRequest("You are currently not a member of the project role specified.")
     now = db.now_iso()
     row = db.insert(comments, id=db.new_id(comments, "1"), issue_id=issue["id"], author_account_id=mine,
                     body=body.strip(), visibility_role=role, created=now, updated=now)
@@ -428,7 +454,8 @@ def _comment(db: Database, issue: dict[str, Any], project: dict[str, Any], body:
 
 
 @tool()
-def add_comment(db: Database, issue_key: str, body: str, visibility_role: str | None = None) -> CommentObject:
+def add_comment(db: Database, issue_key: str, body: CommentBody, visibility_role: Role | None = None
+                ) -> CommentObject:
     """Add a comment to an issue (POST /rest/api/3/issue/{key}/comment); you then watch the issue. Comments are
     allowed in every status, including Closed. Needs the Add Comments permission.
 
@@ -447,12 +474,12 @@ def add_comment(db: Database, issue_key: str, body: str, visibility_role: str | 
 def add_worklog(
     db: Database,
     issue_key: str,
-    time_spent: str,
-    started: str | None = None,
+    time_spent: Duration,
+    started: Moment | None = None,
     comment: str = "",
     adjust_estimate: Literal["auto", "new", "manual", "leave"] = "auto",
-    new_estimate: str | None = None,
-    reduce_by: str | None = None,
+    new_estimate: Duration | None = None,
+    reduce_by: Duration | None = None,
 ) -> WorklogObject:
     """Log work on an issue (POST /rest/api/3/issue/{key}/worklog). The remaining estimate is reduced by the time
     spent (auto), set to new_estimate (new), reduced by reduce_by (manual) or left alone (leave); it never goes
@@ -468,19 +495,21 @@ def add_worklog(
         reduce_by: How much to take off the remaining estimate, with adjust_estimate=manual.
     """
     issue, _ = _writable(db, issue_key, "WORK_ON_ISSUES", "log work")
-    spent = rules.seconds(db, time_spent, "time spent")
+    spent = rules.seconds(db, time_spent)
     if spent < 60:
         raise InvalidRequest("Time spent must be at least one minute.")
-    if adjust_estimate == "new" and new_estimate is None:
-        raise InvalidRequest("newEstimate is required when adjustEstimate is 'new'.")
-    if adjust_estimate == "manual" and reduce_by is None:
-        raise InvalidRequest("reduceBy is required when adjustEstimate is 'manual'.")
     remaining = issue["remaining_estimate"]
     if adjust_estimate == "new":
-        remaining = rules.seconds(db, new_estimate or "", "new estimate")
-    elif adjust_estimate in ("auto", "manual") and remaining is not None:
-        cut = spent if adjust_estimate == "auto" else rules.seconds(db, reduce_by or "", "reduce by")
-        remaining = max(remaining - cut, 0)
+        if new_estimate is None:
+            raise InvalidRequest("newEstimate is required when adjustEstimate is 'new'.")
+        remaining = rules.seconds(db, new_estimate)
+    elif adjust_estimate == "manual":
+        if reduce_by is None:
+            raise InvalidRequest("reduceBy is required when adjustEstimate is 'manual'.")
+        if remaining is not None:
+            remaining = max(remaining - rules.seconds(db, reduce_by), 0)
+    elif adjust_estimate == "auto" and remaining is not None:
+        remaining = max(remaining - spent, 0)
     start = rules.moment(started, "started date") if started else db.now_iso()
     row = db.insert(
         worklogs, id=db.new_id(worklogs, "1"), issue_id=issue["id"], author_account_id=me(db)["account_id"],
@@ -491,21 +520,17 @@ def add_worklog(
 
 
 @tool()
-def link_issues(db: Database, link_type: str, outward_issue_key: str, inward_issue_key: str) -> LinkResult:
+def link_issues(db: Database, link_type: LinkType, outward_issue_key: str, inward_issue_key: str) -> LinkResult:
     """Link two issues (POST /rest/api/3/issueLink). The link reads "<outward issue> <outward description>
     <inward issue>": with Blocks, outward_issue_key blocks inward_issue_key; with Duplicate, it duplicates it;
     with Relates, it relates to it; with Cloners, it clones it. Needs Link Issues in the outward issue's project.
 
     Args:
-        link_type: Blocks, Duplicate, Relates or Cloners (or an outward description such as "blocks").
+        link_type: Blocks, Duplicate, Relates or Cloners.
         outward_issue_key: The issue the sentence starts from (the blocker, the duplicate).
         inward_issue_key: The other issue (the blocked one, the original).
     """
-    wanted = link_type.strip().lower()
-    kinds = [k for k in db.find(issue_link_types) if wanted in (k["name"].lower(), k["outward"].lower())]
-    if not kinds:
-        raise NotFound(f"No issue link type with name '{link_type}' found.")
-    kind = kinds[0]
+    kind = db.find(issue_link_types, name=link_type)[0]
     source, target = visible_issue(db, outward_issue_key), visible_issue(db, inward_issue_key)
     require(db, project_of(db, source), "LINK_ISSUES", "link issues")
     if source["id"] == target["id"]:
@@ -552,11 +577,9 @@ def list_boards(db: Database, project_key: str | None = None) -> list[BoardObjec
     """
     render = Render(db)
     project_id = visible_project(db, project_key)["id"] if project_key else None
-    return [
-        render.board(b) for b in db.find(boards, order_by=[boards.c.id])
-        if (project_id is None or b["project_id"] == project_id)
-        and has_permission(db, db.get(projects, b["project_id"]), "BROWSE_PROJECTS")
-    ]
+    visible = {p["id"] for p in browsable_projects(db)}
+    return [render.board(b) for b in db.find(boards, order_by=[boards.c.id], **given(project_id=project_id))
+            if b["project_id"] in visible]
 
 
 @tool(read_only=True)
@@ -564,8 +587,8 @@ def list_sprints(
     db: Database,
     board_id: int,
     state: Annotated[list[Literal["future", "active", "closed"]], Unordered] | None = None,
-    start_at: int = 0,
-    max_results: int = 50,
+    start_at: StartAt = 0,
+    max_results: page_size(50) = 50,
 ) -> Page[SprintObject]:
     """List a scrum board's sprints, oldest first (GET /rest/agile/1.0/board/{id}/sprint). Kanban boards have none.
 
@@ -585,8 +608,8 @@ def list_sprints(
 
 
 @tool()
-def create_sprint(db: Database, board_id: int, name: str, start_date: str | None = None,
-                  end_date: str | None = None, goal: str = "") -> SprintObject:
+def create_sprint(db: Database, board_id: int, name: SprintName, start_date: Moment | None = None,
+                  end_date: Moment | None = None, goal: str = "") -> SprintObject:
     """Create a future sprint on a scrum board (POST /rest/agile/1.0/sprint). Needs the Manage Sprints
     permission in the board's project.
 
@@ -603,7 +626,7 @@ def create_sprint(db: Database, board_id: int, name: str, start_date: str | None
     start = rules.moment(start_date, "start date") if start_date else None
     end = rules.moment(end_date, "end date") if end_date else None
     _sprint_dates(start, end)
-    row = db.insert(sprints, id=int(db.new_id(sprints, "")), board_id=board_id, name=_sprint_name(name),
+    row = db.insert(sprints, id=int(db.new_id(sprints, "")), board_id=board_id, name=name.strip(),
                     state="future", goal=goal.strip(), start_date=start, end_date=end, complete_date=None)
     return Render(db).sprint(row)
 
@@ -613,10 +636,10 @@ def update_sprint(
     db: Database,
     sprint_id: int,
     state: Literal["active", "closed"] | None = None,
-    name: str | None = None,
+    name: SprintName | None = None,
     goal: str | None = None,
-    start_date: str | None = None,
-    end_date: str | None = None,
+    start_date: Moment | None = None,
+    end_date: Moment | None = None,
 ) -> SprintObject:
     """Start, complete or edit a sprint (POST /rest/agile/1.0/sprint/{id}). Starting (state=active) needs a future
     sprint with start and end dates and no other active sprint on the board. Completing (state=closed) an active
@@ -637,7 +660,7 @@ def update_sprint(
         raise Conflict(f"Sprint '{sprint['name']}' is closed and can't be changed.")
     changes: dict[str, Any] = {}
     if name is not None:
-        changes["name"] = _sprint_name(name)
+        changes["name"] = name.strip()
     if goal is not None:
         changes["goal"] = goal.strip()
     if start_date is not None:
@@ -673,7 +696,7 @@ def _complete(db: Database, sprint: dict[str, Any]) -> None:
 
 
 @tool()
-def move_issues_to_sprint(db: Database, sprint_id: int, issue_keys: Names) -> SprintMoveResult:
+def move_issues_to_sprint(db: Database, sprint_id: int, issue_keys: SprintIssues) -> SprintMoveResult:
     """Move issues into a future or active sprint (POST /rest/agile/1.0/sprint/{id}/issue), at most 50 at a time;
     their subtasks come along. Subtasks can't be moved on their own, and only issues of the board's project fit.
     Needs the Schedule Issues and Edit Issues permissions.
@@ -685,8 +708,6 @@ def move_issues_to_sprint(db: Database, sprint_id: int, issue_keys: Names) -> Sp
     sprint, board, project = _sprint(db, sprint_id)
     if sprint["state"] == "closed":
         raise Conflict(f"Sprint '{sprint['name']}' is closed; issues can only be moved to a future or active sprint.")
-    if not 1 <= len(issue_keys) <= MAX_SPRINT_ISSUES:
-        raise InvalidRequest(f"Give between 1 and {MAX_SPRINT_ISSUES} issues to move.")
     require(db, project, "SCHEDULE_ISSUES", "schedule issues")
     require(db, project, "EDIT_ISSUES", "edit issues")
     moved: list[str] = []
@@ -723,5 +744,5 @@ def authorize_app(db: Database, email: str) -> UserObject:
     if not person["jira_access"]:
         raise PermissionDenied(f"{person['display_name']} doesn't have access to Jira on this site. Request access "
                                "from a site admin.")
-    db.update(site, settings(db)["cloud_id"], current_account_id=person["account_id"])
+    authorize(db, person)
     return Render(db).user(person["account_id"])

@@ -6,14 +6,13 @@ import calendar
 from datetime import datetime, timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym import Conflict, Database
 
-from .schema import charges, customers, invoice_lines, invoices, payment_intents, payment_methods, subscriptions
+from .rules import check_currency_of, money
+from .schema import (
+    charges, customers, invoice_lines, invoices, payment_intents, payment_methods, products, subscriptions,
+)
 
-MINIMUM_CHARGE = {"usd": 50, "eur": 50, "gbp": 30, "cad": 50, "aud": 50, "chf": 50, "jpy": 50}
-ZERO_DECIMAL = {"jpy"}
-SYMBOLS = {"usd": "$", "eur": "€", "gbp": "£", "cad": "CA$", "aud": "A$", "chf": "CHF ", "jpy": "¥"}
-MAX_AMOUNT = 99_999_999
 DECLINE_MESSAGES = {
     "insufficient_funds": "Your card has insufficient funds.",
     "expired_card": "Your card has expired.",
@@ -31,40 +30,6 @@ AUTHENTICATION_FAILED = (
 UNPAID_SUBSCRIPTION_STATUSES = ("incomplete", "past_due", "unpaid")
 
 
-def money(amount: int, currency: str) -> str:
-    """An amount in minor units as people read it, e.g. 1250 usd -> "$12.50"."""
-    symbol = SYMBOLS.get(currency, f"{currency.upper()} ")
-    if currency in ZERO_DECIMAL:
-        return f"{symbol}{amount:,}"
-    return f"{symbol}{amount / 100:,.2f}"
-
-
-def check_currency(currency: str) -> str:
-    """The lower-case ISO code of a currency this account can charge in."""
-    code = currency.strip().lower()
-    if code not in MINIMUM_CHARGE:
-        raise InvalidRequest(f"Invalid currency: {currency}. This account can charge in: {', '.join(MINIMUM_CHARGE)}")
-    return code
-
-
-def check_amount(amount: int, currency: str) -> None:
-    """Stripe's minimum and maximum charge amounts."""
-    if amount < MINIMUM_CHARGE[currency]:
-        raise InvalidRequest(f"Amount must be at least {money(MINIMUM_CHARGE[currency], currency)} {currency}")
-    if amount > MAX_AMOUNT:
-        raise InvalidRequest(f"Amount must be no more than {money(MAX_AMOUNT, currency)}")
-
-
-def owned_payment_method(db: Database, payment_method_id: str, customer_id: str) -> dict[str, Any]:
-    """A payment method that must be attached to the given customer."""
-    pm = db.get(payment_methods, payment_method_id, "PaymentMethod")
-    if pm["customer"] != customer_id:
-        raise InvalidRequest(
-            f"The payment method {payment_method_id} does not belong to the customer {customer_id}."
-        )
-    return pm
-
-
 def add_interval(start: datetime, interval: str, count: int) -> datetime:
     """`start` moved forward by `count` billing intervals (months keep their day, clamped to month end)."""
     if interval == "day":
@@ -75,11 +40,6 @@ def add_interval(start: datetime, interval: str, count: int) -> datetime:
     month_index = start.month - 1 + months
     year, month = start.year + month_index // 12, month_index % 12 + 1
     return start.replace(year=year, month=month, day=min(start.day, calendar.monthrange(year, month)[1]))
-
-
-def iso(moment: datetime) -> str:
-    """An ISO 8601 UTC timestamp."""
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # ---------------------------------------------------------------- card payments
@@ -186,11 +146,7 @@ def create_draft(
     db: Database, customer: dict[str, Any], currency: str, lines: list[dict[str, Any]], **fields: Any
 ) -> dict[str, Any]:
     """A draft invoice with its lines; a customer bills in one currency, fixed by their first invoice."""
-    if customer["currency"] is not None and customer["currency"] != currency:
-        raise InvalidRequest(
-            f"You cannot combine currencies on a single customer. This customer has already been billed in "
-            f"{customer['currency']}."
-        )
+    check_currency_of(customer, currency)
     if customer["currency"] is None:
         db.update(customers, customer["id"], currency=currency)
     subtotal = sum(line["unit_amount"] * line["quantity"] for line in lines)
@@ -249,3 +205,33 @@ def collect_invoice(db: Database, invoice: dict[str, Any], payment_method_id: st
         db.update(invoices, invoice["id"], payment_intent=intent["id"])
     attempt_payment(db, intent)
     return db.get(invoices, invoice["id"], "Invoice")
+
+
+# ---------------------------------------------------------------- subscriptions
+
+def bill_first_period(
+    db: Database, customer: dict[str, Any], sub: dict[str, Any], price: dict[str, Any], card: str | None
+) -> None:
+    """Invoice a new subscription's first period at once; charge_automatically collects it from `card`."""
+    product = db.get(products, price["product"], "Product")
+    every = price["recurring_interval"] if price["recurring_interval_count"] == 1 else (
+        f"every {price['recurring_interval_count']} {price['recurring_interval']}s"
+    )
+    line = {
+        "description": f"{sub['quantity']} × {product['name']} (at {money(price['unit_amount'], price['currency'])} "
+        f"/ {every})",
+        "price": price["id"], "quantity": sub["quantity"], "unit_amount": price["unit_amount"],
+    }
+    due = None
+    if sub["days_until_due"] is not None:
+        due = add_interval(db.now(), "day", sub["days_until_due"]).strftime("%Y-%m-%d")
+    invoice = create_draft(
+        db, customer, price["currency"], [line], subscription=sub["id"], collection_method=sub["collection_method"],
+        due_date=due, description=None,
+    )
+    db.update(subscriptions, sub["id"], latest_invoice=invoice["id"])
+    invoice = finalize(db, invoice)
+    if sub["collection_method"] == "send_invoice":
+        db.update(subscriptions, sub["id"], status="active")
+    elif invoice["status"] == "open" and card is not None:
+        collect_invoice(db, invoice, card)

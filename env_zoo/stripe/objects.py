@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database
+from envfactory_gym import Database, Page, paginate
 
 from .schema import charges, invoice_lines, payment_intents, prices, products
 
@@ -204,9 +205,20 @@ class InvoiceLineInput(BaseModel):
     """A line to bill: a one-time price, or a custom amount with a description."""
 
     price: str | None = Field(None, description="a one-time price ID")
-    amount: int | None = Field(None, description="custom unit amount in minor units (when no price is given)")
+    amount: int | None = Field(
+        None, ge=1, le=99_999_999, description="custom unit amount in minor units (when no price is given)"
+    )
     description: str | None = Field(None, description="required for a custom amount; defaults to the product name")
-    quantity: int = 1
+    quantity: int = Field(1, ge=1)
+
+
+T = TypeVar("T")
+
+
+def page_of(rows: list[dict[str, Any]], limit: int, cursor: str | None, build: Callable[[dict[str, Any]], T]) -> Page[T]:
+    """One page of stored rows as API objects: only the rows on the page are built."""
+    page = paginate(rows, limit, cursor)
+    return Page[Any](results=[build(row) for row in page.results], next_cursor=page.next_cursor, has_more=page.has_more)
 
 
 def payment_method_object(row: dict[str, Any]) -> PaymentMethodObject:

@@ -2,48 +2,61 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
+from pydantic import BeforeValidator, Field
+
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText
+from envfactory_gym.values import iso_timestamp
 
 from . import engine
-from .engine import money
 from .objects import (
     CustomerObject, InvoiceLineInput, InvoiceObject, PaymentIntentObject, PaymentMethodObject, PriceObject,
-    RefundObject, SubscriptionObject, invoice_object, payment_intent_object, payment_method_object, price_object,
-    subscription_object,
+    RefundObject, SubscriptionObject, invoice_object, page_of, payment_intent_object, payment_method_object,
+    price_object, subscription_object,
+)
+from .rules import (
+    CANCELABLE, CONFIRMABLE, check_currency_of, check_due_days, check_minimum, invoice_lines, money,
+    owned_payment_method, subscribable_price, usable_card,
 )
 from .schema import (
-    charges, customers, invoices, payment_intents, payment_methods, prices, products, refunds, subscriptions,
+    charges, customers, invoices, payment_intents, payment_methods, prices, refunds, subscriptions,
 )
 
+Currency = Annotated[
+    Literal["usd", "eur", "gbp", "cad", "aud", "chf", "jpy"],
+    BeforeValidator(lambda code: code.strip().lower() if isinstance(code, str) else code),
+    ErrorText("Invalid currency. This account can charge in: usd, eur, gbp, cad, aud, chf, jpy"),
+]
+Limit = Annotated[int, Field(ge=1, le=100), ErrorText("Limit can range between 1 and 100.")]
+Amount = Annotated[
+    int, Field(ge=1, le=99_999_999),
+    ErrorText("Amount must be a positive integer in the currency's smallest unit, no more than 99999999"),
+]
+Quantity = Annotated[int, Field(ge=1), ErrorText("Invalid positive integer: quantity must be at least 1")]
+TrialDays = Annotated[int, Field(ge=1, le=730), ErrorText("trial_period_days must be between 1 and 730")]
+DueDays = Annotated[int, Field(ge=0, le=365), ErrorText("days_until_due must be between 0 and 365")]
+InvoiceLines = Annotated[
+    list[InvoiceLineInput], Field(min_length=1), ErrorText("An invoice needs at least one line")
+]
+CardLast4 = Annotated[str, Field(pattern=r"^\d{4}$"), ErrorText("card_last4 must be the card's last 4 digits")]
+SEARCHED = ("name", "email", "phone", "description")
+CollectionMethod = Literal["charge_automatically", "send_invoice"]
 CancellationReason = Literal["duplicate", "fraudulent", "requested_by_customer", "abandoned"]
 RefundReason = Literal["duplicate", "fraudulent", "requested_by_customer"]
 CancellationFeedback = Literal[
     "customer_service", "low_quality", "missing_features", "other", "switched_service", "too_complex",
     "too_expensive", "unused",
 ]
-CANCELABLE = ("requires_payment_method", "requires_capture", "requires_confirmation", "requires_action")
-CONFIRMABLE = ("requires_payment_method", "requires_confirmation")
-
-
-def _usable_card(db: Database, payment_method_id: str, customer_id: str | None) -> dict[str, Any]:
-    """A card that may pay for this customer: attached to them (or, without a customer, to nobody)."""
-    pm = db.get(payment_methods, payment_method_id, "PaymentMethod")
-    if customer_id is None and pm["customer"] is not None:
-        raise InvalidRequest(
-            "The provided PaymentMethod is attached to a customer, so you must also pass that customer's ID."
-        )
-    if customer_id is not None and pm["customer"] != customer_id:
-        raise InvalidRequest(f"The provided PaymentMethod {payment_method_id} belongs to a different customer.")
-    return pm
 
 
 # ---------------------------------------------------------------- customers and cards
 
 @tool(read_only=True)
 def search_customers(
-    db: Database, query: str = "", limit: int = 10, starting_after: str | None = None
+    db: Database, query: str = "", limit: Limit = 10, starting_after: str | None = None
 ) -> Page[CustomerObject]:
     """Search customers by name, email, phone or description (case-insensitive substring), newest first.
 
@@ -53,12 +66,14 @@ def search_customers(
         starting_after: The next_cursor of the previous page.
     """
     needle = query.strip().casefold()
-    rows = db.find(customers, order_by=[customers.c.created.desc()])
-    found = [
-        CustomerObject(**r) for r in rows
-        if any(needle in (r[k] or "").casefold() for k in ("name", "email", "phone", "description"))
-    ]
-    return paginate(found, limit, starting_after)
+    where, params = "", []
+    if needle.isascii():  # SQLite's LIKE folds ASCII case only; the exact test below decides
+        escaped = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCHED)
+        params = [escaped] * len(SEARCHED)
+    rows = db.select(customers, where, params, order_by="created DESC")
+    found = [r for r in rows if any(needle in (r[k] or "").casefold() for k in SEARCHED)]
+    return page_of(found, limit, starting_after, lambda r: CustomerObject(**r))
 
 
 @tool(read_only=True)
@@ -83,7 +98,7 @@ def list_payment_intents(
         "requires_payment_method", "requires_confirmation", "requires_action", "processing", "requires_capture",
         "canceled", "succeeded",
     ] | None = None,
-    limit: int = 10,
+    limit: Limit = 10,
     starting_after: str | None = None,
 ) -> Page[PaymentIntentObject]:
     """List PaymentIntents, newest first, with their latest charge (refunded amounts included).
@@ -94,21 +109,17 @@ def list_payment_intents(
         limit: Results per page, 1 to 100.
         starting_after: The next_cursor of the previous page.
     """
-    equals: dict[str, Any] = {}
     if customer is not None:
         db.get(customers, customer, "Customer")
-        equals["customer"] = customer
-    if status is not None:
-        equals["status"] = status
-    rows = db.find(payment_intents, order_by=[payment_intents.c.created.desc()], **equals)
-    return paginate([payment_intent_object(db, r) for r in rows], limit, starting_after)
+    rows = db.find(payment_intents, order_by=[payment_intents.c.created.desc()], **given(customer=customer, status=status))
+    return page_of(rows, limit, starting_after, lambda r: payment_intent_object(db, r))
 
 
 @tool()
 def create_payment_intent(
     db: Database,
-    amount: int,
-    currency: str,
+    amount: Amount,
+    currency: Currency,
     customer: str | None = None,
     payment_method: str | None = None,
     description: str | None = None,
@@ -123,7 +134,7 @@ def create_payment_intent(
 
     Args:
         amount: Amount in the currency's smallest unit (cents; yen for jpy), e.g. 2500 for $25.00.
-        currency: Three-letter ISO code, lower case (usd, eur, gbp, cad, aud, chf, jpy).
+        currency: Three-letter ISO code (any case).
         customer: The customer paying (required to use a card saved for that customer).
         payment_method: The card to charge (pm_...).
         description: What the payment is for; shown in the Dashboard.
@@ -131,17 +142,16 @@ def create_payment_intent(
         confirm: Confirm (charge) immediately; requires a payment_method.
         receipt_email: Where to email the receipt.
     """
-    code = engine.check_currency(currency)
-    engine.check_amount(amount, code)
+    check_minimum(amount, currency)
     if customer is not None:
         db.get(customers, customer, "Customer")
     if payment_method is not None:
-        _usable_card(db, payment_method, customer)
+        usable_card(db, payment_method, customer)
     if confirm and payment_method is None:
         raise InvalidRequest("You cannot confirm this PaymentIntent because it's missing a payment method.")
     row = db.insert(
         payment_intents, id=db.new_id(payment_intents, "pi_"), amount=amount, amount_capturable=0,
-        amount_received=0, currency=code, customer=customer, payment_method=payment_method,
+        amount_received=0, currency=currency, customer=customer, payment_method=payment_method,
         status="requires_confirmation" if payment_method else "requires_payment_method", capture_method=capture_method,
         description=description, receipt_email=receipt_email, invoice=None, latest_charge=None,
         last_payment_error=None, cancellation_reason=None, canceled_at=None, created=db.now_iso(),
@@ -176,7 +186,7 @@ def confirm_payment_intent(
             f"with one of the following statuses may be confirmed: {', '.join(CONFIRMABLE)}."
         )
     if payment_method is not None:
-        _usable_card(db, payment_method, pi["customer"])
+        usable_card(db, payment_method, pi["customer"])
         pi = db.update(payment_intents, payment_intent, payment_method=payment_method)
     if pi["payment_method"] is None:
         raise InvalidRequest("You cannot confirm this PaymentIntent because it's missing a payment method.")
@@ -185,7 +195,8 @@ def confirm_payment_intent(
 
 @tool()
 def capture_payment_intent(
-    db: Database, payment_intent: str, amount_to_capture: int | None = None
+    db: Database, payment_intent: str,
+    amount_to_capture: Annotated[int, Field(ge=1), ErrorText("amount_to_capture must be a positive integer")] | None = None,
 ) -> PaymentIntentObject:
     """Capture the funds of an authorized (requires_capture) PaymentIntent, in full or in part.
 
@@ -202,8 +213,6 @@ def capture_payment_intent(
             "PaymentIntent with one of the following statuses may be captured: requires_capture."
         )
     amount = pi["amount_capturable"] if amount_to_capture is None else amount_to_capture
-    if amount < 1:
-        raise InvalidRequest("amount_to_capture must be a positive integer")
     if amount > pi["amount_capturable"]:
         raise InvalidRequest(
             f"The amount to capture ({money(amount, pi['currency'])}) is greater than the amount capturable "
@@ -249,7 +258,9 @@ def cancel_payment_intent(
 
 @tool()
 def create_refund(
-    db: Database, payment_intent: str, amount: int | None = None, reason: RefundReason | None = None
+    db: Database, payment_intent: str,
+    amount: Annotated[int, Field(ge=1), ErrorText("Refund amount must be a positive integer.")] | None = None,
+    reason: RefundReason | None = None,
 ) -> RefundObject:
     """Refund a succeeded payment, fully or partly; refunds together never exceed the captured amount.
 
@@ -274,8 +285,6 @@ def create_refund(
     if remaining <= 0:
         raise Conflict(f"Charge {charge['id']} has already been refunded.")
     refund_amount = remaining if amount is None else amount
-    if refund_amount < 1:
-        raise InvalidRequest("Refund amount must be a positive integer.")
     if refund_amount > remaining:
         raise InvalidRequest(
             f"Refund amount ({money(refund_amount, charge['currency'])}) is greater than unrefunded amount on "
@@ -297,8 +306,8 @@ def list_prices(
     db: Database,
     active: bool | None = None,
     type: Literal["one_time", "recurring"] | None = None,
-    currency: str | None = None,
-    limit: int = 10,
+    currency: Currency | None = None,
+    limit: Limit = 10,
     starting_after: str | None = None,
 ) -> Page[PriceObject]:
     """List the account's prices with their product names, sorted by product then amount.
@@ -310,15 +319,9 @@ def list_prices(
         limit: Results per page, 1 to 100.
         starting_after: The next_cursor of the previous page.
     """
-    equals: dict[str, Any] = {}
-    if active is not None:
-        equals["active"] = active
-    if type is not None:
-        equals["type"] = type
-    if currency is not None:
-        equals["currency"] = currency.lower()
-    rows = db.find(prices, order_by=[prices.c.product, prices.c.unit_amount], **equals)
-    return paginate([price_object(db, r) for r in rows], limit, starting_after)
+    rows = db.find(prices, order_by=[prices.c.product, prices.c.unit_amount],
+                   **given(active=active, type=type, currency=currency))
+    return page_of(rows, limit, starting_after, lambda r: price_object(db, r))
 
 
 # ---------------------------------------------------------------- subscriptions
@@ -331,7 +334,7 @@ def list_subscriptions(
         "incomplete", "incomplete_expired", "trialing", "active", "past_due", "unpaid", "canceled", "all"
     ] | None = None,
     price: str | None = None,
-    limit: int = 10,
+    limit: Limit = 10,
     starting_after: str | None = None,
 ) -> Page[SubscriptionObject]:
     """List subscriptions, newest first. Canceled ones are left out unless status is canceled or all.
@@ -354,7 +357,7 @@ def list_subscriptions(
     elif status != "all":
         conditions.append(subscriptions.c.status == status)
     rows = db.find(subscriptions, *conditions, order_by=[subscriptions.c.created.desc()])
-    return paginate([subscription_object(db, r) for r in rows], limit, starting_after)
+    return page_of(rows, limit, starting_after, lambda r: subscription_object(db, r))
 
 
 @tool()
@@ -362,11 +365,11 @@ def create_subscription(
     db: Database,
     customer: str,
     price: str,
-    quantity: int = 1,
-    trial_period_days: int | None = None,
+    quantity: Quantity = 1,
+    trial_period_days: TrialDays | None = None,
     default_payment_method: str | None = None,
-    collection_method: Literal["charge_automatically", "send_invoice"] = "charge_automatically",
-    days_until_due: int | None = None,
+    collection_method: CollectionMethod = "charge_automatically",
+    days_until_due: DueDays | None = None,
 ) -> SubscriptionObject:
     """Subscribe a customer to a recurring price.
 
@@ -384,33 +387,17 @@ def create_subscription(
         days_until_due: Days the customer has to pay each invoice (send_invoice only, required there).
     """
     cust = db.get(customers, customer, "Customer")
-    price_row = db.get(prices, price, "Price")
-    if not price_row["active"]:
-        raise InvalidRequest(f"The price specified ({price}) is inactive. This field only accepts active prices.")
-    if price_row["type"] != "recurring":
-        raise InvalidRequest(
-            f"The price specified ({price}) is set to `type=one_time` but this field only accepts prices with "
-            "`type=recurring`."
-        )
-    if quantity < 1:
-        raise InvalidRequest("quantity must be at least 1")
-    if trial_period_days is not None and not 1 <= trial_period_days <= 730:
-        raise InvalidRequest("trial_period_days must be between 1 and 730")
-    if (collection_method == "send_invoice") != (days_until_due is not None):
-        raise InvalidRequest("days_until_due is required with collection_method=send_invoice, and only there")
+    price_row = subscribable_price(db, price)
+    check_due_days(collection_method, days_until_due)
     if default_payment_method is not None:
-        engine.owned_payment_method(db, default_payment_method, customer)
+        owned_payment_method(db, default_payment_method, customer)
     card = default_payment_method or cust["default_payment_method"]
     if collection_method == "charge_automatically" and trial_period_days is None and card is None:
         raise InvalidRequest(
             "This customer has no attached payment source or default payment method. Please consider adding a "
             "default payment method."
         )
-    if cust["currency"] is not None and cust["currency"] != price_row["currency"]:
-        raise InvalidRequest(
-            f"You cannot combine currencies on a single customer. This customer has already been billed in "
-            f"{cust['currency']}."
-        )
+    check_currency_of(cust, price_row["currency"])
     if cust["currency"] is None:
         cust = db.update(customers, customer, currency=price_row["currency"])
     now = db.now()
@@ -422,40 +409,13 @@ def create_subscription(
         status="trialing" if trial_end else "incomplete", price=price, quantity=quantity,
         currency=price_row["currency"], collection_method=collection_method, days_until_due=days_until_due,
         default_payment_method=default_payment_method, cancel_at_period_end=False,
-        current_period_start=engine.iso(now), current_period_end=engine.iso(period_end),
-        trial_end=engine.iso(trial_end) if trial_end else None, canceled_at=None, cancellation_feedback=None,
-        cancellation_comment=None, latest_invoice=None, created=engine.iso(now),
+        current_period_start=iso_timestamp(now), current_period_end=iso_timestamp(period_end),
+        trial_end=iso_timestamp(trial_end) if trial_end else None, canceled_at=None, cancellation_feedback=None,
+        cancellation_comment=None, latest_invoice=None, created=iso_timestamp(now),
     )
     if trial_end is None:
-        _bill_first_period(db, cust, sub, price_row, card)
+        engine.bill_first_period(db, cust, sub, price_row, card)
     return subscription_object(db, db.get(subscriptions, sub["id"], "Subscription"))
-
-
-def _bill_first_period(
-    db: Database, cust: dict[str, Any], sub: dict[str, Any], price: dict[str, Any], card: str | None
-) -> None:
-    product = db.get(products, price["product"], "Product")
-    every = price["recurring_interval"] if price["recurring_interval_count"] == 1 else (
-        f"every {price['recurring_interval_count']} {price['recurring_interval']}s"
-    )
-    line = {
-        "description": f"{sub['quantity']} × {product['name']} (at {money(price['unit_amount'], price['currency'])} "
-        f"/ {every})",
-        "price": price["id"], "quantity": sub["quantity"], "unit_amount": price["unit_amount"],
-    }
-    due = None
-    if sub["days_until_due"] is not None:
-        due = engine.add_interval(db.now(), "day", sub["days_until_due"]).strftime("%Y-%m-%d")
-    invoice = engine.create_draft(
-        db, cust, price["currency"], [line], subscription=sub["id"], collection_method=sub["collection_method"],
-        due_date=due, description=None,
-    )
-    db.update(subscriptions, sub["id"], latest_invoice=invoice["id"])
-    invoice = engine.finalize(db, invoice)
-    if sub["collection_method"] == "send_invoice":
-        db.update(subscriptions, sub["id"], status="active")
-    elif invoice["status"] == "open":
-        engine.collect_invoice(db, invoice, card)  # type: ignore[arg-type]
 
 
 @tool()
@@ -463,7 +423,7 @@ def update_subscription(
     db: Database,
     subscription: str,
     price: str | None = None,
-    quantity: int | None = None,
+    quantity: Quantity | None = None,
     cancel_at_period_end: bool | None = None,
     default_payment_method: str | None = None,
 ) -> SubscriptionObject:
@@ -494,13 +454,11 @@ def update_subscription(
             )
         changes["price"] = price
     if quantity is not None:
-        if quantity < 1:
-            raise InvalidRequest("quantity must be at least 1")
         changes["quantity"] = quantity
     if cancel_at_period_end is not None:
         changes["cancel_at_period_end"] = cancel_at_period_end
     if default_payment_method is not None:
-        engine.owned_payment_method(db, default_payment_method, sub["customer"])
+        owned_payment_method(db, default_payment_method, sub["customer"])
         changes["default_payment_method"] = default_payment_method
     if not changes:
         raise InvalidRequest(
@@ -542,7 +500,7 @@ def list_invoices(
     customer: str | None = None,
     status: Literal["draft", "open", "paid", "void", "uncollectible"] | None = None,
     subscription: str | None = None,
-    limit: int = 10,
+    limit: Limit = 10,
     starting_after: str | None = None,
 ) -> Page[InvoiceObject]:
     """List invoices with their lines, newest first.
@@ -554,26 +512,21 @@ def list_invoices(
         limit: Results per page, 1 to 100.
         starting_after: The next_cursor of the previous page.
     """
-    equals: dict[str, Any] = {}
     if customer is not None:
         db.get(customers, customer, "Customer")
-        equals["customer"] = customer
-    if status is not None:
-        equals["status"] = status
-    if subscription is not None:
-        equals["subscription"] = subscription
-    rows = db.find(invoices, order_by=[invoices.c.created.desc()], **equals)
-    return paginate([invoice_object(db, r) for r in rows], limit, starting_after)
+    rows = db.find(invoices, order_by=[invoices.c.created.desc()],
+                   **given(customer=customer, status=status, subscription=subscription))
+    return page_of(rows, limit, starting_after, lambda r: invoice_object(db, r))
 
 
 @tool()
 def create_invoice(
     db: Database,
     customer: str,
-    lines: list[InvoiceLineInput],
-    currency: str | None = None,
-    collection_method: Literal["charge_automatically", "send_invoice"] = "charge_automatically",
-    days_until_due: int | None = None,
+    lines: InvoiceLines,
+    currency: Currency | None = None,
+    collection_method: CollectionMethod = "charge_automatically",
+    days_until_due: DueDays | None = None,
     description: str | None = None,
 ) -> InvoiceObject:
     """Create a draft invoice for one-off items. Finalize it to send or charge it.
@@ -587,36 +540,10 @@ def create_invoice(
         description: A memo shown on the invoice.
     """
     cust = db.get(customers, customer, "Customer")
-    if not lines:
-        raise InvalidRequest("An invoice needs at least one line")
-    if (collection_method == "send_invoice") != (days_until_due is not None):
-        raise InvalidRequest("days_until_due is required with collection_method=send_invoice, and only there")
-    resolved, currencies = [], set()
-    for line in lines:
-        if line.quantity < 1:
-            raise InvalidRequest("quantity must be at least 1")
-        if (line.price is None) == (line.amount is None):
-            raise InvalidRequest("Each line needs exactly one of price or amount")
-        if line.price is not None:
-            price = db.get(prices, line.price, "Price")
-            if not price["active"]:
-                raise InvalidRequest(f"The price {line.price} is archived; only active prices can be billed.")
-            if price["type"] != "one_time":
-                raise InvalidRequest(
-                    f"The price {line.price} is a recurring price; invoice items only accept one-time prices."
-                )
-            currencies.add(price["currency"])
-            name = line.description or db.get(products, price["product"], "Product")["name"]
-            resolved.append({"description": name, "price": price["id"], "quantity": line.quantity,
-                             "unit_amount": price["unit_amount"]})
-        else:
-            if not line.description:
-                raise InvalidRequest("A custom-amount line needs a description")
-            if line.amount is None or line.amount < 1:
-                raise InvalidRequest("amount must be a positive integer in minor units")
-            resolved.append({"description": line.description, "quantity": line.quantity, "unit_amount": line.amount})
+    check_due_days(collection_method, days_until_due)
+    resolved, currencies = invoice_lines(db, lines)
     if currency is not None:
-        currencies.add(engine.check_currency(currency))
+        currencies.add(currency)
     elif not currencies and cust["currency"] is not None:
         currencies.add(cust["currency"])
     if len(currencies) != 1:
@@ -626,8 +553,6 @@ def create_invoice(
     code = currencies.pop()
     due = None
     if days_until_due is not None:
-        if not 0 <= days_until_due <= 365:
-            raise InvalidRequest("days_until_due must be between 0 and 365")
         due = engine.add_interval(db.now(), "day", days_until_due).strftime("%Y-%m-%d")
     row = engine.create_draft(
         db, cust, code, resolved, subscription=None, collection_method=collection_method, due_date=due,
@@ -686,7 +611,7 @@ def pay_invoice(
         raise InvalidRequest(
             "This customer has no default payment method; pass a payment_method or mark the invoice paid out of band."
         )
-    engine.owned_payment_method(db, card, row["customer"])
+    owned_payment_method(db, card, row["customer"])
     return invoice_object(db, engine.collect_invoice(db, row, card))
 
 
@@ -729,7 +654,7 @@ def mark_invoice_uncollectible(db: Database, invoice: str) -> InvoiceObject:
 # ---------------------------------------------------------------- the cardholder
 
 @tool(user_only=True)
-def authenticate_3ds(db: Database, card_last4: str, amount: int, approve: bool = True) -> PaymentIntentObject:
+def authenticate_3ds(db: Database, card_last4: CardLast4, amount: Amount, approve: bool = True) -> PaymentIntentObject:
     """(Cardholder only, in their banking app) Complete or refuse the 3-D Secure challenge of a pending payment.
 
     Args:

@@ -3,7 +3,8 @@ trajectory format every export uses (`trajectory_record`).
 
 The format: OpenAI chat `messages` (the system prompt without its text listing of the tools, assistant
 `tool_calls` with JSON-string arguments and ids that the `tool` messages answering them carry), `tools` (the
-OpenAI function schemas, a list), `env` (zoo key), `env_version`, `task_id`, `reward` and `reward_components`
+OpenAI function schemas, a list), `env` (zoo key), `env_version`, `env_hash` (the environment's content hash,
+`envfactory_gym.versioning`), `task_id`, `reward` and `reward_components`
 (None before the episode is played). The env's reports of tool calls it could not parse answer no call, so they
 are `user` messages named `format_error`. Renderers in `training/` turn a record into each trainer's form.
 """
@@ -22,9 +23,10 @@ from ..errors import UnknownName
 from ..splits import Split, split_task_ids
 from ..suggest import did_you_mean
 from ..tasks import load_tasks
+from ..versioning import content_hash
 
 Record = dict[str, Any]
-RECORD_KEYS = ("messages", "tools", "env", "env_version", "task_id", "reward", "reward_components")
+RECORD_KEYS = ("messages", "tools", "env", "env_version", "env_hash", "task_id", "reward", "reward_components")
 _MESSAGE_KEYS = ("role", "content", "name", "tool_call_id", "tool_calls")
 
 
@@ -143,7 +145,7 @@ def trajectory_record(
     the env's (`info["messages"]`). `extra` fields (e.g. `sample`, `turn`) are added as they are."""
     record: Record = {
         "messages": chat_messages(messages), "tools": [json.loads(json.dumps(t)) for t in spec.openai_tools],
-        "env": spec.key, "env_version": spec.version, "task_id": task_id,
+        "env": spec.key, "env_version": spec.version, "env_hash": content_hash(spec.folder), "task_id": task_id,
         "reward": None if reward is None else float(reward),
         "reward_components": None if reward_components is None else dict(reward_components),
     }

@@ -9,8 +9,13 @@ from typing import Any, Iterator, Literal, Sequence
 import networkx as nx
 
 Role = Literal["internal", "external"]
-Source = Literal["semantic", "rule", "llm"]
+Source = Literal["semantic", "rule", "seed", "llm"]
 PARAM_PREFIX = "param:"
+
+
+def fills_input(slot: str, name: str) -> bool:
+    """Whether a `via` slot (an input name, or `input[].field` / `input.field`) puts values into input `name`."""
+    return slot == name or slot.startswith((f"{name}[].", f"{name}."))
 
 
 class ToolGraph:
@@ -19,7 +24,8 @@ class ToolGraph:
     Tool nodes are named by the tool (attributes: `kind="tool"`, `read_only`, `user_only`, `description`,
     `inputs`, `outputs`); parameter nodes are `param:<name>` (`kind="param"`, `members`: the parameters merged
     into it). Edges: tool -> parameter (`kind="output"`), parameter -> tool (`kind="input"`) and tool -> tool
-    (`kind="dependency"`: `sources`, `via` = [[output path, input name, score]], `reasons`). `u -> v` with
+    (`kind="dependency"`: `sources`, `via` = [[output path, input slot, score]], `reasons`; a slot is an input
+    name, or `input[].field` for a field of the objects an input takes). `u -> v` with
     input `p` in its `via` means "u produces p for v" (the paper's p in O(u) with (u -> v) in E).
     """
 
@@ -119,15 +125,23 @@ class ToolGraph:
         return [u for u in self.graph.predecessors(tool) if self.has_dependency(u, tool)]
 
     def provides(self, u: str, v: str, name: str) -> bool:
-        """Whether `u` produces input `name` of `v`: the edge `u -> v` exists and lists `name` in its `via`."""
-        return self.has_dependency(u, v) and any(i == name for _, i, _ in self.graph.edges[u, v]["via"])
+        """Whether `u` produces input `name` of `v` (or a field of its objects): the edge `u -> v` exists and
+        lists it in its `via`."""
+        return self.has_dependency(u, v) and any(fills_input(i, name) for _, i, _ in self.graph.edges[u, v]["via"])
 
     def producers(self, v: str, name: str) -> list[str]:
         """Tools that produce input `name` of `v` (candidates for Algorithm 2's backward step)."""
         return [u for u in self.predecessors(v) if self.provides(u, v, name)]
 
+    def via_score(self, u: str, v: str, name: str) -> float:
+        """The best score of the pairs through which `u` feeds input `name` of `v` (0 when it does not)."""
+        if not self.has_dependency(u, v):
+            return 0.0
+        return max((s for _, i, s in self.graph.edges[u, v]["via"] if fills_input(i, name)), default=0.0)
+
     def feeding_paths(self, u: str, v: str, name: str) -> list[str]:
-        """Output paths of `u` that feed input `name` of `v`."""
+        """Output paths of `u` that feed input `name` of `v` (a slot name, `segments[].origin`, names a field of
+        the objects an input takes; an input name matches only pairs into the input itself)."""
         if not self.has_dependency(u, v):
             return []
         return [o for o, i, _ in self.graph.edges[u, v]["via"] if i == name]

@@ -125,6 +125,9 @@ def _object_fields(tool: str, model: dict[str, Any], defs: dict[str, Any], prefi
         if _is_object_with_fields(item):
             params += _object_fields(tool, item, defs, f"{prefix}{name}[].")
             continue
+        if _is_object_with_fields(resolved):
+            params += _object_fields(tool, resolved, defs, f"{prefix}{name}.")
+            continue
         params.append(Param(
             tool=tool, name=name, direction="output", type=type_name(prop, defs),
             description=resolved.get("description", ""), path=f"{prefix}{name}",
@@ -162,10 +165,21 @@ def types_compatible(output_type: str, input_type: str) -> bool:
 
 
 def feeds(output_type: str, input_type: str) -> bool:
-    """Whether an output can fill an input: compatible types, or one value for a list input (a list of one)."""
+    """Whether an output can fill an input: compatible types, one value for a list input (a list of one), or
+    one item of a list output for a single input (`prefs_channels` -> `channel`)."""
     if types_compatible(output_type, input_type):
         return True
     return any(
-        inp.startswith("array<") and not out.startswith("array<") and types_compatible(out, inp[6:-1])
+        (inp.startswith("array<") and not out.startswith("array<") and types_compatible(out, inp[6:-1]))
+        or (out.startswith("array<") and not inp.startswith("array<") and types_compatible(out[6:-1], inp))
         for out in _alternatives(output_type) for inp in _alternatives(input_type)
     )
+
+
+def fills(output_type: str, input_type: str) -> bool:
+    """Whether an output can fill an input or a field of the object(s) it takes (a variant id for one of the
+    cart lines `lines` holds): `feeds`, or a scalar for an object input."""
+    if feeds(output_type, input_type):
+        return True
+    objects = {"object", "array<object>"}
+    return bool(objects & set(_alternatives(input_type))) and not any(o in objects for o in _alternatives(output_type))

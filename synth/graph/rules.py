@@ -26,7 +26,7 @@ from .entities import (
     words,
 )
 from .model import ToolGraph
-from .params import feeds
+from .params import feeds, fills
 
 RULE_SCORE = 1.0
 
@@ -209,8 +209,8 @@ def _pass_through(graph: ToolGraph, u: str, output_path: str, v: str, name: str)
 
 def prune(graph: ToolGraph) -> dict[str, int]:
     """Remove self-loops; `via` pairs that are unknown, type-incompatible or pass-through (an id the producer
-    was itself given is not produced by it); and semantic edges left without pairs (rule and LLM edges stay as
-    order-only edges)."""
+    was itself given is not produced by it); and semantic or seed edges left without pairs (rule and LLM edges
+    stay as order-only edges)."""
     removed = {"self_loops": 0, "incompatible_pairs": 0, "pass_through_pairs": 0, "empty_edges": 0}
     for u, v, data in list(graph.dependencies()):
         if u == v:
@@ -221,13 +221,19 @@ def prune(graph: ToolGraph) -> dict[str, int]:
         in_types = {i["name"]: i["type"] for i in graph.inputs(v)}
         typed = [
             pair for pair in data["via"]
-            if pair[0] in out_types and pair[1] in in_types and feeds(out_types[pair[0]], in_types[pair[1]])
+            if pair[0] in out_types and _input_of(pair[1]) in in_types and fills(out_types[pair[0]], in_types[_input_of(pair[1])])
         ]
-        kept = [pair for pair in typed if not _pass_through(graph, u, pair[0], v, pair[1])]
+        observed = "seed" in data["sources"]  # the seed already showed what it produces
+        kept = [pair for pair in typed if observed or not _pass_through(graph, u, pair[0], v, pair[1])]
         removed["incompatible_pairs"] += len(data["via"]) - len(typed)
         removed["pass_through_pairs"] += len(typed) - len(kept)
         data["via"] = kept
-        if not kept and data["sources"] == ["semantic"]:
+        if not kept and set(data["sources"]) <= {"semantic", "seed"}:
             graph.remove_dependency(u, v)
             removed["empty_edges"] += 1
     return removed
+
+
+def _input_of(slot: str) -> str:
+    """The input a `via` slot belongs to (`segments[].origin` -> `segments`)."""
+    return slot.split("[]", 1)[0].split(".", 1)[0]

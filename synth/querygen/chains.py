@@ -21,7 +21,7 @@ def read_chains(path: str | Path) -> list[list[str]]:
 
 
 def sample_chains(spec: EnvironmentSpec, n: int, seed: int, length: int = 5, min_length: int = 2) -> list[list[str]]:
-    """`n` executable chains from the environment's tool graph (rule-refined), by topology-aware sampling from
+    """`n` executable chains from the environment's offline tool graph (seed-refined), by topology-aware sampling from
     uniformly drawn agent tools; deterministic per seed."""
     from synth.graph.build import build_graph
     from synth.sampling.topology import TopologySampler

@@ -27,7 +27,8 @@ class Chain:
         return len(self.tools)
 
     def missing_inputs(self) -> list[tuple[str, str]]:
-        """Required internal inputs (tool, input) that no earlier tool of the chain produces."""
+        """Required internal inputs (tool, input) that no earlier tool of the chain produces, and groups of
+        which a tool needs one (`needs_one_of`) with none external or produced (input `a|b`)."""
         missing = []
         for index, tool in enumerate(self.tools):
             earlier = self.tools[:index]
@@ -36,6 +37,12 @@ class Chain:
                     continue
                 if not any(self.graph.provides(u, tool, item["name"]) for u in earlier):
                     missing.append((tool, item["name"]))
+            group = [i["name"] for i in self.graph.inputs(tool) if i["name"] in self.graph.tool(tool).get("needs_one_of", [])]
+            if group and not any(
+                self.graph.role(tool, name) == "external" or any(self.graph.provides(u, tool, name) for u in earlier)
+                for name in group
+            ):
+                missing.append((tool, "|".join(group)))
         return missing
 
     def executable(self) -> bool:

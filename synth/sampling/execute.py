@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import re
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from typing import Any
 
@@ -14,14 +15,16 @@ from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
-from synth.graph.entities import id_entity
-from synth.graph.params import resolve_schema
 
+from .account import Account, candidates, sign_in as sign_in_user
 from .chain import Chain
-from .values import ValuePool, external_value, values_about
+from .filling import ChainFiller, blamed_by
+from .values import ValuePool
 
-ATTEMPTS = 4
-_SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
+ATTEMPTS = 10
+BACKTRACKS = 4
+EXHAUSTED = "every choice of arguments was tried before"
+USERS = 3
 
 
 @dataclass
@@ -37,111 +40,124 @@ class ChainExecution:
     failed_tool: str | None = None
     error: str | None = None
     tries: int = 0
+    backtracks: int = 0
+    account: Account = field(default_factory=Account)
 
 
-class _Filler:
-    """Chooses arguments for one call: internal inputs from earlier outputs (or the state), external inputs
-    from plausible values; attempt `a` also sets `a` optional inputs (those fed by earlier tools first)."""
-
-    def __init__(self, chain: Chain, pool: ValuePool, internal_from_state: bool, rng: np.random.Generator) -> None:
-        self.chain = chain
-        self.graph = chain.graph
-        self.pool = pool
-        self.internal_from_state = internal_from_state
-        self.rng = rng
-        self.done: list[tuple[str, Any]] = []  # (tool, output) of the successful calls so far
-
-    def fed_values(self, tool: str, name: str, latest_only: bool) -> list[Any]:
-        """Values of input `name` of `tool` found in the outputs of earlier calls that feed it."""
-        found: list[Any] = []
-        entity = id_entity(name, self.graph.graph.graph.get("entities", []))
-        for producer, output in reversed(self.done):
-            values = [
-                v for path in self.graph.feeding_paths(producer, tool, name) for v in values_about(output, path, entity)
-                if not isinstance(v, (dict, list))
-            ]
-            if values and latest_only:
-                return values
-            found += values
-        return found
-
-    def value(self, spec: EnvironmentSpec, tool: str, item: dict[str, Any], attempt: int) -> tuple[bool, Any]:
-        """(found, value) for one input."""
-        name = item["name"]
-        if self.graph.role(tool, name) == "internal":
-            values = self.fed_values(tool, name, latest_only=attempt == 0)
-            if not values and self.internal_from_state:
-                values = self.pool.entity_ids(name)
-            if not values:
-                return False, None
-            value = values[int(self.rng.integers(len(values)))]
-            return True, [value] if item["type"].startswith("array<") else value
-        schema = spec.tools[tool].input_schema
-        prop = schema["properties"].get(name, {})
-        return True, external_value(name, prop, schema.get("$defs", {}), self.pool, self.rng)
-
-    def arguments(self, spec: EnvironmentSpec, tool: str, attempt: int) -> tuple[dict[str, Any] | None, str]:
-        """The arguments of one attempt, or (None, reason) when a required internal input has no value."""
-        arguments: dict[str, Any] = {}
-        optional = []
-        for item in self.graph.inputs(tool):
-            if item["required"]:
-                found, value = self.value(spec, tool, item, attempt)
-                if not found:
-                    return None, f"no earlier output provides required input {item['name']!r} of {tool}"
-                arguments[item["name"]] = value
-            else:
-                fed = bool(self.fed_values(tool, item["name"], latest_only=False))
-                if fed or self.graph.role(tool, item["name"]) == "external":
-                    optional.append((item, 3.0 if fed else 1.0))
-        if attempt and optional:
-            weights = np.array([w for _, w in optional])
-            picks = self.rng.choice(len(optional), size=min(attempt, len(optional)), replace=False, p=weights / weights.sum())
-            for index in sorted(picks):
-                item = optional[index][0]
-                found, value = self.value(spec, tool, item, attempt)
-                if found:
-                    arguments[item["name"]] = value
-        return arguments, ""
-
-
-def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
-    """Arguments that widen a sign-in to everything the app may ask for: each optional list of options
-    (OAuth scopes and the like) set to all its options. A user signing in before a task grants what it needs."""
-    schema = spec.tools[tool].input_schema
-    grant: dict[str, Any] = {}
-    for name in sorted(set(schema["properties"]) - set(spec.tools[tool].required_inputs)):
-        prop = resolve_schema(schema["properties"][name], schema.get("$defs", {}))
-        items = resolve_schema(prop.get("items", {}), schema.get("$defs", {}))
-        if prop.get("type") == "array" and "enum" in items:
-            grant[name] = list(items["enum"])
-    return grant
-
-
-def _run_tool(
-    session: ToolSession, filler: _Filler, spec: EnvironmentSpec, tool: str, attempts: int, result: ChainExecution,
-    extra: dict[str, Any] | None = None,
-) -> str | None:
-    """Try one tool up to `attempts` times (with `extra` arguments on top of the filled ones); record the first
-    success in `result`. Returns None on success, else the last error."""
+def _run_tool(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tool: str, attempts: int,
+              result: ChainExecution, avoid: set[str]) -> tuple[str | None, dict[str, Any] | None]:
+    """Try one tool up to `attempts` times, each attempt redrawing the arguments the last error blamed (and never
+    arguments in `avoid`, tried before a backtrack); record the first success in `result`. Returns (None, the
+    arguments) on success, else (the last error, the arguments last tried or None)."""
     caller = "user" if spec.tools[tool].user_only else "agent"
-    error = f"{tool} was not tried"
+    error = EXHAUSTED
+    previous: dict[str, Any] | None = None
+    blamed: set[str] | None = None
     for attempt in range(attempts):
-        arguments, reason = filler.arguments(spec, tool, attempt)
+        arguments, reason = filler.arguments(tool, attempt, previous, blamed)
         if arguments is None:
-            return reason
-        arguments.update(extra or {})
+            return reason, None
+        if _key(arguments) in avoid:
+            previous, blamed = arguments, set(arguments)
+            continue
         before = session.clock.now()
         outcome = session.call(tool, arguments, caller)
         result.tries += 1
         if outcome.ok:
             result.calls.append(GroundTruthCall(name=tool, arguments=arguments, caller=caller))
             result.outputs.append(outcome.output)
-            filler.done.append((tool, outcome.output))
-            return None
+            filler.record(tool, arguments, outcome.output)
+            return None, arguments
         session.clock.reset(before)
         error = outcome.error or "tool error"
-    return error
+        previous, blamed = arguments, blamed_by(error, arguments)
+    return error, previous
+
+
+def _blames_earlier(filler: ChainFiller, tool: str, error: str, tried: dict[str, Any] | None) -> bool:
+    """Whether a failure may come from an earlier call's choice: no earlier output had a value it needs, or
+    the error names an internal input (the reservation it was given is completed). An error about what the
+    user said (a made-up loyalty number) is not mended by going back."""
+    if error.startswith("no earlier output provides"):
+        return True
+    internal = {i["name"] for i in filler.graph.inputs(tool) if filler.graph.role(tool, i["name"]) == "internal"}
+    return bool(internal & blamed_by(error, tried or {})) if tried else True
+
+
+def _key(arguments: dict[str, Any]) -> str:
+    return json.dumps(arguments, sort_keys=True, default=str)
+
+
+@dataclass
+class _Frame:
+    """The state before a step that succeeded, to go back to: state bytes, clock, how much was recorded, and
+    the arguments the step used."""
+
+    state: bytes
+    clock: datetime
+    calls: int
+    done: int
+    arguments: dict[str, Any]
+
+
+def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tools: list[str], attempts: int,
+               backtracks: int, result: ChainExecution) -> None:
+    """Run the chain's tools in order. When a tool fails every attempt and the failure may come from an earlier
+    choice (`_blames_earlier`), go back one step (restore the state before it, forget its call) and have it
+    choose other arguments, at most `backtracks` times in all: a reservation that turns out to be completed is
+    swapped for another one the listing showed."""
+    frames: list[_Frame] = []
+    avoid: list[set[str]] = [set() for _ in tools]
+    failure = (tools[0] if tools else "", EXHAUSTED)  # the last real failure, reported if all fails
+    index = 0
+    while index < len(tools):
+        state, clock, calls, done = session.state.snapshot(), session.clock.now(), len(result.calls), len(filler.done)
+        error, used = _run_tool(session, filler, spec, tools[index], attempts, result, avoid[index])
+        if error is None:
+            frames.append(_Frame(state, clock, calls, done, used))
+            index += 1
+            continue
+        exhausted = error == EXHAUSTED  # nothing left to try here: going further back costs nothing
+        if not exhausted:
+            failure = (tools[index], error)
+        earlier = exhausted or _blames_earlier(filler, tools[index], error, used)
+        if (backtracks == 0 and not exhausted) or not frames or not earlier:
+            result.ok, (result.failed_tool, result.error) = False, failure
+            return
+        if not exhausted:
+            backtracks -= 1
+            result.backtracks += 1
+        avoid[index] = set()
+        index -= 1
+        frame = frames.pop()
+        session.restore_bytes(frame.state, frame.clock)
+        del result.calls[frame.calls:], result.outputs[frame.calls:], filler.done[frame.done:]
+        avoid[index].add(_key(frame.arguments))
+
+
+@dataclass(frozen=True, eq=False)
+class _SeedState:
+    """What every execution from one snapshot reads alike: its tables, its ranked accounts, its values."""
+
+    tables: dict[str, list[dict[str, Any]]]
+    accounts: list[tuple[str, dict[str, Any]]]
+    pool: ValuePool
+
+    @classmethod
+    def of(cls, spec: EnvironmentSpec, session: ToolSession, entities: list[str], clock: datetime) -> "_SeedState":
+        """Read the state `session` holds now."""
+        tables = session.state.dump_snapshot()["tables"]
+        return cls(tables, candidates(spec, tables), ValuePool({"tables": tables}, entities, clock))
+
+
+@lru_cache(maxsize=8)
+def _seed_state(spec: EnvironmentSpec, snapshot: str, entities: tuple[str, ...] | list[str], clock: datetime) -> _SeedState:
+    session = ToolSession(spec)
+    try:
+        session.reset(snapshot, clock)
+        return _SeedState.of(spec, session, list(entities), clock)
+    finally:
+        session.close()
 
 
 def execute_chain(
@@ -152,19 +168,39 @@ def execute_chain(
     *,
     clock: datetime = DEFAULT_CLOCK,
     attempts: int = ATTEMPTS,
+    backtracks: int = BACKTRACKS,
     internal_from_state: bool = True,
     sign_in: bool = False,
+    users: int = USERS,
 ) -> ChainExecution:
     """Execute `chain` from `snapshot` (a snapshot name or serialized state) and return the ground truth.
 
-    Each tool gets up to `attempts` argument choices; a failed attempt changes nothing (calls are atomic and
-    the clock is set back), so the returned calls replay exactly. Internal inputs come from earlier outputs
-    (the graph's `via` pairs), else, with `internal_from_state`, from existing ids of the state; external
-    inputs are plausible values from the state. Stops at the first tool that fails every attempt.
-    With `sign_in`, the user first performs the environment's sign-in tool (a user-only `log_in`, `sign_in`,
-    `authenticate`, `authorize_app` or `grant_access`), granting every optional scope (`full_grant`), as a task's
-    user would before asking; that call leads the returned calls.
+    Arguments are filled from the conversation so far (`filling.ChainFiller`): internal inputs from earlier
+    outputs (else, with `internal_from_state`, from ids of the state), external inputs from what the user can
+    know. Each tool gets up to `attempts` tries; a failed try changes nothing (calls are atomic and the clock is
+    set back), so the returned calls replay exactly. A tool that fails every try sends the chain one step back
+    for another choice there (`backtracks` times in all; `_run_steps`); then it stops there.
+    With `sign_in`, the scenario's user first signs in with one of the seed's accounts (`account.sign_in`: the
+    environment's user-only sign-in tool, every optional scope granted), and that call leads the returned
+    calls; where nobody signs in, the user is one of the seed's people (`account.persona`). The user is drawn
+    with `seed` among the five accounts with the most varied records, and their own records come first among
+    the values they can give; when the chain fails for them, the next of those accounts is the scenario's user
+    (`users` in all: a task's user is whoever has the records it is about).
     """
+    result = ChainExecution()
+    tries = users if sign_in else 1
+    for user in range(tries):
+        result = _execute(spec, chain, snapshot, seed, clock, attempts, backtracks, internal_from_state, sign_in,
+                          seed + user, final=user == tries - 1)
+        if result.ok:
+            break
+    return result
+
+
+def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: int, clock: datetime, attempts: int,
+             backtracks: int, internal_from_state: bool, sign_in: bool, user: int, final: bool = True) -> ChainExecution:
+    """One execution of `chain` (see `execute_chain`), the `user`-th account signed in; the final state is read
+    when it worked or when no other user will try (`final`)."""
     rng = np.random.default_rng(seed)
     session = ToolSession(spec)
     try:
@@ -172,18 +208,26 @@ def execute_chain(
             session.restore_bytes(snapshot, clock)
         else:
             session.reset(snapshot, clock)
-        pool = ValuePool(session.state.dump_snapshot(), chain.graph.graph.graph.get("entities", []), clock)
-        filler = _Filler(chain, pool, internal_from_state, rng)
+        entities = tuple(chain.graph.graph.graph.get("entities", []))
+        if isinstance(snapshot, str):
+            seed_state = _seed_state(spec, snapshot, entities, clock)
+        else:
+            seed_state = _SeedState.of(spec, session, list(entities), clock)
+        tables = seed_state.tables
         result = ChainExecution()
-        prelude = [t for t, spec_ in spec.tools.items() if sign_in and spec_.user_only and _SIGN_IN.search(t)]
-        steps = [(t, full_grant(spec, t)) for t in prelude[:1]] + [(t, None) for t in chain.tools]
-        for tool, extra in steps:
-            error = _run_tool(session, filler, spec, tool, attempts, result, extra)
-            if error is not None:
-                result.ok, result.failed_tool, result.error = False, tool, error
-                break
-        result.final_state = session.dump()
-        result.final_snapshot = session.state.snapshot()
+        if sign_in:
+            result.account = sign_in_user(session, spec, tables, pick=user, ranked=seed_state.accounts)
+            if result.account.tool is not None and result.account.table is not None:
+                result.calls.append(GroundTruthCall(name=result.account.tool, arguments=result.account.arguments,
+                                                    caller="user"))
+                result.outputs.append(result.account.output)
+        own = result.account.own_with_account()
+        pool = seed_state.pool.mine(own)
+        filler = ChainFiller(spec, chain.graph, pool, rng, internal_from_state, set(chain.links), tables, own)
+        _run_steps(session, filler, spec, chain.tools, attempts, backtracks, result)
+        if result.ok or final:
+            result.final_state = session.dump()
+            result.final_snapshot = session.state.snapshot()
         return result
     finally:
         session.close()

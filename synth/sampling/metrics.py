@@ -57,7 +57,8 @@ def evaluate(
 ) -> SamplingReport:
     """Sample `chains` chains (start tool and target length drawn per chain from `seed`, the same draws for
     every method), check each statically and execute it from `snapshot` with internal inputs taken only from
-    earlier outputs (the user signs in first where the environment has a sign-in tool)."""
+    earlier outputs, the scenario's user signed in (or, where nobody signs in, picked) from the seed's accounts
+    (`execute_chain(..., internal_from_state=False, sign_in=True)`)."""
     sampler = SAMPLERS[method](graph)
     starts = graph.tools(agent_only=True)
     executable = executes = 0

@@ -4,9 +4,15 @@ Deliberate readings of the pseudo-code, all documented in docs/graph.md:
 - Algorithm 2, line 9 prints `IsValid and U < 0.1 -> continue`; the prose says a valid parameter is skipped
   *unless* a draw below p = 0.1 overrides it, which is what is implemented.
 - A tool never counts as the producer of its own inputs (the start tool sits in V-hat before its priors).
+- A group of optional inputs the seed showed a tool needs one of (`needs_one_of`: a parent page or a database)
+  counts as one required input when none of them is external or provided.
+- Algorithm 2 draws a producer uniformly; here it is drawn uniformly among the producers that need the fewest
+  producers of their own (`find_member`, given an email, before `get_reservation`, which needs a
+  reservation number), so the depth cap cuts fewer chains short, and among those the ones whose link scores
+  best (the seed showed them returning such values).
 - A tool joins V-hat before its own priors are resolved (the algorithms add it after), so a dependency cycle
-  cannot add the same tool twice; it enters the ordered chain after its priors. A prior found in V-hat but
-  still pending (a cycle) does not count as feeding the tool.
+  cannot add the same tool twice; it enters the ordered chain after its priors. A producer still pending (its
+  own priors being resolved: a cycle) is never chosen as a prior, since it could not feed the tool.
 - V-hat is kept as an ordered list: priors enter before the tool that needs them, so the chain is an order.
 - A dequeued tool already in V-hat (added earlier as someone's prior) is not resolved again, only expanded;
   each tool is expanded once.
@@ -40,31 +46,59 @@ class TopologySampler:
 
     def is_valid(self, tool: str, item: dict, visited: list[str]) -> bool:
         """IsValid: optional, external, or produced by an already sampled tool (other than `tool`)."""
-        if not item["required"] or self.graph.role(tool, item["name"]) == "external":
+        return not item["required"] or self.provided(tool, item, visited)
+
+    def provided(self, tool: str, item: dict, visited: list[str]) -> bool:
+        """External (the user says it), or produced by an already sampled tool (other than `tool`)."""
+        if self.graph.role(tool, item["name"]) == "external":
             return True
         return any(u != tool and self.graph.provides(u, tool, item["name"]) for u in visited)
+
+    def open_group(self, tool: str, visited: list[str]) -> list[dict]:
+        """The inputs of a group of which the tool needs one (`needs_one_of`, from the seed) when none of them
+        is provided yet; empty otherwise."""
+        group = [i for i in self.graph.inputs(tool) if i["name"] in self.graph.tool(tool).get("needs_one_of", [])]
+        return [] if any(self.provided(tool, i, visited) for i in group) else group
+
+    def unmet(self, tool: str, visited: list[str]) -> int:
+        """How many required inputs (or needed groups) of `tool` would still need a producer of their own."""
+        return sum(not self.is_valid(tool, item, visited) for item in self.graph.inputs(tool)) + bool(
+            self.open_group(tool, visited))
 
     def sample_priors(
         self, tool: str, visited: list[str], members: set[str], chain: Chain, depth: int, rng: np.random.Generator
     ) -> None:
-        """Algorithm 2: add to `visited` (in order) a producer for every invalid input of `tool`, each producer's
-        own priors before it, down to depth `d_max`."""
+        """Algorithm 2: add to `visited` (in order) a producer for every invalid input of `tool` (and for one
+        input of an open needed group), each producer's own priors before it, down to depth `d_max`."""
         if depth >= self.d_max:
             return
         for item in self.graph.inputs(tool):
             if self.is_valid(tool, item, visited) and rng.random() >= self.p_extra:
                 continue
-            candidates = self.graph.producers(tool, item["name"])
-            if not candidates:
-                continue
-            prior = candidates[int(rng.integers(len(candidates)))]
-            if prior not in members:
-                members.add(prior)  # before recursing, so a cycle back to it cannot add it twice
-                self.sample_priors(prior, visited, members, chain, depth + 1, rng)
-                visited.append(prior)
-                chain.depth[prior] = depth + 1
-            if prior in visited:  # a prior still being resolved (a cycle) cannot feed this tool
-                chain.links.append((prior, tool))
+            self._resolve(tool, item, visited, members, chain, depth, rng)
+        group = [i for i in self.open_group(tool, visited) if self.graph.producers(tool, i["name"])]
+        if group:
+            self._resolve(tool, group[int(rng.integers(len(group)))], visited, members, chain, depth, rng)
+
+    def _resolve(self, tool: str, item: dict, visited: list[str], members: set[str], chain: Chain, depth: int,
+                 rng: np.random.Generator) -> None:
+        """Add a producer of one input (Algorithm 2's backward step) with its own priors first."""
+        pending = members.difference(visited)
+        candidates = [u for u in self.graph.producers(tool, item["name"]) if u not in pending]
+        if not candidates:
+            return
+        needs = {u: self.unmet(u, visited) for u in candidates}
+        candidates = [u for u in candidates if needs[u] == min(needs.values())]
+        scores = {u: self.graph.via_score(u, tool, item["name"]) for u in candidates}
+        candidates = [u for u in candidates if scores[u] == max(scores.values())]
+        prior = candidates[int(rng.integers(len(candidates)))]
+        if prior not in members:
+            members.add(prior)  # before recursing, so a cycle back to it cannot add it twice
+            self.sample_priors(prior, visited, members, chain, depth + 1, rng)
+            visited.append(prior)
+            chain.depth[prior] = depth + 1
+        if prior in visited:  # a prior still being resolved (a cycle) cannot feed this tool
+            chain.links.append((prior, tool))
 
     def sample(self, start: str, n: int, rng: np.random.Generator | int) -> Chain:
         """Algorithm 1: a chain of about `n` tools grown breadth-first from `start`."""

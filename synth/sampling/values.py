@@ -1,40 +1,24 @@
-"""Plausible argument values drawn from a state: existing titles, names and dates for external parameters,
-existing ids for internal ones, and values found inside earlier tool outputs."""
+"""Plausible argument values drawn from a state: existing titles, names and dates for external parameters (the
+signed-in user's own first), existing ids for internal ones, and values found inside earlier tool outputs."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from synth.graph.entities import id_entity, words
+from synth.graph.observe import raw_values, values_at
 from synth.graph.params import resolve_schema
 
+from .dates import date_string, unix_time
+
 _SIZE = re.compile(r"(^|_)(size|limit|count|per_page|top|max|n)$")
-_DATE = re.compile(r"(^|_)(date|day|at|on|time|deadline|due|start|end|from|to|until|since|birthday|check_in|check_out)$")
 _QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms)$")
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_VAGUE = frozenset({"code", "id", "ids", "key", "type", "status", "kind", "value", "number"})
 _TEXTUAL = ("text", "title", "name", "content", "body", "message", "note", "description", "comment", "subject")
-
-
-def values_at(data: Any, path: str) -> list[Any]:
-    """Values at an output path: `id`, `results[].id`, `[].id`, or `` (the result, or its items if a list)."""
-    if path == "":
-        return [v for v in (data if isinstance(data, list) else [data]) if v is not None]
-    current = [data]
-    for part in path.split("."):
-        key, is_list = (part[:-2], True) if part.endswith("[]") else (part, False)
-        found = []
-        for item in current:
-            value = (item.get(key) if isinstance(item, dict) else None) if key else item
-            if is_list:
-                found.extend(value if isinstance(value, list) else [])
-            else:
-                found.append(value)
-        current = found
-    return [v for v in current if v is not None]
 
 
 def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
@@ -43,53 +27,70 @@ def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
     if not entity or "[]." not in path:
         return values_at(data, path)
     head, _, tail = path.rpartition("[].")
-    items = [i for i in values_at(data, f"{head}[]" if head else "") if isinstance(i, dict)]
+    found = raw_values(data, f"{head}[]" if head else "")
+    items = [i for v in found for i in (v if isinstance(v, list) else [v]) if isinstance(i, dict)]
     tagged = [i for i in items if entity in {v.lower() for v in i.values() if isinstance(v, str)}]
     chosen = tagged or items
     return [i[tail] for i in chosen if i.get(tail) is not None]
 
 
 class ValuePool:
-    """The values of one state (snapshot JSON `{"tables": {...}}`), indexed by column name and by entity."""
+    """The values of one state (snapshot JSON `{"tables": {...}}`), indexed by column name and by entity; with
+    an `own` table -> rows map (the signed-in user's records), values of those rows come first."""
 
-    def __init__(self, snapshot: dict[str, Any], entities: list[str], clock: datetime) -> None:
+    def __init__(self, snapshot: dict[str, Any], entities: list[str], clock: datetime,
+                 own: dict[str, list[dict[str, Any]]] | None = None) -> None:
         self.clock = clock
         self.columns: dict[str, list[Any]] = {}
         self.table_columns: dict[tuple[str, str], list[Any]] = {}
         self.ids: dict[str, list[Any]] = {}
+        self.own_columns: dict[str, list[Any]] = {}
+        self.own_table_columns: dict[tuple[str, str], list[Any]] = {}
         for table, rows in snapshot.get("tables", {}).items():
+            self._index(table, rows, self.columns, self.table_columns)
             entity = "_".join(words(table))
-            for row in rows:
-                for column, value in row.items():
-                    if value is None or isinstance(value, (dict, list)):
-                        continue
-                    self.columns.setdefault(column, []).append(value)
-                    self.table_columns.setdefault((entity, column), []).append(value)
             if entity in entities and rows and "id" in rows[0]:
                 self.ids[entity] = [r["id"] for r in rows]
+        for table, rows in (own or {}).items():
+            self._index(table, rows, self.own_columns, self.own_table_columns)
 
-    def existing(self, name: str) -> list[Any]:
+    @staticmethod
+    def _index(table: str, rows: list[dict[str, Any]], columns: dict, table_columns: dict) -> None:
+        entity = "_".join(words(table))
+        for row in rows:
+            for column, value in row.items():
+                if value is None or isinstance(value, (dict, list)):
+                    continue
+                columns.setdefault(column, []).append(value)
+                table_columns.setdefault((entity, column), []).append(value)
+
+    def mine(self, own: dict[str, list[dict[str, Any]]]) -> "ValuePool":
+        """This pool (sharing its indexes of the state) with `own` as the user's records."""
+        pool = object.__new__(ValuePool)
+        pool.__dict__.update(self.__dict__)
+        pool.own_columns, pool.own_table_columns = {}, {}
+        for table, rows in own.items():
+            self._index(table, rows, pool.own_columns, pool.own_table_columns)
+        return pool
+
+    def existing(self, name: str, own: bool = False) -> list[Any]:
         """Values of columns matching a parameter name: `title`; `page_title` -> `title` of pages; `title`
-        anywhere for `new_title`."""
-        if name in self.columns:
-            return self.columns[name]
+        anywhere for `new_title` (not for a vague last word: `country_code` is no discount `code`). With `own`,
+        only the user's own records."""
+        columns, table_columns = (self.own_columns, self.own_table_columns) if own else (self.columns, self.table_columns)
+        if name in columns:
+            return columns[name]
         tokens = name.split("_")
         for split in range(1, len(tokens)):
             entity, column = "_".join(words("_".join(tokens[:split]))), "_".join(tokens[split:])
-            if (entity, column) in self.table_columns:
-                return self.table_columns[(entity, column)]
-        return self.columns.get(tokens[-1], [])
+            if (entity, column) in table_columns:
+                return table_columns[(entity, column)]
+        return [] if tokens[-1] in _VAGUE else columns.get(tokens[-1], [])
 
     def entity_ids(self, name: str) -> list[Any]:
         """Existing ids of the entity an id-like name points at (`page_id` -> ids of `pages`)."""
         entity = id_entity(name, list(self.ids))
         return self.ids.get(entity, []) if entity else self.columns.get(name, [])
-
-    def date(self, rng: np.random.Generator, with_time: bool = False) -> str:
-        """A date within two weeks either side of the clock (ISO, with a time when asked): past dates for what
-        was done (activities, expenses), future ones for what is planned (bookings, events)."""
-        moment = self.clock + timedelta(days=int(rng.integers(-14, 15)), hours=int(rng.integers(0, 9)))
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ" if with_time else "%Y-%m-%d")
 
 
 def external_value(name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> Any:
@@ -119,10 +120,13 @@ def external_value(name: str, schema: dict[str, Any], defs: dict[str, Any], pool
 
 def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, kind: str) -> int | float:
     low = schema["minimum"] if "minimum" in schema else schema.get("exclusiveMinimum", 0) + 1
-    high = schema["maximum"] if "maximum" in schema else schema.get("exclusiveMaximum", 11) - 1
+    high = schema["maximum"] if "maximum" in schema else schema.get("exclusiveMaximum", low + 5) - 1
     if _SIZE.search(name):
         return int(min(max(10, low), high))
-    found = [v for v in pool.existing(name) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    found = _numbers(pool.existing(name, own=True)) or _numbers(pool.existing(name))
+    moment = unix_time(name, found, pool.clock, rng) if kind == "integer" else None
+    if moment is not None:
+        return moment
     if found:
         value = found[int(rng.integers(len(found)))]
         return int(value) if kind == "integer" else value
@@ -130,15 +134,24 @@ def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.G
 
 
 def _string(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> str:
-    fmt = schema.get("format", "")
-    found = [v for v in pool.existing(name) if isinstance(v, str) and v]
-    if fmt in ("date", "date-time") or (_DATE.search(name) and not found):
-        return pool.date(rng, with_time=fmt == "date-time")
+    found = _texts(pool.existing(name, own=True)) or _texts(pool.existing(name))
+    date = date_string(name, schema, found, pool.clock, rng)
+    if date is not None:
+        return date
     if _QUERY.search(name):
-        titles = [v for v in pool.existing("title") + pool.existing("name") if isinstance(v, str)]
+        own = _texts(pool.existing("title", own=True) + pool.existing("name", own=True))
+        titles = own or _texts(pool.existing("title") + pool.existing("name"))
         if titles:
             title_words = [w for w in titles[int(rng.integers(len(titles)))].split() if len(w) > 3] or ["notes"]
             return title_words[int(rng.integers(len(title_words)))]
     if found:
         return found[int(rng.integers(len(found)))]
     return f"{name.replace('_', ' ').capitalize()} {int(rng.integers(1, 100))}"
+
+
+def _numbers(values: list[Any]) -> list[Any]:
+    return [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+def _texts(values: list[Any]) -> list[str]:
+    return [v for v in values if isinstance(v, str) and v]

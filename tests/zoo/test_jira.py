@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from envfactory_gym import ToolSession, resolve
 
-from .toolkit import fails, ok, session_fixture
+from .toolkit import fails, ok, restore_seed_with, session_fixture
 
 SPEC = resolve("jira")
 CLOCK = datetime(2025, 6, 12, 9, 0, tzinfo=timezone.utc)
@@ -71,6 +71,52 @@ def test_authorize_app_switches_who_the_assistant_acts_as(session):
     fails(session, "authorize_app", {"email": USERS["Automation"]["email_address"]}, "NotFound", "Atlassian account",
           caller="user")
     assert ok(session, "get_myself")["accountId"] == acct("Lena")
+    grants = session.dump()["authorizations"]  # one grant at a time
+    assert list(grants) == ["current"] and grants["current"]["account_id"] == acct("Lena")
+
+
+def test_without_a_grant_nothing_can_be_read(session):
+    restore_seed_with(session, lambda tables: tables["authorizations"].clear(), CLOCK)
+    fails(session, "get_myself", {}, "PermissionDenied", "must be authenticated")
+    fails(session, "search_issues", {"jql": "project = MOB"}, "PermissionDenied", "must be authenticated")
+    sign_in(session, "Dana")
+    assert ok(session, "get_myself")["displayName"] == "Dana Whitfield"
+
+
+def _schema(tool: str, argument: str) -> dict:
+    """An argument's JSON schema, the optional ones' non-null branch."""
+    found = SPEC.tools[tool].input_schema["properties"][argument]
+    return next((b for b in found.get("anyOf", []) if b.get("type") != "null"), found)
+
+
+def test_every_bound_a_tool_enforces_is_in_its_schema():
+    assert (_schema("create_issue", "summary")["maxLength"], _schema("create_issue", "summary")["minLength"]) == (255, 1)
+    assert _schema("create_issue", "priority")["enum"] == ["Highest", "High", "Medium", "Low", "Lowest"]
+    assert _schema("create_issue", "issue_type")["enum"] == ["Epic", "Story", "Task", "Bug", "Subtask"]
+    assert _schema("create_issue", "labels")["items"]["pattern"] == r"^\S+$"
+    assert _schema("create_issue", "story_points")["minimum"] == 0
+    assert _schema("create_issue", "due_date")["format"] == "date"
+    assert "pattern" in _schema("add_worklog", "time_spent") and "pattern" in _schema("add_worklog", "started")
+    assert _schema("transition_issue", "resolution")["enum"] == ["Done", "Won't Do", "Duplicate", "Cannot Reproduce"]
+    assert _schema("add_comment", "body")["maxLength"] == 32767
+    assert _schema("add_comment", "visibility_role")["enum"] == ["Administrators", "Developers", "Viewers"]
+    assert _schema("link_issues", "link_type")["enum"] == ["Blocks", "Duplicate", "Relates", "Cloners"]
+    assert _schema("create_sprint", "name")["maxLength"] == 30
+    assert (_schema("move_issues_to_sprint", "issue_keys")["minItems"],
+            _schema("move_issues_to_sprint", "issue_keys")["maxItems"]) == (1, 50)
+    assert _schema("search_issues", "max_results")["maximum"] == 25
+    assert _schema("list_sprints", "max_results")["maximum"] == 50
+    assert _schema("find_assignable_users", "max_results")["maximum"] == 100
+    assert _schema("search_projects", "start_at")["minimum"] == 0
+
+
+def test_times_with_a_zone_are_stored_in_utc(session):
+    logged = ok(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "1h",
+                                         "started": "2025-06-11T10:00:00+02:00"})
+    assert logged["started"] == "2025-06-11T08:00:00Z"
+    sprint = ok(session, "create_sprint", {"board_id": 1, "name": "MOB Sprint 25", "start_date": "2025-06-30",
+                                           "end_date": "2025-07-11 17:00"})
+    assert (sprint["startDate"], sprint["endDate"]) == ("2025-06-30T00:00:00Z", "2025-07-11T17:00:00Z")
 
 
 # ---------------------------------------------------------------- permissions
@@ -165,7 +211,8 @@ def test_search_pages_through_results(session):
             break
     assert len(seen) == len(set(seen)) == total and token is None
     fails(session, "search_issues", {"jql": "project = MOB", "next_page_token": "abc"}, "InvalidRequest", "cursor")
-    fails(session, "search_issues", {"jql": "project = MOB", "max_results": 26}, "InvalidRequest", "between 1 and 25")
+    fails(session, "search_issues", {"jql": "project = MOB", "max_results": 26}, "invalid_arguments",
+          "max_results: Input should be less than or equal to 25")
 
 
 def test_project_search_and_sprint_lists_paginate(session):
@@ -206,11 +253,18 @@ def test_default_assignee_skips_an_inactive_component_lead(session):
 
 def test_create_issue_validates_fields(session):
     base = {"project_key": "MOB", "issue_type": "Story", "summary": "New story"}
-    fails(session, "create_issue", {**base, "labels": ["ux debt"]}, "InvalidRequest", "contains spaces")
+    fails(session, "create_issue", {**base, "labels": ["ux debt"]}, "invalid_arguments",
+          "labels.0: A label can't contain spaces")
     fails(session, "create_issue", {**base, "fix_versions": ["4.11.0"]}, "InvalidRequest", "archived")
     fails(session, "create_issue", {**base, "components": ["Web"]}, "InvalidRequest", "Component name 'Web'")
-    fails(session, "create_issue", {**base, "summary": "x" * 256}, "InvalidRequest", "255 characters")
-    fails(session, "create_issue", {**base, "priority": "Urgent"}, "InvalidRequest", "priority selected is invalid")
+    fails(session, "create_issue", {**base, "summary": "x" * 256}, "invalid_arguments", "less than 255 characters")
+    fails(session, "create_issue", {**base, "summary": "Two\nlines"}, "invalid_arguments", "summary: You must specify")
+    fails(session, "create_issue", {**base, "summary": "  "}, "invalid_arguments", "summary: You must specify")
+    fails(session, "create_issue", {**base, "priority": "Urgent"}, "invalid_arguments", "priority selected is invalid")
+    fails(session, "create_issue", {**base, "issue_type": "Feature"}, "invalid_arguments", "valid issue type")
+    fails(session, "create_issue", {**base, "story_points": -1}, "invalid_arguments", "positive number")
+    fails(session, "create_issue", {**base, "original_estimate": "2 days"}, "invalid_arguments",
+          "Invalid time duration")
     fails(session, "create_issue", {**base, "parent_key": "MOB-101"}, "InvalidRequest", "must be an epic")
     fails(session, "create_issue", {**base, "issue_type": "Subtask"}, "InvalidRequest", "parent issue key")
     fails(session, "create_issue", {**base, "issue_type": "Subtask", "parent_key": "MOB-101", "story_points": 2},
@@ -237,7 +291,10 @@ def test_edit_issue_labels_versions_and_estimates(session):
     assert edited["fixVersions"] == ["4.14.0", "5.0.0"]
     assert issue(session, "MOB-103")["timetracking"]["remainingEstimateSeconds"] == 12 * 3600
     fails(session, "edit_issue", {"issue_key": "MOB-103"}, "InvalidRequest", "No fields to update")
-    fails(session, "edit_issue", {"issue_key": "MOB-103", "due_date": "12/06/2025"}, "InvalidRequest", "yyyy-MM-dd")
+    fails(session, "edit_issue", {"issue_key": "MOB-103", "due_date": "12/06/2025"}, "invalid_arguments",
+          "yyyy-MM-dd")
+    fails(session, "edit_issue", {"issue_key": "MOB-103", "due_date": "2025-02-30"}, "InvalidRequest",
+          "not a valid date")
     fails(session, "edit_issue", {"issue_key": "MOB-123", "story_points": 1}, "InvalidRequest", "customfield_10016")
 
 
@@ -266,7 +323,7 @@ def test_resolving_needs_a_resolution_and_reopening_clears_it(session):
     fails(session, "transition_issue", {"issue_key": "MOB-104", "transition_id": "5"}, "InvalidRequest",
           "Resolution is required")
     fails(session, "transition_issue", {"issue_key": "MOB-104", "transition_id": "5", "resolution": "Fixed"},
-          "InvalidRequest", "Resolution 'Fixed' does not exist")
+          "invalid_arguments", "resolution selected is invalid")
     done = ok(session, "transition_issue", {"issue_key": "MOB-104", "transition_id": "5", "resolution": "Won't Do",
                                             "fix_versions": ["4.13.0"], "comment": "Works as intended."})
     assert (done["status"]["name"], done["resolution"], done["fixVersions"]) == ("Resolved", "Won't Do", ["4.13.0"])
@@ -326,8 +383,11 @@ def test_worklogs_move_time_spent_and_the_remaining_estimate(session):
     ok(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "30m", "adjust_estimate": "manual",
                                 "reduce_by": "2w"})
     assert issue(session, "MOB-102")["timetracking"]["remainingEstimateSeconds"] == 0  # never below zero
-    fails(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "three hours"}, "InvalidRequest",
+    fails(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "three hours"}, "invalid_arguments",
           "Invalid time duration")
+    fails(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "0m"}, "InvalidRequest", "at least one minute")
+    fails(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "1h", "started": "yesterday"},
+          "invalid_arguments", "started: Invalid date")
     fails(session, "add_worklog", {"issue_key": "MOB-102", "time_spent": "1h", "adjust_estimate": "new"},
           "InvalidRequest", "newEstimate is required")
 
@@ -340,12 +400,12 @@ def test_links_read_from_both_sides_and_are_not_repeated(session):
         return [(link["relation"], link["issue"]["key"]) for link in issue(session, key)["issuelinks"]]
 
     assert ("blocks", "MOB-125") in links("MOB-103") and ("is blocked by", "MOB-103") in links("MOB-125")
-    fails(session, "link_issues", {"link_type": "blocks", "outward_issue_key": "MOB-103",
+    fails(session, "link_issues", {"link_type": "Blocks", "outward_issue_key": "MOB-103",
                                    "inward_issue_key": "MOB-125"}, "Conflict", "already blocks")
     fails(session, "link_issues", {"link_type": "Relates", "outward_issue_key": "MOB-103",
                                    "inward_issue_key": "MOB-103"}, "InvalidRequest", "to itself")
     fails(session, "link_issues", {"link_type": "Causes", "outward_issue_key": "MOB-103",
-                                   "inward_issue_key": "MOB-125"}, "NotFound", "No issue link type")
+                                   "inward_issue_key": "MOB-125"}, "invalid_arguments", "No issue link type")
     fails(session, "link_issues", {"link_type": "Relates", "outward_issue_key": "DATA-22",
                                    "inward_issue_key": "MOB-125"}, "PermissionDenied", "link issues in project DATA")
 
@@ -365,9 +425,12 @@ def test_watching_others_needs_manage_watchers(session):
 def test_restricted_comments_need_the_role_and_are_hidden_from_others(session):
     fails(session, "add_comment", {"issue_key": "WEB-61", "body": "Admins only", "visibility_role": "Administrators"},
           "InvalidRequest", "not a member of the project role")
-    fails(session, "add_comment", {"issue_key": "WEB-61", "body": "   "}, "InvalidRequest", "can not be empty")
+    fails(session, "add_comment", {"issue_key": "WEB-61", "body": "   "}, "invalid_arguments", "can not be empty")
+    fails(session, "add_comment", {"issue_key": "WEB-61", "body": "x" * 32768}, "invalid_arguments", "32767")
+    fails(session, "add_comment", {"issue_key": "WEB-61", "body": "Hi", "visibility_role": "Staff"},
+          "invalid_arguments", "Invalid role level")
     note = ok(session, "add_comment", {"issue_key": "MOB-121", "body": "Card network bug", "visibility_role":
-                                       "developers"})
+                                       "Developers"})
     assert note["visibility"] == {"type": "role", "value": "Developers"}
     assert issue(session, "MOB-121")["watches"]["isWatching"]  # commenting watches the issue
     sign_in(session, "Kwame")  # a viewer in MOB
@@ -416,15 +479,18 @@ def test_moving_issues_into_a_sprint(session):
           "not on the board")
     fails(session, "move_issues_to_sprint", {"sprint_id": SPRINTS["MOB Sprint 22"], "issue_keys": ["MOB-109"]},
           "Conflict", "is closed")
-    fails(session, "move_issues_to_sprint", {"sprint_id": target, "issue_keys": []}, "InvalidRequest",
+    fails(session, "move_issues_to_sprint", {"sprint_id": target, "issue_keys": []}, "invalid_arguments",
           "between 1 and 50")
+    fails(session, "move_issues_to_sprint", {"sprint_id": target, "issue_keys": [f"MOB-{n}" for n in range(51)]},
+          "invalid_arguments", "between 1 and 50")
 
 
 def test_kanban_boards_have_no_sprints_and_sprints_need_manage_sprints(session):
     fails(session, "list_sprints", {"board_id": 3}, "InvalidRequest", "does not support sprints")
     fails(session, "create_sprint", {"board_id": 3, "name": "Ops 1"}, "InvalidRequest", "does not support sprints")
     fails(session, "create_sprint", {"board_id": 2, "name": "WEB Sprint 43"}, "PermissionDenied", "manage sprints")
-    fails(session, "create_sprint", {"board_id": 1, "name": "M" * 31}, "InvalidRequest", "1 to 30 characters")
+    fails(session, "create_sprint", {"board_id": 1, "name": "M" * 31}, "invalid_arguments", "1 to 30 characters")
+    fails(session, "create_sprint", {"board_id": 1, "name": " "}, "invalid_arguments", "1 to 30 characters")
     fails(session, "list_sprints", {"board_id": 5}, "NotFound", "Board 5 does not exist")  # the Security board
     made = ok(session, "create_sprint", {"board_id": 1, "name": "MOB Sprint 25", "goal": "Offline beta"})
     assert made["id"] == max(SPRINTS.values()) + 1 and made["state"] == "future"

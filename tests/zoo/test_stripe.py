@@ -103,8 +103,12 @@ def test_minimum_amounts_and_currencies(session):
           "at least £0.30")
     fails(session, "create_payment_intent", {**base, "amount": 49, "currency": "usd"}, "InvalidRequest",
           "at least $0.50")
-    fails(session, "create_payment_intent", {**base, "amount": 500, "currency": "xyz"}, "InvalidRequest",
-          "Invalid currency")
+    fails(session, "create_payment_intent", {**base, "amount": 500, "currency": "xyz"}, "invalid_arguments",
+          "currency: Invalid currency")
+    fails(session, "create_payment_intent", {**base, "amount": 100_000_000, "currency": "usd"}, "invalid_arguments",
+          "no more than 99999999")
+    fails(session, "create_payment_intent", {**base, "amount": 0, "currency": "usd"}, "invalid_arguments",
+          "amount: Amount must be a positive integer")
     assert ok(session, "create_payment_intent", {**base, "amount": 30, "currency": "gbp"})["amount"] == 30
 
 
@@ -318,7 +322,12 @@ def test_invoice_line_rules(session):
           "InvalidRequest", "recurring price")
     fails(session, "create_invoice", {"customer": customer, "lines": [{"amount": 500}]}, "InvalidRequest",
           "needs a description")
-    fails(session, "create_invoice", {"customer": customer, "lines": []}, "InvalidRequest", "at least one line")
+    fails(session, "create_invoice", {"customer": customer, "lines": []}, "invalid_arguments", "at least one line")
+    fails(session, "create_invoice", {"customer": customer, "lines": [{"amount": 500, "description": "x",
+                                                                       "quantity": 0}]}, "invalid_arguments", "quantity")
+    fails(session, "create_invoice", {"customer": customer, "lines": [{"amount": 500, "description": "x"}],
+                                      "collection_method": "send_invoice", "days_until_due": 366}, "invalid_arguments",
+          "days_until_due must be between 0 and 365")
     fails(session, "create_invoice", {"customer": customer, "lines": [{"price": price("Brand Kit Export", "eur")}]},
           "InvalidRequest", "combine currencies")
     fails(session, "create_invoice", {"customer": customer, "lines": [{"amount": 500, "description": "x"}],
@@ -356,6 +365,9 @@ def test_uncollectible_void_and_out_of_band(session):
 def test_reads_filter_and_paginate(session):
     found = ok(session, "search_customers", {"query": "NORTHWIND"})["results"]
     assert [c["name"] for c in found] == ["Northwind Traders"]
+    for wildcard in ("%", "_", "\\"):  # matched as text, never as a LIKE pattern
+        assert ok(session, "search_customers", {"query": wildcard})["results"] == []
+    assert [c["name"] for c in ok(session, "search_customers", {"query": "hLo"})["results"]] == ["Chloe Dubois"]
     page = ok(session, "list_prices", {"limit": 5})
     assert len(page["results"]) == 5 and page["has_more"]
     archived = ok(session, "list_prices", {"active": False, "limit": 100})["results"]
@@ -366,3 +378,48 @@ def test_reads_filter_and_paginate(session):
     past_due = ok(session, "list_subscriptions", {"status": "past_due", "limit": 100})["results"]
     assert past_due and {s["status"] for s in past_due} == {"past_due"}
     fails(session, "list_payment_methods", {"customer": "cus_nobody"}, "NotFound", "cus_nobody")
+
+
+# ---------------------------------------------------------------- argument types
+
+def _schema(tool: str, argument: str) -> dict:
+    """An argument's JSON schema, the optional ones' non-null branch."""
+    found = SPEC.tools[tool].input_schema["properties"][argument]
+    return next((b for b in found.get("anyOf", []) if b.get("type") != "null"), found)
+
+
+def test_every_bound_a_tool_enforces_is_in_its_schema():
+    currencies = ["usd", "eur", "gbp", "cad", "aud", "chf", "jpy"]
+    assert _schema("create_payment_intent", "currency")["enum"] == currencies
+    assert _schema("list_prices", "currency")["enum"] == currencies
+    assert (_schema("create_payment_intent", "amount")["minimum"],
+            _schema("create_payment_intent", "amount")["maximum"]) == (1, 99_999_999)
+    for tool in ("search_customers", "list_payment_intents", "list_prices", "list_subscriptions", "list_invoices"):
+        assert (_schema(tool, "limit")["minimum"], _schema(tool, "limit")["maximum"]) == (1, 100), tool
+    assert _schema("capture_payment_intent", "amount_to_capture")["minimum"] == 1
+    assert _schema("create_refund", "amount")["minimum"] == 1
+    assert _schema("create_subscription", "quantity")["minimum"] == 1
+    assert _schema("update_subscription", "quantity")["minimum"] == 1
+    assert (_schema("create_subscription", "trial_period_days")["minimum"],
+            _schema("create_subscription", "trial_period_days")["maximum"]) == (1, 730)
+    assert _schema("create_subscription", "days_until_due")["maximum"] == 365
+    assert _schema("create_invoice", "lines")["minItems"] == 1
+    assert _schema("authenticate_3ds", "card_last4")["pattern"] == r"^\d{4}$"
+
+
+def test_values_a_type_refuses_fail_with_stripes_text_and_change_nothing(session):
+    fails(session, "list_prices", {"limit": 101}, "invalid_arguments", "limit: Limit can range between 1 and 100")
+    fails(session, "search_customers", {"limit": 0}, "invalid_arguments", "Limit can range between 1 and 100")
+    sub = seed_sub("Hannah Schmidt")
+    fails(session, "update_subscription", {"subscription": sub, "quantity": 0}, "invalid_arguments",
+          "Invalid positive integer")
+    fails(session, "create_subscription", {"customer": cus("Chloe Dubois"), "price": price("Lumen Pro", "usd", "month"),
+                                           "trial_period_days": 731}, "invalid_arguments",
+          "trial_period_days must be between 1 and 730")
+    pi = seed_pi("Hannah Schmidt", status="succeeded")
+    fails(session, "create_refund", {"payment_intent": pi, "amount": 0}, "invalid_arguments",
+          "Refund amount must be a positive integer.")
+    fails(session, "capture_payment_intent", {"payment_intent": pi, "amount_to_capture": 0}, "invalid_arguments",
+          "amount_to_capture must be a positive integer")
+    fails(session, "authenticate_3ds", {"card_last4": "42x2", "amount": 500}, "invalid_arguments",
+          "card_last4 must be the card's last 4 digits", caller="user")

@@ -1,0 +1,1 @@
+"""Google Drive: files and folders, search, sharing, revisions, shared drives, comments and access requests (v3)."""

@@ -1,0 +1,271 @@
+"""The scenario's user: which seed account signs in (and with what), and which records of the state are theirs.
+
+Environments whose tools act for a signed-in person have a user-only sign-in tool (`log_in`, `sign_in`,
+`authenticate`, `authorize_app`, `grant_access`). Its inputs (an email, a username, a member number) are filled
+from the seed's accounts: the rows of a table holding a column the input names (by its name or the words of its
+description), tried in order of how many records of the state refer to them, so the user who signs in is one
+with records to talk about (of the most kinds, then the most). A user's own records are the rows whose columns
+hold their account's key, and the rows holding the key of one of those.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from envfactory_gym.session import ToolSession
+from envfactory_gym.spec import EnvironmentSpec
+from synth.graph.entities import words
+from synth.graph.params import resolve_schema
+
+SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
+TRIES = 8
+RICHEST_OF = 10
+PICK_AMONG = 5  # scenarios draw their user among the five richest accounts
+
+
+def sign_in_tool(spec: EnvironmentSpec) -> str | None:
+    """The environment's user-only sign-in tool, if it has one."""
+    return next((n for n, t in spec.tools.items() if t.user_only and SIGN_IN.search(n)), None)
+
+
+def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
+    """Arguments that widen a sign-in to everything the app may ask for: each optional list of options
+    (OAuth scopes and the like) set to all its options. A user signing in before a task grants what it needs."""
+    schema = spec.tools[tool].input_schema
+    grant: dict[str, Any] = {}
+    for name in sorted(set(schema["properties"]) - set(spec.tools[tool].required_inputs)):
+        prop = resolve_schema(schema["properties"][name], schema.get("$defs", {}))
+        items = resolve_schema(prop.get("items", {}), schema.get("$defs", {}))
+        if prop.get("type") == "array" and "enum" in items:
+            grant[name] = list(items["enum"])
+    return grant
+
+
+@dataclass
+class Account:
+    """Who signed in: the sign-in call (tool, arguments, output), the account's row and its key, and the user's
+    own records (`own_records`)."""
+
+    tool: str | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)
+    table: str | None = None
+    row: dict[str, Any] = field(default_factory=dict)
+    key: Any = None
+    own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    output: Any = None
+
+    def own_with_account(self) -> dict[str, list[dict[str, Any]]]:
+        """The user's own records with their account row among them."""
+        if self.table is None:
+            return dict(self.own)
+        return {**self.own, self.table: [self.row, *self.own.get(self.table, [])]}
+
+    def owns(self, table: str, row: dict[str, Any]) -> bool:
+        """Whether a row is one of the user's own records (or their account row)."""
+        if not hasattr(self, "_ids"):
+            self._ids = {id(r) for rows in self.own.values() for r in rows} | {id(self.row)}
+        return id(row) in self._ids or (table == self.table and row == self.row)
+
+
+def _primary_key(spec: EnvironmentSpec, table: str) -> str | None:
+    columns = list(spec.schema.tables[table].primary_key.columns) if table in spec.schema.tables else []
+    return columns[0].name if len(columns) == 1 else None
+
+
+def _candidate_columns(spec: EnvironmentSpec, tool: str, name: str, tables: dict[str, list[dict]]) -> list[tuple[str, str]]:
+    """(table, column) pairs an input of the sign-in tool may take: a column of the same name first, then
+    columns named by words of the input's name and description (`login`: "member number or email")."""
+    description = spec.tools[tool].input_model.model_fields[name].description or ""
+    said = set(words(f"{name} {description}"))
+    exact, named = [], []
+    for table, rows in tables.items():
+        if not rows:
+            continue
+        for column in rows[0]:
+            if column == name:
+                exact.append((table, column))
+            elif column.lower() in said or (len(words(column)) > 1 and set(words(column)) <= said):
+                named.append((table, column))
+    return exact + named
+
+
+@dataclass
+class _Census:
+    """Who holds each scalar value of a state: the tables (`where`), how often (`counts`) and the rows
+    (`rows`, table -> row positions), so a key's records are found without scanning the state."""
+
+    where: dict[Any, set[str]]
+    counts: Counter
+    rows: dict[Any, dict[str, list[int]]]
+
+
+_CENSUSES: dict[int, tuple[dict, _Census]] = {}
+
+
+def _census(tables: dict[str, list[dict]]) -> _Census:
+    """The census of a state, computed once per tables object (the last few are kept)."""
+    cached = _CENSUSES.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    census = _Census({}, Counter(), {})
+    for table, rows in tables.items():
+        for index, row in enumerate(rows):
+            for value in row.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if _scalar(item):
+                        census.counts[item] += 1
+                        census.where.setdefault(item, set()).add(table)
+                        places = census.rows.setdefault(item, {}).setdefault(table, [])
+                        if not places or places[-1] != index:
+                            places.append(index)
+    if len(_CENSUSES) >= 8:
+        _CENSUSES.pop(next(iter(_CENSUSES)))
+    _CENSUSES[id(tables)] = (tables, census)
+    return census
+
+
+def _references(tables: dict[str, list[dict]]) -> tuple[dict[Any, set[str]], Counter]:
+    """For each scalar value of the state: the tables holding it, and how many times it appears (so a key says
+    how many kinds of record, and how many records, point at it)."""
+    census = _census(tables)
+    return census.where, census.counts
+
+
+def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> dict[str, list[dict]]:
+    """The user's records: rows holding the account's key (their orders, their cart), then rows holding the key
+    of one of those (the lines of their orders and of their cart)."""
+    pk = _primary_key(spec, table)
+    key = row.get(pk) if pk else None
+    if key is None or not _scalar(key):
+        return {}
+    census = _census(tables)
+    own: dict[str, list[dict]] = {}
+    seen: set[tuple[str, int]] = set()
+    keys = {key}
+    for _ in range(2):
+        found: list[tuple[str, int]] = []
+        for value in keys:
+            for name, places in census.rows.get(value, {}).items():
+                found += [(name, i) for i in places if name != table and (name, i) not in seen]
+        seen.update(found)
+        for name, index in sorted(set(found)):
+            own.setdefault(name, []).append(tables[name][index])
+        keys = {tables[n][i].get(_primary_key(spec, n)) for n, i in set(found)} - {None}
+        keys = {k for k in keys if _scalar(k)}
+    return own
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+PERSON_COLUMNS = ("email", "username", "login")
+
+
+def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tuple[str, dict[str, Any]]]:
+    """The seed's accounts as (table, row), the likeliest scenario users first (compute once per state and pass
+    to `sign_in`).
+
+    With a sign-in tool: rows of the tables whose columns its first input names (tables holding each value once
+    first: accounts, not orders; a column of the input's own name before one its description names). Without:
+    rows of people tables (holding each email or username once). Either way those the most kinds of record
+    (then the most records) refer to come first, and the first ten of them are reordered by how varied and many
+    their own records are (`_richest`)."""
+    where, counts = _references(tables)
+    ranked: list[tuple] = []
+    tool = sign_in_tool(spec)
+    if tool is None:
+        for table, rows in tables.items():
+            pk = _primary_key(spec, table)
+            column = next((c for c in PERSON_COLUMNS if rows and c in rows[0]), None)
+            if pk is None or column is None:
+                continue
+            logins = [r.get(column) for r in rows if _scalar(r.get(column))]
+            if len(set(logins)) == len(logins):
+                ranked += [((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)]
+    elif spec.tools[tool].required_inputs:
+        first = spec.tools[tool].required_inputs[0]
+        for rank, (table, column) in enumerate(_candidate_columns(spec, tool, first, tables)):
+            pk = _primary_key(spec, table)
+            logins = [r.get(column) for r in tables[table] if _scalar(r.get(column))]
+            unique = len(set(logins)) == len(logins)  # an account table holds each login once (orders repeat emails)
+            for index, row in enumerate(tables[table]):
+                if _scalar(row.get(column)):
+                    key = row.get(pk) if pk else None
+                    order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
+                    ranked.append(((not unique, rank, *order), index, table, row))
+    ranked.sort(key=lambda c: c[:2])
+    return _richest(spec, tables, [(t, r) for _, _, t, r in ranked])
+
+
+def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
+    """`ranked` with its `pick`-th (modulo `among`) candidate first: each scenario may have its own user."""
+    if not ranked or pick == 0:
+        return ranked
+    first = pick % min(among, len(ranked))
+    return [ranked[first]] + ranked[:first] + ranked[first + 1:]
+
+
+def _richest(spec: EnvironmentSpec, tables: dict[str, list[dict]], found: list[tuple[str, dict]],
+             top: int = RICHEST_OF) -> list[tuple[str, dict]]:
+    """The first `top` candidates reordered by how varied their records are (the states their records are in:
+    distinct values of the state's few-valued text columns, such as a status), then how many they have, the
+    rest after: the most referred-to account may hold only old, finished business."""
+    states = _state_columns(tables)
+    head = []
+    for position, (table, row) in enumerate(found[:top]):
+        own = own_records(spec, tables, table, row)
+        varied = {(t, c, r.get(c)) for t, rows in own.items() for r in rows for c in states.get(t, ())}
+        head.append(((-len(varied), -sum(map(len, own.values())), position), table, row))
+    head.sort(key=lambda c: c[0])
+    return [(t, r) for _, t, r in head] + found[top:]
+
+
+def _state_columns(tables: dict[str, list[dict]], most: int = 12) -> dict[str, list[str]]:
+    """Text columns of each table holding a few distinct values (2 to `most`): statuses, kinds, types."""
+    found: dict[str, list[str]] = {}
+    for table, rows in tables.items():
+        for column in rows[0] if rows else {}:
+            values = {r.get(column) for r in rows if isinstance(r.get(column), str)}
+            if 2 <= len(values) <= most and len(rows) > len(values):
+                found.setdefault(table, []).append(column)
+    return found
+
+
+def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0,
+            ranked: list[tuple[str, dict]] | None = None) -> Account:
+    """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
+
+    The accounts of `candidates` (`ranked`, computed when not given) are tried in order, the `pick`-th of the
+    first five first (each scenario may have its own user), and the first whose values sign in wins (eight
+    tries). Without a sign-in tool the first of them is the user and no call is made; when nothing signs in,
+    returns an Account without a table."""
+    ranked = candidates(spec, tables) if ranked is None else ranked
+    tool = sign_in_tool(spec)
+    if tool is None:
+        if not ranked:
+            return Account()
+        table, row = _rotate(ranked, pick)[0]
+        return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
+    required = list(spec.tools[tool].required_inputs)
+    columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
+    grant = full_grant(spec, tool)
+    for table, row in _rotate(ranked, pick)[:TRIES]:
+        arguments = {}
+        for name in required:
+            column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)
+            if column is None:
+                break
+            arguments[name] = row[column]
+        else:
+            before = session.clock.now()
+            outcome = session.call(tool, {**arguments, **grant}, "user")
+            if outcome.ok:
+                pk = _primary_key(spec, table)
+                return Account(tool, {**arguments, **grant}, table, row, row.get(pk) if pk else None,
+                               own_records(spec, tables, table, row), outcome.output)
+            session.clock.reset(before)
+    return Account(tool=tool)

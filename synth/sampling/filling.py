@@ -1,0 +1,320 @@
+"""Argument values for the calls of a chain, from the state of the conversation so far.
+
+- **Internal inputs** come from what the chain has already seen: the outputs of earlier calls along the graph's
+  `via` pairs (the latest producer first; list items that say they are the wanted entity, such as
+  `"object": "database"`, preferred), then any earlier output or argument field of the same name (the
+  reservation number `get_reservation` echoed). Only with `internal_from_state` may they fall back on ids of
+  the state, the user's own records first.
+- **External inputs** are what the scenario's user can say: values from one row of the state for inputs said
+  together (an origin and a destination of one route; their own rows first), a value an earlier call was given
+  or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a date an output
+  holds, which belongs to a past booking), an empty search where the input says empty matches everything, their
+  own records (their last name, their licence number), else
+  a plausible value of the state (an option, an existing title, a date near the clock; `values.external_value`).
+- An input that takes objects (cart lines, a trip's segments) gets one object: each field an earlier output
+  feeds (the graph's `via` slot `segments[].origin`) from that output, its other required fields as external
+  values.
+
+Attempts differ: a failed call's error names the arguments it blames (their names or values appear in it), and
+the next attempt draws those again and keeps the rest; an error that blames none redraws all. A redrawn text
+may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
+(those the chain links to an earlier producer always), and one input of a group the tool needs one of (`needs_one_of`, from the
+seed: a fed one, else one the user says) is always set.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from envfactory_gym.spec import EnvironmentSpec
+from synth.graph.entities import id_entity, is_id_like, singular
+from synth.graph.model import ToolGraph
+from synth.graph.observe import flatten, values_at
+from synth.graph.params import resolve_schema
+
+from .dates import is_date_name
+from .values import ValuePool, external_value, values_about
+
+LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
+EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
+
+
+class ChainFiller:
+    """Chooses the arguments of each call of one chain execution (module docstring)."""
+
+    def __init__(self, spec: EnvironmentSpec, graph: ToolGraph, pool: ValuePool, rng: np.random.Generator,
+                 internal_from_state: bool = True, links: set[tuple[str, str]] | None = None,
+                 tables: dict[str, list[dict[str, Any]]] | None = None, own: dict[str, list[dict]] | None = None) -> None:
+        self.spec = spec
+        self.graph = graph
+        self.links = links or set()
+        self.tables = tables or {}
+        self.own = own or {}
+        self.context: dict[str, Any] = {}
+        self.pool = pool
+        self.rng = rng
+        self.internal_from_state = internal_from_state
+        self.done: list[tuple[str, dict[str, Any], Any]] = []  # (tool, arguments, output) of the agent's calls
+
+    def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
+        """Remember a successful call (the agent never sees what a user-only call returns)."""
+        if not self.spec.tools[tool].user_only:
+            self.done.append((tool, arguments, output))
+
+    # ------------------------------------------------------------------ sources
+
+    def fed(self, tool: str, name: str) -> list[Any]:
+        """Values of input `name` of `tool` in the outputs of earlier calls that feed it, latest first."""
+        entity = id_entity(name, self.graph.graph.graph.get("entities", []))
+        found: list[Any] = []
+        for producer, _, output in reversed(self.done):
+            for path in self.graph.feeding_paths(producer, tool, name):
+                found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
+        return _unique(found)
+
+    def linked(self, tool: str, name: str) -> bool:
+        """Whether an earlier call of a tool the chain links to `tool` produces input `name` (the sampler chose
+        it for that input): such an optional input is set; others narrow a listing only on later attempts."""
+        return any((producer, tool) in self.links and self.graph.provides(producer, tool, name)
+                   for producer, _, _ in self.done)
+
+    def said(self, name: str, outputs: bool = True) -> list[Any]:
+        """Values of fields called `name` in earlier arguments (and `outputs`) of the chain, latest first."""
+        found: list[Any] = []
+        for _, arguments, output in reversed(self.done):
+            for source in ((output, arguments) if outputs else (arguments,)):
+                found += _fields(source, name)
+        return _unique(found)
+
+    def internal(self, tool: str, name: str) -> list[Any]:
+        """Candidates for an internal input (module docstring), the latest call's first: a reservation
+        `get_reservation` was just asked about comes before the others a listing showed."""
+        entity = id_entity(name, self.graph.graph.graph.get("entities", []))
+        field = name.rpartition(".")[2]
+        found: list[Any] = []
+        for producer, arguments, output in reversed(self.done):
+            for path in self.graph.feeding_paths(producer, tool, name):
+                found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
+            found += _fields(arguments, field) + _fields(output, field)
+        return _unique(found) or self._from_state(field)
+
+    def _from_state(self, name: str) -> list[Any]:
+        """Ids of the state for an input, the user's own first; only with `internal_from_state`."""
+        if not self.internal_from_state:
+            return []
+        own = [v for v in self.pool.existing(name, own=True) if not isinstance(v, (dict, list))]
+        return own if own and is_id_like(name) else self.pool.entity_ids(name)
+
+    def external(self, tool: str, name: str, schema: dict[str, Any], defs: dict[str, Any], slot: str | None = None) -> list[Any]:
+        """Candidates for an external input (or object field `slot`): what the user already said in the chain
+        (earlier arguments; an output's date of a past booking is no date to book), values of the columns the
+        seed showed it accepts (the user's own rows first), then one drawn value (own records first)."""
+        resolved = resolve_schema(schema, defs)
+        said = [self.context[name]] if name in self.context else []
+        description = next((i.get("description", "") for i in self.graph.inputs(tool) if i["name"] == name), "")
+        if resolved.get("type") == "string" and EMPTY_MATCHES_ALL.search(description):
+            said.append("")  # "empty matches every issue": the widest search
+        said += self.said(name, outputs=False)
+        if not is_date_name(name):
+            said += self.said(name)
+        said += self.accepted_values(tool, slot or name)
+        said = _unique([v for v in said if _fits(v, resolved)])
+        return said + [external_value(name, schema, defs, self.pool, self.rng)]
+
+    def accepted_values(self, tool: str, slot: str, most: int = 5) -> list[Any]:
+        """A few values of the key columns the seed showed a slot accepts (`name` of `list_traveler_profiles`:
+        travellers' first names; a loyalty program's owner: airline codes), the user's own rows first."""
+        found: list[Any] = []
+        for column in self.graph.tool(tool).get("accepts", {}).get(slot, []):
+            table, _, field = column.partition(".")
+            rows = list(self.own.get(table, [])) + [r for r in self.tables.get(table, []) if r not in self.own.get(table, [])]
+            picks = [rows[int(i)] for i in self.rng.permutation(len(rows))[:most]] if len(rows) > most else rows
+            own_first = sorted(picks, key=lambda r: r not in self.own.get(table, []))
+            found += [r[field] for r in own_first if r.get(field) is not None]
+        return found
+
+    # ------------------------------------------------------------------ arguments
+
+    def value(self, tool: str, item: dict[str, Any], previous: Any = None) -> tuple[bool, Any]:
+        """(found, value) for one input; a candidate other than `previous` when there is one."""
+        name = item["name"]
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        prop = schema["properties"].get(name, {})
+        shape = _object_shape(prop, defs)
+        if shape is not None and self.graph.role(tool, name) == "internal":
+            return self._objects(tool, name, shape, defs, previous)
+        if self.graph.role(tool, name) == "internal":
+            found = self.internal(tool, name)
+            if not found:
+                return False, None
+            value = self._pick(found, previous)
+            return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
+        found = self.external(tool, name, prop, defs)
+        resolved = resolve_schema(prop, defs)
+        free_text = resolved.get("type") == "string" and not {"enum", "pattern", "format"} & set(resolved)
+        if isinstance(previous, str) and free_text and LABEL.search(name):
+            found.append(f"{previous} {int(self.rng.integers(2, 100))}")  # a new name when the old one is taken
+        return True, self._pick(found, previous)
+
+    def _pick(self, found: list[Any], previous: Any) -> Any:
+        """The first candidate on a first try; later, a random one other than the previous value."""
+        if previous is None:
+            return found[0]
+        others = [v for v in found if v != previous] or found
+        return others[int(self.rng.integers(len(others)))]
+
+    def _objects(self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any) -> tuple[bool, Any]:
+        """The object(s) an internal input takes: each field an earlier output feeds (`segments[].origin`) from
+        that output, the other required fields as the user would say them; not found when no field is fed."""
+        many, inner = shape
+        old = previous[0] if isinstance(previous, list) and previous else previous if isinstance(previous, dict) else {}
+        item, fed = {}, False
+        for sub, prop in inner.get("properties", {}).items():
+            slot = f"{name}{'[]' if many else ''}.{sub}"
+            linked = any(self.graph.feeding_paths(u, tool, slot) for u in self.graph.predecessors(tool))
+            found = self.internal(tool, slot) if linked else []
+            if found:
+                item[sub] = self._pick(found, old.get(sub) if old else None)
+                fed = True
+            elif sub in inner.get("required", []):
+                item[sub] = self._pick(self.external(tool, sub, prop, defs, slot), old.get(sub) if old else None)
+        if not fed:
+            return False, None
+        return True, [item] if many else item
+
+    def arguments(self, tool: str, attempt: int, previous: dict[str, Any] | None = None,
+                  blamed: set[str] | None = None) -> tuple[dict[str, Any] | None, str]:
+        """The arguments of one attempt (module docstring), or (None, reason) when a required internal input
+        has no value."""
+        if previous is None or blamed is None or blamed & set(self.context):
+            self.context = self.row_context(tool)
+        previous = previous or {}
+        arguments: dict[str, Any] = {}
+        optional = []
+        for item in self.graph.inputs(tool):
+            name = item["name"]
+            if item["required"] or (self.graph.role(tool, name) == "internal" and self.linked(tool, name)):
+                if name in previous and (blamed is not None and name not in blamed):
+                    arguments[name] = previous[name]
+                    continue
+                found, value = self.value(tool, item, previous.get(name))
+                if not found:
+                    if item["required"]:
+                        return None, f"no earlier output provides required input {name!r} of {tool}"
+                    continue
+                arguments[name] = value
+            elif self.graph.role(tool, name) == "external":
+                optional.append(item)
+        group = [i for i in self.graph.inputs(tool) if i["name"] in self.graph.tool(tool).get("needs_one_of", [])]
+        chosen = [i["name"] for i in group if i["name"] in arguments]
+        if len(chosen) > 1:  # one of them: the seat map of an order or of an offer
+            keep = chosen[int(self.rng.integers(len(chosen)))]
+            for name in chosen:
+                if name != keep:
+                    arguments.pop(name)
+        if group and not any(i["name"] in arguments for i in group):
+            fed = [i for i in group if self.graph.role(tool, i["name"]) == "internal" and self.internal(tool, i["name"])]
+            said = [i for i in group if self.graph.role(tool, i["name"]) == "external"]
+            choices = fed or said
+            if choices:
+                item = choices[int(self.rng.integers(len(choices)))]
+                arguments[item["name"]] = self.value(tool, item, previous.get(item["name"]))[1]
+                optional = [i for i in optional if i is not item]
+        kept = [i for i in optional if i["name"] in previous and (blamed is not None and i["name"] not in blamed)]
+        for item in kept:
+            arguments[item["name"]] = previous[item["name"]]
+        fresh = [i for i in optional if i not in kept]
+        extra = max(0, min(attempt, len(optional)) - len(kept))
+        for index in sorted(self.rng.choice(len(fresh), size=min(extra, len(fresh)), replace=False)) if fresh else []:
+            item = fresh[int(index)]
+            arguments[item["name"]] = self.value(tool, item)[1]
+        return arguments, ""
+
+
+    def row_context(self, tool: str) -> dict[str, Any]:
+        """Values for several external inputs from one row of the state (an origin and a destination of one
+        route, a city and its country), the user's own rows first: inputs said together should fit together.
+        Dates are left out (a row's date is a past one)."""
+        names = [i["name"] for i in self.graph.inputs(tool)
+                 if self.graph.role(tool, i["name"]) == "external" and not is_date_name(i["name"])]
+        best, table = 1, None
+        for candidate, rows in self.tables.items():
+            matched = sum(name in rows[0] for name in names) if rows else 0
+            if matched > best:
+                best, table = matched, candidate
+        if table is None:
+            return {}
+        rows = self.own.get(table) or self.tables[table]
+        row = rows[int(self.rng.integers(len(rows)))]
+        return {name: row[name] for name in names if row.get(name) is not None and not isinstance(row[name], (dict, list))}
+
+
+def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:
+    """The arguments an error message names, by name or by value (`BOSC08 is closed on Sundays` blames the
+    location); all of them when it names none."""
+    text = error.lower()
+    named = set()
+    for name, value in arguments.items():
+        values = [str(v).lower() for v in flatten(value) if len(str(v)) >= 2]
+        if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in values):
+            named.add(name)
+    return named or set(arguments)
+
+
+def _object_shape(prop: dict[str, Any], defs: dict[str, Any]) -> tuple[bool, dict] | None:
+    """For an input taking objects: (a list of them?, their schema); None for any other input."""
+    resolved = resolve_schema(prop, defs)
+    many = resolved.get("type") == "array"
+    inner = resolve_schema(resolved.get("items", {}), defs) if many else resolved
+    if inner.get("type") != "object" or not inner.get("properties"):
+        return None
+    return many, inner
+
+
+def _is_list(prop: dict[str, Any], defs: dict[str, Any]) -> bool:
+    return "array" in {resolve_schema(o, defs).get("type") for o in (prop.get("anyOf") or [prop])}
+
+
+def _fits(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether a value said earlier can be said again for this input (an enum option, the right scalar type)."""
+    if isinstance(value, (dict, list)) or value is None:
+        return False
+    if "enum" in schema:
+        return value in schema["enum"]
+    kind = schema.get("type")
+    if kind == "string":
+        return isinstance(value, str)
+    if kind in ("integer", "number"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return False
+
+
+def _fields(data: Any, name: str, parent: str = "") -> list[Any]:
+    """Values of every field called `name` anywhere inside a JSON value, or named by its object and itself
+    (`seat_number` for the `number` of the items of `seats`)."""
+    found: list[Any] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == name or (parent and f"{singular(parent)}_{key}" == name):
+                found += values_at(value, "") if isinstance(value, list) else [value]
+            elif isinstance(value, (dict, list)):
+                found += _fields(value, name, key)
+    elif isinstance(data, list):
+        for item in data:
+            found += _fields(item, name, parent)
+    return [v for v in found if v is not None]
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    seen: set = set()
+    out = []
+    for value in values:
+        key = repr(value)
+        if key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
