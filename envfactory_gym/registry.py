@@ -161,7 +161,7 @@ def env_id(key: str) -> str:
 
 
 def resolve(name: str) -> EnvironmentSpec:
-    """Find an environment by key (`notion`), name (`Notion`) or gymnasium id (`envfactory/Notion-v1`), or an
+    """Find an environment by key (`notion`), name (`Notion`) or gymnasium id (`envfactory/Notion-v2`), or an
     imported external one (`ext-foo`, `envfactory/ext-foo-v0`); `UnknownName` (a KeyError) says what is close."""
     known = zoo_keys()
     for key in known:

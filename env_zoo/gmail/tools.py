@@ -3,9 +3,9 @@ and blocked senders, the vacation responder and send-as aliases; plus the user's
 
 from __future__ import annotations
 
-import re
-from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from envfactory_gym import (
     Conflict,
@@ -18,6 +18,8 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.fields import ErrorText, page_size
+from envfactory_gym.values import iso_timestamp, parse_timestamp
 
 from .access import Scope, me
 from .labels import (
@@ -87,7 +89,9 @@ CATEGORIES = ("CATEGORY_PERSONAL", "CATEGORY_SOCIAL", "CATEGORY_PROMOTIONS", "CA
 MODIFIABLE = ("INBOX", "SPAM", "UNREAD", "STARRED", "IMPORTANT", *CATEGORIES)
 FILTER_ADDS = ("STARRED", "IMPORTANT", "TRASH", *CATEGORIES)
 FILTER_REMOVES = ("INBOX", "UNREAD", "IMPORTANT", "SPAM")
-MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2}))?$")
+#: A vacation window bound: a date, an RFC 3339 date-time, or "" to clear it.
+Moment = Annotated[str, Field(pattern=r"^$|^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2}))?$"),
+                   ErrorText("must be a date (2025-06-20) or an RFC 3339 date-time (2025-06-20T17:00:00Z); \"\" clears it")]
 
 
 # ---------------------------------------------------------------- helpers
@@ -152,15 +156,8 @@ def _draft_object(db: Database, draft: dict[str, Any]) -> DraftObject:
 
 
 def _moment(value: str, name: str) -> str | None:
-    """An RFC 3339 date or date-time as UTC text; an empty string clears the setting."""
-    if value == "":
-        return None
-    if not MOMENT.match(value.strip()):
-        raise InvalidRequest(f"{name} must be a date (2025-06-20) or an RFC 3339 date-time (2025-06-20T17:00:00Z)")
-    parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """A date (its midnight UTC) or RFC 3339 date-time as UTC text; an empty string clears the setting."""
+    return iso_timestamp(parse_timestamp(value, name, "2025-06-20T17:00:00Z", dates=True)) if value else None
 
 
 # ---------------------------------------------------------------- the user (consent screen)
@@ -191,7 +188,7 @@ def messages_list(
     q: str | None = None,
     labelIds: list[str] | None = None,
     includeSpamTrash: bool = False,
-    maxResults: int = 20,
+    maxResults: page_size(500) = 20,
     pageToken: str | None = None,
 ) -> Page[MessageSummary]:
     """List the mailbox's messages, newest first, optionally narrowed by a Gmail search query and label ids.
@@ -667,8 +664,8 @@ def settings_updateVacation(
     responseBodyPlainText: str | None = None,
     restrictToContacts: bool | None = None,
     restrictToDomain: bool | None = None,
-    startTime: str | None = None,
-    endTime: str | None = None,
+    startTime: Moment | None = None,
+    endTime: Moment | None = None,
 ) -> VacationSettings:
     """Turn the vacation responder on or off and change its message or window; settings left out keep their value.
     While on (and between startTime and endTime), each sender gets one auto-reply every 4 days. An enabled

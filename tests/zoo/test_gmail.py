@@ -5,6 +5,7 @@ state unchanged. Runs the real tools on the real seed."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 
 from envfactory_gym import ToolSession, resolve
@@ -138,8 +139,18 @@ def test_pagination_is_newest_first_and_complete(session):
         token = page["next_cursor"]
     visible = [m for m in SEED["messages"] if m["owner"] == MAYA and not {"SPAM", "TRASH"} & set(m["label_ids"])]
     assert sorted(seen) == sorted(m["id"] for m in visible)
-    fails(session, "messages_list", {"maxResults": 501}, "InvalidRequest", "page_size")
+    fails(session, "messages_list", {"maxResults": 501}, "invalid_arguments",
+          "maxResults: Input should be less than or equal to 500")
     fails(session, "messages_list", {"pageToken": "abc"}, "InvalidRequest", "invalid cursor")
+
+
+def test_bounds_are_in_the_schema(session):
+    size = SPEC.tools["messages_list"].input_schema["properties"]["maxResults"]
+    assert (size["minimum"], size["maximum"], size["default"]) == (1, 500, 20)
+    start = SPEC.tools["settings_updateVacation"].input_schema["properties"]["startTime"]["anyOf"][0]
+    assert re.fullmatch(start["pattern"], "2025-06-20T17:00:00Z") and not re.fullmatch(start["pattern"], "20/06/2025")
+    sign_in(session, MAYA)
+    fails(session, "messages_list", {"maxResults": 0}, "invalid_arguments", "maxResults")
 
 
 def test_thread_lists_its_messages_oldest_first(session):
@@ -248,7 +259,10 @@ def test_vacation_settings_rules(session):
                                                "startTime": "2025-06-20", "endTime": "2025-06-20"},
           "InvalidRequest", "endTime must be after startTime")
     fails(session, "settings_updateVacation", {"enableAutoReply": False, "startTime": "20/06/2025"},
-          "InvalidRequest", "RFC 3339")
+          "invalid_arguments", "startTime: must be a date (2025-06-20) or an RFC 3339 date-time")
+    fails(session, "settings_updateVacation", {"enableAutoReply": False, "endTime": "2025-02-30"},
+          "InvalidRequest", "endTime must be an ISO 8601 timestamp")
+    assert ok(session, "settings_getVacation")["endTime"] is None  # refused calls change nothing
     result = ok(session, "settings_updateVacation", {"enableAutoReply": True, "responseBodyPlainText": "Out",
                                                      "startTime": "2025-06-20T09:00:00-07:00"})
     assert (result["enableAutoReply"], result["startTime"], result["endTime"]) == (True, "2025-06-20T16:00:00Z", None)
