@@ -53,6 +53,7 @@ def timed(function: Callable[[], Any]) -> tuple[float, Any]:
 
 def original_answer(result: Any) -> str:
     """tau2's to_json_str: models dumped, the rest as it is, as JSON."""
+
     def process(value: Any) -> Any:
         if hasattr(value, "model_dump"):
             return value.model_dump()
@@ -95,8 +96,9 @@ def main() -> int:
 
     # ---- import (progress bar on) -------------------------------------------------------------------------
     options = ImportOptions(code=str(FIXTURES / "outfitters"))
-    import_s, (entries, errors, _) = timed(lambda: import_environments("tau2", data, "outfitters", options,
-                                                                       show_progress=True))
+    import_s, (entries, errors, _) = timed(
+        lambda: import_environments("tau2", data, "outfitters", options, show_progress=True)
+    )
     if errors:
         print("\n".join(errors))
         return 1

@@ -49,15 +49,23 @@ def main() -> int:
         scored = time.perf_counter() - start
         kinds = agreement.by_kind()
         results[variant] = {
-            "environments": len(entries), "errors": errors, "tasks": sum(e["tasks"] for e in entries),
+            "environments": len(entries),
+            "errors": errors,
+            "tasks": sum(e["tasks"] for e in entries),
             "failing_tasks": sum(len(e["failing_tasks"]) for e in entries),
             "nondeterministic_tasks": sum(len(e["nondeterministic_tasks"]) for e in entries),
             "expected_failing_calls": sum(e["expected_failing_calls"] for e in entries),
-            "import_s": round(imported, 1), "both_checkers_s": round(scored, 1),
-            "by_kind": {kind: {"trajectories": n, "bfcl_valid": valid, "ours_1.0": ours, "agree": agree}
-                        for kind, (n, valid, ours, agree) in kinds.items()},
-            "disagreements": [f"{v.entry} {v.kind}: BFCL {'valid' if v.bfcl_valid else 'invalid'}, ours {v.ours:.3f}"
-                              for v in agreement.verdicts if not v.agrees][:20],
+            "import_s": round(imported, 1),
+            "both_checkers_s": round(scored, 1),
+            "by_kind": {
+                kind: {"trajectories": n, "bfcl_valid": valid, "ours_1.0": ours, "agree": agree}
+                for kind, (n, valid, ours, agree) in kinds.items()
+            },
+            "disagreements": [
+                f"{v.entry} {v.kind}: BFCL {'valid' if v.bfcl_valid else 'invalid'}, ours {v.ours:.3f}"
+                for v in agreement.verdicts
+                if not v.agrees
+            ][:20],
         }
         print(
             f"\n{variant}: {results[variant]['tasks']} tasks imported in {imported:.1f} s; both checkers {scored:.1f} s"

@@ -88,7 +88,9 @@ def main() -> None:
     deepcopy = summary(timings(lambda: copy.deepcopy(snapshot_rows), max(200, args.n // 10), warmup=5))
 
     read_call = next(  # a typical call: a read of one entity by its id, as agents make most often
-        c for t in env.tasks.values() for c in t.agent_calls
+        c
+        for t in env.tasks.values()
+        for c in t.agent_calls
         if spec.tools[c.name].read_only and any(k.endswith("_id") for k in c.arguments)
     )
     read_tool, arguments = spec.tools[read_call.name], read_call.arguments

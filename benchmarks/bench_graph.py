@@ -1,6 +1,7 @@
 """Tool-graph quality against the hand-labelled gold standard (synth/graph/gold/, see its README.md).
 
-    .venv/bin/python benchmarks/bench_graph.py [ENV ...] [--json runs/graph_quality.json] [--plot runs/graph_quality.png]
+    .venv/bin/python benchmarks/bench_graph.py [ENV ...] [--json runs/graph_quality.json]
+        [--plot runs/graph_quality.png]
 
 For every gold environment: edge precision, recall and F1 and input-class accuracy of
 - `seed`: the offline refinement (seed observation, names, types, embeddings; no LLM), the default;
@@ -45,8 +46,10 @@ def measure(key: str, method: str, model: str, cassettes: Path) -> GraphScore | 
 
 def line(label: str, method: str, s: GraphScore) -> str:
     """One table row."""
-    return (f"{label:<16}{method:<7}{s.split:<14}{s.precision:>10.2f}{s.recall:>8.2f}{s.f1:>6.2f}{s.role_accuracy:>8.2f}"
-            f"{s.edges:>7}{s.gold_edges:>6}")
+    return (
+        f"{label:<16}{method:<7}{s.split:<14}{s.precision:>10.2f}{s.recall:>8.2f}{s.f1:>6.2f}{s.role_accuracy:>8.2f}"
+        f"{s.edges:>7}{s.gold_edges:>6}"
+    )
 
 
 def plot(rows: dict[tuple[str, str], GraphScore], path: Path) -> None:
@@ -87,7 +90,9 @@ def main() -> None:
     keys = args.envs or gold_keys()
     started = time.perf_counter()
     rows: dict[tuple[str, str], GraphScore] = {}
-    print(f"{'env':<16}{'method':<7}{'split':<14}{'precision':>10}{'recall':>8}{'F1':>6}{'classes':>8}{'edges':>7}{'gold':>6}")
+    print(
+        f"{'env':<16}{'method':<7}{'split':<14}{'precision':>10}{'recall':>8}{'F1':>6}{'classes':>8}{'edges':>7}{'gold':>6}"
+    )
     for key in keys:
         for method in METHODS:
             result = measure(key, method, args.model, args.cassettes)
@@ -109,10 +114,25 @@ def main() -> None:
     print(f"chart: {args.plot}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(
-            [{"env": e, "method": m, "split": s.split, "precision": s.precision, "recall": s.recall, "f1": s.f1,
-              "role_accuracy": s.role_accuracy, "edges": s.edges, "gold_edges": s.gold_edges} for (e, m), s in rows.items()],
-            indent=1))
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "env": e,
+                        "method": m,
+                        "split": s.split,
+                        "precision": s.precision,
+                        "recall": s.recall,
+                        "f1": s.f1,
+                        "role_accuracy": s.role_accuracy,
+                        "edges": s.edges,
+                        "gold_edges": s.gold_edges,
+                    }
+                    for (e, m), s in rows.items()
+                ],
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

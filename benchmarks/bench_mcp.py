@@ -118,7 +118,8 @@ def start_http_server(*options: str) -> tuple[subprocess.Popen, str]:
         port = probe.getsockname()[1]
     process = subprocess.Popen(
         SERVE + ["--transport", "http", "--port", str(port), *options],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
     while True:
@@ -212,6 +213,7 @@ async def main(args: argparse.Namespace) -> None:
             print(f"  an open session: {(stages[1][1] - stages[0][1]) / count:.0f} KiB")
         growth = (stages[-1][1] - stages[-3][1]) / (2 * count)
         print(f"  rounds 2-3 of abandoned sessions add {growth:+.1f} KiB per session")
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

@@ -75,8 +75,9 @@ class LatencyPolicy:
         return self.truth.act(messages)
 
 
-def latency_run(env: str, backend: str, workers: int, latency: float, concurrency: int,
-                group_size: int) -> dict[str, float]:
+def latency_run(
+    env: str, backend: str, workers: int, latency: float, concurrency: int, group_size: int
+) -> dict[str, float]:
     """Every task of `env`, `group_size` samples each, through `rollout` with a slow policy."""
     policy = LatencyPolicy([env], latency)
     refs = expand_tasks([env])
@@ -94,8 +95,12 @@ def latency_run(env: str, backend: str, workers: int, latency: float, concurrenc
     assert all(t.ok and t.reward == 1.0 for t in trajectories), [t.error for t in trajectories if t.error][:3]
     steps = sum(t.steps for t in trajectories)
     env_seconds = sum(t.timings["env_s"] for t in trajectories)
-    return {"episodes": len(trajectories), "seconds": seconds, "episodes_per_s": len(trajectories) / seconds,
-            "env_ms_per_step": 1e3 * env_seconds / steps}
+    return {
+        "episodes": len(trajectories),
+        "seconds": seconds,
+        "episodes_per_s": len(trajectories) / seconds,
+        "env_ms_per_step": 1e3 * env_seconds / steps,
+    }
 
 
 def main_latency(args: argparse.Namespace, workers: list[int]) -> None:
@@ -105,10 +110,13 @@ def main_latency(args: argparse.Namespace, workers: list[int]) -> None:
         import ray
 
         ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False)
-    print(f"env={args.env} latency={args.latency_ms:.0f} ms concurrency={args.concurrency} "
-          f"group_size={args.group_size}")
-    print(f"{'backend':8} {'workers':>7} {'episodes':>8} {'seconds':>8} {'episodes/s':>11} {'env ms/step':>12} "
-          f"{'scaling':>8}")
+    print(
+        f"env={args.env} latency={args.latency_ms:.0f} ms concurrency={args.concurrency} group_size={args.group_size}"
+    )
+    print(
+        f"{'backend':8} {'workers':>7} {'episodes':>8} {'seconds':>8} {'episodes/s':>11} {'env ms/step':>12} "
+        f"{'scaling':>8}"
+    )
     results = []
     for backend in backends:
         base = None
@@ -116,8 +124,11 @@ def main_latency(args: argparse.Namespace, workers: list[int]) -> None:
             row = latency_run(args.env, backend, n, args.latency_ms / 1e3, args.concurrency, args.group_size)
             base = base or row["episodes_per_s"]
             results.append({"backend": backend, "workers": n, **row})
-            print(f"{backend:8} {n:>7} {row['episodes']:>8.0f} {row['seconds']:>8.1f} {row['episodes_per_s']:>11.1f} "
-                  f"{row['env_ms_per_step']:>12.2f} {row['episodes_per_s'] / base:>7.2f}x", flush=True)
+            print(
+                f"{backend:8} {n:>7} {row['episodes']:>8.0f} {row['seconds']:>8.1f} {row['episodes_per_s']:>11.1f} "
+                f"{row['env_ms_per_step']:>12.2f} {row['episodes_per_s'] / base:>7.2f}x",
+                flush=True,
+            )
     if args.json:
         with open(args.json, "w") as out:
             json.dump({"env": args.env, "latency_ms": args.latency_ms, "results": results}, out, indent=2)
@@ -141,8 +152,11 @@ def main() -> None:
     parser.add_argument("--env", default="notion")
     parser.add_argument("--episodes", type=int, default=200)
     parser.add_argument("--workers", default="1,2,4", help="comma-separated worker counts")
-    parser.add_argument("--modes", default="sync,async,engine,process,ray",
-                        help="zero-latency modes; in latency mode the backends among local,process,ray")
+    parser.add_argument(
+        "--modes",
+        default="sync,async,engine,process,ray",
+        help="zero-latency modes; in latency mode the backends among local,process,ray",
+    )
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--latency-ms", type=float, default=0.0, help="policy latency: switches to latency mode")
     parser.add_argument("--concurrency", type=int, default=512, help="episodes in flight (latency mode)")

@@ -71,17 +71,23 @@ def main() -> None:
         for method in SAMPLERS:
             report = evaluate(spec, graph, method, args.chains, args.seed)
             reports.append(report)
-            print(f"{spec.key:<16}{method:<13}{report.executable:>11.1%}{report.executes:>10.1%}"
-                  f"{report.mean_length:>8.2f}{report.mean_branching:>10.2f}{report.nonlinear:>10.1%}")
+            print(
+                f"{spec.key:<16}{method:<13}{report.executable:>11.1%}{report.executes:>10.1%}"
+                f"{report.mean_length:>8.2f}{report.mean_branching:>10.2f}{report.nonlinear:>10.1%}"
+            )
     for method in SAMPLERS:
         mine = [r for r in reports if r.method == method]
-        print(f"{'mean':<16}{method:<13}{sum(r.executable for r in mine) / len(mine):>11.1%}"
-              f"{sum(r.executes for r in mine) / len(mine):>10.1%}")
+        print(
+            f"{'mean':<16}{method:<13}{sum(r.executable for r in mine) / len(mine):>11.1%}"
+            f"{sum(r.executes for r in mine) / len(mine):>10.1%}"
+        )
     topology = [r for r in reports if r.method == "topology"]
     if topology:
         worst = min(topology, key=lambda r: r.executes)
-        print(f"topology chains execute on >= 60% of their draws in {sum(r.executes >= 0.6 for r in topology)} of "
-              f"{len(topology)} environments; lowest {worst.executes:.1%} ({worst.env})")
+        print(
+            f"topology chains execute on >= 60% of their draws in {sum(r.executes >= 0.6 for r in topology)} of "
+            f"{len(topology)} environments; lowest {worst.executes:.1%} ({worst.env})"
+        )
     evaluated = len({r.env for r in reports})
     print(f"{evaluated} environments, {args.chains} chains each, {time.perf_counter() - started:.1f} s")
     plot(reports, args.plot)

@@ -25,9 +25,13 @@ from envfactory_gym.sandbox import Worker
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "adapters" / "fixtures"
 CASES = {
     "envfactory": (FIXTURES / "envfactory", ImportOptions(tasks=str(FIXTURES / "envfactory" / "rl_rows.json"))),
-    "envscaler": (FIXTURES / "envscaler" / "env_items.json",
-                  ImportOptions(tasks=str(FIXTURES / "envscaler" / "task_items.json"),
-                                solutions=str(FIXTURES / "envscaler" / "solutions.jsonl"))),
+    "envscaler": (
+        FIXTURES / "envscaler" / "env_items.json",
+        ImportOptions(
+            tasks=str(FIXTURES / "envscaler" / "task_items.json"),
+            solutions=str(FIXTURES / "envscaler" / "solutions.jsonl"),
+        ),
+    ),
 }
 
 
@@ -73,21 +77,31 @@ def main() -> None:
     args = parser.parse_args()
     report: dict[str, object] = {"bare": bare_worker(), "isolation": Worker().isolation}
     print(f"sandbox: {report['isolation']}")
-    print(f"bare worker: start {report['bare']['worker_start_s']:.2f} s, empty call "
-          f"{report['bare']['empty_call_ms']:.2f} ms (median of 200)")
-    print(f"{'format':<12}{'import isolated':>17}{'in-process':>12}{'step isolated':>15}{'in-process':>12}{'ratio':>8}"
-          f"{'steps':>7}")
+    print(
+        f"bare worker: start {report['bare']['worker_start_s']:.2f} s, empty call "
+        f"{report['bare']['empty_call_ms']:.2f} ms (median of 200)"
+    )
+    print(
+        f"{'format':<12}{'import isolated':>17}{'in-process':>12}{'step isolated':>15}{'in-process':>12}{'ratio':>8}"
+        f"{'steps':>7}"
+    )
     with tempfile.TemporaryDirectory() as root:
         for fmt, (path, options) in CASES.items():
             isolated, import_isolated = timed_import(fmt, path, options, Path(root) / f"{fmt}-iso", True)
             local, import_local = timed_import(fmt, path, options, Path(root) / f"{fmt}-local", False)
             step_isolated, steps = step_time(isolated, args.episodes)
             step_local, _ = step_time(local, args.episodes)
-            report[fmt] = {"import_isolated_s": import_isolated, "import_in_process_s": import_local,
-                           "step_isolated_ms": step_isolated * 1e3, "step_in_process_ms": step_local * 1e3,
-                           "steps": steps}
-            print(f"{fmt:<12}{import_isolated:>15.2f} s{import_local:>10.2f} s{step_isolated * 1e3:>12.2f} ms"
-                  f"{step_local * 1e3:>9.2f} ms{step_isolated / step_local:>7.1f}x{steps:>7}")
+            report[fmt] = {
+                "import_isolated_s": import_isolated,
+                "import_in_process_s": import_local,
+                "step_isolated_ms": step_isolated * 1e3,
+                "step_in_process_ms": step_local * 1e3,
+                "steps": steps,
+            }
+            print(
+                f"{fmt:<12}{import_isolated:>15.2f} s{import_local:>10.2f} s{step_isolated * 1e3:>12.2f} ms"
+                f"{step_local * 1e3:>9.2f} ms{step_isolated / step_local:>7.1f}x{steps:>7}"
+            )
             isolated.backend.environment.close()
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

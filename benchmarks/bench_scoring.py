@@ -42,8 +42,17 @@ from envfactory_gym.agents import format_call  # noqa: E402
 from envfactory_gym.session import ToolSession, snapshot_rows  # noqa: E402
 from envfactory_gym.tasks import _REPLAYS  # noqa: E402
 
-MEASURES = ("reset", "first_reset", "first_reset_cached", "mid", "turn_end", "turn_end_offpath", "episode_end",
-            "episode_end_offpath", "dump")
+MEASURES = (
+    "reset",
+    "first_reset",
+    "first_reset_cached",
+    "mid",
+    "turn_end",
+    "turn_end_offpath",
+    "episode_end",
+    "episode_end_offpath",
+    "dump",
+)
 
 
 def _snapshot_rows(key: str) -> int:
@@ -144,24 +153,40 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(cache, ignore_errors=True)
     rows.sort(key=lambda r: r["rows"])
     summary = {"env": "zoo median", "rows": statistics.median(r["rows"] for r in rows)}
-    for m in (*MEASURES, "first_reset_cold_over_cached", "dump_over_turn_end",
-              "dump_over_turn_end_offpath"):
+    for m in (*MEASURES, "first_reset_cold_over_cached", "dump_over_turn_end", "dump_over_turn_end_offpath"):
         summary[m] = statistics.median(r[m] for r in rows)
     table = Table(title="scoring cost (ms, medians)")
-    headers = ("env", "rows", "reset", "first reset", "first reset (cached)", "mid-turn", "turn end", "off-path",
-               "episode end", "off-path", "full dump", "dump / turn end", "off-path")
+    headers = (
+        "env",
+        "rows",
+        "reset",
+        "first reset",
+        "first reset (cached)",
+        "mid-turn",
+        "turn end",
+        "off-path",
+        "episode end",
+        "off-path",
+        "full dump",
+        "dump / turn end",
+        "off-path",
+    )
     for header in headers:
         table.add_column(header, justify="left" if header == "env" else "right")
     for row in [*rows, summary, max(rows, key=lambda r: r["rows"])]:
         table.add_row(
-            row["env"] if row is not summary else "[bold]zoo median[/bold]", f"{row['rows']:.0f}",
+            row["env"] if row is not summary else "[bold]zoo median[/bold]",
+            f"{row['rows']:.0f}",
             *(f"{row[m]:.3f}" for m in MEASURES),
-            f"{row['dump_over_turn_end']:.0f}x", f"{row['dump_over_turn_end_offpath']:.0f}x",
+            f"{row['dump_over_turn_end']:.0f}x",
+            f"{row['dump_over_turn_end_offpath']:.0f}x",
         )
     console = Console()
     console.print(table)
-    console.print(f"first reset, cold / cached (zoo median of per-environment ratios): "
-                  f"{summary['first_reset_cold_over_cached']:.0f}x")
+    console.print(
+        f"first reset, cold / cached (zoo median of per-environment ratios): "
+        f"{summary['first_reset_cold_over_cached']:.0f}x"
+    )
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"rows": rows, "zoo_median": summary}, indent=1))

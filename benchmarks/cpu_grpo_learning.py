@@ -68,8 +68,9 @@ def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: Sample
 
     async def one(row: dict) -> dict:
         prompt = tokenizer.apply_chat_template(row["messages"], tokenize=False, add_generation_prompt=True)
-        return await executor.execute(prompt, row["label"], SimpleNamespace(max_tokens=None, logprobs=None),
-                                      max_length, tokenizer, engine)
+        return await executor.execute(
+            prompt, row["label"], SimpleNamespace(max_tokens=None, logprobs=None), max_length, tokenizer, engine
+        )
 
     async def every() -> list[dict]:
         return await asyncio.gather(*(one(row) for row in rows for _ in range(samples)))
@@ -77,8 +78,9 @@ def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: Sample
     return asyncio.run(every())
 
 
-def policy_step(model, optimizer, responses: list[dict], advantages: torch.Tensor, epochs: int = 1,
-                clip: float = 0.2) -> None:
+def policy_step(
+    model, optimizer, responses: list[dict], advantages: torch.Tensor, epochs: int = 1, clip: float = 0.2
+) -> None:
     """GRPO's clipped policy-gradient update with the advantages given, `epochs` optimizer steps on the batch:
     every sample's action tokens weighted by its advantage, the probability ratio to the sampling policy clipped
     to 1 +- `clip`, normalized by the batch's action tokens (the first epoch is the plain policy gradient of
@@ -162,12 +164,21 @@ def plot(report: dict, path: Path) -> None:
     for run, colour in (("grpo", "tab:blue"), ("control", "tab:gray")):
         curves = torch.tensor([seed[run] for seed in report["seeds"]])
         steps = range(curves.shape[1])
-        axis.plot(steps, curves.mean(0), marker="o", color=colour,
-                  label="GRPO" if run == "grpo" else "control (rewards shuffled)")
+        axis.plot(
+            steps,
+            curves.mean(0),
+            marker="o",
+            color=colour,
+            label="GRPO" if run == "grpo" else "control (rewards shuffled)",
+        )
         axis.fill_between(steps, curves.min(0).values, curves.max(0).values, color=colour, alpha=0.2)
-    axis.set(xlabel="GRPO step (0: after SFT)", ylabel="mean turn reward", ylim=(0, 1.02),
-             title=f"{report['env']}: {len(report['seeds'])} seeds, {report['prompts']} prompts x "
-                   f"{report['samples']} samples")
+    axis.set(
+        xlabel="GRPO step (0: after SFT)",
+        ylabel="mean turn reward",
+        ylim=(0, 1.02),
+        title=f"{report['env']}: {len(report['seeds'])} seeds, {report['prompts']} prompts x "
+        f"{report['samples']} samples",
+    )
     axis.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=120)
@@ -227,8 +238,14 @@ def main(argv: list[str] | None = None) -> int:
     # merges cross word boundaries: the system prompt every chat shares becomes a few tokens (short sequences)
     tokenizer = chatml_tokenizer((m["content"] for c in chats for m in c["messages"]), args.vocab, split_words=False)
     samples = [tiny.tokenize_chat(tokenizer, c["messages"], args.max_length) for c in chats if c["task_id"] in tasks]
-    report = {"env": args.env, "prompts": len(rows), "samples": args.samples, "args": {k: str(v) for k, v in
-              vars(args).items()}, "labels": [r["label"] for r in rows], "seeds": []}
+    report = {
+        "env": args.env,
+        "prompts": len(rows),
+        "samples": args.samples,
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "labels": [r["label"] for r in rows],
+        "seeds": [],
+    }
     log = tqdm.write
     for seed in args.seeds:
         torch.manual_seed(seed)
@@ -238,8 +255,10 @@ def main(argv: list[str] | None = None) -> int:
             if parameter.dim() > 1:
                 torch.nn.init.normal_(parameter, std=0.02)
         warm = warm_start(model, tokenizer, samples, rows, args, seed, log)
-        log(f"seed {seed}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, SFT "
-            f"{len(warm['losses'])} steps, loss {warm['losses'][0]:.2f} -> {warm['losses'][-1]:.2f}")
+        log(
+            f"seed {seed}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, SFT "
+            f"{len(warm['losses'])} steps, loss {warm['losses'][0]:.2f} -> {warm['losses'][-1]:.2f}"
+        )
         runs = {}
         for run, shuffle in (("grpo", False), ("control", True)):
             runs[run] = grpo(copy.deepcopy(model), tokenizer, rows, args, seed, shuffle, log)

@@ -35,8 +35,9 @@ from envfactory_gym import ToolUseEnv, resolve, zoo_keys  # noqa: E402
 from tests.hostile import KINDS, assert_step_invariants, hostile_action  # noqa: E402
 
 
-def fuzz_envs(keys: list[str], actions: int, seed: int, tasks_per_env: int, crash_dir: str,
-              ticks: Any = None) -> tuple[Counter, Counter]:
+def fuzz_envs(
+    keys: list[str], actions: int, seed: int, tasks_per_env: int, crash_dir: str, ticks: Any = None
+) -> tuple[Counter, Counter]:
     """Step `actions` hostile actions round-robin over the environments `keys`; returns (counts, seconds inside
     step by path). Puts the number of actions done on `ticks` every 100 actions (for the progress bar)."""
     specs = [resolve(key) for key in keys]
@@ -58,9 +59,17 @@ def fuzz_envs(keys: list[str], actions: int, seed: int, tasks_per_env: int, cras
             seconds["crash"] += time.perf_counter() - tick
             counts["crashes"] += 1
             Path(crash_dir).mkdir(parents=True, exist_ok=True)
-            (Path(crash_dir) / f"crash-{spec.key}-{seed}-{index}.json").write_text(json.dumps(
-                {"env": spec.key, "task_id": env.task.id if env.task else None, "action": action,
-                 "traceback": traceback.format_exc()}, ensure_ascii=True))
+            (Path(crash_dir) / f"crash-{spec.key}-{seed}-{index}.json").write_text(
+                json.dumps(
+                    {
+                        "env": spec.key,
+                        "task_id": env.task.id if env.task else None,
+                        "action": action,
+                        "traceback": traceback.format_exc(),
+                    },
+                    ensure_ascii=True,
+                )
+            )
             infos[slot] = env.reset(options={"task_id": rng.choice(tasks[slot])})[1]
             continue
         elapsed = time.perf_counter() - tick
@@ -101,12 +110,13 @@ def fuzz(args: argparse.Namespace, console: Console) -> dict:
     seconds: Counter[str] = Counter()
     started = time.perf_counter()
     columns = (TextColumn("fuzz"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console) as progress, Manager() as manager, \
-            ProcessPoolExecutor(workers) as pool:
+    with Progress(*columns, console=console) as progress, Manager() as manager, ProcessPoolExecutor(workers) as pool:
         job = progress.add_task("fuzz", total=args.actions)
         ticks = manager.Queue()
-        futures = [pool.submit(fuzz_envs, group, share, args.seed * 1000 + index, args.tasks_per_env,
-                               args.crash_dir, ticks) for index, (group, share) in enumerate(zip(groups, shares))]
+        futures = [
+            pool.submit(fuzz_envs, group, share, args.seed * 1000 + index, args.tasks_per_env, args.crash_dir, ticks)
+            for index, (group, share) in enumerate(zip(groups, shares))
+        ]
         while not all(future.done() for future in futures) or not ticks.empty():
             try:
                 progress.advance(job, ticks.get(timeout=0.5))
@@ -120,17 +130,24 @@ def fuzz(args: argparse.Namespace, console: Console) -> dict:
     done = max(1, counts["actions"])
     stepped = counts["actions"] + counts["crashes"]
     return {
-        "actions": stepped, "environments": len(keys), "workers": workers, "seed": args.seed,
-        "crashes": counts["crashes"], "invariant_violations": counts["invariant_violations"],
+        "actions": stepped,
+        "environments": len(keys),
+        "workers": workers,
+        "seed": args.seed,
+        "crashes": counts["crashes"],
+        "invariant_violations": counts["invariant_violations"],
         "format_error_rate": counts["format_error_actions"] / done,
         "format_errors_per_action": counts["format_errors"] / done,
         "too_long_rate": counts["too_long"] / done,
         "turn_end_rate": counts["turn_end"] / done,
-        "episodes_finished": counts["episodes"], "mean_action_chars": counts["characters"] / done,
+        "episodes_finished": counts["episodes"],
+        "mean_action_chars": counts["characters"] / done,
         "actions_per_s_inside_step": stepped / total if (total := sum(seconds.values())) else 0.0,
         "step_mean_us_in_turn": seconds["in_turn"] / max(1, counts["in_turn"]) * 1e6,
         "step_mean_us_turn_end": seconds["turn_end"] / max(1, counts["turn_end"]) * 1e6,
-        "actions_per_wall_s": stepped / wall, "wall_s": wall, "kinds": KINDS,
+        "actions_per_wall_s": stepped / wall,
+        "wall_s": wall,
+        "kinds": KINDS,
     }
 
 

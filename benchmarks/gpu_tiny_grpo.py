@@ -41,7 +41,7 @@ def tokenize_chat(tokenizer, messages: list[dict], max_tokens: int) -> tuple[lis
     mask: list[int] = []
     for i, message in enumerate(messages):
         rendered = tokenizer.apply_chat_template(messages[: i + 1], tokenize=False)
-        new = tokenizer(rendered, add_special_tokens=False)["input_ids"][len(ids):]
+        new = tokenizer(rendered, add_special_tokens=False)["input_ids"][len(ids) :]
         ids += new
         mask += [int(message["role"] == "assistant")] * len(new)
     return ids[:max_tokens], mask[:max_tokens]
@@ -52,9 +52,15 @@ def build_model(tokenizer, device: str, width: int, layers: int):
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
     config = Qwen2Config(
-        vocab_size=len(tokenizer), hidden_size=width, intermediate_size=4 * width, num_hidden_layers=layers,
-        num_attention_heads=max(1, width // 64), num_key_value_heads=max(1, width // 64),
-        max_position_embeddings=32768, tie_word_embeddings=True, eos_token_id=tokenizer.eos_token_id,
+        vocab_size=len(tokenizer),
+        hidden_size=width,
+        intermediate_size=4 * width,
+        num_hidden_layers=layers,
+        num_attention_heads=max(1, width // 64),
+        num_key_value_heads=max(1, width // 64),
+        max_position_embeddings=32768,
+        tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
     torch.manual_seed(0)
@@ -74,8 +80,9 @@ def sft(model, samples: list[tuple[list[int], list[int]]], steps: int, lr: float
     return sft_steps(model, optimizer, samples, steps, device, random.Random(0))
 
 
-def sft_steps(model, optimizer, samples: list[tuple[list[int], list[int]]], steps: int, device: str,
-              rng: random.Random) -> list[float]:
+def sft_steps(
+    model, optimizer, samples: list[tuple[list[int], list[int]]], steps: int, device: str, rng: random.Random
+) -> list[float]:
     """`steps` SFT steps with `optimizer`, each on a chat drawn with `rng`; returns their losses."""
     losses = []
     for _ in range(steps):
@@ -135,8 +142,13 @@ class BatchingEngine:
         self.batches.append(len(prompts))
         with torch.no_grad(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             output = self.model.generate(
-                ids, attention_mask=mask, do_sample=True, temperature=self.temperature, max_new_tokens=budget,
-                eos_token_id=self.tokenizer.eos_token_id, pad_token_id=pad,
+                ids,
+                attention_mask=mask,
+                do_sample=True,
+                temperature=self.temperature,
+                max_new_tokens=budget,
+                eos_token_id=self.tokenizer.eos_token_id,
+                pad_token_id=pad,
             )
         return output[:, width:].tolist()
 
@@ -146,8 +158,9 @@ class BatchingEngine:
         ids = new[: new.index(eos) + 1] if eos in new else new
         self.generated_tokens += len(ids)
         text = self.tokenizer.decode(ids, skip_special_tokens=True)
-        return SimpleNamespace(token_ids=ids, text=text, finish_reason="stop" if eos in ids else "length",
-                               logprobs=None)
+        return SimpleNamespace(
+            token_ids=ids, text=text, finish_reason="stop" if eos in ids else "length", logprobs=None
+        )
 
 
 async def rollout_group(engine: BatchingEngine, tokenizer, rows: list[dict], samples: int, max_length: int):
@@ -172,14 +185,16 @@ def grpo_step(model, optimizer, responses: list[dict], prompts: int, samples: in
         ids = torch.tensor([response["observation_tokens"]], device=device)
         mask = torch.zeros(ids.shape[1] - 1, device=device)
         for start, end in response["action_ranges"]:
-            mask[start - 1:end - 1] = 1.0
+            mask[start - 1 : end - 1] = 1.0
         loss = -advantage * (token_logprobs(model, ids)[0] * mask).sum() / max(action_tokens, 1)
         loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     optimizer.step()
     return {
-        "reward_mean": float(rewards.mean()), "reward_max": float(rewards.max()),
-        "groups_with_spread": int((rewards.std(-1) > 0).sum()), "action_tokens": action_tokens,
+        "reward_mean": float(rewards.mean()),
+        "reward_max": float(rewards.max()),
+        "groups_with_spread": int((rewards.std(-1) > 0).sum()),
+        "action_tokens": action_tokens,
         "turns_per_sample": sum(len(r["action_ranges"]) for r in responses) / len(responses),
         "truncated": sum(bool(r["truncated"]) for r in responses),
     }
@@ -229,8 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     samples = [tokenize_chat(tokenizer, c["messages"], args.max_length) for c in chats]
     model = build_model(tokenizer, args.device, args.width, args.layers)
     parameters = sum(p.numel() for p in model.parameters())
-    print(f"device {args.device} ({torch.cuda.get_device_name() if args.device == 'cuda' else 'cpu'}); "
-          f"{parameters / 1e6:.1f}M parameters; {len(chats)} SFT chats, {max(len(s[0]) for s in samples)} tokens max")
+    print(
+        f"device {args.device} ({torch.cuda.get_device_name() if args.device == 'cuda' else 'cpu'}); "
+        f"{parameters / 1e6:.1f}M parameters; {len(chats)} SFT chats, {max(len(s[0]) for s in samples)} tokens max"
+    )
 
     t0 = time.perf_counter()
     losses = sft(model, samples, args.sft_steps, args.sft_lr, args.device)
@@ -252,13 +269,19 @@ def main(argv: list[str] | None = None) -> int:
         metrics = grpo_step(model, optimizer, responses, args.prompts, args.samples, args.device)
         metrics["seconds"] = time.perf_counter() - t0
         steps.append(metrics)
-        print(f"{step:4d}  {metrics['reward_mean']:11.3f}  {metrics['reward_max']:10.3f}  "
-              f"{metrics['groups_with_spread']:18d}  {metrics['turns_per_sample']:12.2f}  "
-              f"{metrics['action_tokens']:13d}  {metrics['truncated']:9d}  {metrics['seconds']:7.1f}")
+        print(
+            f"{step:4d}  {metrics['reward_mean']:11.3f}  {metrics['reward_max']:10.3f}  "
+            f"{metrics['groups_with_spread']:18d}  {metrics['turns_per_sample']:12.2f}  "
+            f"{metrics['action_tokens']:13d}  {metrics['truncated']:9d}  {metrics['seconds']:7.1f}"
+        )
 
     report = {
-        "args": {k: str(v) for k, v in vars(args).items()}, "parameters": parameters, "sft_losses": losses,
-        "sft_seconds": sft_seconds, "grpo": steps, "generated_tokens": engine.generated_tokens,
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "parameters": parameters,
+        "sft_losses": losses,
+        "sft_seconds": sft_seconds,
+        "grpo": steps,
+        "generated_tokens": engine.generated_tokens,
         "mean_generate_batch": sum(engine.batches) / max(len(engine.batches), 1),
         "peak_gpu_memory_gib": torch.cuda.max_memory_allocated() / 2**30 if args.device == "cuda" else None,
         "total_seconds": time.perf_counter() - started,

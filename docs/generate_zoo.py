@@ -28,9 +28,15 @@ def _row(cards: list[EnvCard]) -> list[str]:
     tasks = sum(c.tasks for c in cards)
     turns = sum(c.mean_turns * c.tasks for c in cards)
     calls = sum(c.mean_calls_per_turn * c.mean_turns * c.tasks for c in cards)
-    return [str(sum(c.tools for c in cards)), str(tasks), f"{turns / max(1, tasks):.2f}",
-            f"{calls / max(1, turns):.2f}", f"{sum(c.writing_tasks for c in cards) / max(1, tasks):.0%}",
-            f"{sum(c.sampled_tasks for c in cards) / max(1, tasks):.0%}", str(sum(c.seed_rows for c in cards))]
+    return [
+        str(sum(c.tools for c in cards)),
+        str(tasks),
+        f"{turns / max(1, tasks):.2f}",
+        f"{calls / max(1, turns):.2f}",
+        f"{sum(c.writing_tasks for c in cards) / max(1, tasks):.0%}",
+        f"{sum(c.sampled_tasks for c in cards) / max(1, tasks):.0%}",
+        str(sum(c.seed_rows for c in cards)),
+    ]
 
 
 def markdown(cards: list[EnvCard]) -> str:
@@ -57,11 +63,17 @@ def markdown(cards: list[EnvCard]) -> str:
     for domain, group in sorted(by_domain.items()):
         lines.append(f"| {domain} | {len(group)} | " + " | ".join(_row(group)) + " |")
     lines.append("| **all** | " + f"{len(cards)} | " + " | ".join(_row(cards)) + " |")
-    lines += ["", "## Per environment", "", "| environment | domain | version | " + " | ".join(COLUMNS) + " |",
-              "|" + " --- |" * (len(COLUMNS) + 3)]
+    lines += [
+        "",
+        "## Per environment",
+        "",
+        "| environment | domain | version | " + " | ".join(COLUMNS) + " |",
+        "|" + " --- |" * (len(COLUMNS) + 3),
+    ]
     for card in sorted(cards, key=lambda c: (c.domain, c.key)):
-        lines.append(f"| {card.name} (`{card.key}`) | {card.domain} | v{card.version} | " + " | ".join(_row([card]))
-                     + " |")
+        lines.append(
+            f"| {card.name} (`{card.key}`) | {card.domain} | v{card.version} | " + " | ".join(_row([card])) + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -74,17 +86,31 @@ def figure(cards: list[EnvCard], path: Path) -> None:
     palette = plt.get_cmap("tab10")
     fig, ax = plt.subplots(figsize=(11, 11))
     inner = [sum(c.tools for c in by_domain[d]) for d in domains]
-    ax.pie(inner, radius=0.62, labels=[f"{d}\n{len(by_domain[d])} envs" for d in domains], labeldistance=0.74,
-           colors=[palette(i) for i in range(len(domains))], wedgeprops={"width": 0.32, "edgecolor": "white"},
-           textprops={"fontsize": 10, "fontweight": "bold", "ha": "center"})
+    ax.pie(
+        inner,
+        radius=0.62,
+        labels=[f"{d}\n{len(by_domain[d])} envs" for d in domains],
+        labeldistance=0.74,
+        colors=[palette(i) for i in range(len(domains))],
+        wedgeprops={"width": 0.32, "edgecolor": "white"},
+        textprops={"fontsize": 10, "fontweight": "bold", "ha": "center"},
+    )
     outer, labels, colors = [], [], []
     for index, domain in enumerate(domains):
         for card in sorted(by_domain[domain], key=lambda c: c.key):
             outer.append(card.tools)
             labels.append(f"{card.name} ({card.tools})")
             colors.append((*palette(index)[:3], 0.55))
-    ax.pie(outer, radius=1.0, labels=labels, labeldistance=1.04, rotatelabels=True, colors=colors,
-           wedgeprops={"width": 0.38, "edgecolor": "white"}, textprops={"fontsize": 7})
+    ax.pie(
+        outer,
+        radius=1.0,
+        labels=labels,
+        labeldistance=1.04,
+        rotatelabels=True,
+        colors=colors,
+        wedgeprops={"width": 0.38, "edgecolor": "white"},
+        textprops={"fontsize": 7},
+    )
     ax.set_title(f"{len(cards)} environments, {sum(outer)} tools, {sum(c.tasks for c in cards)} tasks", pad=60)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)

@@ -15,15 +15,29 @@ __version__ = "0.1.0"
 
 #: public name -> module that defines it (loaded when the name is first used)
 _LAZY = {
-    "HermesParser": "actions", "ParsedAction": "actions", "ToolCall": "actions",
-    "Database": "database", "Page": "database", "paginate": "database",
+    "HermesParser": "actions",
+    "ParsedAction": "actions",
+    "ToolCall": "actions",
+    "Database": "database",
+    "Page": "database",
+    "paginate": "database",
     "ToolUseEnv": "env",
-    "Conflict": "errors", "InvalidRequest": "errors", "NotFound": "errors", "PermissionDenied": "errors",
+    "Conflict": "errors",
+    "InvalidRequest": "errors",
+    "NotFound": "errors",
+    "PermissionDenied": "errors",
     "ToolError": "errors",
-    "RewardBreakdown": "reward", "RewardConfig": "reward",
+    "RewardBreakdown": "reward",
+    "RewardConfig": "reward",
     "ToolSession": "session",
-    "EnvironmentSpec": "spec", "ToolSpec": "spec", "Unordered": "spec", "tool": "spec",
-    "GroundTruthCall": "tasks", "Task": "tasks", "Turn": "tasks", "load_tasks": "tasks",
+    "EnvironmentSpec": "spec",
+    "ToolSpec": "spec",
+    "Unordered": "spec",
+    "tool": "spec",
+    "GroundTruthCall": "tasks",
+    "Task": "tasks",
+    "Turn": "tasks",
+    "load_tasks": "tasks",
 }
 
 
@@ -43,5 +57,11 @@ def __dir__() -> list[str]:
 ENV_IDS = register_zoo()
 
 __all__ = [
-    "ENV_IDS", "load_zoo_environment", "register_zoo", "resolve", "zoo_cards", "zoo_keys", *sorted(_LAZY),
+    "ENV_IDS",
+    "load_zoo_environment",
+    "register_zoo",
+    "resolve",
+    "zoo_cards",
+    "zoo_keys",
+    *sorted(_LAZY),
 ]

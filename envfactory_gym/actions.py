@@ -17,6 +17,7 @@ _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.?)*(?:"|$)', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
+
 class ActionLimitError(ValueError):
     """JSON that decodes but that the parser refuses: nested too deep, a non-finite or over-long number, an
     unpaired surrogate."""
@@ -225,4 +226,3 @@ class HermesParser:
 
     def _too_many(self, count: int) -> str:
         return f"the action holds {count} tool calls; at most {self.max_calls} are allowed in one action, none ran"
-

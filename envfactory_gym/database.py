@@ -145,15 +145,18 @@ class Database:
         stmt = stmt.order_by(*order_by, *table.primary_key.columns)
         return [dict(r) for r in self.conn.execute(stmt).mappings()]
 
-    def select(self, table: Table, where: str = "", params: Sequence[Any] = (), order_by: str = "",
-               limit: int | None = None) -> list[dict[str, Any]]:
+    def select(
+        self, table: Table, where: str = "", params: Sequence[Any] = (), order_by: str = "", limit: int | None = None
+    ) -> list[dict[str, Any]]:
         """Rows of `table` matching an SQL `where` clause with `?` parameters, ordered by an SQL `order_by`
         (then the primary key), decoded like `find`: for filters `find` cannot say (ranges, LIKE, IN, OR), at
         raw-SQL speed. Column names are the table's; quote any that SQL reserves."""
         decode = row_decoder(table)
         order = ", ".join(filter(None, [order_by, ", ".join(f'"{c.name}"' for c in table.primary_key.columns)]))
-        sql = (f'SELECT {", ".join(f"{chr(34)}{c.name}{chr(34)}" for c in table.columns)} FROM "{table.name}"'
-               f'{" WHERE " + where if where else ""} ORDER BY {order}{" LIMIT ?" if limit is not None else ""}')
+        sql = (
+            f'SELECT {", ".join(f"{chr(34)}{c.name}{chr(34)}" for c in table.columns)} FROM "{table.name}"'
+            f"{' WHERE ' + where if where else ''} ORDER BY {order}{' LIMIT ?' if limit is not None else ''}"
+        )
         values = (*params, limit) if limit is not None else tuple(params)
         return [decode(row) for row in self.state.raw.execute(sql, values)]
 

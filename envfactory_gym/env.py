@@ -72,17 +72,26 @@ class ToolUseEnv(gym.Env[str, str]):
         render_mode: str | None = None,
     ) -> None:
         self.spec_env = env_name if isinstance(env_name, EnvironmentSpec) else resolve(env_name)
-        self._settings = dict(task_ids=task_ids, task_id=task_id, split=split, max_steps=max_steps,
-                              reward_config=reward_config, reward_mode=reward_mode, parser=parser,
-                              max_action_length=max_action_length,
-                              max_tool_response_length=max_tool_response_length, render_mode=render_mode)
+        self._settings = dict(
+            task_ids=task_ids,
+            task_id=task_id,
+            split=split,
+            max_steps=max_steps,
+            reward_config=reward_config,
+            reward_mode=reward_mode,
+            parser=parser,
+            max_action_length=max_action_length,
+            max_tool_response_length=max_tool_response_length,
+            render_mode=render_mode,
+        )
         all_tasks = load_tasks(self.spec_env)
         if not all_tasks:
             raise ValueError(
                 f"{self.spec_env.name} has no tasks ({self.spec_env.tasks_path} is empty or missing): an episode plays "
                 f"a task's requests and scores them against its ground truth. Give the environment tasks (for an "
                 f"imported one: see docs/adapters.md), or use it without a task: envfactory serve "
-                f"{self.spec_env.name} / envfactory play {self.spec_env.name}")
+                f"{self.spec_env.name} / envfactory play {self.spec_env.name}"
+            )
         if task_id is not None:
             if task_ids is not None:
                 raise ValueError("give task_id or task_ids, not both")
@@ -136,14 +145,18 @@ class ToolUseEnv(gym.Env[str, str]):
             raise ValueError(
                 "options['task_id'] is one task id: a vector env passes the same options to every sub-env. Give "
                 "each its own with vec.set_attr('next_task_id', [...]) before vec.reset(), or "
-                "envfactory_gym.vector.reset_to_tasks(vec, [...])")
+                "envfactory_gym.vector.reset_to_tasks(vec, [...])"
+            )
         if task_id is None:
             task_id = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
         elif task_id not in self.tasks:
             raise UnknownName(f"{self.spec_env.name} has no task {task_id!r}{did_you_mean(task_id, self.tasks)}")
         elif task_id not in self.task_ids:
-            warnings.warn(f"{self.spec_env.name}: task {task_id} is not among this env's tasks"
-                          + (f" (the {self.split} split)" if self.split not in (None, "all") else ""), stacklevel=2)
+            warnings.warn(
+                f"{self.spec_env.name}: task {task_id} is not among this env's tasks"
+                + (f" (the {self.split} split)" if self.split not in (None, "all") else ""),
+                stacklevel=2,
+            )
         self.task = self.tasks[task_id]
         self._replay = expected_replay(self.spec_env, self.task)
         self.session.reset(self.task.snapshot, self.task.clock)
@@ -235,8 +248,16 @@ class ToolUseEnv(gym.Env[str, str]):
         parts = []
         for call_id, call in zip(ids, calls):
             outcome = self.session.call(call.name, call.arguments)
-            self._calls.append(CallRecord(outcome.name, outcome.arguments, outcome.ok, outcome.read_only, outcome.error,
-                                          self._turn.expect_no_call))
+            self._calls.append(
+                CallRecord(
+                    outcome.name,
+                    outcome.arguments,
+                    outcome.ok,
+                    outcome.read_only,
+                    outcome.error,
+                    self._turn.expect_no_call,
+                )
+            )
             text = truncate(outcome.text, self.max_tool_response_length)
             self._messages.append(tool_message(call_id, outcome.name, text))
             parts.append(tool_response(text))
@@ -267,8 +288,15 @@ class ToolUseEnv(gym.Env[str, str]):
         """Score of the turn that just ended against that turn's ground truth, from the state it started in."""
         assert self.task is not None
         return turn_score(
-            self.spec_env, self.task, self._replay, self.session, self._turn, self._turn_index, self._turn_start,
-            self._calls, self.reward_config,
+            self.spec_env,
+            self.task,
+            self._replay,
+            self.session,
+            self._turn,
+            self._turn_index,
+            self._turn_start,
+            self._calls,
+            self.reward_config,
         )
 
     # ------------------------------------------------------------------ info and rendering
@@ -280,7 +308,8 @@ class ToolUseEnv(gym.Env[str, str]):
             "format_errors": self._format_errors,
             "messages": list(self._messages),
             "tools": [t for t in self.spec_env.openai_tools if t["function"]["name"] not in self._hidden]
-            if self._hidden else self.spec_env.openai_tools,
+            if self._hidden
+            else self.spec_env.openai_tools,
         }
 
     def render(self) -> str | None:
@@ -301,8 +330,20 @@ class ToolUseEnv(gym.Env[str, str]):
         return text
 
     # ------------------------------------------------------------------ pickling
-    _EPISODE = ("task", "_steps", "_format_errors", "_calls", "_turn_index", "_done", "_hidden", "_system",
-                "_messages", "_paid", "_turn", "_turn_start")
+    _EPISODE = (
+        "task",
+        "_steps",
+        "_format_errors",
+        "_calls",
+        "_turn_index",
+        "_done",
+        "_hidden",
+        "_system",
+        "_messages",
+        "_paid",
+        "_turn",
+        "_turn_start",
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         """A live env pickles by name: its settings, its simulated user, and the episode so far with the database's
@@ -313,9 +354,11 @@ class ToolUseEnv(gym.Env[str, str]):
         except KeyError:
             reachable = False
         if not reachable:
-            raise TypeError(f"cannot pickle {name}: it was built from an EnvironmentSpec object that no registered "
-                            "name resolves to; only environments reachable by name (the zoo, ENVFACTORY_PATH, "
-                            "imported ones) pickle")
+            raise TypeError(
+                f"cannot pickle {name}: it was built from an EnvironmentSpec object that no registered "
+                "name resolves to; only environments reachable by name (the zoo, ENVFACTORY_PATH, "
+                "imported ones) pickle"
+            )
         try:
             user = pickle.dumps(self.user)
         except Exception as exc:
@@ -328,8 +371,14 @@ class ToolUseEnv(gym.Env[str, str]):
             episode = {field: getattr(self, field) for field in self._EPISODE}
             episode["data"] = self.session.state.snapshot()
             episode["clock"] = (self.session.clock.start, self.session.clock.calls)
-        return {"name": name, "settings": self._settings, "user": user, "np_random": self._np_random,
-                "next_task_id": self.next_task_id, "episode": episode}
+        return {
+            "name": name,
+            "settings": self._settings,
+            "user": user,
+            "np_random": self._np_random,
+            "next_task_id": self.next_task_id,
+            "episode": episode,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["name"], **state["settings"])  # type: ignore[misc]

@@ -75,7 +75,9 @@ class ToolExecutor:
             )
         if tool.user_only and caller == "agent":
             return _failure(
-                tool.name, arguments, "user_only",
+                tool.name,
+                arguments,
+                "user_only",
                 f"'{tool.name}' can only be performed by the user; ask the user to do it",
             )
         if not isinstance(arguments, dict):
@@ -84,7 +86,9 @@ class ToolExecutor:
             validated = tool.input_model.model_validate(arguments)
         except ValidationError as exc:
             return _failure(
-                tool.name, arguments, "invalid_arguments",
+                tool.name,
+                arguments,
+                "invalid_arguments",
                 f"invalid arguments for '{tool.name}': {format_validation_error(exc, texts=tool.error_texts)}",
             )
         kwargs = {field: getattr(validated, field) for field in tool.input_model.model_fields}

@@ -50,11 +50,13 @@ class TableReader:
         self.names = [c.name for c in table.columns]
         self.decoders = [_decoder(c) for c in table.columns]
         self.pk = list(table.primary_key.columns)[0].name
-        self.select = f'SELECT {", ".join(_q(n) for n in self.names)} FROM {_q(table.name)}'
+        self.select = f"SELECT {', '.join(_q(n) for n in self.names)} FROM {_q(table.name)}"
         self.by_key = f"{self.select} WHERE {_q(self.pk)} = ?"
         self.order_pk = ", ".join(_q(c.name) for c in table.primary_key.columns)
-        self.kinds = {c.name: JSON if isinstance(c.type, JSON) else Boolean if isinstance(c.type, Boolean) else None
-                      for c in table.columns}
+        self.kinds = {
+            c.name: JSON if isinstance(c.type, JSON) else Boolean if isinstance(c.type, Boolean) else None
+            for c in table.columns
+        }
 
     def decode(self, values: tuple) -> dict[str, Any]:
         """A raw row as a dict, JSON parsed and booleans as bool."""
@@ -84,16 +86,24 @@ class TableReader:
     # The readers are module-level and live as long as their tables, so the cache holding `self` leaks nothing.
     @lru_cache(maxsize=256)  # noqa: B019
     def _insert_sql(self, columns: tuple[str, ...]) -> str | None:
-        if not columns or any(name not in self.table.c for name in columns) or any(
-                c.default is not None for c in self.table.columns if c.name not in columns):
+        if (
+            not columns
+            or any(name not in self.table.c for name in columns)
+            or any(c.default is not None for c in self.table.columns if c.name not in columns)
+        ):
             return None
-        return (f"INSERT INTO {_q(self.table.name)} ({', '.join(_q(n) for n in columns)}) "
-                f"VALUES ({', '.join('?' * len(columns))})")
+        return (
+            f"INSERT INTO {_q(self.table.name)} ({', '.join(_q(n) for n in columns)}) "
+            f"VALUES ({', '.join('?' * len(columns))})"
+        )
 
     @lru_cache(maxsize=256)  # noqa: B019 - see _insert_sql
     def _update_sql(self, columns: tuple[str, ...]) -> str | None:
-        if not columns or any(name not in self.table.c for name in columns) or any(
-                c.onupdate is not None for c in self.table.columns if c.name not in columns):
+        if (
+            not columns
+            or any(name not in self.table.c for name in columns)
+            or any(c.onupdate is not None for c in self.table.columns if c.name not in columns)
+        ):
             return None
         sets = ", ".join(f"{_q(n)} = ?" for n in columns)
         return f"UPDATE {_q(self.table.name)} SET {sets} WHERE {_q(self.pk)} = ?"

@@ -31,6 +31,7 @@ def error_text(annotation: Any) -> str | None:
         return next((t for t in map(error_text, get_args(annotation)) if t), None)
     return None
 
+
 #: How many results one page holds (1-100, the limit most product APIs use).
 PageSize = Annotated[int, Field(ge=1, le=100)]
 #: A calendar date, `YYYY-MM-DD`.

@@ -32,8 +32,10 @@ plain text without any tool call: that ends your turn."""
 #: The tool name of the result that reports an unparsable tool call.
 FORMAT_ERROR_TOOL = "format_error"
 _TOOL_LISTING = re.compile(r"# Tools\n.*?</tool_response>\.\n", re.S)
-NATIVE_TOOLS_NOTE = ("# Tools\n\nYou can call the functions you are given to read and change the user's data, several "
-                     "in one reply if needed.\n")
+NATIVE_TOOLS_NOTE = (
+    "# Tools\n\nYou can call the functions you are given to read and change the user's data, several "
+    "in one reply if needed.\n"
+)
 
 
 def without_tool_listing(system: str) -> str:
@@ -46,8 +48,9 @@ def without_tool_listing(system: str) -> str:
 def system_prompt(spec: EnvironmentSpec, now: datetime, hidden: frozenset[str] = frozenset()) -> str:
     """The system prompt with the agent tools' schemas (those `hidden` until a later turn left out), for the moment
     `now` of the task's clock."""
-    tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in spec.openai_tools
-                      if t["function"]["name"] not in hidden)
+    tools = "\n".join(
+        json.dumps(t, ensure_ascii=False) for t in spec.openai_tools if t["function"]["name"] not in hidden
+    )
     return SYSTEM_TEMPLATE.format(
         product=spec.product, description=spec.description, now=now.strftime("%A %Y-%m-%d %H:%M UTC"), tools=tools
     )

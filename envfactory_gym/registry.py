@@ -105,8 +105,11 @@ def _scan(roots: list[EnvRoot]) -> dict[str, tuple[EnvRoot, Path]]:
             if not is_environment(folder):
                 continue
             if folder.name in found:
-                warnings.warn(f"environment {folder.name!r} of {root.folder} is shadowed by the one of "
-                              f"{found[folder.name][0].folder}", stacklevel=2)
+                warnings.warn(
+                    f"environment {folder.name!r} of {root.folder} is shadowed by the one of "
+                    f"{found[folder.name][0].folder}",
+                    stacklevel=2,
+                )
                 continue
             found[folder.name] = (root, folder)
     return found

@@ -131,7 +131,8 @@ def call_matches(
     masked = set(expected.masked)
     keys = (set(expected_args) | set(record.arguments)) - masked
     return all(
-        values_equal(_as_set(record.arguments.get(k)), _as_set(expected_args.get(k))) if k in unordered
+        values_equal(_as_set(record.arguments.get(k)), _as_set(expected_args.get(k)))
+        if k in unordered
         else values_equal(record.arguments.get(k), expected_args.get(k))
         for k in keys
     )
@@ -221,8 +222,15 @@ def score(
 ) -> RewardBreakdown:
     """Combine the parts into the composite reward, clipped to [0, 1]; `checklist` (a pass fraction) counts with
     weight `config.checklist` when given."""
-    return compose(spec, agent_calls, expected_calls, state_reward(initial, final, expected_state), format_errors,
-                   config, checklist)
+    return compose(
+        spec,
+        agent_calls,
+        expected_calls,
+        state_reward(initial, final, expected_state),
+        format_errors,
+        config,
+        checklist,
+    )
 
 
 def compose(

@@ -131,31 +131,64 @@ def scaffold(name: str, domain: str, parent: Path) -> Path:
     camel = "".join(part.capitalize() for part in key.split("_"))
     files = {
         "__init__.py": f'"""{title}: an envfactory environment (describe what it mirrors here)."""\n',
-        "metadata.json": json.dumps({
-            "name": camel, "version": 0, "domain": domain, "product": title,
-            "docs_url": "https://example.com/api-reference",
-            "description": f"Describe {title} as the agent is connected to it: what it can see and do, in two or "
-                           "three sentences, with the product's key rules.",
-        }, indent=2) + "\n",
+        "metadata.json": json.dumps(
+            {
+                "name": camel,
+                "version": 0,
+                "domain": domain,
+                "product": title,
+                "docs_url": "https://example.com/api-reference",
+                "description": f"Describe {title} as the agent is connected to it: what it can see and do, in two or "
+                "three sentences, with the product's key rules.",
+            },
+            indent=2,
+        )
+        + "\n",
         "schema.py": _SCHEMA.format(name=title),
         "objects.py": _OBJECTS.format(name=title),
         "rules.py": _RULES.format(name=title),
         "tools.py": _TOOLS.format(name=title),
     }
-    rows = [{"id": f"item_{n:03d}", "title": f"Item {n}", "status": "archived" if n % 5 == 0 else "active",
-             "quantity": n * 3, "tags": ["sample"], "updated_at": "2025-01-10T09:00:00Z"} for n in range(1, 13)]
-    tasks = [{
-        "id": f"{key}-{number:04d}", "snapshot": "seed", "clock": "2025-01-15T09:00:00Z",
-        "user": {"name": "Sam", "profile": f"Sam uses {title} every day.", "scenario": "Sam tidies up the items."},
-        "turns": [
-            {"query": "Which of my items are still active?",
-             "calls": [{"name": "list_items", "arguments": {"status": "active"}, "masked": ["page_size"]}]},
-            {"query": f"Item {item_number} should read 'Item {item_number} (spare)' and hold {quantity}.",
-             "calls": [{"name": "update_item", "arguments": {
-                 "item_id": f"item_{item_number:03d}", "title": f"Item {item_number} (spare)", "quantity": quantity}}]},
-        ],
-        "provenance": {"method": "hand-written", "author": "envfactory new (replace with your own tasks)"},
-    } for number, item_number, quantity in ((1, 12, 40), (2, 3, 0), (3, 7, 15))]
+    rows = [
+        {
+            "id": f"item_{n:03d}",
+            "title": f"Item {n}",
+            "status": "archived" if n % 5 == 0 else "active",
+            "quantity": n * 3,
+            "tags": ["sample"],
+            "updated_at": "2025-01-10T09:00:00Z",
+        }
+        for n in range(1, 13)
+    ]
+    tasks = [
+        {
+            "id": f"{key}-{number:04d}",
+            "snapshot": "seed",
+            "clock": "2025-01-15T09:00:00Z",
+            "user": {"name": "Sam", "profile": f"Sam uses {title} every day.", "scenario": "Sam tidies up the items."},
+            "turns": [
+                {
+                    "query": "Which of my items are still active?",
+                    "calls": [{"name": "list_items", "arguments": {"status": "active"}, "masked": ["page_size"]}],
+                },
+                {
+                    "query": f"Item {item_number} should read 'Item {item_number} (spare)' and hold {quantity}.",
+                    "calls": [
+                        {
+                            "name": "update_item",
+                            "arguments": {
+                                "item_id": f"item_{item_number:03d}",
+                                "title": f"Item {item_number} (spare)",
+                                "quantity": quantity,
+                            },
+                        }
+                    ],
+                },
+            ],
+            "provenance": {"method": "hand-written", "author": "envfactory new (replace with your own tasks)"},
+        }
+        for number, item_number, quantity in ((1, 12, 40), (2, 3, 0), (3, 7, 15))
+    ]
     for path, text in files.items():
         (folder / path).write_text(text)
     (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": {"items": rows}}, indent=1) + "\n")

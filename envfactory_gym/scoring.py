@@ -39,7 +39,9 @@ def on_expected_path(session: ToolSession, task: Task, expected: Replay, turn_in
         return False
     base = snapshot_rows(session.spec, task.snapshot)
     return (
-        isinstance(session.state, SQLiteState) and tracks_changes(session.state) and isinstance(base, SnapshotRows)
+        isinstance(session.state, SQLiteState)
+        and tracks_changes(session.state)
+        and isinstance(base, SnapshotRows)
         and turn.calls == task.turns[turn_index].calls
         and expected.checkpoints[turn_index].matches(session.state, session.clock.now(), base)
     )
@@ -58,8 +60,9 @@ class TurnStart:
     on_path: bool
 
     @classmethod
-    def capture(cls, session: ToolSession, task: Task, expected: Replay, turn_index: int, turn: Turn,
-                first_call: int) -> "TurnStart":
+    def capture(
+        cls, session: ToolSession, task: Task, expected: Replay, turn_index: int, turn: Turn, first_call: int
+    ) -> "TurnStart":
         """Record the start of a turn before its user calls run."""
         on_path = on_expected_path(session, task, expected, turn_index, turn)
         data = None if on_path or turn_index == 0 else session.state.snapshot()
@@ -76,8 +79,9 @@ class EpisodeScore:
     against the expected final state (from the baseline where the agent does nothing). Cheap to ask after every
     step: the state part (and a checklist) is recomputed only when the change log says the state moved."""
 
-    def __init__(self, spec: EnvironmentSpec, task: Task, expected: Replay, session: ToolSession,
-                 config: RewardConfig) -> None:
+    def __init__(
+        self, spec: EnvironmentSpec, task: Task, expected: Replay, session: ToolSession, config: RewardConfig
+    ) -> None:
         self.spec, self.task, self.expected, self.session, self.config = spec, task, expected, session, config
         self._state_key: int | None = None
         self._state_parts: tuple[float, float | None] = (0.0, None)
@@ -134,8 +138,11 @@ def _replayed_turn(
     scratch.restore_bytes(start.data or snapshot_bytes(spec, task.snapshot), start.clock)
     replay_calls(scratch, turn.user_calls)
     live, spare = session.state, scratch.state
-    if start.mark is None or not (isinstance(live, SQLiteState) and isinstance(spare, SQLiteState)) \
-            or not tracks_changes(spare):
+    if (
+        start.mark is None
+        or not (isinstance(live, SQLiteState) and isinstance(spare, SQLiteState))
+        or not tracks_changes(spare)
+    ):
         initial = scratch.dump()
         applied = all(o.ok for o in replay_calls(scratch, turn.agent_calls))
         return (initial, session.dump(), scratch.dump()) if applied else None

@@ -115,9 +115,7 @@ class ToolSpec:
                 raise TypeError(f"tool {func.__name__}: parameter {param.name!r} has no type annotation")
             default = ... if param.default is inspect.Parameter.empty else param.default
             fields[param.name] = (hints[param.name], Field(default, description=arg_docs.get(param.name)))
-        input_model = create_model(
-            f"{func.__name__}_arguments", __config__=ConfigDict(extra="forbid"), **fields
-        )
+        input_model = create_model(f"{func.__name__}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
         if "return" not in hints:
             raise TypeError(f"tool {func.__name__}: missing return annotation")
         return cls(
@@ -149,6 +147,7 @@ class ToolSpec:
     @cached_property
     def unordered_inputs(self) -> frozenset[str]:
         """Names of the list arguments declared `Unordered` (compared as sets by the reward)."""
+
         def unordered(prop: dict[str, Any]) -> bool:  # `T | None` puts the list inside anyOf
             return bool(prop.get("uniqueItems")) or any(unordered(o) for o in prop.get("anyOf", ()))
 

@@ -31,8 +31,9 @@ def _rank(env_name: str, task_id: str) -> str:
     return hashlib.sha256(f"{env_name}:{task_id}".encode()).hexdigest()
 
 
-def assign(env_name: str, task_ids: list[str], stored: dict[str, list[str]] | None = None,
-           test_fraction: float = TEST_FRACTION) -> dict[str, list[str]]:
+def assign(
+    env_name: str, task_ids: list[str], stored: dict[str, list[str]] | None = None, test_fraction: float = TEST_FRACTION
+) -> dict[str, list[str]]:
     """Train/test ids for the `task_ids` of environment `env_name`: stored assignments kept (dropped tasks
     forgotten), new tasks added to test, lowest hash of name and id first, until test holds
     `ceil(test_fraction * n)` tasks; the rest to train."""
@@ -61,8 +62,11 @@ def write_split(spec: EnvironmentSpec, test_fraction: float = TEST_FRACTION) -> 
 def warn_if_held_out(split: str | None, what: str) -> None:
     """Warn when training is asked to use the held-out test tasks (or every task, test included)."""
     if split in ("test", "all"):
-        warnings.warn(f"{what} uses the {split} split: the held-out test tasks are for evaluation "
-                      "(`envfactory bench`); train on split='train'", stacklevel=3)
+        warnings.warn(
+            f"{what} uses the {split} split: the held-out test tasks are for evaluation "
+            "(`envfactory bench`); train on split='train'",
+            stacklevel=3,
+        )
 
 
 def split_task_ids(spec: EnvironmentSpec, split: Split) -> list[str]:

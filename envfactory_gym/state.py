@@ -195,10 +195,14 @@ class SQLiteState:
         for key, values in keys.items():
             sql, columns, decoders, _ = self._row_sql[key[0]]
             found = self.raw.execute(sql, values).fetchone()
-            out[key] = None if found is None else {
-                name: (decode(value) if decode and value is not None else value)
-                for name, value, decode in zip(columns, found, decoders)
-            }
+            out[key] = (
+                None
+                if found is None
+                else {
+                    name: (decode(value) if decode and value is not None else value)
+                    for name, value, decode in zip(columns, found, decoders)
+                }
+            )
         return out
 
     def raw_rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, tuple[Any, ...] | None]:
@@ -211,8 +215,9 @@ class SQLiteState:
         has_sequences = self.raw.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
         ).fetchone()
-        sequences = self.raw.execute("SELECT name, seq FROM sqlite_sequence ORDER BY name").fetchall() \
-            if has_sequences else []
+        sequences = (
+            self.raw.execute("SELECT name, seq FROM sqlite_sequence ORDER BY name").fetchall() if has_sequences else []
+        )
         return tuple(meta), tuple(sequences)
 
     def dump(self) -> CanonicalState:
@@ -320,8 +325,11 @@ def row_adapter(table: Table) -> TypeAdapter:
     fields: dict[str, Any] = {}
     for c in table.columns:
         annotation = _python_type(c)
-        optional = c.nullable or c.default is not None or c.server_default is not None or (
-            c.primary_key and c.autoincrement is True
+        optional = (
+            c.nullable
+            or c.default is not None
+            or c.server_default is not None
+            or (c.primary_key and c.autoincrement is True)
         )
         if c.nullable:
             annotation = Optional[annotation]

@@ -15,8 +15,9 @@ from .errors import InvalidRequest
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 #: ISO 4217 currencies without minor units (amounts are whole units).
-ZERO_DECIMAL = frozenset({"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "VND", "VUV",
-                          "XAF", "XOF", "XPF"})
+ZERO_DECIMAL = frozenset(
+    {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"}
+)
 
 
 def parse_date(value: str, name: str, example: str = "2025-06-18") -> date:
@@ -30,8 +31,9 @@ def parse_date(value: str, name: str, example: str = "2025-06-18") -> date:
         raise InvalidRequest(f"{name} {value!r} is not a valid date") from None
 
 
-def parse_timestamp(value: str, name: str, example: str = "2025-06-18T14:00:00Z", *, dates: bool = False,
-                    naive_as_utc: bool = False) -> datetime:
+def parse_timestamp(
+    value: str, name: str, example: str = "2025-06-18T14:00:00Z", *, dates: bool = False, naive_as_utc: bool = False
+) -> datetime:
     """An ISO 8601 timestamp argument as an aware UTC datetime. A zone is required unless `naive_as_utc`; with
     `dates`, a bare date means its midnight UTC."""
     text = value.strip()

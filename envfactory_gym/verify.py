@@ -138,8 +138,11 @@ def check_episodes(spec: EnvironmentSpec, report: VerificationReport) -> None:
             result = run_episode(env, ReferenceAgent(), seed=0, task_id=task_id)
             report.tasks_checked += 1
             if result["reward"] != 1.0:
-                report.add("tasks", "reward", f"{task_id}: ground truth scores {result['reward']:.3f}, not 1.0 "
-                           f"({result['components']})")
+                report.add(
+                    "tasks",
+                    "reward",
+                    f"{task_id}: ground truth scores {result['reward']:.3f}, not 1.0 ({result['components']})",
+                )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             check_env(env, skip_render_check=True)

@@ -19,8 +19,10 @@ def _canonical_json(text: str) -> str:
 
 def _defines_the_environment(path: Path, root: Path) -> bool:
     parts = path.relative_to(root).parts
-    return path.is_file() and "__pycache__" not in parts and (
-        path.suffix == ".py" or path.name in HASHED_DATA or (parts[0] == "snapshots" and path.suffix == ".json")
+    return (
+        path.is_file()
+        and "__pycache__" not in parts
+        and (path.suffix == ".py" or path.name in HASHED_DATA or (parts[0] == "snapshots" and path.suffix == ".json"))
     )
 
 
@@ -38,8 +40,9 @@ def environment_content_hash(folder: str | Path) -> str:
     if not (root / "metadata.json").is_file():
         raise FileNotFoundError(f"{root} is no environment folder: it has no metadata.json")
     digest = hashlib.sha256()
-    for path in sorted((p for p in root.rglob("*") if _defines_the_environment(p, root)),
-                       key=lambda p: p.relative_to(root).as_posix()):
+    for path in sorted(
+        (p for p in root.rglob("*") if _defines_the_environment(p, root)), key=lambda p: p.relative_to(root).as_posix()
+    ):
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".py":
             body = ast.dump(ast.parse(text, filename=str(path)))

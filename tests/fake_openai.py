@@ -12,14 +12,23 @@ from typing import Any, Callable
 Reply = tuple[int, dict[str, str], Any, float]  # status, headers, body, delay in seconds
 
 
-def completion(content: str | None = "", tool_calls: list | None = None, prompt_tokens: int = 11,
-               completion_tokens: int = 7, **message_extra: Any) -> dict:
+def completion(
+    content: str | None = "",
+    tool_calls: list | None = None,
+    prompt_tokens: int = 11,
+    completion_tokens: int = 7,
+    **message_extra: Any,
+) -> dict:
     """A chat-completion body with one choice and token usage."""
     message = {"role": "assistant", "content": content, **message_extra}
     if tool_calls:
         message["tool_calls"] = tool_calls
-    return {"id": "x", "model": "served-model", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}}
+    return {
+        "id": "x",
+        "model": "served-model",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
+    }
 
 
 class FakeEndpoint:
@@ -61,15 +70,29 @@ class FakeEndpoint:
                 if endpoint.models_status is not None:
                     self._reply(endpoint.models_status, {}, {"error": "no models here"})
                     return
-                self._reply(200, {}, {"object": "list", "data": [
-                    {"id": name, "object": "model", "owned_by": "fake-server", "max_model_len": 32768}
-                    for name in endpoint.models]})
+                self._reply(
+                    200,
+                    {},
+                    {
+                        "object": "list",
+                        "data": [
+                            {"id": name, "object": "model", "owned_by": "fake-server", "max_model_len": 32768}
+                            for name in endpoint.models
+                        ],
+                    },
+                )
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with endpoint.lock:
-                    endpoint.requests.append({"path": self.path, "headers": dict(self.headers),
-                                              "auth": self.headers.get("Authorization"), "body": body})
+                    endpoint.requests.append(
+                        {
+                            "path": self.path,
+                            "headers": dict(self.headers),
+                            "auth": self.headers.get("Authorization"),
+                            "body": body,
+                        }
+                    )
                     number = len(endpoint.requests)
                     endpoint.in_flight += 1
                     endpoint.max_in_flight = max(endpoint.max_in_flight, endpoint.in_flight)
@@ -93,8 +116,9 @@ class FakeEndpoint:
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
-    def add(self, status: int = 200, body: dict | None = None, delay: float = 0.0,
-            headers: dict[str, str] | None = None) -> None:
+    def add(
+        self, status: int = 200, body: dict | None = None, delay: float = 0.0, headers: dict[str, str] | None = None
+    ) -> None:
         """Script the next reply."""
         self.script.append((status, headers or {}, body if body is not None else completion("ok"), delay))
 

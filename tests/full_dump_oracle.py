@@ -114,6 +114,13 @@ class Oracle:
         env, task = self.env, self.env.task
         assert task is not None
         return score(
-            env.spec_env, env._calls, task.agent_calls, self.expected.baseline, final, self.expected.states[-1],
-            env._format_errors, env.reward_config, checklist_score(env.spec_env, task, env.session.state),
+            env.spec_env,
+            env._calls,
+            task.agent_calls,
+            self.expected.baseline,
+            final,
+            self.expected.states[-1],
+            env._format_errors,
+            env.reward_config,
+            checklist_score(env.spec_env, task, env.session.state),
         )

@@ -22,7 +22,12 @@ def make_spec(
     (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": {"items": rows}}))
     (folder / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks or []))
     return EnvironmentSpec(
-        name="Small", domain="utilities", description="A small test environment.", product="Test",
-        docs_url="https://example.org/docs", schema=SMALL_SCHEMA,
-        tools={f.__name__: ToolSpec.from_function(f) for f in functions}, folder=folder,
+        name="Small",
+        domain="utilities",
+        description="A small test environment.",
+        product="Test",
+        docs_url="https://example.org/docs",
+        schema=SMALL_SCHEMA,
+        tools={f.__name__: ToolSpec.from_function(f) for f in functions},
+        folder=folder,
     )

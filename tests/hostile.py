@@ -16,21 +16,60 @@ from envfactory_gym.spec import EnvironmentSpec
 #: Raw JSON-ish tokens that a strict decoder refuses or that strain one: non-finite and over-long numbers,
 #: unpaired surrogates (escaped and raw), control characters, truncated literals and strings, stray brackets.
 BAD_TOKENS = (
-    "NaN", "-NaN", "Infinity", "-Infinity", "1e999", "-1e999", "1" * 5000, "-" + "9" * 4400, "1" * 4300,
-    "0." + "1" * 5000, "1e-999", "9223372036854775808", "-9223372036854775809", "1.7976931348623157e309",
-    '"\\ud800"', '"\\udfff\\ud800"', '"x\\udc00"', '"\ud800"', '"\x00\x01\x1f"', '"a\\u0000b"', '"\\x"', "tru",
-    "nul", '"unterminated', "[", "]", "{", "}", ",", ":", "'single'", "01", "+1", ".5", "-",
+    "NaN",
+    "-NaN",
+    "Infinity",
+    "-Infinity",
+    "1e999",
+    "-1e999",
+    "1" * 5000,
+    "-" + "9" * 4400,
+    "1" * 4300,
+    "0." + "1" * 5000,
+    "1e-999",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "1.7976931348623157e309",
+    '"\\ud800"',
+    '"\\udfff\\ud800"',
+    '"x\\udc00"',
+    '"\ud800"',
+    '"\x00\x01\x1f"',
+    '"a\\u0000b"',
+    '"\\x"',
+    "tru",
+    "nul",
+    '"unterminated',
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    "'single'",
+    "01",
+    "+1",
+    ".5",
+    "-",
 )
 FENCE = "`" * 3
 CONTROL = "".join(chr(c) for c in range(32)) + "\x7f\u2028\u2029\ufeff\ufffe"
-SPECIAL = "\ud800\udfff\udbff\udc00\"\\{}[]<>:,"
+SPECIAL = '\ud800\udfff\udbff\udc00"\\{}[]<>:,'
 TAGS = ("<tool_call>", "</tool_call>", "<think>", "</think>", FENCE, FENCE + "json\n", "{", "[")
 #: Long actions that make naive regular expressions backtrack (a fence before 60,000 spaces took minutes) or
 #: recursive scanners overflow: parsing each must stay about linear.
 PATHOLOGICAL = (
-    FENCE + " " * 60000 + "x", FENCE + "json" + " \n" * 30000 + FENCE, "<think>" * 9000, "<tool_call>" * 5900,
-    "<tool_call></tool_call>" * 2800, "[" * 40 + '"\\"' * 16000 + "\\", "[" * 40 + '"' + "\\" * 60000,
-    '["' + "[" * 60000 + '"]', '[{"a":' * 6000, "[" + "1," * 30000 + "1]", "x" * 30000 + "</think>" + "<think>" * 4000,
+    FENCE + " " * 60000 + "x",
+    FENCE + "json" + " \n" * 30000 + FENCE,
+    "<think>" * 9000,
+    "<tool_call>" * 5900,
+    "<tool_call></tool_call>" * 2800,
+    "[" * 40 + '"\\"' * 16000 + "\\",
+    "[" * 40 + '"' + "\\" * 60000,
+    '["' + "[" * 60000 + '"]',
+    '[{"a":' * 6000,
+    "[" + "1," * 30000 + "1]",
+    "x" * 30000 + "</think>" + "<think>" * 4000,
     "<tool_call>" + '{"name": "' + "\\u" * 20000 + '"}',
 )
 DEEP_LEVELS = (31, 32, 33, 200, 990)  # inside a value
@@ -38,8 +77,17 @@ VERY_DEEP_LEVELS = (3000, 20000)  # a whole action
 FLOODS = (31, 32, 33, 100, 1000)
 #: Kinds of action and how often each is drawn: mostly calls, malformed or not; plain text (which ends the turn,
 #: so its cost is the turn's scoring, not parsing) less often.
-KINDS = {"hermes": 3, "openai": 2, "fenced": 1, "deep": 2, "flood": 1, "text": 0.5, "tags": 0.5, "mixed": 1,
-         "pathological": 0.2}
+KINDS = {
+    "hermes": 3,
+    "openai": 2,
+    "fenced": 1,
+    "deep": 2,
+    "flood": 1,
+    "text": 0.5,
+    "tags": 0.5,
+    "mixed": 1,
+    "pathological": 0.2,
+}
 
 
 def text(rng: Random, max_size: int = 24) -> str:
@@ -61,11 +109,16 @@ def text(rng: Random, max_size: int = 24) -> str:
 
 def plain_value(rng: Random) -> Any:
     """A JSON-able Python value: null, a bool, an int (up to 2**80), a float (NaN and infinities too), text."""
-    return rng.choice([
-        lambda: None, lambda: rng.random() < 0.5, lambda: rng.randint(-(2**80), 2**80), lambda: rng.randint(-9, 9),
-        lambda: rng.choice([float("nan"), float("inf"), -float("inf"), 1e308, -0.0, rng.uniform(-1e9, 1e9)]),
-        lambda: text(rng),
-    ])()
+    return rng.choice(
+        [
+            lambda: None,
+            lambda: rng.random() < 0.5,
+            lambda: rng.randint(-(2**80), 2**80),
+            lambda: rng.randint(-9, 9),
+            lambda: rng.choice([float("nan"), float("inf"), -float("inf"), 1e308, -0.0, rng.uniform(-1e9, 1e9)]),
+            lambda: text(rng),
+        ]
+    )()
 
 
 def leaf(rng: Random) -> str:
@@ -115,14 +168,18 @@ def call_object(rng: Random, spec: EnvironmentSpec) -> str:
     tool = spec.tools[rng.choice(sorted(spec.tools))]
     name = rng.choice([json.dumps(tool.name), json_text(rng, 1), '"' + "x" * 5000 + '"'])
     fields = list(tool.input_model.model_fields) or ["x"]
-    pairs = [f"{json.dumps(rng.choice(fields)) if rng.random() < 0.8 else key(rng)}:{json_text(rng, 2)}"
-             for _ in range(rng.randint(0, 4))]
-    arguments = rng.choice([
-        "{" + ",".join(pairs) + "}",
-        json_text(rng),
-        json.dumps("{" + ",".join(pairs) + "}"),  # arguments as a JSON string (OpenAI style)
-        json.dumps(json_text(rng)),
-    ])
+    pairs = [
+        f"{json.dumps(rng.choice(fields)) if rng.random() < 0.8 else key(rng)}:{json_text(rng, 2)}"
+        for _ in range(rng.randint(0, 4))
+    ]
+    arguments = rng.choice(
+        [
+            "{" + ",".join(pairs) + "}",
+            json_text(rng),
+            json.dumps("{" + ",".join(pairs) + "}"),  # arguments as a JSON string (OpenAI style)
+            json.dumps(json_text(rng)),
+        ]
+    )
     shape = rng.choice(["hermes", "hermes", "openai", "parameters", "shapeless"])
     if shape == "openai":
         return f'{{"function": {{"name": {name}, "arguments": {arguments}}}}}'
@@ -146,8 +203,14 @@ def hostile_action(rng: Random, spec: EnvironmentSpec) -> str:
         return FENCE + "json\n" + call_object(rng, spec) + "\n" + FENCE
     if kind == "deep":
         inner = deep(rng, DEEP_LEVELS + VERY_DEEP_LEVELS)
-        return rng.choice([inner, f"<tool_call>{inner}</tool_call>", '{"name": "x", "arguments": ' + inner + "}",
-                           '{"tool_calls": ' + inner + "}"])
+        return rng.choice(
+            [
+                inner,
+                f"<tool_call>{inner}</tool_call>",
+                '{"name": "x", "arguments": ' + inner + "}",
+                '{"tool_calls": ' + inner + "}",
+            ]
+        )
     if kind == "flood":
         block = f'<tool_call>{{"name": "{rng.choice(sorted(spec.tools))}", "arguments": {{}}}}</tool_call>'
         return block * rng.choice(FLOODS)
@@ -157,8 +220,10 @@ def hostile_action(rng: Random, spec: EnvironmentSpec) -> str:
         return rng.choice(PATHOLOGICAL)
     if kind == "tags":
         return "".join(rng.choice(TAGS) if rng.random() < 0.5 else text(rng) for _ in range(rng.randint(0, 8)))
-    parts = [rng.choice([text(rng), f"<tool_call>{call_object(rng, spec)}</tool_call>", "<think>plan</think>"])
-             for _ in range(rng.randint(0, 5))]
+    parts = [
+        rng.choice([text(rng), f"<tool_call>{call_object(rng, spec)}</tool_call>", "<think>plan</think>"])
+        for _ in range(rng.randint(0, 5))
+    ]
     return "".join(parts)
 
 

@@ -24,15 +24,22 @@ def test_single_hermes_call():
 
 
 def test_several_calls_and_surrounding_text():
-    p = parse('Let me look.\n<tool_call>{"name": "a", "arguments": {}}</tool_call>\n'
-              '<tool_call>\n{"name": "b", "arguments": {"x": 1}}\n</tool_call>')
+    p = parse(
+        'Let me look.\n<tool_call>{"name": "a", "arguments": {}}</tool_call>\n'
+        '<tool_call>\n{"name": "b", "arguments": {"x": 1}}\n</tool_call>'
+    )
     assert [c.name for c in p.tool_calls] == ["a", "b"]
     assert p.message == "Let me look."
 
 
 def test_arguments_as_json_string_and_openai_function_wrapper():
-    text = json.dumps({"tool_calls": [{"id": "c1", "type": "function",
-                                       "function": {"name": "f", "arguments": json.dumps({"k": "v"})}}]})
+    text = json.dumps(
+        {
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": json.dumps({"k": "v"})}}
+            ]
+        }
+    )
     p = parse(text)
     assert [(c.name, c.arguments) for c in p.tool_calls] == [("f", {"k": "v"})]
 
@@ -43,7 +50,7 @@ def test_fenced_json_call():
 
 
 def test_think_is_stripped_and_kept_as_reasoning():
-    p = parse('<think>the user wants X</think>Here you go.')
+    p = parse("<think>the user wants X</think>Here you go.")
     assert p.reasoning == "the user wants X" and p.message == "Here you go." and p.ends_turn
 
 
@@ -92,9 +99,11 @@ def test_nesting_is_bounded_in_every_path(depth):
     """Each JSON document of an action (a call, or arguments sent as a JSON string) nests at most MAX_JSON_DEPTH."""
     deep = "[" * depth + "]" * depth
     arguments = '{"a": ' + deep + "}"
-    documents = [(f'<tool_call>{{"name": "f", "arguments": {arguments}}}</tool_call>', depth + 2),  # Hermes block
-                 (f'{{"name": "f", "arguments": {arguments}}}', depth + 2),  # OpenAI-style JSON
-                 (json.dumps({"name": "f", "arguments": arguments}), depth + 1)]  # arguments as a JSON string
+    documents = [
+        (f'<tool_call>{{"name": "f", "arguments": {arguments}}}</tool_call>', depth + 2),  # Hermes block
+        (f'{{"name": "f", "arguments": {arguments}}}', depth + 2),  # OpenAI-style JSON
+        (json.dumps({"name": "f", "arguments": arguments}), depth + 1),
+    ]  # arguments as a JSON string
     for text, levels in documents:
         p = parse(text)
         assert not p.ends_turn
@@ -110,11 +119,18 @@ def test_json_depth_ignores_brackets_in_strings():
     assert json_depth("[" * 40) == 40
 
 
-@pytest.mark.parametrize("value, refused", [
-    ("NaN", "NaN is not a JSON number"), ("-Infinity", "-Infinity is not a JSON number"),
-    ("1e999", "is out of range"), ("1" * 5000, "too many digits"), ('"\\ud800"', "unpaired UTF-16 surrogate"),
-    ('"a\\udc00"', "unpaired UTF-16 surrogate"), ('"\ud800"', "unpaired UTF-16 surrogate"),
-])
+@pytest.mark.parametrize(
+    "value, refused",
+    [
+        ("NaN", "NaN is not a JSON number"),
+        ("-Infinity", "-Infinity is not a JSON number"),
+        ("1e999", "is out of range"),
+        ("1" * 5000, "too many digits"),
+        ('"\\ud800"', "unpaired UTF-16 surrogate"),
+        ('"a\\udc00"', "unpaired UTF-16 surrogate"),
+        ('"\ud800"', "unpaired UTF-16 surrogate"),
+    ],
+)
 def test_values_a_strict_decoder_refuses_are_format_errors(value, refused):
     with pytest.raises(ActionLimitError, match=refused):
         decode_json(f'{{"a": {value}}}')
@@ -125,9 +141,12 @@ def test_values_a_strict_decoder_refuses_are_format_errors(value, refused):
 
 
 def test_valid_values_near_the_bounds_pass():
-    p = parse('<tool_call>{"name": "f", "arguments": {"a": "\\ud83d\\ude00", "b": 1e308, "c": ' + "9" * 4000
-              + "}}</tool_call>")
-    assert p.tool_calls[0].arguments["a"] == "\U0001F600" and p.tool_calls[0].arguments["b"] == 1e308
+    p = parse(
+        '<tool_call>{"name": "f", "arguments": {"a": "\\ud83d\\ude00", "b": 1e308, "c": '
+        + "9" * 4000
+        + "}}</tool_call>"
+    )
+    assert p.tool_calls[0].arguments["a"] == "\U0001f600" and p.tool_calls[0].arguments["b"] == 1e308
 
 
 def test_a_tool_call_flood_is_one_format_error_and_runs_nothing():
@@ -135,7 +154,8 @@ def test_a_tool_call_flood_is_one_format_error_and_runs_nothing():
     assert len(parse(block * MAX_TOOL_CALLS).tool_calls) == MAX_TOOL_CALLS
     flood = parse(block * 1000)
     assert flood.tool_calls == [] and flood.errors == [
-        f"the action holds 1000 tool calls; at most {MAX_TOOL_CALLS} are allowed in one action, none ran"]
+        f"the action holds 1000 tool calls; at most {MAX_TOOL_CALLS} are allowed in one action, none ran"
+    ]
     listed = parse(json.dumps({"tool_calls": [{"function": {"name": "f", "arguments": "{}"}}] * 40}))
     assert listed.tool_calls == [] and "40 tool calls" in listed.errors[0]
 

@@ -44,10 +44,16 @@ def native_answer(body: dict) -> dict:
     messages = body["messages"]
     text = "Sorry, I can't do that." if fails_on_purpose(messages) else GT.act(messages)
     parsed = HermesParser().parse(text)
-    calls = [{"id": f"c{i}", "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
-             for i, c in enumerate(parsed.tool_calls)]
-    return completion(None if calls else parsed.message, calls, prompt_tokens=len(json.dumps(messages)) // 4,
-                      completion_tokens=len(text) // 4)
+    calls = [
+        {"id": f"c{i}", "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+        for i, c in enumerate(parsed.tool_calls)
+    ]
+    return completion(
+        None if calls else parsed.message,
+        calls,
+        prompt_tokens=len(json.dumps(messages)) // 4,
+        completion_tokens=len(text) // 4,
+    )
 
 
 @pytest.fixture
@@ -65,8 +71,24 @@ def printed(capsys) -> str:
 
 
 def bench_args(endpoint: FakeEndpoint, run_dir: Path, *extra: str) -> list[str]:
-    return ["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "2",
-            "--tool-format", "native", "--concurrency", "4", "--run-dir", str(run_dir), *extra]
+    return [
+        "bench",
+        "--model",
+        MODEL,
+        "--base-url",
+        endpoint.url,
+        "--envs",
+        *ENVS,
+        "--k",
+        "2",
+        "--tool-format",
+        "native",
+        "--concurrency",
+        "4",
+        "--run-dir",
+        str(run_dir),
+        *extra,
+    ]
 
 
 def test_bench_report_numbers_are_what_the_episodes_imply(endpoint, tmp_path):
@@ -116,8 +138,9 @@ def test_a_killed_run_resumes_to_the_same_report(endpoint, tmp_path):
     endpoint.respond = lambda body, n: (200, {}, native_answer(body), 0.02)  # slow enough to be killed mid-run
     killed, fresh = tmp_path / "killed", tmp_path / "fresh"
     command = [sys.executable, "-m", "envfactory_gym.cli", *bench_args(endpoint, killed)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, "COLUMNS": "120"})
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "120"}
+    )
     episodes = killed / "episodes.jsonl"
     baselines = sum(len(split_task_ids(resolve(e), "test")) for e in ENVS) * 2 * 3
     deadline = time.monotonic() + 120
@@ -140,8 +163,15 @@ def test_a_killed_run_resumes_to_the_same_report(endpoint, tmp_path):
 
 
 #: What differs between two plays of the same run: how long things took and when.
-TIMING_FIELDS = {"call_latency_median", "call_latency_p95", "episode_seconds_median", "episode_seconds_p95",
-                 "wall_seconds", "sessions", "started_at"}
+TIMING_FIELDS = {
+    "call_latency_median",
+    "call_latency_p95",
+    "episode_seconds_median",
+    "episode_seconds_p95",
+    "wall_seconds",
+    "sessions",
+    "started_at",
+}
 
 
 def without_timings(run_dir: Path) -> dict:
@@ -156,8 +186,28 @@ def without_timings(run_dir: Path) -> dict:
 def test_a_run_directory_refuses_other_settings_and_nothing_to_run_is_refused(endpoint, tmp_path, capsys):
     assert main(bench_args(endpoint, tmp_path, "--baselines", "noop")) == 0
     before = (tmp_path / "episodes.jsonl").read_text()
-    assert main(["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "3",
-                 "--tool-format", "native", "--baselines", "noop", "--run-dir", str(tmp_path)]) == 2
+    assert (
+        main(
+            [
+                "bench",
+                "--model",
+                MODEL,
+                "--base-url",
+                endpoint.url,
+                "--envs",
+                *ENVS,
+                "--k",
+                "3",
+                "--tool-format",
+                "native",
+                "--baselines",
+                "noop",
+                "--run-dir",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
     assert "other settings (k)" in printed(capsys) and (tmp_path / "episodes.jsonl").read_text() == before
     assert main(["bench", "--envs", "notion", "--baselines", "none", "--run-dir", str(tmp_path / "x")]) == 2
     assert "nothing to run" in printed(capsys)
@@ -202,11 +252,30 @@ def test_a_line_cut_inside_a_multibyte_character_does_not_stop_a_resume(tmp_path
 
     rundir = RunDirectory(tmp_path)
     rundir.open({"k": 1})
-    whole = Record("m", "envfactory/Notion-v0", "notion", "office", "notion-0001", 0, messages=[
-        {"role": "user", "content": "café ☕ naïve"}])
+    whole = Record(
+        "m",
+        "envfactory/Notion-v0",
+        "notion",
+        "office",
+        "notion-0001",
+        0,
+        messages=[{"role": "user", "content": "café ☕ naïve"}],
+    )
     rundir.append([whole])
-    line = (json.dumps(Record("m", "envfactory/Notion-v0", "notion", "office", "notion-0002", 0, messages=[
-        {"role": "user", "content": "☕☕☕"}]).as_dict(), ensure_ascii=False)).encode()
+    line = (
+        json.dumps(
+            Record(
+                "m",
+                "envfactory/Notion-v0",
+                "notion",
+                "office",
+                "notion-0002",
+                0,
+                messages=[{"role": "user", "content": "☕☕☕"}],
+            ).as_dict(),
+            ensure_ascii=False,
+        )
+    ).encode()
     with open(tmp_path / "episodes.jsonl", "ab") as out:
         out.write(line[: line.index("☕".encode()) + 1])  # cut inside the first ☕
     with open(tmp_path / "episodes.jsonl", "ab") as out:
@@ -298,9 +367,16 @@ def test_pass_hat_k_and_pass_at_k_on_a_constructed_case():
 
     def record(task: str, sample: int, solved: bool) -> EpisodeRecord:
         value = 1.0 if solved else 0.0
-        return EpisodeRecord("m", "envfactory/X-v0", "x", "office", task, sample, reward=value,
-                             components={"trajectory": value, "state": value, "length_penalty": 0.0,
-                                         "format_penalty": 0.0})
+        return EpisodeRecord(
+            "m",
+            "envfactory/X-v0",
+            "x",
+            "office",
+            task,
+            sample,
+            reward=value,
+            components={"trajectory": value, "state": value, "length_penalty": 0.0, "format_penalty": 0.0},
+        )
 
     records = [record("a", s, s < 2) for s in range(4)] + [record("b", s, True) for s in range(4)]
     (summary,) = summarize(records)
@@ -309,8 +385,19 @@ def test_pass_hat_k_and_pass_at_k_on_a_constructed_case():
     assert summary.pass_at[2] == pytest.approx((5 / 6 + 1) / 2)
     assert summary.pass_hat[4] == pytest.approx(0.5) and summary.pass_at[4] == 1.0
     assert summary.reward == pytest.approx(0.75) and summary.tasks == 2 and summary.episodes == 8
-    varied = [EpisodeRecord("m", "envfactory/X-v0", "x", "office", f"t{i}", 0, reward=(i * 7 % 11) / 11,
-                            components=records[0].components) for i in range(9)]
+    varied = [
+        EpisodeRecord(
+            "m",
+            "envfactory/X-v0",
+            "x",
+            "office",
+            f"t{i}",
+            0,
+            reward=(i * 7 % 11) / 11,
+            components=records[0].components,
+        )
+        for i in range(9)
+    ]
     assert summarize(varied) == summarize(list(reversed(varied)))  # the order episodes finished in does not matter
 
 
@@ -332,13 +419,29 @@ class UserWithABug(ScriptedUser):
 def test_environment_errors_are_recorded_with_tracebacks_and_not_played_again(endpoint, tmp_path, monkeypatch):
     plain_kwargs = runner.env_kwargs
     monkeypatch.setattr(runner, "env_kwargs", lambda config: {**plain_kwargs(config), "user": UserWithABug})
-    args = ["bench", "--model", MODEL, "--base-url", endpoint.url, "--envs", "notion", "--k", "2",
-            "--tool-format", "native", "--baselines", "reference", "--run-dir", str(tmp_path)]
+    args = [
+        "bench",
+        "--model",
+        MODEL,
+        "--base-url",
+        endpoint.url,
+        "--envs",
+        "notion",
+        "--k",
+        "2",
+        "--tool-format",
+        "native",
+        "--baselines",
+        "reference",
+        "--run-dir",
+        str(tmp_path),
+    ]
     assert main(args) == 0  # nothing left to play again: an environment error is final
     records = RunDirectory(tmp_path).records()
     broken = [r for r in records if r.error]
     assert {(r.agent, r.task_id, r.sample) for r in broken} == {
-        (agent, UserWithABug.broken_task, sample) for agent in (MODEL, "reference") for sample in (0, 1)}
+        (agent, UserWithABug.broken_task, sample) for agent in (MODEL, "reference") for sample in (0, 1)
+    }
     assert error_counts(records) == {"environment": 4}
     for record in broken:
         assert record.error_kind == "environment" and not record.error_transient and record.reward == 0.0

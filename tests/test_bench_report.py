@@ -38,8 +38,12 @@ MODEL, QUITTER = "fake-agent-7b", "quitter-1b"
 PRICE_IN, PRICE_OUT = 1.5, 6.0
 ARTIFACTS = Path(__file__).resolve().parent.parent / "runs" / "artifacts"
 #: Steps the reference agent takes on the longest test task (one per call, one reply per turn), plus two.
-MAX_STEPS = 2 + max(len(task.agent_calls) + len(task.turns) for spec in map(resolve, ENVS)
-                    for task_id, task in load_tasks(spec).items() if task_id in split_task_ids(spec, "test"))
+MAX_STEPS = 2 + max(
+    len(task.agent_calls) + len(task.turns)
+    for spec in map(resolve, ENVS)
+    for task_id, task in load_tasks(spec).items()
+    if task_id in split_task_ids(spec, "test")
+)
 
 
 def kind(messages: list[dict]) -> str:
@@ -59,26 +63,57 @@ def mixed_answer(body: dict) -> dict:
     how = kind(messages)
     if how == "solves":
         text = GT.act(messages)
-        call = json.loads(text.removeprefix("<tool_call>").removesuffix("</tool_call>")) if "<tool_call>" in text \
+        call = (
+            json.loads(text.removeprefix("<tool_call>").removesuffix("</tool_call>")) if "<tool_call>" in text else None
+        )
+        calls = (
+            [
+                {
+                    "id": "c0",
+                    "type": "function",
+                    "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])},
+                }
+            ]
+            if call
             else None
-        calls = [{"id": "c0", "type": "function",
-                  "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}] if call else None
+        )
         return completion(None if call else text, calls, **tokens(body, text))
     if how == "malformed" and not any(m["role"] == "assistant" for m in messages):
         text = '<tool_call>{"name": oops</tool_call>'
         return completion(text, **tokens(body, text))
     if how == "misuses tools":
         needs = next(t["function"]["name"] for t in body["tools"] if t["function"]["parameters"].get("required"))
-        calls = [{"id": "c0", "type": "function", "function": {"name": "no_such_tool", "arguments": "{}"}},
-                 {"id": "c1", "type": "function", "function": {"name": needs, "arguments": "{}"}}]
+        calls = [
+            {"id": "c0", "type": "function", "function": {"name": "no_such_tool", "arguments": "{}"}},
+            {"id": "c1", "type": "function", "function": {"name": needs, "arguments": "{}"}},
+        ]
         return completion(None, calls, **tokens(body, "xx"))
     return completion("Sorry, I can't do that.", **tokens(body, "Sorry, I can't do that."))
 
 
 def bench_args(endpoint: FakeEndpoint, run_dir: Path, *extra: str, model: str = MODEL) -> list[str]:
-    return ["bench", "--model", model, "--base-url", endpoint.url, "--envs", *ENVS, "--k", "2", "--tool-format",
-            "native", "--concurrency", "4", "--run-dir", str(run_dir), "--baselines", "reference,noop",
-            "--max-steps", str(MAX_STEPS), *extra]
+    return [
+        "bench",
+        "--model",
+        model,
+        "--base-url",
+        endpoint.url,
+        "--envs",
+        *ENVS,
+        "--k",
+        "2",
+        "--tool-format",
+        "native",
+        "--concurrency",
+        "4",
+        "--run-dir",
+        str(run_dir),
+        "--baselines",
+        "reference,noop",
+        "--max-steps",
+        str(MAX_STEPS),
+        *extra,
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -116,21 +151,28 @@ def test_settings_head_the_reports_and_metrics(run, endpoint):
     assert settings["model"] == MODEL and settings["tool_format"] == "native" and settings["k"] == 2
     assert settings["temperature"] == 0.7 and settings["thinking"] is None and settings["user"] == "scripted"
     assert settings["split"] == "test" and settings["package_version"]
-    assert settings["endpoint"] == {"url": endpoint.url, "kind": "fake-server", "max_model_len": 32768,
-                                    "listed": True}
+    assert settings["endpoint"] == {"url": endpoint.url, "kind": "fake-server", "max_model_len": 32768, "listed": True}
     specs = [resolve(e) for e in ENVS]
-    assert settings["environments"] == {s.env_id: {"version": s.version, "hash": environment_content_hash(s.folder)}
-                                        for s in specs}
+    assert settings["environments"] == {
+        s.env_id: {"version": s.version, "hash": environment_content_hash(s.folder)} for s in specs
+    }
     assert settings["sessions"] == 1 and settings["wall_seconds"] > 0
     assert settings["price"] == {"input": PRICE_IN, "output": PRICE_OUT}
 
     report = (run / "report.md").read_text()
     assert report.index("## Settings") < report.index("## Overall")
     top = report[: report.index("## Overall")]
-    for expected in (f"| model | {MODEL} |", "| tool format | native |", "| temperature | 0.7 |",
-                     "| thinking | server default |", "| k (samples per task) | 2 |", "| user | scripted |",
-                     "fake-server at " + endpoint.url, f"{PRICE_IN:g} / {PRICE_OUT:g}",
-                     *(f"{s.env_id} {environment_content_hash(s.folder)[:12]}" for s in specs)):
+    for expected in (
+        f"| model | {MODEL} |",
+        "| tool format | native |",
+        "| temperature | 0.7 |",
+        "| thinking | server default |",
+        "| k (samples per task) | 2 |",
+        "| user | scripted |",
+        "fake-server at " + endpoint.url,
+        f"{PRICE_IN:g} / {PRICE_OUT:g}",
+        *(f"{s.env_id} {environment_content_hash(s.folder)[:12]}" for s in specs),
+    ):
         assert expected in top, expected
     page = (run / "report.html").read_text()
     assert page.index('id="settings"') < page.index('id="all"') and "fake-server" in page
@@ -171,8 +213,9 @@ def test_per_task_files_hold_every_episode(run):
         assert int(row["prompt_tokens"]) == record.prompt_tokens and int(row["task_turns"]) > 0
     pq = pytest.importorskip("pyarrow.parquet")
     table = pq.read_table(run / "per_task.parquet").to_pylist()
-    assert [(r["agent"], r["task_id"], r["sample"], r["reward"]) for r in table] == \
-           [(r["agent"], r["task_id"], int(r["sample"]), float(r["reward"])) for r in rows]
+    assert [(r["agent"], r["task_id"], r["sample"], r["reward"]) for r in table] == [
+        (r["agent"], r["task_id"], int(r["sample"]), float(r["reward"])) for r in rows
+    ]
     page = (run / "report.html").read_text()
     for spec in (resolve(e) for e in ENVS):  # grouped by environment, every task in it
         section = page.split(f"<summary>{spec.env_id} (", 1)[1].split("</details>", 1)[0]
@@ -182,10 +225,17 @@ def test_per_task_files_hold_every_episode(run):
 def test_failure_analysis_explains_what_went_wrong(run):
     records = model_records(run)
     failures = metrics_of(run)["failures"]
-    unknown = sum(1 for r in records for m in r.messages
-                  if m["role"] == "tool" and m["content"].startswith("Error: unknown tool"))
-    missing = sum(1 for r in records for m in r.messages if m["role"] == "tool"
-                  and m["content"].startswith("Error: invalid arguments") and "Field required" in m["content"])
+    unknown = sum(
+        1 for r in records for m in r.messages if m["role"] == "tool" and m["content"].startswith("Error: unknown tool")
+    )
+    missing = sum(
+        1
+        for r in records
+        for m in r.messages
+        if m["role"] == "tool"
+        and m["content"].startswith("Error: invalid arguments")
+        and "Field required" in m["content"]
+    )
     assert unknown > 0 and missing > 0
     classes = {(e["env_id"], e["class"]): e for entries in failures["tool_errors"].values() for e in entries}
     assert sum(e["counts"].get(MODEL, 0) for (_, name), e in classes.items() if name == "unknown tool") == unknown
@@ -211,12 +261,16 @@ def test_failure_analysis_explains_what_went_wrong(run):
 
 def test_error_classes():
     assert error_class("Error: unknown tool 'x'. Available tools: a, b") == "unknown tool"
-    assert error_class("Error: 'add_connection' can only be performed by the user; ask the user to do it") == \
-        "user-only tool"
+    assert (
+        error_class("Error: 'add_connection' can only be performed by the user; ask the user to do it")
+        == "user-only tool"
+    )
     assert error_class("Error: invalid arguments for 'f': page_id: Field required") == "missing argument"
     assert error_class("Error: invalid arguments for 'f': extra: unexpected argument") == "unexpected argument"
-    assert error_class("Error: invalid arguments for 'f': limit: Input should be a valid integer") == \
-        "invalid argument value"
+    assert (
+        error_class("Error: invalid arguments for 'f': limit: Input should be a valid integer")
+        == "invalid argument value"
+    )
     assert error_class("Error: NotFound: no page 'p1'") == "NotFound"
     assert error_class("Error: 'f' failed: KeyError: 'x'") == "tool crashed"
     assert error_class("Error: something odd") == "other"
@@ -293,8 +347,9 @@ def test_paired_difference_on_constructed_cases():
     three = paired_difference("g", {i: 0.0 for i in range(3)}, {i: 1.0 for i in range(3)})
     assert three is not None and three.p_value == pytest.approx(2 / 8)  # exact: 2 of 8 sign patterns as extreme
     assert three.low == three.high == 1.0 and not three.real  # the interval alone would say so; p does not
-    many = paired_difference("g", {i: 0.2 for i in range(30)}, {i: 0.2 + (0.3 if i % 3 else -0.1)
-                                                              for i in range(30)}, seed=1)
+    many = paired_difference(
+        "g", {i: 0.2 for i in range(30)}, {i: 0.2 + (0.3 if i % 3 else -0.1) for i in range(30)}, seed=1
+    )
     assert many is not None and many.real and many.verdict == "B better" and many.p_value < 0.01
     assert many.difference == pytest.approx((20 * 0.3 - 10 * 0.1) / 30) and many.low < many.difference < many.high
     assert paired_difference("g", {"a": 1.0}, {"b": 1.0}) is None
@@ -303,8 +358,19 @@ def test_paired_difference_on_constructed_cases():
 
 
 def test_pass_k_plot_uses_integer_ticks():
-    summary = Summary("m", "all", 10, 5, 0.5, 0.4, 0.6, {}, 0.5, pass_hat={k: 1 / k for k in range(1, 6)},
-                      pass_at={k: 1 - 1 / (k + 1) for k in range(1, 6)})
+    summary = Summary(
+        "m",
+        "all",
+        10,
+        5,
+        0.5,
+        0.4,
+        0.6,
+        {},
+        0.5,
+        pass_hat={k: 1 / k for k in range(1, 6)},
+        pass_at={k: 1 - 1 / (k + 1) for k in range(1, 6)},
+    )
     figure = pass_k_figure([summary])
     figure.canvas.draw()
     axis = figure.axes[0]
@@ -338,20 +404,37 @@ def test_the_html_pages_render_in_a_headless_chromium(run, tmp_path):
     assert main(["leaderboard", str(run), "--out", str(tmp_path / "board")]) == 0
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-dev-shm-usage"])
+        browser = playwright.chromium.launch(
+            executable_path=chromium,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-dev-shm-usage",
+            ],
+        )
         try:
             context = browser.new_context(viewport={"width": 1366, "height": 768}, offline=True)
-            for name, html_file in (("report", run / "report.html"),
-                                    ("leaderboard", tmp_path / "board" / "leaderboard.html")):
+            for name, html_file in (
+                ("report", run / "report.html"),
+                ("leaderboard", tmp_path / "board" / "leaderboard.html"),
+            ):
                 page = context.new_page()
                 problems: list[str] = []
-                page.on("console", lambda m, problems=problems: problems.append(f"console {m.type}: {m.text}")
-                        if m.type in ("error", "warning") else None)
+                page.on(
+                    "console",
+                    lambda m, problems=problems: (
+                        problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
+                    ),
+                )
                 page.on("pageerror", lambda e, problems=problems: problems.append(f"page error: {e}"))
-                page.on("request", lambda r, problems=problems: problems.append(f"request: {r.url}")
-                        if not r.url.startswith(("file:", "data:")) else None)
+                page.on(
+                    "request",
+                    lambda r, problems=problems: (
+                        problems.append(f"request: {r.url}") if not r.url.startswith(("file:", "data:")) else None
+                    ),
+                )
                 page.goto(html_file.resolve().as_uri())
                 page.wait_for_load_state("load")
                 tables = page.locator("table")
@@ -372,7 +455,8 @@ def test_the_html_pages_render_in_a_headless_chromium(run, tmp_path):
 
                     def cells(first=first) -> list[float]:
                         return first.evaluate(
-                            "t => Array.from(t.tBodies[0].rows, r => parseFloat(r.cells[4].textContent))")
+                            "t => Array.from(t.tBodies[0].rows, r => parseFloat(r.cells[4].textContent))"
+                        )
 
                     header.click()
                     assert cells() == sorted(cells())

@@ -14,8 +14,10 @@ from envfactory_gym import registry
 from envfactory_gym.cli import build_parser, checks, main
 
 
-@pytest.mark.parametrize("argv", [["info", "notin"], ["verify", "notoin"], ["rollout", "notio", "--episodes", "1"],
-                                  ["split", "shopfy", "--check"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["info", "notin"], ["verify", "notoin"], ["rollout", "notio", "--episodes", "1"], ["split", "shopfy", "--check"]],
+)
 def test_an_unknown_name_is_one_line_with_a_suggestion(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -66,11 +68,19 @@ def test_your_own_environment_from_scaffold_to_gym_make(tmp_path, monkeypatch, c
     monkeypatch.setenv("ENVFACTORY_PATH", str(tmp_path))
     assert "library_loans" in registry.zoo_keys()
     assert main(["split", "library_loans"]) == 0 and (folder / "splits.json").is_file()
-    code = ("import gymnasium as gym, envfactory_gym\n"
-            "env = gym.make('envfactory/LibraryLoans-v0')\n"
-            "print(env.reset(seed=0)[1]['task_id'])\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
-                         env={**__import__("os").environ, "ENVFACTORY_PATH": str(tmp_path)})
+    code = (
+        "import gymnasium as gym, envfactory_gym\n"
+        "env = gym.make('envfactory/LibraryLoans-v0')\n"
+        "print(env.reset(seed=0)[1]['task_id'])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env={**__import__("os").environ, "ENVFACTORY_PATH": str(tmp_path)},
+    )
     assert out.stdout.strip().startswith("library_loans-")
     assert main(["rollout", "library_loans", "--agent", "reference"]) == 0
     assert "overall mean reward: 1.000" in capsys.readouterr().out

@@ -40,16 +40,21 @@ def spec_with_tasks(folder: Path, lines: list[str]):
     return spec
 
 
-@pytest.mark.parametrize("bad_line, problem", [
-    ('{"id": "t2", "turns": [', "not valid JSON (Expecting value, column 24)"),
-    ('["t2"]', "a task is a JSON object, not list"),
-    ('{"id": "t2"}', "task t2: turns: Field required"),
-    ('{"id": "t2", "turns": [{"query": 5}]}', "task t2: turns.0.query: Input should be a valid string"),
-    ('{"id": "t2", "turns": [{"query": "q", "calls": [{"name": "drop_all"}]}]}',
-     "task t2 calls unknown tool 'drop_all'"),
-    ('{"id": "t2", "snapshot": "gone", "turns": [{"query": "q"}]}', "task t2: snapshot 'gone' not found"),
-    (json.dumps(TASK), "duplicate task id 't1'"),
-])
+@pytest.mark.parametrize(
+    "bad_line, problem",
+    [
+        ('{"id": "t2", "turns": [', "not valid JSON (Expecting value, column 24)"),
+        ('["t2"]', "a task is a JSON object, not list"),
+        ('{"id": "t2"}', "task t2: turns: Field required"),
+        ('{"id": "t2", "turns": [{"query": 5}]}', "task t2: turns.0.query: Input should be a valid string"),
+        (
+            '{"id": "t2", "turns": [{"query": "q", "calls": [{"name": "drop_all"}]}]}',
+            "task t2 calls unknown tool 'drop_all'",
+        ),
+        ('{"id": "t2", "snapshot": "gone", "turns": [{"query": "q"}]}', "task t2: snapshot 'gone' not found"),
+        (json.dumps(TASK), "duplicate task id 't1'"),
+    ],
+)
 def test_a_bad_tasks_line_is_named_by_file_and_line(tmp_path, bad_line, problem):
     spec = spec_with_tasks(tmp_path, [json.dumps(TASK), "", bad_line])
     with pytest.raises(DataFileError) as error:
@@ -63,14 +68,23 @@ def write_snapshot(folder: Path, tables: dict | str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("tables, problem", [
-    ({"items": [ROWS[0], {"id": 2, "name": ["b"]}]}, "tables.items[1] (id=2): name: Input should be a valid string"),
-    ({"items": [ROWS[0], {"id": 2}]}, "tables.items[1] (id=2): name: Field required"),
-    ({"items": [ROWS[0], ROWS[1], {"id": 1, "name": "again"}]}, "tables.items[2]: UNIQUE constraint failed: items.id"),
-    ({"items": {"id": 1}}, "tables.items: rows must be a JSON list, got dict"),
-    ({"itemz": []}, "snapshot has tables not in the schema: ['itemz']"),
-    ('{"tables": {"items": [\n  {"id": 1,}\n]}}', "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "tables, problem",
+    [
+        (
+            {"items": [ROWS[0], {"id": 2, "name": ["b"]}]},
+            "tables.items[1] (id=2): name: Input should be a valid string",
+        ),
+        ({"items": [ROWS[0], {"id": 2}]}, "tables.items[1] (id=2): name: Field required"),
+        (
+            {"items": [ROWS[0], ROWS[1], {"id": 1, "name": "again"}]},
+            "tables.items[2]: UNIQUE constraint failed: items.id",
+        ),
+        ({"items": {"id": 1}}, "tables.items: rows must be a JSON list, got dict"),
+        ({"itemz": []}, "snapshot has tables not in the schema: ['itemz']"),
+        ('{"tables": {"items": [\n  {"id": 1,}\n]}}', "not valid JSON"),
+    ],
+)
 def test_a_bad_snapshot_row_is_named_by_file_table_and_row(tmp_path, tables, problem):
     path = write_snapshot(tmp_path, tables)
     with pytest.raises(DataFileError) as error:
@@ -105,16 +119,23 @@ def break_snapshot_row(folder: Path) -> None:
 
 
 COMMANDS = {
-    "list": ["list"], "verify": ["verify", "notion"], "rollout": ["rollout", "notion", "--episodes", "1"],
-    "play": ["play", "notion"], "serve": ["serve", "notion"], "split": ["split", "notion", "--check"],
+    "list": ["list"],
+    "verify": ["verify", "notion"],
+    "rollout": ["rollout", "notion", "--episodes", "1"],
+    "play": ["play", "notion"],
+    "serve": ["serve", "notion"],
+    "split": ["split", "notion", "--check"],
     "bench": ["bench", "--envs", "notion", "--baselines", "noop", "--k", "1", "--run-dir", "RUN"],
 }
 
 
-@pytest.mark.parametrize("damage, expected, commands", [
-    (break_task_line, "tasks.jsonl:5: not valid JSON (", list(COMMANDS)),
-    (break_snapshot_row, "seed.json: tables.pages[7] (id=", ["rollout", "play", "serve", "bench"]),
-])
+@pytest.mark.parametrize(
+    "damage, expected, commands",
+    [
+        (break_task_line, "tasks.jsonl:5: not valid JSON (", list(COMMANDS)),
+        (break_snapshot_row, "seed.json: tables.pages[7] (id=", ["rollout", "play", "serve", "bench"]),
+    ],
+)
 def test_every_command_reports_a_broken_data_file_without_a_traceback(tmp_path, damage, expected, commands):
     root = broken_zoo(tmp_path, damage)
     repository = Path(__file__).resolve().parents[1]
@@ -122,9 +143,19 @@ def test_every_command_reports_a_broken_data_file_without_a_traceback(tmp_path, 
     env = {"PYTHONPATH": path, "PATH": "/usr/bin:/bin", "COLUMNS": "200", "HOME": str(tmp_path)}
     running = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "envfactory_gym.cli",
-             *[str(tmp_path / "run") if arg == "RUN" else arg for arg in COMMANDS[name]]],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, text=True)
+            [
+                sys.executable,
+                "-m",
+                "envfactory_gym.cli",
+                *[str(tmp_path / "run") if arg == "RUN" else arg for arg in COMMANDS[name]],
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=tmp_path,
+            text=True,
+        )
         for name in commands
     }
     for name, process in running.items():

@@ -43,13 +43,21 @@ def test_two_runs_in_one_process_are_identical(key):
 
 @pytest.mark.slow
 def test_episodes_do_not_depend_on_the_process_hash_seed():
-    code = ("import json, sys; sys.path.insert(0, '.'); from tests.test_determinism import episode_digests; "
-            "from envfactory_gym import zoo_keys; print(json.dumps(episode_digests(zoo_keys(), 2)))")
+    code = (
+        "import json, sys; sys.path.insert(0, '.'); from tests.test_determinism import episode_digests; "
+        "from envfactory_gym import zoo_keys; print(json.dumps(episode_digests(zoo_keys(), 2)))"
+    )
     runs = []
     for hash_seed in ("1", "2"):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600,
-                             env={**os.environ, "PYTHONHASHSEED": hash_seed},
-                             cwd=os.path.dirname(os.path.dirname(__file__)))
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=os.path.dirname(os.path.dirname(__file__)),
+        )
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     differing = sorted(k for k in runs[0] if runs[0][k] != runs[1].get(k))
     assert not differing and len(runs[0]) >= 4 * len(zoo_keys())

@@ -109,10 +109,14 @@ def test_truncation_pays_the_reward(notion):
 def test_format_errors_are_observed_and_penalised(notion):
     notion.reset(options={"task_id": "notion-0016"})
     paid = 0.0
-    for action, shown in (('<tool_call>{"name": "search_pages", "arguments": </tool_call>', "is not valid JSON"),
-                          ("x" * 70_000, "too long"),
-                          ('<tool_call>{"name": "add_connection", "arguments": {"page_title": "HR Policies"}}'
-                           "</tool_call>", "can only be performed by the user")):
+    for action, shown in (
+        ('<tool_call>{"name": "search_pages", "arguments": </tool_call>', "is not valid JSON"),
+        ("x" * 70_000, "too long"),
+        (
+            '<tool_call>{"name": "add_connection", "arguments": {"page_title": "HR Policies"}}</tool_call>',
+            "can only be performed by the user",
+        ),
+    ):
         obs, reward, *_ = notion.step(action)
         assert shown in obs
         paid += reward

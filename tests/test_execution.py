@@ -30,8 +30,12 @@ BAD_CALLS = [
     ("update_page", {"page_id": "missing"}, "NotFound", "Could not find page"),
     ("update_page", {"page_id": Q3}, "InvalidRequest", "Nothing to update"),
     ("search_pages", {"page_size": 0}, "invalid_arguments", "page_size: body failed validation"),
-    ("create_page", {"title": "x", "parent_page_id": Q3, "children": [{"type": "paragraph"}] * 101},
-     "invalid_arguments", "children: List should have at most 100 items"),
+    (
+        "create_page",
+        {"title": "x", "parent_page_id": Q3, "children": [{"type": "paragraph"}] * 101},
+        "invalid_arguments",
+        "children: List should have at most 100 items",
+    ),
 ]
 
 
@@ -48,8 +52,16 @@ def test_bad_calls_fail_cleanly_and_change_nothing(session, name, args, kind, te
 def test_partial_write_is_rolled_back(session):
     """append_block_children inserts blocks one by one; a bad block in the middle must undo the earlier ones."""
     before = session.dump()
-    outcome = session.call("append_block_children", {"page_id": Q3, "children": [
-        {"type": "paragraph", "text": "first"}, {"type": "paragraph", "text": "second", "checked": True}]})
+    outcome = session.call(
+        "append_block_children",
+        {
+            "page_id": Q3,
+            "children": [
+                {"type": "paragraph", "text": "first"},
+                {"type": "paragraph", "text": "second", "checked": True},
+            ],
+        },
+    )
     assert not outcome.ok and "checked is only valid" in outcome.error
     assert session.dump() == before
 

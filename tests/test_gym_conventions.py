@@ -84,8 +84,10 @@ def test_make_takes_task_ids_and_vectors_take_one_task_per_sub_env():
     env = gym.make(NOTION, task_id="notion-0002")
     assert env.unwrapped.task_ids == ["notion-0002"]
     assert env.reset(seed=3)[1]["task_id"] == "notion-0002"
-    assert gym.make(NOTION, task_ids=["notion-0002", "notion-0001"]).unwrapped.task_ids == ["notion-0001",
-                                                                                             "notion-0002"]
+    assert gym.make(NOTION, task_ids=["notion-0002", "notion-0001"]).unwrapped.task_ids == [
+        "notion-0001",
+        "notion-0002",
+    ]
     with pytest.raises(ValueError, match="no task 'notion-9999'"):
         gym.make(NOTION, task_id="notion-9999")
     with closing(gym.make_vec(NOTION, num_envs=3, vectorization_mode="async")) as vec:

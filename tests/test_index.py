@@ -21,7 +21,8 @@ def test_the_index_is_current_and_content_changes_bump_the_version(key):
     if fresh.content_hash != stored.content_hash:
         assert fresh.version != stored.version, (
             f"{key} changed (tools, schema, seed, tasks or rules) but kept version {stored.version}: bump "
-            "`version` in its metadata.json, add a CHANGELOG.md line, then run `envfactory index`")
+            "`version` in its metadata.json, add a CHANGELOG.md line, then run `envfactory index`"
+        )
     assert fresh == stored, "the index is stale: run `envfactory index`"
 
 

@@ -61,8 +61,10 @@ def test_plain_completion_request_and_token_accounting(endpoint):
 
 
 def test_reasoning_content_field_and_tool_calls(endpoint):
-    calls = [{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{\"q\": \"roadmap\"}"}},
-             {"id": "c2", "type": "function", "function": {"name": "broken", "arguments": "{not json"}}]
+    calls = [
+        {"id": "c1", "type": "function", "function": {"name": "search", "arguments": '{"q": "roadmap"}'}},
+        {"id": "c2", "type": "function", "function": {"name": "broken", "arguments": "{not json"}},
+    ]
     endpoint.add(body=completion(None, tool_calls=calls, reasoning_content="look it up first"))
     client = client_for(endpoint)
     tools = [{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}]
@@ -119,8 +121,8 @@ class Verdict(BaseModel):
 
 
 def test_json_mode_with_repair_round(endpoint):
-    endpoint.add(body=completion("Sure! {\"answer\": \"yes\", \"score\": 3"))  # truncated JSON
-    endpoint.add(body=completion("```json\n{\"answer\": \"yes\", \"score\": 3}\n```"))
+    endpoint.add(body=completion('Sure! {"answer": "yes", "score": 3'))  # truncated JSON
+    endpoint.add(body=completion('```json\n{"answer": "yes", "score": 3}\n```'))
     client = client_for(endpoint)
     assert client.complete_json("judge", MESSAGES, Verdict) == {"answer": "yes", "score": 3}
     first, second = endpoint.requests[0]["body"], endpoint.requests[1]["body"]
@@ -132,8 +134,8 @@ def test_json_mode_with_repair_round(endpoint):
 
 
 def test_json_schema_violation_is_repaired_then_fails_loudly(endpoint):
-    endpoint.add(body=completion("{\"answer\": \"yes\"}"))
-    endpoint.add(body=completion("{\"answer\": \"yes\", \"score\": \"high\"}"))
+    endpoint.add(body=completion('{"answer": "yes"}'))
+    endpoint.add(body=completion('{"answer": "yes", "score": "high"}'))
     client = client_for(endpoint, json_mode="schema")
     with pytest.raises(LLMError, match="score"):
         client.complete_json("judge", MESSAGES, Verdict)
@@ -199,7 +201,7 @@ def test_usage_table_like_table_4(endpoint):
 
 # ---------------------------------------------------------------------- the recorded test double
 def test_recording_then_replaying_offline(endpoint, tmp_path):
-    endpoint.add(body=completion("{\"answer\": \"no\", \"score\": 1}", prompt_tokens=50, completion_tokens=9))
+    endpoint.add(body=completion('{"answer": "no", "score": 1}', prompt_tokens=50, completion_tokens=9))
     endpoint.add(body=completion("plain"))
     real = client_for(endpoint)
     recorder = RecordedLLM(tmp_path, record=real)
@@ -219,8 +221,12 @@ def test_recording_then_replaying_offline(endpoint, tmp_path):
 
 
 def test_unrecorded_request_fails_loudly_with_a_diff_hint(tmp_path):
-    entry = {"key": request_key("chat", MESSAGES, {}), "stage": "chat",
-             "request": {"messages": MESSAGES, "options": {}}, "response": {"content": "hi"}}
+    entry = {
+        "key": request_key("chat", MESSAGES, {}),
+        "stage": "chat",
+        "request": {"messages": MESSAGES, "options": {}},
+        "response": {"content": "hi"},
+    }
     (tmp_path / "cassette.json").write_text(json.dumps([entry]))
     replay = RecordedLLM(tmp_path)
     changed = [MESSAGES[0], {"role": "user", "content": "hello"}]
@@ -235,8 +241,10 @@ def test_unrecorded_request_fails_loudly_with_a_diff_hint(tmp_path):
 
 def test_identical_requests_replay_in_recorded_order(tmp_path):
     key = request_key("agent", MESSAGES, {})
-    lines = [{"key": key, "stage": "agent", "request": {"messages": MESSAGES, "options": {}},
-              "response": {"content": text}} for text in ("first", "second")]
+    lines = [
+        {"key": key, "stage": "agent", "request": {"messages": MESSAGES, "options": {}}, "response": {"content": text}}
+        for text in ("first", "second")
+    ]
     (tmp_path / "agent.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     replay = RecordedLLM(tmp_path)
     assert [replay.complete("agent", MESSAGES).content for _ in range(3)] == ["first", "second", "second"]
@@ -255,8 +263,10 @@ def test_prompt_files_are_versioned_and_rendered(tmp_path):
     (tmp_path / "greet.v2.md").write_text('comment\n=== system ===\nHello {{ name }}.\n=== user ===\nJSON: {"a": 1}\n')
     latest = load_prompt("greet", tmp_path)
     assert latest.id == "greet.v2" and latest.variables == {"name"}
-    assert latest.render(name="Ada") == [{"role": "system", "content": "Hello Ada."},
-                                         {"role": "user", "content": "JSON: {\"a\": 1}"}]
+    assert latest.render(name="Ada") == [
+        {"role": "system", "content": "Hello Ada."},
+        {"role": "user", "content": 'JSON: {"a": 1}'},
+    ]
     assert load_prompt("greet", tmp_path, version=1).render(name="x")[0]["content"] == "v1 x"
     with pytest.raises(KeyError, match="name"):
         latest.render()
@@ -289,7 +299,9 @@ def test_internal_ids_are_found_and_redacted_from_the_user_view():
     text = f"Open https://www.notion.so/{q4.replace('-', '')} or {q4.upper()}; ord_0042 is not in this workspace."
     assert find_internal_ids(text, ids) == [q4]
     assert find_internal_ids("see ord_0042. and (cus:77a1), not ord_00421", {"ord_0042", "cus:77a1"}) == [
-        "cus:77a1", "ord_0042"]
+        "cus:77a1",
+        "ord_0042",
+    ]
     full = render_state(state, budget=10**7)
     assert q4 in full and "## pages (111 rows)" in full
     user_view = render_state(state, redact=True, focus=["Q4 Roadmap"], budget=8_000)

@@ -21,10 +21,16 @@ from .fake_openai import FakeEndpoint, completion
 
 HR_POLICIES = "639078ba-045f-5397-85a6-f0c1a6f275cf"
 TASK = "notion-0007"  # turn 2 needs the user to share HR Policies with the integration (a user-only tool)
-SHARED = {"message": "I've just shared the HR Policies page with you in Notion. Could you check again?",
-          "user_calls": [{"name": "add_connection", "arguments": {"page_title": "HR Policies"}}], "next_request": True}
-COMMENT = {"message": "Great. Leave a comment there: \"Please clarify whether carry-over days expire in March.\"",
-           "user_calls": [], "next_request": True}
+SHARED = {
+    "message": "I've just shared the HR Policies page with you in Notion. Could you check again?",
+    "user_calls": [{"name": "add_connection", "arguments": {"page_title": "HR Policies"}}],
+    "next_request": True,
+}
+COMMENT = {
+    "message": 'Great. Leave a comment there: "Please clarify whether carry-over days expire in March."',
+    "user_calls": [],
+    "next_request": True,
+}
 STOP = {"message": STOP_TOKEN, "user_calls": [], "next_request": False}
 
 
@@ -103,11 +109,13 @@ def test_a_reply_reciting_an_internal_id_is_retried_with_feedback(endpoint):
     env.close()
 
 
-
 def test_the_users_own_reservation_number_is_no_leak(endpoint):
     """amtrak-0004's traveller knows his reservation number (`user.known`): saying it again is accepted at once."""
-    again = {"message": "Thanks. On BCDD9C, did the change cost me anything? Is my Sunday train back running?",
-             "user_calls": [], "next_request": True}
+    again = {
+        "message": "Thanks. On BCDD9C, did the change cost me anything? Is my Sunday train back running?",
+        "user_calls": [],
+        "next_request": True,
+    }
     for answer in (again, STOP):
         reply(endpoint, answer)
     env = ToolUseEnv("amtrak", user="llm")
@@ -117,6 +125,7 @@ def test_the_users_own_reservation_number_is_no_leak(endpoint):
     record = env.user.log[1]
     assert (record.source, record.attempts, record.message) == ("llm", 0, again["message"])
     env.close()
+
 
 def test_persistent_rule_breaking_falls_back_to_the_scripted_turn(endpoint):
     wrong_tool = {**SHARED, "message": "Please try again.", "user_calls": [{"name": "empty_trash", "arguments": {}}]}
@@ -144,8 +153,12 @@ def test_the_stop_token_ends_the_episode_early(endpoint):
 def test_meu_wrapper_flags_user_errors_from_the_judge(endpoint):
     for answer in (SHARED, COMMENT, STOP):
         reply(endpoint, answer)
-    verdict = {"errors": [{"turn": 2, "kind": "changed_request", "explanation": "The comment text differs."},
-                          {"turn": 9, "kind": "bogus", "explanation": "No such user turn."}]}
+    verdict = {
+        "errors": [
+            {"turn": 2, "kind": "changed_request", "explanation": "The comment text differs."},
+            {"turn": 9, "kind": "bogus", "explanation": "No such user turn."},
+        ]
+    }
     endpoint.add(body=completion(json.dumps(verdict)))
     judge = LLMClient(endpoint.url, "judge-model", backoff=0.01)
     env = FlagUserErrors(ToolUseEnv("notion", user="llm"), judge)

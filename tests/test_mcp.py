@@ -373,8 +373,9 @@ async def _abandoned_http_sessions() -> None:
 
     app = server("notion", idle_timeout=2.0)
     port = free_port()
-    web = uvicorn.Server(uvicorn.Config(app.http_app(session_idle_timeout=2.0), host="127.0.0.1", port=port,
-                                        log_level="warning"))
+    web = uvicorn.Server(
+        uvicorn.Config(app.http_app(session_idle_timeout=2.0), host="127.0.0.1", port=port, log_level="warning")
+    )
     serving = asyncio.create_task(web.serve())
     try:
         while not web.started:

@@ -105,8 +105,12 @@ def test_read_line():
     assert call.kind == "action"
     assert json.loads(call.text.removeprefix("<tool_call>").removesuffix("</tool_call>")) == {
         "name": "create_page",
-        "arguments": {"title": "2025", "parent_page_id": "abc", "icon": None,
-                      "children": [{"type": "to_do", "text": "x"}]},
+        "arguments": {
+            "title": "2025",
+            "parent_page_id": "abc",
+            "icon": None,
+            "children": [{"type": "to_do", "text": "x"}],
+        },
     }
     assert read_line("say All done", spec) == read_line("All done", spec)
     assert read_line("All done", spec).kind == "say"

@@ -68,8 +68,9 @@ def test_actors_hold_many_envs_and_group_samples_stay_isolated():
     async def run():
         pool = RayEnvPool(workers=2)
         try:
-            trajectories = await arollout(sometimes_stops, tasks, concurrency=64, group_size=8, backend=pool,
-                                          digest_state=True)
+            trajectories = await arollout(
+                sometimes_stops, tasks, concurrency=64, group_size=8, backend=pool, digest_state=True
+            )
             sizes = [await actor.size.remote() for actor in pool._actors]
             again = await arollout(GT, tasks, concurrency=64, group_size=8, backend=pool, digest_state=True)
             return trajectories, sizes, again, pool.size

@@ -58,8 +58,12 @@ def test_unordered_list_arguments_match_in_any_order(tmp_path):
     from .helpers import make_spec
 
     @tool()
-    def archive_items(db: Database, item_ids: Annotated[list[int], Unordered], order: list[int],
-                      labels: Annotated[list[str], Unordered] | None = None) -> int:
+    def archive_items(
+        db: Database,
+        item_ids: Annotated[list[int], Unordered],
+        order: list[int],
+        labels: Annotated[list[str], Unordered] | None = None,
+    ) -> int:
         """Archive items.
 
         Args:
@@ -103,7 +107,10 @@ def test_cached_expected_states_hold_only_what_the_ground_truth_changed():
         dumps.append(session.dump())
     session.close()
     assert [state.full() for state in a.states] == dumps
-    changed = {(t, k) for t in dumps[0].keys() | dumps[-1].keys()
-               for k in dumps[0].get(t, {}).keys() | dumps[-1].get(t, {}).keys()
-               if dumps[0].get(t, {}).get(k) != dumps[-1].get(t, {}).get(k)}
+    changed = {
+        (t, k)
+        for t in dumps[0].keys() | dumps[-1].keys()
+        for k in dumps[0].get(t, {}).keys() | dumps[-1].get(t, {}).keys()
+        if dumps[0].get(t, {}).get(k) != dumps[-1].get(t, {}).get(k)
+    }
     assert changed and changed <= a.final.rows.keys() and len(a.final.rows) < 50  # touched rows, nothing more

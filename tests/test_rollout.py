@@ -130,10 +130,12 @@ def check_isolation(tasks: list[TaskRef]) -> None:
 
     async def run() -> tuple[list[Trajectory], list[Trajectory], int]:
         try:
-            acting, idle = await asyncio.gather(*(
-                arollout(policy, tasks, concurrency=len(tasks), backend=pool, digest_state=True)
-                for policy in (Jitter(GT.act, seed=1), refuse)
-            ))
+            acting, idle = await asyncio.gather(
+                *(
+                    arollout(policy, tasks, concurrency=len(tasks), backend=pool, digest_state=True)
+                    for policy in (Jitter(GT.act, seed=1), refuse)
+                )
+            )
             return acting, idle, pool.size
         finally:
             await pool.aclose()
@@ -186,8 +188,14 @@ def test_results_do_not_depend_on_concurrency_or_threads():
     tasks = expand_tasks(["notion"])
 
     def run(concurrency: int, threads: int, seed: int) -> list[dict[str, Any]]:
-        trajectories = rollout(Jitter(stops_early_by_hash, seed), tasks, concurrency=concurrency, group_size=3,
-                               workers=threads, digest_state=True)
+        trajectories = rollout(
+            Jitter(stops_early_by_hash, seed),
+            tasks,
+            concurrency=concurrency,
+            group_size=3,
+            workers=threads,
+            digest_state=True,
+        )
         for t in trajectories:
             t.timings = {}
         return [t.as_dict() for t in trajectories]
@@ -247,7 +255,9 @@ def test_a_call_waits_for_a_cancelled_call_still_running_in_its_thread():
         return order
 
     assert asyncio.run(run()) == [
-        "reset done before release: False", "slow finished", "What's still open on the Q4 roadmap?"
+        "reset done before release: False",
+        "slow finished",
+        "What's still open on the Q4 roadmap?",
     ]
 
 
@@ -286,8 +296,9 @@ def test_timeouts_and_errors_are_recorded_and_the_envs_come_back_clean():
 
     async def run() -> tuple[list[Trajectory], list[Trajectory], int, int]:
         try:
-            first = await arollout(hangs_or_fails_in_second_turn, tasks, group_size=4, backend=pool,
-                                   episode_timeout=3.0)
+            first = await arollout(
+                hangs_or_fails_in_second_turn, tasks, group_size=4, backend=pool, episode_timeout=3.0
+            )
             size = pool.size
             second = await arollout(GT, tasks, group_size=4, backend=pool, digest_state=True)
             return first, second, size, pool.size
@@ -327,8 +338,10 @@ def server():
 
 def completion(message: dict[str, Any]) -> dict[str, Any]:
     tokens = {"prompt_tokens": 100 + len(json.dumps(message)), "completion_tokens": len(json.dumps(message))}
-    return {"choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}],
-            "usage": tokens}
+    return {
+        "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}],
+        "usage": tokens,
+    }
 
 
 def native_ground_truth(body: dict[str, Any], attempt: int) -> tuple[int, dict[str, str], Any, float]:
@@ -376,14 +389,25 @@ def test_text_mode_sends_plain_text_history_and_retries_server_errors(server):
 
 
 def test_native_mode_turns_tool_calls_into_text_the_env_parses(server):
-    server.respond = lambda body, n: (200, {}, completion({
-        "content": "Let me look.",
-        "reasoning_content": "find the wiki first",
-        "tool_calls": [
-            {"id": "a", "type": "function", "function": {"name": "search_pages", "arguments": '{"query": "wiki ☕"}'}},
-            {"id": "b", "type": "function", "function": {"name": "list_users", "arguments": "{broken"}},
-        ],
-    }), 0.0)
+    server.respond = lambda body, n: (
+        200,
+        {},
+        completion(
+            {
+                "content": "Let me look.",
+                "reasoning_content": "find the wiki first",
+                "tool_calls": [
+                    {
+                        "id": "a",
+                        "type": "function",
+                        "function": {"name": "search_pages", "arguments": '{"query": "wiki ☕"}'},
+                    },
+                    {"id": "b", "type": "function", "function": {"name": "list_users", "arguments": "{broken"}},
+                ],
+            }
+        ),
+        0.0,
+    )
     messages, tools = conversation()
     text = asyncio.run(OpenAIChatPolicy(server.url, "qwen", tool_mode="native")(messages, tools)).text
     body = server.requests[-1]["body"]
@@ -470,9 +494,13 @@ def test_errors_are_told_apart_endpoint_refused_and_environment():
     trajectories = rollout(policy, tasks, env_kwargs={"user": BuggyUser})
     by_task = {t.task_id: t for t in trajectories}
     kinds = {task: (t.error_kind, t.error_transient) for task, t in by_task.items()}
-    assert kinds == {"notion-0001": ("endpoint", True), "notion-0004": ("refused", False),
-                     "notion-0006": ("endpoint", True), "notion-0017": ("environment", False),
-                     "notion-0002": (None, True)}
+    assert kinds == {
+        "notion-0001": ("endpoint", True),
+        "notion-0004": ("refused", False),
+        "notion-0006": ("endpoint", True),
+        "notion-0017": ("environment", False),
+        "notion-0002": (None, True),
+    }
     env_error = by_task["notion-0017"]
     assert env_error.error == "environment error: KeyError: 'turn index out of sync'" and env_error.reward == 0.0
     assert "in next_turn" in env_error.error_traceback and "KeyError" in env_error.error_traceback

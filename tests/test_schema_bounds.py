@@ -21,8 +21,11 @@ from envfactory_gym.tasks import replay_calls
 from .test_zoo import _legacy
 
 #: How a hand-written bound check words its refusal (a lookup that finds nothing or a rule of the state does not).
-BOUND_WORDS = re.compile(r"between|at least|at most|positive|non-negative|greater than|less than|maximum|minimum|"
-                         r"exceed|too (many|long|short)|empty|blank|must specify", re.I)
+BOUND_WORDS = re.compile(
+    r"between|at least|at most|positive|non-negative|greater than|less than|maximum|minimum|"
+    r"exceed|too (many|long|short)|empty|blank|must specify",
+    re.I,
+)
 PAGE_SIZES = re.compile(r"^(page_size|per_page|limit|max_results|maxresults|count|first|size|top)$", re.I)
 
 
@@ -72,8 +75,12 @@ def _hand_written_bounds(key: str) -> list[str]:
                         with session.state.trial():
                             outcome = session.call(call.name, {**call.arguments, name: value})
                         error = outcome.error or ""
-                        if (not outcome.ok and "invalid arguments" not in error and BOUND_WORDS.search(error)
-                                and (re.search(rf"\b{name}\b", error) or value == "")):
+                        if (
+                            not outcome.ok
+                            and "invalid arguments" not in error
+                            and BOUND_WORDS.search(error)
+                            and (re.search(rf"\b{name}\b", error) or value == "")
+                        ):
                             found.append(f"{call.name}({name}={value!r}): {error}")
                 session.call(call.name, call.arguments)
     session.close()

@@ -10,8 +10,13 @@ from envfactory_gym import ToolSession, resolve
 from envfactory_gym.state import SQLiteState, build_snapshot, state_hash
 
 meta = MetaData()
-items = Table("items", meta, Column("id", Integer, primary_key=True), Column("name", String, nullable=False),
-              Column("touched_at", String, info={"volatile": True}))
+items = Table(
+    "items",
+    meta,
+    Column("id", Integer, primary_key=True),
+    Column("name", String, nullable=False),
+    Column("touched_at", String, info={"volatile": True}),
+)
 
 
 def make_state(rows):
@@ -109,10 +114,25 @@ def test_json_columns_holding_plain_numbers_and_strings():
     schema = MetaData()
     settings = Table("settings", schema, Column("id", String, primary_key=True), Column("value", JSON))
     state = SQLiteState(schema)
-    state.restore(build_snapshot(schema, {"tables": {"settings": [
-        {"id": "ttl", "value": 300}, {"id": "mode", "value": "strict"}, {"id": "list", "value": [1, 2]}]}}))
-    assert state.dump()["settings"] == {"ttl": {"id": "ttl", "value": 300}, "mode": {"id": "mode", "value": "strict"},
-                                        "list": {"id": "list", "value": [1, 2]}}
+    state.restore(
+        build_snapshot(
+            schema,
+            {
+                "tables": {
+                    "settings": [
+                        {"id": "ttl", "value": 300},
+                        {"id": "mode", "value": "strict"},
+                        {"id": "list", "value": [1, 2]},
+                    ]
+                }
+            },
+        )
+    )
+    assert state.dump()["settings"] == {
+        "ttl": {"id": "ttl", "value": 300},
+        "mode": {"id": "mode", "value": "strict"},
+        "list": {"id": "list", "value": [1, 2]},
+    }
     db = Database(state, SimClock())
     assert db.get(settings, "ttl")["value"] == 300 and db.find(settings, id="list")[0]["value"] == [1, 2]
 

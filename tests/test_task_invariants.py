@@ -125,8 +125,9 @@ def test_task_scores(envs, key, task_id):
     turns, extra = off_path_turns(spec, task)
     wandering = play(env, ScriptAgent(turns), task_id)["components"]
     assert wandering["trajectory"] == 1.0 and wandering["state"] == 1.0
-    assert wandering["length_penalty"] == pytest.approx(min(env.reward_config.length_cap,
-                                                            env.reward_config.gamma * extra))
+    assert wandering["length_penalty"] == pytest.approx(
+        min(env.reward_config.length_cap, env.reward_config.gamma * extra)
+    )
 
     nothing = play(env, NoOpAgent(), task_id)
     if task.changes_state(spec):

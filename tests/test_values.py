@@ -40,8 +40,9 @@ def test_timestamps_are_utc_and_need_a_zone():
         parse_timestamp("yesterday", "since")
 
 
-@hypothesis_given(st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(2200, 1, 1),
-                               timezones=st.just(timezone.utc)))
+@hypothesis_given(
+    st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(2200, 1, 1), timezones=st.just(timezone.utc))
+)
 def test_timestamps_round_trip(moment):
     moment = moment.replace(microsecond=0)
     assert parse_timestamp(iso_timestamp(moment), "t") == moment
@@ -69,8 +70,14 @@ def test_given_keeps_only_the_filters_that_were_set():
 
 def test_constraints_reach_the_schema_and_validation(tmp_path):
     @tool(read_only=True)
-    def list_items(db: Database, on: IsoDate | None = None, party: bounded(1, 20) = 2,
-                   note: text(10) | None = None, page_size: PageSize = 20, top: page_size(50) = 5) -> int:
+    def list_items(
+        db: Database,
+        on: IsoDate | None = None,
+        party: bounded(1, 20) = 2,
+        note: text(10) | None = None,
+        page_size: PageSize = 20,
+        top: page_size(50) = 5,
+    ) -> int:
         """List items.
 
         Args:
@@ -91,16 +98,24 @@ def test_constraints_reach_the_schema_and_validation(tmp_path):
     session = ToolSession(spec)
     session.reset()
     assert session.call("list_items", {"party": 20}).ok
-    for bad, where in (({"party": 21}, "party"), ({"page_size": 0}, "page_size"), ({"on": "June 3"}, "on"),
-                       ({"note": "x" * 11}, "note"), ({"top": 51}, "top")):
+    for bad, where in (
+        ({"party": 21}, "party"),
+        ({"page_size": 0}, "page_size"),
+        ({"on": "June 3"}, "on"),
+        ({"note": "x" * 11}, "note"),
+        ({"top": 51}, "top"),
+    ):
         outcome = session.call("list_items", bad)
         assert not outcome.ok and where in (outcome.error or ""), outcome.error
 
 
 def test_a_product_error_text_replaces_the_validators_words(tmp_path):
     @tool()
-    def post_message(db: Database, text: Annotated[str, Field(min_length=1, max_length=5), ErrorText("msg_too_long")],
-                     channel: Annotated[str, Field(pattern="^C"), ErrorText("channel_not_found")] | None = None) -> int:
+    def post_message(
+        db: Database,
+        text: Annotated[str, Field(min_length=1, max_length=5), ErrorText("msg_too_long")],
+        channel: Annotated[str, Field(pattern="^C"), ErrorText("channel_not_found")] | None = None,
+    ) -> int:
         """Post a message.
 
         Args:

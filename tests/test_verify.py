@@ -53,9 +53,16 @@ ROWS = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
 
 
 def task(tool_name="rename_item", item_id=1):
-    return {"id": "t1", "turns": [
-        {"query": "What is item a?", "calls": [{"name": "get_item", "arguments": {"item_id": 1}}]},
-        {"query": "Rename it to c.", "calls": [{"name": tool_name, "arguments": {"item_id": item_id, "name": "c"}}]}]}
+    return {
+        "id": "t1",
+        "turns": [
+            {"query": "What is item a?", "calls": [{"name": "get_item", "arguments": {"item_id": 1}}]},
+            {
+                "query": "Rename it to c.",
+                "calls": [{"name": tool_name, "arguments": {"item_id": item_id, "name": "c"}}],
+            },
+        ],
+    }
 
 
 def test_a_good_environment_passes(tmp_path):

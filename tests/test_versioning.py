@@ -27,8 +27,13 @@ def test_a_copy_hashes_like_the_original_in_any_process(folder):
     assert environment_content_hash(folder) == original and len(original) == 64
     code = "import sys; from envfactory_gym.versioning import environment_content_hash as h; print(h(sys.argv[1]))"
     for seed in ("1", "2"):
-        other = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True,
-                               env={**os.environ, "PYTHONHASHSEED": seed})
+        other = subprocess.run(
+            [sys.executable, "-c", code, str(folder)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         assert other.stdout.strip() == original
 
 

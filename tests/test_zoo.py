@@ -18,10 +18,39 @@ REFERENCE = {"notion", "shopify", "amadeus"}  # the core runtime's three: 10-15 
 #: later; version 1 changed only how reward is paid), then to >= 30 tasks and a mean of >= 4.0 turns. Every other
 #: environment follows the full rules below.
 FIRST_WAVE = {
-    "alpaca", "amadeus", "amtrak", "benchling", "bitwarden", "booking", "clinicaltrials", "cloudflare_dns", "coinbase",
-    "cvs_pharmacy", "doordash", "ebay", "expensify", "gmail", "google_calendar", "google_places", "hertz", "instacart",
-    "jira", "mealie", "monzo", "notion", "opentable", "pagerduty", "semantic_scholar", "shopify", "slack", "spotify",
-    "strava", "stripe", "ticketmaster", "zendesk", "zotero",
+    "alpaca",
+    "amadeus",
+    "amtrak",
+    "benchling",
+    "bitwarden",
+    "booking",
+    "clinicaltrials",
+    "cloudflare_dns",
+    "coinbase",
+    "cvs_pharmacy",
+    "doordash",
+    "ebay",
+    "expensify",
+    "gmail",
+    "google_calendar",
+    "google_places",
+    "hertz",
+    "instacart",
+    "jira",
+    "mealie",
+    "monzo",
+    "notion",
+    "opentable",
+    "pagerduty",
+    "semantic_scholar",
+    "shopify",
+    "slack",
+    "spotify",
+    "strava",
+    "stripe",
+    "ticketmaster",
+    "zendesk",
+    "zotero",
 }
 
 
@@ -81,8 +110,12 @@ def test_queries_never_recite_internal_ids(zoo_spec):
         ids = internal_ids(session.dump())
     finally:
         session.close()
-    leaks = {task.id: hits for task in load_tasks(zoo_spec).values() for turn in task.turns
-             if (hits := set(find_internal_ids(turn.query, ids)) - task.user.known_values())}
+    leaks = {
+        task.id: hits
+        for task in load_tasks(zoo_spec).values()
+        for turn in task.turns
+        if (hits := set(find_internal_ids(turn.query, ids)) - task.user.known_values())
+    }
     assert not leaks
 
 

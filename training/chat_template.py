@@ -46,7 +46,6 @@ class FeedbackRenderer:
             tail = tail[len(self.end_of_turn) :]
         return tail
 
-
     def prompt(self, messages: list[dict[str, Any]]) -> str:
         """A whole conversation (text-form messages) rendered as the prompt of the model's next action."""
         text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)

@@ -34,6 +34,7 @@ def cmd_train_data(args: argparse.Namespace) -> int:
     except (KeyError, ValueError) as exc:
         print(f"envfactory train-data: {exc.args[0]}", file=sys.stderr)
         return 2
+
     def records_of(key: str) -> Any:
         return sft_records(key, args.split) if args.mode == "sft" else prompt_records(key, args.mode, args.split)
 
@@ -48,20 +49,28 @@ def cmd_train_data(args: argparse.Namespace) -> int:
                 progress.advance(job)
 
         try:
-            count = write_dataset(rows(), Path(args.out), split=split, push_to_hub=args.push_to_hub,
-                                  trajectory_format=args.trainer == "canonical")
+            count = write_dataset(
+                rows(),
+                Path(args.out),
+                split=split,
+                push_to_hub=args.push_to_hub,
+                trajectory_format=args.trainer == "canonical",
+            )
         except ValueError as exc:
             print(f"envfactory train-data: {exc}", file=sys.stderr)
             return 1
-    print(f"wrote {count} {args.mode} rows ({args.trainer}) from {len(keys)} environments to {args.out}"
-          + (f" and pushed them to {args.push_to_hub}" if args.push_to_hub else ""))
+    print(
+        f"wrote {count} {args.mode} rows ({args.trainer}) from {len(keys)} environments to {args.out}"
+        + (f" and pushed them to {args.push_to_hub}" if args.push_to_hub else "")
+    )
     return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `train-data` sub-command."""
     data = subparsers.add_parser(
-        "train-data", help="write SFT chats or RL prompts as a Hugging Face dataset, for any supported trainer",
+        "train-data",
+        help="write SFT chats or RL prompts as a Hugging Face dataset, for any supported trainer",
         description="turn: one prompt per turn, earlier turns replayed from the ground truth (the paper's RL "
         "samples); conversation: one prompt per task, the whole conversation is the episode; sft: ground-truth "
         "chats. Rows are in the trajectory format (--trainer canonical) or rendered for a trainer. --out ending "
@@ -69,12 +78,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "datasets.load_dataset.",
     )
     data.add_argument("names", nargs="*", help="environments (default: the whole zoo)")
-    data.add_argument("--mode", choices=["turn", "conversation", "sft"], default="turn",
-                      help="turn or conversation prompts for RL, or sft chats (default turn)")
-    data.add_argument("--split", choices=["train", "test", "all"], default="train",
-                      help="the environments' stored task split (splits.json; bench evaluates on test)")
-    data.add_argument("--trainer", choices=TRAINERS, default="canonical",
-                      help="row form: the trajectory format, or what that trainer reads (see docs/training.md)")
+    data.add_argument(
+        "--mode",
+        choices=["turn", "conversation", "sft"],
+        default="turn",
+        help="turn or conversation prompts for RL, or sft chats (default turn)",
+    )
+    data.add_argument(
+        "--split",
+        choices=["train", "test", "all"],
+        default="train",
+        help="the environments' stored task split (splits.json; bench evaluates on test)",
+    )
+    data.add_argument(
+        "--trainer",
+        choices=TRAINERS,
+        default="canonical",
+        help="row form: the trajectory format, or what that trainer reads (see docs/training.md)",
+    )
     data.add_argument("--out", required=True, help="output: a .jsonl file or a dataset folder")
     data.add_argument("--push-to-hub", metavar="REPO_ID", help="also push the rows to this Hugging Face dataset repo")
     data.set_defaults(func=cmd_train_data)

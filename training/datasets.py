@@ -44,8 +44,9 @@ def prompt_records(env_key: str, mode: Mode, split: Split = "train") -> Iterator
             for turn in turns:
                 label = EpisodeLabel(env_key, task.id, turn, mode)
                 info = start_episode(env, label)
-                yield trajectory_record(env.spec_env, task.id, info["messages"], turn=turn, mode=mode,
-                                        label=label.to_json())
+                yield trajectory_record(
+                    env.spec_env, task.id, info["messages"], turn=turn, mode=mode, label=label.to_json()
+                )
     finally:
         env.close()
 
@@ -60,8 +61,9 @@ def sft_records(env_key: str, split: Split = "train") -> Iterator[Record]:
     try:
         for task in tasks:
             result = run_episode(env, ReferenceAgent(), task_id=task.id)
-            yield trajectory_record(env.spec_env, task.id, result["info"]["messages"], result["reward"],
-                                    result["info"]["reward_components"])
+            yield trajectory_record(
+                env.spec_env, task.id, result["info"]["messages"], result["reward"], result["info"]["reward_components"]
+            )
     finally:
         env.close()
 

@@ -24,10 +24,18 @@ def features_for(rows: list[dict[str, Any]], trajectory_format: bool = True):
     else text."""
     from datasets import Features, Json, List, Value
 
-    call = {"id": Value("string"), "type": Value("string"),
-            "function": {"name": Value("string"), "arguments": Value("string")}}
-    message = {"role": Value("string"), "content": Value("string"), "name": Value("string"),
-               "tool_call_id": Value("string"), "tool_calls": List(call)}
+    call = {
+        "id": Value("string"),
+        "type": Value("string"),
+        "function": {"name": Value("string"), "arguments": Value("string")},
+    }
+    message = {
+        "role": Value("string"),
+        "content": Value("string"),
+        "name": Value("string"),
+        "tool_call_id": Value("string"),
+        "tool_calls": List(call),
+    }
     features: dict[str, Any] = {}
     for column in sorted({key for row in rows for key in row}):
         if column == "tools":
@@ -68,8 +76,12 @@ def to_dataset(rows: Iterable[dict[str, Any]], trajectory_format: bool = True):
 
 
 def write_dataset(
-    rows: Iterable[dict[str, Any]], out: Path, split: str = "train", push_to_hub: str | None = None,
-    private: bool = True, trajectory_format: bool = True,
+    rows: Iterable[dict[str, Any]],
+    out: Path,
+    split: str = "train",
+    push_to_hub: str | None = None,
+    private: bool = True,
+    trajectory_format: bool = True,
 ) -> int:
     """Write the rows to `out`: one JSON line per row when it ends with `.jsonl`, else a dataset folder with the
     rows as split `split` in parquet. With `push_to_hub` (a repo id), also push them there as that split

@@ -25,8 +25,9 @@ def main(argv: list[str] | None = None) -> None:
     """Initialize Ray with the hook, then run OpenRLHF's trainer as `python -m openrlhf.cli.train_ppo_ray ARGS`."""
     import ray
 
-    ray.init(runtime_env={"worker_process_setup_hook": "training.advantage.install_openrlhf_hook",
-                          "env_vars": worker_env()})
+    ray.init(
+        runtime_env={"worker_process_setup_hook": "training.advantage.install_openrlhf_hook", "env_vars": worker_env()}
+    )
     sys.argv = ["openrlhf.cli.train_ppo_ray", *(sys.argv[1:] if argv is None else argv)]
     runpy.run_module("openrlhf.cli.train_ppo_ray", run_name="__main__", alter_sys=True)
 

@@ -57,8 +57,10 @@ def _product(record: Record) -> str:
     try:
         return resolve(record["env"]).product
     except KeyError as exc:
-        raise KeyError(f"record of task {record.get('task_id')!r}: env {record.get('env')!r} is not in the zoo; "
-                       "give the record a 'product' to list its tools") from exc
+        raise KeyError(
+            f"record of task {record.get('task_id')!r}: env {record.get('env')!r} is not in the zoo; "
+            "give the record a 'product' to list its tools"
+        ) from exc
 
 
 def text_message(message: dict[str, Any]) -> dict[str, str]:
@@ -121,10 +123,16 @@ def trl_prompt(record: Record) -> Row:
 def verl_prompt(record: Record) -> Row:
     """verl RLHFDataset row run by the `envfactory_agent` agent loop (`training.verl_agent`)."""
     return {
-        "data_source": record["env"], "agent_name": VERL_AGENT_NAME, "prompt": native_messages(record),
+        "data_source": record["env"],
+        "agent_name": VERL_AGENT_NAME,
+        "prompt": native_messages(record),
         "reward_model": {"style": "env", "ground_truth": ""},
-        "extra_info": {"label": record["label"], "task_id": record["task_id"], "env_version": record["env_version"],
-                       "env_hash": record.get("env_hash")},
+        "extra_info": {
+            "label": record["label"],
+            "task_id": record["task_id"],
+            "env_version": record["env_version"],
+            "env_hash": record.get("env_hash"),
+        },
     }
 
 
@@ -132,8 +140,12 @@ def skyrl_prompt(record: Record) -> Row:
     """SkyRL dataset row: `prompt` in text form (SkyRL's generator renders the chat without `tools=`), the
     `env_class` that `training.skyrl_env` registers for the record's environment, and the label its env starts
     the task from."""
-    return {"prompt": text_messages(record), "env_class": skyrl_env_class(record["env"]),
-            "data_source": record["env"], "label": record["label"]}
+    return {
+        "prompt": text_messages(record),
+        "env_class": skyrl_env_class(record["env"]),
+        "data_source": record["env"],
+        "label": record["label"],
+    }
 
 
 def canonical(record: Record) -> Row:
@@ -143,10 +155,14 @@ def canonical(record: Record) -> Row:
 
 #: (trainer, kind) -> renderer; kind is "sft" or "prompt".
 RENDERERS: dict[tuple[str, str], Callable[[Record], Row]] = {
-    ("canonical", "sft"): canonical, ("canonical", "prompt"): canonical,
-    ("openrlhf", "sft"): openrlhf_sft, ("openrlhf", "prompt"): openrlhf_prompt,
-    ("trl", "sft"): trl_sft, ("trl", "prompt"): trl_prompt,
-    ("verl", "prompt"): verl_prompt, ("skyrl", "prompt"): skyrl_prompt,
+    ("canonical", "sft"): canonical,
+    ("canonical", "prompt"): canonical,
+    ("openrlhf", "sft"): openrlhf_sft,
+    ("openrlhf", "prompt"): openrlhf_prompt,
+    ("trl", "sft"): trl_sft,
+    ("trl", "prompt"): trl_prompt,
+    ("verl", "prompt"): verl_prompt,
+    ("skyrl", "prompt"): skyrl_prompt,
 }
 TRAINERS = ("canonical", "openrlhf", "trl", "verl", "skyrl")
 

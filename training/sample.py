@@ -124,8 +124,9 @@ class SampleEnv:
     def record(self, messages: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """`messages` (default: what the model sees now, truncated when the settings say so) as a trajectory
         record of this sample's task, with the score so far."""
-        return trajectory_record(self.base.spec_env, self.label.task_id,
-                                 self.info["messages"] if messages is None else messages)
+        return trajectory_record(
+            self.base.spec_env, self.label.task_id, self.info["messages"] if messages is None else messages
+        )
 
     def step(self, action: str) -> StepOutcome:
         """Apply one model output; the sample's score so far, whether it is over, and the env's new messages."""

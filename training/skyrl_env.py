@@ -35,17 +35,22 @@ class EnvFactoryTextEnv(BaseTextEnv):
     of `training.sample` (`max_steps`, `format_penalty`, `user`, ...; unset: the ENVFACTORY_* variables);
     `extras["max_turns"]`, SkyRL's step limit, caps the actions per sample."""
 
-    def __init__(self, env_config: Mapping[str, Any] | None = None, extras: Mapping[str, Any] | None = None,
-                 env_key: str = "") -> None:
+    def __init__(
+        self, env_config: Mapping[str, Any] | None = None, extras: Mapping[str, Any] | None = None, env_key: str = ""
+    ) -> None:
         super().__init__()
         extras = dict(extras or {})
         if "label" not in extras:
-            raise KeyError(f"{skyrl_env_class(env_key)}: the row has no 'label' column; write the rows with "
-                           "`envfactory train-data --trainer skyrl`")
+            raise KeyError(
+                f"{skyrl_env_class(env_key)}: the row has no 'label' column; write the rows with "
+                "`envfactory train-data --trainer skyrl`"
+            )
         label = EpisodeLabel.from_json(str(extras["label"]))
         if label.env != env_key:
-            raise ValueError(f"{skyrl_env_class(env_key)} got a row of environment {label.env!r}: the row's "
-                             f"env_class must be {skyrl_env_class(label.env)!r}")
+            raise ValueError(
+                f"{skyrl_env_class(env_key)} got a row of environment {label.env!r}: the row's "
+                f"env_class must be {skyrl_env_class(label.env)!r}"
+            )
         overrides = {k: (env_config or {}).get(k) for k in _SETTINGS}
         if extras.get("max_turns") is not None:
             overrides["max_steps"] = int(extras["max_turns"])
@@ -63,13 +68,20 @@ class EnvFactoryTextEnv(BaseTextEnv):
         outcome = self.sample.step(action)
         reward, self.paid = outcome.score - self.paid, outcome.score
         observations = [] if outcome.done else [text_message(m) for m in outcome.new_messages]
-        return BaseTextEnvStepOutput(observations=observations, reward=reward, done=outcome.done,
-                                     metadata={"score": outcome.score, "turn": outcome.info["turn"]})
+        return BaseTextEnvStepOutput(
+            observations=observations,
+            reward=reward,
+            done=outcome.done,
+            metadata={"score": outcome.score, "turn": outcome.info["turn"]},
+        )
 
     def get_metrics(self) -> dict[str, Any]:
         """The sample's reward components and steps (SkyRL averages them per env_class)."""
-        return {**self.sample.components, "steps": float(self.turns),
-                "user_error": float(bool(self.sample.info.get("user_error", False)))}
+        return {
+            **self.sample.components,
+            "steps": float(self.turns),
+            "user_error": float(bool(self.sample.info.get("user_error", False))),
+        }
 
     def close(self) -> None:
         """Release the env's database."""

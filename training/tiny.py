@@ -18,8 +18,9 @@ CHATML_TEMPLATE = (
 )
 
 
-def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600, chat_template: str = CHATML_TEMPLATE,
-                     split_words: bool = True):
+def chatml_tokenizer(
+    corpus: Iterable[str], vocab_size: int = 600, chat_template: str = CHATML_TEMPLATE, split_words: bool = True
+):
     """A `PreTrainedTokenizerFast` trained on `corpus`, with `<|im_start|>`/`<|im_end|>` (also eos and pad) and
     `chat_template` (default: ChatML without tools; pass a model's template, e.g. Qwen2.5's, to render `tools=`).
     `split_words=False` lets merges cross spaces and punctuation, so text that recurs in the corpus (a system
@@ -31,8 +32,10 @@ def chatml_tokenizer(corpus: Iterable[str], vocab_size: int = 600, chat_template
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=split_words)
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=["<|im_start|>", "<|im_end|>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False,
+        vocab_size=vocab_size,
+        special_tokens=["<|im_start|>", "<|im_end|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
     )
     tokenizer.train_from_iterator(corpus, trainer)
     wrapped = PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token="<|im_end|>", pad_token="<|im_end|>")
@@ -46,9 +49,15 @@ def tiny_qwen2(tokenizer, width: int = 64, layers: int = 1, seed: int = 0):
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
     config = Qwen2Config(
-        vocab_size=len(tokenizer), hidden_size=width, intermediate_size=4 * width, num_hidden_layers=layers,
-        num_attention_heads=max(1, width // 64), num_key_value_heads=max(1, width // 64),
-        max_position_embeddings=32768, tie_word_embeddings=True, eos_token_id=tokenizer.eos_token_id,
+        vocab_size=len(tokenizer),
+        hidden_size=width,
+        intermediate_size=4 * width,
+        num_hidden_layers=layers,
+        num_attention_heads=max(1, width // 64),
+        num_key_value_heads=max(1, width // 64),
+        max_position_embeddings=32768,
+        tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
     torch.manual_seed(seed)

@@ -111,8 +111,9 @@ def _tool_method(tool: ToolSpec) -> Callable[..., str]:
     for name, prop in schema["properties"].items():
         annotations[name] = _python_type(prop, defs)
         default = inspect.Parameter.empty if name in required else None
-        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                            annotation=annotations[name]))
+        parameters.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotations[name])
+        )
         description = " ".join((prop.get("description") or name.replace("_", " ")).split())
         lines.append(f"    {name}: {description}")
     annotations["return"] = str

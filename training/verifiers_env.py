@@ -39,30 +39,59 @@ from training.renderers import native_messages
 from training.sample import SampleEnv, SampleSettings
 
 #: Reward components reported as rubric metrics (weight 0).
-COMPONENTS = ("trajectory", "state", "length_penalty", "format_penalty", "matched_calls", "expected_calls",
-              "agent_calls")
+COMPONENTS = (
+    "trajectory",
+    "state",
+    "length_penalty",
+    "format_penalty",
+    "matched_calls",
+    "expected_calls",
+    "agent_calls",
+)
 
 
-def load_environment(env: str = "notion", mode: Mode = "turn", split: Split = "train", max_steps: int = 40,
-                     format_penalty: float | None = None, num_examples: int = -1, **kwargs: Any) -> vf.Environment:
+def load_environment(
+    env: str = "notion",
+    mode: Mode = "turn",
+    split: Split = "train",
+    max_steps: int = 40,
+    format_penalty: float | None = None,
+    num_examples: int = -1,
+    **kwargs: Any,
+) -> vf.Environment:
     """The verifiers environment of one zoo environment (`env`: its key, e.g. "notion") on one stored `split`,
     one row per turn (`mode="turn"`) or per task (`"conversation"`); `num_examples` keeps the first rows."""
     if env not in zoo_keys():
         raise ValueError(f"env={env!r} is not a zoo environment; known: {', '.join(zoo_keys())}")
     if mode not in MODES:
         raise ValueError(f"mode={mode!r}: use one of {MODES}")
-    rows = [{"prompt": _clean(native_messages(r)), "info": {"label": r["label"]}, "answer": ""}
-            for r in prompt_records(env, mode, split)]
+    rows = [
+        {"prompt": _clean(native_messages(r)), "info": {"label": r["label"]}, "answer": ""}
+        for r in prompt_records(env, mode, split)
+    ]
     if not rows:
         raise ValueError(f"{env} has no {split} tasks whose ground truth replays")
     if num_examples > 0:
         rows = rows[:num_examples]
     settings = SampleSettings.from_env(max_steps=max_steps, format_penalty=format_penalty)
     # one more response than the env's step limit, so the env (not verifiers) ends a sample at its limit
-    tools = [vf.Tool(name=t["function"]["name"], description=t["function"].get("description", ""),
-                     parameters=t["function"]["parameters"]) for t in load_zoo_environment(env).openai_tools]
-    return EnvFactoryEnv(settings, dataset=Dataset.from_list([_encode(r) for r in rows]), eval_dataset=None,
-                         tool_defs=tools, rubric=composite_rubric(), max_turns=settings.max_steps + 1, **kwargs)
+    tools = [
+        vf.Tool(
+            name=t["function"]["name"],
+            description=t["function"].get("description", ""),
+            parameters=t["function"]["parameters"],
+        )
+        for t in load_zoo_environment(env).openai_tools
+    ]
+    return EnvFactoryEnv(
+        settings,
+        dataset=Dataset.from_list([_encode(r) for r in rows]),
+        eval_dataset=None,
+        tool_defs=tools,
+        rubric=composite_rubric(),
+        max_turns=settings.max_steps + 1,
+        **kwargs,
+    )
 
 
 def composite_rubric() -> vf.Rubric:
@@ -110,15 +139,20 @@ class EnvFactoryEnv(vf.MultiTurnEnv):
         calls = list(reply.get("tool_calls") or [])
         action, good, bad = _action(reply.get("content"), calls)
         outcome = sample.step(action)
-        state["envfactory"] = {"score": outcome.score, "components": dict(sample.components), "done": outcome.done,
-                               "user_error": bool(outcome.info.get("user_error", False))}
+        state["envfactory"] = {
+            "score": outcome.score,
+            "components": dict(sample.components),
+            "done": outcome.done,
+            "user_error": bool(outcome.info.get("user_error", False)),
+        }
         if outcome.done:
             state["final_env_response"] = []
             return []
         results = [m for m in outcome.new_messages if m["role"] == "tool"]
         answered = list(zip(good + bad, results))
-        out: list[dict[str, Any]] = [{"role": "tool", "tool_call_id": call.id, "content": str(m["content"])}
-                                     for call, m in answered]
+        out: list[dict[str, Any]] = [
+            {"role": "tool", "tool_call_id": call.id, "content": str(m["content"])} for call, m in answered
+        ]
         out += [{"role": "user", "content": str(m["content"])} for m in outcome.new_messages if m["role"] == "user"]
         return normalize_messages(out)
 
@@ -168,7 +202,20 @@ def _clean(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _encode(row: dict[str, Any]) -> dict[str, Any]:
     """A dataset row whose nested values keep one schema across rows: `info` as JSON text (verifiers decodes it),
     tool-call arguments as JSON text (verifiers' message format)."""
-    prompt = [{**m, "tool_calls": [{"id": c["id"], "type": "function", "function": {
-        "name": c["function"]["name"], "arguments": json.dumps(c["function"]["arguments"])}} for c in m["tool_calls"]]}
-        if m.get("tool_calls") else m for m in row["prompt"]]
+    prompt = [
+        {
+            **m,
+            "tool_calls": [
+                {
+                    "id": c["id"],
+                    "type": "function",
+                    "function": {"name": c["function"]["name"], "arguments": json.dumps(c["function"]["arguments"])},
+                }
+                for c in m["tool_calls"]
+            ],
+        }
+        if m.get("tool_calls")
+        else m
+        for m in row["prompt"]
+    ]
     return {**row, "prompt": prompt, "info": json.dumps(row["info"])}

@@ -73,12 +73,17 @@ class EnvFactoryAgentLoop(AgentLoopBase):
             budget = self.response_length - len(mask)
             params = {**sampling_params, "max_tokens": min(budget, self.settings.max_new_tokens or budget)}
             with simple_timer("generate_sequences", metrics):
-                output = await self.server_manager.generate(request_id=request_id, prompt_ids=prompt_ids,
-                                                            sampling_params=params)
+                output = await self.server_manager.generate(
+                    request_id=request_id, prompt_ids=prompt_ids, sampling_params=params
+                )
             token_ids = list(output.token_ids)[:budget]
             merged, mask, logprobs = await self.ct_merge_assistant_token(
-                prompt_ids, token_ids, mask, logprobs if output.log_probs else None,
-                assistant_logprobs=list(output.log_probs)[: len(token_ids)] if output.log_probs else None)
+                prompt_ids,
+                token_ids,
+                mask,
+                logprobs if output.log_probs else None,
+                assistant_logprobs=list(output.log_probs)[: len(token_ids)] if output.log_probs else None,
+            )
             prompt_ids, logprobs, actions = merged.token_ids, logprobs or [], actions + 1
             text = self.tokenizer.decode(token_ids, skip_special_tokens=True)
             with simple_timer("tool_calls", metrics):
@@ -88,7 +93,8 @@ class EnvFactoryAgentLoop(AgentLoopBase):
             updated = native_messages(sample.record(sample.info["messages"]))
             previous = updated[: len(updated) - len(outcome.new_messages)]
             merged, mask, context_logprobs = await self.ct_merge_context_msg(
-                previous, updated, prompt_ids, mask, logprobs or None, tools=tools)
+                previous, updated, prompt_ids, mask, logprobs or None, tools=tools
+            )
             prompt_ids, logprobs = merged.token_ids, context_logprobs or []
         response = prompt_ids[prompt_length:]
         return AgentLoopOutput(
@@ -107,17 +113,25 @@ def _label(row: dict[str, Any]) -> str:
     """The row's EpisodeLabel JSON (`extra_info.label`), with an error that names the row when it is missing."""
     extra = row.get("extra_info") or {}
     if "label" not in extra:
-        raise KeyError(f"verl row of {row.get('data_source')!r} has no extra_info.label; write the rows with "
-                       "`envfactory train-data --trainer verl`")
+        raise KeyError(
+            f"verl row of {row.get('data_source')!r} has no extra_info.label; write the rows with "
+            "`envfactory train-data --trainer verl`"
+        )
     return str(extra["label"])
 
 
 def _extra_info(sample: SampleEnv) -> dict[str, float]:
     """Every reward component of the sample's score (the same keys for every sample, so verl can stack them), and
     whether the LLM user's judge flagged the episode (MEU)."""
-    components = {"trajectory": 0.0, "state": 0.0, "length_penalty": 0.0, "format_penalty": 0.0,
-                  "matched_calls": 0.0, "expected_calls": 0.0, "agent_calls": 0.0}
+    components = {
+        "trajectory": 0.0,
+        "state": 0.0,
+        "length_penalty": 0.0,
+        "format_penalty": 0.0,
+        "matched_calls": 0.0,
+        "expected_calls": 0.0,
+        "agent_calls": 0.0,
+    }
     components.update({k: v for k, v in sample.components.items() if k in components})
     components["user_error"] = float(bool(sample.info.get("user_error", False)))
     return components
-

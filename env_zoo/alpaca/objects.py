@@ -149,8 +149,10 @@ class OrderObject(BaseModel):
     time_in_force: str
     limit_price: str | None
     stop_price: str | None
-    status: str = Field(description="accepted (queued until the market opens), new, partially_filled, filled, "
-                                    "canceled, expired, replaced or rejected")
+    status: str = Field(
+        description="accepted (queued until the market opens), new, partially_filled, filled, "
+        "canceled, expired, replaced or rejected"
+    )
     extended_hours: bool
 
 

@@ -117,9 +117,13 @@ def valuation(db: Database) -> Valuation:
     equity = cash + long_value + short_value
     allowed = int(configurations(db)["max_margin_multiplier"])
     return Valuation(
-        cash=money(cash), long_market_value=money(long_value), short_market_value=money(short_value),
-        initial_margin=money(initial), maintenance_margin=money(maintenance),
-        multiplier=min(allowed, 2 if equity >= MARGIN_MIN_EQUITY else 1), reserved=reserved(db),
+        cash=money(cash),
+        long_market_value=money(long_value),
+        short_market_value=money(short_value),
+        initial_margin=money(initial),
+        maintenance_margin=money(maintenance),
+        multiplier=min(allowed, 2 if equity >= MARGIN_MIN_EQUITY else 1),
+        reserved=reserved(db),
     )
 
 
@@ -130,13 +134,13 @@ def shorting_enabled(db: Database, value: Valuation) -> bool:
 
 # ---------------------------------------------------------------- pattern day trading
 
+
 def _fills_by_day(db: Database, days: list[str], symbol: str | None = None) -> dict[tuple[str, str], list[str]]:
     """Position intents of the fills on `days`, grouped by (New York date, symbol), in time order."""
     intents = {o["id"]: o["position_intent"] for o in db.find(orders, orders.c.filled_qty > 0)}
     equals = {"symbol": symbol} if symbol is not None else {}
     grouped: dict[tuple[str, str], list[str]] = {}
-    rows = db.find(account_activities, activity_type="FILL", order_by=[account_activities.c.transaction_time],
-                   **equals)
+    rows = db.find(account_activities, activity_type="FILL", order_by=[account_activities.c.transaction_time], **equals)
     for fill in rows:
         day = ny_date(fill["transaction_time"])
         if day in days:
@@ -168,24 +172,39 @@ def closes_same_day_position(db: Database, symbol: str) -> bool:
 
 # ---------------------------------------------------------------- API objects
 
+
 def account_object(db: Database) -> AccountObject:
     """The account with balances valued now."""
     row, value = account(db), valuation(db)
     pdt = row["pattern_day_trader"]
     daytrading = 4 * (value.equity - value.maintenance_margin) if pdt and value.equity >= PDT_MIN_EQUITY else 0.0
     return AccountObject(
-        id=row["id"], account_number=row["account_number"], status=row["status"],
-        crypto_status=row["crypto_status"], currency=row["currency"], cash=dec(value.cash),
-        portfolio_value=dec(value.equity), equity=dec(value.equity), last_equity=dec(row["last_equity"]),
-        long_market_value=dec(value.long_market_value), short_market_value=dec(value.short_market_value),
-        initial_margin=dec(value.initial_margin), maintenance_margin=dec(value.maintenance_margin),
-        buying_power=dec(value.buying_power), regt_buying_power=dec(value.regt_buying_power),
+        id=row["id"],
+        account_number=row["account_number"],
+        status=row["status"],
+        crypto_status=row["crypto_status"],
+        currency=row["currency"],
+        cash=dec(value.cash),
+        portfolio_value=dec(value.equity),
+        equity=dec(value.equity),
+        last_equity=dec(row["last_equity"]),
+        long_market_value=dec(value.long_market_value),
+        short_market_value=dec(value.short_market_value),
+        initial_margin=dec(value.initial_margin),
+        maintenance_margin=dec(value.maintenance_margin),
+        buying_power=dec(value.buying_power),
+        regt_buying_power=dec(value.regt_buying_power),
         daytrading_buying_power=dec(money(max(0.0, daytrading))),
-        non_marginable_buying_power=dec(value.non_marginable_buying_power), multiplier=str(value.multiplier),
-        daytrade_count=daytrade_count(db), pattern_day_trader=pdt, trading_blocked=row["trading_blocked"],
-        transfers_blocked=row["transfers_blocked"], account_blocked=row["account_blocked"],
+        non_marginable_buying_power=dec(value.non_marginable_buying_power),
+        multiplier=str(value.multiplier),
+        daytrade_count=daytrade_count(db),
+        pattern_day_trader=pdt,
+        trading_blocked=row["trading_blocked"],
+        transfers_blocked=row["transfers_blocked"],
+        account_blocked=row["account_blocked"],
         trade_suspended_by_user=configurations(db)["suspend_trade"],
-        shorting_enabled=shorting_enabled(db, value), created_at=row["created_at"],
+        shorting_enabled=shorting_enabled(db, value),
+        created_at=row["created_at"],
     )
 
 
@@ -201,14 +220,22 @@ def position_object(db: Database, row: dict[str, Any]) -> PositionObject:
     market_value = money(qty * current)
     intraday = money(qty * (current - lastday))
     return PositionObject(
-        asset_id=row["asset_id"], symbol=row["symbol"], exchange=asset["exchange"],
-        asset_class=asset["asset_class"], asset_marginable=asset["marginable"], qty=dec(qty),
-        qty_available=dec(available if qty > 0 else -available), avg_entry_price=dec(entry),
-        side="long" if qty > 0 else "short", market_value=dec(market_value), cost_basis=dec(cost),
+        asset_id=row["asset_id"],
+        symbol=row["symbol"],
+        exchange=asset["exchange"],
+        asset_class=asset["asset_class"],
+        asset_marginable=asset["marginable"],
+        qty=dec(qty),
+        qty_available=dec(available if qty > 0 else -available),
+        avg_entry_price=dec(entry),
+        side="long" if qty > 0 else "short",
+        market_value=dec(market_value),
+        cost_basis=dec(cost),
         unrealized_pl=dec(money(market_value - cost)),
         unrealized_plpc=dec(round((market_value - cost) / abs(cost), 6) if cost else 0.0),
         unrealized_intraday_pl=dec(intraday),
         unrealized_intraday_plpc=dec(round(intraday / abs(qty * lastday), 6)),
-        current_price=dec(current), lastday_price=dec(lastday),
+        current_price=dec(current),
+        lastday_price=dec(lastday),
         change_today=dec(round((current - lastday) / lastday, 6)),
     )

@@ -65,6 +65,7 @@ WATCHLIST_NAME_MAX = 64
 
 # ---------------------------------------------------------------- account
 
+
 @tool(read_only=True)
 def get_account(db: Database) -> AccountObject:
     """Get the trading account: cash, equity, buying power (net of open orders), margin multiplier, the pattern
@@ -98,10 +99,17 @@ def update_account_configurations(
         fractional_trading: false rejects fractional and notional orders.
         max_margin_multiplier: "1" trades on cash only (no margin, no short sales), "2" allows Reg T margin.
     """
-    changes = {k: v for k, v in {
-        "trade_confirm_email": trade_confirm_email, "suspend_trade": suspend_trade, "no_shorting": no_shorting,
-        "fractional_trading": fractional_trading, "max_margin_multiplier": max_margin_multiplier,
-    }.items() if v is not None}
+    changes = {
+        k: v
+        for k, v in {
+            "trade_confirm_email": trade_confirm_email,
+            "suspend_trade": suspend_trade,
+            "no_shorting": no_shorting,
+            "fractional_trading": fractional_trading,
+            "max_margin_multiplier": max_margin_multiplier,
+        }.items()
+        if v is not None
+    }
     if not changes:
         raise InvalidRequest("no configuration to update")
     if changes.get("no_shorting") and db.find(positions, positions.c.qty < 0):
@@ -126,13 +134,19 @@ def deposit_funds(db: Database, amount: float) -> NonTradeActivity:
     holder = account(db)
     db.update(accounts, holder["id"], cash=money(holder["cash"] + amount))
     row = db.insert(
-        account_activities, id=activity_id(db), activity_type="CSD", date=today(db), net_amount=amount,
-        description="ACH deposit from linked bank account", status="executed",
+        account_activities,
+        id=activity_id(db),
+        activity_type="CSD",
+        date=today(db),
+        net_amount=amount,
+        description="ACH deposit from linked bank account",
+        status="executed",
     )
     return non_trade_activity(row)
 
 
 # ---------------------------------------------------------------- assets and market data
+
 
 @tool(read_only=True)
 def list_assets(
@@ -179,14 +193,21 @@ def get_stock_snapshot(db: Database, symbol: str) -> SnapshotObject:
         symbol=row["symbol"],
         latest_trade=Trade(price=row["last_price"], size=row["last_size"], timestamp=now),
         latest_quote=Quote(**{k: row[k] for k in Quote.model_fields if k != "timestamp"}, timestamp=now),
-        daily_bar=Bar(open=row["open"], high=row["high"], low=row["low"], close=row["last_price"],
-                      volume=row["volume"]),
-        previous_daily_bar=Bar(open=row["prev_open"], high=row["prev_high"], low=row["prev_low"],
-                               close=row["prev_close"], volume=row["prev_volume"]),
+        daily_bar=Bar(
+            open=row["open"], high=row["high"], low=row["low"], close=row["last_price"], volume=row["volume"]
+        ),
+        previous_daily_bar=Bar(
+            open=row["prev_open"],
+            high=row["prev_high"],
+            low=row["prev_low"],
+            close=row["prev_close"],
+            volume=row["prev_volume"],
+        ),
     )
 
 
 # ---------------------------------------------------------------- orders
+
 
 @tool(read_only=True)
 def list_orders(
@@ -263,10 +284,21 @@ def submit_order(
         extended_hours: true to let a day limit order trade in pre-market and after-hours sessions.
         client_order_id: Your own unique id for the order (at most 128 characters); generated when omitted.
     """
-    return order_object(place_order(
-        db, tradable_asset(db, symbol), client_order_id, side=side, type=type, time_in_force=time_in_force,
-        qty=qty, notional=notional, limit_price=limit_price, stop_price=stop_price, extended_hours=extended_hours,
-    ))
+    return order_object(
+        place_order(
+            db,
+            tradable_asset(db, symbol),
+            client_order_id,
+            side=side,
+            type=type,
+            time_in_force=time_in_force,
+            qty=qty,
+            notional=notional,
+            limit_price=limit_price,
+            stop_price=stop_price,
+            extended_hours=extended_hours,
+        )
+    )
 
 
 @tool()
@@ -299,10 +331,17 @@ def replace_order(
     now = db.now_iso()
     db.update(orders, order_id, status="replaced", replaced_at=now, updated_at=now)
     new = place_order(
-        db, tradable_asset(db, old["asset_id"]), client_order_id, side=old["side"], type=old["type"],
-        time_in_force=time_in_force or old["time_in_force"], qty=qty if qty is not None else unfilled(db, old),
-        notional=None, limit_price=limit_price if limit_price is not None else old["limit_price"],
-        stop_price=stop_price if stop_price is not None else old["stop_price"], extended_hours=old["extended_hours"],
+        db,
+        tradable_asset(db, old["asset_id"]),
+        client_order_id,
+        side=old["side"],
+        type=old["type"],
+        time_in_force=time_in_force or old["time_in_force"],
+        qty=qty if qty is not None else unfilled(db, old),
+        notional=None,
+        limit_price=limit_price if limit_price is not None else old["limit_price"],
+        stop_price=stop_price if stop_price is not None else old["stop_price"],
+        extended_hours=old["extended_hours"],
     )
     db.update(orders, order_id, replaced_by=new["id"])
     return order_object(db.update(orders, new["id"], replaces=order_id))
@@ -321,6 +360,7 @@ def cancel_order(db: Database, order_id: str) -> OrderObject:
 
 
 # ---------------------------------------------------------------- positions
+
 
 @tool(read_only=True)
 def list_positions(db: Database) -> list[PositionObject]:
@@ -357,14 +397,25 @@ def close_position(
             qty = float(int(qty))
         if qty == 0:
             raise InvalidRequest("percentage of the position is less than one share")
-    return order_object(place_order(
-        db, tradable_asset(db, asset["symbol"]), None, side="sell" if found[0]["qty"] > 0 else "buy",
-        type="market", time_in_force="day", qty=held if qty is None else qty, notional=None, limit_price=None,
-        stop_price=None, extended_hours=False,
-    ))
+    return order_object(
+        place_order(
+            db,
+            tradable_asset(db, asset["symbol"]),
+            None,
+            side="sell" if found[0]["qty"] > 0 else "buy",
+            type="market",
+            time_in_force="day",
+            qty=held if qty is None else qty,
+            notional=None,
+            limit_price=None,
+            stop_price=None,
+            extended_hours=False,
+        )
+    )
 
 
 # ---------------------------------------------------------------- activities
+
 
 @tool(read_only=True)
 def get_account_activities(
@@ -389,20 +440,28 @@ def get_account_activities(
         page_size: Activities per page, 1 to 100.
         page_token: The next_cursor of the previous page.
     """
-    rows = db.find(account_activities, account_activities.c.activity_type.in_(activity_types)) \
-        if activity_types else db.find(account_activities)
+    rows = (
+        db.find(account_activities, account_activities.c.activity_type.in_(activity_types))
+        if activity_types
+        else db.find(account_activities)
+    )
     dated = sorted(((_activity_day(r), _activity_time(r), r["id"], r) for r in rows), reverse=direction == "desc")
     on = parse_date(date, "date") if date else None
     since = parse_date(after, "after") if after else None
     upto = parse_date(until, "until") if until else None
-    kept = [r for day, _, _, r in dated
-            if (on is None or day == on) and (since is None or day > since) and (upto is None or day <= upto)]
+    kept = [
+        r
+        for day, _, _, r in dated
+        if (on is None or day == on) and (since is None or day > since) and (upto is None or day <= upto)
+    ]
     page = paginate(kept, page_size, page_token)
     return Page[TradeActivity | NonTradeActivity](
-        results=[activity_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more)
+        results=[activity_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 # ---------------------------------------------------------------- watchlists
+
 
 @tool(read_only=True)
 def list_watchlists(db: Database) -> list[WatchlistObject]:
@@ -426,8 +485,15 @@ def create_watchlist(db: Database, name: str, symbols: list[str] | None = None) 
             raise InvalidRequest(f"duplicate symbol {found} in the request")
         listed.append(found)
     now = db.now_iso()
-    row = db.insert(watchlists, id=db.new_uuid(watchlists), account_id=account(db)["id"], name=clean,
-                    symbols=listed, created_at=now, updated_at=now)
+    row = db.insert(
+        watchlists,
+        id=db.new_uuid(watchlists),
+        account_id=account(db)["id"],
+        name=clean,
+        symbols=listed,
+        created_at=now,
+        updated_at=now,
+    )
     return watchlist_object(db, row)
 
 
@@ -443,8 +509,9 @@ def add_asset_to_watchlist(db: Database, watchlist_id: str, symbol: str) -> Watc
     found = _watchable(db, symbol)
     if found in row["symbols"]:
         raise Conflict(f"{found} is already in watchlist {row['name']}")
-    return watchlist_object(db, db.update(watchlists, watchlist_id, symbols=[*row["symbols"], found],
-                                          updated_at=db.now_iso()))
+    return watchlist_object(
+        db, db.update(watchlists, watchlist_id, symbols=[*row["symbols"], found], updated_at=db.now_iso())
+    )
 
 
 @tool()
@@ -478,6 +545,7 @@ def delete_watchlist(db: Database, watchlist_id: str) -> WatchlistObject:
 
 # ---------------------------------------------------------------- clock and calendar
 
+
 @tool(read_only=True)
 def get_clock(db: Database) -> ClockObject:
     """Get the market clock: the time in New York, whether the market is open for regular trading, and the next
@@ -492,8 +560,9 @@ def get_clock(db: Database) -> ClockObject:
             break
     if next_open is None or next_close is None:
         raise NotFound("no trading days in the calendar after today")
-    return ClockObject(timestamp=stamp(now), is_open=session(db) == "open", next_open=stamp(next_open),
-                       next_close=stamp(next_close))
+    return ClockObject(
+        timestamp=stamp(now), is_open=session(db) == "open", next_open=stamp(next_open), next_close=stamp(next_close)
+    )
 
 
 @tool(read_only=True)
@@ -513,6 +582,7 @@ def get_calendar(db: Database, start: str | None = None, end: str | None = None)
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _moment(value: str, name: str, end_of_day: bool = False) -> str:
     """A timestamp or date argument as a comparable UTC timestamp string."""

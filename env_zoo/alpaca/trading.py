@@ -105,7 +105,8 @@ def _intent(db: Database, asset: dict[str, Any], order: dict[str, Any], fraction
         requested = unfilled(db, order)
         if requested > available:
             raise PermissionDenied(
-                f"insufficient qty available for order (requested: {dec(requested)}, available: {dec(available)})")
+                f"insufficient qty available for order (requested: {dec(requested)}, available: {dec(available)})"
+            )
         return f"{order['side']}_to_close"
     if order["side"] == "sell":
         if fractional:
@@ -121,8 +122,11 @@ def _intent(db: Database, asset: dict[str, Any], order: dict[str, Any], fraction
 
 def _check_pattern_day_trading(db: Database, symbol: str) -> None:
     """Below $25,000 of equity, a 4th day trade within 5 trading days is refused at entry."""
-    if (closes_same_day_position(db, symbol) and daytrade_count(db) >= DAY_TRADE_LIMIT
-            and valuation(db).equity < PDT_MIN_EQUITY):
+    if (
+        closes_same_day_position(db, symbol)
+        and daytrade_count(db) >= DAY_TRADE_LIMIT
+        and valuation(db).equity < PDT_MIN_EQUITY
+    ):
         raise PermissionDenied("trade denied due to pattern day trading protection")
 
 
@@ -155,10 +159,25 @@ def place_order(db: Database, asset: dict[str, Any], client_order_id: str | None
         _check_buying_power(db, asset, order)
     now = db.now_iso()
     row = db.insert(
-        orders, **order, id=db.new_uuid(orders), client_order_id=client_order_id or db.new_uuid(orders),
-        created_at=now, updated_at=now, submitted_at=now, filled_at=None, expired_at=None, canceled_at=None,
-        failed_at=None, replaced_at=None, replaced_by=None, replaces=None, asset_id=asset["id"],
-        asset_class=asset["asset_class"], filled_avg_price=None, order_class="simple", position_intent=intent,
+        orders,
+        **order,
+        id=db.new_uuid(orders),
+        client_order_id=client_order_id or db.new_uuid(orders),
+        created_at=now,
+        updated_at=now,
+        submitted_at=now,
+        filled_at=None,
+        expired_at=None,
+        canceled_at=None,
+        failed_at=None,
+        replaced_at=None,
+        replaced_by=None,
+        replaces=None,
+        asset_id=asset["id"],
+        asset_class=asset["asset_class"],
+        filled_avg_price=None,
+        order_class="simple",
+        position_intent=intent,
         status="pending_new",
     )
     return route(db, row)
@@ -199,8 +218,7 @@ def _move_position(db: Database, order: dict[str, Any], qty: float, at: float) -
     signed = qty if order["side"] == "buy" else -qty
     found = db.find(positions, symbol=order["symbol"])
     if not found:
-        db.insert(positions, symbol=order["symbol"], asset_id=order["asset_id"], qty=shares(signed),
-                  avg_entry_price=at)
+        db.insert(positions, symbol=order["symbol"], asset_id=order["asset_id"], qty=shares(signed), avg_entry_price=at)
         return
     held = found[0]
     total = shares(held["qty"] + signed)
@@ -229,12 +247,28 @@ def fill(db: Database, order: dict[str, Any], at: float) -> dict[str, Any]:
     total = shares(order["filled_qty"] + qty)
     average = round(((order["filled_avg_price"] or 0.0) * order["filled_qty"] + qty * at) / total, 6)
     now = db.now_iso()
-    row = db.update(orders, order["id"], status="filled", filled_qty=total, filled_avg_price=average,
-                    filled_at=now, updated_at=now)
+    row = db.update(
+        orders, order["id"], status="filled", filled_qty=total, filled_avg_price=average, filled_at=now, updated_at=now
+    )
     db.insert(
-        account_activities, id=activity_id(db), activity_type="FILL", transaction_time=now, type="fill", price=at,
-        qty=qty, side=order["side"], symbol=order["symbol"], leaves_qty=0.0, cum_qty=total, order_id=order["id"],
-        order_status="filled", date=None, net_amount=None, per_share_amount=None, description=None, status=None,
+        account_activities,
+        id=activity_id(db),
+        activity_type="FILL",
+        transaction_time=now,
+        type="fill",
+        price=at,
+        qty=qty,
+        side=order["side"],
+        symbol=order["symbol"],
+        leaves_qty=0.0,
+        cum_qty=total,
+        order_id=order["id"],
+        order_status="filled",
+        date=None,
+        net_amount=None,
+        per_share_amount=None,
+        description=None,
+        status=None,
     )
     if daytrade_count(db) > DAY_TRADE_LIMIT:
         db.update(accounts, account(db)["id"], pattern_day_trader=True)

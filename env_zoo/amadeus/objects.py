@@ -24,31 +24,58 @@ Cabin = Literal["ECONOMY", "PREMIUM_ECONOMY", "BUSINESS", "FIRST"]
 OrderStatus = Literal["HELD", "TICKETED", "CANCELLED"]
 Gender = Literal["MALE", "FEMALE"]
 TicketingOption = Literal["CONFIRM", "DELAY_TO_CANCEL"]
-Keyword = Annotated[str, Field(pattern=r"\S", description="text that is not blank"),
-                    ErrorText("must not be empty")]
-LocationCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z]{3}\s*$", description="a 3-letter IATA airport or city code"),
-                         ErrorText("INVALID FORMAT: a 3-letter IATA airport or city code, such as BER or LON")]
-AirlineCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z0-9]{2}\s*$", description="a 2-character IATA airline code"),
-                        ErrorText("INVALID FORMAT: 2-character IATA airline codes, such as LH")]
-AirlineCodes = Annotated[list[AirlineCode], Unordered,
-                         ErrorText("INVALID FORMAT: 2-character IATA airline codes, such as LH")]
-RecordLocator = Annotated[str, Field(pattern=r"^\s*[A-Za-z0-9]{6}\s*$", description="a 6-character PNR reference"),
-                          ErrorText("INVALID FORMAT: a record locator has 6 letters and digits, such as NBREY6")]
-Position = Annotated[str, Field(pattern=r"^[1-9][0-9]*$", description='a position in the order: "1", "2"...'),
-                     ErrorText('INVALID FORMAT: a position such as "1" or "2"')]
-SeatNumber = Annotated[str, Field(pattern=r"^\s*[0-9]{1,2}[A-Za-z]\s*$", description="row and letter, e.g. 14C"),
-                       ErrorText("INVALID FORMAT: a seat is a row and a letter, such as 14C")]
+Keyword = Annotated[str, Field(pattern=r"\S", description="text that is not blank"), ErrorText("must not be empty")]
+LocationCode = Annotated[
+    str,
+    Field(pattern=r"^\s*[A-Za-z]{3}\s*$", description="a 3-letter IATA airport or city code"),
+    ErrorText("INVALID FORMAT: a 3-letter IATA airport or city code, such as BER or LON"),
+]
+AirlineCode = Annotated[
+    str,
+    Field(pattern=r"^\s*[A-Za-z0-9]{2}\s*$", description="a 2-character IATA airline code"),
+    ErrorText("INVALID FORMAT: 2-character IATA airline codes, such as LH"),
+]
+AirlineCodes = Annotated[
+    list[AirlineCode], Unordered, ErrorText("INVALID FORMAT: 2-character IATA airline codes, such as LH")
+]
+RecordLocator = Annotated[
+    str,
+    Field(pattern=r"^\s*[A-Za-z0-9]{6}\s*$", description="a 6-character PNR reference"),
+    ErrorText("INVALID FORMAT: a record locator has 6 letters and digits, such as NBREY6"),
+]
+Position = Annotated[
+    str,
+    Field(pattern=r"^[1-9][0-9]*$", description='a position in the order: "1", "2"...'),
+    ErrorText('INVALID FORMAT: a position such as "1" or "2"'),
+]
+SeatNumber = Annotated[
+    str,
+    Field(pattern=r"^\s*[0-9]{1,2}[A-Za-z]\s*$", description="row and letter, e.g. 14C"),
+    ErrorText("INVALID FORMAT: a seat is a row and a letter, such as 14C"),
+]
 Day = Annotated[IsoDate, ErrorText("INVALID FORMAT: a date as YYYY-MM-DD")]
-PersonName = Annotated[str, Field(pattern=r"\S", max_length=60, description="a name as on the passport"),
-                       ErrorText("a name as on the passport: not empty, at most 60 characters")]
-EmailAddress = Annotated[str, Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[A-Za-z]{2,}\s*$", description="an e-mail address"),
-                         ErrorText("not a valid e-mail address")]
-PhoneNumber = Annotated[str, Field(
-    pattern=r"^[\s\-().]*(?:\+|0[\s\-().]*0)(?:[\s\-().]*[0-9]){7,15}[\s\-().]*$",
-    description="an international number: + (or 00), then 7 to 15 digits; spaces, dashes, dots and brackets allowed",
-), ErrorText("must be an international number with country code, e.g. +49 151 23456789")]
-LoyaltyNumber = Annotated[str, Field(pattern=r"^(?: *[A-Za-z0-9]){6,20} *$",
-                                     description="6 to 20 letters and digits (spaces ignored)")]
+PersonName = Annotated[
+    str,
+    Field(pattern=r"\S", max_length=60, description="a name as on the passport"),
+    ErrorText("a name as on the passport: not empty, at most 60 characters"),
+]
+EmailAddress = Annotated[
+    str,
+    Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[A-Za-z]{2,}\s*$", description="an e-mail address"),
+    ErrorText("not a valid e-mail address"),
+]
+PhoneNumber = Annotated[
+    str,
+    Field(
+        pattern=r"^[\s\-().]*(?:\+|0[\s\-().]*0)(?:[\s\-().]*[0-9]){7,15}[\s\-().]*$",
+        description="an international number: + (or 00), then 7 to 15 digits; "
+        "spaces, dashes, dots and brackets allowed",
+    ),
+    ErrorText("must be an international number with country code, e.g. +49 151 23456789"),
+]
+LoyaltyNumber = Annotated[
+    str, Field(pattern=r"^(?: *[A-Za-z0-9]){6,20} *$", description="6 to 20 letters and digits (spaces ignored)")
+]
 Adults = bounded(1, 9)
 Children = bounded(0, 8)
 Infants = bounded(0, 9)
@@ -59,8 +86,9 @@ PricePerTraveler = bounded(1, None)
 class LoyaltyProgramInput(BaseModel):
     """A frequent flyer account to save on a profile."""
 
-    program_owner: AirlineCode = Field(description="IATA code of the airline running the program, e.g. LH for "
-                                                   "Miles & More")
+    program_owner: AirlineCode = Field(
+        description="IATA code of the airline running the program, e.g. LH for Miles & More"
+    )
     id: LoyaltyNumber = Field(description="the membership number")
 
 
@@ -74,6 +102,7 @@ class OrderTravelerInput(BaseModel):
 
 
 # ---------------------------------------------------------------- response objects
+
 
 class GeoCode(BaseModel):
     """Coordinates of a location."""
@@ -446,24 +475,34 @@ class ReleasedOrder(BaseModel):
     recordLocator: str
 
 
-
 # ---------------------------------------------------------------- builders
+
 
 def location_object(row: Mapping[str, Any]) -> dict[str, Any]:
     """A locations row as Airport & City Search returns it."""
     return {
-        "subType": row["sub_type"], "name": row["name"], "detailedName": row["detailed_name"], "id": row["id"],
+        "subType": row["sub_type"],
+        "name": row["name"],
+        "detailedName": row["detailed_name"],
+        "id": row["id"],
         "iataCode": row["iata_code"],
-        "address": {"cityName": row["city_name"], "cityCode": row["city_code"], "countryName": row["country_name"],
-                    "countryCode": row["country_code"]},
+        "address": {
+            "cityName": row["city_name"],
+            "cityCode": row["city_code"],
+            "countryName": row["country_name"],
+            "countryCode": row["country_code"],
+        },
         "geoCode": {"latitude": row["latitude"], "longitude": row["longitude"]},
-        "timeZoneOffset": row["time_zone_offset"], "travelersScore": row["traveler_score"],
+        "timeZoneOffset": row["time_zone_offset"],
+        "travelersScore": row["traveler_score"],
     }
 
 
 def _endpoints(leg: Leg) -> tuple[dict[str, Any], dict[str, Any]]:
-    return ({"iataCode": leg["departure_iata"], "terminal": leg["departure_terminal"], "at": leg["departure_at"]},
-            {"iataCode": leg["arrival_iata"], "terminal": leg["arrival_terminal"], "at": leg["arrival_at"]})
+    return (
+        {"iataCode": leg["departure_iata"], "terminal": leg["departure_terminal"], "at": leg["departure_at"]},
+        {"iataCode": leg["arrival_iata"], "terminal": leg["arrival_terminal"], "at": leg["arrival_at"]},
+    )
 
 
 def segment_object(leg: Leg, segment_id: str) -> dict[str, Any]:
@@ -472,8 +511,12 @@ def segment_object(leg: Leg, segment_id: str) -> dict[str, Any]:
     if flight is None:
         departure, arrival = _endpoints(leg)
         flight = leg["segment"] = {
-            "departure": departure, "arrival": arrival, "carrierCode": leg["carrier_code"], "number": leg["number"],
-            "aircraft": {"code": leg["aircraft_code"]}, "duration": iso_duration(span(leg, leg)),
+            "departure": departure,
+            "arrival": arrival,
+            "carrierCode": leg["carrier_code"],
+            "number": leg["number"],
+            "aircraft": {"code": leg["aircraft_code"]},
+            "duration": iso_duration(span(leg, leg)),
         }
     return {"id": segment_id, **flight}
 
@@ -494,86 +537,134 @@ def flight_offer(offer: Offer, prices: Sequence[tuple[int, int]], last_ticketing
     fare = offer.fare
     base, total = sum(p[0] for p in prices), sum(p[1] for p in prices)
     return {
-        "id": offer.id, "oneWay": len(offer.itineraries) == 1, "lastTicketingDate": last_ticketing.isoformat(),
-        "numberOfBookableSeats": min(9, offer.seats_left()), "itineraries": _itineraries(offer),
+        "id": offer.id,
+        "oneWay": len(offer.itineraries) == 1,
+        "lastTicketingDate": last_ticketing.isoformat(),
+        "numberOfBookableSeats": min(9, offer.seats_left()),
+        "itineraries": _itineraries(offer),
         "price": {"currency": CURRENCY, "total": amount(total), "base": amount(base), "grandTotal": amount(total)},
         "validatingAirlineCodes": [fare["carrier_code"]],
-        "fare": {"cabin": fare["cabin"], "brandedFare": fare["branded_fare"],
-                 "brandedFareLabel": fare["branded_fare_label"],
-                 "includedCheckedBags": {"quantity": fare["included_checked_bags"]},
-                 "refundable": fare["refundable"], "changeable": fare["changeable"]},
+        "fare": {
+            "cabin": fare["cabin"],
+            "brandedFare": fare["branded_fare"],
+            "brandedFareLabel": fare["branded_fare_label"],
+            "includedCheckedBags": {"quantity": fare["included_checked_bags"]},
+            "refundable": fare["refundable"],
+            "changeable": fare["changeable"],
+        },
     }
 
 
-def priced_offer(offer: Offer, types: Sequence[TravelerType], prices: Sequence[tuple[int, int]],
-                 last_ticketing: date) -> dict[str, Any]:
+def priced_offer(
+    offer: Offer, types: Sequence[TravelerType], prices: Sequence[tuple[int, int]], last_ticketing: date
+) -> dict[str, Any]:
     """A flight-offer confirmed for a party: each traveler's price and fare per segment, and the fare rules."""
     fare = offer.fare
     details = {
         bags: [
-            {"segmentId": str(n), "cabin": fare["cabin"], "fareBasis": fare["fare_basis"],
-             "brandedFare": fare["branded_fare"], "brandedFareLabel": fare["branded_fare_label"],
-             "bookingClass": fare["booking_class"], "includedCheckedBags": {"quantity": bags}}
+            {
+                "segmentId": str(n),
+                "cabin": fare["cabin"],
+                "fareBasis": fare["fare_basis"],
+                "brandedFare": fare["branded_fare"],
+                "brandedFareLabel": fare["branded_fare_label"],
+                "bookingClass": fare["booking_class"],
+                "includedCheckedBags": {"quantity": bags},
+            }
             for n in range(1, len(offer.segments) + 1)
         ]
         for bags in {0 if t == "HELD_INFANT" else fare["included_checked_bags"] for t in types}
     }
     pricings = [
-        {"travelerId": str(index), "travelerType": kind,
-         "price": {"currency": CURRENCY, "total": amount(total), "base": amount(base)},
-         "fareDetailsBySegment": details[0 if kind == "HELD_INFANT" else fare["included_checked_bags"]]}
+        {
+            "travelerId": str(index),
+            "travelerType": kind,
+            "price": {"currency": CURRENCY, "total": amount(total), "base": amount(base)},
+            "fareDetailsBySegment": details[0 if kind == "HELD_INFANT" else fare["included_checked_bags"]],
+        }
         for index, (kind, (base, total)) in enumerate(zip(types, prices), start=1)
     ]
     return {**flight_offer(offer, prices, last_ticketing), "travelerPricings": pricings, "fareRules": fare_rules(fare)}
 
 
-def order_object(order: Mapping[str, Any], offer: Offer, prices: Sequence[tuple[int, int]], last_ticketing: date,
-                 payment_rows: Sequence[Mapping[str, Any]]) -> FlightOrder:
+def order_object(
+    order: Mapping[str, Any],
+    offer: Offer,
+    prices: Sequence[tuple[int, int]],
+    last_ticketing: date,
+    payment_rows: Sequence[Mapping[str, Any]],
+) -> FlightOrder:
     """A flight_orders row with its resolved offer and payments, as Flight Order Management returns it."""
     segment_ids = offer.segment_ids()
     types = [t["travelerType"] for t in order["travelers"]]
-    return FlightOrder.model_validate({
-        "id": order["id"], "status": order["status"],
-        "associatedRecords": [{"reference": order["record_locator"], "creationDate": order["created_at"],
-                               "flightOfferId": order["flight_offer_id"]}],
-        "flightOffers": [priced_offer(offer, types, prices, last_ticketing)],
-        "travelers": [
-            {"id": t["id"], "profileId": t["profileId"], "travelerType": t["travelerType"],
-             "associatedAdultId": t["associatedAdultId"], "name": {"firstName": t["firstName"],
-                                                                   "lastName": t["lastName"]},
-             "dateOfBirth": t["dateOfBirth"], "loyaltyPrograms": [t["loyaltyProgram"]] if t["loyaltyProgram"] else []}
-            for t in order["travelers"]
-        ],
-        "ticketingAgreement": {
-            "option": order["ticketing_option"],
-            "dateTime": f"{order['last_ticketing_date']}T23:59:00" if order["last_ticketing_date"] else None,
-        },
-        "seatAssignments": [
-            {"segmentId": segment_ids[s["flightId"]], "travelerId": s["travelerId"], "number": s["number"]}
-            for s in order["seats"] if s["flightId"] in segment_ids
-        ],
-        "payments": [{"id": p["id"], "type": p["type"], "amount": amount(p["amount"]), "currency": p["currency"]}
-                     for p in payment_rows],
-    })
+    return FlightOrder.model_validate(
+        {
+            "id": order["id"],
+            "status": order["status"],
+            "associatedRecords": [
+                {
+                    "reference": order["record_locator"],
+                    "creationDate": order["created_at"],
+                    "flightOfferId": order["flight_offer_id"],
+                }
+            ],
+            "flightOffers": [priced_offer(offer, types, prices, last_ticketing)],
+            "travelers": [
+                {
+                    "id": t["id"],
+                    "profileId": t["profileId"],
+                    "travelerType": t["travelerType"],
+                    "associatedAdultId": t["associatedAdultId"],
+                    "name": {"firstName": t["firstName"], "lastName": t["lastName"]},
+                    "dateOfBirth": t["dateOfBirth"],
+                    "loyaltyPrograms": [t["loyaltyProgram"]] if t["loyaltyProgram"] else [],
+                }
+                for t in order["travelers"]
+            ],
+            "ticketingAgreement": {
+                "option": order["ticketing_option"],
+                "dateTime": f"{order['last_ticketing_date']}T23:59:00" if order["last_ticketing_date"] else None,
+            },
+            "seatAssignments": [
+                {"segmentId": segment_ids[s["flightId"]], "travelerId": s["travelerId"], "number": s["number"]}
+                for s in order["seats"]
+                if s["flightId"] in segment_ids
+            ],
+            "payments": [
+                {"id": p["id"], "type": p["type"], "amount": amount(p["amount"]), "currency": p["currency"]}
+                for p in payment_rows
+            ],
+        }
+    )
 
 
 def order_summary(order: Mapping[str, Any], route: Route) -> dict[str, Any]:
     """A flight_orders row in short, as listed."""
     return {
-        "id": order["id"], "recordLocator": order["record_locator"], "status": order["status"],
+        "id": order["id"],
+        "recordLocator": order["record_locator"],
+        "status": order["status"],
         "itineraries": [
-            {"origin": i[0]["departure_iata"], "destination": i[-1]["arrival_iata"],
-             "departureAt": i[0]["departure_at"], "flights": [flight_name(leg) for leg in i]}
+            {
+                "origin": i[0]["departure_iata"],
+                "destination": i[-1]["arrival_iata"],
+                "departureAt": i[0]["departure_at"],
+                "flights": [flight_name(leg) for leg in i],
+            }
             for i in route.itineraries
         ],
-        "travelers": [f"{t['firstName']} {t['lastName']}" for t in order["travelers"]], "cabin": route.cabin,
-        "brandedFare": route.branded_fare, "grandTotal": amount(order["grand_total"]),
-        "currency": order["currency"], "ticketingOption": order["ticketing_option"],
+        "travelers": [f"{t['firstName']} {t['lastName']}" for t in order["travelers"]],
+        "cabin": route.cabin,
+        "brandedFare": route.branded_fare,
+        "grandTotal": amount(order["grand_total"]),
+        "currency": order["currency"],
+        "ticketingOption": order["ticketing_option"],
     }
 
 
-def seat_map(leg: Leg, segment_id: str, cabin: str, plan: SeatPlan, taken: Mapping[str, Any],
-             only_available: bool) -> dict[str, Any]:
+def seat_map(
+    leg: Leg, segment_id: str, cabin: str, plan: SeatPlan, taken: Mapping[str, Any], only_available: bool
+) -> dict[str, Any]:
     """SeatMap Display of one segment: the booked cabin's seats, occupied ones left out if asked."""
     rows, exits, seats = [], set(), []
     for number, (seat_cabin, row, codes) in plan.items():
@@ -584,15 +675,28 @@ def seat_map(leg: Leg, segment_id: str, cabin: str, plan: SeatPlan, taken: Mappi
             exits.add(row)
         occupied = number in taken
         if not (only_available and occupied):
-            seats.append({"number": number, "characteristicsCodes": list(codes),
-                          "seatAvailabilityStatus": "OCCUPIED" if occupied else "AVAILABLE"})
+            seats.append(
+                {
+                    "number": number,
+                    "characteristicsCodes": list(codes),
+                    "seatAvailabilityStatus": "OCCUPIED" if occupied else "AVAILABLE",
+                }
+            )
     segment = segment_object(leg, segment_id)
     return {
-        "segmentId": segment_id, "carrierCode": segment["carrierCode"], "number": segment["number"],
-        "departure": segment["departure"], "arrival": segment["arrival"], "aircraft": segment["aircraft"],
+        "segmentId": segment_id,
+        "carrierCode": segment["carrierCode"],
+        "number": segment["number"],
+        "departure": segment["departure"],
+        "arrival": segment["arrival"],
+        "aircraft": segment["aircraft"],
         "cabin": cabin,
-        "decks": [{"deckConfiguration": {"startSeatRow": min(rows), "endSeatRow": max(rows),
-                                         "exitRowsX": sorted(exits)}, "seats": seats}],
+        "decks": [
+            {
+                "deckConfiguration": {"startSeatRow": min(rows), "endSeatRow": max(rows), "exitRowsX": sorted(exits)},
+                "seats": seats,
+            }
+        ],
     }
 
 
@@ -602,8 +706,13 @@ def profile_object(row: Mapping[str, Any]) -> TravelerProfile:
     if row["phone"]:
         code, number = phone_parts(row["phone"])
         phones.append({"countryCallingCode": code, "number": number})
-    return TravelerProfile.model_validate({
-        "id": row["id"], "name": {"firstName": row["first_name"], "lastName": row["last_name"]},
-        "dateOfBirth": row["date_of_birth"], "gender": row["gender"],
-        "contact": {"emailAddress": row["email"], "phones": phones}, "loyaltyPrograms": row["loyalty_programs"],
-    })
+    return TravelerProfile.model_validate(
+        {
+            "id": row["id"],
+            "name": {"firstName": row["first_name"], "lastName": row["last_name"]},
+            "dateOfBirth": row["date_of_birth"],
+            "gender": row["gender"],
+            "contact": {"emailAddress": row["email"], "phones": phones},
+            "loyaltyPrograms": row["loyalty_programs"],
+        }
+    )

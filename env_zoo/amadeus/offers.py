@@ -31,15 +31,23 @@ _DEPARTURE = locations.alias("departure_airport")
 _ARRIVAL = locations.alias("arrival_airport")
 _LEGS = (
     select(
-        flights.c.id, flights.c.carrier_code, flights.c.number, flights.c.departure_iata, flights.c.departure_terminal,
-        flights.c.departure_at, flights.c.arrival_iata, flights.c.arrival_terminal, flights.c.arrival_at,
+        flights.c.id,
+        flights.c.carrier_code,
+        flights.c.number,
+        flights.c.departure_iata,
+        flights.c.departure_terminal,
+        flights.c.departure_at,
+        flights.c.arrival_iata,
+        flights.c.arrival_terminal,
+        flights.c.arrival_at,
         flights.c.aircraft_code,
         type_coerce(flights.c.base_fares, String).label("base_fares"),  # decoded by orjson in `legs`
         type_coerce(flights.c.seats_left, String).label("seats_left"),
         _DEPARTURE.c.time_zone_offset.label("departure_offset"),
         _DEPARTURE.c.passenger_charge.label("departure_charge"),
         _ARRIVAL.c.time_zone_offset.label("arrival_offset"),
-        airlines.c.business_name.label("carrier_name"), aircraft.c.name.label("aircraft_name"),
+        airlines.c.business_name.label("carrier_name"),
+        aircraft.c.name.label("aircraft_name"),
     )
     .join_from(flights, _DEPARTURE, _DEPARTURE.c.id == literal("A") + flights.c.departure_iata)
     .join(_ARRIVAL, _ARRIVAL.c.id == literal("A") + flights.c.arrival_iata)
@@ -50,13 +58,17 @@ _LEGS = (
 # Statements are built once, with bound parameters, so a call only binds values (building one costs more than
 # running it).
 _LEGS_BY_ID = _LEGS.where(flights.c.id.in_(bindparam("ids", expanding=True)))
-_FIRST_LEGS = _LEGS.where(flights.c.departure_iata.in_(bindparam("origins", expanding=True)),
-                          flights.c.departure_at >= bindparam("start"), flights.c.departure_at < bindparam("end"))
+_FIRST_LEGS = _LEGS.where(
+    flights.c.departure_iata.in_(bindparam("origins", expanding=True)),
+    flights.c.departure_at >= bindparam("start"),
+    flights.c.departure_at < bindparam("end"),
+)
 _FIRST_LEGS_ON = _FIRST_LEGS.where(flights.c.carrier_code.in_(bindparam("carriers", expanding=True)))
 _CONNECTING_LEGS = _LEGS.where(
     flights.c.departure_iata.in_(bindparam("hubs", expanding=True)),
     flights.c.arrival_iata.in_(bindparam("destinations", expanding=True)),
-    flights.c.departure_at >= bindparam("earliest"), flights.c.departure_at <= bindparam("latest"),
+    flights.c.departure_at >= bindparam("earliest"),
+    flights.c.departure_at <= bindparam("latest"),
 )
 
 
@@ -180,11 +192,16 @@ def parse_offer(db: Database, offer_id: str) -> Offer:
 
 
 _ROUTE_LEGS = select(
-    flights.c.id, flights.c.carrier_code, flights.c.number, flights.c.departure_iata, flights.c.departure_at,
+    flights.c.id,
+    flights.c.carrier_code,
+    flights.c.number,
+    flights.c.departure_iata,
+    flights.c.departure_at,
     flights.c.arrival_iata,
 ).where(flights.c.id.in_(bindparam("ids", expanding=True)))
 _FARE_NAMES = select(fare_families.c.id, fare_families.c.cabin, fare_families.c.branded_fare).where(
-    fare_families.c.id.in_(bindparam("ids", expanding=True)))
+    fare_families.c.id.in_(bindparam("ids", expanding=True))
+)
 
 
 @dataclass(frozen=True)
@@ -205,19 +222,26 @@ def routes_of(db: Database, offer_ids: Iterable[str]) -> dict[str, Route]:
     fare_of = {oid: f"{found[parts[0][0]]['carrier_code']}-{oid.split('/')[1]}" for oid, parts in split.items()}
     fares = {row["id"]: row for row in db.conn.execute(_FARE_NAMES, {"ids": sorted(set(fare_of.values()))}).mappings()}
     return {
-        oid: Route([[found[i] for i in ids] for ids in parts], fares[fare_of[oid]]["cabin"],
-                   fares[fare_of[oid]]["branded_fare"])
+        oid: Route(
+            [[found[i] for i in ids] for ids in parts],
+            fares[fare_of[oid]]["cabin"],
+            fares[fare_of[oid]]["branded_fare"],
+        )
         for oid, parts in split.items()
     }
 
 
 # ---------------------------------------------------------------- search
 
-_AIRPORTS = select(locations.c.iata_code, locations.c.city_code).where(
-    locations.c.sub_type == "AIRPORT",
-    locations.c.iata_code.in_(bindparam("codes", expanding=True))
-    | locations.c.city_code.in_(bindparam("codes", expanding=True)),
-).order_by(locations.c.id)
+_AIRPORTS = (
+    select(locations.c.iata_code, locations.c.city_code)
+    .where(
+        locations.c.sub_type == "AIRPORT",
+        locations.c.iata_code.in_(bindparam("codes", expanding=True))
+        | locations.c.city_code.in_(bindparam("codes", expanding=True)),
+    )
+    .order_by(locations.c.id)
+)
 
 
 def airports_for(db: Database, *codes: str) -> list[list[str]]:
@@ -233,20 +257,27 @@ def airports_for(db: Database, *codes: str) -> list[list[str]]:
     return found
 
 
-def itineraries(db: Database, origins: list[str], destinations: list[str], day: str, carriers: set[str],
-                non_stop: bool) -> list[Itinerary]:
+def itineraries(
+    db: Database, origins: list[str], destinations: list[str], day: str, carriers: set[str], non_stop: bool
+) -> list[Itinerary]:
     """Direct flights and one-stop connections on the same carrier, departing on the local date `day`, by
     departure (a first flight's connections follow it, by their departure)."""
     window = {"origins": origins, "start": f"{day}T", "end": f"{day}U"}
-    firsts = legs(db, _FIRST_LEGS_ON, **window, carriers=sorted(carriers)) if carriers else legs(db, _FIRST_LEGS,
-                                                                                                   **window)
+    firsts = (
+        legs(db, _FIRST_LEGS_ON, **window, carriers=sorted(carriers)) if carriers else legs(db, _FIRST_LEGS, **window)
+    )
     hubs = {leg["arrival_iata"] for leg in firsts} - set(destinations) - set(origins)
     by_hub: dict[str, list[Leg]] = {}
     if hubs and not non_stop:
         arrivals = [datetime.fromisoformat(leg["arrival_at"]) for leg in firsts if leg["arrival_iata"] in hubs]
-        for leg in legs(db, _CONNECTING_LEGS, hubs=sorted(hubs), destinations=destinations,
-                        earliest=(min(arrivals) + MIN_CONNECTION).isoformat(),
-                        latest=(max(arrivals) + MAX_CONNECTION).isoformat()):
+        for leg in legs(
+            db,
+            _CONNECTING_LEGS,
+            hubs=sorted(hubs),
+            destinations=destinations,
+            earliest=(min(arrivals) + MIN_CONNECTION).isoformat(),
+            latest=(max(arrivals) + MAX_CONNECTION).isoformat(),
+        ):
             by_hub.setdefault(leg["departure_iata"], []).append(leg)
     found: list[Itinerary] = []
     for first in firsts:
@@ -255,9 +286,11 @@ def itineraries(db: Database, origins: list[str], destinations: list[str], day: 
         elif first["arrival_iata"] in by_hub:
             arrived = datetime.fromisoformat(first["arrival_at"])
             earliest, latest = (arrived + MIN_CONNECTION).isoformat(), (arrived + MAX_CONNECTION).isoformat()
-            found.extend([first, second] for second in by_hub[first["arrival_iata"]]
-                         if second["carrier_code"] == first["carrier_code"]
-                         and earliest <= second["departure_at"] <= latest)
+            found.extend(
+                [first, second]
+                for second in by_hub[first["arrival_iata"]]
+                if second["carrier_code"] == first["carrier_code"] and earliest <= second["departure_at"] <= latest
+            )
     return found
 
 
@@ -269,8 +302,9 @@ class _Priced:
     itinerary: Itinerary
 
 
-def _priced(itineraries_found: list[Itinerary], fare: dict[str, Any], counts: Counter[TravelerType],
-            need: int) -> list[_Priced]:
+def _priced(
+    itineraries_found: list[Itinerary], fare: dict[str, Any], counts: Counter[TravelerType], need: int
+) -> list[_Priced]:
     cabin = fare["cabin"]
     out = []
     for itinerary in itineraries_found:
@@ -283,9 +317,15 @@ def _priced(itineraries_found: list[Itinerary], fare: dict[str, Any], counts: Co
     return out
 
 
-def rank_offers(db: Database, outbound: list[Itinerary], inbound: list[Itinerary] | None,
-                families: list[dict[str, Any]], types: list[TravelerType], max_total: int | None,
-                limit: int) -> tuple[int, list[Offer]]:
+def rank_offers(
+    db: Database,
+    outbound: list[Itinerary],
+    inbound: list[Itinerary] | None,
+    families: list[dict[str, Any]],
+    types: list[TravelerType],
+    max_total: int | None,
+    limit: int,
+) -> tuple[int, list[Offer]]:
     """(how many offers match, the `limit` cheapest): one offer per itinerary (pair) and branded fare with seats
     for the party, the outbound not yet departed, at most `max_total` cents; ties by departure, then offer id.
 
@@ -301,15 +341,25 @@ def rank_offers(db: Database, outbound: list[Itinerary], inbound: list[Itinerary
             for o in outs:
                 if max_total is None or o.price <= max_total:
                     total += 1
-                    ranked.append((o.price, o.itinerary[0]["departure_at"],
-                                   f"{itinerary_key(o.itinerary)}/{fare['branded_fare']}", [o.itinerary], fare))
+                    ranked.append(
+                        (
+                            o.price,
+                            o.itinerary[0]["departure_at"],
+                            f"{itinerary_key(o.itinerary)}/{fare['branded_fare']}",
+                            [o.itinerary],
+                            fare,
+                        )
+                    )
             continue
         ins = _priced(inbound, fare, counts, need)
         if not outs or not ins:
             continue
         in_prices = [i.price for i in ins]
-        total += sum(bisect_right(in_prices, max_total - o.price) for o in outs) if max_total is not None \
+        total += (
+            sum(bisect_right(in_prices, max_total - o.price) for o in outs)
+            if max_total is not None
             else len(outs) * len(ins)
+        )
         threshold = _kth_pair_sum([o.price for o in outs], in_prices, limit, max_total)
         if threshold is None:
             continue
@@ -319,9 +369,15 @@ def rank_offers(db: Database, outbound: list[Itinerary], inbound: list[Itinerary
             for i in ins:
                 if o.price + i.price > threshold:
                     break
-                ranked.append((o.price + i.price, o.itinerary[0]["departure_at"],
-                               f"{itinerary_key(o.itinerary)}~{itinerary_key(i.itinerary)}/{fare['branded_fare']}",
-                               [o.itinerary, i.itinerary], fare))
+                ranked.append(
+                    (
+                        o.price + i.price,
+                        o.itinerary[0]["departure_at"],
+                        f"{itinerary_key(o.itinerary)}~{itinerary_key(i.itinerary)}/{fare['branded_fare']}",
+                        [o.itinerary, i.itinerary],
+                        fare,
+                    )
+                )
     ranked.sort(key=lambda r: (r[0], r[1], r[2]))
     return total, [Offer(offer_id, found, fare) for _, _, offer_id, found, fare in ranked[:limit]]
 
@@ -354,5 +410,7 @@ def span(first: Leg, last: Leg) -> timedelta:
 def names_of(offers: Iterable[Offer]) -> tuple[dict[str, str], dict[str, str]]:
     """The dictionaries of a search result: airline code -> name and aircraft code -> name, by code."""
     found = [leg for offer in offers for leg in offer.segments]
-    return (dict(sorted((leg["carrier_code"], leg["carrier_name"]) for leg in found)),
-            dict(sorted((leg["aircraft_code"], leg["aircraft_name"]) for leg in found)))
+    return (
+        dict(sorted((leg["carrier_code"], leg["carrier_name"]) for leg in found)),
+        dict(sorted((leg["aircraft_code"], leg["aircraft_name"]) for leg in found)),
+    )

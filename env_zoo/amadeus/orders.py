@@ -14,11 +14,17 @@ from .offers import Offer, parse_offer
 from .rules import CURRENCY, TYPE_RANK, TravelerType, credits_on, last_ticketing_date, traveler_price, traveler_type
 from .schema import airlines, flight_orders, flights, payments, travelers
 
-_SET_SEATS_LEFT = flights.update().where(flights.c.id == bindparam("flight_id")).values(
-    seats_left=bindparam("seats_left", type_=flights.c.seats_left.type))
+_SET_SEATS_LEFT = (
+    flights.update()
+    .where(flights.c.id == bindparam("flight_id"))
+    .values(seats_left=bindparam("seats_left", type_=flights.c.seats_left.type))
+)
 _OCCUPIED = select(flights.c.id, flights.c.occupied_seats).where(flights.c.id.in_(bindparam("ids", expanding=True)))
-_ASSIGNED = select(flight_orders.c.id, flight_orders.c.seats).where(flight_orders.c.status != "CANCELLED") \
+_ASSIGNED = (
+    select(flight_orders.c.id, flight_orders.c.seats)
+    .where(flight_orders.c.status != "CANCELLED")
     .order_by(flight_orders.c.id)
+)
 
 
 def get_order(db: Database, flight_order_id: str) -> dict[str, Any]:
@@ -68,11 +74,18 @@ def booked_travelers(db: Database, offer: Offer, requested: Sequence[OrderTravel
         adult = None
         if kind == "HELD_INFANT":
             adult, infants_seen = adults[infants_seen], infants_seen + 1
-        order_travelers.append({
-            "id": str(n), "profileId": profile["id"], "travelerType": kind, "associatedAdultId": adult,
-            "firstName": profile["first_name"], "lastName": profile["last_name"],
-            "dateOfBirth": profile["date_of_birth"], "loyaltyProgram": loyalty,
-        })
+        order_travelers.append(
+            {
+                "id": str(n),
+                "profileId": profile["id"],
+                "travelerType": kind,
+                "associatedAdultId": adult,
+                "firstName": profile["first_name"],
+                "lastName": profile["last_name"],
+                "dateOfBirth": profile["date_of_birth"],
+                "loyaltyProgram": loyalty,
+            }
+        )
     return order_travelers
 
 
@@ -107,8 +120,13 @@ def order_response(db: Database, order: Mapping[str, Any], offer: Offer | None =
     """The order with its offer (resolved again unless given), travelers, seats, ticketing and payments."""
     offer = offer or parse_offer(db, order["flight_offer_id"])
     last_ticketing = last_ticketing_date(db.now().date(), offer.departure_date)
-    return order_object(order, offer, prices(offer, traveler_types(order)), last_ticketing,
-                        db.find(payments, flight_order_id=order["id"]))
+    return order_object(
+        order,
+        offer,
+        prices(offer, traveler_types(order)),
+        last_ticketing,
+        db.find(payments, flight_order_id=order["id"]),
+    )
 
 
 def take_seats(db: Database, offer: Offer, count: int) -> None:
@@ -147,8 +165,15 @@ def _set_seats_left(db: Database, leg: dict[str, Any], seats_left: dict[str, int
 def pay(db: Database, order_id: str, kind: str, cents: int) -> None:
     """Record a payment (CHARGE, CHANGE_FEE, FARE_DIFFERENCE or REFUND) when there is money to move."""
     if cents > 0:
-        db.insert(payments, id=db.new_id(payments, "PAY", 5), flight_order_id=order_id, type=kind, amount=cents,
-                  currency=CURRENCY, created_at=db.now_iso())
+        db.insert(
+            payments,
+            id=db.new_id(payments, "PAY", 5),
+            flight_order_id=order_id,
+            type=kind,
+            amount=cents,
+            currency=CURRENCY,
+            created_at=db.now_iso(),
+        )
 
 
 def taken_seats(db: Database, legs: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, tuple[str, str] | None]]:

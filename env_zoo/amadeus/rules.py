@@ -23,13 +23,39 @@ MAX_SEATED = 9
 EXIT_ROW_MIN_AGE = 18
 _PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 _CALLING_CODES = sorted(
-    ["1", "7", "30", "31", "32", "33", "34", "36", "39", "41", "43", "44", "45", "46", "47", "48", "49", "90",
-     "351", "353", "358", "420", "971"], key=len, reverse=True,
+    [
+        "1",
+        "7",
+        "30",
+        "31",
+        "32",
+        "33",
+        "34",
+        "36",
+        "39",
+        "41",
+        "43",
+        "44",
+        "45",
+        "46",
+        "47",
+        "48",
+        "49",
+        "90",
+        "351",
+        "353",
+        "358",
+        "420",
+        "971",
+    ],
+    key=len,
+    reverse=True,
 )
 _PHONE_SEPARATORS = re.compile(r"[\s\-().]")
 
 
 # ---------------------------------------------------------------- values
+
 
 def amount(cents: int) -> str:
     """Minor units as Amadeus prints amounts: `551900` -> `5519.00` (no symbol, no grouping)."""
@@ -51,6 +77,7 @@ def utc_offset(text: str) -> timedelta:
 
 
 # ---------------------------------------------------------------- travelers
+
 
 def age(date_of_birth: str, on: date) -> int:
     """Age in whole years on a day."""
@@ -105,7 +132,7 @@ def phone_parts(e164: str) -> tuple[str, str]:
     """(country calling code, number) of an E.164 number."""
     digits = e164.lstrip("+")
     code = next((c for c in _CALLING_CODES if digits.startswith(c)), digits[:2])
-    return code, digits[len(code):]
+    return code, digits[len(code) :]
 
 
 def loyalty_number(value: str) -> str:
@@ -121,7 +148,7 @@ def credits_on(airline: Mapping[str, Any], owner: Mapping[str, Any]) -> bool:
 
 def record_locator(number: int) -> str:
     """The PNR of the n-th order: a fixed bijective scramble of n into six characters."""
-    value = (number * 387420489 + 16777619) % (32 ** 6)
+    value = (number * 387420489 + 16777619) % (32**6)
     chars = []
     for _ in range(6):
         value, digit = divmod(value, 32)
@@ -130,6 +157,7 @@ def record_locator(number: int) -> str:
 
 
 # ---------------------------------------------------------------- prices and fare rules
+
 
 def itinerary_base(itinerary: Sequence[Mapping[str, Any]], fare: Mapping[str, Any], kind: TravelerType) -> int:
     """Base fare in cents of one traveler on one itinerary: the cabin fare of each flight times the brand's and the
@@ -146,16 +174,18 @@ def itinerary_taxes(itinerary: Sequence[Mapping[str, Any]]) -> int:
     return sum((leg["departure_charge"] or 0) * 100 for leg in itinerary)
 
 
-def traveler_price(itineraries: Sequence[Sequence[Mapping[str, Any]]], fare: Mapping[str, Any],
-                   kind: TravelerType) -> tuple[int, int]:
+def traveler_price(
+    itineraries: Sequence[Sequence[Mapping[str, Any]]], fare: Mapping[str, Any], kind: TravelerType
+) -> tuple[int, int]:
     """(base, total) in cents of one traveler: fares plus departure charges (infants pay no charges)."""
     base = sum(itinerary_base(itinerary, fare, kind) for itinerary in itineraries)
     taxes = 0 if kind == "HELD_INFANT" else sum(itinerary_taxes(itinerary) for itinerary in itineraries)
     return base, base + taxes
 
 
-def party_price(itinerary: Sequence[Mapping[str, Any]], fare: Mapping[str, Any],
-                counts: Mapping[TravelerType, int]) -> int:
+def party_price(
+    itinerary: Sequence[Mapping[str, Any]], fare: Mapping[str, Any], counts: Mapping[TravelerType, int]
+) -> int:
     """Total in cents of a party on one itinerary (a round trip costs the sum of its two itineraries)."""
     taxes = itinerary_taxes(itinerary)
     return sum(
@@ -167,10 +197,16 @@ def party_price(itinerary: Sequence[Mapping[str, Any]], fare: Mapping[str, Any],
 def fare_rules(fare: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The REFUNDS and EXCHANGE rules of a branded fare, with the penalty per traveler."""
     return [
-        {"category": "REFUNDS", "notApplicable": not fare["refundable"],
-         "maxPenaltyAmount": amount(fare["cancellation_fee"] * 100) if fare["refundable"] else None},
-        {"category": "EXCHANGE", "notApplicable": not fare["changeable"],
-         "maxPenaltyAmount": amount(fare["change_fee"] * 100) if fare["changeable"] else None},
+        {
+            "category": "REFUNDS",
+            "notApplicable": not fare["refundable"],
+            "maxPenaltyAmount": amount(fare["cancellation_fee"] * 100) if fare["refundable"] else None,
+        },
+        {
+            "category": "EXCHANGE",
+            "notApplicable": not fare["changeable"],
+            "maxPenaltyAmount": amount(fare["change_fee"] * 100) if fare["changeable"] else None,
+        },
     ]
 
 
@@ -228,8 +264,9 @@ def _seat_plan(cabins: tuple[tuple[str, tuple[int, ...], str], ...], exit_rows: 
     return plan
 
 
-def exit_row_refusal(traveler: Mapping[str, Any], travelers: Sequence[Mapping[str, Any]],
-                     departure: date) -> str | None:
+def exit_row_refusal(
+    traveler: Mapping[str, Any], travelers: Sequence[Mapping[str, Any]], departure: date
+) -> str | None:
     """Why a traveler may not sit in an exit row (under 18, or holding an infant), or None."""
     if age(traveler["dateOfBirth"], departure) < EXIT_ROW_MIN_AGE:
         return "not for travelers under 18"

@@ -12,22 +12,83 @@ from envfactory_gym.database import given
 from envfactory_gym.values import parse_date
 
 from .objects import (
-    Adults, AirlineCodes, CancellationResult, Cabin, ChangeResult, Children, Day, EmailAddress, FlightOfferPricing,
-    FlightOffersSearchResponse, FlightOrder, FlightOrderSummary, Gender, Infants, Keyword, Location, LocationCode,
-    LoyaltyProgramInput, OrderStatus, OrderTravelerInput, PersonName, PhoneNumber, Position, PricePerTraveler,
-    RecordLocator, ReleasedOrder, ResultCount, SeatMap, SeatNumber, TicketingOption, TravelerProfile,
-    flight_offer, location_object, order_summary, priced_offer, profile_object, seat_map,
+    Adults,
+    AirlineCodes,
+    CancellationResult,
+    Cabin,
+    ChangeResult,
+    Children,
+    Day,
+    EmailAddress,
+    FlightOfferPricing,
+    FlightOffersSearchResponse,
+    FlightOrder,
+    FlightOrderSummary,
+    Gender,
+    Infants,
+    Keyword,
+    Location,
+    LocationCode,
+    LoyaltyProgramInput,
+    OrderStatus,
+    OrderTravelerInput,
+    PersonName,
+    PhoneNumber,
+    Position,
+    PricePerTraveler,
+    RecordLocator,
+    ReleasedOrder,
+    ResultCount,
+    SeatMap,
+    SeatNumber,
+    TicketingOption,
+    TravelerProfile,
+    flight_offer,
+    location_object,
+    order_summary,
+    priced_offer,
+    profile_object,
+    seat_map,
 )
 from .offers import (
-    airports_for, departed, flight_name, itineraries, names_of, parse_offer, rank_offers, routes_of,
+    airports_for,
+    departed,
+    flight_name,
+    itineraries,
+    names_of,
+    parse_offer,
+    rank_offers,
+    routes_of,
 )
 from .orders import (
-    booked_travelers, get_order, move_seats, order_response, pay, prices, release_seats, require_same_trip,
-    take_seats, taken_seats, traveler_types,
+    booked_travelers,
+    get_order,
+    move_seats,
+    order_response,
+    pay,
+    prices,
+    release_seats,
+    require_same_trip,
+    take_seats,
+    taken_seats,
+    traveler_types,
 )
 from .rules import (
-    CURRENCY, amount, birth_date, cancellation, email_address, exit_row_refusal, hold_deadline, last_ticketing_date,
-    loyalty_number, party, passenger_name, phone_number, record_locator, seat_plan, seated,
+    CURRENCY,
+    amount,
+    birth_date,
+    cancellation,
+    email_address,
+    exit_row_refusal,
+    hold_deadline,
+    last_ticketing_date,
+    loyalty_number,
+    party,
+    passenger_name,
+    phone_number,
+    record_locator,
+    seat_plan,
+    seated,
 )
 from .schema import aircraft, airlines, fare_families, flight_orders, locations
 from .schema import travelers as profiles
@@ -36,6 +97,7 @@ DATE_EXAMPLE = "2025-05-15"
 
 
 # ---------------------------------------------------------------- locations and offers
+
 
 @tool(read_only=True)
 def search_airports(
@@ -51,7 +113,8 @@ def search_airports(
     """
     needle = keyword.strip().casefold()
     matches = [
-        r for r in db.find(locations, **given(sub_type=sub_type))
+        r
+        for r in db.find(locations, **given(sub_type=sub_type))
         if r["iata_code"].casefold() == needle
         or any(needle in r[k].casefold() for k in ("name", "detailed_name", "city_name"))
     ]
@@ -108,16 +171,24 @@ def search_flight_offers(
     flown = {i[0]["carrier_code"] for i in outbound}
     if inbound is not None:
         flown &= {i[0]["carrier_code"] for i in inbound}
-    families = [f for carrier in sorted(flown) for f in db.find(fare_families, **given(carrier_code=carrier,
-                                                                                       cabin=travel_class))]
+    families = [
+        f
+        for carrier in sorted(flown)
+        for f in db.find(fare_families, **given(carrier_code=carrier, cabin=travel_class))
+    ]
     max_total = max_price * 100 * len(types) if max_price is not None else None
     count, best = rank_offers(db, outbound, inbound, families, types, max_total, max_results)
     today = db.now().date()
     offers = [flight_offer(o, prices(o, types), last_ticketing_date(today, o.departure_date)) for o in best]
     carriers_named, aircraft_named = names_of(best)
-    return FlightOffersSearchResponse.model_validate({
-        "meta": {"count": count}, "data": offers, "carriers": carriers_named, "aircraft": aircraft_named,
-    })
+    return FlightOffersSearchResponse.model_validate(
+        {
+            "meta": {"count": count},
+            "data": offers,
+            "carriers": carriers_named,
+            "aircraft": aircraft_named,
+        }
+    )
 
 
 @tool(read_only=True)
@@ -140,16 +211,19 @@ def price_flight_offer(
     if left < adults + children:
         raise Conflict(f"NO FARE AVAILABLE: only {left} seat(s) left in {offer.cabin} for this offer")
     last_ticketing = last_ticketing_date(db.now().date(), offer.departure_date)
-    return FlightOfferPricing.model_validate({
-        "flightOffers": [priced_offer(offer, types, prices(offer, types), last_ticketing)],
-        "travelerRequirements": [
-            {"travelerId": str(i), "travelerType": t, "dateOfBirthRequired": True, "contactRequired": t == "ADULT"}
-            for i, t in enumerate(types, start=1)
-        ],
-    })
+    return FlightOfferPricing.model_validate(
+        {
+            "flightOffers": [priced_offer(offer, types, prices(offer, types), last_ticketing)],
+            "travelerRequirements": [
+                {"travelerId": str(i), "travelerType": t, "dateOfBirthRequired": True, "contactRequired": t == "ADULT"}
+                for i, t in enumerate(types, start=1)
+            ],
+        }
+    )
 
 
 # ---------------------------------------------------------------- traveler profiles
+
 
 @tool(read_only=True)
 def list_traveler_profiles(db: Database, name: str | None = None) -> list[TravelerProfile]:
@@ -189,9 +263,14 @@ def create_traveler_profile(
     if db.find(profiles, first_name=first, last_name=last):
         raise Conflict(f"A traveler profile for {first} {last} already exists")
     row = db.insert(
-        profiles, id=db.new_id(profiles, "TRV"), first_name=first, last_name=last,
-        date_of_birth=birth_date(date_of_birth, db.now().date()) if date_of_birth else None, gender=gender,
-        email=email_address(email) if email else None, phone=phone_number(phone) if phone else None,
+        profiles,
+        id=db.new_id(profiles, "TRV"),
+        first_name=first,
+        last_name=last,
+        date_of_birth=birth_date(date_of_birth, db.now().date()) if date_of_birth else None,
+        gender=gender,
+        email=email_address(email) if email else None,
+        phone=phone_number(phone) if phone else None,
         loyalty_programs=[],
     )
     return profile_object(row)
@@ -221,7 +300,8 @@ def update_traveler_profile(
     row = db.get(profiles, traveler_profile_id, "Traveler profile")
     changes: dict[str, Any] = given(
         date_of_birth=birth_date(date_of_birth, db.now().date()) if date_of_birth is not None else None,
-        gender=gender, email=email_address(email) if email is not None else None,
+        gender=gender,
+        email=email_address(email) if email is not None else None,
         phone=phone_number(phone) if phone is not None else None,
     )
     if loyalty_program is not None:
@@ -230,14 +310,16 @@ def update_traveler_profile(
         if not airline or airline[0]["loyalty_program"] is None:
             raise InvalidRequest(f"{owner} does not run a frequent flyer program")
         kept = [p for p in row["loyalty_programs"] if p["programOwner"] != owner]
-        changes["loyalty_programs"] = sorted(kept + [{"programOwner": owner, "id": loyalty_number(loyalty_program.id)}],
-                                             key=lambda p: p["programOwner"])
+        changes["loyalty_programs"] = sorted(
+            kept + [{"programOwner": owner, "id": loyalty_number(loyalty_program.id)}], key=lambda p: p["programOwner"]
+        )
     if not changes:
         raise InvalidRequest("Nothing to update")
     return profile_object(db.update(profiles, traveler_profile_id, **changes))
 
 
 # ---------------------------------------------------------------- flight orders
+
 
 @tool()
 def create_flight_order(
@@ -273,11 +355,19 @@ def create_flight_order(
     charged = prices(offer, types)
     order_id = db.new_id(flight_orders, "FO", 6)
     order = db.insert(
-        flight_orders, id=order_id, record_locator=record_locator(int(order_id[2:])),
-        status="TICKETED" if ticketing_option == "CONFIRM" else "HELD", flight_offer_id=offer.id,
-        travelers=order_travelers, seats=[], base_total=sum(p[0] for p in charged),
-        grand_total=sum(p[1] for p in charged), currency=CURRENCY, ticketing_option=ticketing_option,
-        last_ticketing_date=last_ticketing, created_at=db.now_iso(),
+        flight_orders,
+        id=order_id,
+        record_locator=record_locator(int(order_id[2:])),
+        status="TICKETED" if ticketing_option == "CONFIRM" else "HELD",
+        flight_offer_id=offer.id,
+        travelers=order_travelers,
+        seats=[],
+        base_total=sum(p[0] for p in charged),
+        grand_total=sum(p[1] for p in charged),
+        currency=CURRENCY,
+        ticketing_option=ticketing_option,
+        last_ticketing_date=last_ticketing,
+        created_at=db.now_iso(),
     )
     if ticketing_option == "CONFIRM":
         pay(db, order_id, "CHARGE", order["grand_total"])
@@ -298,13 +388,18 @@ def list_flight_orders(
         record_locator: Only the order with this PNR reference (from the confirmation e-mail).
         traveler_name: Only orders with a traveler whose name contains this text.
     """
-    rows = db.find(flight_orders, **given(
-        status=status, record_locator=record_locator.strip().upper() if record_locator else None,
-    ))
+    rows = db.find(
+        flight_orders,
+        **given(
+            status=status,
+            record_locator=record_locator.strip().upper() if record_locator else None,
+        ),
+    )
     if traveler_name:
         words = traveler_name.upper().split()
-        rows = [o for o in rows
-                if any(all(w in f"{t['firstName']} {t['lastName']}" for w in words) for t in o["travelers"])]
+        rows = [
+            o for o in rows if any(all(w in f"{t['firstName']} {t['lastName']}" for w in words) for t in o["travelers"])
+        ]
     routes = routes_of(db, [o["flight_offer_id"] for o in rows]) if rows else {}
     summaries = [order_summary(o, routes[o["flight_offer_id"]]) for o in rows]
     summaries.sort(key=lambda s: (s["itineraries"][0]["departureAt"], s["id"]))
@@ -341,8 +436,12 @@ def cancel_flight_order(db: Database, flight_order_id: str) -> CancellationResul
     db.update(flight_orders, order["id"], status="CANCELLED", seats=[])
     pay(db, order["id"], "REFUND", refund)
     return CancellationResult(
-        flightOrderId=order["id"], recordLocator=order["record_locator"], status="CANCELLED",
-        cancellationFee=amount(fee), refundAmount=amount(refund), currency=order["currency"],
+        flightOrderId=order["id"],
+        recordLocator=order["record_locator"],
+        status="CANCELLED",
+        cancellationFee=amount(fee),
+        refundAmount=amount(refund),
+        currency=order["currency"],
     )
 
 
@@ -375,16 +474,25 @@ def change_flight_order(db: Database, flight_order_id: str, new_flight_offer_id:
     difference = max(0, new_total - order["grand_total"])
     kept = {leg["id"] for leg in new.segments}
     updated = db.update(
-        flight_orders, order["id"], flight_offer_id=new.id, base_total=sum(p[0] for p in charged),
-        grand_total=new_total, seats=[s for s in order["seats"] if s["flightId"] in kept],
+        flight_orders,
+        order["id"],
+        flight_offer_id=new.id,
+        base_total=sum(p[0] for p in charged),
+        grand_total=new_total,
+        seats=[s for s in order["seats"] if s["flightId"] in kept],
     )
     pay(db, order["id"], "CHANGE_FEE", fee)
     pay(db, order["id"], "FARE_DIFFERENCE", difference)
-    return ChangeResult(changeFee=amount(fee), fareDifference=amount(difference), currency=CURRENCY,
-                        flightOrder=order_response(db, updated, new))
+    return ChangeResult(
+        changeFee=amount(fee),
+        fareDifference=amount(difference),
+        currency=CURRENCY,
+        flightOrder=order_response(db, updated, new),
+    )
 
 
 # ---------------------------------------------------------------- seats
+
 
 @tool(read_only=True)
 def get_seatmap(
@@ -414,9 +522,16 @@ def get_seatmap(
             raise NotFound(f"Segment '{segment_id}' not found: this trip has segments 1 to {len(offer.segments)}")
     taken = taken_seats(db, [leg for _, leg in segments])
     return [
-        SeatMap.model_validate(seat_map(leg, str(n), offer.cabin,
-                                        seat_plan(db.get(aircraft, leg["aircraft_code"], "Aircraft")["layout"]),
-                                        taken[leg["id"]], only_available))
+        SeatMap.model_validate(
+            seat_map(
+                leg,
+                str(n),
+                offer.cabin,
+                seat_plan(db.get(aircraft, leg["aircraft_code"], "Aircraft")["layout"]),
+                taken[leg["id"]],
+                only_available,
+            )
+        )
         for n, leg in segments
     ]
 

@@ -57,8 +57,10 @@ def check_party(types: list[str]) -> None:
     if not 1 <= len(types) <= MAX_PASSENGERS:
         raise InvalidRequest(f"A reservation holds 1 to {MAX_PASSENGERS} passengers.")
     if adults == 0:
-        raise InvalidRequest("Children and infants must travel with an adult (an adult, senior or military "
-                             "passenger) on the same reservation.")
+        raise InvalidRequest(
+            "Children and infants must travel with an adult (an adult, senior or military "
+            "passenger) on the same reservation."
+        )
     if types.count("infant") > adults:
         raise InvalidRequest("Each infant rides on an adult's lap: at most one infant per adult.")
 
@@ -88,8 +90,9 @@ def release(db: Database, segment: dict[str, Any], count: int) -> None:
     """Give `count` of a segment's seats (rooms) back to sale."""
     if count:
         _, i, j = legs(db, segment)
-        release_seats(db, segment["departure_id"], segment["class_of_service"], i, j, count,
-                      segment["fare_code"] == "SAVER")
+        release_seats(
+            db, segment["departure_id"], segment["class_of_service"], i, j, count, segment["fare_code"] == "SAVER"
+        )
 
 
 def refresh(db: Database, reservation_number: str) -> dict[str, Any]:
@@ -118,14 +121,29 @@ class Line:
     def quote(self) -> QuoteLine:
         """The line as the agent sees it."""
         s, t = self.segment, self.terms
-        return QuoteLine(segment_id=s["segment_id"], train_number=s["train_number"], origin=s["origin"],
-                         destination=s["destination"], service_date=s["service_date"], fare_code=s["fare_code"],
-                         amount_cents=self.amount, fee_cents=t.fee_cents, refundable_cents=t.refundable_cents,
-                         forfeited_cents=t.forfeited_cents, refund_methods=list(t.refund_methods), rule=t.rule)
+        return QuoteLine(
+            segment_id=s["segment_id"],
+            train_number=s["train_number"],
+            origin=s["origin"],
+            destination=s["destination"],
+            service_date=s["service_date"],
+            fare_code=s["fare_code"],
+            amount_cents=self.amount,
+            fee_cents=t.fee_cents,
+            refundable_cents=t.refundable_cents,
+            forfeited_cents=t.forfeited_cents,
+            refund_methods=list(t.refund_methods),
+            rule=t.rule,
+        )
 
 
-def cancellation_lines(db: Database, reservation: dict[str, Any], targets: list[dict[str, Any]],
-                       amount: Callable[[dict[str, Any]], int], action: str) -> list[Line]:
+def cancellation_lines(
+    db: Database,
+    reservation: dict[str, Any],
+    targets: list[dict[str, Any]],
+    amount: Callable[[dict[str, Any]], int],
+    action: str,
+) -> list[Line]:
     """Terms for each target segment, checking each can still be cancelled."""
     lines = []
     for segment in targets:
@@ -148,16 +166,18 @@ def open_segments(db: Database, reservation: dict[str, Any]) -> list[dict[str, A
     return [s for s in reservation_segments(db, reservation["reservation_number"]) if s["status"] == "CONFIRMED"]
 
 
-def settle(db: Database, reservation: dict[str, Any], lines: list[Line], method: str, what: str,
-           apply: Callable[[Line], None]) -> CancellationObject:
+def settle(
+    db: Database, reservation: dict[str, Any], lines: list[Line], method: str, what: str, apply: Callable[[Line], None]
+) -> CancellationObject:
     """Cancel the lines: check the refund method is allowed for each, `apply` each to the segments, book fees and
     forfeits, refund the rest, reissue (or void) the eTicket."""
     number = reservation["reservation_number"]
     check_refund_method(reservation["award"], method)
     for line in lines:
         if line.terms.refundable_cents and method not in line.terms.refund_methods:
-            raise InvalidRequest(f"Segment {line.segment['segment_id']} can't be refunded to {method}: "
-                                 f"{line.terms.rule}.")
+            raise InvalidRequest(
+                f"Segment {line.segment['segment_id']} can't be refunded to {method}: {line.terms.rule}."
+            )
     for line in lines:
         apply(line)
         seg = line.segment
@@ -171,9 +191,13 @@ def settle(db: Database, reservation: dict[str, Any], lines: list[Line], method:
     row = refresh(db, number)
     ticket = reissue_eticket(db, number, "exchanged" if row["status"] == "CONFIRMED" else "cancelled")
     return CancellationObject(
-        reservation_number=number, reservation_status=row["status"], lines=[line.quote() for line in lines],
-        refunded_to_card_cents=back.to_card, points_returned=back.points,
+        reservation_number=number,
+        reservation_status=row["status"],
+        lines=[line.quote() for line in lines],
+        refunded_to_card_cents=back.to_card,
+        points_returned=back.points,
         evoucher=evoucher_object(back.evoucher),
         fee_cents=sum(line.terms.fee_cents for line in lines),
-        forfeited_cents=sum(line.terms.forfeited_cents for line in lines), eticket_number=ticket,
+        forfeited_cents=sum(line.terms.forfeited_cents for line in lines),
+        eticket_number=ticket,
     )

@@ -15,30 +15,60 @@ from .schema import etickets, evouchers, members, payments, reservations, reward
 EVOUCHER_VALIDITY = timedelta(days=365)
 
 
-def record(db: Database, reservation_number: str, kind: str, method: str, amount: int, description: str,
-           points: int = 0, evoucher_number: str | None = None) -> None:
+def record(
+    db: Database,
+    reservation_number: str,
+    kind: str,
+    method: str,
+    amount: int,
+    description: str,
+    points: int = 0,
+    evoucher_number: str | None = None,
+) -> None:
     """A line of the reservation's payment history."""
-    db.insert(payments, payment_id=db.new_id(payments, "PMT", 5), reservation_number=reservation_number, kind=kind,
-              method=method, amount_cents=amount, points=points, evoucher_number=evoucher_number,
-              description=description, created_at=db.now_iso())
+    db.insert(
+        payments,
+        payment_id=db.new_id(payments, "PMT", 5),
+        reservation_number=reservation_number,
+        kind=kind,
+        method=method,
+        amount_cents=amount,
+        points=points,
+        evoucher_number=evoucher_number,
+        description=description,
+        created_at=db.now_iso(),
+    )
 
 
-def post_points(db: Database, member_number: str, points: int, description: str,
-                reservation_number: str | None) -> None:
+def post_points(
+    db: Database, member_number: str, points: int, description: str, reservation_number: str | None
+) -> None:
     """Credit (or, negative, debit) a member's Guest Rewards points, with an activity line."""
     member = db.get(members, member_number, "Member")
     db.update(members, member_number, points_balance=member["points_balance"] + points)
-    db.insert(rewards_activity, activity_id=db.new_id(rewards_activity, "AGR", 6), member_number=member_number,
-              reservation_number=reservation_number, description=description, points=points,
-              posted_at=db.now_iso())
+    db.insert(
+        rewards_activity,
+        activity_id=db.new_id(rewards_activity, "AGR", 6),
+        member_number=member_number,
+        reservation_number=reservation_number,
+        description=description,
+        points=points,
+        posted_at=db.now_iso(),
+    )
 
 
 def issue_evoucher(db: Database, member_number: str, reservation_number: str, cents: int) -> dict[str, Any]:
     """A new eVoucher, valid for a year."""
     return db.insert(
-        evouchers, evoucher_number=db.new_id(evouchers, "EV", 8), member_number=member_number,
-        source_reservation=reservation_number, original_cents=cents, balance_cents=cents,
-        expires_on=(db.now() + EVOUCHER_VALIDITY).date().isoformat(), status="ACTIVE", issued_at=db.now_iso(),
+        evouchers,
+        evoucher_number=db.new_id(evouchers, "EV", 8),
+        member_number=member_number,
+        source_reservation=reservation_number,
+        original_cents=cents,
+        balance_cents=cents,
+        expires_on=(db.now() + EVOUCHER_VALIDITY).date().isoformat(),
+        status="ACTIVE",
+        issued_at=db.now_iso(),
     )
 
 
@@ -49,13 +79,18 @@ def reissue_eticket(db: Database, reservation_number: str, reason: str | None) -
     if reason == "cancelled":
         return None
     number = db.new_id(etickets, "28734", width=8)
-    db.insert(etickets, eticket_number=number, reservation_number=reservation_number, status="ISSUED",
-              void_reason=None, issued_at=db.now_iso())
+    db.insert(
+        etickets,
+        eticket_number=number,
+        reservation_number=reservation_number,
+        status="ISSUED",
+        void_reason=None,
+        issued_at=db.now_iso(),
+    )
     return number
 
 
-def redeem_evoucher(db: Database, member_number: str, evoucher_number: str, due: int,
-                    reservation_number: str) -> int:
+def redeem_evoucher(db: Database, member_number: str, evoucher_number: str, due: int, reservation_number: str) -> int:
     """Apply an eVoucher to an amount due; returns the cents it covers."""
     voucher = db.get(evouchers, evoucher_number.strip().upper(), "eVoucher")
     if voucher["member_number"] != member_number:
@@ -65,10 +100,16 @@ def redeem_evoucher(db: Database, member_number: str, evoucher_number: str, due:
         raise Conflict(f"eVoucher {voucher['evoucher_number']} is {state}.")
     applied = min(voucher["balance_cents"], due)
     balance = voucher["balance_cents"] - applied
-    db.update(evouchers, voucher["evoucher_number"], balance_cents=balance,
-              status="ACTIVE" if balance else "REDEEMED")
-    record(db, reservation_number, "charge", "evoucher", applied, "Paid with eVoucher",
-           evoucher_number=voucher["evoucher_number"])
+    db.update(evouchers, voucher["evoucher_number"], balance_cents=balance, status="ACTIVE" if balance else "REDEEMED")
+    record(
+        db,
+        reservation_number,
+        "charge",
+        "evoucher",
+        applied,
+        "Paid with eVoucher",
+        evoucher_number=voucher["evoucher_number"],
+    )
     return applied
 
 
@@ -115,9 +156,12 @@ def refund(db: Database, reservation: dict[str, Any], cents: int, method: str, d
     to_card = min(cents, reservation["paid_card_cents"]) if method == "original_payment" else 0
     to_voucher = cents - to_card
     from_voucher = min(to_voucher, reservation["paid_evoucher_cents"])
-    db.update(reservations, number,
-              paid_card_cents=max(0, reservation["paid_card_cents"] - to_card - (to_voucher - from_voucher)),
-              paid_evoucher_cents=reservation["paid_evoucher_cents"] - from_voucher)
+    db.update(
+        reservations,
+        number,
+        paid_card_cents=max(0, reservation["paid_card_cents"] - to_card - (to_voucher - from_voucher)),
+        paid_evoucher_cents=reservation["paid_evoucher_cents"] - from_voucher,
+    )
     if to_card:
         record(db, number, "refund", "card", to_card, description)
     voucher = None

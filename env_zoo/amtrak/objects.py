@@ -287,6 +287,7 @@ class ScanObject(BaseModel):
 
 # ---------------------------------------------------------------- rows to objects
 
+
 def stamp(moment: datetime) -> str:
     """A local time with its UTC offset, e.g. 2025-06-20T15:40:00-04:00."""
     return moment.isoformat(timespec="seconds")
@@ -305,14 +306,23 @@ def station_name(db: Database, code: str) -> str:
 def train_object(db: Database, train: dict[str, Any]) -> TrainObject:
     """A train with its stops."""
     route = db.get(routes, train["route_id"], "Route")
-    stops = [StopObject(station_name=station_name(db, s["station_code"]),
-                        **{k: s[k] for k in ("stop_sequence", "station_code", "arrival_time", "departure_time",
-                                             "day_offset")})
-             for s in stops_of(db, train["train_number"])]
-    return TrainObject(train_number=train["train_number"], train_name=train["train_name"],
-                       route_name=route["route_name"], route_type=route["route_type"],
-                       days_of_operation=train["days_of_operation"], classes_of_service=list(train["capacity"]),
-                       amenities=train["amenities"], stops=stops)
+    stops = [
+        StopObject(
+            station_name=station_name(db, s["station_code"]),
+            **{k: s[k] for k in ("stop_sequence", "station_code", "arrival_time", "departure_time", "day_offset")},
+        )
+        for s in stops_of(db, train["train_number"])
+    ]
+    return TrainObject(
+        train_number=train["train_number"],
+        train_name=train["train_name"],
+        route_name=route["route_name"],
+        route_type=route["route_type"],
+        days_of_operation=train["days_of_operation"],
+        classes_of_service=list(train["capacity"]),
+        amenities=train["amenities"],
+        stops=stops,
+    )
 
 
 def member_object(row: dict[str, Any]) -> MemberObject:
@@ -331,9 +341,23 @@ def segment_object(db: Database, segment: dict[str, Any]) -> SegmentObject:
     leaves, arrives = segment_times(db, segment)
     departure = db.get(departures, segment["departure_id"], "Departure")
     return SegmentObject(
-        **{k: segment[k] for k in ("segment_id", "sequence", "train_number", "service_date", "origin", "destination",
-                                   "fare_code", "class_of_service", "rooms", "passenger_fares",
-                                   "accommodation_cents", "status")},
+        **{
+            k: segment[k]
+            for k in (
+                "segment_id",
+                "sequence",
+                "train_number",
+                "service_date",
+                "origin",
+                "destination",
+                "fare_code",
+                "class_of_service",
+                "rooms",
+                "passenger_fares",
+                "accommodation_cents",
+                "status",
+            )
+        },
         train_name=db.get(trains, segment["train_number"], "Train")["train_name"],
         departs_at=stamp(leaves),
         arrives_at=stamp(arrives),
@@ -358,9 +382,23 @@ def reservation_object(db: Database, row: dict[str, Any]) -> ReservationObject:
     number = row["reservation_number"]
     travellers = db.find(passengers, reservation_number=number, order_by=[passengers.c.passenger_id])
     return ReservationObject(
-        **{k: row[k] for k in ("reservation_number", "member_number", "status", "trip_type", "contact_email",
-                               "contact_phone", "total_cents", "paid_card_cents", "paid_evoucher_cents",
-                               "award", "paid_points", "booked_at")},
+        **{
+            k: row[k]
+            for k in (
+                "reservation_number",
+                "member_number",
+                "status",
+                "trip_type",
+                "contact_email",
+                "contact_phone",
+                "total_cents",
+                "paid_card_cents",
+                "paid_evoucher_cents",
+                "award",
+                "paid_points",
+                "booked_at",
+            )
+        },
         eticket_number=current_eticket(db, number),
         passengers=[PassengerObject(**{k: p[k] for k in PassengerObject.model_fields}) for p in travellers],
         segments=[segment_object(db, s) for s in reservation_segments(db, number)],
@@ -370,15 +408,22 @@ def reservation_object(db: Database, row: dict[str, Any]) -> ReservationObject:
 def reservation_summary(db: Database, row: dict[str, Any]) -> ReservationSummary:
     """A reservation as one line per segment."""
     number = row["reservation_number"]
-    lines = [f"{s['service_date']} train {s['train_number']} {s['origin']}-{s['destination']} {s['status']}"
-             for s in reservation_segments(db, number)]
+    lines = [
+        f"{s['service_date']} train {s['train_number']} {s['origin']}-{s['destination']} {s['status']}"
+        for s in reservation_segments(db, number)
+    ]
     travellers = db.find(passengers, reservation_number=number, status="ACTIVE")
-    return ReservationSummary(reservation_number=number, status=row["status"], trip_type=row["trip_type"],
-                              itinerary=lines, travelers=len(travellers), total_cents=row["total_cents"],
-                              booked_at=row["booked_at"])
+    return ReservationSummary(
+        reservation_number=number,
+        status=row["status"],
+        trip_type=row["trip_type"],
+        itinerary=lines,
+        travelers=len(travellers),
+        total_cents=row["total_cents"],
+        booked_at=row["booked_at"],
+    )
 
 
 def evoucher_object(row: dict[str, Any] | None) -> EVoucherObject | None:
     """An eVoucher row as the agent sees it (None stays None)."""
     return EVoucherObject(**{k: row[k] for k in EVoucherObject.model_fields}) if row else None
-

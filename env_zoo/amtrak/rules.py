@@ -15,8 +15,13 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Permiss
 from .schema import departures, fare_plans, routes, stations, train_stops, trains
 
 FARE_FAMILY = {
-    "SAVER": "saver", "VALUE": "value", "BUSINESS": "value", "ROOMETTE": "value", "BEDROOM": "value",
-    "FLEX": "flex", "FIRST": "flex",
+    "SAVER": "saver",
+    "VALUE": "value",
+    "BUSINESS": "value",
+    "ROOMETTE": "value",
+    "BEDROOM": "value",
+    "FLEX": "flex",
+    "FIRST": "flex",
 }
 SLEEPERS = {"roomette", "bedroom"}
 SEATED_TYPES = {"adult", "senior", "military", "child"}  # infants under 2 ride on a lap
@@ -35,6 +40,7 @@ WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
 # ---------------------------------------------------------------- timetable
+
 
 def parse_date(value: str, label: str) -> date:
     """A YYYY-MM-DD date argument."""
@@ -76,8 +82,10 @@ def local_time(db: Database, stop: dict[str, Any], service_date: str, which: str
 def segment_times(db: Database, segment: dict[str, Any]) -> tuple[datetime, datetime]:
     """When a segment leaves its origin and reaches its destination, in local time."""
     stops = {s["station_code"]: s for s in stops_of(db, segment["train_number"])}
-    return (local_time(db, stops[segment["origin"]], segment["service_date"], "departure"),
-            local_time(db, stops[segment["destination"]], segment["service_date"], "arrival"))
+    return (
+        local_time(db, stops[segment["origin"]], segment["service_date"], "departure"),
+        local_time(db, stops[segment["destination"]], segment["service_date"], "arrival"),
+    )
 
 
 def departure_on(
@@ -108,6 +116,7 @@ def now_in(db: Database, zone: str) -> datetime:
 
 
 # ---------------------------------------------------------------- fares
+
 
 def fare_plan(db: Database, route_id: str, fare_code: str) -> dict[str, Any]:
     """A route's fare plan for one fare code; lists the offered codes when it has none."""
@@ -156,8 +165,14 @@ class SegmentPrice:
 
 
 def price_segment(
-    db: Database, departure: dict[str, Any], train: dict[str, Any], stops: list[dict[str, Any]], i: int, j: int,
-    fare_code: str, party: dict[str, str],
+    db: Database,
+    departure: dict[str, Any],
+    train: dict[str, Any],
+    stops: list[dict[str, Any]],
+    i: int,
+    j: int,
+    fare_code: str,
+    party: dict[str, str],
 ) -> SegmentPrice:
     """Price a segment for a party {passenger_id: passenger_type}; sleepers add a room charge per room to the
     Value coach fare of each traveller."""
@@ -190,42 +205,53 @@ def points_earned(cents: int, tier: str) -> int:
 
 # ---------------------------------------------------------------- seat inventory
 
+
 def seats_left(departure: dict[str, Any], cls: str, i: int, j: int) -> int:
     """Seats (rooms) free on every leg from stop i to stop j."""
     legs = departure["seats_available"].get(cls)
     return min(legs[i:j]) if legs else 0
 
 
-def take_seats(db: Database, departure: dict[str, Any], cls: str, i: int, j: int, count: int, saver: bool,
-               where: str) -> dict[str, Any]:
+def take_seats(
+    db: Database, departure: dict[str, Any], cls: str, i: int, j: int, count: int, saver: bool, where: str
+) -> dict[str, Any]:
     """Hold `count` seats on legs i .. j - 1 (and Saver inventory for Saver fares); Conflict when sold out."""
     left = seats_left(departure, cls, i, j)
     if left < count:
         unit = "rooms" if cls in SLEEPERS else "seats"
-        raise Conflict(f"Sold out: {left} {cls} {unit} left on train {departure['train_number']} {where} on "
-                       f"{departure['service_date']}.")
+        raise Conflict(
+            f"Sold out: {left} {cls} {unit} left on train {departure['train_number']} {where} on "
+            f"{departure['service_date']}."
+        )
     if saver and departure["saver_seats"] < count:
-        raise Conflict(f"Saver fares are sold out on train {departure['train_number']} on "
-                       f"{departure['service_date']} ({departure['saver_seats']} left).")
+        raise Conflict(
+            f"Saver fares are sold out on train {departure['train_number']} on "
+            f"{departure['service_date']} ({departure['saver_seats']} left)."
+        )
     return _move_seats(db, departure, cls, i, j, -count, -count if saver else 0)
 
 
-def release_seats(db: Database, departure_id: str, cls: str, i: int, j: int, count: int,
-                  saver: bool) -> dict[str, Any]:
+def release_seats(db: Database, departure_id: str, cls: str, i: int, j: int, count: int, saver: bool) -> dict[str, Any]:
     """Give seats held on legs i .. j - 1 back to sale."""
     departure = db.get(departures, departure_id, "Departure")
     return _move_seats(db, departure, cls, i, j, count, count if saver else 0)
 
 
-def _move_seats(db: Database, departure: dict[str, Any], cls: str, i: int, j: int, delta: int,
-                saver_delta: int) -> dict[str, Any]:
+def _move_seats(
+    db: Database, departure: dict[str, Any], cls: str, i: int, j: int, delta: int, saver_delta: int
+) -> dict[str, Any]:
     inventory = {k: list(v) for k, v in departure["seats_available"].items()}
     inventory[cls] = [n + delta if i <= leg < j else n for leg, n in enumerate(inventory[cls])]
-    return db.update(departures, departure["departure_id"], seats_available=inventory,
-                     saver_seats=departure["saver_seats"] + saver_delta)
+    return db.update(
+        departures,
+        departure["departure_id"],
+        seats_available=inventory,
+        saver_seats=departure["saver_seats"] + saver_delta,
+    )
 
 
 # ---------------------------------------------------------------- refund and change terms
+
 
 @dataclass(frozen=True)
 class Terms:
@@ -269,8 +295,10 @@ def check_open(segment: dict[str, Any], when: Timing, action: str) -> None:
     if segment["status"] != "CONFIRMED":
         raise Conflict(f"Segment {segment['segment_id']} is {segment['status'].lower()} and can't be {action}.")
     if when.departed and not when.amtrak_cancelled:
-        raise Conflict(f"Train {segment['train_number']} left {segment['origin']} at "
-                       f"{when.departs_at:%Y-%m-%d %H:%M}; unused travel is forfeited after departure (no-show).")
+        raise Conflict(
+            f"Train {segment['train_number']} left {segment['origin']} at "
+            f"{when.departs_at:%Y-%m-%d %H:%M}; unused travel is forfeited after departure (no-show)."
+        )
 
 
 def cancellation_terms(segment: dict[str, Any], when: Timing, amount: int, award: bool) -> Terms:
@@ -290,8 +318,7 @@ def cancellation_terms(segment: dict[str, Any], when: Timing, amount: int, award
     if family == "value":
         fee = amount * CANCEL_FEE_PCT // 100
         methods = ("original_payment",) if award else ("evoucher",)
-        return Terms(fee, amount - fee, 0, methods,
-                     "Within 14 days of departure: 25% fee, the rest as an eVoucher")
+        return Terms(fee, amount - fee, 0, methods, "Within 14 days of departure: 25% fee, the rest as an eVoucher")
     return Terms(0, 0, amount, (), "Saver fares are non-refundable 24 hours after booking")
 
 
@@ -302,14 +329,14 @@ def change_fee(segment: dict[str, Any], when: Timing, tier: str) -> int:
     if when.in_grace or when.amtrak_cancelled:
         return 0
     if family == "saver":
-        raise PermissionDenied(f"Segment {segment['segment_id']} is a Saver fare: Saver fares can't be changed or "
-                               "upgraded 24 hours or more after booking (cancel it instead; it is non-refundable).")
+        raise PermissionDenied(
+            f"Segment {segment['segment_id']} is a Saver fare: Saver fares can't be changed or "
+            "upgraded 24 hours or more after booking (cancel it instead; it is non-refundable)."
+        )
     if family == "value" and when.days_before < FREE_CANCEL_DAYS and tier != "Select Executive":
         amount = sum(segment["passenger_fares"].values()) + segment["accommodation_cents"]
         return amount * CHANGE_FEE_PCT // 100
     return 0
-
-
 
 
 class FareRule(NamedTuple):
@@ -320,24 +347,36 @@ class FareRule(NamedTuple):
     discounts: bool
 
 
-VALUE_REFUNDS = ("Full refund to the card or an eVoucher 15 or more days before departure; within 14 days a 25% fee "
-                 "and the rest as an eVoucher.")
-VALUE_CHANGES = ("Free 15 or more days before departure; within 14 days a 15% change fee (waived for Select "
-                 "Executive). Residual value goes to an eVoucher.")
+VALUE_REFUNDS = (
+    "Full refund to the card or an eVoucher 15 or more days before departure; within 14 days a 25% fee "
+    "and the rest as an eVoucher."
+)
+VALUE_CHANGES = (
+    "Free 15 or more days before departure; within 14 days a 15% change fee (waived for Select "
+    "Executive). Residual value goes to an eVoucher."
+)
 FLEX_REFUNDS = "Fully refundable to the card or an eVoucher until departure."
 FLEX_CHANGES = "Free changes until departure; residual value refunded to the card."
 FARE_RULES = {
     "SAVER": FareRule(
         refunds="Refundable only within 24 hours of booking; non-refundable afterwards (nothing back, no eVoucher).",
-        changes="No changes or upgrades 24 hours or more after booking.", discounts=False),
+        changes="No changes or upgrades 24 hours or more after booking.",
+        discounts=False,
+    ),
     "VALUE": FareRule(refunds=VALUE_REFUNDS, changes=VALUE_CHANGES, discounts=True),
     "FLEX": FareRule(refunds=FLEX_REFUNDS, changes=FLEX_CHANGES, discounts=True),
     "BUSINESS": FareRule(refunds=f"As Value. {VALUE_REFUNDS}", changes=f"As Value. {VALUE_CHANGES}", discounts=True),
     "FIRST": FareRule(refunds=FLEX_REFUNDS, changes=FLEX_CHANGES, discounts=True),
-    "ROOMETTE": FareRule(refunds=f"Room charge and rail fare as Value. {VALUE_REFUNDS}",
-                         changes=f"As Value; a room sleeps two. {VALUE_CHANGES}", discounts=True),
-    "BEDROOM": FareRule(refunds=f"Room charge and rail fare as Value. {VALUE_REFUNDS}",
-                        changes=f"As Value; a room sleeps two. {VALUE_CHANGES}", discounts=True),
+    "ROOMETTE": FareRule(
+        refunds=f"Room charge and rail fare as Value. {VALUE_REFUNDS}",
+        changes=f"As Value; a room sleeps two. {VALUE_CHANGES}",
+        discounts=True,
+    ),
+    "BEDROOM": FareRule(
+        refunds=f"Room charge and rail fare as Value. {VALUE_REFUNDS}",
+        changes=f"As Value; a room sleeps two. {VALUE_CHANGES}",
+        discounts=True,
+    ),
 }
 """Every fare is also fully refundable within 24 hours of booking and when Amtrak cancels the train, and forfeited
 once the train leaves (no-show)."""

@@ -118,10 +118,12 @@ class PassengerRequest(BaseModel):
     last_name: str
     passenger_type: PassengerType = Field(
         description="adult; senior (65+, 10% off); child (2-12, half price); infant (under 2, free on a lap); "
-                    "military (10% off). Discounts are not valid with Saver fares.")
+        "military (10% off). Discounts are not valid with Saver fares."
+    )
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _phone(value: str) -> str:
     """A US phone number as 212-555-0142."""
@@ -148,35 +150,62 @@ def _check_order(db: Database, earlier: dict[str, Any] | None, later: dict[str, 
     if earlier is None or later is None:
         return
     if segment_times(db, later)[0] <= segment_times(db, earlier)[1]:
-        raise InvalidRequest(f"Segments must be in travel order: train {later['train_number']} leaves "
-                             f"{later['origin']} before train {earlier['train_number']} reaches "
-                             f"{earlier['destination']}.")
+        raise InvalidRequest(
+            f"Segments must be in travel order: train {later['train_number']} leaves "
+            f"{later['origin']} before train {earlier['train_number']} reaches "
+            f"{earlier['destination']}."
+        )
 
 
 def _bookable(db: Database, departure: dict[str, Any], boarding: dict[str, Any]) -> None:
     """A departure is sold until it leaves the boarding station, unless Amtrak cancelled it."""
     if departure["status"] == "CANCELLED":
-        raise Conflict(f"Train {departure['train_number']} on {departure['service_date']} is cancelled: "
-                       f"{departure['service_alert']}")
+        raise Conflict(
+            f"Train {departure['train_number']} on {departure['service_date']} is cancelled: "
+            f"{departure['service_alert']}"
+        )
     if db.now() >= local_time(db, boarding, departure["service_date"], "departure"):
         raise Conflict(f"Train {departure['train_number']} has already left {boarding['station_code']}.")
 
 
-def _book_segment(db: Database, train_number: str, travel_date: str, origin: str, destination: str,
-                  fare_code: str, travellers: dict[str, str]) -> dict[str, Any]:
+def _book_segment(
+    db: Database,
+    train_number: str,
+    travel_date: str,
+    origin: str,
+    destination: str,
+    fare_code: str,
+    travellers: dict[str, str],
+) -> dict[str, Any]:
     """Check, price and hold seats for one ride; returns the segment's values (without ids)."""
     origin, destination = _code(db, origin), _code(db, destination)
     departure, stops, train, _ = departure_on(db, train_number, travel_date, origin)
     i, j = leg_range(stops, train, origin, destination)
     _bookable(db, departure, stops[i])
     price = price_segment(db, departure, train, stops, i, j, fare_code, travellers)
-    take_seats(db, departure, price.class_of_service, i, j, price.seats, fare_code == "SAVER",
-               f"from {origin} to {destination}")
-    return {"departure_id": departure["departure_id"], "train_number": train["train_number"],
-            "service_date": departure["service_date"], "origin": origin, "destination": destination,
-            "fare_code": fare_code, "class_of_service": price.class_of_service, "rooms": price.rooms,
-            "passenger_fares": price.passenger_fares, "accommodation_cents": price.accommodation_cents,
-            "status": "CONFIRMED"}
+    take_seats(
+        db,
+        departure,
+        price.class_of_service,
+        i,
+        j,
+        price.seats,
+        fare_code == "SAVER",
+        f"from {origin} to {destination}",
+    )
+    return {
+        "departure_id": departure["departure_id"],
+        "train_number": train["train_number"],
+        "service_date": departure["service_date"],
+        "origin": origin,
+        "destination": destination,
+        "fare_code": fare_code,
+        "class_of_service": price.class_of_service,
+        "rooms": price.rooms,
+        "passenger_fares": price.passenger_fares,
+        "accommodation_cents": price.accommodation_cents,
+        "status": "CONFIRMED",
+    }
 
 
 def _trip_type(requests: list[SegmentRequest]) -> str:
@@ -195,8 +224,15 @@ def _new_reservation_number(db: Database) -> str:
             return number
 
 
-def _fares(db: Database, train: dict[str, Any], departure: dict[str, Any], stops: list[dict[str, Any]], i: int,
-           j: int, travellers: int) -> list[FareOption]:
+def _fares(
+    db: Database,
+    train: dict[str, Any],
+    departure: dict[str, Any],
+    stops: list[dict[str, Any]],
+    i: int,
+    j: int,
+    travellers: int,
+) -> list[FareOption]:
     """Every fare of a train between stops i and j, for a party of `travellers`."""
     miles = stops[j]["miles"] - stops[i]["miles"]
     plans = sorted(db.find(fare_plans, route_id=train["route_id"]), key=lambda p: FARE_ORDER.index(p["fare_code"]))
@@ -213,13 +249,21 @@ def _fares(db: Database, train: dict[str, Any], departure: dict[str, Any], stops
         if cls in SLEEPERS and value is not None:
             room, need = price, rooms_for(travellers)
             price = room + adult_fare(value, miles, departure["demand_pct"])
-        options.append(FareOption(fare_code=plan["fare_code"], class_of_service=cls, price_cents=price,
-                                  room_charge_cents=room, seats_left=left,
-                                  available=departure["status"] != "CANCELLED" and left >= need))
+        options.append(
+            FareOption(
+                fare_code=plan["fare_code"],
+                class_of_service=cls,
+                price_cents=price,
+                room_charge_cents=room,
+                seats_left=left,
+                available=departure["status"] != "CANCELLED" and left >= need,
+            )
+        )
     return options
 
 
 # ---------------------------------------------------------------- stations, trains, fares
+
 
 @tool(read_only=True)
 def list_stations(
@@ -283,13 +327,24 @@ def search_trains(
         if not found or db.now() >= leaves:
             continue
         arrives = local_time(db, stops[j], service_date, "arrival")
-        options.append((leaves, TrainOption(
-            train_number=train["train_number"], train_name=train["train_name"],
-            route_name=db.get(routes, train["route_id"], "Route")["route_name"], travel_date=travel_date,
-            origin=origin, destination=destination, departs_at=stamp(leaves), arrives_at=stamp(arrives),
-            duration=duration(int((arrives - leaves).total_seconds() // 60)), status=found[0]["status"],
-            fares=_fares(db, train, found[0], stops, i, j, passengers),
-        )))
+        options.append(
+            (
+                leaves,
+                TrainOption(
+                    train_number=train["train_number"],
+                    train_name=train["train_name"],
+                    route_name=db.get(routes, train["route_id"], "Route")["route_name"],
+                    travel_date=travel_date,
+                    origin=origin,
+                    destination=destination,
+                    departs_at=stamp(leaves),
+                    arrives_at=stamp(arrives),
+                    duration=duration(int((arrives - leaves).total_seconds() // 60)),
+                    status=found[0]["status"],
+                    fares=_fares(db, train, found[0], stops, i, j, passengers),
+                ),
+            )
+        )
     return [option for _, option in sorted(options, key=lambda pair: pair[0])]
 
 
@@ -316,17 +371,28 @@ def get_train_status(db: Database, train_number: str, service_date: str | None =
         which = "departure" if stop["departure_time"] else "arrival"
         scheduled = local_time(db, stop, day, which)
         passed = running and db.now() >= scheduled + delay
-        lines.append(StopStatus(station_code=stop["station_code"], scheduled=stamp(scheduled),
-                                estimated=stamp(scheduled + delay),
-                                state=("Departed" if which == "departure" else "Arrived") if passed else "Expected"))
+        lines.append(
+            StopStatus(
+                station_code=stop["station_code"],
+                scheduled=stamp(scheduled),
+                estimated=stamp(scheduled + delay),
+                state=("Departed" if which == "departure" else "Arrived") if passed else "Expected",
+            )
+        )
     status = departure["status"]
     if running and lines[-1].state == "Arrived":
         status = "ARRIVED"
     elif running and lines[0].state == "Departed":
         status = "EN ROUTE"
-    return TrainStatusObject(train_number=train["train_number"], train_name=train["train_name"], service_date=day,
-                             status=status, delay_minutes=departure["delay_minutes"],
-                             service_alert=departure["service_alert"], stops=lines)
+    return TrainStatusObject(
+        train_number=train["train_number"],
+        train_name=train["train_name"],
+        service_date=day,
+        status=status,
+        delay_minutes=departure["delay_minutes"],
+        service_alert=departure["service_alert"],
+        stops=lines,
+    )
 
 
 @tool(read_only=True)
@@ -339,12 +405,20 @@ def list_fare_rules(db: Database) -> list[FareRuleObject]:
         listed = classes.setdefault(plan["fare_code"], [])
         if plan["class_of_service"] not in listed:
             listed.append(plan["class_of_service"])
-    return [FareRuleObject(fare_code=code, classes_of_service=classes.get(code, []), refunds=rule.refunds,
-                           changes=rule.changes, passenger_discounts=rule.discounts)
-            for code, rule in FARE_RULES.items()]
+    return [
+        FareRuleObject(
+            fare_code=code,
+            classes_of_service=classes.get(code, []),
+            refunds=rule.refunds,
+            changes=rule.changes,
+            passenger_discounts=rule.discounts,
+        )
+        for code, rule in FARE_RULES.items()
+    ]
 
 
 # ---------------------------------------------------------------- Guest Rewards
+
 
 @tool(read_only=True)
 def find_member(db: Database, email: str | None = None, member_number: str | None = None) -> MemberObject:
@@ -367,7 +441,10 @@ def find_member(db: Database, email: str | None = None, member_number: str | Non
 
 @tool()
 def update_member_profile(
-    db: Database, member_number: str, email: str | None = None, phone: str | None = None,
+    db: Database,
+    member_number: str,
+    email: str | None = None,
+    phone: str | None = None,
     home_station: str | None = None,
 ) -> MemberObject:
     """Update a Guest Rewards profile: email, phone or preferred home station.
@@ -406,10 +483,12 @@ def get_rewards_activity(
         cursor: The next_cursor of the previous page.
     """
     member = member_row(db, member_number)
-    rows = db.find(rewards_activity, member_number=member["member_number"],
-                   order_by=[rewards_activity.c.posted_at.desc(), rewards_activity.c.activity_id.desc()])
-    return paginate([ActivityObject(**{k: r[k] for k in ActivityObject.model_fields}) for r in rows], page_size,
-                    cursor)
+    rows = db.find(
+        rewards_activity,
+        member_number=member["member_number"],
+        order_by=[rewards_activity.c.posted_at.desc(), rewards_activity.c.activity_id.desc()],
+    )
+    return paginate([ActivityObject(**{k: r[k] for k in ActivityObject.model_fields}) for r in rows], page_size, cursor)
 
 
 @tool(read_only=True)
@@ -427,10 +506,14 @@ def list_evouchers(db: Database, member_number: str, include_used: bool = False)
 
 # ---------------------------------------------------------------- reservations
 
+
 @tool(read_only=True)
 def list_reservations(
-    db: Database, member_number: str, status: Literal["CONFIRMED", "CANCELLED", "COMPLETED"] | None = None,
-    page_size: int = 10, cursor: str | None = None,
+    db: Database,
+    member_number: str,
+    status: Literal["CONFIRMED", "CANCELLED", "COMPLETED"] | None = None,
+    page_size: int = 10,
+    cursor: str | None = None,
 ) -> Page[ReservationSummary]:
     """A member's trips (My Trips), latest travel date first, one line per segment.
 
@@ -460,8 +543,12 @@ def get_reservation(db: Database, reservation_number: str) -> ReservationObject:
 
 @tool()
 def create_reservation(
-    db: Database, member_number: str, segments: list[SegmentRequest], passengers: list[PassengerRequest],
-    payment_method: Literal["card", "points"] = "card", evoucher_number: str | None = None,
+    db: Database,
+    member_number: str,
+    segments: list[SegmentRequest],
+    passengers: list[PassengerRequest],
+    payment_method: Literal["card", "points"] = "card",
+    evoucher_number: str | None = None,
 ) -> ReservationObject:
     """Book a one-way, round-trip or multi-city trip (up to 4 segments, in travel order) for up to 8 travellers and
     issue the eTicket. Card payments use the member's card on file, after an eVoucher if one is given; points
@@ -483,23 +570,53 @@ def create_reservation(
     if payment_method == "points" and evoucher_number:
         raise InvalidRequest("eVouchers can't be combined with a points redemption.")
     number = _new_reservation_number(db)
-    db.insert(reservations, reservation_number=number, member_number=member["member_number"], status="CONFIRMED",
-              trip_type=_trip_type(segments), contact_email=member["email"], contact_phone=member["phone"],
-              total_cents=0, paid_card_cents=0, paid_evoucher_cents=0, award=payment_method == "points",
-              paid_points=0, booked_at=db.now_iso())
+    db.insert(
+        reservations,
+        reservation_number=number,
+        member_number=member["member_number"],
+        status="CONFIRMED",
+        trip_type=_trip_type(segments),
+        contact_email=member["email"],
+        contact_phone=member["phone"],
+        total_cents=0,
+        paid_card_cents=0,
+        paid_evoucher_cents=0,
+        award=payment_method == "points",
+        paid_points=0,
+        booked_at=db.now_iso(),
+    )
     travellers = {}
     for p in passengers:
         pid = db.new_id(schema.passengers, "PAX", 5)
-        db.insert(schema.passengers, passenger_id=pid, reservation_number=number, first_name=p.first_name.strip(),
-                  last_name=p.last_name.strip(), passenger_type=p.passenger_type, status="ACTIVE")
+        db.insert(
+            schema.passengers,
+            passenger_id=pid,
+            reservation_number=number,
+            first_name=p.first_name.strip(),
+            last_name=p.last_name.strip(),
+            passenger_type=p.passenger_type,
+            status="ACTIVE",
+        )
         travellers[pid] = p.passenger_type
     previous = None
     for sequence, request in enumerate(segments, start=1):
-        values = _book_segment(db, request.train_number, request.travel_date, request.origin, request.destination,
-                               request.fare_code, travellers)
+        values = _book_segment(
+            db,
+            request.train_number,
+            request.travel_date,
+            request.origin,
+            request.destination,
+            request.fare_code,
+            travellers,
+        )
         _check_order(db, previous, values)
-        previous = db.insert(schema.segments, segment_id=db.new_id(schema.segments, "SEG", 5),
-                             reservation_number=number, sequence=sequence, **values)
+        previous = db.insert(
+            schema.segments,
+            segment_id=db.new_id(schema.segments, "SEG", 5),
+            reservation_number=number,
+            sequence=sequence,
+            **values,
+        )
     total = refresh(db, number)["total_cents"]
     due = total
     if evoucher_number:
@@ -514,7 +631,11 @@ def create_reservation(
 
 @tool()
 def change_segment(
-    db: Database, reservation_number: str, segment_id: str, new_train_number: str, new_travel_date: str,
+    db: Database,
+    reservation_number: str,
+    segment_id: str,
+    new_train_number: str,
+    new_travel_date: str,
     new_fare_code: FareCode,
 ) -> ChangeObject:
     """Change one segment to another train, date or fare (an upgrade or downgrade) between the same stations,
@@ -534,20 +655,37 @@ def change_segment(
     when = timing(db, reservation, segment)
     check_open(segment, when, "changed")
     train_number, travel_date, fare_code = new_train_number.strip(), new_travel_date, new_fare_code
-    if (train_number, travel_date, fare_code) == (segment["train_number"], when.departs_at.date().isoformat(),
-                                                  segment["fare_code"]):
+    if (train_number, travel_date, fare_code) == (
+        segment["train_number"],
+        when.departs_at.date().isoformat(),
+        segment["fare_code"],
+    ):
         raise InvalidRequest("Nothing to change: that is already the segment's train, date and fare.")
     fee = change_fee(segment, when, member_row(db, reservation["member_number"])["tier"])
     release(db, segment, held(db, segment))
-    values = _book_segment(db, train_number, travel_date, segment["origin"], segment["destination"], fare_code,
-                           {pid: t for pid, t in party(db, reservation["reservation_number"]).items()
-                            if pid in segment["passenger_fares"]})
+    values = _book_segment(
+        db,
+        train_number,
+        travel_date,
+        segment["origin"],
+        segment["destination"],
+        fare_code,
+        {
+            pid: t
+            for pid, t in party(db, reservation["reservation_number"]).items()
+            if pid in segment["passenger_fares"]
+        },
+    )
     if when.amtrak_cancelled and fare_code == segment["fare_code"]:
         values.update(passenger_fares=segment["passenger_fares"], accommodation_cents=segment["accommodation_cents"])
-    others = [s for s in reservation_segments(db, reservation["reservation_number"])
-              if s["status"] == "CONFIRMED" and s["segment_id"] != segment["segment_id"]]
-    _check_order(db, next((s for s in reversed(others) if s["sequence"] < segment["sequence"]), None),
-                 {**segment, **values})
+    others = [
+        s
+        for s in reservation_segments(db, reservation["reservation_number"])
+        if s["status"] == "CONFIRMED" and s["segment_id"] != segment["segment_id"]
+    ]
+    _check_order(
+        db, next((s for s in reversed(others) if s["sequence"] < segment["sequence"]), None), {**segment, **values}
+    )
     _check_order(db, {**segment, **values}, next((s for s in others if s["sequence"] > segment["sequence"]), None))
     old, new = segment_amount(segment), sum(values["passenger_fares"].values()) + values["accommodation_cents"]
     db.update(segments, segment["segment_id"], **values)
@@ -561,14 +699,25 @@ def change_segment(
         collected = charge(db, db.get(reservations, number), difference, f"Change of segment {segment['segment_id']}")
     elif difference < 0:
         to_card = FARE_FAMILY[segment["fare_code"]] == "flex" or when.in_grace or when.amtrak_cancelled
-        back = refund(db, db.get(reservations, number), -difference, "original_payment" if to_card else "evoucher",
-                      f"Residual value of segment {segment['segment_id']}")
+        back = refund(
+            db,
+            db.get(reservations, number),
+            -difference,
+            "original_payment" if to_card else "evoucher",
+            f"Residual value of segment {segment['segment_id']}",
+        )
     refresh(db, number)
     reissue_eticket(db, number, "exchanged")
     return ChangeObject(
-        reservation=reservation_object(db, db.get(reservations, number)), old_fare_cents=old, new_fare_cents=new,
-        change_fee_cents=fee, collected_cents=collected[0], collected_points=collected[1],
-        refunded_to_card_cents=back.to_card, points_returned=back.points, evoucher=evoucher_object(back.evoucher),
+        reservation=reservation_object(db, db.get(reservations, number)),
+        old_fare_cents=old,
+        new_fare_cents=new,
+        change_fee_cents=fee,
+        collected_cents=collected[0],
+        collected_points=collected[1],
+        refunded_to_card_cents=back.to_card,
+        points_returned=back.points,
+        evoucher=evoucher_object(back.evoucher),
     )
 
 
@@ -595,10 +744,13 @@ def quote_cancellation(
     reservation = reservation_row(db, reservation_number)
     lines = cancellation_lines(db, reservation, _targets(db, reservation, segment_ids), segment_amount, "cancelled")
     quotes = [line.quote() for line in lines]
-    return CancellationQuote(reservation_number=reservation["reservation_number"], lines=quotes,
-                             refundable_cents=sum(q.refundable_cents for q in quotes),
-                             fee_cents=sum(q.fee_cents for q in quotes),
-                             forfeited_cents=sum(q.forfeited_cents for q in quotes))
+    return CancellationQuote(
+        reservation_number=reservation["reservation_number"],
+        lines=quotes,
+        refundable_cents=sum(q.refundable_cents for q in quotes),
+        fee_cents=sum(q.fee_cents for q in quotes),
+        forfeited_cents=sum(q.forfeited_cents for q in quotes),
+    )
 
 
 @tool()
@@ -641,13 +793,15 @@ def remove_passenger(
     reservation = reservation_row(db, reservation_number)
     traveller = db.get(passengers, passenger_id, "Passenger")
     if traveller["reservation_number"] != reservation["reservation_number"] or traveller["status"] != "ACTIVE":
-        raise NotFound(f"Passenger '{passenger_id}' is not travelling on reservation "
-                       f"{reservation['reservation_number']}")
+        raise NotFound(
+            f"Passenger '{passenger_id}' is not travelling on reservation {reservation['reservation_number']}"
+        )
     remaining = party(db, reservation["reservation_number"])
     del remaining[passenger_id]
     if not remaining:
-        raise Conflict(f"{traveller['first_name']} {traveller['last_name']} is the only traveller: cancel the "
-                       "reservation instead.")
+        raise Conflict(
+            f"{traveller['first_name']} {traveller['last_name']} is the only traveller: cancel the reservation instead."
+        )
     check_party(list(remaining.values()))
     targets = [s for s in open_segments(db, reservation) if passenger_id in s["passenger_fares"]]
     if not targets:
@@ -661,8 +815,9 @@ def remove_passenger(
         fares = {pid: c for pid, c in segment["passenger_fares"].items() if pid != passenger_id}
         db.update(segments, segment["segment_id"], passenger_fares=fares)
 
-    result = settle(db, reservation, lines, refund_method,
-                    f"Removed {traveller['first_name']} {traveller['last_name']}", drop)
+    result = settle(
+        db, reservation, lines, refund_method, f"Removed {traveller['first_name']} {traveller['last_name']}", drop
+    )
     db.update(passengers, passenger_id, status="REMOVED")
     return result
 
@@ -692,6 +847,7 @@ def update_reservation_contact(
 
 # ---------------------------------------------------------------- on board
 
+
 @tool(user_only=True)
 def scan_eticket(db: Database, eticket_number: str, train_number: str) -> ScanObject:
     """(Traveller only, on board) Show the eTicket to the conductor, who scans it for the ride on this train. The
@@ -703,30 +859,48 @@ def scan_eticket(db: Database, eticket_number: str, train_number: str) -> ScanOb
     """
     ticket = db.get(etickets, eticket_number.strip(), "eTicket")
     if ticket["status"] != "ISSUED":
-        raise Conflict(f"eTicket {ticket['eticket_number']} is void ({ticket['void_reason']}): show the current "
-                       f"eTicket of reservation {ticket['reservation_number']}.")
+        raise Conflict(
+            f"eTicket {ticket['eticket_number']} is void ({ticket['void_reason']}): show the current "
+            f"eTicket of reservation {ticket['reservation_number']}."
+        )
     reservation = db.get(reservations, ticket["reservation_number"], "Reservation")
-    rides = [s for s in reservation_segments(db, reservation["reservation_number"])
-             if s["train_number"] == train_number.strip() and s["status"] == "CONFIRMED"]
+    rides = [
+        s
+        for s in reservation_segments(db, reservation["reservation_number"])
+        if s["train_number"] == train_number.strip() and s["status"] == "CONFIRMED"
+    ]
     if not rides:
         raise Conflict(f"This eTicket has no confirmed ride on train {train_number}.")
     now = db.now()
     boarding = [s for s in rides if segment_times(db, s)[0] - BOARDING_OPENS <= now <= segment_times(db, s)[1]]
     if not boarding:
-        raise Conflict(f"This eTicket is for train {train_number} leaving {rides[0]['origin']} at "
-                       f"{segment_times(db, rides[0])[0]:%Y-%m-%d %H:%M}; it can be scanned only on board that "
-                       "train.")
+        raise Conflict(
+            f"This eTicket is for train {train_number} leaving {rides[0]['origin']} at "
+            f"{segment_times(db, rides[0])[0]:%Y-%m-%d %H:%M}; it can be scanned only on board that "
+            "train."
+        )
     segment = boarding[0]
     db.update(segments, segment["segment_id"], status="USED")
     points = 0
     if not reservation["award"]:
         member = member_row(db, reservation["member_number"])
         points = points_earned(segment_amount(segment), member["tier"])
-        post_points(db, member["member_number"], points,
-                    f"Travel: train {segment['train_number']} {segment['origin']}-{segment['destination']}",
-                    reservation["reservation_number"])
+        post_points(
+            db,
+            member["member_number"],
+            points,
+            f"Travel: train {segment['train_number']} {segment['origin']}-{segment['destination']}",
+            reservation["reservation_number"],
+        )
     refresh(db, reservation["reservation_number"])
-    return ScanObject(eticket_number=ticket["eticket_number"], reservation_number=reservation["reservation_number"],
-                      segment_id=segment["segment_id"], train_number=segment["train_number"],
-                      origin=segment["origin"], destination=segment["destination"],
-                      travelers=len(segment["passenger_fares"]), status="USED", points_credited=points)
+    return ScanObject(
+        eticket_number=ticket["eticket_number"],
+        reservation_number=reservation["reservation_number"],
+        segment_id=segment["segment_id"],
+        train_number=segment["train_number"],
+        origin=segment["origin"],
+        destination=segment["destination"],
+        travelers=len(segment["passenger_fares"]),
+        status="USED",
+        points_credited=points,
+    )

@@ -40,9 +40,7 @@ def require(db: Database, user: dict[str, Any], project_id: str, needed: str) ->
     project = visible_project(db, user, project_id)
     held = role(db, user["id"], project_id)
     if ROLES.index(held) < ROLES.index(needed):  # type: ignore[arg-type]
-        raise PermissionDenied(
-            f"You need {needed} access to project '{project['name']}' for this; you have {held}."
-        )
+        raise PermissionDenied(f"You need {needed} access to project '{project['name']}' for this; you have {held}.")
     if project["archive_reason"]:
         raise Conflict(f"Project '{project['name']}' is archived and read-only.")
     return project

@@ -317,6 +317,7 @@ class AuditEventObject(BaseModel):
 
 # ---------------------------------------------------------------- rows -> objects
 
+
 def user_summary(db: Database, user_id: str) -> UserSummary:
     """A user as other objects show them."""
     user = db.get(users, user_id, "User")
@@ -334,7 +335,10 @@ def schema_summary(db: Database, schema_id: str | None) -> SchemaSummary | None:
 def schema_object(row: dict[str, Any]) -> SchemaObject:
     """An entity schema with its fields."""
     return SchemaObject(
-        id=row["id"], name=row["name"], type=row["type"], prefix=row["prefix"],
+        id=row["id"],
+        name=row["name"],
+        type=row["type"],
+        prefix=row["prefix"],
         fields=[FieldDefinition(**f) for f in row["fields"]],
     )
 
@@ -343,7 +347,10 @@ def project_object(db: Database, row: dict[str, Any], viewer_id: str) -> Project
     """A project with its collaborators, as the viewer sees it."""
     members = db.find(collaborations, project_id=row["id"], order_by=[collaborations.c.role, collaborations.c.user_id])
     return ProjectObject(
-        id=row["id"], name=row["name"], description=row["description"], owner=user_summary(db, row["owner_id"]),
+        id=row["id"],
+        name=row["name"],
+        description=row["description"],
+        owner=user_summary(db, row["owner_id"]),
         your_role=role(db, viewer_id, row["id"]) or "NONE",
         collaborators=[Collaborator(user=user_summary(db, m["user_id"]), role=m["role"]) for m in members],
         archive_reason=row["archive_reason"],
@@ -354,23 +361,33 @@ def entry_object(db: Database, row: dict[str, Any]) -> EntryObject:
     """A notebook entry with its people expanded."""
     folder = db.get(folders, row["folder_id"], "Folder")
     return EntryObject(
-        id=row["id"], display_id=row["display_id"], name=row["name"], folder_id=row["folder_id"],
-        project_id=folder["project_id"], schema=schema_summary(db, row["schema_id"]), fields=row["fields"],
-        creator=user_summary(db, row["creator_id"]), authors=[user_summary(db, u) for u in row["author_ids"]],
+        id=row["id"],
+        display_id=row["display_id"],
+        name=row["name"],
+        folder_id=row["folder_id"],
+        project_id=folder["project_id"],
+        schema=schema_summary(db, row["schema_id"]),
+        fields=row["fields"],
+        creator=user_summary(db, row["creator_id"]),
+        authors=[user_summary(db, u) for u in row["author_ids"]],
         assigned_reviewers=[user_summary(db, u) for u in row["assigned_reviewer_ids"]],
         review_record=ReviewRecord(
-            status=row["review_status"], comment=row["review_comment"],
+            status=row["review_status"],
+            comment=row["review_comment"],
             signed_by=user_summary(db, row["signed_by_id"]) if row["signed_by_id"] else None,
         ),
-        days=[EntryDay(**d) for d in row["days"]], archive_reason=row["archive_reason"],
-        created_at=row["created_at"], modified_at=row["modified_at"],
+        days=[EntryDay(**d) for d in row["days"]],
+        archive_reason=row["archive_reason"],
+        created_at=row["created_at"],
+        modified_at=row["modified_at"],
     )
 
 
 def _entity_fields(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     keys = ("id", "name", "folder_id", "fields", "aliases", "entity_registry_id", "registry_id", "archive_reason")
     return {k: row[k] for k in keys} | {
-        "schema": schema_summary(db, row["schema_id"]), "creator": user_summary(db, row["creator_id"]),
+        "schema": schema_summary(db, row["schema_id"]),
+        "creator": user_summary(db, row["creator_id"]),
     }
 
 
@@ -382,7 +399,10 @@ def sequence_summary(db: Database, row: dict[str, Any]) -> DnaSequenceSummary:
 def sequence_object(db: Database, row: dict[str, Any]) -> DnaSequenceObject:
     """A DNA sequence with bases and annotations."""
     return DnaSequenceObject(
-        **_entity_fields(db, row), length=len(row["bases"]), is_circular=row["is_circular"], bases=row["bases"],
+        **_entity_fields(db, row),
+        length=len(row["bases"]),
+        is_circular=row["is_circular"],
+        bases=row["bases"],
         annotations=[Annotation(**a) for a in row["annotations"]],
     )
 
@@ -404,9 +424,17 @@ def storage_object(db: Database, row: dict[str, Any], kind: str) -> StorageObjec
         filled = len(taken)
         empty = [p for p in grid(rows, columns) if p not in taken]
     return StorageObject(
-        id=row["id"], name=row["name"], barcode=row["barcode"], type=kind,
-        schema=SchemaSummary(id=schema["id"], name=schema["name"]), parent_storage_id=row["parent_storage_id"],
-        project_id=row.get("project_id"), rows=rows, columns=columns, filled_positions=filled, empty_positions=empty,
+        id=row["id"],
+        name=row["name"],
+        barcode=row["barcode"],
+        type=kind,
+        schema=SchemaSummary(id=schema["id"], name=schema["name"]),
+        parent_storage_id=row["parent_storage_id"],
+        project_id=row.get("project_id"),
+        rows=rows,
+        columns=columns,
+        filled_positions=filled,
+        empty_positions=empty,
         archive_reason=row["archive_reason"],
     )
 
@@ -416,39 +444,60 @@ def container_object(db: Database, row: dict[str, Any]) -> ContainerObject:
     contents = []
     for content in row["contents"]:
         _, held = entity(db, content["entity_id"])
-        contents.append(ContainerContent(
-            entity=EntitySummary(id=held["id"], name=held["name"], entity_registry_id=held["entity_registry_id"]),
-            concentration=Concentration(**content["concentration"]) if content["concentration"] else None,
-        ))
+        contents.append(
+            ContainerContent(
+                entity=EntitySummary(id=held["id"], name=held["name"], entity_registry_id=held["entity_registry_id"]),
+                concentration=Concentration(**content["concentration"]) if content["concentration"] else None,
+            )
+        )
     quantity = None
     if row["quantity_units"] is not None:
         quantity = Quantity(value=row["quantity_value"], units=row["quantity_units"])
     assignee = row["checkout_assignee_id"]
     return ContainerObject(
-        id=row["id"], name=row["name"], barcode=row["barcode"], schema=schema_summary(db, row["schema_id"]),
-        parent_storage_id=row["parent_storage_id"], position=row["position"], contents=contents, quantity=quantity,
+        id=row["id"],
+        name=row["name"],
+        barcode=row["barcode"],
+        schema=schema_summary(db, row["schema_id"]),
+        parent_storage_id=row["parent_storage_id"],
+        position=row["position"],
+        contents=contents,
+        quantity=quantity,
         project_id=row["project_id"],
         checkout_record=CheckoutRecord(
-            status=row["checkout_status"], assignee=user_summary(db, assignee) if assignee else None,
+            status=row["checkout_status"],
+            assignee=user_summary(db, assignee) if assignee else None,
             comment=row["checkout_comment"],
         ),
-        archive_reason=row["archive_reason"], created_at=row["created_at"], modified_at=row["modified_at"],
+        archive_reason=row["archive_reason"],
+        created_at=row["created_at"],
+        modified_at=row["modified_at"],
     )
 
 
 def request_object(db: Database, row: dict[str, Any]) -> RequestObject:
     """A request with its people expanded."""
     return RequestObject(
-        id=row["id"], display_id=row["display_id"], schema=schema_summary(db, row["schema_id"]),
-        project_id=row["project_id"], requestor=user_summary(db, row["requestor_id"]),
-        assignees=[user_summary(db, u) for u in row["assignee_ids"]], request_status=row["request_status"],
-        scheduled_on=row["scheduled_on"], fields=row["fields"], created_at=row["created_at"],
+        id=row["id"],
+        display_id=row["display_id"],
+        schema=schema_summary(db, row["schema_id"]),
+        project_id=row["project_id"],
+        requestor=user_summary(db, row["requestor_id"]),
+        assignees=[user_summary(db, u) for u in row["assignee_ids"]],
+        request_status=row["request_status"],
+        scheduled_on=row["scheduled_on"],
+        fields=row["fields"],
+        created_at=row["created_at"],
     )
 
 
 def audit_object(db: Database, row: dict[str, Any]) -> AuditEventObject:
     """An audit log event."""
     return AuditEventObject(
-        id=row["id"], object_id=row["object_id"], action=row["action"], user=user_summary(db, row["user_id"]),
-        changes=row["changes"], timestamp=row["timestamp"],
+        id=row["id"],
+        object_id=row["object_id"],
+        action=row["action"],
+        user=user_summary(db, row["user_id"]),
+        changes=row["changes"],
+        timestamp=row["timestamp"],
     )

@@ -18,6 +18,7 @@ STORAGE_TABLES = {"loc_": locations, "box_": boxes, "plt_": plates}
 
 # ---------------------------------------------------------------- schema fields
 
+
 def schema_of(db: Database, schema_id: str, kind: str) -> dict[str, Any]:
     """A schema of the given type (entry, dna_sequence, custom_entity, ...)."""
     schema = db.get(schemas, schema_id, "Schema")
@@ -44,8 +45,9 @@ def _check_value(db: Database, schema: dict[str, Any], spec: dict[str, Any], val
         entity(db, value)
 
 
-def merge_fields(db: Database, schema: dict[str, Any] | None, current: dict[str, Any],
-                 changes: dict[str, Any]) -> dict[str, Any]:
+def merge_fields(
+    db: Database, schema: dict[str, Any] | None, current: dict[str, Any], changes: dict[str, Any]
+) -> dict[str, Any]:
     """`current` with `changes` applied, each checked against the schema (None clears a field)."""
     if changes and schema is None:
         raise InvalidRequest("This item has no schema, so it has no fields to set.")
@@ -71,6 +73,7 @@ def missing_required(schema: dict[str, Any] | None, fields: dict[str, Any]) -> l
 
 # ---------------------------------------------------------------- registry entities
 
+
 def entity(db: Database, entity_id: str) -> tuple[Any, dict[str, Any]]:
     """A DNA sequence or custom entity by id, with its table."""
     table = dna_sequences if entity_id.startswith("seq_") else custom_entities
@@ -93,6 +96,7 @@ def next_registry_id(db: Database, prefix: str) -> str:
 
 
 # ---------------------------------------------------------------- storage grids
+
 
 def grid(rows: int, columns: int) -> list[str]:
     """Positions of a box or plate in row-major order: A1, A2, ... B1, ..."""
@@ -142,6 +146,7 @@ def destination(db: Database, parent: str) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------- quantities and contents
 
+
 def dimension(units: str) -> str:
     """What a unit measures: volume or mass."""
     if units in VOLUME_UL:
@@ -182,9 +187,15 @@ def mixed(source: dict[str, Any], dest: dict[str, Any], moved: float, dest_amoun
 
 # ---------------------------------------------------------------- audit log
 
+
 def audit(db: Database, user: dict[str, Any], object_id: str, action: str, changes: dict[str, Any]) -> None:
     """Record an event in the object's audit log."""
     db.insert(
-        audit_events, id=db.new_id(audit_events, "aud_", width=8), object_id=object_id, action=action,
-        user_id=user["id"], changes=changes, timestamp=db.now_iso(),
+        audit_events,
+        id=db.new_id(audit_events, "aud_", width=8),
+        object_id=object_id,
+        action=action,
+        user_id=user["id"],
+        changes=changes,
+        timestamp=db.now_iso(),
     )

@@ -103,7 +103,14 @@ TENANT = "corvidbio.benchling.com"
 IUPAC = set("ACGTURYKMSWBDHVN")
 REVIEWABLE = ("IN_PROGRESS", "REJECTED", "RETRACTED")
 ArchiveReason = Literal[
-    "Made in error", "Retired", "Expended", "Shipped", "Contaminated", "Expired", "Missing", "Other",
+    "Made in error",
+    "Retired",
+    "Expended",
+    "Shipped",
+    "Contaminated",
+    "Expired",
+    "Missing",
+    "Other",
 ]
 NamingStrategy = Literal["NEW_IDS", "IDS_FROM_NAMES", "DELETE_NAMES", "KEEP_NAMES"]
 ReviewStatus = Literal["IN_PROGRESS", "NEEDS_REVIEW", "ACCEPTED", "REJECTED", "RETRACTED"]
@@ -119,13 +126,22 @@ NEXT_STATUSES = {
 
 # ---------------------------------------------------------------- helpers
 
+
 def _contains(text: str, part: str | None) -> bool:
     return part is None or part.strip().casefold() in text.casefold()
 
 
-def _entities(db: Database, user: dict[str, Any], table: Any, name_includes: str | None, folder_id: str | None,
-              schema_id: str | None, is_registered: bool | None, entity_registry_id: str | None,
-              include_archived: bool) -> list[dict[str, Any]]:
+def _entities(
+    db: Database,
+    user: dict[str, Any],
+    table: Any,
+    name_includes: str | None,
+    folder_id: str | None,
+    schema_id: str | None,
+    is_registered: bool | None,
+    entity_registry_id: str | None,
+    include_archived: bool,
+) -> list[dict[str, Any]]:
     equals: dict[str, Any] = {}
     if folder_id is not None:
         equals["folder_id"] = visible_folder(db, user, folder_id)["id"]
@@ -135,8 +151,10 @@ def _entities(db: Database, user: dict[str, Any], table: Any, name_includes: str
         equals["entity_registry_id"] = entity_registry_id.strip()
     rows = db.find(table, order_by=[table.c.name], **equals)
     return [
-        r for r in rows
-        if entity_visible(db, user, r) and _contains(r["name"], name_includes)
+        r
+        for r in rows
+        if entity_visible(db, user, r)
+        and _contains(r["name"], name_includes)
         and (include_archived or not r["archive_reason"])
         and (is_registered is None or (r["entity_registry_id"] is not None) == is_registered)
     ]
@@ -150,6 +168,7 @@ def _position_key(row: dict[str, Any]) -> tuple[str, int, int, str]:
 
 
 # ---------------------------------------------------------------- user-only: signing in and e-signatures
+
 
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> SessionObject:
@@ -192,17 +211,28 @@ def sign_entry_review(
         raise PermissionDenied(f"You are not an assigned reviewer of {entry['display_id']}.")
     if decision == "REJECTED" and not comment.strip():
         raise InvalidRequest("A comment is required to reject an entry.")
-    row = db.update(entries, entry["id"], review_status=decision, review_comment=comment.strip() or None,
-                    signed_by_id=user["id"], signed_at=db.now_iso(), modified_at=db.now_iso())
+    row = db.update(
+        entries,
+        entry["id"],
+        review_status=decision,
+        review_comment=comment.strip() or None,
+        signed_by_id=user["id"],
+        signed_at=db.now_iso(),
+        modified_at=db.now_iso(),
+    )
     audit(db, user, entry["id"], "REVIEW", {"review_status": ["NEEDS_REVIEW", decision]})
     return entry_object(db, row)
 
 
 # ---------------------------------------------------------------- projects and folders
 
+
 @tool(read_only=True)
 def list_projects(
-    db: Database, name_includes: str | None = None, include_archived: bool = False, page_size: int = 25,
+    db: Database,
+    name_includes: str | None = None,
+    include_archived: bool = False,
+    page_size: int = 25,
     next_token: str | None = None,
 ) -> Page[ProjectObject]:
     """List the projects you collaborate on, with your role and every collaborator's role (READ, WRITE or ADMIN).
@@ -215,8 +245,10 @@ def list_projects(
     """
     user = me(db)
     rows = [
-        p for p in db.find(projects, order_by=[projects.c.name])
-        if role(db, user["id"], p["id"]) and _contains(p["name"], name_includes)
+        p
+        for p in db.find(projects, order_by=[projects.c.name])
+        if role(db, user["id"], p["id"])
+        and _contains(p["name"], name_includes)
         and (include_archived or not p["archive_reason"])
     ]
     return paginate([project_object(db, p, user["id"]) for p in rows], page_size, next_token)
@@ -224,8 +256,12 @@ def list_projects(
 
 @tool(read_only=True)
 def list_folders(
-    db: Database, project_id: str | None = None, parent_folder_id: str | None = None,
-    name_includes: str | None = None, page_size: int = 50, next_token: str | None = None,
+    db: Database,
+    project_id: str | None = None,
+    parent_folder_id: str | None = None,
+    name_includes: str | None = None,
+    page_size: int = 50,
+    next_token: str | None = None,
 ) -> Page[FolderObject]:
     """List folders in the projects you can see.
 
@@ -244,13 +280,15 @@ def list_folders(
         equals["parent_folder_id"] = visible_folder(db, user, parent_folder_id)["id"]
     visible = visible_projects(db, user)
     rows = [
-        f for f in db.find(folders, order_by=[folders.c.project_id, folders.c.name], **equals)
+        f
+        for f in db.find(folders, order_by=[folders.c.project_id, folders.c.name], **equals)
         if f["project_id"] in visible and _contains(f["name"], name_includes)
     ]
     return paginate([FolderObject(**f) for f in rows], page_size, next_token)
 
 
 # ---------------------------------------------------------------- notebook entries
+
 
 @tool(read_only=True)
 def list_entries(
@@ -296,10 +334,14 @@ def list_entries(
     rows = []
     for row in db.find(entries, order_by=[entries.c.display_id.desc()], **equals):
         project = entry_project(db, row)
-        if (project in visible and project_id in (None, project) and _contains(row["name"], name_includes)
-                and (include_archived or not row["archive_reason"])
-                and author_id in (None, *row["author_ids"])
-                and assigned_reviewer_id in (None, *row["assigned_reviewer_ids"])):
+        if (
+            project in visible
+            and project_id in (None, project)
+            and _contains(row["name"], name_includes)
+            and (include_archived or not row["archive_reason"])
+            and author_id in (None, *row["author_ids"])
+            and assigned_reviewer_id in (None, *row["assigned_reviewer_ids"])
+        ):
             rows.append(row)
     return paginate([entry_object(db, r) for r in rows], page_size, next_token, max_page_size=50)
 
@@ -332,11 +374,24 @@ def create_entry(
     numbers = [int(e["display_id"][5:]) for e in db.find(entries) if e["display_id"].startswith(f"EXP{year}")]
     now = db.now_iso()
     row = db.insert(
-        entries, id=db.new_id(entries, "etr_", width=8), display_id=f"EXP{year}{max(numbers, default=0) + 1:06d}",
-        name=title, folder_id=folder_id, schema_id=schema_id, fields={}, creator_id=user["id"], author_ids=authors,
-        assigned_reviewer_ids=[], review_status="IN_PROGRESS", review_comment=None, signed_by_id=None,
-        days=[{"date": db.now().strftime("%Y-%m-%d"), "notes": []}], archive_reason=None, created_at=now,
-        modified_at=now, signed_at=None,
+        entries,
+        id=db.new_id(entries, "etr_", width=8),
+        display_id=f"EXP{year}{max(numbers, default=0) + 1:06d}",
+        name=title,
+        folder_id=folder_id,
+        schema_id=schema_id,
+        fields={},
+        creator_id=user["id"],
+        author_ids=authors,
+        assigned_reviewer_ids=[],
+        review_status="IN_PROGRESS",
+        review_comment=None,
+        signed_by_id=None,
+        days=[{"date": db.now().strftime("%Y-%m-%d"), "notes": []}],
+        archive_reason=None,
+        created_at=now,
+        modified_at=now,
+        signed_at=None,
     )
     audit(db, user, row["id"], "CREATE", {"name": [None, title], "folder_id": [None, folder_id]})
     return entry_object(db, row)
@@ -386,9 +441,7 @@ def update_entry(
 
 
 @tool()
-def submit_entry_for_review(
-    db: Database, entry_id: str, reviewer_ids: Annotated[list[str], Unordered]
-) -> EntryObject:
+def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Annotated[list[str], Unordered]) -> EntryObject:
     """Send an entry for review (an author sends it; it becomes NEEDS_REVIEW and locked). Its schema's required
     fields must be filled; reviewers must collaborate on the project and cannot be the entry's authors.
 
@@ -418,14 +471,31 @@ def submit_entry_for_review(
         if role(db, reviewer_id, project_id) is None:
             raise InvalidRequest(f"{reviewer['name']} has no access to project '{project['name']}'.")
     reviewers = sorted(set(reviewer_ids))
-    audit(db, user, entry_id, "REVIEW", {"review_status": [entry["review_status"], "NEEDS_REVIEW"],
-                                         "assigned_reviewer_ids": [entry["assigned_reviewer_ids"], reviewers]})
-    row = db.update(entries, entry_id, review_status="NEEDS_REVIEW", assigned_reviewer_ids=reviewers,
-                    review_comment=None, signed_by_id=None, signed_at=None, modified_at=db.now_iso())
+    audit(
+        db,
+        user,
+        entry_id,
+        "REVIEW",
+        {
+            "review_status": [entry["review_status"], "NEEDS_REVIEW"],
+            "assigned_reviewer_ids": [entry["assigned_reviewer_ids"], reviewers],
+        },
+    )
+    row = db.update(
+        entries,
+        entry_id,
+        review_status="NEEDS_REVIEW",
+        assigned_reviewer_ids=reviewers,
+        review_comment=None,
+        signed_by_id=None,
+        signed_at=None,
+        modified_at=db.now_iso(),
+    )
     return entry_object(db, row)
 
 
 # ---------------------------------------------------------------- registry
+
 
 @tool(read_only=True)
 def list_registries(db: Database) -> list[RegistryObject]:
@@ -434,7 +504,8 @@ def list_registries(db: Database) -> list[RegistryObject]:
     me(db)
     return [
         RegistryObject(
-            id=r["id"], name=r["name"],
+            id=r["id"],
+            name=r["name"],
             entity_schemas=[schema_object(s) for s in db.find(schemas, registry_id=r["id"], order_by=[schemas.c.name])],
         )
         for r in db.find(registries, order_by=[registries.c.name])
@@ -466,8 +537,17 @@ def list_dna_sequences(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    rows = _entities(db, user, dna_sequences, name_includes, folder_id, schema_id, is_registered, entity_registry_id,
-                     include_archived)
+    rows = _entities(
+        db,
+        user,
+        dna_sequences,
+        name_includes,
+        folder_id,
+        schema_id,
+        is_registered,
+        entity_registry_id,
+        include_archived,
+    )
     return paginate([sequence_summary(db, r) for r in rows], page_size, next_token)
 
 
@@ -531,10 +611,22 @@ def create_dna_sequence(
         features.append(feature.model_dump())
     now = db.now_iso()
     row = db.insert(
-        dna_sequences, id=db.new_id(dna_sequences, "seq_", width=8), name=name.strip(), bases=clean,
-        is_circular=is_circular, annotations=features, folder_id=folder_id, schema_id=schema_id, fields=checked,
-        aliases=[], entity_registry_id=None, registry_id=None, creator_id=user["id"], archive_reason=None,
-        created_at=now, modified_at=now,
+        dna_sequences,
+        id=db.new_id(dna_sequences, "seq_", width=8),
+        name=name.strip(),
+        bases=clean,
+        is_circular=is_circular,
+        annotations=features,
+        folder_id=folder_id,
+        schema_id=schema_id,
+        fields=checked,
+        aliases=[],
+        entity_registry_id=None,
+        registry_id=None,
+        creator_id=user["id"],
+        archive_reason=None,
+        created_at=now,
+        modified_at=now,
     )
     audit(db, user, row["id"], "CREATE", {"name": [None, row["name"]], "length": [None, len(clean)]})
     return sequence_object(db, row)
@@ -565,8 +657,17 @@ def list_custom_entities(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    rows = _entities(db, user, custom_entities, name_includes, folder_id, schema_id, is_registered,
-                     entity_registry_id, include_archived)
+    rows = _entities(
+        db,
+        user,
+        custom_entities,
+        name_includes,
+        folder_id,
+        schema_id,
+        is_registered,
+        entity_registry_id,
+        include_archived,
+    )
     return paginate([custom_entity_object(db, r) for r in rows], page_size, next_token)
 
 
@@ -612,7 +713,8 @@ def register_entities(
         if naming_strategy in ("IDS_FROM_NAMES", "KEEP_NAMES"):
             registry_number = row["name"]
             if db.find(dna_sequences, entity_registry_id=registry_number) or db.find(
-                    custom_entities, entity_registry_id=registry_number):
+                custom_entities, entity_registry_id=registry_number
+            ):
                 raise Conflict(f"Registry ID {registry_number} is already taken.")
         else:
             registry_number = next_registry_id(db, schema["prefix"])
@@ -621,12 +723,16 @@ def register_entities(
             changes |= {"name": registry_number, "aliases": [*row["aliases"], row["name"]]}
         updated = db.update(table, entity_id, modified_at=db.now_iso(), **changes)
         audit(db, user, entity_id, "REGISTER", {"entity_registry_id": [None, registry_number]})
-        registered.append(RegisteredEntity(id=entity_id, name=updated["name"], entity_registry_id=registry_number,
-                                           registry_id=registry_id))
+        registered.append(
+            RegisteredEntity(
+                id=entity_id, name=updated["name"], entity_registry_id=registry_number, registry_id=registry_id
+            )
+        )
     return registered
 
 
 # ---------------------------------------------------------------- inventory
+
 
 @tool(read_only=True)
 def list_storage(
@@ -663,8 +769,11 @@ def list_storage(
         if barcode is not None:
             equals["barcode"] = barcode.strip().upper()
         for row in db.find(table, order_by=[table.c.name], **equals):
-            if (row.get("project_id") in (None, *visible) and _contains(row["name"], name_includes)
-                    and (include_archived or not row["archive_reason"])):
+            if (
+                row.get("project_id") in (None, *visible)
+                and _contains(row["name"], name_includes)
+                and (include_archived or not row["archive_reason"])
+            ):
                 found.append((row, kind))
     return paginate([storage_object(db, row, kind) for row, kind in found], page_size, next_token)
 
@@ -704,8 +813,10 @@ def list_containers(
         equals["checkout_status"] = checkout_status
     visible = visible_projects(db, user)
     rows = [
-        c for c in db.find(containers, **equals)
-        if (c["project_id"] is None or c["project_id"] in visible) and _contains(c["name"], name_includes)
+        c
+        for c in db.find(containers, **equals)
+        if (c["project_id"] is None or c["project_id"] in visible)
+        and _contains(c["name"], name_includes)
         and (include_archived or not c["archive_reason"])
         and (entity_id is None or any(x["entity_id"] == entity_id for x in c["contents"]))
     ]
@@ -743,8 +854,13 @@ def update_container(
         changes |= {"parent_storage_id": target, "position": position}
     if not changes:
         raise InvalidRequest("Nothing to update: give a name or parent_storage_id.")
-    audit(db, user, container_id, "MOVE" if parent_storage_id is not None else "UPDATE",
-          {k: [container[k], v] for k, v in changes.items() if container[k] != v})
+    audit(
+        db,
+        user,
+        container_id,
+        "MOVE" if parent_storage_id is not None else "UPDATE",
+        {k: [container[k], v] for k, v in changes.items() if container[k] != v},
+    )
     return container_object(db, db.update(containers, container_id, modified_at=db.now_iso(), **changes))
 
 
@@ -771,8 +887,9 @@ def transfer_into_container(
     if source["quantity_units"] is None or source["quantity_value"] <= 0:
         raise Conflict(f"Container '{source['name']}' is empty.")
     if dimension(source["quantity_units"]) != kind:
-        raise InvalidRequest(f"'{source['name']}' is measured in {source['quantity_units']}; transfer a {kind} of "
-                             f"the same kind.")
+        raise InvalidRequest(
+            f"'{source['name']}' is measured in {source['quantity_units']}; transfer a {kind} of the same kind."
+        )
     taken = convert(transfer_quantity.value, transfer_quantity.units, source["quantity_units"])
     if taken > source["quantity_value"] + 1e-9:
         raise Conflict(
@@ -787,13 +904,29 @@ def transfer_into_container(
     now = db.now_iso()
     left = round(source["quantity_value"] - taken, 6)
     new_source = db.update(containers, source["id"], quantity_value=left, modified_at=now)
-    new_dest = db.update(containers, dest["id"], quantity_value=round(held + moved, 6), quantity_units=units,
-                         contents=contents, modified_at=now)
+    new_dest = db.update(
+        containers,
+        dest["id"],
+        quantity_value=round(held + moved, 6),
+        quantity_units=units,
+        contents=contents,
+        modified_at=now,
+    )
     amount = f"{transfer_quantity.value:g} {transfer_quantity.units}"
-    audit(db, user, source["id"], "TRANSFER", {"quantity": [source["quantity_value"], left], "to": dest["id"],
-                                               "amount": amount})
-    audit(db, user, dest["id"], "TRANSFER", {"quantity": [dest["quantity_value"], new_dest["quantity_value"]],
-                                             "from": source["id"], "amount": amount})
+    audit(
+        db,
+        user,
+        source["id"],
+        "TRANSFER",
+        {"quantity": [source["quantity_value"], left], "to": dest["id"], "amount": amount},
+    )
+    audit(
+        db,
+        user,
+        dest["id"],
+        "TRANSFER",
+        {"quantity": [dest["quantity_value"], new_dest["quantity_value"]], "from": source["id"], "amount": amount},
+    )
     return TransferResult(source=container_object(db, new_source), destination=container_object(db, new_dest))
 
 
@@ -834,16 +967,29 @@ def checkout_containers(
                 raise Conflict(f"Container '{container['name']}' is not checked out or reserved.")
             project_id = container["project_id"]
             if holder != user["id"] and not (project_id and role(db, user["id"], project_id) == "ADMIN"):
-                raise PermissionDenied(f"Container '{container['name']}' is {holding(db, container)}; only they or a "
-                                       "project ADMIN can check it in.")
+                raise PermissionDenied(
+                    f"Container '{container['name']}' is {holding(db, container)}; only they or a "
+                    "project ADMIN can check it in."
+                )
         elif held != "AVAILABLE" and holder not in (user["id"], assignee_id):
             raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")
         elif (held, holder) == (status, assignee_id):
             raise Conflict(f"Container '{container['name']}' is already {holding(db, container)}.")
-        row = db.update(containers, container_id, checkout_status=status, checkout_assignee_id=assignee_id,
-                        checkout_comment=comment.strip(), modified_at=db.now_iso())
-        audit(db, user, container_id, "CHECKOUT", {"checkout_status": [held, status],
-                                                   "assignee_id": [holder, assignee_id]})
+        row = db.update(
+            containers,
+            container_id,
+            checkout_status=status,
+            checkout_assignee_id=assignee_id,
+            checkout_comment=comment.strip(),
+            modified_at=db.now_iso(),
+        )
+        audit(
+            db,
+            user,
+            container_id,
+            "CHECKOUT",
+            {"checkout_status": [held, status], "assignee_id": [holder, assignee_id]},
+        )
         done.append(container_object(db, row))
     return done
 
@@ -867,15 +1013,36 @@ def archive_containers(
         usable(db, user, container)
         if container["barcode"] is None:
             raise InvalidRequest("Plate wells are archived with their plate.")
-        db.update(containers, container_id, archive_reason=reason, parent_storage_id=None, position=None,
-                  checkout_status="AVAILABLE", checkout_assignee_id=None, modified_at=db.now_iso())
-        audit(db, user, container_id, "ARCHIVE", {"archive_reason": [None, reason], "parent_storage_id": [
-            container["parent_storage_id"] + (f":{container['position']}" if container["position"] else "")
-            if container["parent_storage_id"] else None, None]})
+        db.update(
+            containers,
+            container_id,
+            archive_reason=reason,
+            parent_storage_id=None,
+            position=None,
+            checkout_status="AVAILABLE",
+            checkout_assignee_id=None,
+            modified_at=db.now_iso(),
+        )
+        audit(
+            db,
+            user,
+            container_id,
+            "ARCHIVE",
+            {
+                "archive_reason": [None, reason],
+                "parent_storage_id": [
+                    container["parent_storage_id"] + (f":{container['position']}" if container["position"] else "")
+                    if container["parent_storage_id"]
+                    else None,
+                    None,
+                ],
+            },
+        )
     return ArchivalChange(container_ids=ids, reason=reason)
 
 
 # ---------------------------------------------------------------- requests
+
 
 @tool(read_only=True)
 def list_requests(
@@ -901,13 +1068,18 @@ def list_requests(
     """
     user = me(db)
     equals: dict[str, Any] = {}
-    for key, value in (("request_status", request_status), ("requestor_id", requestor_id),
-                       ("schema_id", schema_id), ("project_id", project_id)):
+    for key, value in (
+        ("request_status", request_status),
+        ("requestor_id", requestor_id),
+        ("schema_id", schema_id),
+        ("project_id", project_id),
+    ):
         if value is not None:
             equals[key] = value
     visible = visible_projects(db, user)
     rows = [
-        r for r in db.find(requests, order_by=[requests.c.created_at], **equals)
+        r
+        for r in db.find(requests, order_by=[requests.c.created_at], **equals)
         if r["project_id"] in visible and assignee_id in (None, *r["assignee_ids"])
     ]
     return paginate([request_object(db, r) for r in rows], page_size, next_token)
@@ -973,6 +1145,7 @@ def update_request(
 
 # ---------------------------------------------------------------- audit log
 
+
 def _audited_project(db: Database, object_id: str) -> str | None:
     """The project an audited object belongs to (None for inventory outside projects)."""
     if object_id.startswith("etr_"):
@@ -989,8 +1162,9 @@ def _audited_project(db: Database, object_id: str) -> str | None:
 
 
 @tool(read_only=True)
-def get_audit_log(db: Database, object_id: str, page_size: int = 50, next_token: str | None = None
-                  ) -> Page[AuditEventObject]:
+def get_audit_log(
+    db: Database, object_id: str, page_size: int = 50, next_token: str | None = None
+) -> Page[AuditEventObject]:
     """Read the audit log of an entry, entity, container, storage or request: who did what, oldest first.
 
     Args:

@@ -145,8 +145,9 @@ def binds_me(db: Database, policy: dict[str, Any]) -> bool:
     """Whether a policy binds the user: enabled, in an organization they joined, and they are not an owner or
     admin (who are exempt)."""
     mine = membership(db, policy["organization_id"])
-    return bool(policy["enabled"]) and mine is not None and mine["status"] in (ACCEPTED, CONFIRMED) \
-        and not is_admin(mine)
+    return (
+        bool(policy["enabled"]) and mine is not None and mine["status"] in (ACCEPTED, CONFIRMED) and not is_admin(mine)
+    )
 
 
 def applying_policies(db: Database, policy_type: int) -> list[dict[str, Any]]:

@@ -14,8 +14,10 @@ class UriInput(BaseModel):
 
     uri: str = Field(description="e.g. https://github.com or androidapp://com.spotify.music")
     match: UriMatch | None = Field(
-        None, description="0 base domain, 1 host, 2 starts with, 3 exact, 4 regular expression, 5 never; "
-                          "null uses the default (base domain)")
+        None,
+        description="0 base domain, 1 host, 2 starts with, 3 exact, 4 regular expression, 5 never; "
+        "null uses the default (base domain)",
+    )
 
 
 class LoginInput(BaseModel):
@@ -31,8 +33,9 @@ class CardInput(BaseModel):
     """The card part of a card item (type 3)."""
 
     cardholderName: str | None = None
-    brand: str | None = Field(None, description="Visa, Mastercard, Amex, Discover, Diners Club, JCB, Maestro, "
-                                                "UnionPay, RuPay or Other")
+    brand: str | None = Field(
+        None, description="Visa, Mastercard, Amex, Discover, Diners Club, JCB, Maestro, UnionPay, RuPay or Other"
+    )
     number: str | None = Field(None, description="the card number, digits (spaces allowed)")
     expMonth: str | None = Field(None, description="1 to 12")
     expYear: str | None = Field(None, description="four digits, e.g. 2028")

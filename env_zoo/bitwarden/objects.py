@@ -14,9 +14,16 @@ from .inputs import CardInput, IdentityInput
 
 SEND_BASE_URL = "https://send.bitwarden.com/#"
 POLICY_NAMES = {
-    0: "Require two-step login", 1: "Master password requirements", 2: "Password generator",
-    3: "Single organization", 4: "Require single sign-on authentication", 5: "Remove individual vault",
-    6: "Remove Send", 7: "Send options", 8: "Account recovery administration", 9: "Vault timeout",
+    0: "Require two-step login",
+    1: "Master password requirements",
+    2: "Password generator",
+    3: "Single organization",
+    4: "Require single sign-on authentication",
+    5: "Remove individual vault",
+    6: "Remove Send",
+    7: "Send options",
+    8: "Account recovery administration",
+    9: "Vault timeout",
     10: "Remove individual vault export",
 }
 
@@ -24,8 +31,9 @@ POLICY_NAMES = {
 class UriObject(BaseModel):
     """A URI of a login."""
 
-    match: int | None = Field(description="0 base domain, 1 host, 2 starts with, 3 exact, 4 regex, 5 never, "
-                                          "null default")
+    match: int | None = Field(
+        description="0 base domain, 1 host, 2 starts with, 3 exact, 4 regex, 5 never, null default"
+    )
     uri: str
 
 
@@ -229,6 +237,7 @@ class RepromptObject(BaseModel):
 
 # ---------------------------------------------------------------- conversions
 
+
 def hidden_card(card: dict[str, Any]) -> dict[str, Any]:
     """A card with its number and code hidden."""
     return {**card, "number": None, "code": None}
@@ -248,23 +257,38 @@ def item_object(row: dict[str, Any], access: Access, reveal: bool, history: bool
     login = None
     if row["type"] == 1:
         login = LoginObject(
-            uris=[UriObject(**u) for u in row["login_uris"] or []], username=row["login_username"],
+            uris=[UriObject(**u) for u in row["login_uris"] or []],
+            username=row["login_username"],
             password=row["login_password"] if show_password else None,
-            totp=row["login_totp"] if show_password else None, passwordRevisionDate=row["password_revision_date"],
+            totp=row["login_totp"] if show_password else None,
+            passwordRevisionDate=row["password_revision_date"],
         )
     card = row["card"] if row["card"] is None or secrets else hidden_card(row["card"])
     identity = row["identity"] if row["identity"] is None or secrets else hidden_identity(row["identity"])
     fields = [FieldObject(**{**f, "value": f["value"] if secrets or f["type"] != 1 else None}) for f in row["fields"]]
     return ItemObject(
-        id=row["id"], organizationId=row["organization_id"], collectionIds=row["collection_ids"],
-        folderId=row["folder_id"], type=row["type"], reprompt=row["reprompt"], name=row["name"], notes=row["notes"],
-        favorite=row["favorite"], login=login, secureNote=SecureNoteObject() if row["type"] == 2 else None,
+        id=row["id"],
+        organizationId=row["organization_id"],
+        collectionIds=row["collection_ids"],
+        folderId=row["folder_id"],
+        type=row["type"],
+        reprompt=row["reprompt"],
+        name=row["name"],
+        notes=row["notes"],
+        favorite=row["favorite"],
+        login=login,
+        secureNote=SecureNoteObject() if row["type"] == 2 else None,
         card=CardInput(**card) if card is not None else None,
-        identity=IdentityInput(**identity) if identity is not None else None, fields=fields, edit=access.edit,
+        identity=IdentityInput(**identity) if identity is not None else None,
+        fields=fields,
+        edit=access.edit,
         viewPassword=access.view_password,
         passwordHistory=[PasswordHistoryObject(**h) for h in row["password_history"]]
-        if history and show_password else None,
-        creationDate=row["creation_date"], revisionDate=row["revision_date"], deletedDate=row["deleted_date"],
+        if history and show_password
+        else None,
+        creationDate=row["creation_date"],
+        revisionDate=row["revision_date"],
+        deletedDate=row["deleted_date"],
     )
 
 
@@ -283,11 +307,21 @@ def subtitle(row: dict[str, Any]) -> str | None:
 def item_summary(row: dict[str, Any], access: Access) -> ItemSummary:
     """A list entry for an item (no passwords, keys, card numbers or notes)."""
     return ItemSummary(
-        id=row["id"], organizationId=row["organization_id"], collectionIds=row["collection_ids"],
-        folderId=row["folder_id"], type=row["type"], reprompt=row["reprompt"], name=row["name"],
-        subtitle=subtitle(row), uris=[u["uri"] for u in row["login_uris"] or []],
-        hasTotp=bool(row["login_totp"]), favorite=row["favorite"], edit=access.edit,
-        viewPassword=access.view_password, revisionDate=row["revision_date"], deletedDate=row["deleted_date"],
+        id=row["id"],
+        organizationId=row["organization_id"],
+        collectionIds=row["collection_ids"],
+        folderId=row["folder_id"],
+        type=row["type"],
+        reprompt=row["reprompt"],
+        name=row["name"],
+        subtitle=subtitle(row),
+        uris=[u["uri"] for u in row["login_uris"] or []],
+        hasTotp=bool(row["login_totp"]),
+        favorite=row["favorite"],
+        edit=access.edit,
+        viewPassword=access.view_password,
+        revisionDate=row["revision_date"],
+        deletedDate=row["deleted_date"],
     )
 
 
@@ -315,12 +349,21 @@ def send_status(row: dict[str, Any], now: str) -> str:
 def send_object(row: dict[str, Any], now: str) -> SendObject:
     """A Send as the API shows it, with the link to share."""
     return SendObject(
-        id=row["id"], accessId=row["access_id"], accessUrl=f"{SEND_BASE_URL}{row['access_id']}/{row['key']}",
-        name=row["name"], notes=row["notes"], type=row["type"], text=SendTextObject(text=row["text"],
-                                                                                     hidden=row["hidden"]),
-        maxAccessCount=row["max_access_count"], accessCount=row["access_count"],
-        passwordSet=row["password_hash"] is not None, disabled=row["disabled"], hideEmail=row["hide_email"],
-        revisionDate=row["revision_date"], deletionDate=row["deletion_date"], expirationDate=row["expiration_date"],
+        id=row["id"],
+        accessId=row["access_id"],
+        accessUrl=f"{SEND_BASE_URL}{row['access_id']}/{row['key']}",
+        name=row["name"],
+        notes=row["notes"],
+        type=row["type"],
+        text=SendTextObject(text=row["text"], hidden=row["hidden"]),
+        maxAccessCount=row["max_access_count"],
+        accessCount=row["access_count"],
+        passwordSet=row["password_hash"] is not None,
+        disabled=row["disabled"],
+        hideEmail=row["hide_email"],
+        revisionDate=row["revision_date"],
+        deletionDate=row["deletion_date"],
+        expirationDate=row["expiration_date"],
         status=send_status(row, now),
     )
 
@@ -328,13 +371,26 @@ def send_object(row: dict[str, Any], now: str) -> SendObject:
 def member_object(row: dict[str, Any]) -> MemberObject:
     """A member as the Public API shows it."""
     return MemberObject(
-        id=row["id"], organizationId=row["organization_id"], userId=row["user_id"], name=row["name"],
-        email=row["email"], type=row["type"], status=row["status"], twoFactorEnabled=row["two_factor_enabled"],
-        collections=[CollectionAccessObject(**c) for c in row["collections"]], externalId=row["external_id"],
+        id=row["id"],
+        organizationId=row["organization_id"],
+        userId=row["user_id"],
+        name=row["name"],
+        email=row["email"],
+        type=row["type"],
+        status=row["status"],
+        twoFactorEnabled=row["two_factor_enabled"],
+        collections=[CollectionAccessObject(**c) for c in row["collections"]],
+        externalId=row["external_id"],
     )
 
 
 def policy_object(row: dict[str, Any], applies: bool) -> PolicyObject:
     """A policy with its name."""
-    return PolicyObject(id=row["id"], type=row["type"], name=POLICY_NAMES.get(row["type"], "Custom"),
-                        enabled=row["enabled"], data=row["data"], appliesToYou=applies)
+    return PolicyObject(
+        id=row["id"],
+        type=row["type"],
+        name=POLICY_NAMES.get(row["type"], "Custom"),
+        enabled=row["enabled"],
+        data=row["data"],
+        appliesToYou=applies,
+    )

@@ -76,6 +76,7 @@ MAX_PAGE_SIZE = 30
 
 # ---------------------------------------------------------------- helpers
 
+
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -123,6 +124,7 @@ def _merge(current: dict[str, Any] | None, update: CardInput | IdentityInput) ->
 
 
 # ---------------------------------------------------------------- vault items
+
 
 @tool(read_only=True)
 def list_items(
@@ -178,8 +180,9 @@ def list_items(
         found.append((row, access))
     found.sort(key=lambda pair: (pair[0]["name"].casefold(), pair[0]["id"]))
     page = paginate(found, page_size, cursor, max_page_size=MAX_PAGE_SIZE)
-    return Page[ItemSummary](results=[item_summary(r, a) for r, a in page.results],
-                             next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[ItemSummary](
+        results=[item_summary(r, a) for r, a in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -251,10 +254,23 @@ def create_item(
     values = vault.content(type, login, card, identity)
     now = db.now_iso()
     row = db.insert(
-        items, id=db.new_uuid(items), organization_id=organization_id, collection_ids=chosen,
-        folder_id=_folder_id(db, folder_id), type=type, name=vault.clean_name(name), notes=notes or None,
-        favorite=favorite, reprompt=reprompt, fields=vault.custom_fields(fields or []), deleted=False,
-        password_history=[], password_revision_date=None, creation_date=now, revision_date=now, deleted_date=None,
+        items,
+        id=db.new_uuid(items),
+        organization_id=organization_id,
+        collection_ids=chosen,
+        folder_id=_folder_id(db, folder_id),
+        type=type,
+        name=vault.clean_name(name),
+        notes=notes or None,
+        favorite=favorite,
+        reprompt=reprompt,
+        fields=vault.custom_fields(fields or []),
+        deleted=False,
+        password_history=[],
+        password_revision_date=None,
+        creation_date=now,
+        revision_date=now,
+        deleted_date=None,
         **values,
     )
     return item_object(row, item_access(db, row), reveal=True)
@@ -305,8 +321,19 @@ def update_item(
     if favorite is not None:
         changes["favorite"] = favorite
     login_parts = {"username": username, "password": password, "totp": totp, "uris": uris}
-    given = {k: v for k, v in {**login_parts, "name": name, "notes": notes, "reprompt": reprompt, "card": card,
-                                "identity": identity, "fields": fields}.items() if v is not None}
+    given = {
+        k: v
+        for k, v in {
+            **login_parts,
+            "name": name,
+            "notes": notes,
+            "reprompt": reprompt,
+            "card": card,
+            "identity": identity,
+            "fields": fields,
+        }.items()
+        if v is not None
+    }
     if not given and not changes:
         raise InvalidRequest("Nothing to update.")
     if given:
@@ -340,8 +367,11 @@ def update_item(
     if fields is not None:
         changes["fields"] = vault.custom_fields(fields)
     if password is not None and password != item["login_password"]:
-        changes.update(login_password=password or None, password_history=vault.retire_password(item, now),
-                       password_revision_date=now)
+        changes.update(
+            login_password=password or None,
+            password_history=vault.retire_password(item, now),
+            password_revision_date=now,
+        )
     row = db.update(items, item_id, revision_date=now, **changes)
     return item_object(row, access, reveal=reprompt_passed(db, row))
 
@@ -385,8 +415,9 @@ def restore_item(db: Database, item_id: str) -> ItemObject:
 
 
 @tool()
-def move_item_to_organization(db: Database, item_id: str, organization_id: str,
-                              collection_ids: Annotated[list[str], Unordered]) -> ItemObject:
+def move_item_to_organization(
+    db: Database, item_id: str, organization_id: str, collection_ids: Annotated[list[str], Unordered]
+) -> ItemObject:
     """Share a personal item by moving it into an organization's collections. The organization owns it from then
     on: it can't be moved back to your personal vault. You need edit access to every collection chosen.
 
@@ -400,12 +431,12 @@ def move_item_to_organization(db: Database, item_id: str, organization_id: str,
         raise Conflict(f"'{item['name']}' already belongs to an organization.")
     require_active(item)
     chosen = writable_collections(db, organization_id, collection_ids)
-    row = db.update(items, item_id, organization_id=organization_id, collection_ids=chosen,
-                    revision_date=db.now_iso())
+    row = db.update(items, item_id, organization_id=organization_id, collection_ids=chosen, revision_date=db.now_iso())
     return item_object(row, item_access(db, row), reveal=reprompt_passed(db, row))
 
 
 # ---------------------------------------------------------------- folders
+
 
 @tool(read_only=True)
 def list_folders(db: Database) -> list[FolderObject]:
@@ -442,6 +473,7 @@ def delete_folder(db: Database, folder_id: str) -> FolderObject:
 
 # ---------------------------------------------------------------- organizations
 
+
 @tool(read_only=True)
 def list_organizations(db: Database) -> list[OrganizationObject]:
     """List the organizations you belong to, with your role, seats and the policies in force."""
@@ -451,10 +483,19 @@ def list_organizations(db: Database) -> list[OrganizationObject]:
         if mine is None or mine["status"] == REVOKED:
             continue
         rules = [policy_object(p, binds_me(db, p)) for p in db.find(policies, organization_id=org["id"], enabled=True)]
-        found.append(OrganizationObject(
-            id=org["id"], name=org["name"], plan=org["plan"], status=mine["status"], type=mine["type"],
-            enabled=org["enabled"], seats=org["seats"], occupiedSeats=_occupied_seats(db, org["id"]), policies=rules,
-        ))
+        found.append(
+            OrganizationObject(
+                id=org["id"],
+                name=org["name"],
+                plan=org["plan"],
+                status=mine["status"],
+                type=mine["type"],
+                enabled=org["enabled"],
+                seats=org["seats"],
+                occupiedSeats=_occupied_seats(db, org["id"]),
+                policies=rules,
+            )
+        )
     return found
 
 
@@ -473,10 +514,17 @@ def list_collections(db: Database, organization_id: str) -> list[CollectionObjec
         grant = {"readOnly": False, "hidePasswords": False, "manage": True} if is_admin(mine) else grants.get(row["id"])
         if grant is None:
             continue
-        found.append(CollectionObject(
-            id=row["id"], organizationId=organization_id, name=row["name"], externalId=row["external_id"],
-            readOnly=grant["readOnly"], hidePasswords=grant["hidePasswords"], manage=grant["manage"],
-        ))
+        found.append(
+            CollectionObject(
+                id=row["id"],
+                organizationId=organization_id,
+                name=row["name"],
+                externalId=row["external_id"],
+                readOnly=grant["readOnly"],
+                hidePasswords=grant["hidePasswords"],
+                manage=grant["manage"],
+            )
+        )
     return found
 
 
@@ -521,9 +569,17 @@ def invite_member(
     if _occupied_seats(db, organization_id) >= org["seats"]:
         raise Conflict(f"Seat limit has been reached: {org['name']} ({org['plan']}) has {org['seats']} seats.")
     row = db.insert(
-        members, id=db.new_uuid(members), organization_id=organization_id, user_id=None, name=None, email=address,
-        type=type, status=INVITED, two_factor_enabled=False,
-        collections=_collection_grants(db, organization_id, collections or []), external_id=None,
+        members,
+        id=db.new_uuid(members),
+        organization_id=organization_id,
+        user_id=None,
+        name=None,
+        email=address,
+        type=type,
+        status=INVITED,
+        two_factor_enabled=False,
+        collections=_collection_grants(db, organization_id, collections or []),
+        external_id=None,
         creation_date=db.now_iso(),
     )
     return member_object(row)
@@ -587,22 +643,28 @@ def confirm_member(db: Database, member_id: str) -> MemberObject:
 
 # ---------------------------------------------------------------- Send
 
+
 def _send_options(db: Database, hide_email: bool | None) -> None:
-    if hide_email and any((p["data"] or {}).get("disableHideEmail") for p in
-                          applying_policies(db, SEND_OPTIONS_POLICY)):
-        raise PermissionDenied("Due to an organization policy, you can't hide your email address from recipients "
-                               "of a Send.")
+    if hide_email and any(
+        (p["data"] or {}).get("disableHideEmail") for p in applying_policies(db, SEND_OPTIONS_POLICY)
+    ):
+        raise PermissionDenied(
+            "Due to an organization policy, you can't hide your email address from recipients of a Send."
+        )
 
 
-def _send_dates(db: Database, deletion_days: int | None, expiration_days: int | None,
-                current: dict[str, Any] | None = None) -> dict[str, Any]:
+def _send_dates(
+    db: Database, deletion_days: int | None, expiration_days: int | None, current: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """New deletion and expiration dates, counted in days from the current hour; a Send can't outlive 31 days
     and can't expire after it is deleted."""
     dates: dict[str, Any] = {}
     if deletion_days is not None:
         if not 1 <= deletion_days <= MAX_SEND_DAYS:
-            raise InvalidRequest("You cannot have a Send with a deletion date that far into the future. Choose 1 "
-                                 f"to {MAX_SEND_DAYS} days.")
+            raise InvalidRequest(
+                "You cannot have a Send with a deletion date that far into the future. Choose 1 "
+                f"to {MAX_SEND_DAYS} days."
+            )
         dates["deletion_date"] = _on_the_hour(db, deletion_days)
     if expiration_days is not None:
         if expiration_days < 1:
@@ -663,10 +725,22 @@ def create_send(
     _send_options(db, hide_email)
     send_id = db.new_uuid(sends)
     row = db.insert(
-        sends, id=send_id, access_id=access_id(send_id), key=send_key(send_id), type=0, name=vault.clean_name(name),
-        notes=notes or None, text=text, hidden=hidden, password_hash=_digest(password) if password else None,
-        max_access_count=max_access_count, access_count=0, disabled=disabled, hide_email=hide_email,
-        revision_date=db.now_iso(), **{"expiration_date": None, **_send_dates(db, deletion_days, expiration_days)},
+        sends,
+        id=send_id,
+        access_id=access_id(send_id),
+        key=send_key(send_id),
+        type=0,
+        name=vault.clean_name(name),
+        notes=notes or None,
+        text=text,
+        hidden=hidden,
+        password_hash=_digest(password) if password else None,
+        max_access_count=max_access_count,
+        access_count=0,
+        disabled=disabled,
+        hide_email=hide_email,
+        revision_date=db.now_iso(),
+        **{"expiration_date": None, **_send_dates(db, deletion_days, expiration_days)},
     )
     return send_object(row, db.now_iso())
 
@@ -715,9 +789,16 @@ def update_send(
         raise InvalidRequest("The text to share is required.")
     _send_options(db, hide_email)
     changes: dict[str, Any] = {
-        k: v for k, v in {"name": vault.clean_name(name) if name is not None else None, "text": text,
-                          "hidden": hidden, "max_access_count": max_access_count, "hide_email": hide_email,
-                          "disabled": disabled}.items() if v is not None
+        k: v
+        for k, v in {
+            "name": vault.clean_name(name) if name is not None else None,
+            "text": text,
+            "hidden": hidden,
+            "max_access_count": max_access_count,
+            "hide_email": hide_email,
+            "disabled": disabled,
+        }.items()
+        if v is not None
     }
     if notes is not None:
         changes["notes"] = notes or None
@@ -732,6 +813,7 @@ def update_send(
 
 
 # ---------------------------------------------------------------- generator
+
 
 @tool(read_only=True)
 def generate_password(
@@ -763,17 +845,31 @@ def generate_password(
         capitalize: Capitalize the passphrase's words.
         include_number: Add a digit to one passphrase word.
     """
-    asked = Options(passphrase=passphrase, length=length, uppercase=uppercase, lowercase=lowercase, number=number,
-                    special=special, words=words, separator=separator, capitalize=capitalize,
-                    include_number=include_number)
+    asked = Options(
+        passphrase=passphrase,
+        length=length,
+        uppercase=uppercase,
+        lowercase=lowercase,
+        number=number,
+        special=special,
+        words=words,
+        separator=separator,
+        capitalize=capitalize,
+        include_number=include_number,
+    )
     options = apply_policies(asked, applying_policies(db, GENERATOR_POLICY))
     retired = sum(len(row["password_history"]) for row in db.find(items))
     value = generate(options, db.now().strftime("%Y-%m-%d"), retired)
-    return GeneratedObject(data=value, type="passphrase" if passphrase else "password",
-                           length=options.words if passphrase else len(value), policyInEffect=options != asked)
+    return GeneratedObject(
+        data=value,
+        type="passphrase" if passphrase else "password",
+        length=options.words if passphrase else len(value),
+        policyInEffect=options != asked,
+    )
 
 
 # ---------------------------------------------------------------- the user
+
 
 @tool(user_only=True)
 def confirm_master_password(db: Database, item_name: str, master_password: str) -> RepromptObject:
@@ -788,8 +884,11 @@ def confirm_master_password(db: Database, item_name: str, master_password: str) 
     if _digest(master_password) != account["master_password_hash"]:
         raise PermissionDenied("Invalid master password.")
     wanted = item_name.strip().casefold()
-    found = [r for r in db.find(items, reprompt=1, deleted=False)
-             if r["name"].casefold() == wanted and item_access(db, r) is not None]
+    found = [
+        r
+        for r in db.find(items, reprompt=1, deleted=False)
+        if r["name"].casefold() == wanted and item_access(db, r) is not None
+    ]
     if not found:
         raise NotFound(f"No item named '{item_name}' asks for the master password.")
     if len(found) > 1:

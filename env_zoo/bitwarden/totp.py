@@ -58,5 +58,5 @@ def code_at(key: TotpKey, moment: datetime) -> tuple[str, int]:
     counter = seconds // key.period
     digest = hmac.new(key.secret, counter.to_bytes(8, "big"), ALGORITHMS[key.algorithm]).digest()
     offset = digest[-1] & 0x0F
-    number = int.from_bytes(digest[offset:offset + 4], "big") & 0x7FFFFFFF
-    return str(number % 10 ** key.digits).zfill(key.digits), key.period - seconds % key.period
+    number = int.from_bytes(digest[offset : offset + 4], "big") & 0x7FFFFFFF
+    return str(number % 10**key.digits).zfill(key.digits), key.period - seconds % key.period

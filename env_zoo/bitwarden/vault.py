@@ -94,19 +94,33 @@ def custom_fields(values: list[FieldInput]) -> list[dict[str, Any]]:
     return stored
 
 
-def content(item_type: int, login: LoginInput | None, card_value: CardInput | None,
-            identity_value: IdentityInput | None) -> dict[str, Any]:
+def content(
+    item_type: int, login: LoginInput | None, card_value: CardInput | None, identity_value: IdentityInput | None
+) -> dict[str, Any]:
     """The type-specific columns of a new item; a part given for another type is refused."""
-    for part, owner, label in ((login, LOGIN, "login"), (card_value, CARD, "card"), (identity_value, IDENTITY,
-                                                                                      "identity")):
+    for part, owner, label in (
+        (login, LOGIN, "login"),
+        (card_value, CARD, "card"),
+        (identity_value, IDENTITY, "identity"),
+    ):
         if part is not None and item_type != owner:
             raise InvalidRequest(f"A {TYPE_NAMES[item_type]} item (type {item_type}) can't have {label} details.")
-    values: dict[str, Any] = {"login_username": None, "login_password": None, "login_uris": None,
-                              "login_totp": None, "card": None, "identity": None}
+    values: dict[str, Any] = {
+        "login_username": None,
+        "login_password": None,
+        "login_uris": None,
+        "login_totp": None,
+        "card": None,
+        "identity": None,
+    }
     if item_type == LOGIN:
         login = login or LoginInput()
-        values.update(login_username=login.username, login_password=login.password, login_uris=uris(login.uris),
-                      login_totp=totp(login.totp))
+        values.update(
+            login_username=login.username,
+            login_password=login.password,
+            login_uris=uris(login.uris),
+            login_totp=totp(login.totp),
+        )
     elif item_type == CARD:
         values["card"] = card(card_value or CardInput())
     elif item_type == IDENTITY:

@@ -50,7 +50,8 @@ class CancellationPolicy(BaseModel):
     type: Literal["free_cancellation", "non_refundable"]
     free_cancellation_until: str | None = Field(description="property local time with its UTC offset")
     fee_after_deadline: Literal["first_night", "total"] = Field(
-        description="charged when cancelled after the deadline (non-refundable: always the total)")
+        description="charged when cancelled after the deadline (non-refundable: always the total)"
+    )
 
 
 class Occupancy(BaseModel):
@@ -111,8 +112,9 @@ class RatePlan(BaseModel):
     name: str
     meal_plan: MealPlan
     cancellation_type: Literal["free_cancellation", "non_refundable"]
-    free_cancellation_days: int | None = Field(description="free until 23:59 property time this many days before "
-                                                           "check-in")
+    free_cancellation_days: int | None = Field(
+        description="free until 23:59 property time this many days before check-in"
+    )
     late_cancellation_fee: Literal["first_night", "total"] | None
     genius_eligible: bool
 
@@ -286,21 +288,34 @@ def _city(db: Database, acc: dict[str, Any]) -> dict[str, Any]:
 def policy_object(product: dict[str, Any], deadline: str | None) -> CancellationPolicy:
     """A product's cancellation policy for one stay."""
     return CancellationPolicy(
-        type=product["cancellation_type"], free_cancellation_until=deadline,
+        type=product["cancellation_type"],
+        free_cancellation_until=deadline,
         fee_after_deadline=product["late_cancellation_fee"] or "total",
     )
 
 
-def offer_object(acc: dict[str, Any], room: dict[str, Any], product: dict[str, Any], priced: Quote,
-                 deadline: str | None, rooms_left: int) -> ProductOffer:
+def offer_object(
+    acc: dict[str, Any],
+    room: dict[str, Any],
+    product: dict[str, Any],
+    priced: Quote,
+    deadline: str | None,
+    rooms_left: int,
+) -> ProductOffer:
     """A product priced for a stay."""
     return ProductOffer(
-        product_id=product["id"], room_id=room["id"], room_name=room["name"], rate_name=product["name"],
-        meal_plan=priced.meal_plan, cancellation=policy_object(product, deadline),
+        product_id=product["id"],
+        room_id=room["id"],
+        room_name=room["name"],
+        rate_name=product["name"],
+        meal_plan=priced.meal_plan,
+        cancellation=policy_object(product, deadline),
         payment_timing=payment_timing(product),
-        maximum_occupancy=Occupancy(adults=room["max_adults"], total=room["max_persons"]), rooms_left=rooms_left,
-        price=PriceObject(currency=acc["currency"], base=priced.base, genius_discount=priced.discount,
-                          total=priced.total),
+        maximum_occupancy=Occupancy(adults=room["max_adults"], total=room["max_persons"]),
+        rooms_left=rooms_left,
+        price=PriceObject(
+            currency=acc["currency"], base=priced.base, genius_discount=priced.discount, total=priced.total
+        ),
         genius_benefits=priced.benefits,
     )
 
@@ -311,20 +326,33 @@ def accommodation_object(db: Database, acc: dict[str, Any]) -> AccommodationObje
     score, count, word = review_score(db, acc["id"])
     room_objects = [
         RoomObject(
-            id=room["id"], name=room["name"],
+            id=room["id"],
+            name=room["name"],
             maximum_occupancy=Occupancy(adults=room["max_adults"], total=room["max_persons"]),
-            bed_configuration=room["bed_configuration"], room_size=room["room_size"], facilities=room["facilities"],
-            rate_plans=[RatePlan(product_id=p["id"], **{k: p[k] for k in RatePlan.model_fields if k != "product_id"})
-                        for p in db.find(products, room_id=room["id"])],
+            bed_configuration=room["bed_configuration"],
+            room_size=room["room_size"],
+            facilities=room["facilities"],
+            rate_plans=[
+                RatePlan(product_id=p["id"], **{k: p[k] for k in RatePlan.model_fields if k != "product_id"})
+                for p in db.find(products, room_id=room["id"])
+            ],
         )
         for room in db.find(rooms, accommodation_id=acc["id"])
     ]
-    genius = (GeniusProgramme(discounts=acc["genius_discounts"], free_breakfast=acc["genius_free_breakfast"])
-              if acc["genius_discounts"] else None)
+    genius = (
+        GeniusProgramme(discounts=acc["genius_discounts"], free_breakfast=acc["genius_free_breakfast"])
+        if acc["genius_discounts"]
+        else None
+    )
     return AccommodationObject(
         **{k: acc[k] for k in AccommodationObject.model_fields if k in acc},
-        city=city["name"], country=city["country"], genius=genius, review_score=score, review_score_word=word,
-        review_count=count, rooms=room_objects,
+        city=city["name"],
+        country=city["country"],
+        genius=genius,
+        review_score=score,
+        review_score_word=word,
+        review_count=count,
+        rooms=room_objects,
     )
 
 
@@ -334,18 +362,45 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
     product = db.get(products, row["product_id"], "Product")
     room = db.get(rooms, product["room_id"], "Room")
     return OrderObject(
-        order_id=row["id"], accommodation_name=acc["name"], city=_city(db, acc)["name"], room_name=room["name"],
-        rate_name=product["name"], nights=len(row["nightly_prices"]),
-        price=PriceObject(currency=row["currency"], base=row["price_base"], genius_discount=row["genius_discount"],
-                          total=row["price_total"]),
+        order_id=row["id"],
+        accommodation_name=acc["name"],
+        city=_city(db, acc)["name"],
+        room_name=room["name"],
+        rate_name=product["name"],
+        nights=len(row["nightly_prices"]),
+        price=PriceObject(
+            currency=row["currency"],
+            base=row["price_base"],
+            genius_discount=row["genius_discount"],
+            total=row["price_total"],
+        ),
         cancellation=policy_object(product, row["free_cancellation_until"]),
         fee_if_cancelled_now=cancellation_fee(db, row, product) if row["status"] == "booked" else None,
         reviewed=bool(db.find(reviews, order_id=row["id"])),
-        **{k: row[k] for k in (
-            "pin_code", "status", "accommodation_id", "product_id", "checkin", "checkout", "number_of_rooms",
-            "number_of_adults", "children_ages", "guest_name", "special_requests", "estimated_arrival_time",
-            "meal_plan", "payment_timing", "nightly_prices", "genius_benefits", "cancellation_fee",
-            "cancellation_reason", "created")},
+        **{
+            k: row[k]
+            for k in (
+                "pin_code",
+                "status",
+                "accommodation_id",
+                "product_id",
+                "checkin",
+                "checkout",
+                "number_of_rooms",
+                "number_of_adults",
+                "children_ages",
+                "guest_name",
+                "special_requests",
+                "estimated_arrival_time",
+                "meal_plan",
+                "payment_timing",
+                "nightly_prices",
+                "genius_benefits",
+                "cancellation_fee",
+                "cancellation_reason",
+                "created",
+            )
+        },
     )
 
 

@@ -22,6 +22,7 @@ _TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 # ---------------------------------------------------------------- the traveller
 
+
 def signed_in(db: Database) -> dict[str, Any]:
     """The traveller signed in to Booking.com."""
     session = db.current_session(sessions, "Sign in to your Booking.com account first.")
@@ -49,6 +50,7 @@ def completed_stays(db: Database, booker: dict[str, Any]) -> int:
 
 
 # ---------------------------------------------------------------- time and dates
+
 
 def accommodation(db: Database, accommodation_id: int) -> dict[str, Any]:
     """An accommodation of the catalogue."""
@@ -112,6 +114,7 @@ def within_checkin_hours(acc: dict[str, Any], arrival: str) -> bool:
 
 # ---------------------------------------------------------------- the party
 
+
 def check_party(number_of_adults: int, number_of_rooms: int, children_ages: list[int]) -> None:
     """Guests and rooms as Booking.com accepts them."""
     if not 1 <= number_of_rooms <= MAX_ROOMS:
@@ -133,6 +136,7 @@ def fits(room: dict[str, Any], number_of_adults: int, number_of_rooms: int, chil
 
 # ---------------------------------------------------------------- the calendar
 
+
 def calendar(db: Database, room_id: int, nights: list[str]) -> dict[str, dict[str, Any]]:
     """The room's calendar rows for the nights that have one."""
     rows = db.find(availability, availability.c.date.in_(nights), room_id=room_id)
@@ -146,8 +150,11 @@ def unavailable_reason(db: Database, room: dict[str, Any], nights: list[str], nu
         row = rows.get(night)
         if row is None or row["units_available"] < number_of_rooms:
             left = 0 if row is None else row["units_available"]
-            return f"{room['name']}: only {left} left on the night of {night}" if left else \
-                f"{room['name']}: sold out on the night of {night}"
+            return (
+                f"{room['name']}: only {left} left on the night of {night}"
+                if left
+                else f"{room['name']}: sold out on the night of {night}"
+            )
     min_stay = rows[nights[0]]["min_stay"]
     if len(nights) < min_stay:
         return f"{room['name']}: minimum stay of {min_stay} nights for arrival on {nights[0]}"
@@ -162,6 +169,7 @@ def consume(db: Database, room_id: int, nights: list[str], units: int) -> None:
 
 # ---------------------------------------------------------------- prices, Genius and policies
 
+
 @dataclass(frozen=True)
 class Quote:
     """The price of a product for a stay and a party, with the Genius benefits that apply."""
@@ -174,8 +182,9 @@ class Quote:
     benefits: list[str]
 
 
-def quote(db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str], number_of_rooms: int,
-          level: int) -> Quote:
+def quote(
+    db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str], number_of_rooms: int, level: int
+) -> Quote:
     """Price a product for the nights: calendar price x rate factor x rooms, less the Genius discount."""
     rows = calendar(db, product["room_id"], nights)
     genius = acc["genius_discounts"] if product["genius_eligible"] and level else None
@@ -224,8 +233,10 @@ def check_card(booker: dict[str, Any], today: date) -> None:
         raise Conflict("Non-refundable rates are charged when you book: add a payment card to your account first.")
     month, year = (int(part) for part in card["expiry"].split("/"))
     if (year, month) < (today.year, today.month):
-        raise Conflict(f"Your {card['brand']} card ending {card['last4']} expired in {card['expiry']}; update it "
-                       "before booking a non-refundable rate.")
+        raise Conflict(
+            f"Your {card['brand']} card ending {card['last4']} expired in {card['expiry']}; update it "
+            "before booking a non-refundable rate."
+        )
 
 
 def bookable(db: Database, order: dict[str, Any], acc: dict[str, Any], action: str) -> None:
@@ -238,8 +249,15 @@ def bookable(db: Database, order: dict[str, Any], acc: dict[str, Any], action: s
 
 # ---------------------------------------------------------------- reviews
 
-REVIEW_WORDS = ((9.5, "Exceptional"), (9.0, "Wonderful"), (8.6, "Fabulous"), (8.0, "Very good"), (7.0, "Good"),
-                (6.0, "Pleasant"), (0.0, "Review score"))
+REVIEW_WORDS = (
+    (9.5, "Exceptional"),
+    (9.0, "Wonderful"),
+    (8.6, "Fabulous"),
+    (8.0, "Very good"),
+    (7.0, "Good"),
+    (6.0, "Pleasant"),
+    (0.0, "Review score"),
+)
 
 
 def review_score(db: Database, accommodation_id: int) -> tuple[float | None, int, str | None]:

@@ -77,12 +77,16 @@ MAX_TEXT = 1000
 GENIUS_BENEFITS = {
     1: ["10% discounts on stays at Genius properties"],
     2: ["10-15% discounts on stays at Genius properties", "Free breakfasts at selected properties"],
-    3: ["10-20% discounts on stays at Genius properties", "Free breakfasts at selected properties",
-        "Priority support on all bookings"],
+    3: [
+        "10-20% discounts on stays at Genius properties",
+        "Free breakfasts at selected properties",
+        "Priority support on all bookings",
+    ],
 }
 
 
 # ---------------------------------------------------------------- what only the traveller does
+
 
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> SessionObject:
@@ -100,6 +104,7 @@ def sign_in(db: Database, email: str) -> SessionObject:
 
 
 # ---------------------------------------------------------------- locations and accommodations
+
 
 @tool(read_only=True)
 def list_cities(db: Database, query: str = "") -> list[CityObject]:
@@ -142,10 +147,17 @@ def list_accommodations(
         wanted = not accommodation_types or acc["accommodation_type"] in accommodation_types
         if wanted and all(w in text for w in words):
             score, count, _ = review_score(db, acc["id"])
-            found.append(AccommodationSummary(
-                **{k: acc[k] for k in ("id", "name", "accommodation_type", "address", "stars", "distance_to_centre")},
-                review_score=score, review_count=count, genius_partner=acc["genius_discounts"] is not None,
-            ))
+            found.append(
+                AccommodationSummary(
+                    **{
+                        k: acc[k]
+                        for k in ("id", "name", "accommodation_type", "address", "stars", "distance_to_centre")
+                    },
+                    review_score=score,
+                    review_count=count,
+                    genius_partner=acc["genius_discounts"] is not None,
+                )
+            )
     return paginate(found, page_size, cursor, max_page_size=50)
 
 
@@ -153,8 +165,15 @@ def _party(children_ages: list[int] | None) -> list[int]:
     return list(children_ages or [])
 
 
-def _offers(db: Database, acc: dict[str, Any], nights: list[str], number_of_adults: int, number_of_rooms: int,
-            children: list[int], level: int) -> tuple[list[ProductOffer], list[str]]:
+def _offers(
+    db: Database,
+    acc: dict[str, Any],
+    nights: list[str],
+    number_of_adults: int,
+    number_of_rooms: int,
+    children: list[int],
+    level: int,
+) -> tuple[list[ProductOffer], list[str]]:
     """The products of an accommodation bookable for the whole stay by the party, cheapest first, and why the
     other rooms are not."""
     if children and not acc["children_allowed"]:
@@ -162,8 +181,9 @@ def _offers(db: Database, acc: dict[str, Any], nights: list[str], number_of_adul
     offers, unavailable = [], []
     for room in db.find(rooms, accommodation_id=acc["id"]):
         if not fits(room, number_of_adults, number_of_rooms, len(children)):
-            unavailable.append(f"{room['name']}: sleeps {room['max_adults']} adults, {room['max_persons']} guests "
-                               "in total per room")
+            unavailable.append(
+                f"{room['name']}: sleeps {room['max_adults']} adults, {room['max_persons']} guests in total per room"
+            )
             continue
         reason = unavailable_reason(db, room, nights, number_of_rooms)
         if reason is not None:
@@ -233,16 +253,23 @@ def search_accommodations(
             continue
         nights = stay_nights(db, acc, checkin, checkout)
         offers, _ = _offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)
-        offers = [o for o in offers
-                  if (not free_cancellation or o.cancellation.type == "free_cancellation")
-                  and (not breakfast_included or o.meal_plan != "room_only")
-                  and (max_price is None or o.price.total <= max_price)]
+        offers = [
+            o
+            for o in offers
+            if (not free_cancellation or o.cancellation.type == "free_cancellation")
+            and (not breakfast_included or o.meal_plan != "room_only")
+            and (max_price is None or o.price.total <= max_price)
+        ]
         if offers:
-            found.append(SearchResult(
-                **{k: acc[k] for k in ("id", "name", "accommodation_type", "stars", "distance_to_centre")},
-                review_score=score, review_count=count, genius_partner=acc["genius_discounts"] is not None,
-                cheapest_product=offers[0],
-            ))
+            found.append(
+                SearchResult(
+                    **{k: acc[k] for k in ("id", "name", "accommodation_type", "stars", "distance_to_centre")},
+                    review_score=score,
+                    review_count=count,
+                    genius_partner=acc["genius_discounts"] is not None,
+                    cheapest_product=offers[0],
+                )
+            )
     order = {
         "popularity": lambda r: (-r.review_count, r.id),
         "price": lambda r: (r.cheapest_product.price.total, r.id),
@@ -284,8 +311,11 @@ def get_accommodation_reviews(
     accommodation(db, accommodation_id)
     equals = {"traveller_type": traveller_type} if traveller_type else {}
     rows = db.find(reviews, accommodation_id=accommodation_id, **equals)
-    key = {"newest": lambda r: (r["date"], r["id"]), "highest_score": lambda r: (r["score"], r["date"]),
-           "lowest_score": lambda r: (-r["score"], r["date"])}[sort_by]
+    key = {
+        "newest": lambda r: (r["date"], r["id"]),
+        "highest_score": lambda r: (r["score"], r["date"]),
+        "lowest_score": lambda r: (-r["score"], r["date"]),
+    }[sort_by]
     rows.sort(key=key, reverse=True)
     return paginate([review_object(r) for r in rows], page_size, cursor, max_page_size=25)
 
@@ -319,9 +349,16 @@ def get_availability(
     level = current_level(db)
     offers, unavailable = _offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)
     return AvailabilityObject(
-        accommodation_id=acc["id"], checkin=nights[0], checkout=_checkout(nights), nights=len(nights),
-        number_of_adults=number_of_adults, number_of_rooms=number_of_rooms, children_ages=children,
-        genius_level=level, products=offers, unavailable=unavailable,
+        accommodation_id=acc["id"],
+        checkin=nights[0],
+        checkout=_checkout(nights),
+        nights=len(nights),
+        number_of_adults=number_of_adults,
+        number_of_rooms=number_of_rooms,
+        children_ages=children,
+        genius_level=level,
+        products=offers,
+        unavailable=unavailable,
     )
 
 
@@ -340,20 +377,31 @@ def get_availability_calendar(
     start = parse_date(start_date, "start_date")
     end = parse_date(end_date, "end_date") if end_date else start + timedelta(days=MAX_CALENDAR_DAYS - 1)
     if not 0 <= (end - start).days < MAX_CALENDAR_DAYS:
-        raise InvalidRequest(f"end_date must be on or after start_date and at most {MAX_CALENDAR_DAYS - 1} nights "
-                             "after it.")
+        raise InvalidRequest(
+            f"end_date must be on or after start_date and at most {MAX_CALENDAR_DAYS - 1} nights after it."
+        )
     result = []
     for room in db.find(rooms, accommodation_id=acc["id"]):
-        rows = db.find(availability, availability.c.date >= start.isoformat(), availability.c.date <= end.isoformat(),
-                       room_id=room["id"], order_by=[availability.c.date])
-        result.append(RoomCalendar(
-            room_id=room["id"], room_name=room["name"], currency=acc["currency"],
-            days=[CalendarDay(**{k: r[k] for k in CalendarDay.model_fields}) for r in rows],
-        ))
+        rows = db.find(
+            availability,
+            availability.c.date >= start.isoformat(),
+            availability.c.date <= end.isoformat(),
+            room_id=room["id"],
+            order_by=[availability.c.date],
+        )
+        result.append(
+            RoomCalendar(
+                room_id=room["id"],
+                room_name=room["name"],
+                currency=acc["currency"],
+                days=[CalendarDay(**{k: r[k] for k in CalendarDay.model_fields}) for r in rows],
+            )
+        )
     return result
 
 
 # ---------------------------------------------------------------- orders
+
 
 def _request_text(value: str, name: str) -> str:
     text = value.strip()
@@ -372,8 +420,10 @@ def _guest_name(value: str) -> str:
 def _arrival(acc: dict[str, Any], value: str) -> str:
     arrival = parse_time(value, "estimated_arrival_time")
     if not within_checkin_hours(acc, arrival):
-        raise Conflict(f"{acc['name']} checks guests in from {acc['checkin_from']} to {acc['checkin_until']}; "
-                       "ask the property about a later arrival in special_requests.")
+        raise Conflict(
+            f"{acc['name']} checks guests in from {acc['checkin_from']} to {acc['checkin_until']}; "
+            "ask the property about a later arrival in special_requests."
+        )
     return arrival
 
 
@@ -381,20 +431,27 @@ def _pin(order_id: str) -> str:
     return f"{(int(order_id) * 7919 + 4021) % 10000:04d}"
 
 
-def _priced_order(db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str],
-                  number_of_rooms: int, level: int) -> dict[str, Any]:
+def _priced_order(
+    db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str], number_of_rooms: int, level: int
+) -> dict[str, Any]:
     """The order columns that follow from the product, the nights and the Genius level."""
     priced = quote(db, acc, product, nights, number_of_rooms, level)
     return {
-        "checkin": nights[0], "checkout": _checkout(nights), "meal_plan": priced.meal_plan,
-        "nightly_prices": priced.nightly, "price_base": priced.base, "genius_discount": priced.discount,
-        "price_total": priced.total, "genius_benefits": priced.benefits,
+        "checkin": nights[0],
+        "checkout": _checkout(nights),
+        "meal_plan": priced.meal_plan,
+        "nightly_prices": priced.nightly,
+        "price_base": priced.base,
+        "genius_discount": priced.discount,
+        "price_total": priced.total,
+        "genius_benefits": priced.benefits,
         "free_cancellation_until": free_cancellation_until(db, acc, product, nights[0]),
     }
 
 
-def _sellable(db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str],
-              number_of_rooms: int) -> None:
+def _sellable(
+    db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str], number_of_rooms: int
+) -> None:
     """Refuse a product whose room can't be sold for these nights."""
     room = db.get(rooms, product["room_id"], "Room")
     reason = unavailable_reason(db, room, nights, number_of_rooms)
@@ -444,14 +501,18 @@ def create_order(
         raise Conflict(f"{acc['name']} is adults only; children can't stay there.")
     room = db.get(rooms, product["room_id"], "Room")
     if not fits(room, number_of_adults, number_of_rooms, len(children)):
-        raise Conflict(f"The {room['name']} sleeps {room['max_adults']} adults and {room['max_persons']} guests in "
-                       f"total; book more rooms for {number_of_adults + len(children)} guests.")
+        raise Conflict(
+            f"The {room['name']} sleeps {room['max_adults']} adults and {room['max_persons']} guests in "
+            f"total; book more rooms for {number_of_adults + len(children)} guests."
+        )
     nights = stay_nights(db, acc, checkin, checkout)
     _sellable(db, acc, product, nights, number_of_rooms)
     for other in db.find(orders, booker_id=booker["id"], accommodation_id=acc["id"], status="booked"):
         if other["checkin"] < _checkout(nights) and nights[0] < other["checkout"]:
-            raise Conflict(f"You already have a booking at {acc['name']} for overlapping dates (confirmation "
-                           f"{other['id']}); change that booking instead of booking twice.")
+            raise Conflict(
+                f"You already have a booking at {acc['name']} for overlapping dates (confirmation "
+                f"{other['id']}); change that booking instead of booking twice."
+            )
     if product["cancellation_type"] == "non_refundable":
         check_card(booker, local_now(db, acc).date())
     details = {
@@ -462,11 +523,24 @@ def create_order(
     consume(db, room["id"], nights, number_of_rooms)
     order_id = db.new_id(orders, "49", 8)
     row = db.insert(
-        orders, id=order_id, pin_code=_pin(order_id), booker_id=booker["id"], accommodation_id=acc["id"],
-        product_id=product["id"], number_of_rooms=number_of_rooms, number_of_adults=number_of_adults,
-        children_ages=children, **details,
-        status="booked", payment_timing=payment_timing(product), currency=acc["currency"], cancellation_fee=None,
-        cancellation_reason=None, created=db.now_iso(), modified=None, cancelled_at=None,
+        orders,
+        id=order_id,
+        pin_code=_pin(order_id),
+        booker_id=booker["id"],
+        accommodation_id=acc["id"],
+        product_id=product["id"],
+        number_of_rooms=number_of_rooms,
+        number_of_adults=number_of_adults,
+        children_ages=children,
+        **details,
+        status="booked",
+        payment_timing=payment_timing(product),
+        currency=acc["currency"],
+        cancellation_fee=None,
+        cancellation_reason=None,
+        created=db.now_iso(),
+        modified=None,
+        cancelled_at=None,
         **_priced_order(db, acc, product, nights, number_of_rooms, booker["genius_level"]),
     )
     return order_object(db, row)
@@ -488,8 +562,9 @@ def list_orders(
     equals = {"status": status} if status else {}
     rows = db.find(orders, booker_id=booker["id"], order_by=[orders.c.checkin.desc()], **equals)
     page = paginate(rows, page_size, cursor, max_page_size=50)
-    return Page[OrderObject](results=[order_object(db, r) for r in page.results], next_cursor=page.next_cursor,
-                             has_more=page.has_more)
+    return Page[OrderObject](
+        results=[order_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -522,8 +597,10 @@ def modify_order_dates(db: Database, order_id: str, checkin: str, checkout: str)
     if product["cancellation_type"] == "non_refundable":
         raise Conflict("Non-refundable bookings can't change dates; cancelling costs the full price.")
     if cancellation_fee(db, order, product) > 0:
-        raise Conflict(f"Free cancellation ended at {order['free_cancellation_until']}; the dates can no longer be "
-                       "changed online. Contact the property.")
+        raise Conflict(
+            f"Free cancellation ended at {order['free_cancellation_until']}; the dates can no longer be "
+            "changed online. Contact the property."
+        )
     nights = stay_nights(db, acc, checkin, checkout)
     if nights[0] == order["checkin"] and _checkout(nights) == order["checkout"]:
         raise InvalidRequest("Those are already the booking's dates.")
@@ -564,16 +641,19 @@ def update_guest_details(
         check_party(number_of_adults, order["number_of_rooms"], order["children_ages"])
         room = db.get(rooms, db.get(products, order["product_id"], "Product")["room_id"], "Room")
         if not fits(room, number_of_adults, order["number_of_rooms"], len(order["children_ages"])):
-            raise Conflict(f"The {room['name']} sleeps {room['max_adults']} adults per room; "
-                           f"{order['number_of_rooms']} room(s) can't take {number_of_adults}.")
+            raise Conflict(
+                f"The {room['name']} sleeps {room['max_adults']} adults per room; "
+                f"{order['number_of_rooms']} room(s) can't take {number_of_adults}."
+            )
         changes["number_of_adults"] = number_of_adults
     if special_requests is not None:
         changes["special_requests"] = _request_text(special_requests, "special_requests")
     if estimated_arrival_time is not None:
         changes["estimated_arrival_time"] = _arrival(acc, estimated_arrival_time)
     if not changes:
-        raise InvalidRequest("Nothing to update: give guest_name, number_of_adults, special_requests or "
-                             "estimated_arrival_time.")
+        raise InvalidRequest(
+            "Nothing to update: give guest_name, number_of_adults, special_requests or estimated_arrival_time."
+        )
     return order_object(db, db.update(orders, order["id"], modified=db.now_iso(), **changes))
 
 
@@ -596,16 +676,24 @@ def cancel_order(
     product = db.get(products, order["product_id"], "Product")
     fee = cancellation_fee(db, order, product)
     if fee > 0 and not accept_cancellation_fee:
-        raise Conflict(f"Cancelling now costs {order['currency']} {fee:,.2f}; set accept_cancellation_fee once the "
-                       "traveller agrees to pay it.")
+        raise Conflict(
+            f"Cancelling now costs {order['currency']} {fee:,.2f}; set accept_cancellation_fee once the "
+            "traveller agrees to pay it."
+        )
     consume(db, product["room_id"], [n["date"] for n in order["nightly_prices"]], -order["number_of_rooms"])
-    row = db.update(orders, order["id"], status="cancelled_by_guest", cancellation_fee=fee,
-                    cancellation_reason=_request_text(reason, "reason") if reason else None,
-                    cancelled_at=db.now_iso())
+    row = db.update(
+        orders,
+        order["id"],
+        status="cancelled_by_guest",
+        cancellation_fee=fee,
+        cancellation_reason=_request_text(reason, "reason") if reason else None,
+        cancelled_at=db.now_iso(),
+    )
     return order_object(db, row)
 
 
 # ---------------------------------------------------------------- Genius
+
 
 @tool(read_only=True)
 def get_genius_status(db: Database) -> GeniusStatus:
@@ -616,13 +704,16 @@ def get_genius_status(db: Database) -> GeniusStatus:
     level = booker["genius_level"]
     following = level + 1 if level < 3 else None
     return GeniusStatus(
-        level=level, completed_stays_last_2_years=stays, next_level=following,
+        level=level,
+        completed_stays_last_2_years=stays,
+        next_level=following,
         stays_to_next_level=max(GENIUS_THRESHOLDS[following] - stays, 0) if following else None,
         benefits=GENIUS_BENEFITS[level],
     )
 
 
 # ---------------------------------------------------------------- wish lists
+
 
 def _own_list(db: Database, booker: dict[str, Any], wish_list_id: str) -> dict[str, Any]:
     found = db.find(wish_lists, id=wish_list_id)
@@ -651,8 +742,9 @@ def create_wish_list(db: Database, name: str) -> WishListObject:
         raise InvalidRequest("A wish list name must be 1 to 50 characters.")
     if any(w["name"].casefold() == clean.casefold() for w in db.find(wish_lists, booker_id=booker["id"])):
         raise Conflict(f"You already have a wish list called '{clean}'.")
-    row = db.insert(wish_lists, id=db.new_id(wish_lists, "wl_"), booker_id=booker["id"], name=clean,
-                    created=db.now_iso())
+    row = db.insert(
+        wish_lists, id=db.new_id(wish_lists, "wl_"), booker_id=booker["id"], name=clean, created=db.now_iso()
+    )
     return wish_list_object(db, row)
 
 
@@ -691,6 +783,7 @@ def remove_from_wish_list(db: Database, wish_list_id: str, accommodation_id: int
 
 # ---------------------------------------------------------------- reviews
 
+
 @tool()
 def write_review(
     db: Database,
@@ -718,23 +811,33 @@ def write_review(
     if order["status"] == "booked":
         raise Conflict(f"You can review {acc['name']} after your stay (check-out {order['checkout']}).")
     if order["status"] != "stayed":
-        raise Conflict(f"Only completed stays can be reviewed; booking {order['id']} is "
-                       f"{order['status'].replace('_', ' ')}.")
+        raise Conflict(
+            f"Only completed stays can be reviewed; booking {order['id']} is {order['status'].replace('_', ' ')}."
+        )
     if db.find(reviews, order_id=order["id"]):
         raise Conflict(f"You already reviewed your stay at {acc['name']} (booking {order['id']}).")
     closes = date.fromisoformat(order["checkout"]) + timedelta(days=REVIEW_DAYS)
     today = local_now(db, acc).date()
     if today > closes:
-        raise Conflict(f"Reviews can be written up to {REVIEW_DAYS} days after check-out; this one closed on "
-                       f"{closes.isoformat()}.")
+        raise Conflict(
+            f"Reviews can be written up to {REVIEW_DAYS} days after check-out; this one closed on {closes.isoformat()}."
+        )
     if not 1 <= score <= 10:
         raise InvalidRequest("score must be from 1 to 10.")
     texts = {k: _request_text(v, k) for k, v in (("title", title), ("positive", positive), ("negative", negative))}
     if not texts["positive"] and not texts["negative"]:
         raise InvalidRequest("Tell other travellers something: write what you liked or what you didn't.")
     row = db.insert(
-        reviews, id=db.new_id(reviews, "rv_", 5), accommodation_id=acc["id"], order_id=order["id"],
-        reviewer_name=booker["first_name"], reviewer_country=booker["country"], traveller_type=traveller_type,
-        score=score, stayed_in=order["checkout"][:7], date=today.isoformat(), **texts,
+        reviews,
+        id=db.new_id(reviews, "rv_", 5),
+        accommodation_id=acc["id"],
+        order_id=order["id"],
+        reviewer_name=booker["first_name"],
+        reviewer_country=booker["country"],
+        traveller_type=traveller_type,
+        score=score,
+        stayed_in=order["checkout"][:7],
+        date=today.isoformat(),
+        **texts,
     )
     return review_object(row)

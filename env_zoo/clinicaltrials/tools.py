@@ -47,8 +47,11 @@ MAX_WATCHLISTS = 10
 MAX_WATCHED = 50
 MAX_MESSAGE = 2000
 SORT_FIELDS = {
-    "LastUpdatePostDate": "last_update_post_date", "StartDate": "start_date", "EnrollmentCount": "enrollment_count",
-    "NCTId": "nct_id", "PrimaryCompletionDate": "primary_completion_date",
+    "LastUpdatePostDate": "last_update_post_date",
+    "StartDate": "start_date",
+    "EnrollmentCount": "enrollment_count",
+    "NCTId": "nct_id",
+    "PrimaryCompletionDate": "primary_completion_date",
 }
 # Names that mean the same condition (a small stand-in for the registry's MeSH synonym expansion).
 SYNONYMS = [
@@ -65,9 +68,12 @@ SYNONYMS = [
     {"rheumatoid arthritis", "ra"},
 ]
 FIELDS = {
-    "OverallStatus": lambda s: [s["overall_status"]], "Phase": lambda s: s["phases"] or ["NA"],
-    "StudyType": lambda s: [s["study_type"]], "Condition": lambda s: s["conditions"],
-    "LeadSponsorClass": lambda s: [s["sponsor_class"]], "Sex": lambda s: [s["sex"]],
+    "OverallStatus": lambda s: [s["overall_status"]],
+    "Phase": lambda s: s["phases"] or ["NA"],
+    "StudyType": lambda s: [s["study_type"]],
+    "Condition": lambda s: s["conditions"],
+    "LeadSponsorClass": lambda s: [s["sponsor_class"]],
+    "Sex": lambda s: [s["sex"]],
     "InterventionType": lambda s: sorted({i["type"] for i in s["interventions"]}),
 }
 _GEO = re.compile(r"^distance\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*(mi|km)\s*\)$")
@@ -77,6 +83,7 @@ AGE_UNIT_YEARS = {"Year": 1.0, "Month": 1 / 12, "Week": 7 / 365.25, "Day": 1 / 3
 
 
 # ---------------------------------------------------------------- helpers: text matching
+
 
 def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.casefold())
@@ -113,6 +120,7 @@ def _condition_match(condition: str, study_conditions: list[str]) -> str | None:
 
 # ---------------------------------------------------------------- helpers: records
 
+
 def _study(db: Database, nct_id: str) -> dict[str, Any]:
     if not re.match(r"^NCT\d{8}$", nct_id):
         raise InvalidRequest(f"'{nct_id}' is not a valid NCT number (NCT followed by 8 digits)")
@@ -123,32 +131,56 @@ def _study(db: Database, nct_id: str) -> dict[str, Any]:
 
 
 def _open_referrals(db: Database, location_id: str) -> int:
-    return sum(1 for m in db.find(messages, location_id=location_id, kind="REFERRAL")
-               if m["status"] in ("PENDING", "ACCEPTED"))
+    return sum(
+        1 for m in db.find(messages, location_id=location_id, kind="REFERRAL") if m["status"] in ("PENDING", "ACCEPTED")
+    )
 
 
 def _location_object(db: Database, row: dict[str, Any]) -> LocationObject:
     held = _open_referrals(db, row["id"])
     contact = None
     if row["contact_name"]:
-        contact = Contact(name=row["contact_name"], role="CONTACT", phone=row["contact_phone"],
-                          email=row["contact_email"])
+        contact = Contact(
+            name=row["contact_name"], role="CONTACT", phone=row["contact_phone"], email=row["contact_email"]
+        )
     left = None if row["enrollment_limit"] is None else max(0, row["enrollment_limit"] - row["enrolled"] - held)
     return LocationObject(
-        locationId=row["id"], facility=row["facility"], status=row["status"], city=row["city"], state=row["state"],
-        zip=row["zip"], country=row["country"], lat=row["lat"], lon=row["lon"], contact=contact,
-        enrollmentLimit=row["enrollment_limit"], enrolled=row["enrolled"], openReferrals=held, placesLeft=left,
+        locationId=row["id"],
+        facility=row["facility"],
+        status=row["status"],
+        city=row["city"],
+        state=row["state"],
+        zip=row["zip"],
+        country=row["country"],
+        lat=row["lat"],
+        lon=row["lon"],
+        contact=contact,
+        enrollmentLimit=row["enrollment_limit"],
+        enrolled=row["enrolled"],
+        openReferrals=held,
+        placesLeft=left,
     )
 
 
 def _summary(row: dict[str, Any], site_count: int) -> StudySummary:
     return StudySummary(
-        nctId=row["nct_id"], briefTitle=row["brief_title"], acronym=row["acronym"],
-        overallStatus=row["overall_status"], conditions=row["conditions"], phases=row["phases"],
-        studyType=row["study_type"], leadSponsor=row["lead_sponsor"],
-        interventions=[i["name"] for i in row["interventions"]], enrollmentCount=row["enrollment_count"],
-        startDate=row["start_date"], sex=row["sex"], minimumAge=row["minimum_age"], maximumAge=row["maximum_age"],
-        locationCount=site_count, lastUpdatePostDate=row["last_update_post_date"], hasResults=row["has_results"],
+        nctId=row["nct_id"],
+        briefTitle=row["brief_title"],
+        acronym=row["acronym"],
+        overallStatus=row["overall_status"],
+        conditions=row["conditions"],
+        phases=row["phases"],
+        studyType=row["study_type"],
+        leadSponsor=row["lead_sponsor"],
+        interventions=[i["name"] for i in row["interventions"]],
+        enrollmentCount=row["enrollment_count"],
+        startDate=row["start_date"],
+        sex=row["sex"],
+        minimumAge=row["minimum_age"],
+        maximumAge=row["maximum_age"],
+        locationCount=site_count,
+        lastUpdatePostDate=row["last_update_post_date"],
+        hasResults=row["has_results"],
     )
 
 
@@ -197,15 +229,23 @@ def _eligibility(db: Database, person: dict[str, Any], study: dict[str, Any]) ->
     elif not study["healthy_volunteers"]:
         targets = study["conditions"] + study["keywords"]
         if not any(_condition_match(c, targets) for c in person["conditions"]):
-            reasons.append(f"None of the participant's conditions ({', '.join(person['conditions'])}) is studied "
-                           f"(study conditions: {', '.join(study['conditions'])})")
+            reasons.append(
+                f"None of the participant's conditions ({', '.join(person['conditions'])}) is studied "
+                f"(study conditions: {', '.join(study['conditions'])})"
+            )
     return reasons
 
 
 def _prescreen_object(row: dict[str, Any]) -> PrescreenObject:
-    return PrescreenObject(id=row["id"], participantId=row["participant_id"], nctId=row["nct_id"],
-                           outcome=row["outcome"], reasons=row["reasons"], ageYears=row["age_years"],
-                           screenedAt=row["screened_at"])
+    return PrescreenObject(
+        id=row["id"],
+        participantId=row["participant_id"],
+        nctId=row["nct_id"],
+        outcome=row["outcome"],
+        reasons=row["reasons"],
+        ageYears=row["age_years"],
+        screenedAt=row["screened_at"],
+    )
 
 
 def _participant(db: Database, participant_id: str) -> dict[str, Any]:
@@ -215,19 +255,36 @@ def _participant(db: Database, participant_id: str) -> dict[str, Any]:
 def _participant_object(db: Database, row: dict[str, Any]) -> ParticipantObject:
     screens = db.find(prescreens, participant_id=row["id"], order_by=[prescreens.c.id])
     return ParticipantObject(
-        id=row["id"], displayName=row["display_name"], birthDate=row["birth_date"],
-        age=_age_in("Year", _birth(row), db.now().date()), sex=row["sex"], conditions=row["conditions"],
-        city=row["city"], state=row["state"], zip=row["zip"], consentStatus=row["consent_status"],
-        consentDate=row["consent_date"], notes=row["notes"], prescreens=[_prescreen_object(s) for s in screens],
+        id=row["id"],
+        displayName=row["display_name"],
+        birthDate=row["birth_date"],
+        age=_age_in("Year", _birth(row), db.now().date()),
+        sex=row["sex"],
+        conditions=row["conditions"],
+        city=row["city"],
+        state=row["state"],
+        zip=row["zip"],
+        consentStatus=row["consent_status"],
+        consentDate=row["consent_date"],
+        notes=row["notes"],
+        prescreens=[_prescreen_object(s) for s in screens],
     )
 
 
 def _message_object(db: Database, row: dict[str, Any]) -> MessageObject:
     site = db.get(locations, row["location_id"], "Location")
     return MessageObject(
-        id=row["id"], nctId=row["nct_id"], locationId=row["location_id"], facility=site["facility"],
-        participantId=row["participant_id"], kind=row["kind"], subject=row["subject"], body=row["body"],
-        status=row["status"], siteReply=row["site_reply"], sentAt=row["sent_at"],
+        id=row["id"],
+        nctId=row["nct_id"],
+        locationId=row["location_id"],
+        facility=site["facility"],
+        participantId=row["participant_id"],
+        kind=row["kind"],
+        subject=row["subject"],
+        body=row["body"],
+        status=row["status"],
+        siteReply=row["site_reply"],
+        sentAt=row["sent_at"],
     )
 
 
@@ -250,9 +307,15 @@ def _pending_alerts(db: Database, row: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _watchlist_object(db: Database, row: dict[str, Any]) -> WatchlistObject:
-    return WatchlistObject(id=row["id"], name=row["name"], alertOn=row["alert_on"], frequency=row["frequency"],
-                           nctIds=sorted(row["studies"]), unreadAlerts=len(_pending_alerts(db, row)),
-                           createdAt=row["created_at"])
+    return WatchlistObject(
+        id=row["id"],
+        name=row["name"],
+        alertOn=row["alert_on"],
+        frequency=row["frequency"],
+        nctIds=sorted(row["studies"]),
+        unreadAlerts=len(_pending_alerts(db, row)),
+        createdAt=row["created_at"],
+    )
 
 
 def _distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -265,13 +328,15 @@ def _distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
 def _geo(text: str) -> tuple[float, float, float]:
     match = _GEO.match(text.strip())
     if not match:
-        raise InvalidRequest("geo must look like distance(30.2672,-97.7431,50mi) (latitude, longitude, radius in "
-                             "mi or km)")
+        raise InvalidRequest(
+            "geo must look like distance(30.2672,-97.7431,50mi) (latitude, longitude, radius in mi or km)"
+        )
     lat, lon, radius, unit = float(match.group(1)), float(match.group(2)), float(match.group(3)), match.group(4)
     return lat, lon, radius * (1.609344 if unit == "mi" else 1.0)
 
 
 # ---------------------------------------------------------------- registry (API v2) tools
+
 
 @tool(read_only=True)
 def search_studies(
@@ -338,17 +403,32 @@ def search_studies(
             continue
         if age is not None and not _age_fits(row, age):
             continue
-        if not _matches(query_cond, row["conditions"] + row["keywords"] + [row["brief_title"], row["official_title"],
-                                                                           row["nct_id"]]):
+        if not _matches(
+            query_cond, row["conditions"] + row["keywords"] + [row["brief_title"], row["official_title"], row["nct_id"]]
+        ):
             continue
-        if not _matches(query_intr, [f"{i['type']} {i['name']} {i['description']}" for i in row["interventions"]]
-                        + [f"{a['label']} {a['description']}" for a in row["arm_groups"]]):
+        if not _matches(
+            query_intr,
+            [f"{i['type']} {i['name']} {i['description']}" for i in row["interventions"]]
+            + [f"{a['label']} {a['description']}" for a in row["arm_groups"]],
+        ):
             continue
         if not _matches(query_spons, [row["lead_sponsor"], *row["collaborators"]]):
             continue
-        if not _matches(query_term, [row["nct_id"], row["acronym"] or "", row["brief_title"], row["official_title"],
-                                     row["brief_summary"], row["lead_sponsor"], *row["conditions"], *row["keywords"],
-                                     *(i["name"] for i in row["interventions"])]):
+        if not _matches(
+            query_term,
+            [
+                row["nct_id"],
+                row["acronym"] or "",
+                row["brief_title"],
+                row["official_title"],
+                row["brief_summary"],
+                row["lead_sponsor"],
+                *row["conditions"],
+                *row["keywords"],
+                *(i["name"] for i in row["interventions"]),
+            ],
+        ):
             continue
         if query_locn.strip() and not any(
             _matches(query_locn, [f"{s['facility']} {s['city']} {s['state'] or ''} {s['zip'] or ''} {s['country']}"])
@@ -364,8 +444,11 @@ def search_studies(
     dated = sorted((r for r in found if r[column] is not None), key=lambda r: r[column], reverse=descending)
     found = dated + [r for r in found if r[column] is None]
     page = paginate(found, page_size, page_token, max_page_size=1000)
-    return StudiesPage(studies=[_summary(r, len(sites.get(r["nct_id"], []))) for r in page.results],
-                       totalCount=len(found), nextPageToken=page.next_cursor)
+    return StudiesPage(
+        studies=[_summary(r, len(sites.get(r["nct_id"], []))) for r in page.results],
+        totalCount=len(found),
+        nextPageToken=page.next_cursor,
+    )
 
 
 def _age_fits(row: dict[str, Any], years: int) -> bool:
@@ -392,27 +475,52 @@ def get_study(db: Database, nct_id: str) -> Study:
     sites = db.find(locations, nct_id=nct_id, order_by=[locations.c.id])
     contact = Contact(**row["central_contact"]) if row["central_contact"] else None
     return Study(
-        identificationModule=IdentificationModule(nctId=row["nct_id"], briefTitle=row["brief_title"],
-                                                  officialTitle=row["official_title"], acronym=row["acronym"]),
+        identificationModule=IdentificationModule(
+            nctId=row["nct_id"],
+            briefTitle=row["brief_title"],
+            officialTitle=row["official_title"],
+            acronym=row["acronym"],
+        ),
         statusModule=StatusModule(
-            overallStatus=row["overall_status"], whyStopped=row["why_stopped"], startDate=row["start_date"],
-            primaryCompletionDate=row["primary_completion_date"], completionDate=row["completion_date"],
-            studyFirstPostDate=row["first_post_date"], lastUpdatePostDate=row["last_update_post_date"]),
-        sponsorCollaboratorsModule=SponsorModule(leadSponsor=row["lead_sponsor"], leadSponsorClass=row["sponsor_class"],
-                                                 collaborators=row["collaborators"]),
-        briefSummary=row["brief_summary"], conditions=row["conditions"], keywords=row["keywords"],
+            overallStatus=row["overall_status"],
+            whyStopped=row["why_stopped"],
+            startDate=row["start_date"],
+            primaryCompletionDate=row["primary_completion_date"],
+            completionDate=row["completion_date"],
+            studyFirstPostDate=row["first_post_date"],
+            lastUpdatePostDate=row["last_update_post_date"],
+        ),
+        sponsorCollaboratorsModule=SponsorModule(
+            leadSponsor=row["lead_sponsor"], leadSponsorClass=row["sponsor_class"], collaborators=row["collaborators"]
+        ),
+        briefSummary=row["brief_summary"],
+        conditions=row["conditions"],
+        keywords=row["keywords"],
         designModule=DesignModule(
-            studyType=row["study_type"], phases=row["phases"], allocation=row["allocation"],
-            interventionModel=row["intervention_model"], primaryPurpose=row["primary_purpose"],
-            masking=row["masking"], observationalModel=row["observational_model"],
-            enrollmentCount=row["enrollment_count"], enrollmentType=row["enrollment_type"]),
+            studyType=row["study_type"],
+            phases=row["phases"],
+            allocation=row["allocation"],
+            interventionModel=row["intervention_model"],
+            primaryPurpose=row["primary_purpose"],
+            masking=row["masking"],
+            observationalModel=row["observational_model"],
+            enrollmentCount=row["enrollment_count"],
+            enrollmentType=row["enrollment_type"],
+        ),
         armGroups=[ArmGroup(**a) for a in row["arm_groups"]],
         interventions=[Intervention(**i) for i in row["interventions"]],
         primaryOutcomes=[Outcome(**o) for o in row["primary_outcomes"]],
         eligibilityModule=EligibilityModule(
-            eligibilityCriteria=row["eligibility_criteria"], healthyVolunteers=row["healthy_volunteers"],
-            sex=row["sex"], minimumAge=row["minimum_age"], maximumAge=row["maximum_age"], stdAges=row["std_ages"]),
-        centralContact=contact, locations=[_location_object(db, s) for s in sites], hasResults=row["has_results"],
+            eligibilityCriteria=row["eligibility_criteria"],
+            healthyVolunteers=row["healthy_volunteers"],
+            sex=row["sex"],
+            minimumAge=row["minimum_age"],
+            maximumAge=row["maximum_age"],
+            stdAges=row["std_ages"],
+        ),
+        centralContact=contact,
+        locations=[_location_object(db, s) for s in sites],
+        hasResults=row["has_results"],
     )
 
 
@@ -430,16 +538,19 @@ def list_study_locations(
     """
     _study(db, nct_id)
     rows = db.find(locations, nct_id=nct_id, order_by=[locations.c.id])
-    rows = [r for r in rows if (not status or r["status"] in status) and _matches(
-        query_locn, [f"{r['facility']} {r['city']} {r['state'] or ''} {r['zip'] or ''} {r['country']}"])]
+    rows = [
+        r
+        for r in rows
+        if (not status or r["status"] in status)
+        and _matches(query_locn, [f"{r['facility']} {r['city']} {r['state'] or ''} {r['zip'] or ''} {r['country']}"])
+    ]
     return [_location_object(db, r) for r in rows]
 
 
 @tool(read_only=True)
 def get_field_values(
     db: Database,
-    field: Literal["OverallStatus", "Phase", "StudyType", "Condition", "LeadSponsorClass", "Sex",
-                   "InterventionType"],
+    field: Literal["OverallStatus", "Phase", "StudyType", "Condition", "LeadSponsorClass", "Sex", "InterventionType"],
     limit: int = 25,
 ) -> FieldValues:
     """Count the registry's studies per value of a field (GET /stats/field/values), most common first; useful to
@@ -456,11 +567,15 @@ def get_field_values(
         for value in set(FIELDS[field](row)):
             counts[value] = counts.get(value, 0) + 1
     ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return FieldValues(field=field, uniqueValuesCount=len(counts),
-                       topValues=[ValueCount(value=v, studiesCount=n) for v, n in ordered[:limit]])
+    return FieldValues(
+        field=field,
+        uniqueValuesCount=len(counts),
+        topValues=[ValueCount(value=v, studiesCount=n) for v, n in ordered[:limit]],
+    )
 
 
 # ---------------------------------------------------------------- saved studies
+
 
 @tool()
 def save_study(db: Database, nct_id: str, label: str | None = None, note: str | None = None) -> SavedStudy:
@@ -477,8 +592,14 @@ def save_study(db: Database, nct_id: str, label: str | None = None, note: str | 
     if label is not None and len(label) > 40:
         raise InvalidRequest("label must be at most 40 characters")
     saved = db.insert(saved_studies, nct_id=nct_id, label=label, note=note, saved_at=db.now_iso())
-    return SavedStudy(nctId=nct_id, briefTitle=row["brief_title"], overallStatus=row["overall_status"],
-                      label=saved["label"], note=saved["note"], savedAt=saved["saved_at"])
+    return SavedStudy(
+        nctId=nct_id,
+        briefTitle=row["brief_title"],
+        overallStatus=row["overall_status"],
+        label=saved["label"],
+        note=saved["note"],
+        savedAt=saved["saved_at"],
+    )
 
 
 @tool(read_only=True)
@@ -487,8 +608,16 @@ def list_saved_studies(db: Database) -> list[SavedStudy]:
     found = []
     for saved in db.find(saved_studies, order_by=[saved_studies.c.saved_at.desc()]):
         row = db.get(studies, saved["nct_id"], "Study")
-        found.append(SavedStudy(nctId=row["nct_id"], briefTitle=row["brief_title"], overallStatus=row["overall_status"],
-                                label=saved["label"], note=saved["note"], savedAt=saved["saved_at"]))
+        found.append(
+            SavedStudy(
+                nctId=row["nct_id"],
+                briefTitle=row["brief_title"],
+                overallStatus=row["overall_status"],
+                label=saved["label"],
+                note=saved["note"],
+                savedAt=saved["saved_at"],
+            )
+        )
     return found
 
 
@@ -504,11 +633,18 @@ def remove_saved_study(db: Database, nct_id: str) -> SavedStudy:
         raise NotFound(f"Study {nct_id} is not in your saved studies")
     row = db.get(studies, nct_id, "Study")
     db.delete(saved_studies, nct_id)
-    return SavedStudy(nctId=nct_id, briefTitle=row["brief_title"], overallStatus=row["overall_status"],
-                      label=rows[0]["label"], note=rows[0]["note"], savedAt=rows[0]["saved_at"])
+    return SavedStudy(
+        nctId=nct_id,
+        briefTitle=row["brief_title"],
+        overallStatus=row["overall_status"],
+        label=rows[0]["label"],
+        note=rows[0]["note"],
+        savedAt=rows[0]["saved_at"],
+    )
 
 
 # ---------------------------------------------------------------- watch lists
+
 
 def _event_types(alert_on: Sequence[str]) -> list[str]:
     """The change types of a watch list as a set, stored in the registry's fixed order."""
@@ -551,9 +687,14 @@ def create_watchlist(
         raise InvalidRequest("alert_on must name at least one change type")
     last = _last_event_id(db)
     row = db.insert(
-        watchlists, id=db.new_id(watchlists, "wl_"), name=name.strip(),
-        alert_on=_event_types(alert_on or EVENT_TYPES), frequency=frequency,
-        studies={n: last for n in ids}, last_seen_event_id=last, created_at=db.now_iso(),
+        watchlists,
+        id=db.new_id(watchlists, "wl_"),
+        name=name.strip(),
+        alert_on=_event_types(alert_on or EVENT_TYPES),
+        frequency=frequency,
+        studies={n: last for n in ids},
+        last_seen_event_id=last,
+        created_at=db.now_iso(),
     )
     return _watchlist_object(db, row)
 
@@ -637,12 +778,24 @@ def check_watchlist_alerts(db: Database, watchlist_id: str) -> AlertsResult:
     titles = {}
     for event in pending:
         titles.setdefault(event["nct_id"], db.get(studies, event["nct_id"], "Study")["brief_title"])
-    return AlertsResult(watchlistId=watchlist_id, alerts=[
-        Alert(eventId=e["id"], nctId=e["nct_id"], briefTitle=titles[e["nct_id"]], postedDate=e["posted_date"],
-              eventType=e["event_type"], description=e["description"]) for e in pending])
+    return AlertsResult(
+        watchlistId=watchlist_id,
+        alerts=[
+            Alert(
+                eventId=e["id"],
+                nctId=e["nct_id"],
+                briefTitle=titles[e["nct_id"]],
+                postedDate=e["posted_date"],
+                eventType=e["event_type"],
+                description=e["description"],
+            )
+            for e in pending
+        ],
+    )
 
 
 # ---------------------------------------------------------------- participants and pre-screening
+
 
 @tool(read_only=True)
 def list_participants(db: Database) -> list[ParticipantObject]:
@@ -679,15 +832,27 @@ def create_participant(
     if not display_name.strip():
         raise InvalidRequest("display_name must not be empty")
     born = _check_birth(db, birth_date)
-    if any(p["display_name"].casefold() == display_name.strip().casefold() and p["birth_date"] == birth_date
-           for p in db.find(participants)):
+    if any(
+        p["display_name"].casefold() == display_name.strip().casefold() and p["birth_date"] == birth_date
+        for p in db.find(participants)
+    ):
         raise Conflict(f"A participant '{display_name.strip()}' born {birth_date} already exists")
     if not re.match(r"^\d{5}$", zip):
         raise InvalidRequest("zip must be a 5-digit ZIP code")
     row = db.insert(
-        participants, id=db.new_id(participants, "par_"), display_name=display_name.strip(), birth_date=born,
-        sex=sex, conditions=_clean_conditions(conditions or []), city=city.strip(), state=state.strip(), zip=zip,
-        consent_status="NOT_GIVEN", consent_date=None, notes=notes, created_at=db.now_iso(),
+        participants,
+        id=db.new_id(participants, "par_"),
+        display_name=display_name.strip(),
+        birth_date=born,
+        sex=sex,
+        conditions=_clean_conditions(conditions or []),
+        city=city.strip(),
+        state=state.strip(),
+        zip=zip,
+        consent_status="NOT_GIVEN",
+        consent_date=None,
+        notes=notes,
+        created_at=db.now_iso(),
     )
     return _participant_object(db, row)
 
@@ -768,16 +933,23 @@ def prescreen_participant(db: Database, participant_id: str, nct_id: str) -> Pre
     person = _participant(db, participant_id)
     study = _study(db, nct_id)
     if study["overall_status"] not in SCREENABLE:
-        raise Conflict(f"Study {nct_id} is {study['overall_status']}; only recruiting or not-yet-recruiting studies "
-                       "can be pre-screened")
+        raise Conflict(
+            f"Study {nct_id} is {study['overall_status']}; only recruiting or not-yet-recruiting studies "
+            "can be pre-screened"
+        )
     reasons = _eligibility(db, person, study)
-    values = dict(outcome="INELIGIBLE" if reasons else "ELIGIBLE", reasons=reasons,
-                  age_years=_age_in("Year", _birth(person), db.now().date()), screened_at=db.now_iso())
+    values = dict(
+        outcome="INELIGIBLE" if reasons else "ELIGIBLE",
+        reasons=reasons,
+        age_years=_age_in("Year", _birth(person), db.now().date()),
+        screened_at=db.now_iso(),
+    )
     existing = db.find(prescreens, participant_id=participant_id, nct_id=nct_id)
     if existing:
         return _prescreen_object(db.update(prescreens, existing[0]["id"], **values))
-    return _prescreen_object(db.insert(prescreens, id=db.new_id(prescreens, "psc_"), participant_id=participant_id,
-                                       nct_id=nct_id, **values))
+    return _prescreen_object(
+        db.insert(prescreens, id=db.new_id(prescreens, "psc_"), participant_id=participant_id, nct_id=nct_id, **values)
+    )
 
 
 @tool(user_only=True)
@@ -799,6 +971,7 @@ def grant_data_sharing_consent(db: Database, participant_name: str) -> Participa
 
 
 # ---------------------------------------------------------------- messages to sites
+
 
 @tool()
 def contact_site(
@@ -829,16 +1002,26 @@ def contact_site(
     if len(message) > MAX_MESSAGE:
         raise InvalidRequest(f"message must be at most {MAX_MESSAGE} characters")
     if site["status"] in CLOSED_SITE:
-        raise Conflict(f"The site {site['facility']} is {site['status']} and no longer takes messages; contact the "
-                       "study's central contact instead")
+        raise Conflict(
+            f"The site {site['facility']} is {site['status']} and no longer takes messages; contact the "
+            "study's central contact instead"
+        )
     kind, status = "INQUIRY", "SENT"
     if participant_id is not None:
         _check_referral(db, _participant(db, participant_id), study, site)
         kind, status = "REFERRAL", "PENDING"
     row = db.insert(
-        messages, id=db.new_id(messages, "msg_"), nct_id=nct_id, location_id=location_id,
-        participant_id=participant_id, kind=kind, subject=subject.strip(), body=message.strip(), status=status,
-        site_reply=None, sent_at=db.now_iso(),
+        messages,
+        id=db.new_id(messages, "msg_"),
+        nct_id=nct_id,
+        location_id=location_id,
+        participant_id=participant_id,
+        kind=kind,
+        subject=subject.strip(),
+        body=message.strip(),
+        status=status,
+        site_reply=None,
+        sent_at=db.now_iso(),
     )
     return _message_object(db, row)
 
@@ -846,8 +1029,10 @@ def contact_site(
 def _check_referral(db: Database, person: dict[str, Any], study: dict[str, Any], site: dict[str, Any]) -> None:
     name, nct_id = person["display_name"], study["nct_id"]
     if person["consent_status"] != "GRANTED":
-        raise PermissionDenied(f"{name} has not given consent to share their data with study sites "
-                               f"(consent status {person['consent_status']}); only they can give it")
+        raise PermissionDenied(
+            f"{name} has not given consent to share their data with study sites "
+            f"(consent status {person['consent_status']}); only they can give it"
+        )
     screens = db.find(prescreens, participant_id=person["id"], nct_id=nct_id)
     if not screens:
         raise Conflict(f"{name} has not been pre-screened for {nct_id}; run prescreen_participant first")
@@ -863,8 +1048,10 @@ def _check_referral(db: Database, person: dict[str, Any], study: dict[str, Any],
     if site["enrollment_limit"] is not None:
         held = _open_referrals(db, site["id"])
         if site["enrolled"] + held >= site["enrollment_limit"]:
-            raise Conflict(f"The site {site['facility']} has reached its enrollment limit ({site['enrolled']} "
-                           f"enrolled + {held} open referrals of {site['enrollment_limit']})")
+            raise Conflict(
+                f"The site {site['facility']} has reached its enrollment limit ({site['enrolled']} "
+                f"enrolled + {held} open referrals of {site['enrollment_limit']})"
+            )
 
 
 @tool(read_only=True)
@@ -882,8 +1069,13 @@ def list_site_messages(
         status: Only messages in this status.
     """
     rows = db.find(messages, order_by=[messages.c.sent_at.desc()])
-    rows = [r for r in rows if (participant_id is None or r["participant_id"] == participant_id)
-            and (nct_id is None or r["nct_id"] == nct_id) and (status is None or r["status"] == status)]
+    rows = [
+        r
+        for r in rows
+        if (participant_id is None or r["participant_id"] == participant_id)
+        and (nct_id is None or r["nct_id"] == nct_id)
+        and (status is None or r["status"] == status)
+    ]
     return [_message_object(db, r) for r in rows]
 
 

@@ -26,8 +26,13 @@ GRANTS = {
     "members": ["#member:edit"],
 }
 Need = Literal["read", "dns", "zone", "purge", "members"]
-ACTIONS = {"dns": "edit DNS records", "zone": "edit zone settings", "purge": "purge the cache",
-           "members": "manage members", "read": "read"}
+ACTIONS = {
+    "dns": "edit DNS records",
+    "zone": "edit zone settings",
+    "purge": "purge the cache",
+    "members": "manage members",
+    "read": "read",
+}
 
 
 def me(db: Database) -> str:
@@ -54,8 +59,10 @@ def require(db: Database, account_id: str, need: Need) -> None:
     account = db.get(accounts, account_id, "Account")
     member = membership(db, account_id)
     roles = ", ".join(member["roles"]) if member else "no role"
-    raise PermissionDenied(f"Authentication error (code 10000): your role ({roles}) on the account "
-                           f"'{account['name']}' can't {ACTIONS[need]}.")
+    raise PermissionDenied(
+        f"Authentication error (code 10000): your role ({roles}) on the account "
+        f"'{account['name']}' can't {ACTIONS[need]}."
+    )
 
 
 def zone_for(db: Database, zone_id: str, need: Need) -> dict[str, Any]:
@@ -70,9 +77,14 @@ def zone_for(db: Database, zone_id: str, need: Need) -> dict[str, Any]:
 def zone_object(db: Database, zone: dict[str, Any]) -> ZoneObject:
     """A zone row as the API returns it, with your permissions on it."""
     account = db.get(accounts, zone["account_id"], "Account")
-    grants = [p for need in ("read", "dns", "zone", "purge", "members") if need in allowed(db, zone["account_id"])
-              for p in GRANTS[need]]
+    grants = [
+        p
+        for need in ("read", "dns", "zone", "purge", "members")
+        if need in allowed(db, zone["account_id"])
+        for p in GRANTS[need]
+    ]
     return ZoneObject(
         **{k: zone[k] for k in ZoneObject.model_fields if k in zone},
-        account=AccountRef(id=account["id"], name=account["name"]), permissions=grants,
+        account=AccountRef(id=account["id"], name=account["name"]),
+        permissions=grants,
     )

@@ -21,8 +21,10 @@ class ZoneObject(BaseModel):
 
     id: str
     name: str
-    status: str = Field(description="active, or pending until the domain's nameservers (or, for a partial "
-                                    "setup, the verification TXT record) are in place")
+    status: str = Field(
+        description="active, or pending until the domain's nameservers (or, for a partial "
+        "setup, the verification TXT record) are in place"
+    )
     type: str = Field(description="full (Cloudflare is authoritative) or partial (CNAME setup)")
     plan: str
     paused: bool
@@ -30,8 +32,9 @@ class ZoneObject(BaseModel):
     name_servers: list[str]
     original_name_servers: list[str]
     original_registrar: str | None
-    verification_key: str | None = Field(description="partial setups: the value of the TXT record "
-                                                     "cloudflare-verify.<zone> that proves ownership")
+    verification_key: str | None = Field(
+        description="partial setups: the value of the TXT record cloudflare-verify.<zone> that proves ownership"
+    )
     permissions: list[str]
     created_on: str
     modified_on: str
@@ -98,8 +101,10 @@ class PageRuleAction(BaseModel):
 
     id: Literal["forwarding_url", "always_use_https", "cache_level", "ssl", "browser_cache_ttl", "edge_cache_ttl"]
     value: ForwardingUrl | str | int | None = Field(
-        default=None, description="forwarding_url: {url, status_code}; cache_level: bypass, basic, simplified, "
-        "aggressive or cache_everything; ssl: off, flexible, full or strict; TTLs: seconds; always_use_https: none")
+        default=None,
+        description="forwarding_url: {url, status_code}; cache_level: bypass, basic, simplified, "
+        "aggressive or cache_everything; ssl: off, flexible, full or strict; TTLs: seconds; always_use_https: none",
+    )
 
 
 class PageRuleTarget(BaseModel):
@@ -130,8 +135,10 @@ class PurgeResult(BaseModel):
 class DnssecObject(BaseModel):
     """A zone's DNSSEC state and the DS record to publish at the registrar."""
 
-    status: str = Field(description="disabled, pending (waiting for the DS record at the registrar), active, or "
-                                    "pending-disabled (waiting for the DS record to be removed)")
+    status: str = Field(
+        description="disabled, pending (waiting for the DS record at the registrar), active, or "
+        "pending-disabled (waiting for the DS record to be removed)"
+    )
     flags: int | None
     algorithm: str | None
     key_type: str | None
@@ -183,9 +190,24 @@ class RegistrarDomain(BaseModel):
 def record_object(row: dict[str, Any], zone_name: str) -> DnsRecordObject:
     """A stored record with its derived fields."""
     return DnsRecordObject(
-        **{k: row[k] for k in ("id", "zone_id", "name", "type", "content", "proxied", "ttl", "priority", "comment",
-                               "created_on", "modified_on")},
-        zone_name=zone_name, proxiable=row["type"] in PROXIABLE,
+        **{
+            k: row[k]
+            for k in (
+                "id",
+                "zone_id",
+                "name",
+                "type",
+                "content",
+                "proxied",
+                "ttl",
+                "priority",
+                "comment",
+                "created_on",
+                "modified_on",
+            )
+        },
+        zone_name=zone_name,
+        proxiable=row["type"] in PROXIABLE,
         data=structured_data(row["type"], row["content"], row["priority"]),
     )
 

@@ -13,7 +13,8 @@ from envfactory_gym import Conflict, InvalidRequest
 TYPES = ("A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA")
 PROXIABLE = ("A", "AAAA", "CNAME")
 HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+    r"^(?=.{1,253}$)(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$"
+)
 TARGET = re.compile(r"^([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z]{2,63}$")
 SRV_NAME = re.compile(r"^_[a-z0-9-]+\._(tcp|udp|tls)\.")
 CAA_CONTENT = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "([^"]*)"$')
@@ -86,8 +87,12 @@ def check(record: Record, zone_name: str) -> Record:
     elif kind in ("CNAME", "MX"):
         content = _hostname(content)
         if _is_ip(content) or not TARGET.match(content):
-            raise InvalidRequest(error(9007 if kind == "CNAME" else 9100,
-                                       f"Content for {kind} record must be a hostname, not an IP address."))
+            raise InvalidRequest(
+                error(
+                    9007 if kind == "CNAME" else 9100,
+                    f"Content for {kind} record must be a hostname, not an IP address.",
+                )
+            )
         if kind == "CNAME" and content == name:
             raise InvalidRequest(error(9007, "A CNAME record can't point to itself."))
     elif kind == "TXT":
@@ -103,8 +108,9 @@ def check(record: Record, zone_name: str) -> Record:
     elif kind == "CAA":
         match = CAA_CONTENT.match(content)
         if not match or int(match.group(1)) > 255:
-            raise InvalidRequest(error(9103, "Content for CAA record must be 'flags tag \"value\"', "
-                                             "tag one of issue, issuewild, iodef."))
+            raise InvalidRequest(
+                error(9103, "Content for CAA record must be 'flags tag \"value\"', tag one of issue, issuewild, iodef.")
+            )
     if kind in ("MX", "SRV"):
         if priority is None:
             raise InvalidRequest(error(9104, f"A priority is required for {kind} records."))
@@ -144,10 +150,16 @@ def structured_data(kind: str, content: str, priority: int | None) -> dict[str, 
 
 # ---------------------------------------------------------------- BIND zone files
 
+
 def to_bind(zone_name: str, records: list[dict[str, Any]], exported_at: str) -> str:
     """A BIND zone file the way Cloudflare exports one, proxied records tagged cf-proxied."""
-    lines = [f";; Domain:     {zone_name}.", f";; Exported:   {exported_at}", ";;",
-             ";; This file is intended for use for informational and archival purposes ONLY.", ""]
+    lines = [
+        f";; Domain:     {zone_name}.",
+        f";; Exported:   {exported_at}",
+        ";;",
+        ";; This file is intended for use for informational and archival purposes ONLY.",
+        "",
+    ]
     for kind in TYPES:
         chosen = [r for r in records if r["type"] == kind]
         if not chosen:
@@ -171,7 +183,7 @@ def _split(line: str) -> tuple[list[str], str]:
     while i < len(line):
         ch = line[i]
         if ch == ";":
-            comment = line[i + 1:].strip()
+            comment = line[i + 1 :].strip()
             break
         if ch.isspace():
             i += 1

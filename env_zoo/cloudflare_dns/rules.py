@@ -21,9 +21,36 @@ SETTINGS: dict[str, tuple[Any, ...]] = {
     "security_level": ("off", "essentially_off", "low", "medium", "high", "under_attack"),
     "development_mode": ("on", "off"),
     "ipv6": ("on", "off"),
-    "browser_cache_ttl": (0, 30, 60, 120, 300, 1200, 1800, 3600, 7200, 10800, 14400, 18000, 28800, 43200, 57600,
-                          72000, 86400, 172800, 259200, 345600, 432000, 691200, 1382400, 2073600, 2678400, 5356800,
-                          16070400, 31536000),
+    "browser_cache_ttl": (
+        0,
+        30,
+        60,
+        120,
+        300,
+        1200,
+        1800,
+        3600,
+        7200,
+        10800,
+        14400,
+        18000,
+        28800,
+        43200,
+        57600,
+        72000,
+        86400,
+        172800,
+        259200,
+        345600,
+        432000,
+        691200,
+        1382400,
+        2073600,
+        2678400,
+        5356800,
+        16070400,
+        31536000,
+    ),
 }
 PAGE_RULE_LIMIT = {"Free": 3, "Pro": 20, "Business": 50, "Enterprise": 125}
 CACHE_LEVELS = ("bypass", "basic", "simplified", "aggressive", "cache_everything")
@@ -58,8 +85,11 @@ def check_target(url: str, zone_name: str) -> str:
     clean = url.strip()
     host = pattern_host(clean).lstrip("*").lstrip(".")
     if not clean or not (host == zone_name or host.endswith("." + zone_name)):
-        raise InvalidRequest(error(1004, f"Page Rule validation failed: the URL pattern must be on {zone_name} "
-                                         f"(e.g. {zone_name}/blog/*)."))
+        raise InvalidRequest(
+            error(
+                1004, f"Page Rule validation failed: the URL pattern must be on {zone_name} (e.g. {zone_name}/blog/*)."
+            )
+        )
     return clean
 
 
@@ -72,25 +102,33 @@ def check_actions(actions: list[PageRuleAction]) -> list[dict[str, Any]]:
         raise InvalidRequest(error(1004, "Page Rule validation failed: each action can appear only once."))
     for alone in ALONE:
         if alone in ids and len(ids) > 1:
-            raise InvalidRequest(error(1004, f"Page Rule validation failed: {alone} can not be combined with other "
-                                             "settings."))
+            raise InvalidRequest(
+                error(1004, f"Page Rule validation failed: {alone} can not be combined with other settings.")
+            )
     stored = []
     for action in actions:
         value = action.value
         if action.id == "forwarding_url":
             if not isinstance(value, ForwardingUrl) or not re.match(r"^https?://", value.url):
-                raise InvalidRequest(error(1004, "Page Rule validation failed: forwarding_url needs {url: "
-                                                 "'https://...', status_code: 301 or 302}."))
+                raise InvalidRequest(
+                    error(
+                        1004,
+                        "Page Rule validation failed: forwarding_url needs {url: "
+                        "'https://...', status_code: 301 or 302}.",
+                    )
+                )
             stored.append({"id": action.id, "value": value.model_dump()})
             continue
         if action.id == "always_use_https":
             value = None
         elif action.id == "cache_level" and value not in CACHE_LEVELS:
-            raise InvalidRequest(error(1004, f"Page Rule validation failed: cache_level must be one of "
-                                             f"{', '.join(CACHE_LEVELS)}."))
+            raise InvalidRequest(
+                error(1004, f"Page Rule validation failed: cache_level must be one of {', '.join(CACHE_LEVELS)}.")
+            )
         elif action.id == "ssl" and value not in SSL_MODES:
-            raise InvalidRequest(error(1004, "Page Rule validation failed: ssl must be one of "
-                                             f"{', '.join(SSL_MODES)}."))
+            raise InvalidRequest(
+                error(1004, f"Page Rule validation failed: ssl must be one of {', '.join(SSL_MODES)}.")
+            )
         elif action.id in ("browser_cache_ttl", "edge_cache_ttl") and (not isinstance(value, int) or value < 0):
             raise InvalidRequest(error(1004, f"Page Rule validation failed: {action.id} must be seconds."))
         stored.append({"id": action.id, "value": value})
@@ -110,12 +148,15 @@ def check_purge_files(files: list[str], zone_name: str) -> list[str]:
 
 # ---------------------------------------------------------------- DNSSEC
 
+
 def new_keys(zone_name: str, generation: int) -> dict[str, Any]:
     """A deterministic ECDSA P-256 key stand-in for a zone: key tag, SHA-256 digest and public key."""
     seed = hashlib.sha256(f"{zone_name}:{generation}".encode()).digest()
-    return {"key_tag": int.from_bytes(seed[:2], "big") % 65535 + 1,
-            "digest": hashlib.sha256(seed).hexdigest().upper(),
-            "public_key": base64.b64encode(seed + hashlib.sha256(seed).digest()).decode()}
+    return {
+        "key_tag": int.from_bytes(seed[:2], "big") % 65535 + 1,
+        "digest": hashlib.sha256(seed).hexdigest().upper(),
+        "public_key": base64.b64encode(seed + hashlib.sha256(seed).digest()).decode(),
+    }
 
 
 def ds_record(zone_name: str, row: dict[str, Any]) -> str:
@@ -137,10 +178,29 @@ def dnssec_object(zone_name: str, row: dict[str, Any], published: list[str]) -> 
     """The DNSSEC object; key details are shown while keys exist."""
     status = effective_status(zone_name, row, published)
     if row["key_tag"] is None or status == "disabled":
-        return DnssecObject(status=status, flags=None, algorithm=None, key_type=None, digest_type=None,
-                            digest_algorithm=None, digest=None, ds=None, key_tag=None, public_key=None,
-                            modified_on=row["modified_on"])
-    return DnssecObject(status=status, flags=257, algorithm="13", key_type="ECDSAP256SHA256", digest_type="2",
-                        digest_algorithm="SHA256", digest=row["digest"], ds=ds_record(zone_name, row),
-                        key_tag=row["key_tag"], public_key=row["public_key"], modified_on=row["modified_on"])
-
+        return DnssecObject(
+            status=status,
+            flags=None,
+            algorithm=None,
+            key_type=None,
+            digest_type=None,
+            digest_algorithm=None,
+            digest=None,
+            ds=None,
+            key_tag=None,
+            public_key=None,
+            modified_on=row["modified_on"],
+        )
+    return DnssecObject(
+        status=status,
+        flags=257,
+        algorithm="13",
+        key_type="ECDSAP256SHA256",
+        digest_type="2",
+        digest_algorithm="SHA256",
+        digest=row["digest"],
+        ds=ds_record(zone_name, row),
+        key_tag=row["key_tag"],
+        public_key=row["public_key"],
+        modified_on=row["modified_on"],
+    )

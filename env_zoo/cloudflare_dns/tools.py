@@ -62,8 +62,16 @@ from .schema import (
 
 RecordType = Literal["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA"]
 Role = Literal["Administrator", "DNS", "Administrator Read Only"]
-SettingId = Literal["ssl", "always_use_https", "automatic_https_rewrites", "min_tls_version", "security_level",
-                    "development_mode", "ipv6", "browser_cache_ttl"]
+SettingId = Literal[
+    "ssl",
+    "always_use_https",
+    "automatic_https_rewrites",
+    "min_tls_version",
+    "security_level",
+    "development_mode",
+    "ipv6",
+    "browser_cache_ttl",
+]
 
 
 def _hex_id(db: Database, table: Any) -> str:
@@ -77,6 +85,7 @@ def _published_ds(db: Database, zone_name: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- zones
+
 
 @tool(read_only=True)
 def list_zones(
@@ -125,19 +134,30 @@ def zone_activation_check(db: Database, zone_id: str) -> ZoneObject:
     registrar = found[0]
     if zone["type"] == "full":
         if sorted(registrar["name_servers"]) != sorted(zone["name_servers"]):
-            raise Conflict(error(1224, f"Activation check failed: {zone['name']} still uses "
-                                       f"{', '.join(registrar['name_servers'])}. At {registrar['registrar']}, replace "
-                                       f"them with {', '.join(zone['name_servers'])}."))
+            raise Conflict(
+                error(
+                    1224,
+                    f"Activation check failed: {zone['name']} still uses "
+                    f"{', '.join(registrar['name_servers'])}. At {registrar['registrar']}, replace "
+                    f"them with {', '.join(zone['name_servers'])}.",
+                )
+            )
     else:
         wanted = {"name": f"cloudflare-verify.{zone['name']}", "content": zone["verification_key"]}
         if wanted not in registrar["txt_records"]:
-            raise Conflict(error(1224, f"Activation check failed: add a TXT record {wanted['name']} with the value "
-                                       f"{wanted['content']} at your current DNS provider."))
+            raise Conflict(
+                error(
+                    1224,
+                    f"Activation check failed: add a TXT record {wanted['name']} with the value "
+                    f"{wanted['content']} at your current DNS provider.",
+                )
+            )
     now = db.now_iso()
     return zone_object(db, db.update(zones, zone_id, status="active", activated_on=now, modified_on=now))
 
 
 # ---------------------------------------------------------------- DNS records
+
 
 @tool(read_only=True)
 def list_dns_records(
@@ -182,9 +202,20 @@ def list_dns_records(
 
 def _store(db: Database, zone: dict[str, Any], record: Record, comment: str | None) -> dict[str, Any]:
     now = db.now_iso()
-    return db.insert(dns_records, id=_hex_id(db, dns_records), zone_id=zone["id"], type=record.type,
-                     name=record.name, content=record.content, ttl=record.ttl, proxied=record.proxied,
-                     priority=record.priority, comment=comment, created_on=now, modified_on=now)
+    return db.insert(
+        dns_records,
+        id=_hex_id(db, dns_records),
+        zone_id=zone["id"],
+        type=record.type,
+        name=record.name,
+        content=record.content,
+        ttl=record.ttl,
+        proxied=record.proxied,
+        priority=record.priority,
+        comment=comment,
+        created_on=now,
+        modified_on=now,
+    )
 
 
 @tool()
@@ -249,14 +280,27 @@ def update_dns_record(
     row = db.get(dns_records, dns_record_id, "DNS record")
     if row["zone_id"] != zone_id:
         raise NotFound(error(81044, "Record does not exist."))
-    record = check(Record(
-        type or row["type"], name if name is not None else row["name"],
-        content if content is not None else row["content"], ttl if ttl is not None else row["ttl"],
-        proxied if proxied is not None else row["proxied"], priority if priority is not None else row["priority"],
-    ), zone["name"])
+    record = check(
+        Record(
+            type or row["type"],
+            name if name is not None else row["name"],
+            content if content is not None else row["content"],
+            ttl if ttl is not None else row["ttl"],
+            proxied if proxied is not None else row["proxied"],
+            priority if priority is not None else row["priority"],
+        ),
+        zone["name"],
+    )
     check_conflicts(record, db.find(dns_records, zone_id=zone_id), own_id=dns_record_id)
-    changes = dict(type=record.type, name=record.name, content=record.content, ttl=record.ttl,
-                   proxied=record.proxied, priority=record.priority, modified_on=db.now_iso())
+    changes = dict(
+        type=record.type,
+        name=record.name,
+        content=record.content,
+        ttl=record.ttl,
+        proxied=record.proxied,
+        priority=record.priority,
+        modified_on=db.now_iso(),
+    )
     if comment is not None:
         changes["comment"] = comment or None
     return record_object(db.update(dns_records, dns_record_id, **changes), zone["name"])
@@ -324,6 +368,7 @@ def export_dns_records(db: Database, zone_id: str) -> BindExport:
 
 # ---------------------------------------------------------------- settings
 
+
 def _value(setting: str, stored: str) -> str | int:
     """A stored setting value in its API type (numbers for TTLs)."""
     return int(stored) if isinstance(SETTINGS[setting][0], int) else stored
@@ -343,8 +388,12 @@ def get_zone_settings(db: Database, zone_id: str) -> list[ZoneSettingObject]:
     """
     zone_for(db, zone_id, "read")
     rows = db.find(zone_settings, zone_id=zone_id, order_by=[zone_settings.c.setting])
-    return [ZoneSettingObject(id=s["setting"], value=_value(s["setting"], s["value"]), editable=True,
-                              modified_on=s["modified_on"]) for s in rows]
+    return [
+        ZoneSettingObject(
+            id=s["setting"], value=_value(s["setting"], s["value"]), editable=True, modified_on=s["modified_on"]
+        )
+        for s in rows
+    ]
 
 
 @tool()
@@ -370,9 +419,11 @@ def edit_zone_setting(db: Database, zone_id: str, setting_id: SettingId, value: 
 
 # ---------------------------------------------------------------- page rules
 
+
 @tool(read_only=True)
-def list_page_rules(db: Database, zone_id: str, status: Literal["active", "disabled"] | None = None) -> list[
-        PageRuleObject]:
+def list_page_rules(
+    db: Database, zone_id: str, status: Literal["active", "disabled"] | None = None
+) -> list[PageRuleObject]:
     """List a zone's page rules, highest priority first.
 
     Args:
@@ -420,15 +471,29 @@ def create_page_rule(
     existing = db.find(page_rules, zone_id=zone_id)
     limit = PAGE_RULE_LIMIT[zone["plan"]]
     if len(existing) >= limit:
-        raise Conflict(error(1004, f"Page Rule validation failed: the {zone['plan']} plan allows {limit} page rules "
-                                   f"and {zone['name']} has {len(existing)}. Delete or reuse one."))
+        raise Conflict(
+            error(
+                1004,
+                f"Page Rule validation failed: the {zone['plan']} plan allows {limit} page rules "
+                f"and {zone['name']} has {len(existing)}. Delete or reuse one.",
+            )
+        )
     target = check_target(url, zone["name"])
     _check_unique_target(db, zone_id, target, None)
     stored = check_actions(actions)
     now = db.now_iso()
     rank = priority if priority is not None else max((r["priority"] for r in existing), default=0) + 1
-    row = db.insert(page_rules, id=_hex_id(db, page_rules), zone_id=zone_id, targets=_target(target),
-                    actions=stored, priority=rank, status=status, created_on=now, modified_on=now)
+    row = db.insert(
+        page_rules,
+        id=_hex_id(db, page_rules),
+        zone_id=zone_id,
+        targets=_target(target),
+        actions=stored,
+        priority=rank,
+        status=status,
+        created_on=now,
+        modified_on=now,
+    )
     return page_rule_object(row)
 
 
@@ -474,6 +539,7 @@ def update_page_rule(
 
 # ---------------------------------------------------------------- cache
 
+
 @tool()
 def purge_cache(
     db: Database,
@@ -496,19 +562,26 @@ def purge_cache(
     zone = zone_for(db, zone_id, "purge")
     given = [purge_everything, bool(files), bool(tags), bool(hosts)]
     if sum(given) != 1:
-        raise InvalidRequest(error(1012, "Request must contain exactly one of purge_everything, files, tags or "
-                                         "hosts."))
+        raise InvalidRequest(error(1012, "Request must contain exactly one of purge_everything, files, tags or hosts."))
     if zone["status"] != "active":
         raise Conflict(error(1012, f"Zone {zone['name']} is not active yet; there is no cache to purge."))
     if (tags or hosts) and zone["plan"] != "Enterprise":
         raise InvalidRequest(error(1134, "Purge by tag or hostname is only available on the Enterprise plan."))
-    row = db.insert(cache_purges, id=_hex_id(db, cache_purges), zone_id=zone_id, purge_everything=purge_everything,
-                    files=check_purge_files(files or [], zone["name"]), tags=tags or [], hosts=hosts or [],
-                    created_on=db.now_iso())
+    row = db.insert(
+        cache_purges,
+        id=_hex_id(db, cache_purges),
+        zone_id=zone_id,
+        purge_everything=purge_everything,
+        files=check_purge_files(files or [], zone["name"]),
+        tags=tags or [],
+        hosts=hosts or [],
+        created_on=db.now_iso(),
+    )
     return PurgeResult(id=row["id"])
 
 
 # ---------------------------------------------------------------- DNSSEC
+
 
 def _dnssec_row(db: Database, zone: dict[str, Any]) -> dict[str, Any]:
     return db.get(dnssec, zone["id"], "DNSSEC")
@@ -551,8 +624,9 @@ def edit_dnssec(db: Database, zone_id: str, status: Literal["active", "disabled"
         if current in ("disabled", "pending-disabled"):
             raise Conflict(error(1004, f"DNSSEC is already {current} on {zone['name']}."))
         if current == "pending":
-            row = db.update(dnssec, zone_id, status="disabled", key_tag=None, digest=None, public_key=None,
-                            modified_on=now)
+            row = db.update(
+                dnssec, zone_id, status="disabled", key_tag=None, digest=None, public_key=None, modified_on=now
+            )
         else:
             row = db.update(dnssec, zone_id, status="pending-disabled", modified_on=now)
     return dnssec_object(zone["name"], row, published)
@@ -560,9 +634,11 @@ def edit_dnssec(db: Database, zone_id: str, status: Literal["active", "disabled"
 
 # ---------------------------------------------------------------- members
 
+
 def _member_object(db: Database, row: dict[str, Any]) -> MemberObject:
-    return MemberObject(id=row["id"], user=MemberUser(**db.get(users, row["user_id"], "User")), roles=row["roles"],
-                        status=row["status"])
+    return MemberObject(
+        id=row["id"], user=MemberUser(**db.get(users, row["user_id"], "User")), roles=row["roles"], status=row["status"]
+    )
 
 
 @tool(read_only=True)
@@ -603,16 +679,34 @@ def create_account_member(
     if "@" not in address or "." not in address.split("@")[-1]:
         raise InvalidRequest(error(1001, f"{email} is not a valid email address."))
     found = db.find(users, email=address)
-    person = found[0] if found else db.insert(users, id=_hex_id(db, users), email=address, first_name=None,
-                                              last_name=None, two_factor_authentication_enabled=False)
+    person = (
+        found[0]
+        if found
+        else db.insert(
+            users,
+            id=_hex_id(db, users),
+            email=address,
+            first_name=None,
+            last_name=None,
+            two_factor_authentication_enabled=False,
+        )
+    )
     if db.find(account_members, account_id=account_id, user_id=person["id"]):
         raise Conflict(error(1001, f"{address} is already a member of this account."))
-    row = db.insert(account_members, id=_hex_id(db, account_members), account_id=account_id, user_id=person["id"],
-                    roles=list(dict.fromkeys(roles)), status="pending", invited_on=db.now_iso())
+    row = db.insert(
+        account_members,
+        id=_hex_id(db, account_members),
+        account_id=account_id,
+        user_id=person["id"],
+        roles=list(dict.fromkeys(roles)),
+        status="pending",
+        invited_on=db.now_iso(),
+    )
     return _member_object(db, row)
 
 
 # ---------------------------------------------------------------- the domain owner (user only)
+
 
 @tool(user_only=True)
 def approve_member_invitation(db: Database, account_name: str, email: str) -> MemberObject:
@@ -672,8 +766,9 @@ def update_registrar(
     if (txt_name is None) != (txt_content is None):
         raise InvalidRequest("Give both txt_name and txt_content.")
     if txt_name is not None and txt_content is not None:
-        changes["txt_records"] = row["txt_records"] + [{"name": txt_name.strip().lower().rstrip("."),
-                                                        "content": txt_content.strip()}]
+        changes["txt_records"] = row["txt_records"] + [
+            {"name": txt_name.strip().lower().rstrip("."), "content": txt_content.strip()}
+        ]
     if remove_ds_records:
         changes["ds_records"] = []
     if ds_record is not None:
@@ -681,4 +776,3 @@ def update_registrar(
     if not changes:
         raise InvalidRequest("Nothing to change.")
     return RegistrarDomain(**db.update(registrar_domains, row["domain"], **changes))
-

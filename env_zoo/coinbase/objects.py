@@ -215,7 +215,8 @@ class CancelResult(BaseModel):
     order_id: str
     success: bool
     failure_reason: str | None = Field(
-        description="UNKNOWN_CANCEL_ORDER, ORDER_IS_FULLY_FILLED, INVALID_CANCEL_REQUEST or DUPLICATE_CANCEL_REQUEST")
+        description="UNKNOWN_CANCEL_ORDER, ORDER_IS_FULLY_FILLED, INVALID_CANCEL_REQUEST or DUPLICATE_CANCEL_REQUEST"
+    )
 
 
 class NetworkInfo(BaseModel):
@@ -273,12 +274,14 @@ def user_object(db: Database, row: dict[str, Any]) -> UserObject:
     """The user with their fee tier computed from the last 30 days of fills."""
     volume = volume_30d(db)
     name, low, high, taker, maker = fee_tier(volume)
-    tier = FeeTier(pricing_tier=name, usd_from=str(low), usd_to=str(high), taker_fee_rate=str(taker),
-                   maker_fee_rate=str(maker))
+    tier = FeeTier(
+        pricing_tier=name, usd_from=str(low), usd_to=str(high), taker_fee_rate=str(taker), maker_fee_rate=str(maker)
+    )
     return UserObject(
         **{k: row[k] for k in UserObject.model_fields if k in row and k != "send_2fa_threshold"},
         send_2fa_threshold=Money(amount=row["send_2fa_threshold"], currency=row["native_currency"]),
-        advanced_trade_volume_30d=f"{volume:f}", fee_tier=tier,
+        advanced_trade_volume_30d=f"{volume:f}",
+        fee_tier=tier,
     )
 
 
@@ -289,7 +292,8 @@ def account_object(db: Database, row: dict[str, Any]) -> AccountObject:
     return AccountObject(
         **{k: row[k] for k in AccountObject.model_fields if k not in ("available_balance", "hold", "networks")},
         available_balance=Balance(value=row["available_balance"], currency=code),
-        hold=Balance(value=row["hold"], currency=code), networks=nets,
+        hold=Balance(value=row["hold"], currency=code),
+        networks=nets,
     )
 
 
@@ -301,22 +305,31 @@ def product_object(db: Database, row: dict[str, Any]) -> ProductObject:
 def payment_method_object(db: Database, row: dict[str, Any]) -> PaymentMethodObject:
     """A payment method with its remaining buy limits."""
     limits = [
-        LimitObject(period_in_days=days, total=Money(amount=fmt(limit, 2), currency="USD"),
-                    remaining=Money(amount=fmt(remaining, 2), currency="USD"))
+        LimitObject(
+            period_in_days=days,
+            total=Money(amount=fmt(limit, 2), currency="USD"),
+            remaining=Money(amount=fmt(remaining, 2), currency="USD"),
+        )
         for days, limit, remaining in buy_limits(db, row)
     ]
-    return PaymentMethodObject(**{k: row[k] for k in PaymentMethodObject.model_fields if k in row},
-                               buy_limits=limits)
+    return PaymentMethodObject(**{k: row[k] for k in PaymentMethodObject.model_fields if k in row}, buy_limits=limits)
 
 
 def trade_object(row: dict[str, Any], committed: bool = True) -> TradeObject:
     """A buy or sell row (or an unsaved quote shaped like one)."""
     usd = {k: Money(amount=row[k], currency="USD") for k in ("unit_price", "subtotal", "fee", "total")}
     return TradeObject(
-        id=row["id"], resource=row["resource"], status=row["status"], committed=committed,
-        account_id=row["account_id"], payment_method_id=row["payment_method_id"],
-        amount=Money(amount=row["amount"], currency=row["currency"]), transaction_id=row["transaction_id"],
-        payout_at=row["payout_at"], created_at=row["created_at"], **usd,
+        id=row["id"],
+        resource=row["resource"],
+        status=row["status"],
+        committed=committed,
+        account_id=row["account_id"],
+        payment_method_id=row["payment_method_id"],
+        amount=Money(amount=row["amount"], currency=row["currency"]),
+        transaction_id=row["transaction_id"],
+        payout_at=row["payout_at"],
+        created_at=row["created_at"],
+        **usd,
     )
 
 
@@ -324,13 +337,18 @@ def convert_object(row: dict[str, Any], expired: bool) -> ConvertTradeObject:
     """A conversion row."""
     source, target = row["source_currency"], row["target_currency"]
     return ConvertTradeObject(
-        trade_id=row["id"], status=row["status"], source_account_id=row["source_account_id"],
+        trade_id=row["id"],
+        status=row["status"],
+        source_account_id=row["source_account_id"],
         target_account_id=row["target_account_id"],
         user_entered_amount=Balance(value=row["user_entered_amount"], currency=source),
-        fee=Balance(value=row["fee"], currency=source), subtotal=Balance(value=row["subtotal"], currency=source),
+        fee=Balance(value=row["fee"], currency=source),
+        subtotal=Balance(value=row["subtotal"], currency=source),
         exchange_rate=Balance(value=row["exchange_rate"], currency=target),
-        target_amount=Balance(value=row["target_amount"], currency=target), expired=expired,
-        created_at=row["created_at"], expires_at=row["expires_at"],
+        target_amount=Balance(value=row["target_amount"], currency=target),
+        expired=expired,
+        created_at=row["created_at"],
+        expires_at=row["expires_at"],
     )
 
 
@@ -348,21 +366,33 @@ def transaction_object(row: dict[str, Any]) -> TransactionObject:
     network = None
     if net:
         network = NetworkInfo(
-            name=net["name"], status=net["status"], hash=net.get("hash"),
+            name=net["name"],
+            status=net["status"],
+            hash=net.get("hash"),
             transaction_fee=Money(amount=net["transaction_fee"], currency=code) if net.get("transaction_fee") else None,
             transaction_amount=Money(amount=net["transaction_amount"], currency=code)
-            if net.get("transaction_amount") else None,
+            if net.get("transaction_amount")
+            else None,
         )
     return TransactionObject(
-        id=row["id"], type=row["type"], status=row["status"], amount=Money(amount=row["amount"], currency=code),
-        native_amount=Money(amount=row["native_amount"], currency="USD"), description=row["description"],
-        awaiting_2fa=row["awaiting_2fa"], network=network, to_address=row["to_address"],
-        from_address=row["from_address"], resource_id=row["resource_id"], created_at=row["created_at"],
+        id=row["id"],
+        type=row["type"],
+        status=row["status"],
+        amount=Money(amount=row["amount"], currency=code),
+        native_amount=Money(amount=row["native_amount"], currency="USD"),
+        description=row["description"],
+        awaiting_2fa=row["awaiting_2fa"],
+        network=network,
+        to_address=row["to_address"],
+        from_address=row["from_address"],
+        resource_id=row["resource_id"],
+        created_at=row["created_at"],
     )
 
 
 def address_book_object(db: Database, row: dict[str, Any]) -> AddressBookEntryObject:
     """An address-book entry with its allowlist status now."""
     usable = usable_from(db, row)
-    return AddressBookEntryObject(**row, allowlist_status="active" if db.now_iso() >= usable else "pending",
-                                  usable_from=usable)
+    return AddressBookEntryObject(
+        **row, allowlist_status="active" if db.now_iso() >= usable else "pending", usable_from=usable
+    )

@@ -40,21 +40,34 @@ def _size(value: float, label: str, step: str) -> Decimal:
 def _check_base_size(product: dict[str, Any], size: Decimal) -> None:
     low, high = dec(product["base_min_size"]), dec(product["base_max_size"])
     if not low <= size <= high:
-        raise InvalidRequest(f"base_size must be between {product['base_min_size']} and {product['base_max_size']} "
-                             f"{product['base_currency_id']}")
+        raise InvalidRequest(
+            f"base_size must be between {product['base_min_size']} and {product['base_max_size']} "
+            f"{product['base_currency_id']}"
+        )
 
 
 def _check_notional(product: dict[str, Any], value: Decimal) -> None:
     if value < dec(product["quote_min_size"]):
-        raise InvalidRequest(f"Order is too small: the minimum for {product['product_id']} is "
-                             f"{product['quote_min_size']} {product['quote_currency_id']}")
+        raise InvalidRequest(
+            f"Order is too small: the minimum for {product['product_id']} is "
+            f"{product['quote_min_size']} {product['quote_currency_id']}"
+        )
     if value > dec(product["quote_max_size"]):
-        raise InvalidRequest(f"Order is too large: the maximum for {product['product_id']} is "
-                             f"{product['quote_max_size']} {product['quote_currency_id']}")
+        raise InvalidRequest(
+            f"Order is too large: the maximum for {product['product_id']} is "
+            f"{product['quote_max_size']} {product['quote_currency_id']}"
+        )
 
 
-def _check_shape(product: dict[str, Any], side: str, order_type: str, base_size: float | None,
-                 quote_size: float | None, limit_price: float | None, post_only: bool) -> None:
+def _check_shape(
+    product: dict[str, Any],
+    side: str,
+    order_type: str,
+    base_size: float | None,
+    quote_size: float | None,
+    limit_price: float | None,
+    post_only: bool,
+) -> None:
     """Which sizes an order type takes, and the product's trading mode."""
     name = product["product_id"]
     check_trading(product)
@@ -76,9 +89,17 @@ def _check_shape(product: dict[str, Any], side: str, order_type: str, base_size:
         raise InvalidRequest(f"{name} is in post-only mode: set post_only")
 
 
-def place(db: Database, product_id: str, side: str, order_type: str, base_size: float | None,
-          quote_size: float | None, limit_price: float | None, post_only: bool,
-          client_order_id: str | None) -> dict[str, Any]:
+def place(
+    db: Database,
+    product_id: str,
+    side: str,
+    order_type: str,
+    base_size: float | None,
+    quote_size: float | None,
+    limit_price: float | None,
+    post_only: bool,
+    client_order_id: str | None,
+) -> dict[str, Any]:
     """Validate and place an order; market and marketable limit orders fill at once, others rest and hold funds."""
     product = db.get(products, product_id.strip().upper(), "Product")
     _check_shape(product, side, order_type, base_size, quote_size, limit_price, post_only)
@@ -99,8 +120,10 @@ def place(db: Database, product_id: str, side: str, order_type: str, base_size: 
     if price is not None:
         crosses = price >= ask if side == "BUY" else price <= bid
         if crosses and post_only:
-            raise InvalidRequest(f"Post-only order would cross the book (best {'ask' if side == 'BUY' else 'bid'} "
-                                 f"{price_text(fill_price)}): it was not placed")
+            raise InvalidRequest(
+                f"Post-only order would cross the book (best {'ask' if side == 'BUY' else 'bid'} "
+                f"{price_text(fill_price)}): it was not placed"
+            )
         _check_notional(product, size * price)
     else:
         crosses = True
@@ -117,14 +140,26 @@ def place(db: Database, product_id: str, side: str, order_type: str, base_size: 
     base_exp, quote_exp = places(db, base["currency"]), places(db, quote["currency"])
     order_id = db.new_uuid(orders)
     order = db.insert(
-        orders, order_id=order_id, client_order_id=client_order_id or order_id,
-        product_id=product["product_id"], side=side, order_type=order_type,
+        orders,
+        order_id=order_id,
+        client_order_id=client_order_id or order_id,
+        product_id=product["product_id"],
+        side=side,
+        order_type=order_type,
         time_in_force="IMMEDIATE_OR_CANCEL" if order_type == "MARKET" else "GOOD_UNTIL_CANCELLED",
         base_size=None if funds is not None else fmt(size, base_exp),
         quote_size=fmt(funds, quote_exp) if funds is not None else None,
-        limit_price=price_text(price) if price is not None else None, post_only=post_only, end_time=None,
-        status="OPEN", filled_size=fmt(ZERO, base_exp), filled_value=fmt(ZERO, quote_exp), average_filled_price="0.00",
-        total_fees=fmt(ZERO, quote_exp), number_of_fills=0, outstanding_hold_amount="0", created_time=db.now_iso(),
+        limit_price=price_text(price) if price is not None else None,
+        post_only=post_only,
+        end_time=None,
+        status="OPEN",
+        filled_size=fmt(ZERO, base_exp),
+        filled_value=fmt(ZERO, quote_exp),
+        average_filled_price="0.00",
+        total_fees=fmt(ZERO, quote_exp),
+        number_of_fills=0,
+        outstanding_hold_amount="0",
+        created_time=db.now_iso(),
         last_fill_time=None,
     )
     if crosses:
@@ -134,8 +169,15 @@ def place(db: Database, product_id: str, side: str, order_type: str, base_size: 
     return db.update(orders, order_id, outstanding_hold_amount=fmt(needed, quote_exp if side == "BUY" else base_exp))
 
 
-def fill(db: Database, order: dict[str, Any], product: dict[str, Any], price: Decimal, size: Decimal,
-         rate: Decimal, liquidity: str) -> dict[str, Any]:
+def fill(
+    db: Database,
+    order: dict[str, Any],
+    product: dict[str, Any],
+    price: Decimal,
+    size: Decimal,
+    rate: Decimal,
+    liquidity: str,
+) -> dict[str, Any]:
     """Execute an order in full at `price`: move the wallets, book the fill and both wallets' history."""
     base, quote = wallet(db, product["base_currency_id"]), wallet(db, product["quote_currency_id"])
     base_exp, quote_exp = places(db, base["currency"]), places(db, quote["currency"])
@@ -150,13 +192,27 @@ def fill(db: Database, order: dict[str, Any], product: dict[str, Any], price: De
     for account, delta in ((base, base_delta), (quote, quote_delta)):
         record(db, account, "advanced_trade_fill", delta, description=label, resource_id=order["order_id"])
     db.insert(
-        fills, entry_id=db.new_uuid(fills), trade_id=db.new_uuid(fills), order_id=order["order_id"],
-        product_id=product["product_id"], side=order["side"], price=price_text(price), size=fmt(size, base_exp),
-        commission=fmt(fee, quote_exp), liquidity_indicator=liquidity, trade_time=db.now_iso(),
+        fills,
+        entry_id=db.new_uuid(fills),
+        trade_id=db.new_uuid(fills),
+        order_id=order["order_id"],
+        product_id=product["product_id"],
+        side=order["side"],
+        price=price_text(price),
+        size=fmt(size, base_exp),
+        commission=fmt(fee, quote_exp),
+        liquidity_indicator=liquidity,
+        trade_time=db.now_iso(),
     )
     return db.update(
-        orders, order["order_id"], status="FILLED", filled_size=fmt(size, base_exp), filled_value=fmt(value, quote_exp),
-        average_filled_price=price_text(price), total_fees=fmt(fee, quote_exp), number_of_fills=1,
+        orders,
+        order["order_id"],
+        status="FILLED",
+        filled_size=fmt(size, base_exp),
+        filled_value=fmt(value, quote_exp),
+        average_filled_price=price_text(price),
+        total_fees=fmt(fee, quote_exp),
+        number_of_fills=1,
         last_fill_time=db.now_iso(),
     )
 

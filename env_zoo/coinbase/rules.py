@@ -18,10 +18,18 @@ ZERO = Decimal(0)
 CENT = Decimal("0.01")
 RETAIL_SPREAD = Decimal("0.005")  # simple buys and sells are priced 0.5% off the mid price
 MIN_RETAIL = Decimal("2.00")  # USD
-FLAT_FEES = ((Decimal(10), Decimal("0.99")), (Decimal(25), Decimal("1.49")), (Decimal(50), Decimal("1.99")),
-             (Decimal(200), Decimal("2.99")))
-FEE_RATES = {"ach_bank_account": Decimal("0.0149"), "fiat_account": Decimal("0.0149"),
-             "worldpay_card": Decimal("0.0399"), "paypal_account": Decimal("0.0399")}
+FLAT_FEES = (
+    (Decimal(10), Decimal("0.99")),
+    (Decimal(25), Decimal("1.49")),
+    (Decimal(50), Decimal("1.99")),
+    (Decimal(200), Decimal("2.99")),
+)
+FEE_RATES = {
+    "ach_bank_account": Decimal("0.0149"),
+    "fiat_account": Decimal("0.0149"),
+    "worldpay_card": Decimal("0.0399"),
+    "paypal_account": Decimal("0.0399"),
+}
 # Advanced Trade pricing: (tier, 30-day USD volume from, to, taker rate, maker rate)
 FEE_TIERS = (
     ("Intro 1", 0, 1_000, "0.0120", "0.0060"),
@@ -40,12 +48,17 @@ ALLOWLIST_DELAY = timedelta(hours=48)
 BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 ADDRESS_STYLES = {  # network -> (prefix, alphabet, length after the prefix); others are EVM (0x + 40 hex)
-    "bitcoin": ("bc1q", BECH32, 38), "litecoin": ("ltc1q", BECH32, 38), "cardano": ("addr1q", BECH32, 98),
-    "solana": ("", BASE58, 44), "ripple": ("r", BASE58, 33), "dogecoin": ("DH", BASE58, 32),
+    "bitcoin": ("bc1q", BECH32, 38),
+    "litecoin": ("ltc1q", BECH32, 38),
+    "cardano": ("addr1q", BECH32, 98),
+    "solana": ("", BASE58, 44),
+    "ripple": ("r", BASE58, 33),
+    "dogecoin": ("DH", BASE58, 32),
 }
 
 
 # ---------------------------------------------------------------- decimal money
+
 
 def dec(text: str | None) -> Decimal:
     """A stored decimal string as a Decimal (None as zero)."""
@@ -97,6 +110,7 @@ def on_step(value: Decimal, step: str, label: str) -> None:
 
 # ---------------------------------------------------------------- user, currencies, wallets
 
+
 def me(db: Database) -> dict[str, Any]:
     """The authenticated user."""
     return db.find(users)[0]
@@ -136,8 +150,11 @@ def adjust(db: Database, account: dict[str, Any], available: Decimal = ZERO, hol
     """Move a wallet's available and held balances by the given amounts."""
     exp = places(db, account["currency"])
     return db.update(
-        accounts, account["uuid"], available_balance=fmt(dec(account["available_balance"]) + available, exp),
-        hold=fmt(dec(account["hold"]) + hold, exp), updated_at=db.now_iso(),
+        accounts,
+        account["uuid"],
+        available_balance=fmt(dec(account["available_balance"]) + available, exp),
+        hold=fmt(dec(account["hold"]) + hold, exp),
+        updated_at=db.now_iso(),
     )
 
 
@@ -148,23 +165,40 @@ def check_available(db: Database, account: dict[str, Any], needed: Decimal, what
         exp = places(db, account["currency"])
         code = account["currency"]
         held = f" ({fmt(dec(account['hold']), exp)} {code} is on hold)" if dec(account["hold"]) else ""
-        raise Conflict(f"Insufficient funds: {what} needs {fmt(needed, exp)} {code} but your {code} Wallet has "
-                       f"{fmt(have, exp)} {code} available{held}.")
+        raise Conflict(
+            f"Insufficient funds: {what} needs {fmt(needed, exp)} {code} but your {code} Wallet has "
+            f"{fmt(have, exp)} {code} available{held}."
+        )
 
 
 def record(db: Database, account: dict[str, Any], kind: str, amount: Decimal, **values: Any) -> dict[str, Any]:
     """Book a transaction of `amount` (signed) on a wallet's history; balances are moved separately."""
     code = account["currency"]
-    row = {"status": "completed", "description": None, "awaiting_2fa": False, "network": None, "to_address": None,
-           "from_address": None, "idem": None, "resource_id": None} | values
+    row = {
+        "status": "completed",
+        "description": None,
+        "awaiting_2fa": False,
+        "network": None,
+        "to_address": None,
+        "from_address": None,
+        "idem": None,
+        "resource_id": None,
+    } | values
     return db.insert(
-        transactions, id=db.new_uuid(transactions), account_id=account["uuid"], type=kind,
-        amount=fmt(amount, places(db, code)), currency=code, native_amount=fmt(native(db, code, amount), 2),
-        created_at=db.now_iso(), **row,
+        transactions,
+        id=db.new_uuid(transactions),
+        account_id=account["uuid"],
+        type=kind,
+        amount=fmt(amount, places(db, code)),
+        currency=code,
+        native_amount=fmt(native(db, code, amount), 2),
+        created_at=db.now_iso(),
+        **row,
     )
 
 
 # ---------------------------------------------------------------- networks and addresses
+
 
 def network(db: Database, code: str, name: str | None) -> dict[str, Any]:
     """A currency's network by name, or its default network."""
@@ -205,8 +239,10 @@ def check_allowlisted(db: Database, code: str, network_name: str, address: str) 
         raise PermissionDenied("Address allowlisting is on: add this address to your address book to send to it")
     usable = usable_from(db, entries[0])
     if db.now_iso() < usable:
-        raise PermissionDenied(f"'{entries[0]['label']}' was added to your address book less than 48 hours ago; "
-                               f"it can receive from {usable}")
+        raise PermissionDenied(
+            f"'{entries[0]['label']}' was added to your address book less than 48 hours ago; "
+            f"it can receive from {usable}"
+        )
 
 
 def generated_address(network_name: str, seed: str) -> str:
@@ -225,6 +261,7 @@ def tx_hash(network_name: str, seed: str) -> str:
 
 
 # ---------------------------------------------------------------- trading status
+
 
 def check_trading(product: dict[str, Any]) -> None:
     """Raise when a product accepts no new orders (offline, disabled or cancel-only)."""
@@ -247,6 +284,7 @@ def check_simple_trading(db: Database, code: str) -> None:
 
 
 # ---------------------------------------------------------------- simple buys and sells
+
 
 @dataclass(frozen=True)
 class RetailPrice:
@@ -292,8 +330,19 @@ def buy_limits(db: Database, method: dict[str, Any]) -> list[tuple[int, Decimal,
         if limit is None:
             continue
         since = (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        used = sum((dec(t["total"]) for t in db.find(trades, trades.c.created_at > since, resource="buy",
-                                                     status="completed", payment_method_id=method["id"])), ZERO)
+        used = sum(
+            (
+                dec(t["total"])
+                for t in db.find(
+                    trades,
+                    trades.c.created_at > since,
+                    resource="buy",
+                    status="completed",
+                    payment_method_id=method["id"],
+                )
+            ),
+            ZERO,
+        )
         out.append((days, dec(limit), max(dec(limit) - used, ZERO)))
     return out
 
@@ -303,11 +352,14 @@ def check_buy_limits(db: Database, method: dict[str, Any], total: Decimal) -> No
     for days, limit, remaining in buy_limits(db, method):
         if total > remaining:
             period = "daily" if days == 1 else "weekly"
-            raise Conflict(f"This buy of ${total:,} is over your {period} buy limit for {method['name']}: "
-                           f"${remaining:,} of ${limit:,} left.")
+            raise Conflict(
+                f"This buy of ${total:,} is over your {period} buy limit for {method['name']}: "
+                f"${remaining:,} of ${limit:,} left."
+            )
 
 
 # ---------------------------------------------------------------- Advanced Trade fee tier
+
 
 def volume_30d(db: Database) -> Decimal:
     """Advanced Trade volume of the last 30 days, in USD."""
@@ -326,6 +378,7 @@ def fee_tier(volume: Decimal) -> tuple[str, int, int, Decimal, Decimal]:
 
 
 # ---------------------------------------------------------------- conversions
+
 
 @dataclass(frozen=True)
 class ConvertPrice:

@@ -83,14 +83,23 @@ from .schema import (
 
 Side = Literal["buy", "sell"]
 TransactionType = Literal[
-    "send", "receive", "buy", "sell", "trade", "advanced_trade_fill", "fiat_deposit", "fiat_withdrawal",
-    "staking_reward", "interest",
+    "send",
+    "receive",
+    "buy",
+    "sell",
+    "trade",
+    "advanced_trade_fill",
+    "fiat_deposit",
+    "fiat_withdrawal",
+    "staking_reward",
+    "interest",
 ]
 OrderStatus = Literal["OPEN", "FILLED", "CANCELLED", "EXPIRED", "FAILED"]
 ISO = "%Y-%m-%dT%H:%M:%SZ"
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _crypto_account(db: Database, account_id: str) -> dict[str, Any]:
     account = db.get(accounts, account_id, "Account")
@@ -126,17 +135,25 @@ def _price_trade(
     return account, method, price
 
 
-def _trade_row(side: str, account: dict[str, Any], method: dict[str, Any], price: RetailPrice, exp: int,
-               **values: Any) -> dict[str, Any]:
+def _trade_row(
+    side: str, account: dict[str, Any], method: dict[str, Any], price: RetailPrice, exp: int, **values: Any
+) -> dict[str, Any]:
     return {
-        "resource": side, "account_id": account["uuid"], "payment_method_id": method["id"],
-        "amount": fmt(price.amount, exp), "currency": account["currency"], "unit_price": price_text(price.unit_price),
-        "subtotal": fmt(price.subtotal, 2), "fee": fmt(price.fee, 2), "total": fmt(price.total, 2),
+        "resource": side,
+        "account_id": account["uuid"],
+        "payment_method_id": method["id"],
+        "amount": fmt(price.amount, exp),
+        "currency": account["currency"],
+        "unit_price": price_text(price.unit_price),
+        "subtotal": fmt(price.subtotal, 2),
+        "fee": fmt(price.fee, 2),
+        "total": fmt(price.total, 2),
     } | values
 
 
-def _execute_trade(db: Database, side: str, account: dict[str, Any], method: dict[str, Any],
-                   price: RetailPrice) -> TradeObject:
+def _execute_trade(
+    db: Database, side: str, account: dict[str, Any], method: dict[str, Any], price: RetailPrice
+) -> TradeObject:
     """Commit a priced simple trade: move the crypto, settle the USD side and book both."""
     code, exp = account["currency"], places(db, account["currency"])
     buying = side == "buy"
@@ -144,8 +161,14 @@ def _execute_trade(db: Database, side: str, account: dict[str, Any], method: dic
     verb = "Bought" if buying else "Sold"
     trade_id = db.new_uuid(trades)
     adjust(db, account, available=crypto)
-    tx = record(db, account, side, crypto, description=f"{verb} {fmt(price.amount, exp)} {code} "
-                f"{'with' if buying else 'to'} {method['name']}", resource_id=trade_id)
+    tx = record(
+        db,
+        account,
+        side,
+        crypto,
+        description=f"{verb} {fmt(price.amount, exp)} {code} {'with' if buying else 'to'} {method['name']}",
+        resource_id=trade_id,
+    )
     if method["type"] == "fiat_account":
         usd = db.get(accounts, method["fiat_account_id"])
         cash = -price.total if buying else price.total
@@ -154,14 +177,26 @@ def _execute_trade(db: Database, side: str, account: dict[str, Any], method: dic
     payout = None
     if not buying:
         payout = db.now() if method["instant_sell"] else db.now() + timedelta(days=3)
-    row = db.insert(trades, **_trade_row(
-        side, account, method, price, exp, id=trade_id, status="completed", transaction_id=tx["id"],
-        payout_at=payout.strftime(ISO) if payout else None, created_at=db.now_iso(),
-    ))
+    row = db.insert(
+        trades,
+        **_trade_row(
+            side,
+            account,
+            method,
+            price,
+            exp,
+            id=trade_id,
+            status="completed",
+            transaction_id=tx["id"],
+            payout_at=payout.strftime(ISO) if payout else None,
+            created_at=db.now_iso(),
+        ),
+    )
     return trade_object(row)
 
 
 # ---------------------------------------------------------------- user, wallets, products, payment methods
+
 
 @tool(read_only=True)
 def get_current_user(db: Database) -> UserObject:
@@ -181,8 +216,9 @@ def list_accounts(db: Database, limit: int = 49, cursor: str | None = None) -> P
     """
     rows = db.find(accounts, order_by=[accounts.c.name])
     page = paginate(rows, limit, cursor, max_page_size=250)
-    return Page[AccountObject](results=[account_object(db, r) for r in page.results], next_cursor=page.next_cursor,
-                               has_more=page.has_more)
+    return Page[AccountObject](
+        results=[account_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -214,6 +250,7 @@ def list_payment_methods(db: Database) -> list[PaymentMethodObject]:
 
 # ---------------------------------------------------------------- simple buys and sells
 
+
 @tool(read_only=True)
 def get_quote(
     db: Database, side: Side, account_id: str, amount: float, currency: str, payment_method_id: str
@@ -229,8 +266,18 @@ def get_quote(
         payment_method_id: Buys: the payment method to pay with; sells: where the money goes.
     """
     account, method, price = _price_trade(db, side, account_id, amount, currency, payment_method_id)
-    row = _trade_row(side, account, method, price, places(db, account["currency"]), id=None, status="quote",
-                     transaction_id=None, payout_at=None, created_at=None)
+    row = _trade_row(
+        side,
+        account,
+        method,
+        price,
+        places(db, account["currency"]),
+        id=None,
+        status="quote",
+        transaction_id=None,
+        payout_at=None,
+        created_at=None,
+    )
     return trade_object(row, committed=False)
 
 
@@ -266,6 +313,7 @@ def place_sell(db: Database, account_id: str, amount: float, currency: str, paym
 
 # ---------------------------------------------------------------- conversions
 
+
 @tool()
 def create_convert_quote(db: Database, from_account: str, to_account: str, amount: float) -> ConvertTradeObject:
     """Quote converting one crypto (or USDC/USD) into another. The quote holds its rate for 10 minutes; nothing
@@ -284,11 +332,20 @@ def create_convert_quote(db: Database, from_account: str, to_account: str, amoun
     check_available(db, source, value, "this conversion")
     src_exp, tgt_exp = places(db, src), places(db, tgt)
     row = db.insert(
-        conversions, id=db.new_uuid(conversions), status="TRADE_STATUS_CREATED", source_account_id=from_account,
-        target_account_id=to_account, source_currency=src, target_currency=tgt,
-        user_entered_amount=fmt(value, src_exp), fee=fmt(price.fee, src_exp), subtotal=fmt(price.subtotal, src_exp),
-        exchange_rate=f"{price.rate.normalize():f}", target_amount=fmt(price.target_amount, tgt_exp),
-        created_at=db.now_iso(), expires_at=(db.now() + QUOTE_TTL).strftime(ISO),
+        conversions,
+        id=db.new_uuid(conversions),
+        status="TRADE_STATUS_CREATED",
+        source_account_id=from_account,
+        target_account_id=to_account,
+        source_currency=src,
+        target_currency=tgt,
+        user_entered_amount=fmt(value, src_exp),
+        fee=fmt(price.fee, src_exp),
+        subtotal=fmt(price.subtotal, src_exp),
+        exchange_rate=f"{price.rate.normalize():f}",
+        target_amount=fmt(price.target_amount, tgt_exp),
+        created_at=db.now_iso(),
+        expires_at=(db.now() + QUOTE_TTL).strftime(ISO),
     )
     return convert_object(row, expired=False)
 
@@ -322,6 +379,7 @@ def commit_convert_trade(db: Database, trade_id: str, from_account: str, to_acco
 
 # ---------------------------------------------------------------- Advanced Trade
 
+
 @tool()
 def create_order(
     db: Database,
@@ -353,8 +411,9 @@ def create_order(
         repeated = db.find(orders, client_order_id=client_order_id)
         if repeated:
             return order_object(repeated[0])
-    order = trading.place(db, product_id, side, order_type, base_size, quote_size, limit_price, post_only,
-                          client_order_id)
+    order = trading.place(
+        db, product_id, side, order_type, base_size, quote_size, limit_price, post_only, client_order_id
+    )
     return order_object(order)
 
 
@@ -403,8 +462,15 @@ def list_orders(
         conditions.append(orders.c.created_time >= moment(start_date, "start_date"))
     if end_date is not None:
         conditions.append(orders.c.created_time < moment(end_date, "end_date"))
-    equals = {k: v for k, v in (("product_id", product_id.strip().upper() if product_id else None),
-                                ("status", order_status), ("side", order_side)) if v is not None}
+    equals = {
+        k: v
+        for k, v in (
+            ("product_id", product_id.strip().upper() if product_id else None),
+            ("status", order_status),
+            ("side", order_side),
+        )
+        if v is not None
+    }
     rows = db.find(orders, *conditions, order_by=[orders.c.created_time.desc()], **equals)
     return paginate([order_object(r) for r in rows], limit, cursor)
 
@@ -434,13 +500,17 @@ def list_fills(
         conditions.append(fills.c.trade_time >= moment(start_sequence_timestamp, "start_sequence_timestamp"))
     if end_sequence_timestamp is not None:
         conditions.append(fills.c.trade_time < moment(end_sequence_timestamp, "end_sequence_timestamp"))
-    equals = {k: v for k, v in (("order_id", order_id), ("product_id", product_id.strip().upper()
-                                                          if product_id else None)) if v is not None}
+    equals = {
+        k: v
+        for k, v in (("order_id", order_id), ("product_id", product_id.strip().upper() if product_id else None))
+        if v is not None
+    }
     rows = db.find(fills, *conditions, order_by=[fills.c.trade_time.desc()], **equals)
     return paginate([FillObject(**r) for r in rows], limit, cursor)
 
 
 # ---------------------------------------------------------------- wallet history
+
 
 @tool(read_only=True)
 def list_transactions(
@@ -462,6 +532,7 @@ def list_transactions(
 
 
 # ---------------------------------------------------------------- sends
+
 
 @tool()
 def send_money(
@@ -503,18 +574,33 @@ def send_money(
     total = quantity + fee
     check_available(db, account, total, "this send")
     needs_approval = native(db, code, quantity) >= dec(me(db)["send_2fa_threshold"])
-    network_info = {"name": net["name"], "status": "pending" if needs_approval else "confirmed", "hash": None,
-                    "transaction_fee": fmt(fee, exp), "transaction_amount": fmt(quantity, exp)}
+    network_info = {
+        "name": net["name"],
+        "status": "pending" if needs_approval else "confirmed",
+        "hash": None,
+        "transaction_fee": fmt(fee, exp),
+        "transaction_amount": fmt(quantity, exp),
+    }
     adjust(db, account, available=-total, hold=total if needs_approval else Decimal(0))
-    row = record(db, account, "send", -total, status="pending" if needs_approval else "completed",
-                 description=description, awaiting_2fa=needs_approval, network=network_info, to_address=address,
-                 idem=idem)
+    row = record(
+        db,
+        account,
+        "send",
+        -total,
+        status="pending" if needs_approval else "completed",
+        description=description,
+        awaiting_2fa=needs_approval,
+        network=network_info,
+        to_address=address,
+        idem=idem,
+    )
     if not needs_approval:
         row = db.update(transactions, row["id"], network=network_info | {"hash": tx_hash(net["name"], row["id"])})
     return transaction_object(row)
 
 
 # ---------------------------------------------------------------- receive addresses
+
 
 @tool(read_only=True)
 def list_addresses(db: Database, account_id: str) -> list[AddressObject]:
@@ -543,13 +629,19 @@ def create_address(db: Database, account_id: str, name: str | None = None, netwo
         raise InvalidRequest("name must be 1 to 100 characters")
     address_id = db.new_uuid(addresses)
     row = db.insert(
-        addresses, id=address_id, account_id=account_id, address=generated_address(net["name"], address_id),
-        name=name.strip() if name else None, network=net["name"], created_at=db.now_iso(),
+        addresses,
+        id=address_id,
+        account_id=account_id,
+        address=generated_address(net["name"], address_id),
+        name=name.strip() if name else None,
+        network=net["name"],
+        created_at=db.now_iso(),
     )
     return AddressObject(**row)
 
 
 # ---------------------------------------------------------------- address book
+
 
 @tool(read_only=True)
 def list_address_book(db: Database, currency: str | None = None) -> list[AddressBookEntryObject]:
@@ -586,13 +678,19 @@ def add_address_book_entry(
     if existing:
         raise Conflict(f"This address is already in your address book as '{existing[0]['label']}'")
     row = db.insert(
-        address_book, id=db.new_uuid(address_book), currency=code, network=net["name"], address=clean,
-        label=label.strip(), added_at=db.now_iso(),
+        address_book,
+        id=db.new_uuid(address_book),
+        currency=code,
+        network=net["name"],
+        address=clean,
+        label=label.strip(),
+        added_at=db.now_iso(),
     )
     return address_book_object(db, row)
 
 
 # ---------------------------------------------------------------- the account holder
+
 
 @tool(user_only=True)
 def approve_send_in_app(db: Database, amount: float, currency: str, approve: bool = True) -> TransactionObject:
@@ -607,8 +705,10 @@ def approve_send_in_app(db: Database, amount: float, currency: str, approve: boo
     code = currency.strip().upper()
     wanted = Decimal(str(amount))
     waiting = [
-        t for t in db.find(transactions, type="send", awaiting_2fa=True, currency=code,
-                           order_by=[transactions.c.created_at])
+        t
+        for t in db.find(
+            transactions, type="send", awaiting_2fa=True, currency=code, order_by=[transactions.c.created_at]
+        )
         if dec(t["network"]["transaction_amount"]) == wanted
     ]
     if not waiting:
@@ -622,6 +722,11 @@ def approve_send_in_app(db: Database, amount: float, currency: str, approve: boo
         row = db.update(transactions, tx["id"], status="completed", awaiting_2fa=False, network=info)
     else:
         adjust(db, account, available=total, hold=-total)
-        row = db.update(transactions, tx["id"], status="canceled", awaiting_2fa=False,
-                        network=tx["network"] | {"status": "canceled"})
+        row = db.update(
+            transactions,
+            tx["id"],
+            status="canceled",
+            awaiting_2fa=False,
+            network=tx["network"] | {"status": "canceled"},
+        )
     return transaction_object(row)

@@ -261,17 +261,34 @@ class PickupObject(BaseModel):
 
 # ---------------------------------------------------------------- conversions
 
+
 def store_ref(store: dict[str, Any]) -> StoreRef:
     """A store as other objects name it."""
-    return StoreRef(store_id=store["store_id"], name=store["name"],
-                    address=f"{store['address']}, {store['city']}, {store['state']} {store['zip_code']}")
+    return StoreRef(
+        store_id=store["store_id"],
+        name=store["name"],
+        address=f"{store['address']}, {store['city']}, {store['state']} {store['zip_code']}",
+    )
 
 
 def store_object(db: Database, store: dict[str, Any]) -> StoreObject:
     """A store with readable hours and whether its pharmacy is open now."""
     return StoreObject(
-        **{k: store[k] for k in ("store_id", "name", "address", "city", "state", "zip_code", "phone", "has_pharmacy",
-                                 "services", "vaccines")},
+        **{
+            k: store[k]
+            for k in (
+                "store_id",
+                "name",
+                "address",
+                "city",
+                "state",
+                "zip_code",
+                "phone",
+                "has_pharmacy",
+                "services",
+                "vaccines",
+            )
+        },
         store_hours={d: hours_text(store["store_hours"].get(d)) for d in DAYS},
         pharmacy_hours={d: hours_text(store["pharmacy_hours"].get(d)) for d in DAYS},
         pharmacy_open_now=store["has_pharmacy"] and pharmacy_open(store, local_now(db)),
@@ -282,8 +299,12 @@ def family_object(db: Database, link: dict[str, Any]) -> FamilyMemberObject:
     """A family member link with the patient's name."""
     patient = db.get(patients, link["patient_id"], "Patient")
     return FamilyMemberObject(
-        patient_id=patient["patient_id"], first_name=patient["first_name"], last_name=patient["last_name"],
-        date_of_birth=patient["date_of_birth"], relationship=link["relationship"], access=link["access"],
+        patient_id=patient["patient_id"],
+        first_name=patient["first_name"],
+        last_name=patient["last_name"],
+        date_of_birth=patient["date_of_birth"],
+        relationship=link["relationship"],
+        access=link["access"],
         pharmacy_rewards=patient["pharmacy_rewards"],
     )
 
@@ -295,14 +316,26 @@ def profile_object(db: Database, account: dict[str, Any]) -> ProfileObject:
     store = db.get(stores, account["preferred_store_id"]) if account["preferred_store_id"] else None
     links = db.find(family_members, account_id=account["account_id"])
     return ProfileObject(
-        account_id=account["account_id"], email=account["email"], phone=account["phone"], patient_id=me["patient_id"],
-        first_name=me["first_name"], last_name=me["last_name"], date_of_birth=me["date_of_birth"],
-        allergies=me["allergies"], pharmacy_rewards=me["pharmacy_rewards"], carepass=account["carepass"],
-        preferred_store=store_ref(store) if store else None, delivery_address=account["delivery_address"],
+        account_id=account["account_id"],
+        email=account["email"],
+        phone=account["phone"],
+        patient_id=me["patient_id"],
+        first_name=me["first_name"],
+        last_name=me["last_name"],
+        date_of_birth=me["date_of_birth"],
+        allergies=me["allergies"],
+        pharmacy_rewards=me["pharmacy_rewards"],
+        carepass=account["carepass"],
+        preferred_store=store_ref(store) if store else None,
+        delivery_address=account["delivery_address"],
         extracare=ExtraCareSummary(
-            card_number=card[0]["card_number"], pharmacy_credits=card[0]["pharmacy_credits"],
-            credits_to_next_reward=REWARD_CREDITS - card[0]["pharmacy_credits"], ytd_savings=card[0]["ytd_savings"],
-        ) if card else None,
+            card_number=card[0]["card_number"],
+            pharmacy_credits=card[0]["pharmacy_credits"],
+            credits_to_next_reward=REWARD_CREDITS - card[0]["pharmacy_credits"],
+            ytd_savings=card[0]["ytd_savings"],
+        )
+        if card
+        else None,
         family_members=[family_object(db, link) for link in links],
     )
 
@@ -318,14 +351,36 @@ def prescription_object(db: Database, rx: dict[str, Any]) -> PrescriptionObject:
     drug = drug_of(db, rx)
     state = refill_state(db, rx, drug, today(db))
     return PrescriptionObject(
-        **{k: rx[k] for k in ("rx_number", "patient_id", "ndc", "quantity", "days_supply", "directions",
-                              "refills_remaining", "refills_authorized", "written_date", "expiration_date", "status",
-                              "readyfill", "transfer_count")},
-        patient_name=full_name(db.get(patients, rx["patient_id"], "Patient")), drug=drug_label(drug),
-        brand=drug["brand"], dea_schedule=drug["dea_schedule"], tier=drug["tier"],
-        prescriber=prescriber_ref(db, rx["prescriber_npi"]), store=store_ref(db.get(stores, rx["store_id"])),
-        refill_status=state.status, last_fill_date=state.last_fill_date, refill_eligible_date=state.eligible_date,
-        renewal_pending=state.renewal_pending, cash_price=cash_price(drug, rx["quantity"]),
+        **{
+            k: rx[k]
+            for k in (
+                "rx_number",
+                "patient_id",
+                "ndc",
+                "quantity",
+                "days_supply",
+                "directions",
+                "refills_remaining",
+                "refills_authorized",
+                "written_date",
+                "expiration_date",
+                "status",
+                "readyfill",
+                "transfer_count",
+            )
+        },
+        patient_name=full_name(db.get(patients, rx["patient_id"], "Patient")),
+        drug=drug_label(drug),
+        brand=drug["brand"],
+        dea_schedule=drug["dea_schedule"],
+        tier=drug["tier"],
+        prescriber=prescriber_ref(db, rx["prescriber_npi"]),
+        store=store_ref(db.get(stores, rx["store_id"])),
+        refill_status=state.status,
+        last_fill_date=state.last_fill_date,
+        refill_eligible_date=state.eligible_date,
+        renewal_pending=state.renewal_pending,
+        cash_price=cash_price(drug, rx["quantity"]),
     )
 
 
@@ -342,8 +397,12 @@ def renewal_object(db: Database, row: dict[str, Any]) -> RenewalObject:
     """A renewal request with its drug and prescriber."""
     rx = db.get(prescriptions, row["rx_number"], "Prescription")
     return RenewalObject(
-        request_id=row["request_id"], rx_number=row["rx_number"], drug=drug_label(drug_of(db, rx)),
-        prescriber=prescriber_ref(db, row["prescriber_npi"]), status=row["status"], note=row["note"],
+        request_id=row["request_id"],
+        rx_number=row["rx_number"],
+        drug=drug_label(drug_of(db, rx)),
+        prescriber=prescriber_ref(db, row["prescriber_npi"]),
+        status=row["status"],
+        note=row["note"],
         created_at=row["created_at"],
     )
 
@@ -357,8 +416,12 @@ def coupon_object(row: dict[str, Any], day: str) -> CouponObject:
 def appointment_object(db: Database, row: dict[str, Any]) -> AppointmentObject:
     """A vaccine appointment with the patient's name and the store."""
     return AppointmentObject(
-        appointment_id=row["appointment_id"], patient_id=row["patient_id"],
+        appointment_id=row["appointment_id"],
+        patient_id=row["patient_id"],
         patient_name=full_name(db.get(patients, row["patient_id"], "Patient")),
-        store=store_ref(db.get(stores, row["store_id"])), start=row["start"], vaccines=row["vaccines"],
-        status=row["status"], created_at=row["created_at"],
+        store=store_ref(db.get(stores, row["store_id"])),
+        start=row["start"],
+        vaccines=row["vaccines"],
+        status=row["status"],
+        created_at=row["created_at"],
     )

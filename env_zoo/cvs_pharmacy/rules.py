@@ -42,6 +42,7 @@ ADULT_AGE = 18
 
 # ---------------------------------------------------------------- time and hours
 
+
 def local_now(db: Database) -> datetime:
     """The stores' local wall-clock time (naive)."""
     return db.now().astimezone(TZ).replace(tzinfo=None)
@@ -113,6 +114,7 @@ def hours_text(value: Any) -> str:
 
 # ---------------------------------------------------------------- the account and whom it acts for
 
+
 def signed_in(db: Database) -> dict[str, Any]:
     """The CVS.com account signed in on this device."""
     session = db.current_session(sessions, "You're not signed in. Sign in to your CVS.com account first.")
@@ -156,6 +158,7 @@ def prescription_for(db: Database, account: dict[str, Any], rx_number: str) -> d
 
 # ---------------------------------------------------------------- refills
 
+
 @dataclass(frozen=True)
 class RefillState:
     """Where a prescription stands for a refill, as the Prescription Center shows it."""
@@ -195,8 +198,9 @@ def refill_state(db: Database, rx: dict[str, Any], drug: dict[str, Any], day: da
         status = "too_soon"
     else:
         status = "refillable"
-    return RefillState(status, last["fill_date"] if last else None, eligible.isoformat() if eligible else None,
-                       open_order, pending)
+    return RefillState(
+        status, last["fill_date"] if last else None, eligible.isoformat() if eligible else None, open_order, pending
+    )
 
 
 def renewal_needed(rx: dict[str, Any], drug: dict[str, Any], state: RefillState) -> bool:
@@ -213,18 +217,23 @@ def refuse_refill(rx: dict[str, Any], drug: dict[str, Any], state: RefillState) 
     if state.status == "discontinued":
         raise Conflict(f"{name} was discontinued by the prescriber and can't be refilled.")
     if state.open_order is not None:
-        raise Conflict(f"{name} is already being filled: order {state.open_order['order_id']} is "
-                       f"{state.open_order['status']}.")
+        raise Conflict(
+            f"{name} is already being filled: order {state.open_order['order_id']} is {state.open_order['status']}."
+        )
     if state.status == "new_prescription_required":
-        raise InvalidRequest(f"{name} is a schedule II controlled substance and can't be refilled; the prescriber "
-                             "must send a new prescription (request a renewal).")
+        raise InvalidRequest(
+            f"{name} is a schedule II controlled substance and can't be refilled; the prescriber "
+            "must send a new prescription (request a renewal)."
+        )
     if state.status == "expired":
         raise InvalidRequest(f"{name} expired on {rx['expiration_date']}; request a renewal from the prescriber.")
     if state.status == "no_refills":
         raise InvalidRequest(f"{name} has no refills left; request a renewal from the prescriber.")
     if state.status == "too_soon":
-        raise Conflict(f"Too soon to refill {name}: it was filled on {state.last_fill_date} and can be refilled "
-                       f"from {state.eligible_date}.")
+        raise Conflict(
+            f"Too soon to refill {name}: it was filled on {state.last_fill_date} and can be refilled "
+            f"from {state.eligible_date}."
+        )
 
 
 @dataclass(frozen=True)
@@ -237,8 +246,9 @@ class FulfillmentTerms:
     ready_by: str
 
 
-def fulfillment_terms(account: dict[str, Any], store: dict[str, Any], drug: dict[str, Any], delivery_speed: str | None,
-                      now: datetime) -> FulfillmentTerms:
+def fulfillment_terms(
+    account: dict[str, Any], store: dict[str, Any], drug: dict[str, Any], delivery_speed: str | None, now: datetime
+) -> FulfillmentTerms:
     """Pickup (`delivery_speed` None) at the prescription's store, or delivery to the profile's address."""
     if delivery_speed is None:
         return FulfillmentTerms(None, None, 0, pickup_ready_by(store, now))
@@ -247,19 +257,26 @@ def fulfillment_terms(account: dict[str, Any], store: dict[str, Any], drug: dict
     if not account["delivery_address"]:
         raise InvalidRequest("Add a delivery address to your profile first.")
     if delivery_speed == "standard":
-        return FulfillmentTerms("standard", account["delivery_address"], 0,
-                                (now + timedelta(days=2)).strftime("%Y-%m-%dT20:00"))
+        return FulfillmentTerms(
+            "standard", account["delivery_address"], 0, (now + timedelta(days=2)).strftime("%Y-%m-%dT20:00")
+        )
     if "same_day_delivery" not in store["services"]:
         raise InvalidRequest(f"Store #{store['store_id']} doesn't offer same-day delivery; choose standard.")
     if now.time() >= SAME_DAY_CUTOFF or not pharmacy_open(store, now):
-        raise InvalidRequest("Same-day delivery must be ordered by 2:00 PM while the pharmacy is open; choose "
-                             "standard delivery.")
-    return FulfillmentTerms("same_day", account["delivery_address"], 0 if account["carepass"] else SAME_DAY_FEE,
-                            now.strftime("%Y-%m-%dT20:00"))
+        raise InvalidRequest(
+            "Same-day delivery must be ordered by 2:00 PM while the pharmacy is open; choose standard delivery."
+        )
+    return FulfillmentTerms(
+        "same_day",
+        account["delivery_address"],
+        0 if account["carepass"] else SAME_DAY_FEE,
+        now.strftime("%Y-%m-%dT20:00"),
+    )
 
 
-def billing(db: Database, rx: dict[str, Any], drug: dict[str, Any], payment: str,
-            plan_id: str | None) -> tuple[str | None, int]:
+def billing(
+    db: Database, rx: dict[str, Any], drug: dict[str, Any], payment: str, plan_id: str | None
+) -> tuple[str | None, int]:
     """The plan billed (None for cash) and what the patient pays."""
     if payment == "cash":
         if plan_id is not None:
@@ -284,8 +301,9 @@ def cash_price(drug: dict[str, Any], quantity: int) -> int:
     return drug["unit_price"] * quantity
 
 
-def insurance_copay(db: Database, rx: dict[str, Any], drug: dict[str, Any],
-                    plan_id: str | None) -> tuple[dict[str, Any], int]:
+def insurance_copay(
+    db: Database, rx: dict[str, Any], drug: dict[str, Any], plan_id: str | None
+) -> tuple[dict[str, Any], int]:
     """The plan billed for a fill (the given one, else the patient's active primary plan) and the copay it leaves."""
     if plan_id is None:
         active = db.find(insurance_plans, patient_id=rx["patient_id"], status="active")
@@ -308,6 +326,7 @@ def insurance_copay(db: Database, rx: dict[str, Any], drug: dict[str, Any],
 
 
 # ---------------------------------------------------------------- vaccines
+
 
 @dataclass(frozen=True)
 class Eligibility:
@@ -333,8 +352,9 @@ def vaccine_eligibility(db: Database, patient: dict[str, Any], vaccine: dict[str
         return Eligibility(False, f"CVS pharmacists give {vaccine['name']} to patients {vaccine['min_age']} and older.")
     if vaccine["max_age"] is not None and age > vaccine["max_age"]:
         return Eligibility(False, f"{vaccine['name']} is given through age {vaccine['max_age']}.")
-    records = sorted(db.find(immunizations, patient_id=patient["patient_id"], vaccine=vaccine["code"]),
-                     key=lambda r: r["date"])
+    records = sorted(
+        db.find(immunizations, patient_id=patient["patient_id"], vaccine=vaccine["code"]), key=lambda r: r["date"]
+    )
     last = records[-1] if records else None
     if vaccine["repeat"] == "season":
         if last is not None and last["date"] >= vaccine["season_start"]:
@@ -343,8 +363,11 @@ def vaccine_eligibility(db: Database, patient: dict[str, Any], vaccine: dict[str
     if vaccine["repeat"] == "10_years" and last is not None:
         due = _add_years(date.fromisoformat(last["date"]), 10)
         if day < due:
-            return Eligibility(False, f"Last {vaccine['name']} dose was on {last['date']}; next due {due}.",
-                               next_eligible_date=due.isoformat())
+            return Eligibility(
+                False,
+                f"Last {vaccine['name']} dose was on {last['date']}; next due {due}.",
+                next_eligible_date=due.isoformat(),
+            )
         return Eligibility(True, "Eligible for a booster.", len(records) + 1)
     dose = len(records) + 1
     if vaccine["repeat"] == "lifetime" and dose > vaccine["doses"]:
@@ -352,15 +375,21 @@ def vaccine_eligibility(db: Database, patient: dict[str, Any], vaccine: dict[str
     if last is not None and vaccine["dose_interval_days"]:
         due = date.fromisoformat(last["date"]) + timedelta(days=vaccine["dose_interval_days"])
         if day < due:
-            return Eligibility(False, f"Dose {dose} can be given from {due} (dose {dose - 1} was on {last['date']}).",
-                               dose, due.isoformat())
+            return Eligibility(
+                False,
+                f"Dose {dose} can be given from {due} (dose {dose - 1} was on {last['date']}).",
+                dose,
+                due.isoformat(),
+            )
     return Eligibility(True, "Eligible." if dose == 1 else f"Eligible for dose {dose} of {vaccine['doses']}.", dose)
 
 
 def scheduled_with(db: Database, patient_id: str, code: str) -> dict[str, Any] | None:
     """A scheduled appointment of the patient that already includes a vaccine."""
-    return next((a for a in db.find(vaccine_appointments, patient_id=patient_id, status="scheduled")
-                 if code in a["vaccines"]), None)
+    return next(
+        (a for a in db.find(vaccine_appointments, patient_id=patient_id, status="scheduled") if code in a["vaccines"]),
+        None,
+    )
 
 
 def store_row(db: Database, store_id: str) -> dict[str, Any]:

@@ -83,11 +83,23 @@ from .schema import vaccines as vaccine_table
 
 VaccineCode = Literal["flu", "covid19", "shingrix", "rsv", "tdap", "pneumococcal", "hpv", "hepb"]
 OrderStatus = Literal[
-    "received", "in_progress", "ready_for_pickup", "picked_up", "out_for_delivery", "delivered", "cancelled",
+    "received",
+    "in_progress",
+    "ready_for_pickup",
+    "picked_up",
+    "out_for_delivery",
+    "delivered",
+    "cancelled",
     "returned_to_stock",
 ]
 RefillStatus = Literal[
-    "not_yet_filled", "refillable", "too_soon", "in_progress", "no_refills", "expired", "new_prescription_required",
+    "not_yet_filled",
+    "refillable",
+    "too_soon",
+    "in_progress",
+    "no_refills",
+    "expired",
+    "new_prescription_required",
     "discontinued",
 ]
 Service = Literal["drive_thru", "minuteclinic", "same_day_delivery", "vaccines", "24_hour_pharmacy", "photo"]
@@ -99,6 +111,7 @@ SLOT_WINDOW_DAYS = 30
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _order_row(db: Database, account: dict[str, Any], order_id: str) -> dict[str, Any]:
     order = db.get(orders, order_id.strip(), "Order")
@@ -124,11 +137,14 @@ def _open_rx(db: Database, rx: dict[str, Any], action: str) -> None:
     """Refuse an action on a prescription that has an order in progress."""
     state = refill_state(db, rx, drug_of(db, rx), today(db))
     if state.open_order is not None:
-        raise Conflict(f"Rx #{rx['rx_number']} has order {state.open_order['order_id']} in progress "
-                       f"({state.open_order['status']}); cancel it before you {action}.")
+        raise Conflict(
+            f"Rx #{rx['rx_number']} has order {state.open_order['order_id']} in progress "
+            f"({state.open_order['status']}); cancel it before you {action}."
+        )
 
 
 # ---------------------------------------------------------------- account
+
 
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> SessionObject:
@@ -143,8 +159,12 @@ def sign_in(db: Database, email: str) -> SessionObject:
         raise NotFound("We couldn't find a CVS.com account with that email and password.")
     db.start_session(sessions, account_id=found[0]["account_id"])
     me = db.get(patients, found[0]["patient_id"], "Patient")
-    return SessionObject(account_id=found[0]["account_id"], first_name=me["first_name"], last_name=me["last_name"],
-                         email=found[0]["email"])
+    return SessionObject(
+        account_id=found[0]["account_id"],
+        first_name=me["first_name"],
+        last_name=me["last_name"],
+        email=found[0]["email"],
+    )
 
 
 @tool(read_only=True)
@@ -172,7 +192,8 @@ def add_family_member(
     account = signed_in(db)
     born = parse_day(date_of_birth, "date_of_birth").isoformat()
     matches = [
-        p for p in db.find(patients, date_of_birth=born)
+        p
+        for p in db.find(patients, date_of_birth=born)
         if p["first_name"].casefold() == first_name.strip().casefold()
         and p["last_name"].casefold() == last_name.strip().casefold()
     ]
@@ -187,14 +208,19 @@ def add_family_member(
     if minor and relationship != "child":
         raise InvalidRequest("Only a parent or guardian can add a child under 18: use relationship 'child'.")
     link = db.insert(
-        family_members, link_id=db.new_id(family_members, "FAM-", 5), account_id=account["account_id"],
-        patient_id=patient["patient_id"], relationship=relationship,
-        access="active" if minor else "pending_authorization", created_at=db.now_iso(),
+        family_members,
+        link_id=db.new_id(family_members, "FAM-", 5),
+        account_id=account["account_id"],
+        patient_id=patient["patient_id"],
+        relationship=relationship,
+        access="active" if minor else "pending_authorization",
+        created_at=db.now_iso(),
     )
     return family_object(db, link)
 
 
 # ---------------------------------------------------------------- Prescription Center
+
 
 @tool(read_only=True)
 def list_prescriptions(
@@ -217,8 +243,11 @@ def list_prescriptions(
     """
     account = signed_in(db)
     ids = _patients_filter(db, account, patient_id)
-    rows = db.find(prescriptions, prescriptions.c.patient_id.in_(ids),
-                   order_by=[prescriptions.c.patient_id, prescriptions.c.written_date.desc()])
+    rows = db.find(
+        prescriptions,
+        prescriptions.c.patient_id.in_(ids),
+        order_by=[prescriptions.c.patient_id, prescriptions.c.written_date.desc()],
+    )
     items = [prescription_object(db, r) for r in rows]
     if refill_status is not None:
         items = [p for p in items if p.refill_status == refill_status]
@@ -257,20 +286,36 @@ def request_refill(
     store = db.get(stores, rx["store_id"])
     if fulfillment == "pickup" and delivery_instructions is not None:
         raise InvalidRequest("delivery_instructions only apply to delivery orders.")
-    terms = fulfillment_terms(account, store, drug, delivery_speed if fulfillment == "delivery" else None,
-                              local_now(db))
+    terms = fulfillment_terms(
+        account, store, drug, delivery_speed if fulfillment == "delivery" else None, local_now(db)
+    )
     plan_id, copay = billing(db, rx, drug, payment, insurance_plan_id)
     stamp = db.now_iso()
     is_refill = state.status != "not_yet_filled"  # the first fill is the original, not a refill
     if is_refill:
         db.update(prescriptions, rx["rx_number"], refills_remaining=rx["refills_remaining"] - 1)
     row = db.insert(
-        orders, order_id=db.new_id(orders, "ORD-", 6), rx_number=rx["rx_number"], patient_id=rx["patient_id"],
-        store_id=store["store_id"], fulfillment=fulfillment, delivery_speed=terms.delivery_speed,
-        delivery_address=terms.address, delivery_instructions=delivery_instructions, status="received",
-        fill_date=today(db).isoformat(), quantity=rx["quantity"], days_supply=rx["days_supply"], is_refill=is_refill,
-        payment=payment, insurance_plan_id=plan_id, copay=copay, delivery_fee=terms.fee, ready_by=terms.ready_by,
-        created_at=stamp, updated_at=stamp,
+        orders,
+        order_id=db.new_id(orders, "ORD-", 6),
+        rx_number=rx["rx_number"],
+        patient_id=rx["patient_id"],
+        store_id=store["store_id"],
+        fulfillment=fulfillment,
+        delivery_speed=terms.delivery_speed,
+        delivery_address=terms.address,
+        delivery_instructions=delivery_instructions,
+        status="received",
+        fill_date=today(db).isoformat(),
+        quantity=rx["quantity"],
+        days_supply=rx["days_supply"],
+        is_refill=is_refill,
+        payment=payment,
+        insurance_plan_id=plan_id,
+        copay=copay,
+        delivery_fee=terms.fee,
+        ready_by=terms.ready_by,
+        created_at=stamp,
+        updated_at=stamp,
     )
     return order_object(db, row)
 
@@ -293,11 +338,17 @@ def request_renewal(db: Database, rx_number: str, note: str | None = None) -> Re
     if state.renewal_pending:
         raise Conflict(f"A renewal request for Rx #{rx['rx_number']} is already waiting for the prescriber.")
     if not renewal_needed(rx, drug, state):
-        raise InvalidRequest(f"Rx #{rx['rx_number']} still has {rx['refills_remaining']} refill(s); request a refill "
-                             "instead.")
+        raise InvalidRequest(
+            f"Rx #{rx['rx_number']} still has {rx['refills_remaining']} refill(s); request a refill instead."
+        )
     row = db.insert(
-        renewal_requests, request_id=db.new_id(renewal_requests, "RNW-", 6), rx_number=rx["rx_number"],
-        prescriber_npi=rx["prescriber_npi"], status="sent_to_prescriber", note=note, created_at=db.now_iso(),
+        renewal_requests,
+        request_id=db.new_id(renewal_requests, "RNW-", 6),
+        rx_number=rx["rx_number"],
+        prescriber_npi=rx["prescriber_npi"],
+        status="sent_to_prescriber",
+        note=note,
+        created_at=db.now_iso(),
     )
     return renewal_object(db, row)
 
@@ -321,18 +372,21 @@ def transfer_prescription(db: Database, rx_number: str, store_id: str) -> Prescr
     if store["store_id"] == rx["store_id"]:
         raise InvalidRequest(f"Rx #{rx['rx_number']} is already at store #{store['store_id']}.")
     if drug["dea_schedule"] == "II":
-        raise InvalidRequest("Schedule II controlled substances can't be transferred; ask the prescriber to send a "
-                             "new prescription to the other store.")
+        raise InvalidRequest(
+            "Schedule II controlled substances can't be transferred; ask the prescriber to send a "
+            "new prescription to the other store."
+        )
     if drug["dea_schedule"] and rx["transfer_count"] >= 1:
-        raise Conflict(f"Rx #{rx['rx_number']} is a schedule {drug['dea_schedule']} controlled substance and was "
-                       "already transferred once; it can't be transferred again.")
+        raise Conflict(
+            f"Rx #{rx['rx_number']} is a schedule {drug['dea_schedule']} controlled substance and was "
+            "already transferred once; it can't be transferred again."
+        )
     if rx["status"] == "discontinued":
         raise Conflict(f"Rx #{rx['rx_number']} was discontinued and can't be transferred.")
     if rx["refills_remaining"] < 1 or rx["expiration_date"] < today(db).isoformat():
         raise InvalidRequest(f"Rx #{rx['rx_number']} has no refills left to transfer (or has expired).")
     _open_rx(db, rx, "transfer it")
-    row = db.update(prescriptions, rx["rx_number"], store_id=store["store_id"],
-                    transfer_count=rx["transfer_count"] + 1)
+    row = db.update(prescriptions, rx["rx_number"], store_id=store["store_id"], transfer_count=rx["transfer_count"] + 1)
     return prescription_object(db, row)
 
 
@@ -360,6 +414,7 @@ def set_readyfill(db: Database, rx_number: str, enabled: bool) -> PrescriptionOb
 
 
 # ---------------------------------------------------------------- orders
+
 
 @tool(read_only=True)
 def list_orders(
@@ -432,10 +487,18 @@ def sign_pickup_log(db: Database, rx_number: str, photo_id_shown: bool = False) 
         if credits >= REWARD_CREDITS:
             credits -= REWARD_CREDITS
             row = db.insert(
-                coupons, coupon_id=db.new_id(coupons, "CPN-", 6), card_number=card["card_number"], kind="extrabucks",
-                description="$5 ExtraBucks Rewards - Pharmacy & Health Rewards", amount_off=REWARD_VALUE,
-                percent_off=None, min_purchase=0, category="rewards",
-                expires=(today(db) + timedelta(days=30)).isoformat(), status="available", sent_at=None,
+                coupons,
+                coupon_id=db.new_id(coupons, "CPN-", 6),
+                card_number=card["card_number"],
+                kind="extrabucks",
+                description="$5 ExtraBucks Rewards - Pharmacy & Health Rewards",
+                amount_off=REWARD_VALUE,
+                percent_off=None,
+                min_purchase=0,
+                category="rewards",
+                expires=(today(db) + timedelta(days=30)).isoformat(),
+                status="available",
+                sent_at=None,
             )
             reward = coupon_object(row, today(db).isoformat())
         db.update(extracare_cards, card["card_number"], pharmacy_credits=credits)
@@ -443,6 +506,7 @@ def sign_pickup_log(db: Database, rx_number: str, photo_id_shown: bool = False) 
 
 
 # ---------------------------------------------------------------- stores and insurance
+
 
 @tool(read_only=True)
 def find_stores(
@@ -481,12 +545,16 @@ def list_insurance_plans(db: Database, patient_id: str) -> list[InsurancePlanObj
         patient_id: The account holder's or a family member's patient ID.
     """
     patient = patient_for(db, signed_in(db), patient_id)
-    rows = db.find(insurance_plans, patient_id=patient["patient_id"],
-                   order_by=[insurance_plans.c.status, insurance_plans.c.priority])
+    rows = db.find(
+        insurance_plans,
+        patient_id=patient["patient_id"],
+        order_by=[insurance_plans.c.status, insurance_plans.c.priority],
+    )
     return [InsurancePlanObject(**r) for r in rows]
 
 
 # ---------------------------------------------------------------- ExtraCare
+
 
 @tool(read_only=True)
 def list_extracare_coupons(
@@ -507,8 +575,9 @@ def list_extracare_coupons(
     """
     card = _card(db, signed_in(db))
     day = today(db).isoformat()
-    items = [coupon_object(r, day) for r in db.find(coupons, card_number=card["card_number"],
-                                                     order_by=[coupons.c.expires])]
+    items = [
+        coupon_object(r, day) for r in db.find(coupons, card_number=card["card_number"], order_by=[coupons.c.expires])
+    ]
     if status is not None:
         items = [c for c in items if c.status == status]
     if category is not None:
@@ -538,6 +607,7 @@ def send_coupon_to_card(db: Database, coupon_id: str) -> CouponObject:
 
 # ---------------------------------------------------------------- vaccines
 
+
 @tool(read_only=True)
 def check_vaccine_eligibility(
     db: Database, patient_id: str, vaccine: VaccineCode, on_date: str | None = None
@@ -556,10 +626,14 @@ def check_vaccine_eligibility(
     result = vaccine_eligibility(db, patient, row, day)
     booked = scheduled_with(db, patient["patient_id"], vaccine)
     return EligibilityObject(
-        patient_id=patient["patient_id"], vaccine=vaccine, vaccine_name=row["name"], on_date=day.isoformat(),
+        patient_id=patient["patient_id"],
+        vaccine=vaccine,
+        vaccine_name=row["name"],
+        on_date=day.isoformat(),
         eligible=result.eligible and booked is None,
         reason=f"Already scheduled for {booked['start']}." if booked and result.eligible else result.reason,
-        dose_number=result.dose_number, next_eligible_date=result.next_eligible_date,
+        dose_number=result.dose_number,
+        next_eligible_date=result.next_eligible_date,
         scheduled_appointment_id=booked["appointment_id"] if booked else None,
     )
 
@@ -581,12 +655,18 @@ def search_vaccine_slots(db: Database, store_id: str, date: str, vaccine: Vaccin
     now = local_now(db)
     if not now.date() <= day <= now.date() + timedelta(days=SLOT_WINDOW_DAYS):
         raise InvalidRequest(f"Choose a day from today through {now.date() + timedelta(days=SLOT_WINDOW_DAYS)}.")
-    rows = db.find(vaccine_slots, vaccine_slots.c.start.startswith(day.isoformat()), store_id=store["store_id"],
-                   order_by=[vaccine_slots.c.start])
+    rows = db.find(
+        vaccine_slots,
+        vaccine_slots.c.start.startswith(day.isoformat()),
+        store_id=store["store_id"],
+        order_by=[vaccine_slots.c.start],
+    )
     return [
-        SlotObject(slot_id=r["slot_id"], store_id=r["store_id"], start=r["start"],
-                   available=r["capacity"] - r["booked"])
-        for r in rows if r["booked"] < r["capacity"] and datetime.fromisoformat(r["start"]) > now
+        SlotObject(
+            slot_id=r["slot_id"], store_id=r["store_id"], start=r["start"], available=r["capacity"] - r["booked"]
+        )
+        for r in rows
+        if r["booked"] < r["capacity"] and datetime.fromisoformat(r["start"]) > now
     ]
 
 
@@ -639,16 +719,23 @@ def schedule_vaccine_appointment(
             raise InvalidRequest(f"Store #{store['store_id']} doesn't give {code} vaccines.")
         booked = scheduled_with(db, patient["patient_id"], code)
         if booked is not None:
-            raise Conflict(f"{full_name(patient)} already has {code} booked for {booked['start']} "
-                           f"({booked['appointment_id']}).")
+            raise Conflict(
+                f"{full_name(patient)} already has {code} booked for {booked['start']} ({booked['appointment_id']})."
+            )
         result = vaccine_eligibility(db, patient, db.get(vaccine_table, code, "Vaccine"), start.date())
         if not result.eligible:
             raise InvalidRequest(f"{full_name(patient)} isn't eligible for {code}: {result.reason}")
     db.update(vaccine_slots, slot["slot_id"], booked=slot["booked"] + 1)
     row = db.insert(
-        vaccine_appointments, appointment_id=db.new_id(vaccine_appointments, "APT-", 6),
-        account_id=account["account_id"], patient_id=patient["patient_id"], slot_id=slot["slot_id"],
-        store_id=store["store_id"], start=slot["start"], vaccines=sorted(vaccines), status="scheduled",
+        vaccine_appointments,
+        appointment_id=db.new_id(vaccine_appointments, "APT-", 6),
+        account_id=account["account_id"],
+        patient_id=patient["patient_id"],
+        slot_id=slot["slot_id"],
+        store_id=store["store_id"],
+        start=slot["start"],
+        vaccines=sorted(vaccines),
+        status="scheduled",
         created_at=db.now_iso(),
     )
     return appointment_object(db, row)

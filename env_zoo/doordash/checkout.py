@@ -57,12 +57,25 @@ def cart_object(db: Database, cart: dict[str, Any] | None, quote: QuoteObject | 
         return CartObject(id=None, store_id=None, store_name=None, items=[], subtotal=0, promo_code=None)
     lines = cart_lines(db, cart)
     store = db.get(stores, cart["store_id"], "Store")
-    return CartObject(id=cart["id"], store_id=store["id"], store_name=store["name"], items=lines,
-                      subtotal=sum(line.line_total for line in lines), promo_code=cart["promo_code"], quote=quote)
+    return CartObject(
+        id=cart["id"],
+        store_id=store["id"],
+        store_name=store["name"],
+        items=lines,
+        subtotal=sum(line.line_total for line in lines),
+        promo_code=cart["promo_code"],
+        quote=quote,
+    )
 
 
-def promo_context(db: Database, consumer: dict[str, Any], store: dict[str, Any], subtotal: int, code: str,
-                  fulfillment_type: str | None) -> PromoContext:
+def promo_context(
+    db: Database,
+    consumer: dict[str, Any],
+    store: dict[str, Any],
+    subtotal: int,
+    code: str,
+    fulfillment_type: str | None,
+) -> PromoContext:
     """A promo's conditions in context: the consumer's earlier orders and uses of the code."""
     placed = orders.c.consumer_id == consumer["id"], orders.c.status != "cancelled"
     prior = db.conn.execute(select(func.count()).select_from(orders).where(*placed)).scalar_one()
@@ -91,18 +104,36 @@ class Checkout:
         """The checkout summary."""
         c = self.charges
         return QuoteObject(
-            fulfillment_type=self.fulfillment_type, address_id=self.address["id"] if self.address else None,
-            scheduled_time=iso(self.scheduled) if self.scheduled else None, subtotal=c.subtotal,
-            delivery_fee=c.delivery_fee, service_fee=c.service_fee, small_order_fee=c.small_order_fee, tax=c.tax,
-            discount=c.discount, tip=c.tip, total=c.total, credits_applied=c.credits_applied,
-            amount_charged=c.amount_charged, dashpass_applied=c.dashpass_applied, estimated_delivery_time=iso(self.eta),
-            can_place_order=self.problem is None, blocked_reason=str(self.problem) if self.problem else None,
+            fulfillment_type=self.fulfillment_type,
+            address_id=self.address["id"] if self.address else None,
+            scheduled_time=iso(self.scheduled) if self.scheduled else None,
+            subtotal=c.subtotal,
+            delivery_fee=c.delivery_fee,
+            service_fee=c.service_fee,
+            small_order_fee=c.small_order_fee,
+            tax=c.tax,
+            discount=c.discount,
+            tip=c.tip,
+            total=c.total,
+            credits_applied=c.credits_applied,
+            amount_charged=c.amount_charged,
+            dashpass_applied=c.dashpass_applied,
+            estimated_delivery_time=iso(self.eta),
+            can_place_order=self.problem is None,
+            blocked_reason=str(self.problem) if self.problem else None,
         )
 
 
 def _first_problem(
-    db: Database, consumer: dict[str, Any], store: dict[str, Any], lines: list[CartItemObject],
-    fulfillment_type: str, miles: float | None, scheduled: datetime | None, tip: int, promo: dict[str, Any] | None,
+    db: Database,
+    consumer: dict[str, Any],
+    store: dict[str, Any],
+    lines: list[CartItemObject],
+    fulfillment_type: str,
+    miles: float | None,
+    scheduled: datetime | None,
+    tip: int,
+    promo: dict[str, Any] | None,
 ) -> ToolError | None:
     now = db.now()
     subtotal = sum(line.line_total for line in lines)
@@ -142,8 +173,13 @@ def _first_problem(
 
 
 def checkout(
-    db: Database, consumer: dict[str, Any], cart: dict[str, Any], fulfillment_type: str,
-    address: dict[str, Any] | None, tip: int, scheduled_time: str | None,
+    db: Database,
+    consumer: dict[str, Any],
+    cart: dict[str, Any],
+    fulfillment_type: str,
+    address: dict[str, Any] | None,
+    tip: int,
+    scheduled_time: str | None,
 ) -> Checkout:
     """Price the cart and find what, if anything, stops the order; `address` is the drop-off of a delivery (None
     for pickup)."""

@@ -321,26 +321,36 @@ def item_object(db: Database, row: dict[str, Any]) -> ItemObject:
     groups = []
     for extra in db.find(extras, item_id=row["id"], order_by=[extras.c.sort_index]):
         options = db.find(extra_options, extra_id=extra["id"], order_by=[extra_options.c.sort_index])
-        groups.append(ExtraObject(
-            id=extra["id"], name=extra["name"], min_num_options=extra["min_num_options"],
-            max_num_options=extra["max_num_options"],
-            options=[OptionObject(**{k: o[k] for k in OptionObject.model_fields}) for o in options],
-        ))
+        groups.append(
+            ExtraObject(
+                id=extra["id"],
+                name=extra["name"],
+                min_num_options=extra["min_num_options"],
+                max_num_options=extra["max_num_options"],
+                options=[OptionObject(**{k: o[k] for k in OptionObject.model_fields}) for o in options],
+            )
+        )
     return ItemObject(**{k: row[k] for k in ItemObject.model_fields if k != "extras"}, extras=groups)
 
 
 def menu_item_summary(db: Database, row: dict[str, Any]) -> MenuItemSummary:
     """A menu item with the names of its required extras."""
-    required = [e["name"] for e in db.find(extras, item_id=row["id"], order_by=[extras.c.sort_index])
-                if e["min_num_options"] > 0]
-    return MenuItemSummary(**{k: row[k] for k in MenuItemSummary.model_fields if k != "required_choices"},
-                           required_choices=required)
+    required = [
+        e["name"]
+        for e in db.find(extras, item_id=row["id"], order_by=[extras.c.sort_index])
+        if e["min_num_options"] > 0
+    ]
+    return MenuItemSummary(
+        **{k: row[k] for k in MenuItemSummary.model_fields if k != "required_choices"}, required_choices=required
+    )
 
 
 def chosen_options(db: Database, option_ids: list[str]) -> list[ChosenOption]:
     """The options of a cart line, as stored ids."""
-    return [ChosenOption(**{k: o[k] for k in ChosenOption.model_fields})
-            for o in (db.get(extra_options, i, "Option") for i in option_ids)]
+    return [
+        ChosenOption(**{k: o[k] for k in ChosenOption.model_fields})
+        for o in (db.get(extra_options, i, "Option") for i in option_ids)
+    ]
 
 
 def cart_item_object(db: Database, row: dict[str, Any]) -> CartItemObject:
@@ -349,8 +359,14 @@ def cart_item_object(db: Database, row: dict[str, Any]) -> CartItemObject:
     options = chosen_options(db, row["option_ids"])
     unit = item["price"] + sum(o.price for o in options)
     return CartItemObject(
-        id=row["id"], item_id=item["id"], name=item["name"], quantity=row["quantity"], options=options,
-        special_instructions=row["special_instructions"], unit_price=unit, line_total=unit * row["quantity"],
+        id=row["id"],
+        item_id=item["id"],
+        name=item["name"],
+        quantity=row["quantity"],
+        options=options,
+        special_instructions=row["special_instructions"],
+        unit_price=unit,
+        line_total=unit * row["quantity"],
     )
 
 
@@ -358,8 +374,11 @@ def order_summary(db: Database, row: dict[str, Any]) -> OrderSummary:
     """An order as the history lists it."""
     count = sum(line["quantity"] for line in db.find(order_items, order_id=row["id"]))
     store = db.get(stores, row["store_id"], "Store")
-    return OrderSummary(**{k: row[k] for k in OrderSummary.model_fields if k not in ("store_name", "item_count")},
-                        store_name=store["name"], item_count=count)
+    return OrderSummary(
+        **{k: row[k] for k in OrderSummary.model_fields if k not in ("store_name", "item_count")},
+        store_name=store["name"],
+        item_count=count,
+    )
 
 
 def issue_object(db: Database, row: dict[str, Any]) -> IssueObject:
@@ -373,10 +392,15 @@ def delivery_object(row: dict[str, Any]) -> DeliveryObject | None:
     if row["fulfillment_type"] != "delivery":
         return None
     return DeliveryObject(
-        dropoff_address=row["dropoff_address"], dropoff_instructions=row["dropoff_instructions"] or "",
-        dropoff_option=row["dropoff_option"], contactless_dropoff=row["dropoff_option"] == "leave_at_door",
-        order_contains=OrderContains(alcohol=row["contains_alcohol"]), dropoff_requires_id=row["contains_alcohol"],
-        id_verified=row["id_verified"], dasher_name=row["dasher_name"], tracking_url=TRACKING_URL.format(id=row["id"]),
+        dropoff_address=row["dropoff_address"],
+        dropoff_instructions=row["dropoff_instructions"] or "",
+        dropoff_option=row["dropoff_option"],
+        contactless_dropoff=row["dropoff_option"] == "leave_at_door",
+        order_contains=OrderContains(alcohol=row["contains_alcohol"]),
+        dropoff_requires_id=row["contains_alcohol"],
+        id_verified=row["id_verified"],
+        dasher_name=row["dasher_name"],
+        tracking_url=TRACKING_URL.format(id=row["id"]),
         dropoff_time_estimated=row["estimated_delivery_time"],
     )
 
@@ -384,10 +408,19 @@ def delivery_object(row: dict[str, Any]) -> DeliveryObject | None:
 def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
     """An order with its lines, delivery and reported issues."""
     store = db.get(stores, row["store_id"], "Store")
-    lines = [OrderItemObject(**{k: line[k] for k in OrderItemObject.model_fields if k != "options"},
-                             options=[ChosenOption(**o) for o in line["options"]])
-             for line in db.find(order_items, order_id=row["id"])]
+    lines = [
+        OrderItemObject(
+            **{k: line[k] for k in OrderItemObject.model_fields if k != "options"},
+            options=[ChosenOption(**o) for o in line["options"]],
+        )
+        for line in db.find(order_items, order_id=row["id"])
+    ]
     issues = [issue_object(db, i) for i in db.find(order_issues, order_id=row["id"])]
     skip = {"store_name", "items", "delivery", "issues"}
-    return OrderObject(**{k: row[k] for k in OrderObject.model_fields if k not in skip}, store_name=store["name"],
-                       items=lines, delivery=delivery_object(row), issues=issues)
+    return OrderObject(
+        **{k: row[k] for k in OrderObject.model_fields if k not in skip},
+        store_name=store["name"],
+        items=lines,
+        delivery=delivery_object(row),
+        issues=issues,
+    )

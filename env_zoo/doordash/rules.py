@@ -93,9 +93,7 @@ def next_opening(store: dict[str, Any], moment: datetime) -> datetime | None:
     local = moment.astimezone(tz)
     for offset in range(8):
         day = (local + timedelta(days=offset)).date()
-        starts = sorted(
-            _minutes(s["start_time"]) for s in store["open_hours"] if s["day_index"] == DAYS[day.weekday()]
-        )
+        starts = sorted(_minutes(s["start_time"]) for s in store["open_hours"] if s["day_index"] == DAYS[day.weekday()])
         for start in starts:
             opening = datetime(day.year, day.month, day.day, start // 60, start % 60, tzinfo=tz)
             if opening > local:
@@ -144,6 +142,7 @@ def alcohol_problem(consumer: dict[str, Any], now: datetime) -> ToolError | None
 
 
 # ---------------------------------------------------------------- promos and pricing
+
 
 @dataclass(frozen=True)
 class PromoContext:
@@ -206,12 +205,20 @@ class Charges:
 
 def dashpass_applies(consumer: dict[str, Any], store: dict[str, Any], subtotal: int, fulfillment_type: str) -> bool:
     """DashPass benefits: active membership, an eligible store, delivery, subtotal of $12 or more."""
-    return (consumer["dashpass_status"] == "active" and store["dashpass_eligible"] and fulfillment_type == "delivery"
-            and subtotal >= DASHPASS_MIN_SUBTOTAL)
+    return (
+        consumer["dashpass_status"] == "active"
+        and store["dashpass_eligible"]
+        and fulfillment_type == "delivery"
+        and subtotal >= DASHPASS_MIN_SUBTOTAL
+    )
 
 
 def charges(
-    consumer: dict[str, Any], store: dict[str, Any], subtotal: int, fulfillment_type: str, tip: int,
+    consumer: dict[str, Any],
+    store: dict[str, Any],
+    subtotal: int,
+    fulfillment_type: str,
+    tip: int,
     promo: dict[str, Any] | None,
 ) -> Charges:
     """Fees, tax, promo discount and tip; credits pay everything but the tip."""
@@ -238,8 +245,9 @@ def charges(
             discount = delivery_fee
     total = subtotal + delivery_fee + service_fee + small + tax + tip - discount
     credits = min(consumer["credits_balance"], total - tip)
-    return Charges(subtotal, delivery_fee, service_fee, small, tax, discount, tip, total, credits, total - credits,
-                   dashpass)
+    return Charges(
+        subtotal, delivery_fee, service_fee, small, tax, discount, tip, total, credits, total - credits, dashpass
+    )
 
 
 def cancellation(order: dict[str, Any]) -> tuple[int, int, int]:

@@ -79,6 +79,7 @@ MAX_ITEM_NOTE = 200
 
 # ---------------------------------------------------------------- helpers
 
+
 def _me(db: Database) -> dict[str, Any]:
     """The signed-in consumer."""
     session = db.current_session(sessions, "Sign in to DoorDash first.")
@@ -106,8 +107,9 @@ def _order(db: Database, consumer: dict[str, Any], order_id: str) -> dict[str, A
     return found[0]
 
 
-def _dropoff(db: Database, consumer: dict[str, Any], fulfillment_type: str, address_id: str | None
-             ) -> dict[str, Any] | None:
+def _dropoff(
+    db: Database, consumer: dict[str, Any], fulfillment_type: str, address_id: str | None
+) -> dict[str, Any] | None:
     """The delivery address of a delivery order (None for pickup)."""
     return _address(db, consumer, address_id) if fulfillment_type == "delivery" else None
 
@@ -115,13 +117,21 @@ def _dropoff(db: Database, consumer: dict[str, Any], fulfillment_type: str, addr
 def _delivery_fields(address: dict[str, Any] | None, alcohol: bool, instructions: str | None) -> dict[str, Any]:
     """An order's drop-off columns: the address, its instructions unless overridden, hand-off for alcohol."""
     if address is None:
-        return {"address_id": None, "dropoff_address": None, "dropoff_instructions": None, "dropoff_option": None,
-                "id_verified": None}
+        return {
+            "address_id": None,
+            "dropoff_address": None,
+            "dropoff_instructions": None,
+            "dropoff_option": None,
+            "id_verified": None,
+        }
     note = instructions if instructions is not None else address["dropoff_instructions"]
-    return {"address_id": address["id"], "dropoff_address": one_line(address),
-            "dropoff_instructions": _text(note, "dropoff_instructions", MAX_INSTRUCTIONS),
-            "dropoff_option": "hand_to_me" if alcohol else address["dropoff_option"],
-            "id_verified": False if alcohol else None}
+    return {
+        "address_id": address["id"],
+        "dropoff_address": one_line(address),
+        "dropoff_instructions": _text(note, "dropoff_instructions", MAX_INSTRUCTIONS),
+        "dropoff_option": "hand_to_me" if alcohol else address["dropoff_option"],
+        "id_verified": False if alcohol else None,
+    }
 
 
 def _at(stamp: str) -> datetime:
@@ -190,6 +200,7 @@ def _quantity(quantity: int) -> int:
 
 # ---------------------------------------------------------------- the consumer
 
+
 @tool(user_only=True)
 def log_in(db: Database, email: str) -> ConsumerObject:
     """(Consumer only) The consumer signs in to the DoorDash app with their email and the 6-digit code texted to
@@ -217,7 +228,8 @@ def get_consumer(db: Database) -> ConsumerObject:
     return ConsumerObject(
         **{k: me[k] for k in ("id", "first_name", "last_name", "email", "phone_number", "credits_balance")},
         dashpass=DashPassObject(status=me["dashpass_status"], renews_on=me["dashpass_renews_on"]),
-        payment_method=f"{card['brand']} ending in {card['last4']}", orders_placed=len(placed),
+        payment_method=f"{card['brand']} ending in {card['last4']}",
+        orders_placed=len(placed),
         addresses=[address_object(a) for a in saved],
     )
 
@@ -259,11 +271,21 @@ def add_address(
     first = not db.find(addresses, consumer_id=me["id"])
     zone = area[0]
     row = db.insert(
-        addresses, id=db.new_uuid(addresses), consumer_id=me["id"], label=_optional_text(label, "label", 40),
-        street=clean, subpremise=unit, city=zone["city"], state=zone["state"],
-        zip_code=zone["zip_code"], lat=zone["lat"], lng=zone["lng"],
+        addresses,
+        id=db.new_uuid(addresses),
+        consumer_id=me["id"],
+        label=_optional_text(label, "label", 40),
+        street=clean,
+        subpremise=unit,
+        city=zone["city"],
+        state=zone["state"],
+        zip_code=zone["zip_code"],
+        lat=zone["lat"],
+        lng=zone["lng"],
         dropoff_instructions=_text(dropoff_instructions, "dropoff_instructions", MAX_INSTRUCTIONS),
-        dropoff_option=dropoff_option, is_default=False, created_at=db.now_iso(),
+        dropoff_option=dropoff_option,
+        is_default=False,
+        created_at=db.now_iso(),
     )
     if make_default or first:
         _set_default(db, me, row["id"])
@@ -312,6 +334,7 @@ def update_address(
 
 # ---------------------------------------------------------------- stores and menus
 
+
 @tool(read_only=True)
 def search_stores(
     db: Database,
@@ -357,11 +380,31 @@ def search_stores(
         open_ = is_open(store, now)
         if (open_now and not open_) or (dashpass_only and not store["dashpass_eligible"]):
             continue
-        found.append((miles, store["name"], StoreSummary(
-            **{k: store[k] for k in ("id", "name", "cuisines", "price_range", "rating", "accepting_orders",
-                                     "delivery_fee", "dashpass_eligible", "offers_pickup")},
-            distance_miles=round(miles, 1), is_open=open_, estimated_delivery_minutes=_eta_minutes(store, miles),
-        )))
+        found.append(
+            (
+                miles,
+                store["name"],
+                StoreSummary(
+                    **{
+                        k: store[k]
+                        for k in (
+                            "id",
+                            "name",
+                            "cuisines",
+                            "price_range",
+                            "rating",
+                            "accepting_orders",
+                            "delivery_fee",
+                            "dashpass_eligible",
+                            "offers_pickup",
+                        )
+                    },
+                    distance_miles=round(miles, 1),
+                    is_open=open_,
+                    estimated_delivery_minutes=_eta_minutes(store, miles),
+                ),
+            )
+        )
     found.sort(key=lambda f: (f[0], f[1]))
     return paginate([f[2] for f in found], page_size, cursor, max_page_size=50)
 
@@ -378,11 +421,19 @@ def get_store(db: Database, store_id: str, address_id: str | None = None) -> Sto
     me = _me(db)
     store = db.get(stores, store_id, "Store")
     miles = _miles(store, _address(db, me, address_id))
-    keep = set(StoreObject.model_fields) - {"address", "open_hours", "is_open", "distance_miles",
-                                             "delivers_to_address", "estimated_delivery_minutes"}
+    keep = set(StoreObject.model_fields) - {
+        "address",
+        "open_hours",
+        "is_open",
+        "distance_miles",
+        "delivers_to_address",
+        "estimated_delivery_minutes",
+    }
     return StoreObject(
-        **{k: store[k] for k in keep}, address=f"{store['street']}, {store['city']}, CA {store['zip_code']}",
-        open_hours=[OpenHours(**h) for h in store["open_hours"]], is_open=is_open(store, db.now()),
+        **{k: store[k] for k in keep},
+        address=f"{store['street']}, {store['city']}, CA {store['zip_code']}",
+        open_hours=[OpenHours(**h) for h in store["open_hours"]],
+        is_open=is_open(store, db.now()),
         distance_miles=round(miles, 1),
         delivers_to_address=store["offers_delivery"] and miles <= store["delivery_radius_miles"],
         estimated_delivery_minutes=_eta_minutes(store, miles),
@@ -414,6 +465,7 @@ def get_item(db: Database, item_id: str) -> ItemObject:
 
 
 # ---------------------------------------------------------------- the cart
+
 
 @tool(read_only=True)
 def get_cart(
@@ -480,20 +532,39 @@ def add_to_cart(
     if cart is not None and cart["store_id"] != store["id"]:
         other = db.get(stores, cart["store_id"], "Store")
         if not replace_cart:
-            raise Conflict(f"Your cart has items from {other['name']}. Start a new cart (replace_cart) to order "
-                           f"from {store['name']}.")
+            raise Conflict(
+                f"Your cart has items from {other['name']}. Start a new cart (replace_cart) to order "
+                f"from {store['name']}."
+            )
         drop_cart(db, cart)
         cart = None
     if cart is None:
-        cart = db.insert(carts, id=db.new_uuid(carts), consumer_id=me["id"], store_id=store["id"], promo_code=None,
-                         created_at=db.now_iso())
-    same = [line for line in db.find(cart_items, cart_id=cart["id"], item_id=item_id)
-            if line["option_ids"] == chosen and line["special_instructions"] == note]
+        cart = db.insert(
+            carts,
+            id=db.new_uuid(carts),
+            consumer_id=me["id"],
+            store_id=store["id"],
+            promo_code=None,
+            created_at=db.now_iso(),
+        )
+    same = [
+        line
+        for line in db.find(cart_items, cart_id=cart["id"], item_id=item_id)
+        if line["option_ids"] == chosen and line["special_instructions"] == note
+    ]
     if same:
         db.update(cart_items, same[0]["id"], quantity=_quantity(same[0]["quantity"] + quantity))
     else:
-        db.insert(cart_items, id=db.new_uuid(cart_items), cart_id=cart["id"], item_id=item_id, quantity=quantity,
-                  option_ids=chosen, special_instructions=note, created_at=db.now_iso())
+        db.insert(
+            cart_items,
+            id=db.new_uuid(cart_items),
+            cart_id=cart["id"],
+            item_id=item_id,
+            quantity=quantity,
+            option_ids=chosen,
+            special_instructions=note,
+            created_at=db.now_iso(),
+        )
     return cart_object(db, cart)
 
 
@@ -593,18 +664,34 @@ def place_order(
     quote = plan.quote()
     order_id = db.new_uuid(orders)
     db.insert(
-        orders, id=order_id, consumer_id=me["id"], store_id=plan.store["id"], status="submitted",
-        fulfillment_type=fulfillment_type, contains_alcohol=plan.contains_alcohol,
+        orders,
+        id=order_id,
+        consumer_id=me["id"],
+        store_id=plan.store["id"],
+        status="submitted",
+        fulfillment_type=fulfillment_type,
+        contains_alcohol=plan.contains_alcohol,
         **_delivery_fields(address, plan.contains_alcohol, dropoff_instructions),
-        scheduled_time=quote.scheduled_time, promo_code=cart["promo_code"], cancellation_fee=None,
-        refunded_amount=0, refunded_credits=0, dasher_name=None, created_at=db.now_iso(),
+        scheduled_time=quote.scheduled_time,
+        promo_code=cart["promo_code"],
+        cancellation_fee=None,
+        refunded_amount=0,
+        refunded_credits=0,
+        dasher_name=None,
+        created_at=db.now_iso(),
         estimated_delivery_time=quote.estimated_delivery_time,
         **{k: v for k, v in plan.charges.as_dict().items() if k != "dashpass_applied"},
     )
     for line in plan.lines:
         db.insert(
-            order_items, id=db.new_uuid(order_items), order_id=order_id, item_id=line.item_id, name=line.name,
-            quantity=line.quantity, options=[o.model_dump() for o in line.options], unit_price=line.unit_price,
+            order_items,
+            id=db.new_uuid(order_items),
+            order_id=order_id,
+            item_id=line.item_id,
+            name=line.name,
+            quantity=line.quantity,
+            options=[o.model_dump() for o in line.options],
+            unit_price=line.unit_price,
             special_instructions=line.special_instructions,
         )
     drop_cart(db, cart)
@@ -613,6 +700,7 @@ def place_order(
 
 
 # ---------------------------------------------------------------- orders
+
 
 @tool(read_only=True)
 def list_orders(
@@ -663,11 +751,20 @@ def cancel_order(db: Database, order_id: str, accept_cancellation_fee: bool = Fa
         raise Conflict(f"{who} already picked up this order, so it can't be cancelled.")
     fee, card, credits = cancellation(order)
     if fee and not accept_cancellation_fee:
-        raise Conflict(f"{db.get(stores, order['store_id'])['name']} has already confirmed this order; cancelling "
-                       f"now costs {dollars(fee)}. Cancel with accept_cancellation_fee if the consumer agrees.")
+        raise Conflict(
+            f"{db.get(stores, order['store_id'])['name']} has already confirmed this order; cancelling "
+            f"now costs {dollars(fee)}. Cancel with accept_cancellation_fee if the consumer agrees."
+        )
     db.update(consumers, me["id"], credits_balance=me["credits_balance"] + credits)
-    row = db.update(orders, order_id, status="cancelled", cancellation_fee=fee, refunded_amount=card,
-                    refunded_credits=credits, cancelled_at=db.now_iso())
+    row = db.update(
+        orders,
+        order_id,
+        status="cancelled",
+        cancellation_fee=fee,
+        refunded_amount=card,
+        refunded_credits=credits,
+        cancelled_at=db.now_iso(),
+    )
     return order_object(db, row)
 
 
@@ -701,8 +798,9 @@ def update_order(
         if tip < 0:
             raise InvalidRequest("tip can't be negative.")
         if order["status"] in ("picked_up", "delivered") and tip < order["tip"]:
-            raise Conflict(f"Tips can't be lowered after the Dasher picks up the order (the tip is "
-                           f"{dollars(order['tip'])}).")
+            raise Conflict(
+                f"Tips can't be lowered after the Dasher picks up the order (the tip is {dollars(order['tip'])})."
+            )
         if order["status"] == "delivered" and db.now() > _at(order["delivered_at"]) + TIP_RAISE_WINDOW:
             raise Conflict("Tips can be changed up to 24 hours after delivery.")
         delta = tip - order["tip"]
@@ -732,8 +830,13 @@ def report_order_issue(
     """
     me = _me(db)
     order = _order(db, me, order_id)
-    done = order["delivered_at"] if order["status"] == "delivered" else (
-        order["picked_up_at"] if order["status"] == "picked_up" and order["fulfillment_type"] == "pickup" else None)
+    done = (
+        order["delivered_at"]
+        if order["status"] == "delivered"
+        else (
+            order["picked_up_at"] if order["status"] == "picked_up" and order["fulfillment_type"] == "pickup" else None
+        )
+    )
     if done is None:
         raise Conflict("You can report a problem once the order has been delivered.")
     if db.now() > _at(done) + SUPPORT_WINDOW:
@@ -756,9 +859,17 @@ def report_order_issue(
     else:
         db.update(orders, order_id, refunded_credits=order["refunded_credits"] + amount)
         db.update(consumers, me["id"], credits_balance=me["credits_balance"] + amount)
-    row = db.insert(order_issues, id=db.new_uuid(order_issues), order_id=order_id, order_item_id=order_item_id,
-                    issue_type=issue_type, quantity=quantity, resolution=resolution, amount=amount,
-                    created_at=db.now_iso())
+    row = db.insert(
+        order_issues,
+        id=db.new_uuid(order_issues),
+        order_id=order_id,
+        order_item_id=order_item_id,
+        issue_type=issue_type,
+        quantity=quantity,
+        resolution=resolution,
+        amount=amount,
+        created_at=db.now_iso(),
+    )
     return issue_object(db, row)
 
 
@@ -774,5 +885,6 @@ def show_id_to_dasher(db: Database) -> OrderObject:
     if problem:
         raise problem
     order = waiting[0]
-    return order_object(db, db.update(orders, order["id"], status="delivered", id_verified=True,
-                                      delivered_at=db.now_iso()))
+    return order_object(
+        db, db.update(orders, order["id"], status="delivered", id_verified=True, delivered_at=db.now_iso())
+    )

@@ -15,8 +15,10 @@ from .search import Reference, seats_left
 
 MAX_BAGS = 2
 BAG_WEIGHT_KG = 23
-EXIT_DISCLOSURES = ["Do not seat children in exit row seats",
-                    "Do not seat passengers with special needs in exit row seats"]
+EXIT_DISCLOSURES = [
+    "Do not seat children in exit row seats",
+    "Do not seat passengers with special needs in exit row seats",
+]
 DEFAULT_LOAD = 0.8
 FULL_LOAD = 0.92
 
@@ -45,14 +47,24 @@ class Service:
 
 # ---------------------------------------------------------------- bags
 
+
 def offer_bags(ref: Reference, offer: dict[str, Any]) -> list[Service]:
     """Extra checked bags bookable with an offer: up to two per seated passenger and slice."""
     owner = ref.airlines[offer["owner"]]
     return [
-        Service(content_id("ase", offer["id"], s["id"], p["id"], "checked"), "baggage", p["id"], s["id"],
-                tuple(seg["id"] for seg in s["segments"]), tuple(seg["flight_key"] for seg in s["segments"]),
-                MAX_BAGS, fares.bag_price(owner, s["long_haul"]))
-        for s in offer["slices"] for p in offer["passengers"] if p["type"] in fares.SEATED
+        Service(
+            content_id("ase", offer["id"], s["id"], p["id"], "checked"),
+            "baggage",
+            p["id"],
+            s["id"],
+            tuple(seg["id"] for seg in s["segments"]),
+            tuple(seg["flight_key"] for seg in s["segments"]),
+            MAX_BAGS,
+            fares.bag_price(owner, s["long_haul"]),
+        )
+        for s in offer["slices"]
+        for p in offer["passengers"]
+        if p["type"] in fares.SEATED
     ]
 
 
@@ -62,8 +74,9 @@ def order_bags(db: Database, ref: Reference, order: dict[str, Any], passengers: 
     owner = ref.airlines[order["owner"]]
     booked: dict[tuple[str, str], int] = {}
     for row in db.find(order_services, order_id=order["id"], type="baggage"):
-        booked[(row["passenger_id"], row["slice_id"])] = booked.get((row["passenger_id"], row["slice_id"]), 0) + \
-            row["quantity"]
+        booked[(row["passenger_id"], row["slice_id"])] = (
+            booked.get((row["passenger_id"], row["slice_id"]), 0) + row["quantity"]
+        )
     services = []
     for s in order["slices"]:
         if departed(db, s):
@@ -71,10 +84,18 @@ def order_bags(db: Database, ref: Reference, order: dict[str, Any], passengers: 
         for p in passengers:
             left = MAX_BAGS - booked.get((p["id"], s["id"]), 0)
             if p["type"] in fares.SEATED and left > 0:
-                services.append(Service(
-                    content_id("ase", order["id"], s["id"], p["id"], "checked", booked.get((p["id"], s["id"]), 0)),
-                    "baggage", p["id"], s["id"], tuple(seg["id"] for seg in s["segments"]),
-                    tuple(seg["flight_key"] for seg in s["segments"]), left, fares.bag_price(owner, s["long_haul"])))
+                services.append(
+                    Service(
+                        content_id("ase", order["id"], s["id"], p["id"], "checked", booked.get((p["id"], s["id"]), 0)),
+                        "baggage",
+                        p["id"],
+                        s["id"],
+                        tuple(seg["id"] for seg in s["segments"]),
+                        tuple(seg["flight_key"] for seg in s["segments"]),
+                        left,
+                        fares.bag_price(owner, s["long_haul"]),
+                    )
+                )
     return services
 
 
@@ -84,6 +105,7 @@ def departed(db: Database, stored_slice: dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------- seats
+
 
 def _rows(ref: Reference, segment: dict[str, Any], cabin: str, low_cost: bool) -> list[dict[str, Any]]:
     layout = ref.aircraft[segment["aircraft_id"]]["layout"]
@@ -114,8 +136,9 @@ def _seat_price(cabin: str, brand: str, row: int, first_row: int, exit_row: bool
     return price * 2 if long_haul else price
 
 
-def segment_seats(db: Database, ref: Reference, offer: dict[str, Any], stored_slice: dict[str, Any],
-                  segment: dict[str, Any]) -> list[dict[str, Any]]:
+def segment_seats(
+    db: Database, ref: Reference, offer: dict[str, Any], stored_slice: dict[str, Any], segment: dict[str, Any]
+) -> list[dict[str, Any]]:
     """Every seat of the offer's cabin on one segment: designator, name, disclosures, and the services that book it
     (none when it is taken)."""
     owner = ref.airlines[offer["owner"]]
@@ -136,25 +159,41 @@ def segment_seats(db: Database, ref: Reference, offer: dict[str, Any], stored_sl
                     kind = "window" if window else "aisle" if aisle else "middle"
                     name = "Extra legroom exit row seat" if exit_row else f"{kind.capitalize()} seat"
                     free = designator not in taken and fraction("seat", segment["flight_key"], designator) >= load
-                    price = _seat_price(cabin, stored_slice["brand"], row, block["first_row"], exit_row, kind,
-                                        stored_slice["long_haul"])
+                    price = _seat_price(
+                        cabin, stored_slice["brand"], row, block["first_row"], exit_row, kind, stored_slice["long_haul"]
+                    )
                     services = []
                     if free:
                         for p in offer["passengers"]:
                             if p["type"] == "adult" or (p["type"] == "child" and not exit_row):
-                                services.append({"id": content_id("ase", offer["id"], segment["id"], p["id"], designator),
-                                                 "passenger_id": p["id"], "total_amount": price})
-                    seats.append({"designator": designator, "name": name,
-                                  "disclosures": EXIT_DISCLOSURES if exit_row else [], "available_services": services,
-                                  "row": row, "exit_row": exit_row})
+                                services.append(
+                                    {
+                                        "id": content_id("ase", offer["id"], segment["id"], p["id"], designator),
+                                        "passenger_id": p["id"],
+                                        "total_amount": price,
+                                    }
+                                )
+                    seats.append(
+                        {
+                            "designator": designator,
+                            "name": name,
+                            "disclosures": EXIT_DISCLOSURES if exit_row else [],
+                            "available_services": services,
+                            "row": row,
+                            "exit_row": exit_row,
+                        }
+                    )
     return seats
 
 
 def seat_cabin_shape(ref: Reference, offer: dict[str, Any], segment: dict[str, Any]) -> dict[str, int]:
     """Rows and aisles of the offer's cabin on a segment's aircraft."""
     blocks = _rows(ref, segment, offer["cabin_class"], ref.airlines[offer["owner"]]["low_cost"])
-    return {"first_row": min(b["first_row"] for b in blocks), "last_row": max(b["last_row"] for b in blocks),
-            "aisles": max(len(b["seats"].split("|")) - 1 for b in blocks)}
+    return {
+        "first_row": min(b["first_row"] for b in blocks),
+        "last_row": max(b["last_row"] for b in blocks),
+        "aisles": max(len(b["seats"].split("|")) - 1 for b in blocks),
+    }
 
 
 def offer_seats(db: Database, ref: Reference, offer: dict[str, Any]) -> list[Service]:
@@ -164,16 +203,30 @@ def offer_seats(db: Database, ref: Reference, offer: dict[str, Any]) -> list[Ser
         for seg in s["segments"]:
             for seat in segment_seats(db, ref, offer, s, seg):
                 for svc in seat["available_services"]:
-                    services.append(Service(
-                        svc["id"], "seat", svc["passenger_id"], s["id"], (seg["id"],), (seg["flight_key"],), 1,
-                        svc["total_amount"], seat["designator"], seat["name"], tuple(seat["disclosures"])))
+                    services.append(
+                        Service(
+                            svc["id"],
+                            "seat",
+                            svc["passenger_id"],
+                            s["id"],
+                            (seg["id"],),
+                            (seg["flight_key"],),
+                            1,
+                            svc["total_amount"],
+                            seat["designator"],
+                            seat["name"],
+                            tuple(seat["disclosures"]),
+                        )
+                    )
     return services
 
 
 # ---------------------------------------------------------------- choosing services
 
-def resolve(db: Database, ref: Reference, offer: dict[str, Any], requested: list[tuple[str, int]],
-            infant_carriers: set[str]) -> list[tuple[Service, int]]:
+
+def resolve(
+    db: Database, ref: Reference, offer: dict[str, Any], requested: list[tuple[str, int]], infant_carriers: set[str]
+) -> list[tuple[Service, int]]:
     """The services asked for when creating an order, checked: each id belongs to the offer, bag quantities within
     the maximum, one seat per passenger and segment, each seat once, no exit-row seat for an adult with an infant."""
     if not requested:
@@ -197,8 +250,11 @@ def resolve(db: Database, ref: Reference, offer: dict[str, Any], requested: list
             if (service.segment_ids[0], service.designator or "") in designators:
                 raise validation("services", f"Seat {service.designator} was selected more than once.")
             if service.exit_row and service.passenger_id in infant_carriers:
-                raise validation("services", f"Seat {service.designator} is in an exit row, which is not available to "
-                                             "a passenger travelling with an infant.")
+                raise validation(
+                    "services",
+                    f"Seat {service.designator} is in an exit row, which is not available to "
+                    "a passenger travelling with an infant.",
+                )
             seats_per_segment.add(key)
             designators.add((service.segment_ids[0], service.designator or ""))
         chosen.append((service, quantity))

@@ -49,14 +49,17 @@ def _removed(db: Database, order: dict[str, Any], remove: list[str]) -> list[dic
         if ancillaries.departed(db, stored):
             raise invalid_state("order_change_not_allowed", f"Slice {slice_id} has already departed.")
         if not stored["conditions"]["change_before_departure"]["allowed"]:
-            raise invalid_state("order_change_not_allowed", f"The fare of slice {slice_id} "
-                                                            f"({stored['fare_brand_name']}) doesn't allow changes.")
+            raise invalid_state(
+                "order_change_not_allowed",
+                f"The fare of slice {slice_id} ({stored['fare_brand_name']}) doesn't allow changes.",
+            )
         found.append(stored)
     return found
 
 
-def request_change(db: Database, order_id: str, add: list[dict[str, Any]], remove: list[str]
-                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def request_change(
+    db: Database, order_id: str, add: list[dict[str, Any]], remove: list[str]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """An order change request and its change offers (none when the airline has nothing suitable). The same request
     on the same day returns the same change request, its offers' expiry renewed."""
     order = live_order(db, order_id)
@@ -75,11 +78,19 @@ def request_change(db: Database, order_id: str, add: list[dict[str, Any]], remov
                 raise validation(f"slices.add[{i}].{field}", f"{code} is not a valid IATA airport or city code.")
         day = parse_date(s["departure_date"], f"slices.add[{i}].departure_date")
         if day < today or (previous is not None and day < previous):
-            raise validation(f"slices.add[{i}].departure_date", "Departure dates must not be in the past and must be "
-                                                                "in chronological order.")
+            raise validation(
+                f"slices.add[{i}].departure_date",
+                "Departure dates must not be in the past and must be in chronological order.",
+            )
         previous = day
-        searches.append({"origin": origin, "destination": destination, "departure_date": day.isoformat(),
-                         "cabin_class": s["cabin_class"]})
+        searches.append(
+            {
+                "origin": origin,
+                "destination": destination,
+                "departure_date": day.isoformat(),
+                "cabin_class": s["cabin_class"],
+            }
+        )
     stored_slices = {"add": searches, "remove": [{"slice_id": sid} for sid in remove]}
     request_id = content_id("ocr", order_id, json.dumps(stored_slices, sort_keys=True), today.isoformat())
     now = db.now()
@@ -87,18 +98,32 @@ def request_change(db: Database, order_id: str, add: list[dict[str, Any]], remov
     if db.find(order_change_requests, id=request_id):
         for row in db.find(order_change_offers, order_change_request_id=request_id):
             db.update(order_change_offers, row["id"], expires_at=expires)
-        return (get(db, order_change_requests, request_id, "Order change request"),
-                db.find(order_change_offers, order_change_request_id=request_id))
-    request = db.insert(order_change_requests, id=request_id, order_id=order_id, slices=stored_slices,
-                        created_at=iso(now))
+        return (
+            get(db, order_change_requests, request_id, "Order change request"),
+            db.find(order_change_offers, order_change_request_id=request_id),
+        )
+    request = db.insert(
+        order_change_requests, id=request_id, order_id=order_id, slices=stored_slices, created_at=iso(now)
+    )
     passengers = db.find(order_passengers, order_id=order_id)
     types = [p["type"] for p in passengers]
     seated = sum(t in fares.SEATED for t in types)
-    options = [itineraries(db, ref, ref.place_codes(s["origin"]), ref.place_codes(s["destination"]),
-                           date.fromisoformat(s["departure_date"]), 1, s["cabin_class"], seated).get(order["owner"], [])
-               for s in searches]
-    combos = sorted(itertools.product(*options),
-                    key=lambda c: (sum(len(s) for s in c), [s[0]["departing_at"] for s in c]))
+    options = [
+        itineraries(
+            db,
+            ref,
+            ref.place_codes(s["origin"]),
+            ref.place_codes(s["destination"]),
+            date.fromisoformat(s["departure_date"]),
+            1,
+            s["cabin_class"],
+            seated,
+        ).get(order["owner"], [])
+        for s in searches
+    ]
+    combos = sorted(
+        itertools.product(*options), key=lambda c: (sum(len(s) for s in c), [s[0]["departing_at"] for s in c])
+    )
     owner = ref.airlines[order["owner"]]
     removed_amount = sum(s["base_amount"] + s["tax_amount"] for s in removed)
     penalty = sum(s["conditions"]["change_before_departure"]["penalty_amount"] or 0 for s in removed)
@@ -111,26 +136,48 @@ def request_change(db: Database, order_id: str, add: list[dict[str, Any]], remov
         for i, (legs, search, old) in enumerate(zip(combo, searches, removed)):
             long_haul = any(leg["distance_km"] >= fares.LONG_HAUL_KM for leg in legs)
             brand = fares.brand_named(owner, search["cabin_class"], long_haul, old["brand"])
-            new_slices.append(priced_slice(ref, list(legs), search["cabin_class"], brand, types, today,
-                                           content_id("sli", offer_id, i),
-                                           [content_id("seg", offer_id, i, j) for j in range(len(legs))]))
+            new_slices.append(
+                priced_slice(
+                    ref,
+                    list(legs),
+                    search["cabin_class"],
+                    brand,
+                    types,
+                    today,
+                    content_id("sli", offer_id, i),
+                    [content_id("seg", offer_id, i, j) for j in range(len(legs))],
+                )
+            )
         added = sum(s["base_amount"] + s["tax_amount"] for s in new_slices)
         difference = added - removed_amount
         change_total = penalty + difference if (difference > 0 or refundable) else penalty
-        created.append(db.insert(
-            order_change_offers, id=offer_id, order_change_request_id=request_id, order_id=order_id,
-            slices={"add": new_slices, "remove": removed}, penalty_amount=penalty, change_total_amount=change_total,
-            new_total_amount=order["total_amount"] - removed_amount - dropped + added, currency=CURRENCY,
-            refund_to="balance" if change_total < 0 else None,
-            sort_duration=sum(s["duration_minutes"] for s in new_slices), expires_at=expires, created_at=iso(now)))
+        created.append(
+            db.insert(
+                order_change_offers,
+                id=offer_id,
+                order_change_request_id=request_id,
+                order_id=order_id,
+                slices={"add": new_slices, "remove": removed},
+                penalty_amount=penalty,
+                change_total_amount=change_total,
+                new_total_amount=order["total_amount"] - removed_amount - dropped + added,
+                currency=CURRENCY,
+                refund_to="balance" if change_total < 0 else None,
+                sort_duration=sum(s["duration_minutes"] for s in new_slices),
+                expires_at=expires,
+                created_at=iso(now),
+            )
+        )
     return request, created
 
 
 def _still_applies(order: dict[str, Any], offer: dict[str, Any]) -> None:
     current = {s["id"] for s in order["slices"]}
     if any(s["id"] not in current for s in offer["slices"]["remove"]):
-        raise invalid_state("offer_no_longer_available", "The order has changed since this order change offer was "
-                                                         "made; create a new order change request.")
+        raise invalid_state(
+            "offer_no_longer_available",
+            "The order has changed since this order change offer was made; create a new order change request.",
+        )
 
 
 def create_change(db: Database, offer_id: str) -> dict[str, Any]:
@@ -144,9 +191,16 @@ def create_change(db: Database, offer_id: str) -> dict[str, Any]:
     if existing:
         return existing[0]
     now = db.now_iso()
-    return db.insert(order_changes, id=new_id(db, order_changes, "oce"), order_id=order["id"],
-                     order_change_offer_id=offer_id, confirmed=False, confirmed_at=None,
-                     expires_at=offer["expires_at"], created_at=now)
+    return db.insert(
+        order_changes,
+        id=new_id(db, order_changes, "oce"),
+        order_id=order["id"],
+        order_change_offer_id=offer_id,
+        confirmed=False,
+        confirmed_at=None,
+        expires_at=offer["expires_at"],
+        created_at=now,
+    )
 
 
 def confirm_change(db: Database, change_id: str, payment: dict[str, Any] | None) -> dict[str, Any]:
@@ -180,17 +234,35 @@ def confirm_change(db: Database, change_id: str, payment: dict[str, Any] | None)
     for service in db.find(order_services, order_id=order["id"]):
         if service["slice_id"] in removed_ids:
             db.delete(order_services, service["id"])
-    slices = sorted([s for s in order["slices"] if s["id"] not in removed_ids] + offer["slices"]["add"],
-                    key=lambda s: s["segments"][0]["departing_at_utc"])
+    slices = sorted(
+        [s for s in order["slices"] if s["id"] not in removed_ids] + offer["slices"]["add"],
+        key=lambda s: s["segments"][0]["departing_at_utc"],
+    )
     services_amount = sum(s["total_amount"] for s in db.find(order_services, order_id=order["id"]))
     base = sum(s["base_amount"] for s in slices)
     tax = sum(s["tax_amount"] for s in slices)
     owner = Reference(db).airlines[order["owner"]]
     now = db.now_iso()
-    db.update(orders, order["id"], slices=slices, base_amount=base, tax_amount=tax, services_amount=services_amount,
-              total_amount=base + tax + services_amount, conditions=fares.combined_conditions(slices),
-              documents=issue_tickets(owner, order["id"], passengers, change_id))
+    db.update(
+        orders,
+        order["id"],
+        slices=slices,
+        base_amount=base,
+        tax_amount=tax,
+        services_amount=services_amount,
+        total_amount=base + tax + services_amount,
+        conditions=fares.combined_conditions(slices),
+        documents=issue_tickets(owner, order["id"], passengers, change_id),
+    )
     if due > 0:
-        db.insert(payments, id=new_id(db, payments, "pay"), order_id=order["id"], purpose="order_change",
-                  type="balance", amount=due, currency=CURRENCY, created_at=now)
+        db.insert(
+            payments,
+            id=new_id(db, payments, "pay"),
+            order_id=order["id"],
+            purpose="order_change",
+            type="balance",
+            amount=due,
+            currency=CURRENCY,
+            created_at=now,
+        )
     return db.update(order_changes, change_id, confirmed=True, confirmed_at=now)

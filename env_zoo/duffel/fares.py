@@ -26,21 +26,39 @@ DOCUMENT_COUNTRIES = {"US", "CA", "SG", "AE", "QA"}  # itineraries touching thes
 
 #: economy brand names per airline: (basic, standard, flex); low-cost carriers sell (standard, flexi)
 ECONOMY_BRANDS = {
-    "BA": ("Basic", "Standard", "Flex"), "VS": ("Economy Light", "Economy Classic", "Economy Delight"),
-    "AA": ("Basic Economy", "Main Cabin", "Main Cabin Flexible"), "AF": ("Light", "Standard", "Flex"),
-    "KL": ("Light", "Standard", "Flex"), "LH": ("Economy Light", "Economy Classic", "Economy Flex"),
-    "LX": ("Economy Light", "Economy Classic", "Economy Flex"), "IB": ("Basic", "Classic", "Flexible"),
-    "TP": ("Discount", "Classic", "Plus"), "EI": ("Saver", "Smart", "Flex"), "SK": ("Go Light", "Go Smart", "Plus"),
-    "AY": ("Light", "Classic", "Flex"), "EK": ("Saver", "Flex", "Flex Plus"),
-    "QR": ("Economy Classic", "Economy Convenience", "Economy Comfort"), "SQ": ("Lite", "Standard", "Flexi"),
-    "AC": ("Basic", "Standard", "Flex"), "U2": ("Standard", "FLEXI"), "VY": ("Basic", "TimeFlex"),
+    "BA": ("Basic", "Standard", "Flex"),
+    "VS": ("Economy Light", "Economy Classic", "Economy Delight"),
+    "AA": ("Basic Economy", "Main Cabin", "Main Cabin Flexible"),
+    "AF": ("Light", "Standard", "Flex"),
+    "KL": ("Light", "Standard", "Flex"),
+    "LH": ("Economy Light", "Economy Classic", "Economy Flex"),
+    "LX": ("Economy Light", "Economy Classic", "Economy Flex"),
+    "IB": ("Basic", "Classic", "Flexible"),
+    "TP": ("Discount", "Classic", "Plus"),
+    "EI": ("Saver", "Smart", "Flex"),
+    "SK": ("Go Light", "Go Smart", "Plus"),
+    "AY": ("Light", "Classic", "Flex"),
+    "EK": ("Saver", "Flex", "Flex Plus"),
+    "QR": ("Economy Classic", "Economy Convenience", "Economy Comfort"),
+    "SQ": ("Lite", "Standard", "Flexi"),
+    "AC": ("Basic", "Standard", "Flex"),
+    "U2": ("Standard", "FLEXI"),
+    "VY": ("Basic", "TimeFlex"),
 }
 CABIN_NAMES = {
-    "BA": {"economy": ("Euro Traveller", "World Traveller"), "premium_economy": "World Traveller Plus",
-           "business": ("Club Europe", "Club World"), "first": "First"},
+    "BA": {
+        "economy": ("Euro Traveller", "World Traveller"),
+        "premium_economy": "World Traveller Plus",
+        "business": ("Club Europe", "Club World"),
+        "first": "First",
+    },
     "VS": {"economy": "Economy", "premium_economy": "Premium", "business": "Upper Class"},
-    "AA": {"economy": "Main Cabin", "premium_economy": "Premium Economy", "business": "Flagship Business",
-           "first": "Flagship First"},
+    "AA": {
+        "economy": "Main Cabin",
+        "premium_economy": "Premium Economy",
+        "business": "Flagship Business",
+        "first": "Flagship First",
+    },
     "AF": {"economy": "Economy", "premium_economy": "Premium", "business": "Business", "first": "La Première"},
     "EK": {"economy": "Economy", "premium_economy": "Premium Economy", "business": "Business", "first": "First"},
     "QR": {"economy": "Economy", "business": "Qsuite"},
@@ -66,7 +84,10 @@ def brands(airline: dict[str, Any], cabin: str, long_haul: bool) -> list[Brand]:
     """The fare brands an airline sells in a cabin, cheapest first."""
     if airline["low_cost"]:
         standard, flexi = ECONOMY_BRANDS[airline["iata_code"]]
-        return [Brand("standard", standard, 1.0, 0, True, 4900, False, 0), Brand("flex", flexi, 1.6, 1, True, 0, False, 0)]
+        return [
+            Brand("standard", standard, 1.0, 0, True, 4900, False, 0),
+            Brand("flex", flexi, 1.6, 1, True, 0, False, 0),
+        ]
     if cabin == "economy":
         basic, standard, flex = ECONOMY_BRANDS[airline["iata_code"]]
         change = 15000 if long_haul else 5500
@@ -157,8 +178,10 @@ def combined_conditions(slices: list[dict[str, Any]]) -> dict[str, Any]:
     for kind in ("change_before_departure", "refund_before_departure"):
         parts = [s["conditions"][kind] for s in slices]
         allowed = all(p["allowed"] for p in parts)
-        result[kind] = {"allowed": allowed,
-                        "penalty_amount": sum(p["penalty_amount"] or 0 for p in parts) if allowed else None}
+        result[kind] = {
+            "allowed": allowed,
+            "penalty_amount": sum(p["penalty_amount"] or 0 for p in parts) if allowed else None,
+        }
     return result
 
 
@@ -167,8 +190,11 @@ def render_conditions(stored: dict[str, Any]) -> dict[str, Any]:
     shown = {}
     for kind, rule in stored.items():
         penalty = rule.get("penalty_amount")
-        shown[kind] = {"allowed": rule["allowed"], "penalty_amount": None if penalty is None else money(penalty),
-                       "penalty_currency": None if penalty is None else "GBP"}
+        shown[kind] = {
+            "allowed": rule["allowed"],
+            "penalty_amount": None if penalty is None else money(penalty),
+            "penalty_currency": None if penalty is None else "GBP",
+        }
     return shown
 
 
@@ -179,8 +205,11 @@ def payment_requirements(airline: dict[str, Any], today: date, first_departure_u
         return {"requires_instant_payment": True, "payment_required_by": None, "price_guarantee_expires_at": None}
     deadline = min(_day_end(today + timedelta(days=3)), first_departure_utc - timedelta(hours=72))
     guarantee = min(_day_end(today + timedelta(days=1)), deadline)
-    return {"requires_instant_payment": False, "payment_required_by": iso(deadline),
-            "price_guarantee_expires_at": iso(guarantee)}
+    return {
+        "requires_instant_payment": False,
+        "payment_required_by": iso(deadline),
+        "price_guarantee_expires_at": iso(guarantee),
+    }
 
 
 def _day_end(day: date) -> datetime:

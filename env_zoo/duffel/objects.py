@@ -548,12 +548,19 @@ class PaymentIntent(BaseModel):
 
 # ---------------------------------------------------------------- rendering
 
+
 def place(ref: Reference, code: str) -> Place:
     """An airport as a place."""
     row = ref.airports[code]
-    return Place(type="airport", iata_code=code, name=row["name"], city_name=row["city_name"],
-                 iata_city_code=row["iata_city_code"], iata_country_code=row["iata_country_code"],
-                 time_zone=row["time_zone"])
+    return Place(
+        type="airport",
+        iata_code=code,
+        name=row["name"],
+        city_name=row["city_name"],
+        iata_city_code=row["iata_city_code"],
+        iata_country_code=row["iata_country_code"],
+        time_zone=row["time_zone"],
+    )
 
 
 def airline(ref: Reference, code: str) -> Airline:
@@ -566,71 +573,111 @@ def conditions(stored: dict[str, Any]) -> Conditions:
     return Conditions(**fares.render_conditions(stored))
 
 
-def segment_passengers(stored_slice: dict[str, Any], passengers: list[dict[str, Any]], segment_id: str,
-                       seats: dict[tuple[str, str], dict[str, Any]]) -> list[SegmentPassenger]:
+def segment_passengers(
+    stored_slice: dict[str, Any],
+    passengers: list[dict[str, Any]],
+    segment_id: str,
+    seats: dict[tuple[str, str], dict[str, Any]],
+) -> list[SegmentPassenger]:
     """Cabin, baggage allowance and booked seat of each passenger on a segment (infants get no bags)."""
     result = []
     for pax in passengers:
         infant = pax["type"] == "infant_without_seat"
-        bags = [Baggage(type="checked", quantity=0 if infant else stored_slice["checked_bags"]),
-                Baggage(type="carry_on", quantity=0 if infant else 1)]
+        bags = [
+            Baggage(type="checked", quantity=0 if infant else stored_slice["checked_bags"]),
+            Baggage(type="carry_on", quantity=0 if infant else 1),
+        ]
         seat = seats.get((segment_id, pax["id"]))
-        result.append(SegmentPassenger(
-            passenger_id=pax["id"], cabin_class=stored_slice["cabin_class"],
-            cabin_class_marketing_name=stored_slice["cabin_class_marketing_name"], baggages=bags,
-            seat=Seat(**seat) if seat else None))
+        result.append(
+            SegmentPassenger(
+                passenger_id=pax["id"],
+                cabin_class=stored_slice["cabin_class"],
+                cabin_class_marketing_name=stored_slice["cabin_class_marketing_name"],
+                baggages=bags,
+                seat=Seat(**seat) if seat else None,
+            )
+        )
     return result
 
 
-def slice_object(ref: Reference, stored: dict[str, Any], passengers: list[dict[str, Any]] | None,
-                 seats: dict[tuple[str, str], dict[str, Any]] | None = None, changeable: bool | None = None) -> Slice:
+def slice_object(
+    ref: Reference,
+    stored: dict[str, Any],
+    passengers: list[dict[str, Any]] | None,
+    seats: dict[tuple[str, str], dict[str, Any]] | None = None,
+    changeable: bool | None = None,
+) -> Slice:
     """A stored slice as the API shows it; segment passengers only when `passengers` is given."""
     segments = [
         Segment(
-            id=seg["id"], marketing_carrier=airline(ref, seg["marketing_carrier"]),
+            id=seg["id"],
+            marketing_carrier=airline(ref, seg["marketing_carrier"]),
             marketing_carrier_flight_number=seg["marketing_carrier_flight_number"],
             operating_carrier=airline(ref, seg["operating_carrier"]),
             operating_carrier_flight_number=seg["operating_carrier_flight_number"],
-            origin=place(ref, seg["origin"]), destination=place(ref, seg["destination"]),
-            origin_terminal=seg["origin_terminal"], destination_terminal=seg["destination_terminal"],
-            departing_at=seg["departing_at"], arriving_at=seg["arriving_at"], duration=duration(seg["duration_minutes"]),
-            distance=str(seg["distance_km"]), aircraft=Aircraft(iata_code=seg["aircraft_iata_code"],
-                                                                name=seg["aircraft_name"]),
+            origin=place(ref, seg["origin"]),
+            destination=place(ref, seg["destination"]),
+            origin_terminal=seg["origin_terminal"],
+            destination_terminal=seg["destination_terminal"],
+            departing_at=seg["departing_at"],
+            arriving_at=seg["arriving_at"],
+            duration=duration(seg["duration_minutes"]),
+            distance=str(seg["distance_km"]),
+            aircraft=Aircraft(iata_code=seg["aircraft_iata_code"], name=seg["aircraft_name"]),
             passengers=None if passengers is None else segment_passengers(stored, passengers, seg["id"], seats or {}),
         )
         for seg in stored["segments"]
     ]
     change = fares.render_conditions({"change_before_departure": stored["conditions"]["change_before_departure"]})
-    return Slice(id=stored["id"], origin=place(ref, stored["origin"]), destination=place(ref, stored["destination"]),
-                 duration=duration(stored["duration_minutes"]), fare_brand_name=stored["fare_brand_name"],
-                 segments=segments, conditions=SliceConditions(**change), changeable=changeable)
+    return Slice(
+        id=stored["id"],
+        origin=place(ref, stored["origin"]),
+        destination=place(ref, stored["destination"]),
+        duration=duration(stored["duration_minutes"]),
+        fare_brand_name=stored["fare_brand_name"],
+        segments=segments,
+        conditions=SliceConditions(**change),
+        changeable=changeable,
+    )
 
 
 def offer_passenger(stored: dict[str, Any]) -> OfferPassenger:
     """A stored offer passenger."""
     return OfferPassenger(
-        id=stored["id"], type=stored["type"], age=stored.get("age"), given_name=stored.get("given_name"),
+        id=stored["id"],
+        type=stored["type"],
+        age=stored.get("age"),
+        given_name=stored.get("given_name"),
         family_name=stored.get("family_name"),
-        loyalty_programme_accounts=[LoyaltyProgrammeAccount(**a) for a in stored.get("loyalty_programme_accounts", [])])
+        loyalty_programme_accounts=[LoyaltyProgrammeAccount(**a) for a in stored.get("loyalty_programme_accounts", [])],
+    )
 
 
-def offer_object(ref: Reference, row: dict[str, Any], detailed: bool = False,
-                 services: list[AvailableService] | None = None) -> Offer:
+def offer_object(
+    ref: Reference, row: dict[str, Any], detailed: bool = False, services: list[AvailableService] | None = None
+) -> Offer:
     """An offer; `detailed` adds each segment's passengers (cabin, baggage) as the single-offer endpoint does."""
     return Offer(
-        id=row["id"], owner=airline(ref, row["owner"]),
+        id=row["id"],
+        owner=airline(ref, row["owner"]),
         slices=[slice_object(ref, s, row["passengers"] if detailed else None) for s in row["slices"]],
         passengers=[offer_passenger(p) for p in row["passengers"]],
-        base_amount=money(row["base_amount"]), tax_amount=money(row["tax_amount"]),
-        total_amount=money(row["total_amount"]), total_currency=row["total_currency"],
+        base_amount=money(row["base_amount"]),
+        tax_amount=money(row["tax_amount"]),
+        total_amount=money(row["total_amount"]),
+        total_currency=row["total_currency"],
         conditions=conditions(row["conditions"]),
         payment_requirements=PaymentRequirements(
-            requires_instant_payment=row["requires_instant_payment"], payment_required_by=row["payment_required_by"],
-            price_guarantee_expires_at=row["price_guarantee_expires_at"]),
+            requires_instant_payment=row["requires_instant_payment"],
+            payment_required_by=row["payment_required_by"],
+            price_guarantee_expires_at=row["price_guarantee_expires_at"],
+        ),
         passenger_identity_documents_required=row["identity_documents_required"],
         allowed_passenger_identity_document_types=row["allowed_identity_document_types"],
         supported_loyalty_programmes=row["supported_loyalty_programmes"],
-        total_emissions_kg=str(row["total_emissions_kg"]), expires_at=row["expires_at"], created_at=row["created_at"],
+        total_emissions_kg=str(row["total_emissions_kg"]),
+        expires_at=row["expires_at"],
+        created_at=row["created_at"],
         available_services=services,
     )
 
@@ -638,85 +685,153 @@ def offer_object(ref: Reference, row: dict[str, Any], detailed: bool = False,
 def offer_request_object(row: dict[str, Any], offer_list: list[OfferSummary] | None = None) -> OfferRequest:
     """An offer request."""
     return OfferRequest(
-        id=row["id"], slices=[OfferRequestSlice(**s) for s in row["slices"]],
-        passengers=[offer_passenger(p) for p in row["passengers"]], cabin_class=row["cabin_class"],
-        max_connections=row["max_connections"], created_at=row["created_at"], offers=offer_list)
+        id=row["id"],
+        slices=[OfferRequestSlice(**s) for s in row["slices"]],
+        passengers=[offer_passenger(p) for p in row["passengers"]],
+        cabin_class=row["cabin_class"],
+        max_connections=row["max_connections"],
+        created_at=row["created_at"],
+        offers=offer_list,
+    )
 
 
 def change_offer_object(ref: Reference, row: dict[str, Any], order_change_id: str | None) -> OrderChangeOffer:
     """An order change offer."""
     return OrderChangeOffer(
-        id=row["id"], order_change_id=order_change_id,
-        slices=OrderChangeSlices(add=[slice_object(ref, s, None) for s in row["slices"]["add"]],
-                                 remove=[slice_object(ref, s, None) for s in row["slices"]["remove"]]),
-        penalty_amount=money(row["penalty_amount"]), penalty_currency=row["currency"],
-        change_total_amount=money(row["change_total_amount"]), change_total_currency=row["currency"],
-        new_total_amount=money(row["new_total_amount"]), new_total_currency=row["currency"],
-        refund_to=row["refund_to"], expires_at=row["expires_at"], created_at=row["created_at"])
+        id=row["id"],
+        order_change_id=order_change_id,
+        slices=OrderChangeSlices(
+            add=[slice_object(ref, s, None) for s in row["slices"]["add"]],
+            remove=[slice_object(ref, s, None) for s in row["slices"]["remove"]],
+        ),
+        penalty_amount=money(row["penalty_amount"]),
+        penalty_currency=row["currency"],
+        change_total_amount=money(row["change_total_amount"]),
+        change_total_currency=row["currency"],
+        new_total_amount=money(row["new_total_amount"]),
+        new_total_currency=row["currency"],
+        refund_to=row["refund_to"],
+        expires_at=row["expires_at"],
+        created_at=row["created_at"],
+    )
 
 
 def order_change_object(ref: Reference, change: dict[str, Any], offer: dict[str, Any]) -> OrderChange:
     """An order change with the slices, amounts and refund of the offer it was made from."""
     shown = change_offer_object(ref, offer, change["id"])
     return OrderChange(
-        id=change["id"], order_id=change["order_id"], slices=shown.slices, penalty_amount=shown.penalty_amount,
-        penalty_currency=shown.penalty_currency, change_total_amount=shown.change_total_amount,
-        change_total_currency=shown.change_total_currency, new_total_amount=shown.new_total_amount,
-        new_total_currency=shown.new_total_currency, refund_to=shown.refund_to,
-        confirmed_at=change["confirmed_at"], expires_at=change["expires_at"], created_at=change["created_at"])
+        id=change["id"],
+        order_id=change["order_id"],
+        slices=shown.slices,
+        penalty_amount=shown.penalty_amount,
+        penalty_currency=shown.penalty_currency,
+        change_total_amount=shown.change_total_amount,
+        change_total_currency=shown.change_total_currency,
+        new_total_amount=shown.new_total_amount,
+        new_total_currency=shown.new_total_currency,
+        refund_to=shown.refund_to,
+        confirmed_at=change["confirmed_at"],
+        expires_at=change["expires_at"],
+        created_at=change["created_at"],
+    )
 
 
 def cancellation_object(row: dict[str, Any]) -> OrderCancellation:
     """An order cancellation."""
     return OrderCancellation(
-        id=row["id"], order_id=row["order_id"], refund_amount=money(row["refund_amount"]),
-        refund_currency=row["refund_currency"], refund_to=row["refund_to"], confirmed_at=row["confirmed_at"],
-        expires_at=row["expires_at"], created_at=row["created_at"])
+        id=row["id"],
+        order_id=row["order_id"],
+        refund_amount=money(row["refund_amount"]),
+        refund_currency=row["refund_currency"],
+        refund_to=row["refund_to"],
+        confirmed_at=row["confirmed_at"],
+        expires_at=row["expires_at"],
+        created_at=row["created_at"],
+    )
 
 
 def refund_object(row: dict[str, Any]) -> Refund:
     """A refund of a payment intent."""
-    return Refund(id=row["id"], payment_intent_id=row["payment_intent_id"], amount=money(row["amount"]),
-                  currency=row["currency"], net_amount=money(row["net_amount"]), net_currency=row["net_currency"],
-                  status=row["status"], destination=row["destination"], created_at=row["created_at"])
+    return Refund(
+        id=row["id"],
+        payment_intent_id=row["payment_intent_id"],
+        amount=money(row["amount"]),
+        currency=row["currency"],
+        net_amount=money(row["net_amount"]),
+        net_currency=row["net_currency"],
+        status=row["status"],
+        destination=row["destination"],
+        created_at=row["created_at"],
+    )
 
 
 def payment_intent_object(row: dict[str, Any], refunds: list[dict[str, Any]]) -> PaymentIntent:
     """A payment intent with its refunds."""
+
     def amount(value: int | None) -> str | None:
         return None if value is None else money(value)
 
     return PaymentIntent(
-        id=row["id"], amount=money(row["amount"]), currency=row["currency"], status=row["status"],
-        client_token=f"{row['id']}_secret", card_network=row["card_network"],
-        card_last_four_digits=row["card_last_four_digits"], card_country_code=row["card_country_code"],
-        last_payment_error=row["last_payment_error"], fees_amount=amount(row["fees_amount"]),
-        net_amount=amount(row["net_amount"]), net_currency=row["net_currency"],
-        refunds=[refund_object(r) for r in refunds], confirmed_at=row["confirmed_at"], created_at=row["created_at"])
+        id=row["id"],
+        amount=money(row["amount"]),
+        currency=row["currency"],
+        status=row["status"],
+        client_token=f"{row['id']}_secret",
+        card_network=row["card_network"],
+        card_last_four_digits=row["card_last_four_digits"],
+        card_country_code=row["card_country_code"],
+        last_payment_error=row["last_payment_error"],
+        fees_amount=amount(row["fees_amount"]),
+        net_amount=amount(row["net_amount"]),
+        net_currency=row["net_currency"],
+        refunds=[refund_object(r) for r in refunds],
+        confirmed_at=row["confirmed_at"],
+        created_at=row["created_at"],
+    )
 
 
 def slice_summary(stored: dict[str, Any]) -> SliceSummary:
     """A stored slice in short."""
     return SliceSummary(
-        id=stored["id"], origin=stored["origin"], destination=stored["destination"],
-        duration=duration(stored["duration_minutes"]), fare_brand_name=stored["fare_brand_name"],
-        segments=[SegmentSummary(
-            id=seg["id"], marketing_carrier=seg["marketing_carrier"],
-            marketing_carrier_flight_number=seg["marketing_carrier_flight_number"],
-            operating_carrier=seg["operating_carrier"],
-            operating_carrier_flight_number=seg["operating_carrier_flight_number"], origin=seg["origin"],
-            destination=seg["destination"], departing_at=seg["departing_at"], arriving_at=seg["arriving_at"],
-            duration=duration(seg["duration_minutes"]), aircraft=seg["aircraft_name"]) for seg in stored["segments"]])
+        id=stored["id"],
+        origin=stored["origin"],
+        destination=stored["destination"],
+        duration=duration(stored["duration_minutes"]),
+        fare_brand_name=stored["fare_brand_name"],
+        segments=[
+            SegmentSummary(
+                id=seg["id"],
+                marketing_carrier=seg["marketing_carrier"],
+                marketing_carrier_flight_number=seg["marketing_carrier_flight_number"],
+                operating_carrier=seg["operating_carrier"],
+                operating_carrier_flight_number=seg["operating_carrier_flight_number"],
+                origin=seg["origin"],
+                destination=seg["destination"],
+                departing_at=seg["departing_at"],
+                arriving_at=seg["arriving_at"],
+                duration=duration(seg["duration_minutes"]),
+                aircraft=seg["aircraft_name"],
+            )
+            for seg in stored["segments"]
+        ],
+    )
 
 
 def offer_summary(ref: Reference, row: dict[str, Any]) -> OfferSummary:
     """An offer in short."""
     return OfferSummary(
-        id=row["id"], owner=airline(ref, row["owner"]), slices=[slice_summary(s) for s in row["slices"]],
-        total_amount=money(row["total_amount"]), total_currency=row["total_currency"],
+        id=row["id"],
+        owner=airline(ref, row["owner"]),
+        slices=[slice_summary(s) for s in row["slices"]],
+        total_amount=money(row["total_amount"]),
+        total_currency=row["total_currency"],
         conditions=conditions(row["conditions"]),
         payment_requirements=PaymentRequirements(
-            requires_instant_payment=row["requires_instant_payment"], payment_required_by=row["payment_required_by"],
-            price_guarantee_expires_at=row["price_guarantee_expires_at"]),
+            requires_instant_payment=row["requires_instant_payment"],
+            payment_required_by=row["payment_required_by"],
+            price_guarantee_expires_at=row["price_guarantee_expires_at"],
+        ),
         passenger_identity_documents_required=row["identity_documents_required"],
-        total_emissions_kg=str(row["total_emissions_kg"]), expires_at=row["expires_at"])
+        total_emissions_kg=str(row["total_emissions_kg"]),
+        expires_at=row["expires_at"],
+    )

@@ -11,7 +11,10 @@ from .rules import CURRENCY, get, invalid_state, iso, minor, money, new_id, vali
 from .schema import payment_intents, refunds
 
 FEE_PER_MILLE = 29  # Duffel Payments' card fee: 2.9%
-DECLINED_CARDS = {"4000000000000002": "Your card was declined.", "4000000000009995": "Your card has insufficient funds."}
+DECLINED_CARDS = {
+    "4000000000000002": "Your card was declined.",
+    "4000000000009995": "Your card has insufficient funds.",
+}
 
 
 def create_intent(db: Database, amount: str, currency: str) -> dict[str, Any]:
@@ -21,10 +24,22 @@ def create_intent(db: Database, amount: str, currency: str) -> dict[str, Any]:
     value = minor(amount, "amount")
     if value < 100:
         raise validation("amount", "The amount must be at least 1.00.")
-    return db.insert(payment_intents, id=new_id(db, payment_intents, "pit"), amount=value, currency=CURRENCY,
-                     status="requires_payment_method", card_network=None,
-                     card_last_four_digits=None, card_country_code=None, fees_amount=None, net_amount=None,
-                     net_currency=None, last_payment_error=None, confirmed_at=None, created_at=db.now_iso())
+    return db.insert(
+        payment_intents,
+        id=new_id(db, payment_intents, "pit"),
+        amount=value,
+        currency=CURRENCY,
+        status="requires_payment_method",
+        card_network=None,
+        card_last_four_digits=None,
+        card_country_code=None,
+        fees_amount=None,
+        net_amount=None,
+        net_currency=None,
+        last_payment_error=None,
+        confirmed_at=None,
+        created_at=db.now_iso(),
+    )
 
 
 def _network(number: str) -> str:
@@ -35,8 +50,9 @@ def _network(number: str) -> str:
     return "mastercard"
 
 
-def pay_by_card(db: Database, amount: str, currency: str, card_number: str, expiry_month: int,
-                expiry_year: int) -> dict[str, Any]:
+def pay_by_card(
+    db: Database, amount: str, currency: str, card_number: str, expiry_month: int, expiry_year: int
+) -> dict[str, Any]:
     """The customer pays the newest payment intent of this amount that is waiting for a card."""
     value = minor(amount, "amount")
     waiting = db.find(payment_intents, status="requires_payment_method", amount=value, currency=currency.upper())
@@ -48,8 +64,15 @@ def pay_by_card(db: Database, amount: str, currency: str, card_number: str, expi
         raise invalid_state("card_declined", "Your card has expired.")
     if card_number in DECLINED_CARDS:
         raise invalid_state("card_declined", DECLINED_CARDS[card_number])
-    return db.update(payment_intents, intent["id"], status="requires_confirmation", card_network=_network(card_number),
-                     card_last_four_digits=card_number[-4:], card_country_code="GB", last_payment_error=None)
+    return db.update(
+        payment_intents,
+        intent["id"],
+        status="requires_confirmation",
+        card_network=_network(card_number),
+        card_last_four_digits=card_number[-4:],
+        card_country_code="GB",
+        last_payment_error=None,
+    )
 
 
 def confirm_intent(db: Database, intent_id: str) -> dict[str, Any]:
@@ -58,11 +81,21 @@ def confirm_intent(db: Database, intent_id: str) -> dict[str, Any]:
     if intent["status"] == "succeeded":
         raise invalid_state("already_confirmed", "This payment intent has already been confirmed.")
     if intent["status"] != "requires_confirmation":
-        raise invalid_state("invalid_state_error", "The customer hasn't paid this payment intent yet (status "
-                                                   f"{intent['status']}); it can be confirmed once they have.")
+        raise invalid_state(
+            "invalid_state_error",
+            "The customer hasn't paid this payment intent yet (status "
+            f"{intent['status']}); it can be confirmed once they have.",
+        )
     fees = (intent["amount"] * FEE_PER_MILLE + 500) // 1000
-    return db.update(payment_intents, intent_id, status="succeeded", fees_amount=fees,
-                     net_amount=intent["amount"] - fees, net_currency=CURRENCY, confirmed_at=db.now_iso())
+    return db.update(
+        payment_intents,
+        intent_id,
+        status="succeeded",
+        fees_amount=fees,
+        net_amount=intent["amount"] - fees,
+        net_currency=CURRENCY,
+        confirmed_at=db.now_iso(),
+    )
 
 
 def refund(db: Database, intent_id: str, amount: str, currency: str) -> dict[str, Any]:
@@ -77,11 +110,21 @@ def refund(db: Database, intent_id: str, amount: str, currency: str) -> dict[str
     if value <= 0:
         raise validation("amount", "The refund amount must be greater than 0.00.")
     if value > left:
-        raise validation("amount", f"The refund amount can't be more than what is left to refund, {money(left)} "
-                                   f"{CURRENCY}.")
-    return db.insert(refunds, id=new_id(db, refunds, "ref"), payment_intent_id=intent_id, amount=value,
-                     currency=CURRENCY, net_amount=value, net_currency=CURRENCY, status="succeeded",
-                     destination="original_form_of_payment", created_at=iso(db.now()))
+        raise validation(
+            "amount", f"The refund amount can't be more than what is left to refund, {money(left)} {CURRENCY}."
+        )
+    return db.insert(
+        refunds,
+        id=new_id(db, refunds, "ref"),
+        payment_intent_id=intent_id,
+        amount=value,
+        currency=CURRENCY,
+        net_amount=value,
+        net_currency=CURRENCY,
+        status="succeeded",
+        destination="original_form_of_payment",
+        created_at=iso(db.now()),
+    )
 
 
 def refunded(db: Database, intent_id: str) -> list[dict[str, Any]]:

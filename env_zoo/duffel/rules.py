@@ -25,13 +25,15 @@ CANCELLATION_LIFETIME = timedelta(minutes=60)
 INFANT_MAX_AGE, CHILD_MAX_AGE = 1, 11
 
 #: A decimal amount as Duffel writes it, e.g. "436.20".
-Amount = Annotated[str, Field(pattern=r"^\d{1,7}\.\d{2}$"),
-                   ErrorText("must be a decimal string with two decimals, e.g. \"436.20\"")]
+Amount = Annotated[
+    str, Field(pattern=r"^\d{1,7}\.\d{2}$"), ErrorText('must be a decimal string with two decimals, e.g. "436.20"')
+]
 #: A page size for Duffel's lists.
 Limit = Annotated[int, Field(ge=1, le=200), ErrorText("limit must be between 1 and 200")]
 
 
 # ---------------------------------------------------------------- ids
+
 
 def content_id(prefix: str, *parts: Any) -> str:
     """A Duffel-shaped id (`off_0000` + 18 base-62 characters) derived from `parts`: the same parts give the same id."""
@@ -70,6 +72,7 @@ def fraction(*parts: Any) -> float:
 
 # ---------------------------------------------------------------- money
 
+
 def money(minor: int) -> str:
     """Minor units as Duffel's decimal string: 43620 -> "436.20"."""
     sign = "-" if minor < 0 else ""
@@ -90,6 +93,7 @@ def check_payment(amount: str, currency: str, due: int, what: str) -> None:
 
 
 # ---------------------------------------------------------------- errors
+
 
 def validation(field: str, message: str) -> InvalidRequest:
     """Duffel's 422 validation_error, naming the field."""
@@ -115,6 +119,7 @@ def get(db: Database, table: Table, key: str, entity: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- time
+
 
 def iso(moment: datetime) -> str:
     """A UTC timestamp as Duffel prints it."""
@@ -145,6 +150,7 @@ def duration(minutes: int) -> str:
 
 # ---------------------------------------------------------------- passengers
 
+
 def age_on(born_on: date, day: date) -> int:
     """Completed years of age on `day`."""
     return day.year - born_on.year - ((day.month, day.day) < (born_on.month, born_on.day))
@@ -158,6 +164,7 @@ def type_for_age(age: int) -> str:
 
 
 # ---------------------------------------------------------------- pagination
+
 
 def cursor(key: str) -> str:
     """An opaque cursor pointing at one item of a list."""
@@ -174,8 +181,9 @@ def _position(keys: list[str], token: str, name: str) -> int:
     return keys.index(key[3:])
 
 
-def page(items: Sequence[T], keys: list[str], limit: int, after: str | None, before: str | None
-         ) -> tuple[list[T], dict[str, Any]]:
+def page(
+    items: Sequence[T], keys: list[str], limit: int, after: str | None, before: str | None
+) -> tuple[list[T], dict[str, Any]]:
     """Duffel's cursor pagination: `limit` items after the `after` cursor (or just before `before`), and the meta
     holding the cursors of the next (`after`) and previous (`before`) pages."""
     if after is not None and before is not None:

@@ -74,8 +74,10 @@ def seats_left(db: Database, keys: list[str]) -> dict[str, dict[str, int]]:
     if not keys:
         return {}
     rows = _loads(db, keys)
-    return {key: {cabin: (rows[key][cabin] if key in rows else DEFAULT_SEATS[cabin]) for cabin in DEFAULT_SEATS}
-            for key in keys}
+    return {
+        key: {cabin: (rows[key][cabin] if key in rows else DEFAULT_SEATS[cabin]) for cabin in DEFAULT_SEATS}
+        for key in keys
+    }
 
 
 def take_seats(db: Database, legs: list[dict[str, Any]], cabin: str, seated: int) -> None:
@@ -106,32 +108,56 @@ def _leg(ref: Reference, schedule: dict[str, Any], day: date) -> dict[str, Any]:
         "marketing_carrier_flight_number": schedule["flight_number"],
         "operating_carrier": schedule["operating_carrier"],
         "operating_carrier_flight_number": schedule["operating_flight_number"],
-        "origin": schedule["origin"], "destination": schedule["destination"],
-        "origin_country": origin["iata_country_code"], "destination_country": destination["iata_country_code"],
-        "origin_terminal": schedule["origin_terminal"], "destination_terminal": schedule["destination_terminal"],
-        "departing_at": departing_local, "arriving_at": arriving_local.isoformat(timespec="seconds"),
+        "origin": schedule["origin"],
+        "destination": schedule["destination"],
+        "origin_country": origin["iata_country_code"],
+        "destination_country": destination["iata_country_code"],
+        "origin_terminal": schedule["origin_terminal"],
+        "destination_terminal": schedule["destination_terminal"],
+        "departing_at": departing_local,
+        "arriving_at": arriving_local.isoformat(timespec="seconds"),
         "departing_at_utc": departing_utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "arriving_at_utc": arriving_utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "duration_minutes": schedule["duration_minutes"], "distance_km": schedule["distance_km"],
-        "aircraft_id": plane["id"], "aircraft_name": plane["name"], "aircraft_iata_code": plane["iata_code"],
-        "base_fare": schedule["base_fare"], "cabins": schedule["cabins"],
+        "duration_minutes": schedule["duration_minutes"],
+        "distance_km": schedule["distance_km"],
+        "aircraft_id": plane["id"],
+        "aircraft_name": plane["name"],
+        "aircraft_iata_code": plane["iata_code"],
+        "base_fare": schedule["base_fare"],
+        "cabins": schedule["cabins"],
     }
 
 
-def _dated(ref: Reference, origins: set[str], destinations: set[str] | None, exclude: set[str], days: list[date]
-           ) -> list[dict[str, Any]]:
-    rows = [s for s in ref.schedules if s["origin"] in origins
-            and (s["destination"] in destinations if destinations is not None else s["destination"] not in exclude)]
+def _dated(
+    ref: Reference, origins: set[str], destinations: set[str] | None, exclude: set[str], days: list[date]
+) -> list[dict[str, Any]]:
+    rows = [
+        s
+        for s in ref.schedules
+        if s["origin"] in origins
+        and (s["destination"] in destinations if destinations is not None else s["destination"] not in exclude)
+    ]
     legs = []
     for day in days:
         stamp = day.isoformat()
-        legs += [_leg(ref, s, day) for s in rows
-                 if str(day.isoweekday()) in s["days"] and s["valid_from"] <= stamp <= s["valid_to"]]
+        legs += [
+            _leg(ref, s, day)
+            for s in rows
+            if str(day.isoweekday()) in s["days"] and s["valid_from"] <= stamp <= s["valid_to"]
+        ]
     return legs
 
 
-def itineraries(db: Database, ref: Reference, origins: list[str], destinations: list[str], day: date,
-                max_connections: int, cabin: str, seated: int) -> dict[str, list[list[dict[str, Any]]]]:
+def itineraries(
+    db: Database,
+    ref: Reference,
+    origins: list[str],
+    destinations: list[str],
+    day: date,
+    max_connections: int,
+    cabin: str,
+    seated: int,
+) -> dict[str, list[list[dict[str, Any]]]]:
     """Each airline's itineraries for one slice: direct flights, and with max_connections >= 1 one-stop connections
     on the same marketing carrier (60 minutes to 8 hours at the hub), where the cabin is sold and has seats for
     everyone who needs one. At most three per airline, fewest connections first, then earliest."""
@@ -144,7 +170,10 @@ def itineraries(db: Database, ref: Reference, origins: list[str], destinations: 
         for first in firsts:
             arrive = datetime.fromisoformat(first["arriving_at_utc"].replace("Z", "+00:00"))
             for second in seconds:
-                if second["origin"] != first["destination"] or second["marketing_carrier"] != first["marketing_carrier"]:
+                if (
+                    second["origin"] != first["destination"]
+                    or second["marketing_carrier"] != first["marketing_carrier"]
+                ):
                     continue
                 leave = datetime.fromisoformat(second["departing_at_utc"].replace("Z", "+00:00"))
                 if MIN_CONNECTION <= (leave - arrive).total_seconds() / 60 <= MAX_CONNECTION:
@@ -171,8 +200,16 @@ def minutes_between(legs: list[dict[str, Any]]) -> int:
     return int((end - start).total_seconds() // 60)
 
 
-def priced_slice(ref: Reference, legs: list[dict[str, Any]], cabin: str, brand: fares.Brand,
-                 passenger_types: list[str], today: date, slice_id: str, segment_ids: list[str]) -> dict[str, Any]:
+def priced_slice(
+    ref: Reference,
+    legs: list[dict[str, Any]],
+    cabin: str,
+    brand: fares.Brand,
+    passenger_types: list[str],
+    today: date,
+    slice_id: str,
+    segment_ids: list[str],
+) -> dict[str, Any]:
     """A stored slice: its segments, fare brand, conditions and what it costs for these passengers."""
     adult_fare = fares.slice_fare(legs, cabin, brand, today)
     base = sum(int(round(adult_fare * fares.PASSENGER_FACTOR[t])) for t in passenger_types)
@@ -180,19 +217,36 @@ def priced_slice(ref: Reference, legs: list[dict[str, Any]], cabin: str, brand: 
     seated = sum(t in fares.SEATED for t in passenger_types)
     long_haul = any(leg["distance_km"] >= fares.LONG_HAUL_KM for leg in legs)
     owner = ref.airlines[legs[0]["marketing_carrier"]]
-    segments = [{k: v for k, v in leg.items() if k not in ("base_fare", "cabins")} | {"id": seg_id}
-                for leg, seg_id in zip(legs, segment_ids)]
+    segments = [
+        {k: v for k, v in leg.items() if k not in ("base_fare", "cabins")} | {"id": seg_id}
+        for leg, seg_id in zip(legs, segment_ids)
+    ]
     return {
-        "id": slice_id, "origin": legs[0]["origin"], "destination": legs[-1]["destination"],
-        "departure_date": legs[0]["departing_at"][:10], "fare_brand_name": brand.name, "brand": brand.code,
-        "cabin_class": cabin, "cabin_class_marketing_name": fares.cabin_marketing_name(owner, cabin, long_haul),
-        "checked_bags": brand.checked_bags, "long_haul": long_haul, "duration_minutes": minutes_between(legs),
-        "conditions": fares.conditions(brand, seated), "base_amount": base, "tax_amount": tax, "segments": segments,
+        "id": slice_id,
+        "origin": legs[0]["origin"],
+        "destination": legs[-1]["destination"],
+        "departure_date": legs[0]["departing_at"][:10],
+        "fare_brand_name": brand.name,
+        "brand": brand.code,
+        "cabin_class": cabin,
+        "cabin_class_marketing_name": fares.cabin_marketing_name(owner, cabin, long_haul),
+        "checked_bags": brand.checked_bags,
+        "long_haul": long_haul,
+        "duration_minutes": minutes_between(legs),
+        "conditions": fares.conditions(brand, seated),
+        "base_amount": base,
+        "tax_amount": tax,
+        "segments": segments,
     }
 
 
-def build_offers(db: Database, ref: Reference, request: dict[str, Any], today: date,
-                 options: list[dict[str, list[list[dict[str, Any]]]]]) -> list[dict[str, Any]]:
+def build_offers(
+    db: Database,
+    ref: Reference,
+    request: dict[str, Any],
+    today: date,
+    options: list[dict[str, list[list[dict[str, Any]]]]],
+) -> list[dict[str, Any]]:
     """The offers of an offer request: per airline that flies every slice, its itinerary combinations (at most
     four) in every fare brand of the cabin."""
     cabin = request["cabin_class"]
@@ -202,24 +256,41 @@ def build_offers(db: Database, ref: Reference, request: dict[str, Any], today: d
     built = []
     for owner in owners:
         airline = ref.airlines[owner]
-        combos = sorted(itertools.product(*(o[owner] for o in options)),
-                        key=lambda c: (sum(len(s) for s in c), [s[0]["departing_at"] for s in c]))
+        combos = sorted(
+            itertools.product(*(o[owner] for o in options)),
+            key=lambda c: (sum(len(s) for s in c), [s[0]["departing_at"] for s in c]),
+        )
         for combo in combos[:COMBINATIONS_PER_AIRLINE]:
             long_haul = any(leg["distance_km"] >= fares.LONG_HAUL_KM for legs in combo for leg in legs)
             for brand in fares.brands(airline, cabin, long_haul):
                 keys = [leg["flight_key"] for legs in combo for leg in legs]
                 offer_id = content_id("off", request["id"], owner, *keys, brand.code)
                 slices = [
-                    priced_slice(ref, list(legs), cabin, brand, types, today, content_id("sli", offer_id, i),
-                                 [content_id("seg", offer_id, i, j) for j in range(len(legs))])
+                    priced_slice(
+                        ref,
+                        list(legs),
+                        cabin,
+                        brand,
+                        types,
+                        today,
+                        content_id("sli", offer_id, i),
+                        [content_id("seg", offer_id, i, j) for j in range(len(legs))],
+                    )
                     for i, legs in enumerate(combo)
                 ]
                 built.append(offer_row(ref, offer_id, request, owner, slices, today, seated))
     return built
 
 
-def offer_row(ref: Reference, offer_id: str, request: dict[str, Any], owner: str, slices: list[dict[str, Any]],
-              today: date, seated: int) -> dict[str, Any]:
+def offer_row(
+    ref: Reference,
+    offer_id: str,
+    request: dict[str, Any],
+    owner: str,
+    slices: list[dict[str, Any]],
+    today: date,
+    seated: int,
+) -> dict[str, Any]:
     """The stored offer (timestamps are added by the caller)."""
     legs = [seg for s in slices for seg in s["segments"]]
     countries = {seg["origin_country"] for seg in legs} | {seg["destination_country"] for seg in legs}
@@ -228,9 +299,16 @@ def offer_row(ref: Reference, offer_id: str, request: dict[str, Any], owner: str
     tax = sum(s["tax_amount"] for s in slices)
     requirements = fares.payment_requirements(ref.airlines[owner], today, first)
     return {
-        "id": offer_id, "offer_request_id": request["id"], "owner": owner, "slices": slices,
-        "passengers": request["passengers"], "cabin_class": request["cabin_class"],
-        "base_amount": base, "tax_amount": tax, "total_amount": base + tax, "total_currency": "GBP",
+        "id": offer_id,
+        "offer_request_id": request["id"],
+        "owner": owner,
+        "slices": slices,
+        "passengers": request["passengers"],
+        "cabin_class": request["cabin_class"],
+        "base_amount": base,
+        "tax_amount": tax,
+        "total_amount": base + tax,
+        "total_currency": "GBP",
         "conditions": fares.combined_conditions(slices),
         "requires_instant_payment": requirements["requires_instant_payment"],
         "payment_required_by": requirements["payment_required_by"],

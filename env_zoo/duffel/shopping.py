@@ -24,22 +24,40 @@ def _passengers(requested: list[dict[str, Any]]) -> list[dict[str, Any]]:
             raise validation(f"passengers[{i}]", "A passenger must have either a type or an age, not both.")
         loyalty = p.get("loyalty_programme_accounts") or []
         if loyalty and not (p.get("given_name") and p.get("family_name")):
-            raise validation(f"passengers[{i}]", "given_name and family_name are required with loyalty programme "
-                                                 "accounts.")
+            raise validation(
+                f"passengers[{i}]", "given_name and family_name are required with loyalty programme accounts."
+            )
         kind = "adult" if p.get("type") else type_for_age(p["age"])
         named = bool(loyalty)  # names only matter to airlines alongside a loyalty account
-        typed.append({"type": kind, "age": p.get("age"), "given_name": p.get("given_name") if named else None,
-                      "family_name": p.get("family_name") if named else None,
-                      "loyalty_programme_accounts": [{"airline_iata_code": a["airline_iata_code"].upper(),
-                                                      "account_number": a["account_number"]} for a in loyalty]})
+        typed.append(
+            {
+                "type": kind,
+                "age": p.get("age"),
+                "given_name": p.get("given_name") if named else None,
+                "family_name": p.get("family_name") if named else None,
+                "loyalty_programme_accounts": [
+                    {"airline_iata_code": a["airline_iata_code"].upper(), "account_number": a["account_number"]}
+                    for a in loyalty
+                ],
+            }
+        )
     adults = sum(p["type"] == "adult" for p in typed)
     if adults == 0:
         raise validation("passengers", "At least one adult passenger is required.")
     if sum(p["type"] == "infant_without_seat" for p in typed) > adults:
-        raise validation("passengers", "Each infant_without_seat must travel with their own adult: there can't be "
-                                       "more infants than adults.")
-    typed.sort(key=lambda p: (TYPE_RANK[p["type"]], -(p["age"] or 99), p["given_name"] or "", p["family_name"] or "",
-                              json.dumps(p["loyalty_programme_accounts"], sort_keys=True)))
+        raise validation(
+            "passengers",
+            "Each infant_without_seat must travel with their own adult: there can't be more infants than adults.",
+        )
+    typed.sort(
+        key=lambda p: (
+            TYPE_RANK[p["type"]],
+            -(p["age"] or 99),
+            p["given_name"] or "",
+            p["family_name"] or "",
+            json.dumps(p["loyalty_programme_accounts"], sort_keys=True),
+        )
+    )
     return typed
 
 
@@ -63,8 +81,9 @@ def _slices(db: Database, ref: Reference, requested: list[dict[str, Any]]) -> li
     return normalized
 
 
-def create_offer_request(db: Database, slices: list[dict[str, Any]], passengers: list[dict[str, Any]],
-                         cabin_class: str, max_connections: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def create_offer_request(
+    db: Database, slices: list[dict[str, Any]], passengers: list[dict[str, Any]], cabin_class: str, max_connections: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Search: the offer request and its offers. The same search on the same day returns the same offer request, its
     offers renewed (and those no longer available gone), unless one of its offers was booked (then it is a new offer
     request)."""
@@ -72,8 +91,10 @@ def create_offer_request(db: Database, slices: list[dict[str, Any]], passengers:
     normal_slices = _slices(db, ref, slices)
     typed = _passengers(passengers)
     today = db.now().date()
-    key = json.dumps({"slices": normal_slices, "passengers": typed, "cabin_class": cabin_class,
-                      "max_connections": max_connections}, sort_keys=True)
+    key = json.dumps(
+        {"slices": normal_slices, "passengers": typed, "cabin_class": cabin_class, "max_connections": max_connections},
+        sort_keys=True,
+    )
     attempt = 0
     while True:
         request_id = content_id("orq", key, today.isoformat(), attempt)
@@ -87,13 +108,30 @@ def create_offer_request(db: Database, slices: list[dict[str, Any]], passengers:
         request = existing[0]
     else:
         typed = [dict(p, id=content_id("pas", request_id, i)) for i, p in enumerate(typed)]
-        request = db.insert(offer_requests, id=request_id, slices=normal_slices, passengers=typed,
-                            cabin_class=cabin_class, max_connections=max_connections,
-                            search_key=f"{today.isoformat()}|{key}", created_at=stamp)
+        request = db.insert(
+            offer_requests,
+            id=request_id,
+            slices=normal_slices,
+            passengers=typed,
+            cabin_class=cabin_class,
+            max_connections=max_connections,
+            search_key=f"{today.isoformat()}|{key}",
+            created_at=stamp,
+        )
     seated = sum(p["type"] != "infant_without_seat" for p in request["passengers"])
-    options = [itineraries(db, ref, ref.place_codes(s["origin"]), ref.place_codes(s["destination"]),
-                           date.fromisoformat(s["departure_date"]), max_connections, cabin_class, seated)
-               for s in normal_slices]
+    options = [
+        itineraries(
+            db,
+            ref,
+            ref.place_codes(s["origin"]),
+            ref.place_codes(s["destination"]),
+            date.fromisoformat(s["departure_date"]),
+            max_connections,
+            cabin_class,
+            seated,
+        )
+        for s in normal_slices
+    ]
     before = {o["id"]: o for o in db.find(offers, offer_request_id=request_id)}
     current = []
     for row in build_offers(db, ref, request, today, options):
@@ -109,12 +147,19 @@ def create_offer_request(db: Database, slices: list[dict[str, Any]], passengers:
 def usable_offer(db: Database, offer: dict[str, Any]) -> None:
     """An offer can still be acted on: not expired."""
     if expired(db, offer["expires_at"]):
-        raise invalid_state("offer_expired", "The offer has expired. Create a new offer request to get up-to-date "
-                                             "offers.")
+        raise invalid_state(
+            "offer_expired", "The offer has expired. Create a new offer request to get up-to-date offers."
+        )
 
 
-def update_passenger(db: Database, offer: dict[str, Any], passenger_id: str, given_name: str, family_name: str,
-                     accounts: list[dict[str, str]]) -> dict[str, Any]:
+def update_passenger(
+    db: Database,
+    offer: dict[str, Any],
+    passenger_id: str,
+    given_name: str,
+    family_name: str,
+    accounts: list[dict[str, str]],
+) -> dict[str, Any]:
     """Set a passenger's name and loyalty programme accounts on one offer; only programmes the offer supports."""
     usable_offer(db, offer)
     found = [p for p in offer["passengers"] if p["id"] == passenger_id]
@@ -122,12 +167,20 @@ def update_passenger(db: Database, offer: dict[str, Any], passenger_id: str, giv
         raise validation("passenger_id", f"{passenger_id} is not a passenger of offer {offer['id']}.")
     for i, account in enumerate(accounts):
         if account["airline_iata_code"].upper() not in offer["supported_loyalty_programmes"]:
-            raise validation(f"loyalty_programme_accounts[{i}].airline_iata_code",
-                             f"{account['airline_iata_code'].upper()} is not a loyalty programme supported by this "
-                             f"offer (supported: {', '.join(offer['supported_loyalty_programmes']) or 'none'}).")
-    updated = dict(found[0], given_name=given_name, family_name=family_name,
-                   loyalty_programme_accounts=[{"airline_iata_code": a["airline_iata_code"].upper(),
-                                                "account_number": a["account_number"]} for a in accounts])
+            raise validation(
+                f"loyalty_programme_accounts[{i}].airline_iata_code",
+                f"{account['airline_iata_code'].upper()} is not a loyalty programme supported by this "
+                f"offer (supported: {', '.join(offer['supported_loyalty_programmes']) or 'none'}).",
+            )
+    updated = dict(
+        found[0],
+        given_name=given_name,
+        family_name=family_name,
+        loyalty_programme_accounts=[
+            {"airline_iata_code": a["airline_iata_code"].upper(), "account_number": a["account_number"]}
+            for a in accounts
+        ],
+    )
     passengers = [updated if p["id"] == passenger_id else p for p in offer["passengers"]]
     db.update(offers, offer["id"], passengers=passengers, updated_at=db.now_iso())
     return updated

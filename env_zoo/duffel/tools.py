@@ -67,14 +67,18 @@ from .search import Reference
 
 Cabin = Literal["economy", "premium_economy", "business", "first"]
 IataCode = Annotated[str, Field(pattern=r"^[A-Za-z]{3}$"), ErrorText("must be a 3-letter IATA airport or city code")]
-Name = Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u017F' -]+$"),
-                 ErrorText("must be 1 to 20 letters, spaces, hyphens or apostrophes")]
+Name = Annotated[
+    str,
+    Field(min_length=1, max_length=20, pattern=r"^[A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u017F' -]+$"),
+    ErrorText("must be 1 to 20 letters, spaces, hyphens or apostrophes"),
+]
 Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$"), ErrorText("must be an email address")]
-Phone = Annotated[str, Field(pattern=r"^\+[1-9]\d{6,14}$"),
-                  ErrorText("must be in E.164 format, e.g. +442080160509")]
-Metadata = Annotated[dict[Annotated[str, Field(min_length=1, max_length=40)], Annotated[str, Field(max_length=500)]],
-                     Field(max_length=50), ErrorText("metadata holds at most 50 keys of up to 40 characters, "
-                                                     "values of up to 500 characters")]
+Phone = Annotated[str, Field(pattern=r"^\+[1-9]\d{6,14}$"), ErrorText("must be in E.164 format, e.g. +442080160509")]
+Metadata = Annotated[
+    dict[Annotated[str, Field(min_length=1, max_length=40)], Annotated[str, Field(max_length=500)]],
+    Field(max_length=50),
+    ErrorText("metadata holds at most 50 keys of up to 40 characters, values of up to 500 characters"),
+]
 Cursor = Annotated[str, Field(min_length=1)]
 
 
@@ -90,7 +94,8 @@ class LoyaltyAccount(BaseModel):
     """A frequent flyer account."""
 
     airline_iata_code: Annotated[str, Field(pattern=r"^[A-Za-z0-9]{2}$")] = Field(
-        description="the programme's airline, e.g. BA for Executive Club, AF for Flying Blue")
+        description="the programme's airline, e.g. BA for Executive Club, AF for Flying Blue"
+    )
     account_number: Annotated[str, Field(min_length=1, max_length=30)]
 
 
@@ -172,6 +177,7 @@ def _listing(items: list, keys: list[str], limit: int, after: str | None, before
 
 # ---------------------------------------------------------------- places
 
+
 @tool(read_only=True)
 def get_place_suggestions(db: Database, query: NonEmptyText) -> list[City | Place]:
     """Find airports and cities by name or IATA code (GET /places/suggestions); a city lists its airports.
@@ -182,20 +188,33 @@ def get_place_suggestions(db: Database, query: NonEmptyText) -> list[City | Plac
     needle = query.strip().casefold()
     rows = db.find(airports, order_by=[airports.c.iata_city_code, airports.c.iata_code])
     ref = Reference(db)
-    matched = [r for r in rows if needle in r["name"].casefold() or needle in r["city_name"].casefold()
-               or needle == r["iata_code"].casefold() or needle == r["iata_city_code"].casefold()]
+    matched = [
+        r
+        for r in rows
+        if needle in r["name"].casefold()
+        or needle in r["city_name"].casefold()
+        or needle == r["iata_code"].casefold()
+        or needle == r["iata_city_code"].casefold()
+    ]
     result: list[City | Place] = []
     for city in sorted({r["iata_city_code"] for r in matched}):
         members = [r for r in rows if r["iata_city_code"] == city]
         if len(members) > 1:
-            result.append(City(type="city", iata_code=city, name=members[0]["city_name"],
-                               iata_country_code=members[0]["iata_country_code"],
-                               airports=[place(ref, m["iata_code"]) for m in members]))
+            result.append(
+                City(
+                    type="city",
+                    iata_code=city,
+                    name=members[0]["city_name"],
+                    iata_country_code=members[0]["iata_country_code"],
+                    airports=[place(ref, m["iata_code"]) for m in members],
+                )
+            )
     result += [place(ref, r["iata_code"]) for r in matched]
     return result
 
 
 # ---------------------------------------------------------------- searching
+
 
 @tool()
 def create_offer_request(
@@ -219,12 +238,14 @@ def create_offer_request(
         return_offers: Include the offers in the response (they are otherwise listed with list_offers).
     """
     request, found = shopping.create_offer_request(
-        db, [s.model_dump() for s in slices], [p.model_dump() for p in passengers], cabin_class, max_connections)
+        db, [s.model_dump() for s in slices], [p.model_dump() for p in passengers], cabin_class, max_connections
+    )
     if not return_offers:
         return offer_request_object(request)
     ref = Reference(db)
-    return offer_request_object(request, [offer_summary(ref, o) for o in sorted(found, key=lambda o: (o["total_amount"],
-                                                                                                       o["id"]))])
+    return offer_request_object(
+        request, [offer_summary(ref, o) for o in sorted(found, key=lambda o: (o["total_amount"], o["id"]))]
+    )
 
 
 @tool(read_only=True)
@@ -286,11 +307,19 @@ def get_offer(db: Database, offer_id: str, return_available_services: bool = Fal
     ref = Reference(db)
     services = None
     if return_available_services:
-        services = [AvailableService(
-            id=s.id, type="baggage", passenger_ids=[s.passenger_id], segment_ids=list(s.segment_ids),
-            maximum_quantity=s.maximum_quantity, total_amount=money(s.unit_amount), total_currency=CURRENCY,
-            metadata=BaggageMetadata(type="checked", maximum_weight_kg=ancillaries.BAG_WEIGHT_KG))
-            for s in ancillaries.offer_bags(ref, offer)]
+        services = [
+            AvailableService(
+                id=s.id,
+                type="baggage",
+                passenger_ids=[s.passenger_id],
+                segment_ids=list(s.segment_ids),
+                maximum_quantity=s.maximum_quantity,
+                total_amount=money(s.unit_amount),
+                total_currency=CURRENCY,
+                metadata=BaggageMetadata(type="checked", maximum_weight_kg=ancillaries.BAG_WEIGHT_KG),
+            )
+            for s in ancillaries.offer_bags(ref, offer)
+        ]
     return offer_object(ref, offer, detailed=True, services=services)
 
 
@@ -315,8 +344,9 @@ def update_offer_passenger(
         loyalty_programme_accounts: The accounts, e.g. [{"airline_iata_code": "BA", "account_number": "41886259"}].
     """
     offer = get(db, offers, offer_id, "Offer")
-    updated = shopping.update_passenger(db, offer, passenger_id, given_name, family_name,
-                                        [a.model_dump() for a in loyalty_programme_accounts])
+    updated = shopping.update_passenger(
+        db, offer, passenger_id, given_name, family_name, [a.model_dump() for a in loyalty_programme_accounts]
+    )
     return offer_passenger(updated)
 
 
@@ -335,18 +365,37 @@ def get_seat_maps(db: Database, offer_id: str) -> list[SeatMap]:
     for s in offer["slices"]:
         for seg in s["segments"]:
             shape = ancillaries.seat_cabin_shape(ref, offer, seg)
-            seats = [SeatElement(designator=x["designator"], name=x["name"], disclosures=x["disclosures"],
-                                 available_services=[SeatService(id=v["id"], passenger_id=v["passenger_id"],
-                                                                 total_amount=money(v["total_amount"]),
-                                                                 total_currency=CURRENCY)
-                                                     for v in x["available_services"]])
-                     for x in ancillaries.segment_seats(db, ref, offer, s, seg) if x["available_services"]]
-            maps.append(SeatMap(id=content_id("sea", offer["id"], seg["id"]), slice_id=s["id"], segment_id=seg["id"],
-                                cabins=[SeatCabin(cabin_class=offer["cabin_class"], deck=0, seats=seats, **shape)]))
+            seats = [
+                SeatElement(
+                    designator=x["designator"],
+                    name=x["name"],
+                    disclosures=x["disclosures"],
+                    available_services=[
+                        SeatService(
+                            id=v["id"],
+                            passenger_id=v["passenger_id"],
+                            total_amount=money(v["total_amount"]),
+                            total_currency=CURRENCY,
+                        )
+                        for v in x["available_services"]
+                    ],
+                )
+                for x in ancillaries.segment_seats(db, ref, offer, s, seg)
+                if x["available_services"]
+            ]
+            maps.append(
+                SeatMap(
+                    id=content_id("sea", offer["id"], seg["id"]),
+                    slice_id=s["id"],
+                    segment_id=seg["id"],
+                    cabins=[SeatCabin(cabin_class=offer["cabin_class"], deck=0, seats=seats, **shape)],
+                )
+            )
     return maps
 
 
 # ---------------------------------------------------------------- orders
+
 
 @tool()
 def create_order(
@@ -373,8 +422,14 @@ def create_order(
         metadata: Your own key-value data for the order (at most 50 keys).
     """
     order_id = orders.create_order(
-        db, selected_offers[0], type, [p.model_dump() for p in passengers], [s.model_dump() for s in services],
-        [p.model_dump() for p in payments], metadata)
+        db,
+        selected_offers[0],
+        type,
+        [p.model_dump() for p in passengers],
+        [s.model_dump() for s in services],
+        [p.model_dump() for p in payments],
+        metadata,
+    )
     return orders.order_object(db, Reference(db), get(db, order_rows, order_id, "Order"))
 
 
@@ -413,9 +468,11 @@ def list_orders(
         params.append(awaiting_payment)
     if passenger_name:
         wanted = [n.strip().casefold() for n in passenger_name]
-        matching = [order_id for order_id, people in names_of.items()
-                    if all(any(n in f"{p['given_name']} {p['family_name']}".casefold() for p in people)
-                           for n in wanted)]
+        matching = [
+            order_id
+            for order_id, people in names_of.items()
+            if all(any(n in f"{p['given_name']} {p['family_name']}".casefold() for p in people) for n in wanted)
+        ]
         where.append(f'"id" IN ({", ".join("?" * len(matching))})' if matching else "0")
         params.extend(matching)
     rows = db.select(order_rows, " AND ".join(where), params)
@@ -424,8 +481,9 @@ def list_orders(
         rows.sort(key=lambda r: r["payment_required_by"] or "9999", reverse=sort.startswith("-"))
     chosen, meta = page(rows, [r["id"] for r in rows], limit, after, before)
     ref = Reference(db)
-    return DuffelList(data=[orders.order_summary(ref, r, names_of.get(r["id"], [])) for r in chosen],
-                      meta=ListMeta(**meta))
+    return DuffelList(
+        data=[orders.order_summary(ref, r, names_of.get(r["id"], [])) for r in chosen], meta=ListMeta(**meta)
+    )
 
 
 @tool(read_only=True)
@@ -463,8 +521,13 @@ def create_payment(db: Database, order_id: str, payment: PaymentDetails) -> Paym
         payment: {"type": "balance", "amount": "<the order's total_amount>", "currency": "GBP"}.
     """
     row = orders.pay_hold_order(db, order_id, payment.model_dump())
-    return Payment(id=row["id"], type=row["type"], amount=money(row["amount"]), currency=row["currency"],
-                   created_at=row["created_at"])
+    return Payment(
+        id=row["id"],
+        type=row["type"],
+        amount=money(row["amount"]),
+        currency=row["currency"],
+        created_at=row["created_at"],
+    )
 
 
 @tool(read_only=True)
@@ -479,16 +542,26 @@ def list_available_services(db: Database, order_id: str) -> list[AvailableServic
     if order["awaiting_payment"]:
         return []
     ref = Reference(db)
-    return [AvailableService(
-        id=s.id, type="baggage", passenger_ids=[s.passenger_id], segment_ids=list(s.segment_ids),
-        maximum_quantity=s.maximum_quantity, total_amount=money(s.unit_amount), total_currency=CURRENCY,
-        metadata=BaggageMetadata(type="checked", maximum_weight_kg=ancillaries.BAG_WEIGHT_KG))
-        for s in ancillaries.order_bags(db, ref, order, db.find(order_passengers, order_id=order_id))]
+    return [
+        AvailableService(
+            id=s.id,
+            type="baggage",
+            passenger_ids=[s.passenger_id],
+            segment_ids=list(s.segment_ids),
+            maximum_quantity=s.maximum_quantity,
+            total_amount=money(s.unit_amount),
+            total_currency=CURRENCY,
+            metadata=BaggageMetadata(type="checked", maximum_weight_kg=ancillaries.BAG_WEIGHT_KG),
+        )
+        for s in ancillaries.order_bags(db, ref, order, db.find(order_passengers, order_id=order_id))
+    ]
 
 
 @tool()
 def add_order_services(
-    db: Database, order_id: str, add_services: Annotated[list[SelectedService], Field(min_length=1), Unordered],
+    db: Database,
+    order_id: str,
+    add_services: Annotated[list[SelectedService], Field(min_length=1), Unordered],
     payment: PaymentDetails,
 ) -> Order:
     """Add extra bags to a paid order (POST /air/orders/{id}/services), paying their total from the balance.
@@ -504,6 +577,7 @@ def add_order_services(
 
 # ---------------------------------------------------------------- changes
 
+
 @tool()
 def create_order_change_request(db: Database, order_id: str, slices: ChangeSlices) -> OrderChangeRequest:
     """Ask the airline how an order's slices can be changed (POST /air/order_change_requests): remove slices of a
@@ -515,14 +589,18 @@ def create_order_change_request(db: Database, order_id: str, slices: ChangeSlice
         order_id: The order (ord_...).
         slices: {"remove": [{"slice_id": "sli_..."}], "add": [{"origin": "LHR", "destination": "JFK", "departure_date": "2025-07-03", "cabin_class": "economy"}]}.
     """
-    request, created = changes.request_change(db, order_id, [a.model_dump() for a in slices.add],
-                                              [r.slice_id for r in slices.remove])
+    request, created = changes.request_change(
+        db, order_id, [a.model_dump() for a in slices.add], [r.slice_id for r in slices.remove]
+    )
     ref = Reference(db)
     created.sort(key=lambda r: (r["change_total_amount"], r["id"]))
     return OrderChangeRequest(
-        id=request["id"], order_id=request["order_id"],
+        id=request["id"],
+        order_id=request["order_id"],
         slices=OrderChangeRequestSlices(**request["slices"]),
-        order_change_offers=[change_offer_object(ref, r, None) for r in created], created_at=request["created_at"])
+        order_change_offers=[change_offer_object(ref, r, None) for r in created],
+        created_at=request["created_at"],
+    )
 
 
 @tool(read_only=True)
@@ -549,8 +627,9 @@ def list_order_change_offers(
     rows.sort(key=lambda r: (r[key], r["change_total_amount"], r["id"]))
     ref = Reference(db)
     made = {c["order_change_offer_id"]: c["id"] for c in db.find(order_changes)}
-    return _listing([change_offer_object(ref, r, made.get(r["id"])) for r in rows], [r["id"] for r in rows], limit,
-                    after, before)
+    return _listing(
+        [change_offer_object(ref, r, made.get(r["id"])) for r in rows], [r["id"] for r in rows], limit, after, before
+    )
 
 
 @tool()
@@ -583,6 +662,7 @@ def confirm_order_change(db: Database, order_change_id: str, payment: PaymentDet
 
 # ---------------------------------------------------------------- cancellations
 
+
 @tool()
 def create_order_cancellation(db: Database, order_id: str) -> OrderCancellation:
     """Get a quote to cancel an order (POST /air/order_cancellations): refund_amount and where it goes
@@ -606,6 +686,7 @@ def confirm_order_cancellation(db: Database, order_cancellation_id: str) -> Orde
 
 
 # ---------------------------------------------------------------- Duffel Payments
+
 
 @tool()
 def create_payment_intent(db: Database, amount: Amount, currency: CurrencyCode) -> PaymentIntent:
@@ -638,8 +719,9 @@ def get_payment_intent(db: Database, payment_intent_id: str) -> PaymentIntent:
     Args:
         payment_intent_id: The payment intent (pit_...).
     """
-    return payment_intent_object(get(db, payment_intents, payment_intent_id, "Payment intent"),
-                                 refunded(db, payment_intent_id))
+    return payment_intent_object(
+        get(db, payment_intents, payment_intent_id, "Payment intent"), refunded(db, payment_intent_id)
+    )
 
 
 @tool()

@@ -12,8 +12,16 @@ from .schema import bids, items
 
 #: eBay US bid increments: (current price from, increment), in cents.
 INCREMENTS = [
-    (0, 5), (100, 25), (500, 50), (2500, 100), (10000, 250), (25000, 500), (50000, 1000), (100000, 2500),
-    (250000, 5000), (500000, 10000),
+    (0, 5),
+    (100, 25),
+    (500, 50),
+    (2500, 100),
+    (10000, 250),
+    (25000, 500),
+    (50000, 1000),
+    (100000, 2500),
+    (250000, 5000),
+    (500000, 10000),
 ]
 
 
@@ -72,10 +80,22 @@ def place_bid(db: Database, item: dict[str, Any], bidder: str, amount: int) -> d
     reserve = item["reserve_price"]
     if reserve is not None and high_max >= reserve > price:
         price = reserve
-    db.insert(bids, proxy_bid_id=db.new_id(bids, "2", width=9), item_id=item["item_id"], bidder=bidder,
-              max_amount=amount, created=db.now_iso())
+    db.insert(
+        bids,
+        proxy_bid_id=db.new_id(bids, "2", width=9),
+        item_id=item["item_id"],
+        bidder=bidder,
+        max_amount=amount,
+        created=db.now_iso(),
+    )
     options = item["buying_options"]
     if "FIXED_PRICE" in options and (reserve is None or price >= reserve):
         options = [o for o in options if o != "FIXED_PRICE"]  # Buy It Now goes with the first bid (or the reserve)
-    return db.update(items, item["item_id"], current_price=price, high_bidder=high, bid_count=item["bid_count"] + 1,
-                     buying_options=options)
+    return db.update(
+        items,
+        item["item_id"],
+        current_price=price,
+        high_bidder=high,
+        bid_count=item["bid_count"] + 1,
+        buying_options=options,
+    )

@@ -327,13 +327,15 @@ class User(BaseModel):
 
 # ---------------------------------------------------------------- rows -> objects
 
+
 def seller_summary(db: Database, username: str) -> SellerSummary:
     """A seller with feedback score and 12-month positive percentage."""
     row = db.get(sellers, username, "Seller")
     rated = row["positive_count"] + row["negative_count"]
     percent = f"{100 * row['positive_count'] / rated:.1f}" if rated else "100.0"
-    return SellerSummary(username=username, feedbackScore=row["feedback_score"], feedbackPercentage=percent,
-                         topRated=row["top_rated"])
+    return SellerSummary(
+        username=username, feedbackScore=row["feedback_score"], feedbackPercentage=percent, topRated=row["top_rated"]
+    )
 
 
 def _auction_price(item: dict[str, Any]) -> Amount | None:
@@ -346,13 +348,20 @@ def summary_fields(db: Database, item: dict[str, Any]) -> dict[str, Any]:
     """The fields search results and details share."""
     options = options_of(db, item["item_id"])
     return dict(
-        itemId=item["item_id"], legacyItemId=item["legacy_item_id"], title=item["title"],
-        categoryId=item["category_id"], condition=item["condition"], conditionId=item["condition_id"],
+        itemId=item["item_id"],
+        legacyItemId=item["legacy_item_id"],
+        title=item["title"],
+        categoryId=item["category_id"],
+        condition=item["condition"],
+        conditionId=item["condition_id"],
         buyingOptions=item["buying_options"],
         price=amount(item["price"]) if "FIXED_PRICE" in item["buying_options"] else None,
-        currentBidPrice=_auction_price(item), bidCount=item["bid_count"] if is_auction(item) else None,
-        itemEndDate=item["item_end_date"], shippingCost=amount(options[0]["cost"]) if options else None,
-        seller=seller_summary(db, item["seller"]), itemLocation=ItemLocation(**item["item_location"]),
+        currentBidPrice=_auction_price(item),
+        bidCount=item["bid_count"] if is_auction(item) else None,
+        itemEndDate=item["item_end_date"],
+        shippingCost=amount(options[0]["cost"]) if options else None,
+        seller=seller_summary(db, item["seller"]),
+        itemLocation=ItemLocation(**item["item_location"]),
     )
 
 
@@ -365,9 +374,13 @@ def shipping_option(db: Database, item: dict[str, Any], option: dict[str, Any]) 
     """A listing's shipping option with today's delivery estimate."""
     earliest, latest = delivery_window(db, item, option)
     return ShippingOption(
-        shippingOptionId=option["shipping_service_code"], shippingServiceCode=option["shipping_service_code"],
-        shippingCarrierCode=option["carrier"], type=option["type"], shippingCost=amount(option["cost"]),
-        additionalShippingCostPerUnit=amount(option["additional_unit_cost"]), minEstimatedDeliveryDate=earliest,
+        shippingOptionId=option["shipping_service_code"],
+        shippingServiceCode=option["shipping_service_code"],
+        shippingCarrierCode=option["carrier"],
+        type=option["type"],
+        shippingCost=amount(option["cost"]),
+        additionalShippingCostPerUnit=amount(option["additional_unit_cost"]),
+        minEstimatedDeliveryDate=earliest,
         maxEstimatedDeliveryDate=latest,
     )
 
@@ -380,17 +393,24 @@ def item_object(db: Database, item: dict[str, Any]) -> Item:
     period = item["return_period_days"]
     return Item(
         **summary_fields(db, item),
-        subtitle=item["subtitle"], categoryPath=item["category_path"],
-        conditionDescription=item["condition_description"], brand=item["brand"],
+        subtitle=item["subtitle"],
+        categoryPath=item["category_path"],
+        conditionDescription=item["condition_description"],
+        brand=item["brand"],
         localizedAspects=[Aspect(name=k, value=str(v)) for k, v in item["aspects"].items()],
-        description=item["description"], listingStatus="ENDED" if ended else "ACTIVE",
-        itemCreationDate=item["item_creation_date"], estimatedAvailableQuantity=item["quantity"],
-        estimatedSoldQuantity=item["quantity_sold"], quantityLimitPerBuyer=item["quantity_limit_per_buyer"],
+        description=item["description"],
+        listingStatus="ENDED" if ended else "ACTIVE",
+        itemCreationDate=item["item_creation_date"],
+        estimatedAvailableQuantity=item["quantity"],
+        estimatedSoldQuantity=item["quantity_sold"],
+        quantityLimitPerBuyer=item["quantity_limit_per_buyer"],
         minimumPriceToBid=amount(minimum_bid(item)) if auction and not ended else None,
         reservePriceMet=reserve_met(item) if auction else None,
-        uniqueBidderCount=len(bidders) if auction else None, watchCount=item["watch_count"],
+        uniqueBidderCount=len(bidders) if auction else None,
+        watchCount=item["watch_count"],
         shippingOptions=[shipping_option(db, item, o) for o in options_of(db, item["item_id"])],
-        shipToLocations=item["ship_to_locations"], handlingTimeDays=item["handling_time_days"],
+        shipToLocations=item["ship_to_locations"],
+        handlingTimeDays=item["handling_time_days"],
         returnTerms=ReturnTerms(
             returnsAccepted=item["returns_accepted"],
             returnPeriod=ReturnPeriod(value=period) if item["returns_accepted"] and period else None,
@@ -404,8 +424,11 @@ def bidding_object(db: Database, item: dict[str, Any], bidder: str) -> Bidding:
     mine = db.find(bids, item_id=item["item_id"], bidder=bidder, order_by=[bids.c.max_amount.desc()])[0]
     ended = has_ended(db, item)
     return Bidding(
-        itemId=item["item_id"], auctionStatus="ENDED" if ended else "ACTIVE", auctionEndDate=item["item_end_date"],
-        bidCount=item["bid_count"], currentPrice=amount(item["current_price"]),
+        itemId=item["item_id"],
+        auctionStatus="ENDED" if ended else "ACTIVE",
+        auctionEndDate=item["item_end_date"],
+        bidCount=item["bid_count"],
+        currentPrice=amount(item["current_price"]),
         currentProxyBid=ProxyBid(proxyBidId=mine["proxy_bid_id"], maxAmount=amount(mine["max_amount"])),
         highBidder=item["high_bidder"] == bidder,
         reservePriceMet=reserve_met(item),
@@ -420,10 +443,17 @@ def offer_object(db: Database, offer: dict[str, Any]) -> BestOffer:
     if offer["counter_price"] is not None:
         counter = CounterOffer(price=amount(offer["counter_price"]), message=offer["counter_message"])
     return BestOffer(
-        bestOfferId=offer["best_offer_id"], itemId=offer["item_id"], title=item["title"],
-        price=amount(offer["price"]), quantity=offer["quantity"], message=offer["message"],
-        status=offer_status(db, offer), counterOffer=counter, expirationTime=offer["expiration"],
-        purchaseOrderId=offer["purchase_order_id"], creationDate=offer["created"],
+        bestOfferId=offer["best_offer_id"],
+        itemId=offer["item_id"],
+        title=item["title"],
+        price=amount(offer["price"]),
+        quantity=offer["quantity"],
+        message=offer["message"],
+        status=offer_status(db, offer),
+        counterOffer=counter,
+        expirationTime=offer["expiration"],
+        purchaseOrderId=offer["purchase_order_id"],
+        creationDate=offer["created"],
     )
 
 
@@ -431,36 +461,56 @@ def watched_item(db: Database, entry: dict[str, Any]) -> WatchedItem:
     """A Watchlist entry with the listing's current state."""
     item = db.get(items, entry["item_id"], "Item")
     return WatchedItem(
-        itemId=item["item_id"], title=item["title"], buyingOptions=item["buying_options"],
+        itemId=item["item_id"],
+        title=item["title"],
+        buyingOptions=item["buying_options"],
         price=amount(item["price"]) if "FIXED_PRICE" in item["buying_options"] else None,
-        currentBidPrice=_auction_price(item), bidCount=item["bid_count"] if is_auction(item) else None,
-        itemEndDate=item["item_end_date"], listingStatus="ENDED" if has_ended(db, item) else "ACTIVE",
-        seller=item["seller"], addedDate=entry["added"],
+        currentBidPrice=_auction_price(item),
+        bidCount=item["bid_count"] if is_auction(item) else None,
+        itemEndDate=item["item_end_date"],
+        listingStatus="ENDED" if has_ended(db, item) else "ACTIVE",
+        seller=item["seller"],
+        addedDate=entry["added"],
     )
 
 
 def pricing(subtotal: int, delivery: int, tax: int) -> PricingSummary:
     """A pricing summary from cents."""
-    return PricingSummary(priceSubtotal=amount(subtotal), deliveryCost=amount(delivery), tax=amount(tax),
-                          total=amount(subtotal + delivery + tax))
+    return PricingSummary(
+        priceSubtotal=amount(subtotal),
+        deliveryCost=amount(delivery),
+        tax=amount(tax),
+        total=amount(subtotal + delivery + tax),
+    )
 
 
 def line_object(db: Database, line: dict[str, Any]) -> OrderLineItem:
     """An order line with tracking, its latest return and whether feedback was left."""
     tracking = None
     if line["tracking_number"]:
-        tracking = ShipmentTracking(shippingCarrierCode=line["shipping_carrier"],
-                                    shipmentTrackingNumber=line["tracking_number"],
-                                    shippedDate=line["shipped_date"], actualDeliveryDate=line["delivered_date"])
+        tracking = ShipmentTracking(
+            shippingCarrierCode=line["shipping_carrier"],
+            shipmentTrackingNumber=line["tracking_number"],
+            shippedDate=line["shipped_date"],
+            actualDeliveryDate=line["delivered_date"],
+        )
     opened = db.find(returns, line_item_id=line["line_item_id"], order_by=[returns.c.creation_date.desc()])
     return OrderLineItem(
-        lineItemId=line["line_item_id"], itemId=line["item_id"], title=line["title"], seller=line["seller"],
-        quantity=line["quantity"], unitPrice=amount(line["unit_price"]), purchaseType=line["purchase_type"],
-        shippingServiceCode=line["shipping_service_code"], shippingCost=amount(line["shipping_cost"]),
-        lineItemFulfillmentStatus=line["fulfillment_status"], shipmentTracking=tracking,
+        lineItemId=line["line_item_id"],
+        itemId=line["item_id"],
+        title=line["title"],
+        seller=line["seller"],
+        quantity=line["quantity"],
+        unitPrice=amount(line["unit_price"]),
+        purchaseType=line["purchase_type"],
+        shippingServiceCode=line["shipping_service_code"],
+        shippingCost=amount(line["shipping_cost"]),
+        lineItemFulfillmentStatus=line["fulfillment_status"],
+        shipmentTracking=tracking,
         minEstimatedDeliveryDate=line["min_estimated_delivery_date"],
         maxEstimatedDeliveryDate=line["max_estimated_delivery_date"],
-        returnId=opened[0]["return_id"] if opened else None, returnStatus=opened[0]["status"] if opened else None,
+        returnId=opened[0]["return_id"] if opened else None,
+        returnStatus=opened[0]["status"] if opened else None,
         feedbackLeft=bool(db.find(feedback, line_item_id=line["line_item_id"])),
     )
 
@@ -469,11 +519,14 @@ def order_object(db: Database, order: dict[str, Any]) -> PurchaseOrder:
     """A purchase order with its line items."""
     lines = db.find(line_items, purchase_order_id=order["purchase_order_id"])
     return PurchaseOrder(
-        purchaseOrderId=order["purchase_order_id"], purchaseOrderCreationDate=order["creation_date"],
-        purchaseOrderStatus=order["purchase_order_status"], purchaseOrderPaymentStatus=order["payment_status"],
+        purchaseOrderId=order["purchase_order_id"],
+        purchaseOrderCreationDate=order["creation_date"],
+        purchaseOrderStatus=order["purchase_order_status"],
+        purchaseOrderPaymentStatus=order["payment_status"],
         paymentMethod=order["payment_method"],
         pricingSummary=pricing(order["price_subtotal"], order["delivery_cost"], order["tax"]),
-        refundedAmount=amount(order["refunded_amount"]), shippingAddress=order["shipping_address"],
+        refundedAmount=amount(order["refunded_amount"]),
+        shippingAddress=order["shipping_address"],
         lineItems=[line_object(db, li) for li in lines],
     )
 
@@ -481,18 +534,31 @@ def order_object(db: Database, order: dict[str, Any]) -> PurchaseOrder:
 def return_object(row: dict[str, Any], item_id: str) -> Return:
     """A return request."""
     return Return(
-        returnId=row["return_id"], lineItemId=row["line_item_id"], itemId=item_id, seller=row["seller"],
-        reason=row["reason"], reasonType=row["reason_type"], returnQuantity=row["quantity"], comments=row["comments"],
-        status=row["status"], returnShippingCostPayer=row["return_shipping_cost_payer"],
-        estimatedRefundAmount=amount(row["estimated_refund"]), creationDate=row["creation_date"],
+        returnId=row["return_id"],
+        lineItemId=row["line_item_id"],
+        itemId=item_id,
+        seller=row["seller"],
+        reason=row["reason"],
+        reasonType=row["reason_type"],
+        returnQuantity=row["quantity"],
+        comments=row["comments"],
+        status=row["status"],
+        returnShippingCostPayer=row["return_shipping_cost_payer"],
+        estimatedRefundAmount=amount(row["estimated_refund"]),
+        creationDate=row["creation_date"],
     )
 
 
 def feedback_object(db: Database, row: dict[str, Any]) -> Feedback:
     """Feedback with the seller's new score."""
     return Feedback(
-        feedbackId=row["feedback_id"], lineItemId=row["line_item_id"], itemId=row["item_id"], seller=row["seller"],
-        commentType=row["comment_type"], commentText=row["comment_text"], creationDate=row["creation_date"],
+        feedbackId=row["feedback_id"],
+        lineItemId=row["line_item_id"],
+        itemId=row["item_id"],
+        seller=row["seller"],
+        commentType=row["comment_type"],
+        commentText=row["comment_text"],
+        creationDate=row["creation_date"],
         sellerFeedbackScore=db.get(sellers, row["seller"], "Seller")["feedback_score"],
     )
 
@@ -500,11 +566,16 @@ def feedback_object(db: Database, row: dict[str, Any]) -> Feedback:
 def user_object(user: dict[str, Any]) -> User:
     """The signed-in member."""
     return User(
-        userId=user["user_id"], username=user["username"], status=user["status"],
-        registrationDate=user["registration_date"], feedbackScore=user["feedback_score"],
-        individualAccount=IndividualAccount(firstName=user["first_name"], lastName=user["last_name"],
-                                            email=user["email"], primaryPhone=user["phone"]),
-        shippingAddress=user["shipping_address"], paymentMethod=user["payment_method"],
+        userId=user["user_id"],
+        username=user["username"],
+        status=user["status"],
+        registrationDate=user["registration_date"],
+        feedbackScore=user["feedback_score"],
+        individualAccount=IndividualAccount(
+            firstName=user["first_name"], lastName=user["last_name"], email=user["email"], primaryPhone=user["phone"]
+        ),
+        shippingAddress=user["shipping_address"],
+        paymentMethod=user["payment_method"],
     )
 
 
@@ -519,20 +590,36 @@ def checkout_object(db: Database, session: dict[str, Any]) -> CheckoutSession:
             chosen = option["shipping_service_code"] == line["shippingOptionId"]
             cost = shipping_cost(option, line["quantity"])
             delivery += cost if chosen else 0
-            options.append(CheckoutShippingOption(
-                shippingOptionId=option["shipping_service_code"], shippingCarrierCode=option["carrier"],
-                type=option["type"], shippingCost=amount(cost), minEstimatedDeliveryDate=earliest,
-                maxEstimatedDeliveryDate=latest, selected=chosen,
-            ))
+            options.append(
+                CheckoutShippingOption(
+                    shippingOptionId=option["shipping_service_code"],
+                    shippingCarrierCode=option["carrier"],
+                    type=option["type"],
+                    shippingCost=amount(cost),
+                    minEstimatedDeliveryDate=earliest,
+                    maxEstimatedDeliveryDate=latest,
+                    selected=chosen,
+                )
+            )
         subtotal += item["price"] * line["quantity"]
-        lines.append(CheckoutLineItem(
-            lineItemId=line["lineItemId"], itemId=item["item_id"], title=item["title"], seller=item["seller"],
-            quantity=line["quantity"], baseUnitPrice=amount(item["price"]),
-            netPrice=amount(item["price"] * line["quantity"]), shippingOptions=options,
-        ))
+        lines.append(
+            CheckoutLineItem(
+                lineItemId=line["lineItemId"],
+                itemId=item["item_id"],
+                title=item["title"],
+                seller=item["seller"],
+                quantity=line["quantity"],
+                baseUnitPrice=amount(item["price"]),
+                netPrice=amount(item["price"] * line["quantity"]),
+                shippingOptions=options,
+            )
+        )
     tax = sales_tax(session["shipping_address"], subtotal + delivery)
     return CheckoutSession(
-        checkoutSessionId=session["checkout_session_id"], status=session["status"], lineItems=lines,
-        pricingSummary=pricing(subtotal, delivery, tax), shippingAddress=session["shipping_address"],
+        checkoutSessionId=session["checkout_session_id"],
+        status=session["status"],
+        lineItems=lines,
+        pricingSummary=pricing(subtotal, delivery, tax),
+        shippingAddress=session["shipping_address"],
         purchaseOrderId=session["purchase_order_id"],
     )

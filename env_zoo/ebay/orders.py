@@ -46,8 +46,13 @@ def take_stock(db: Database, item: dict[str, Any], quantity: int) -> None:
     """Sell units of a listing; a listing with none left, or an auction bought outright, ends."""
     left = item["quantity"] - quantity
     ended = left == 0 or "AUCTION" in item["buying_options"]
-    db.update(items, item["item_id"], quantity=left, quantity_sold=item["quantity_sold"] + quantity,
-              listing_status="ENDED" if ended else item["listing_status"])
+    db.update(
+        items,
+        item["item_id"],
+        quantity=left,
+        quantity_sold=item["quantity_sold"] + quantity,
+        listing_status="ENDED" if ended else item["listing_status"],
+    )
 
 
 def create_order(db: Database, buyer: dict[str, Any], address: dict[str, Any], lines: list[Purchase]) -> dict[str, Any]:
@@ -57,20 +62,42 @@ def create_order(db: Database, buyer: dict[str, Any], address: dict[str, Any], l
     delivery = sum(shipping_cost(p.option, p.quantity) for p in lines)
     tax = sales_tax(address, subtotal + delivery)
     order = db.insert(
-        purchase_orders, purchase_order_id=order_id, buyer=buyer["username"], purchase_order_status="PENDING",
-        payment_status="PENDING", payment_method=buyer["payment_method"], shipping_address=address,
-        price_subtotal=subtotal, delivery_cost=delivery, tax=tax, total=subtotal + delivery + tax, refunded_amount=0,
-        creation_date=db.now_iso(), paid_date=None,
+        purchase_orders,
+        purchase_order_id=order_id,
+        buyer=buyer["username"],
+        purchase_order_status="PENDING",
+        payment_status="PENDING",
+        payment_method=buyer["payment_method"],
+        shipping_address=address,
+        price_subtotal=subtotal,
+        delivery_cost=delivery,
+        tax=tax,
+        total=subtotal + delivery + tax,
+        refunded_amount=0,
+        creation_date=db.now_iso(),
+        paid_date=None,
     )
     for p in lines:
         earliest, latest = delivery_window(db, p.item, p.option)
         db.insert(
-            line_items, line_item_id=db.new_id(line_items, "26501", width=7), purchase_order_id=order_id,
-            item_id=p.item["item_id"], seller=p.item["seller"], title=p.item["title"], quantity=p.quantity,
-            unit_price=p.unit_price, purchase_type=p.purchase_type,
-            shipping_service_code=p.option["shipping_service_code"], shipping_cost=shipping_cost(p.option, p.quantity),
-            fulfillment_status="NOT_STARTED", shipping_carrier=None, tracking_number=None, shipped_date=None,
-            delivered_date=None, min_estimated_delivery_date=earliest, max_estimated_delivery_date=latest,
+            line_items,
+            line_item_id=db.new_id(line_items, "26501", width=7),
+            purchase_order_id=order_id,
+            item_id=p.item["item_id"],
+            seller=p.item["seller"],
+            title=p.item["title"],
+            quantity=p.quantity,
+            unit_price=p.unit_price,
+            purchase_type=p.purchase_type,
+            shipping_service_code=p.option["shipping_service_code"],
+            shipping_cost=shipping_cost(p.option, p.quantity),
+            fulfillment_status="NOT_STARTED",
+            shipping_carrier=None,
+            tracking_number=None,
+            shipped_date=None,
+            delivered_date=None,
+            min_estimated_delivery_date=earliest,
+            max_estimated_delivery_date=latest,
         )
         take_stock(db, db.get(items, p.item["item_id"], "Item"), p.quantity)
     return order

@@ -17,13 +17,34 @@ OFFER_HOURS = 48
 MAX_OFFERS_PER_ITEM = 5
 #: US sales tax eBay collects and remits for the buyer's state (state base rates).
 SALES_TAX = {
-    "CA": "0.0725", "CO": "0.029", "FL": "0.06", "GA": "0.04", "IL": "0.0625", "MA": "0.0625", "MI": "0.06",
-    "MN": "0.06875", "NJ": "0.06625", "NY": "0.04", "NC": "0.0475", "OH": "0.0575", "PA": "0.06", "TX": "0.0625",
-    "WA": "0.065", "AZ": "0.056", "TN": "0.07", "HI": "0.04", "AK": "0", "OR": "0", "MT": "0", "NH": "0", "DE": "0",
+    "CA": "0.0725",
+    "CO": "0.029",
+    "FL": "0.06",
+    "GA": "0.04",
+    "IL": "0.0625",
+    "MA": "0.0625",
+    "MI": "0.06",
+    "MN": "0.06875",
+    "NJ": "0.06625",
+    "NY": "0.04",
+    "NC": "0.0475",
+    "OH": "0.0575",
+    "PA": "0.06",
+    "TX": "0.0625",
+    "WA": "0.065",
+    "AZ": "0.056",
+    "TN": "0.07",
+    "HI": "0.04",
+    "AK": "0",
+    "OR": "0",
+    "MT": "0",
+    "NH": "0",
+    "DE": "0",
 }
 
 
 # ---------------------------------------------------------------- money and dates
+
 
 def dollars(cents: int) -> str:
     """Cents as eBay's amount value, e.g. 2499 -> "24.99"."""
@@ -68,6 +89,7 @@ def today(db: Database) -> date:
 
 # ---------------------------------------------------------------- the buyer
 
+
 def signed_in(db: Database) -> dict[str, Any]:
     """The member who granted this application access; raises when nobody has."""
     session = db.current_session(
@@ -96,6 +118,7 @@ def own_line_item(db: Database, buyer: dict[str, Any], line_item_id: str) -> tup
 
 
 # ---------------------------------------------------------------- listings
+
 
 def listing(db: Database, item_id: str) -> dict[str, Any]:
     """A listing by its RESTful item ID (v1|<legacy item number>|0)."""
@@ -139,8 +162,11 @@ def check_ships_to(item: dict[str, Any], address: dict[str, Any]) -> None:
     included = regions.get("regionIncluded", [])
     excluded = regions.get("regionExcluded", [])
     place = address["stateOrProvince"] if address["country"] == "US" else address["country"]
-    if ("WORLDWIDE" not in included and address["country"] not in included) or place in excluded \
-            or address["country"] in excluded:
+    if (
+        ("WORLDWIDE" not in included and address["country"] not in included)
+        or place in excluded
+        or address["country"] in excluded
+    ):
         raise PermissionDenied(f"The seller of '{item['title']}' doesn't ship to {place}, {address['country']}.")
 
 
@@ -154,14 +180,19 @@ def sales_tax(address: dict[str, Any], taxable: int) -> int:
 def delivery_window(db: Database, item: dict[str, Any], option: dict[str, Any]) -> tuple[str, str]:
     """Estimated delivery dates: handling time plus the service's transit days, from today."""
     start = today(db) + timedelta(days=item["handling_time_days"])
-    return (str(start + timedelta(days=option["min_transit_days"])),
-            str(start + timedelta(days=option["max_transit_days"])))
+    return (
+        str(start + timedelta(days=option["min_transit_days"])),
+        str(start + timedelta(days=option["max_transit_days"])),
+    )
 
 
 def bought_before(db: Database, buyer: dict[str, Any], item_id: str) -> int:
     """Units of a listing the buyer already bought (orders not cancelled)."""
-    orders = {o["purchase_order_id"] for o in db.find(purchase_orders, buyer=buyer["username"])
-              if o["purchase_order_status"] != "CANCELLED"}
+    orders = {
+        o["purchase_order_id"]
+        for o in db.find(purchase_orders, buyer=buyer["username"])
+        if o["purchase_order_status"] != "CANCELLED"
+    }
     return sum(li["quantity"] for li in db.find(line_items, item_id=item_id) if li["purchase_order_id"] in orders)
 
 
@@ -178,6 +209,7 @@ def check_quantity(db: Database, buyer: dict[str, Any], item: dict[str, Any], qu
 
 # ---------------------------------------------------------------- Best Offers
 
+
 def offer_status(db: Database, offer: dict[str, Any]) -> str:
     """The offer's status, with pending offers and counteroffers past their 48 hours as EXPIRED."""
     if offer["status"] in ("PENDING", "COUNTERED") and moment(offer["expiration"]) <= db.now():
@@ -190,8 +222,9 @@ def check_offer_allowed(db: Database, buyer: dict[str, Any], item: dict[str, Any
     or expired ones too)."""
     mine = db.find(best_offers, item_id=item["item_id"], buyer=buyer["username"])
     if any(offer_status(db, o) in ("PENDING", "COUNTERED") for o in mine):
-        raise Conflict("You already have an active offer on this item; wait for the seller or answer their "
-                       "counteroffer.")
+        raise Conflict(
+            "You already have an active offer on this item; wait for the seller or answer their counteroffer."
+        )
     if len(mine) >= MAX_OFFERS_PER_ITEM:
         raise Conflict(f"You've reached the maximum of {MAX_OFFERS_PER_ITEM} offers for this item.")
 

@@ -72,9 +72,18 @@ from .schema import (
 
 ConditionGroup = Literal["NEW", "CERTIFIED_REFURBISHED", "SELLER_REFURBISHED", "USED", "FOR_PARTS_OR_NOT_WORKING"]
 CONDITION_GROUPS: dict[str, ConditionGroup] = {
-    "1000": "NEW", "1500": "NEW", "2000": "CERTIFIED_REFURBISHED", "2010": "CERTIFIED_REFURBISHED",
-    "2020": "CERTIFIED_REFURBISHED", "2030": "CERTIFIED_REFURBISHED", "2500": "SELLER_REFURBISHED",
-    "2750": "USED", "3000": "USED", "4000": "USED", "5000": "USED", "6000": "USED",
+    "1000": "NEW",
+    "1500": "NEW",
+    "2000": "CERTIFIED_REFURBISHED",
+    "2010": "CERTIFIED_REFURBISHED",
+    "2020": "CERTIFIED_REFURBISHED",
+    "2030": "CERTIFIED_REFURBISHED",
+    "2500": "SELLER_REFURBISHED",
+    "2750": "USED",
+    "3000": "USED",
+    "4000": "USED",
+    "5000": "USED",
+    "6000": "USED",
     "7000": "FOR_PARTS_OR_NOT_WORKING",
 }
 BuyingOption = Literal["FIXED_PRICE", "AUCTION", "BEST_OFFER"]
@@ -103,6 +112,7 @@ class LineItemInput(BaseModel):
 
 
 # ---------------------------------------------------------------- what only the buyer does
+
 
 @tool(user_only=True)
 def sign_in(db: Database, username: str) -> User:
@@ -136,11 +146,13 @@ def confirm_payment(db: Database, purchase_order_id: str) -> PurchaseOrder:
         raise Conflict(f"Order {order['purchase_order_id']} was cancelled.")
     if order["payment_status"] == "PAID":
         raise Conflict(f"Order {order['purchase_order_id']} is already paid.")
-    return order_object(db, db.update(purchase_orders, order["purchase_order_id"], payment_status="PAID",
-                                      paid_date=db.now_iso()))
+    return order_object(
+        db, db.update(purchase_orders, order["purchase_order_id"], payment_status="PAID", paid_date=db.now_iso())
+    )
 
 
 # ---------------------------------------------------------------- the member
+
 
 @tool(read_only=True)
 def get_user(db: Database) -> User:
@@ -149,6 +161,7 @@ def get_user(db: Database) -> User:
 
 
 # ---------------------------------------------------------------- Browse
+
 
 def _keywords(q: str | None) -> list[str]:
     """The words of a query that must match (eBay ignores words like "and", "the", "with")."""
@@ -178,7 +191,10 @@ def _sort(db: Database, found: list[dict[str, Any]], sort: SortOrder) -> list[di
 
 
 def _paged(
-    rows: list[dict[str, Any]], limit: int, offset: int, convert: Callable[[dict[str, Any]], BaseModel],
+    rows: list[dict[str, Any]],
+    limit: int,
+    offset: int,
+    convert: Callable[[dict[str, Any]], BaseModel],
     max_page_size: int = 100,
 ) -> Page[Any]:
     """One page of rows, converted to API objects."""
@@ -250,6 +266,7 @@ def get_item(db: Database, item_id: str) -> Item:
 
 # ---------------------------------------------------------------- Watchlist
 
+
 @tool(read_only=True)
 def get_watchlist(db: Database, limit: int = 25, offset: int = 0) -> Page[WatchedItem]:
     """List the items on the buyer's Watchlist, most recently added first, ended listings included.
@@ -278,8 +295,13 @@ def add_to_watchlist(db: Database, item_id: str) -> WatchedItem:
         raise Conflict(f"'{item['title']}' is already on your Watchlist.")
     if len(mine) >= MAX_WATCHLIST:
         raise Conflict(f"Your Watchlist is full ({MAX_WATCHLIST} items); remove some items first.")
-    entry = db.insert(watchlist, id=db.new_id(watchlist, "wl_", width=5), username=buyer["username"],
-                      item_id=item["item_id"], added=db.now_iso())
+    entry = db.insert(
+        watchlist,
+        id=db.new_id(watchlist, "wl_", width=5),
+        username=buyer["username"],
+        item_id=item["item_id"],
+        added=db.now_iso(),
+    )
     db.update(items, item["item_id"], watch_count=item["watch_count"] + 1)
     return watched_item(db, entry)
 
@@ -303,6 +325,7 @@ def remove_from_watchlist(db: Database, item_id: str) -> WatchedItem:
 
 
 # ---------------------------------------------------------------- auctions
+
 
 @tool(read_only=True)
 def get_bidding(db: Database, item_id: str) -> Bidding:
@@ -341,6 +364,7 @@ def place_proxy_bid(db: Database, item_id: str, max_amount: float) -> Bidding:
 
 # ---------------------------------------------------------------- Best Offers
 
+
 def _buy(db: Database, buyer: dict[str, Any], item: dict[str, Any], quantity: int, price: int, kind: str) -> str:
     """An order for a negotiated sale, shipped with the listing's default (cheapest) service."""
     check_quantity(db, buyer, item, quantity)
@@ -359,16 +383,24 @@ def _submit_offer(
     status = seller_decision(item, price)
     order_id = _buy(db, buyer, item, quantity, price, "BEST_OFFER") if status == "ACCEPTED" else None
     return db.insert(
-        best_offers, best_offer_id=db.new_id(best_offers, "50", width=8), item_id=item["item_id"],
-        buyer=buyer["username"], price=price, quantity=quantity, message=message, status=status, counter_price=None,
-        counter_message=None, purchase_order_id=order_id, created=db.now_iso(), expiration=later(db, OFFER_HOURS),
+        best_offers,
+        best_offer_id=db.new_id(best_offers, "50", width=8),
+        item_id=item["item_id"],
+        buyer=buyer["username"],
+        price=price,
+        quantity=quantity,
+        message=message,
+        status=status,
+        counter_price=None,
+        counter_message=None,
+        purchase_order_id=order_id,
+        created=db.now_iso(),
+        expiration=later(db, OFFER_HOURS),
     )
 
 
 @tool(read_only=True)
-def get_best_offers(
-    db: Database, item_id: str | None = None, status: OfferStatus | None = None
-) -> list[BestOffer]:
+def get_best_offers(db: Database, item_id: str | None = None, status: OfferStatus | None = None) -> list[BestOffer]:
     """List the Best Offers the buyer has made, newest first, with the sellers' counteroffers.
 
     Args:
@@ -441,19 +473,22 @@ def respond_to_counter_offer(
     require_active(db, item)
     if action == "ACCEPT":
         order_id = _buy(db, buyer, item, offer["quantity"], offer["counter_price"], "BEST_OFFER")
-        return offer_object(db, db.update(best_offers, offer["best_offer_id"], status="ACCEPTED",
-                                          purchase_order_id=order_id))
+        return offer_object(
+            db, db.update(best_offers, offer["best_offer_id"], status="ACCEPTED", purchase_order_id=order_id)
+        )
     if counter_price is None:
         raise InvalidRequest("counter_price is required to counter.")
     cents = to_cents(counter_price, "counter_price")
     if cents >= offer["counter_price"]:
-        raise InvalidRequest(f"Your counteroffer must be below the seller's {usd(offer['counter_price'])}; "
-                             "accept it instead.")
+        raise InvalidRequest(
+            f"Your counteroffer must be below the seller's {usd(offer['counter_price'])}; accept it instead."
+        )
     db.update(best_offers, offer["best_offer_id"], status="DECLINED")
     return offer_object(db, _submit_offer(db, buyer, item, cents, offer["quantity"], message))
 
 
 # ---------------------------------------------------------------- checkout
+
 
 def _own_session(db: Database, buyer: dict[str, Any], checkout_session_id: str) -> dict[str, Any]:
     found = db.find(checkout_sessions, checkout_session_id=checkout_session_id.strip(), username=buyer["username"])
@@ -491,12 +526,23 @@ def initiate_checkout_session(db: Database, line_items: list[LineItemInput]) -> 
         item = _buy_it_now(db, buyer, wanted.item_id, wanted.quantity)
         if any(line["itemId"] == item["item_id"] for line in lines):
             raise InvalidRequest(f"'{item['title']}' is listed twice; set its quantity instead.")
-        lines.append({"lineItemId": str(index), "itemId": item["item_id"], "quantity": wanted.quantity,
-                      "shippingOptionId": options_of(db, item["item_id"])[0]["shipping_service_code"]})
+        lines.append(
+            {
+                "lineItemId": str(index),
+                "itemId": item["item_id"],
+                "quantity": wanted.quantity,
+                "shippingOptionId": options_of(db, item["item_id"])[0]["shipping_service_code"],
+            }
+        )
     session = db.insert(
-        checkout_sessions, checkout_session_id=db.new_id(checkout_sessions, "1000", width=8),
-        username=buyer["username"], line_items=lines, shipping_address=buyer["shipping_address"], status="ACTIVE",
-        purchase_order_id=None, created=db.now_iso(),
+        checkout_sessions,
+        checkout_session_id=db.new_id(checkout_sessions, "1000", width=8),
+        username=buyer["username"],
+        line_items=lines,
+        shipping_address=buyer["shipping_address"],
+        status="ACTIVE",
+        purchase_order_id=None,
+        created=db.now_iso(),
     )
     return checkout_object(db, session)
 
@@ -539,12 +585,17 @@ def place_order(db: Database, checkout_session_id: str) -> PurchaseOrder:
         option = option_by_id(db, item, line["shippingOptionId"])
         purchases.append(Purchase(item, line["quantity"], item["price"], option, "FIXED_PRICE"))
     order = create_order(db, buyer, session["shipping_address"], purchases)
-    db.update(checkout_sessions, session["checkout_session_id"], status="ORDER_PLACED",
-              purchase_order_id=order["purchase_order_id"])
+    db.update(
+        checkout_sessions,
+        session["checkout_session_id"],
+        status="ORDER_PLACED",
+        purchase_order_id=order["purchase_order_id"],
+    )
     return order_object(db, order)
 
 
 # ---------------------------------------------------------------- orders
+
 
 @tool(read_only=True)
 def get_orders(
@@ -559,8 +610,9 @@ def get_orders(
     """
     buyer = signed_in(db)
     equals = {"purchase_order_status": status} if status else {}
-    rows = db.find(purchase_orders, buyer=buyer["username"], order_by=[purchase_orders.c.creation_date.desc()],
-                   **equals)
+    rows = db.find(
+        purchase_orders, buyer=buyer["username"], order_by=[purchase_orders.c.creation_date.desc()], **equals
+    )
     return _paged(rows, limit, offset, lambda r: order_object(db, r))
 
 
@@ -575,6 +627,7 @@ def get_order(db: Database, purchase_order_id: str) -> PurchaseOrder:
 
 
 # ---------------------------------------------------------------- returns
+
 
 @tool()
 def create_return(
@@ -606,8 +659,9 @@ def create_return(
     item = db.get(items, line["item_id"], "Item")
     remorse = reason in REMORSE
     if remorse and not item["returns_accepted"]:
-        raise PermissionDenied("The seller doesn't accept returns for this item. You can still return it if it "
-                               "isn't as described.")
+        raise PermissionDenied(
+            "The seller doesn't accept returns for this item. You can still return it if it isn't as described."
+        )
     days = item["return_period_days"] if remorse else NOT_AS_DESCRIBED_DAYS
     deadline = moment(line["delivered_date"]).date() + timedelta(days=days)
     if today(db) > deadline:
@@ -615,17 +669,25 @@ def create_return(
     refund = line["unit_price"] * quantity + (0 if remorse else line["shipping_cost"])
     seller = db.get(sellers, line["seller"], "Seller")
     row = db.insert(
-        returns, return_id=db.new_id(returns, "52", width=8), line_item_id=line["line_item_id"],
-        buyer=buyer["username"], seller=line["seller"], reason=reason, reason_type="REMORSE" if remorse else "SNAD",
-        quantity=quantity, comments=comments,
+        returns,
+        return_id=db.new_id(returns, "52", width=8),
+        line_item_id=line["line_item_id"],
+        buyer=buyer["username"],
+        seller=line["seller"],
+        reason=reason,
+        reason_type="REMORSE" if remorse else "SNAD",
+        quantity=quantity,
+        comments=comments,
         status="READY_FOR_SHIPPING" if seller["auto_accept_returns"] else "RETURN_REQUESTED",
         return_shipping_cost_payer=item["return_shipping_cost_payer"] if remorse else "SELLER",
-        estimated_refund=refund, creation_date=db.now_iso(),
+        estimated_refund=refund,
+        creation_date=db.now_iso(),
     )
     return return_object(row, line["item_id"])
 
 
 # ---------------------------------------------------------------- feedback
+
 
 @tool()
 def leave_feedback(
@@ -655,11 +717,18 @@ def leave_feedback(
     seller = db.get(sellers, line["seller"], "Seller")
     counts = {"POSITIVE": ("positive_count", 1), "NEUTRAL": ("neutral_count", 0), "NEGATIVE": ("negative_count", -1)}
     column, score = counts[comment_type]
-    db.update(sellers, seller["username"], **{column: seller[column] + 1},
-              feedback_score=seller["feedback_score"] + score)
+    db.update(
+        sellers, seller["username"], **{column: seller[column] + 1}, feedback_score=seller["feedback_score"] + score
+    )
     row = db.insert(
-        feedback, feedback_id=db.new_id(feedback, "18", width=8), line_item_id=line["line_item_id"],
-        item_id=line["item_id"], commenting_user=buyer["username"], seller=line["seller"],
-        comment_type=comment_type, comment_text=text, creation_date=db.now_iso(),
+        feedback,
+        feedback_id=db.new_id(feedback, "18", width=8),
+        line_item_id=line["line_item_id"],
+        item_id=line["item_id"],
+        commenting_user=buyer["username"],
+        seller=line["seller"],
+        comment_type=comment_type,
+        comment_text=text,
+        creation_date=db.now_iso(),
     )
     return feedback_object(db, row)

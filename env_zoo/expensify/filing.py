@@ -67,8 +67,16 @@ def check_duplicate(db: Database, values: dict[str, Any]) -> None:
 def insert_expense(db: Database, policy: dict[str, Any], **values: Any) -> dict[str, Any]:
     """Store a new expense, converting its amount to the workspace's output currency."""
     defaults: dict[str, Any] = {
-        "report_id": None, "category": None, "tag": None, "comment": "", "receipt_id": None, "card_last4": None,
-        "distance": None, "distance_unit": None, "distance_rate": None, "per_diem": None,
+        "report_id": None,
+        "category": None,
+        "tag": None,
+        "comment": "",
+        "receipt_id": None,
+        "card_last4": None,
+        "distance": None,
+        "distance_unit": None,
+        "distance_rate": None,
+        "per_diem": None,
     }
     row = {**defaults, **values}
     return db.insert(
@@ -86,7 +94,10 @@ def move_to(db: Database, tx: dict[str, Any], report: dict[str, Any] | None) -> 
     if report is None:
         return db.update(transactions, tx["transaction_id"], report_id=None)
     return db.update(
-        transactions, tx["transaction_id"], report_id=report["report_id"], policy_id=report["policy_id"],
+        transactions,
+        tx["transaction_id"],
+        report_id=report["report_id"],
+        policy_id=report["policy_id"],
         converted_amount=convert(tx["amount"], tx["currency"], report["currency"]),
     )
 
@@ -94,8 +105,13 @@ def move_to(db: Database, tx: dict[str, Any], report: dict[str, Any] | None) -> 
 def log(db: Database, report_id: str, actor: str, action: str, message: str = "") -> None:
     """Add an entry to a report's history."""
     db.insert(
-        report_actions, action_id=db.new_id(report_actions, ACTION_PREFIX, ACTION_WIDTH), report_id=report_id,
-        actor_email=actor, action=action, message=message, created=db.now_iso(),
+        report_actions,
+        action_id=db.new_id(report_actions, ACTION_PREFIX, ACTION_WIDTH),
+        report_id=report_id,
+        actor_email=actor,
+        action=action,
+        message=message,
+        created=db.now_iso(),
     )
 
 

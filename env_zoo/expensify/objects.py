@@ -224,8 +224,12 @@ def account_object(db: Database, email: str) -> AccountObject:
     """An account with the workspaces it belongs to."""
     account = db.get(accounts, email, "Account")
     workspaces = [
-        WorkspaceRole(policy_id=m["policy_id"], name=db.get(policies, m["policy_id"])["name"], role=m["role"],
-                      submits_to=m["submits_to"])
+        WorkspaceRole(
+            policy_id=m["policy_id"],
+            name=db.get(policies, m["policy_id"])["name"],
+            role=m["role"],
+            submits_to=m["submits_to"],
+        )
         for m in db.find(policy_members, email=email, order_by=[policy_members.c.policy_id])
     ]
     return AccountObject(**account, workspaces=workspaces)

@@ -13,13 +13,27 @@ from .schema import categories, policies, policy_members, reports, transactions
 
 #: Value of one unit of each supported currency in US dollars (the rates of the seed's period).
 USD_PER_UNIT = {
-    code: Decimal(rate) for code, rate in (("USD", "1"), ("EUR", "1.13"), ("GBP", "1.34"), ("CAD", "0.73"),
-                                           ("CHF", "1.21"), ("DKK", "0.152"), ("MXN", "0.052"))
+    code: Decimal(rate)
+    for code, rate in (
+        ("USD", "1"),
+        ("EUR", "1.13"),
+        ("GBP", "1.34"),
+        ("CAD", "0.73"),
+        ("CHF", "1.21"),
+        ("DKK", "0.152"),
+        ("MXN", "0.052"),
+    )
 }
 #: Violations that stop a report from being submitted; duplicatedTransaction only warns the approver.
 BLOCKING = (
-    "missingCategory", "categoryOutOfPolicy", "tagOutOfPolicy", "missingComment", "receiptRequired", "overLimit",
-    "overCategoryLimit", "maxAge",
+    "missingCategory",
+    "categoryOutOfPolicy",
+    "tagOutOfPolicy",
+    "missingComment",
+    "receiptRequired",
+    "overLimit",
+    "overCategoryLimit",
+    "maxAge",
 )
 RECEIPT_TYPES = ("cash", "card")  # distance and per diem expenses never need a receipt
 
@@ -71,12 +85,19 @@ def category_row(db: Database, policy_id: str, name: str | None) -> dict[str, An
 
 def duplicates(db: Database, tx: dict[str, Any]) -> list[dict[str, Any]]:
     """Other expenses of the same person with the same merchant, amount, currency and date."""
-    same = db.find(transactions, account_email=tx["account_email"], amount=tx["amount"], currency=tx["currency"],
-                   created=tx["created"])
+    same = db.find(
+        transactions,
+        account_email=tx["account_email"],
+        amount=tx["amount"],
+        currency=tx["currency"],
+        created=tx["created"],
+    )
     merchant = tx["merchant"].strip().casefold()
     return [
-        t for t in same
-        if t["transaction_id"] != tx.get("transaction_id") and t["type"] in RECEIPT_TYPES
+        t
+        for t in same
+        if t["transaction_id"] != tx.get("transaction_id")
+        and t["type"] in RECEIPT_TYPES
         and t["merchant"].strip().casefold() == merchant
     ]
 
@@ -126,8 +147,7 @@ def per_diem_subrates(rates: dict[str, dict[str, Any]], start: date, end: date) 
     days = (end - start).days + 1
     counts = [("Partial day", 1)] if days == 1 else [("Partial day", 2), ("Full day", days - 2)]
     return [
-        {"subrate": name, "quantity": quantity, "rate": rates[name]["amount"]}
-        for name, quantity in counts if quantity
+        {"subrate": name, "quantity": quantity, "rate": rates[name]["amount"]} for name, quantity in counts if quantity
     ]
 
 

@@ -83,11 +83,13 @@ MAX_PER_DIEM_DAYS = 30
 
 # ---------------------------------------------------------------- helpers
 
+
 def _page(rows: list[dict[str, Any]], limit: int, cursor: str | None, convert_row: Any) -> Page[Any]:
     """Paginate stored rows, building output objects for the returned page only."""
     page = paginate(rows, limit, cursor)
-    return Page[Any](results=[convert_row(r) for r in page.results], next_cursor=page.next_cursor,
-                     has_more=page.has_more)
+    return Page[Any](
+        results=[convert_row(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 def _text(value: str, field: str, limit: int) -> str:
@@ -126,6 +128,7 @@ def _approver(db: Database, policy_id: str, email: str, field: str, subject: str
 
 
 # ---------------------------------------------------------------- account and workspaces
+
 
 @tool(read_only=True)
 def get_account(db: Database) -> AccountObject:
@@ -225,16 +228,31 @@ def set_policy_member(
         if not (first_name and first_name.strip() and last_name and last_name.strip()):
             raise InvalidRequest(f"{address} has no Expensify account yet; give first_name and last_name.")
         next_id = db.conn.execute(select(func.max(accounts.c.account_id))).scalar_one() + 1
-        db.insert(accounts, email=address, account_id=next_id, first_name=first_name.strip(),
-                  last_name=last_name.strip(), default_policy_id=policy_id)
+        db.insert(
+            accounts,
+            email=address,
+            account_id=next_id,
+            first_name=first_name.strip(),
+            last_name=last_name.strip(),
+            default_policy_id=policy_id,
+        )
     elif account[0]["default_policy_id"] is None:
         db.update(accounts, address, default_policy_id=policy_id)
-    row = db.insert(policy_members, **{
-        "policy_id": policy_id, "email": address, "role": "user", "employee_id": None,
-        "submits_to": policy["owner_email"] if address != policy["owner_email"] else None,
-        "approves_to": None, "approval_limit": None, "over_limit_approver": None, "joined": db.now_iso(),
-        **changes,
-    })
+    row = db.insert(
+        policy_members,
+        **{
+            "policy_id": policy_id,
+            "email": address,
+            "role": "user",
+            "employee_id": None,
+            "submits_to": policy["owner_email"] if address != policy["owner_email"] else None,
+            "approves_to": None,
+            "approval_limit": None,
+            "over_limit_approver": None,
+            "joined": db.now_iso(),
+            **changes,
+        },
+    )
     return member_object(db, row)
 
 
@@ -254,10 +272,16 @@ def remove_policy_member(db: Database, policy_id: str, email: str) -> MemberObje
         raise NotFound(f"{address} isn't a member of '{policy['name']}'")
     if address == policy["owner_email"]:
         raise Conflict("The workspace owner can't be removed.")
-    routed = db.find(policy_members, or_(policy_members.c.submits_to == address,
-                                         policy_members.c.approves_to == address,
-                                         policy_members.c.over_limit_approver == address),
-                     policy_id=policy_id, order_by=[policy_members.c.email])
+    routed = db.find(
+        policy_members,
+        or_(
+            policy_members.c.submits_to == address,
+            policy_members.c.approves_to == address,
+            policy_members.c.over_limit_approver == address,
+        ),
+        policy_id=policy_id,
+        order_by=[policy_members.c.email],
+    )
     if routed:
         names = ", ".join(m["email"] for m in routed)
         raise Conflict(f"{names} still route reports to {address}; change their approver first.")
@@ -299,15 +323,20 @@ def set_policy_category(
     if max_expense_amount is not None and max_expense_amount < 0:
         raise InvalidRequest("max_expense_amount can't be negative.")
     changes: dict[str, Any] = {
-        k: v for k, v in (("enabled", enabled), ("gl_code", gl_code), ("comment_required", comment_required))
+        k: v
+        for k, v in (("enabled", enabled), ("gl_code", gl_code), ("comment_required", comment_required))
         if v is not None
     }
     if max_expense_amount is not None:
         changes["max_expense_amount"] = max_expense_amount or None
     found = db.find(categories, policy_id=policy_id, name=label)
     if not found:
-        row = db.insert(categories, policy_id=policy_id, name=label, **{
-            "enabled": True, "gl_code": None, "max_expense_amount": None, "comment_required": False, **changes})
+        row = db.insert(
+            categories,
+            policy_id=policy_id,
+            name=label,
+            **{"enabled": True, "gl_code": None, "max_expense_amount": None, "comment_required": False, **changes},
+        )
         return CategoryObject(**row)
     if not changes:
         raise InvalidRequest("Nothing to update: give enabled, gl_code, max_expense_amount or comment_required.")
@@ -318,6 +347,7 @@ def set_policy_category(
 
 
 # ---------------------------------------------------------------- expenses
+
 
 @tool(read_only=True)
 def list_expenses(
@@ -401,11 +431,18 @@ def create_expense(
     if amount == 0:
         raise InvalidRequest("amount can't be 0.")
     values = {
-        "account_email": account["email"], "type": "cash", "merchant": _text(merchant, "merchant", 255),
-        "amount": amount, "currency": check_currency(currency or policy["output_currency"]),
-        "created": past_date(db, created, "created"), "category": check_category(db, policy, category),
-        "tag": check_tag(policy, tag), "comment": comment.strip(), "billable": _billable(policy, billable),
-        "reimbursable": reimbursable, "report_id": report and report["report_id"],
+        "account_email": account["email"],
+        "type": "cash",
+        "merchant": _text(merchant, "merchant", 255),
+        "amount": amount,
+        "currency": check_currency(currency or policy["output_currency"]),
+        "created": past_date(db, created, "created"),
+        "category": check_category(db, policy, category),
+        "tag": check_tag(policy, tag),
+        "comment": comment.strip(),
+        "billable": _billable(policy, billable),
+        "reimbursable": reimbursable,
+        "report_id": report and report["report_id"],
     }
     if not dont_check_duplicates:
         check_duplicate(db, values)
@@ -446,11 +483,22 @@ def create_distance_expense(
         raise InvalidRequest("distance must be more than 0 and at most 10,000.")
     currency = policy["output_currency"]
     row = insert_expense(
-        db, policy, account_email=account["email"], type="distance",
-        merchant=f"{distance:.2f} {unit} @ {money(rate, currency)} / {unit}", amount=round(distance * rate),
-        currency=currency, created=past_date(db, created, "created"), category=check_category(db, policy, category),
-        tag=check_tag(policy, tag), comment=_text(comment, "comment", 500), billable=_billable(policy, billable),
-        reimbursable=True, report_id=report and report["report_id"], distance=distance, distance_unit=unit,
+        db,
+        policy,
+        account_email=account["email"],
+        type="distance",
+        merchant=f"{distance:.2f} {unit} @ {money(rate, currency)} / {unit}",
+        amount=round(distance * rate),
+        currency=currency,
+        created=past_date(db, created, "created"),
+        category=check_category(db, policy, category),
+        tag=check_tag(policy, tag),
+        comment=_text(comment, "comment", 500),
+        billable=_billable(policy, billable),
+        reimbursable=True,
+        report_id=report and report["report_id"],
+        distance=distance,
+        distance_unit=unit,
         distance_rate=rate,
     )
     return expense_object(db, row)
@@ -485,8 +533,11 @@ def create_per_diem_expense(
     if not policy["per_diem_enabled"]:
         raise InvalidRequest(f"Per diem isn't enabled on '{policy['name']}'.")
     wanted = destination.strip().casefold()
-    rates = {r["subrate"]: r for r in db.find(per_diem_rates, policy_id=policy["policy_id"])
-             if r["destination"].casefold() == wanted}
+    rates = {
+        r["subrate"]: r
+        for r in db.find(per_diem_rates, policy_id=policy["policy_id"])
+        if r["destination"].casefold() == wanted
+    }
     if not rates:
         raise InvalidRequest(f"'{destination}' isn't a per diem destination of '{policy['name']}'.")
     start = parse_date(start_date, "start_date")
@@ -498,18 +549,33 @@ def create_per_diem_expense(
     for other in db.find(transactions, account_email=account["email"], type="per_diem"):
         trip = other["per_diem"]
         if start.isoformat() <= trip["end_date"] and end.isoformat() >= trip["start_date"]:
-            raise Conflict(f"You already claimed per diem for {trip['destination']} from {trip['start_date']} to "
-                           f"{trip['end_date']} (expense {other['transaction_id']}).")
+            raise Conflict(
+                f"You already claimed per diem for {trip['destination']} from {trip['start_date']} to "
+                f"{trip['end_date']} (expense {other['transaction_id']})."
+            )
     subrates = per_diem_subrates(rates, start, end)
     place = next(iter(rates.values()))["destination"]
     row = insert_expense(
-        db, policy, account_email=account["email"], type="per_diem", merchant=f"Per Diem: {place}",
-        amount=sum(s["quantity"] * s["rate"] for s in subrates), currency=next(iter(rates.values()))["currency"],
-        created=start.isoformat(), category=check_category(db, policy, "Per Diem"), tag=check_tag(policy, tag),
-        comment=comment.strip(), billable=_billable(policy, None), reimbursable=True,
+        db,
+        policy,
+        account_email=account["email"],
+        type="per_diem",
+        merchant=f"Per Diem: {place}",
+        amount=sum(s["quantity"] * s["rate"] for s in subrates),
+        currency=next(iter(rates.values()))["currency"],
+        created=start.isoformat(),
+        category=check_category(db, policy, "Per Diem"),
+        tag=check_tag(policy, tag),
+        comment=comment.strip(),
+        billable=_billable(policy, None),
+        reimbursable=True,
         report_id=report and report["report_id"],
-        per_diem={"destination": place, "start_date": start.isoformat(), "end_date": end.isoformat(),
-                  "subrates": subrates},
+        per_diem={
+            "destination": place,
+            "start_date": start.isoformat(),
+            "end_date": end.isoformat(),
+            "subrates": subrates,
+        },
     )
     return expense_object(db, row)
 
@@ -548,8 +614,11 @@ def update_expense(
     tx = editable_expense(db, transaction_id, account["email"])
     policy = member_policy(db, tx["policy_id"], account["email"])
     changes: dict[str, Any] = {}
-    locked = {"card": ("merchant", "amount", "currency", "created"), "distance": ("merchant", "amount", "currency"),
-              "per_diem": ("merchant", "amount", "currency", "created")}.get(tx["type"], ())
+    locked = {
+        "card": ("merchant", "amount", "currency", "created"),
+        "distance": ("merchant", "amount", "currency"),
+        "per_diem": ("merchant", "amount", "currency", "created"),
+    }.get(tx["type"], ())
     asked = {"merchant": merchant, "amount": amount, "currency": currency, "created": created}
     for field in locked:
         if asked[field] is not None:
@@ -594,8 +663,10 @@ def delete_expense(db: Database, transaction_id: str) -> ExpenseObject:
     """
     tx = editable_expense(db, transaction_id, me(db)["email"])
     if tx["type"] == "card":
-        raise Conflict(f"The {tx['merchant']} expense came from your company card (ending {tx['card_last4']}); "
-                       "card expenses can't be deleted.")
+        raise Conflict(
+            f"The {tx['merchant']} expense came from your company card (ending {tx['card_last4']}); "
+            "card expenses can't be deleted."
+        )
     deleted = expense_object(db, tx)
     db.delete(transactions, transaction_id)
     if tx["receipt_id"]:
@@ -604,6 +675,7 @@ def delete_expense(db: Database, transaction_id: str) -> ExpenseObject:
 
 
 # ---------------------------------------------------------------- reports
+
 
 @tool(read_only=True)
 def list_reports(
@@ -668,9 +740,18 @@ def create_report(
         raise InvalidRequest("You have no default workspace; pass policy_id.")
     policy = member_policy(db, policy_id, account["email"])
     report = db.insert(
-        reports, report_id=db.new_id(reports, REPORT_PREFIX, REPORT_WIDTH), policy_id=policy_id,
-        owner_email=account["email"], manager_email=None, title=_text(title, "title", 100), status="OPEN",
-        currency=policy["output_currency"], created=db.now_iso(), submitted=None, approved=None, reimbursed=None,
+        reports,
+        report_id=db.new_id(reports, REPORT_PREFIX, REPORT_WIDTH),
+        policy_id=policy_id,
+        owner_email=account["email"],
+        manager_email=None,
+        title=_text(title, "title", 100),
+        status="OPEN",
+        currency=policy["output_currency"],
+        created=db.now_iso(),
+        submitted=None,
+        approved=None,
+        reimbursed=None,
     )
     log(db, report["report_id"], account["email"], "CREATED")
     for transaction_id in transaction_ids or []:
@@ -759,8 +840,13 @@ def approve_report(db: Database, report_id: str, comment: str = "") -> ReportDet
     policy = member_policy(db, report["policy_id"], email)
     following = next_approver(db, policy, email, report_object(db, report).total)
     if following is not None and following != report["owner_email"]:  # a submitter never approves their own
-        log(db, report_id, email, "FORWARDED", " ".join(filter(None, [f"Approved and forwarded to {following}.",
-                                                                      comment.strip()])))
+        log(
+            db,
+            report_id,
+            email,
+            "FORWARDED",
+            " ".join(filter(None, [f"Approved and forwarded to {following}.", comment.strip()])),
+        )
         return report_details(db, db.update(reports, report_id, manager_email=following))
     log(db, report_id, email, "APPROVED", comment.strip())
     return report_details(db, db.update(reports, report_id, status="APPROVED", approved=db.now_iso()))
@@ -822,6 +908,7 @@ def mark_reports_reimbursed(db: Database, report_ids: list[str]) -> Reimbursemen
 
 # ---------------------------------------------------------------- the person at the device
 
+
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> AccountObject:
     """(User only) Sign in to Expensify on this device with the magic code emailed to the account.
@@ -858,22 +945,43 @@ def smartscan_receipt(
     day = parse_date(past_date(db, created, "created"), "created")
     receipt_id = db.new_id(receipts, RECEIPT_PREFIX, RECEIPT_WIDTH)
     db.insert(
-        receipts, receipt_id=receipt_id, filename=f"w_{receipt_id}.jpg",
-        url=f"https://www.expensify.com/receipts/w_{receipt_id}.jpg", smartscan_merchant=merchant.strip(),
-        smartscan_amount=amount, smartscan_currency=code, smartscan_created=day.isoformat(), uploaded=db.now_iso(),
+        receipts,
+        receipt_id=receipt_id,
+        filename=f"w_{receipt_id}.jpg",
+        url=f"https://www.expensify.com/receipts/w_{receipt_id}.jpg",
+        smartscan_merchant=merchant.strip(),
+        smartscan_amount=amount,
+        smartscan_currency=code,
+        smartscan_created=day.isoformat(),
+        uploaded=db.now_iso(),
     )
     candidates = [
-        t for t in db.find(transactions, transactions.c.receipt_id.is_(None), account_email=account["email"],
-                          amount=amount, currency=code)
-        if t["type"] in ("cash", "card") and abs((date.fromisoformat(t["created"]) - day).days) <= RECEIPT_MATCH_DAYS
+        t
+        for t in db.find(
+            transactions,
+            transactions.c.receipt_id.is_(None),
+            account_email=account["email"],
+            amount=amount,
+            currency=code,
+        )
+        if t["type"] in ("cash", "card")
+        and abs((date.fromisoformat(t["created"]) - day).days) <= RECEIPT_MATCH_DAYS
         and (t["report_id"] is None or db.get(reports, t["report_id"])["status"] == "OPEN")
     ]
     if candidates:
         best = min(candidates, key=lambda t: (abs((date.fromisoformat(t["created"]) - day).days), t["transaction_id"]))
         return expense_object(db, db.update(transactions, best["transaction_id"], receipt_id=receipt_id))
     row = insert_expense(
-        db, policy, account_email=account["email"], type="cash", merchant=_text(merchant, "merchant", 255),
-        amount=amount, currency=code, created=day.isoformat(), billable=policy["default_billable"],
-        reimbursable=True, receipt_id=receipt_id,
+        db,
+        policy,
+        account_email=account["email"],
+        type="cash",
+        merchant=_text(merchant, "merchant", 255),
+        amount=amount,
+        currency=code,
+        created=day.isoformat(),
+        billable=policy["default_billable"],
+        reimbursable=True,
+        receipt_id=receipt_id,
     )
     return expense_object(db, row)

@@ -92,7 +92,8 @@ def repo_named(db: Database, viewer: Viewer, full_name: str) -> dict[str, Any]:
     """A repository the signed-in user can see, by `owner/name` (any case)."""
     wanted = full_name.strip().strip("/")
     found = db.find(repositories, full_name=wanted) or [
-        r for r in db.find(repositories) if r["full_name"].lower() == wanted.lower()]
+        r for r in db.find(repositories) if r["full_name"].lower() == wanted.lower()
+    ]
     if not found or not viewer.sees(db, found[0]):
         raise NotFound(NOT_FOUND)
     return found[0]

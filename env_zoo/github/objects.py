@@ -47,8 +47,13 @@ def listing(items: list[T], per_page: int, page: int) -> Listing[T]:
     if start >= len(items):
         return Listing[Any](total_count=len(items), page=page, per_page=per_page, next_page=None, items=[])
     sliced = paginate(items, per_page, str(start))
-    return Listing[Any](total_count=len(items), page=page, per_page=per_page,
-                        next_page=page + 1 if sliced.has_more else None, items=sliced.results)
+    return Listing[Any](
+        total_count=len(items),
+        page=page,
+        per_page=per_page,
+        next_page=page + 1 if sliced.has_more else None,
+        items=sliced.results,
+    )
 
 
 def node_id(prefix: str, number: int) -> str:
@@ -287,12 +292,14 @@ class PullRequest(PullRequestSummary):
     assignees: list[str]
     milestone: MilestoneRef | None
     requested_teams: list[str]
-    review_decision: str | None = Field(description="APPROVED, CHANGES_REQUESTED or REVIEW_REQUIRED when the base "
-                                                    "branch requires reviews")
+    review_decision: str | None = Field(
+        description="APPROVED, CHANGES_REQUESTED or REVIEW_REQUIRED when the base branch requires reviews"
+    )
     reviews: list[Review]
     status_checks: list[Check]
-    closing_issues: list[int] = Field(description="issues this pull request closes when merged into the default "
-                                                  "branch (closing keywords in its body)")
+    closing_issues: list[int] = Field(
+        description="issues this pull request closes when merged into the default branch (closing keywords in its body)"
+    )
     comments: int
     closed_at: str | None
 
@@ -347,6 +354,7 @@ class WorkflowRun(WorkflowRunSummary):
 
 # ---------------------------------------------------------------- rendering
 
+
 class Render:
     """Turns rows into API objects as the signed-in user sees them, remembering the logins it has looked up."""
 
@@ -371,22 +379,41 @@ class Render:
     def me(self) -> AuthenticatedUser:
         person = self.db.get(accounts, self.viewer.user_id)
         orgs = [self.login(m["org_id"]) or "" for m in self.db.find(org_members, user_id=person["id"])]
-        return AuthenticatedUser(login=person["login"], id=person["id"], node_id=node_id("U_kgDO", person["id"]),
-                                 type=person["type"], name=person["name"], email=person["email"],
-                                 company=person["company"], plan=person["plan"], organizations=sorted(orgs),
-                                 token_scopes=list(self.viewer.scopes))
+        return AuthenticatedUser(
+            login=person["login"],
+            id=person["id"],
+            node_id=node_id("U_kgDO", person["id"]),
+            type=person["type"],
+            name=person["name"],
+            email=person["email"],
+            company=person["company"],
+            plan=person["plan"],
+            organizations=sorted(orgs),
+            token_scopes=list(self.viewer.scopes),
+        )
 
     def open_count(self, repo: dict[str, Any]) -> int:
         return len(self.db.find(issues, repo_id=repo["id"], state="open"))
 
     def repo_fields(self, repo: dict[str, Any]) -> dict[str, Any]:
         parent = self.db.get(repositories, repo["fork_of"])["full_name"] if repo["fork_of"] is not None else None
-        return dict(id=repo["id"], full_name=repo["full_name"], owner=self.login(repo["owner_id"]),
-                    private=repo["private"], visibility="private" if repo["private"] else "public",
-                    description=repo["description"], fork=repo["fork_of"] is not None, parent=parent,
-                    archived=repo["archived"], default_branch=repo["default_branch"], language=repo["language"],
-                    stargazers_count=repo["stargazers_count"], open_issues_count=self.open_count(repo),
-                    pushed_at=repo["pushed_at"], role_name=self.viewer.role(self.db, repo) or "read")
+        return dict(
+            id=repo["id"],
+            full_name=repo["full_name"],
+            owner=self.login(repo["owner_id"]),
+            private=repo["private"],
+            visibility="private" if repo["private"] else "public",
+            description=repo["description"],
+            fork=repo["fork_of"] is not None,
+            parent=parent,
+            archived=repo["archived"],
+            default_branch=repo["default_branch"],
+            language=repo["language"],
+            stargazers_count=repo["stargazers_count"],
+            open_issues_count=self.open_count(repo),
+            pushed_at=repo["pushed_at"],
+            role_name=self.viewer.role(self.db, repo) or "read",
+        )
 
     def repo_summary(self, repo: dict[str, Any]) -> RepositorySummary:
         return RepositorySummary(**self.repo_fields(repo))
@@ -394,32 +421,50 @@ class Render:
     def repo(self, repo: dict[str, Any]) -> Repository:
         fields = self.repo_fields(repo)
         owner = self.db.get(accounts, repo["owner_id"])
-        return Repository(**fields, node_id=node_id("R_kgDO", repo["id"]), owner_type=owner["type"],
-                          owner_plan=owner["plan"],
-                          topics=repo["topics"], has_issues=repo["has_issues"],
-                          allow_merge_commit=repo["allow_merge_commit"], allow_squash_merge=repo["allow_squash_merge"],
-                          allow_rebase_merge=repo["allow_rebase_merge"],
-                          delete_branch_on_merge=repo["delete_branch_on_merge"], created_at=repo["created_at"],
-                          permissions=permissions(fields["role_name"]))
+        return Repository(
+            **fields,
+            node_id=node_id("R_kgDO", repo["id"]),
+            owner_type=owner["type"],
+            owner_plan=owner["plan"],
+            topics=repo["topics"],
+            has_issues=repo["has_issues"],
+            allow_merge_commit=repo["allow_merge_commit"],
+            allow_squash_merge=repo["allow_squash_merge"],
+            allow_rebase_merge=repo["allow_rebase_merge"],
+            delete_branch_on_merge=repo["delete_branch_on_merge"],
+            created_at=repo["created_at"],
+            permissions=permissions(fields["role_name"]),
+        )
 
     def protection(self, rule: dict[str, Any]) -> BranchProtection:
         team_slugs = sorted(self.db.get(teams, t)["slug"] for t in rule["push_team_ids"])
         return BranchProtection(
             required_status_checks=StatusChecks(strict=rule["strict"], contexts=rule["contexts"])
-            if rule["status_checks"] else None,
+            if rule["status_checks"]
+            else None,
             required_pull_request_reviews=RequiredReviews(
                 required_approving_review_count=rule["required_approving_review_count"],
-                dismiss_stale_reviews=rule["dismiss_stale_reviews"]) if rule["pull_request_reviews"] else None,
+                dismiss_stale_reviews=rule["dismiss_stale_reviews"],
+            )
+            if rule["pull_request_reviews"]
+            else None,
             enforce_admins=rule["enforce_admins"],
             restrictions=Restrictions(users=self.logins(rule["push_user_ids"]), teams=team_slugs)
-            if rule["restrict_pushes"] else None,
-            required_linear_history=rule["required_linear_history"], allow_force_pushes=rule["allow_force_pushes"],
-            allow_deletions=rule["allow_deletions"])
+            if rule["restrict_pushes"]
+            else None,
+            required_linear_history=rule["required_linear_history"],
+            allow_force_pushes=rule["allow_force_pushes"],
+            allow_deletions=rule["allow_deletions"],
+        )
 
     def branch(self, repo: dict[str, Any], row: dict[str, Any]) -> Branch:
         rule = protection(self.db, repo, row["name"])
-        return Branch(name=row["name"], commit_sha=row["commit_sha"], protected=rule is not None,
-                      protection=self.protection(rule) if rule else None)
+        return Branch(
+            name=row["name"],
+            commit_sha=row["commit_sha"],
+            protected=rule is not None,
+            protection=self.protection(rule) if rule else None,
+        )
 
     def label_names(self, ids: list[int]) -> list[str]:
         for label_id in ids:
@@ -437,9 +482,17 @@ class Render:
 
     def milestone(self, row: dict[str, Any]) -> Milestone:
         states = [i["state"] for i in self.db.find(issues, milestone_id=row["id"])]
-        return Milestone(id=row["id"], number=row["number"], title=row["title"], description=row["description"],
-                         state=row["state"], open_issues=states.count("open"), closed_issues=states.count("closed"),
-                         due_on=row["due_on"], created_at=row["created_at"])
+        return Milestone(
+            id=row["id"],
+            number=row["number"],
+            title=row["title"],
+            description=row["description"],
+            state=row["state"],
+            open_issues=states.count("open"),
+            closed_issues=states.count("closed"),
+            due_on=row["due_on"],
+            created_at=row["created_at"],
+        )
 
     def comment_count(self, issue: dict[str, Any]) -> int:
         if self._comments is None:
@@ -447,38 +500,72 @@ class Render:
         return self._comments[issue["id"]]
 
     def issue_fields(self, row: dict[str, Any]) -> dict[str, Any]:
-        return dict(id=row["id"], number=row["number"], title=row["title"], state=row["state"],
-                    state_reason=row["state_reason"], user=self.login(row["user_id"]),
-                    labels=self.label_names(row["label_ids"]), assignees=self.logins(row["assignee_ids"]),
-                    milestone=self.milestone_ref(row["milestone_id"]), comments=self.comment_count(row),
-                    pull_request=row["is_pull_request"], locked=row["locked"], created_at=row["created_at"],
-                    updated_at=row["updated_at"], closed_at=row["closed_at"])
+        return dict(
+            id=row["id"],
+            number=row["number"],
+            title=row["title"],
+            state=row["state"],
+            state_reason=row["state_reason"],
+            user=self.login(row["user_id"]),
+            labels=self.label_names(row["label_ids"]),
+            assignees=self.logins(row["assignee_ids"]),
+            milestone=self.milestone_ref(row["milestone_id"]),
+            comments=self.comment_count(row),
+            pull_request=row["is_pull_request"],
+            locked=row["locked"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            closed_at=row["closed_at"],
+        )
 
     def issue_summary(self, row: dict[str, Any]) -> IssueSummary:
         return IssueSummary(**self.issue_fields(row))
 
     def comment(self, row: dict[str, Any]) -> IssueComment:
-        return IssueComment(id=row["id"], user=self.login(row["user_id"]) or "", body=row["body"],
-                            created_at=row["created_at"])
+        return IssueComment(
+            id=row["id"], user=self.login(row["user_id"]) or "", body=row["body"], created_at=row["created_at"]
+        )
 
     def issue(self, row: dict[str, Any]) -> Issue:
         thread = self.db.find(issue_comments, issue_id=row["id"], order_by=[issue_comments.c.created_at])
-        return Issue(**self.issue_fields(row), node_id=node_id("I_kwDO", row["id"]), body=row["body"],
-                     active_lock_reason=row["active_lock_reason"], closed_by=self.login(row["closed_by_id"]),
-                     thread=[self.comment(c) for c in thread])
+        return Issue(
+            **self.issue_fields(row),
+            node_id=node_id("I_kwDO", row["id"]),
+            body=row["body"],
+            active_lock_reason=row["active_lock_reason"],
+            closed_by=self.login(row["closed_by_id"]),
+            thread=[self.comment(c) for c in thread],
+        )
 
     def review(self, row: dict[str, Any]) -> Review:
-        return Review(id=row["id"], user=self.login(row["user_id"]) or "", state=row["state"], body=row["body"],
-                      commit_id=row["commit_id"], submitted_at=row["submitted_at"])
+        return Review(
+            id=row["id"],
+            user=self.login(row["user_id"]) or "",
+            state=row["state"],
+            body=row["body"],
+            commit_id=row["commit_id"],
+            submitted_at=row["submitted_at"],
+        )
 
     def pull_fields(self, issue: dict[str, Any], pr: dict[str, Any]) -> dict[str, Any]:
         reviewers = self.logins(pr["requested_reviewer_ids"])
         head_owner = self.login(self.db.get(repositories, pr["head_repo_id"])["owner_id"])
-        return dict(id=pr["id"], number=issue["number"], title=issue["title"], user=self.login(issue["user_id"]),
-                    state=issue["state"], draft=pr["draft"], merged=pr["merged"], head=pr["head_ref"],
-                    head_label=f"{head_owner}:{pr['head_ref']}",
-                    base=pr["base_ref"], labels=self.label_names(issue["label_ids"]), requested_reviewers=reviewers,
-                    created_at=issue["created_at"], updated_at=issue["updated_at"])
+        return dict(
+            id=pr["id"],
+            number=issue["number"],
+            title=issue["title"],
+            user=self.login(issue["user_id"]),
+            state=issue["state"],
+            draft=pr["draft"],
+            merged=pr["merged"],
+            head=pr["head_ref"],
+            head_label=f"{head_owner}:{pr['head_ref']}",
+            base=pr["base_ref"],
+            labels=self.label_names(issue["label_ids"]),
+            requested_reviewers=reviewers,
+            created_at=issue["created_at"],
+            updated_at=issue["updated_at"],
+        )
 
     def pull_summary(self, issue: dict[str, Any], pr: dict[str, Any]) -> PullRequestSummary:
         return PullRequestSummary(**self.pull_fields(issue, pr))
@@ -487,10 +574,21 @@ class Render:
         rule = protection(self.db, repo, pr["base_ref"])
         required = list(rule["contexts"]) if rule and rule["status_checks"] else []
         ran = checks(self.db, repo, pr["head_sha"])
-        found = [Check(name=name, status=job["status"], conclusion=job["conclusion"], required=name in required,
-                       workflow_run_id=job["run_id"]) for name, job in sorted(ran.items())]
-        found += [Check(name=name, status="expected", conclusion=None, required=True, workflow_run_id=None)
-                  for name in required if check_state(ran.get(name)) == "expected"]
+        found = [
+            Check(
+                name=name,
+                status=job["status"],
+                conclusion=job["conclusion"],
+                required=name in required,
+                workflow_run_id=job["run_id"],
+            )
+            for name, job in sorted(ran.items())
+        ]
+        found += [
+            Check(name=name, status="expected", conclusion=None, required=True, workflow_run_id=None)
+            for name in required
+            if check_state(ran.get(name)) == "expected"
+        ]
         return found
 
     def pull(self, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any]) -> PullRequest:
@@ -498,36 +596,74 @@ class Render:
         history = self.db.find(reviews, pull_request_id=pr["id"], order_by=[reviews.c.submitted_at])
         team_slugs = sorted(self.db.get(teams, t)["slug"] for t in pr["requested_team_ids"])
         return PullRequest(
-            **self.pull_fields(issue, pr), node_id=node_id("PR_kwDO", pr["id"]), body=issue["body"],
-            head_sha=pr["head_sha"], mergeable=None if issue["state"] != "open" else not pr["conflicting_files"],
-            mergeable_state=state, conflicting_files=pr["conflicting_files"], behind_by=pr["behind_by"],
-            commits=pr["commits"], additions=pr["additions"], deletions=pr["deletions"],
-            changed_files=pr["changed_files"], merged_at=pr["merged_at"], merged_by=self.login(pr["merged_by_id"]),
-            merge_commit_sha=pr["merge_commit_sha"], assignees=self.logins(issue["assignee_ids"]),
-            milestone=self.milestone_ref(issue["milestone_id"]), requested_teams=team_slugs,
-            review_decision=review_decision(self.db, repo, pr), reviews=[self.review(r) for r in history],
-            status_checks=self.status_checks(repo, pr), closing_issues=closing_numbers(repo, issue["body"]),
-            comments=self.comment_count(issue), closed_at=issue["closed_at"])
+            **self.pull_fields(issue, pr),
+            node_id=node_id("PR_kwDO", pr["id"]),
+            body=issue["body"],
+            head_sha=pr["head_sha"],
+            mergeable=None if issue["state"] != "open" else not pr["conflicting_files"],
+            mergeable_state=state,
+            conflicting_files=pr["conflicting_files"],
+            behind_by=pr["behind_by"],
+            commits=pr["commits"],
+            additions=pr["additions"],
+            deletions=pr["deletions"],
+            changed_files=pr["changed_files"],
+            merged_at=pr["merged_at"],
+            merged_by=self.login(pr["merged_by_id"]),
+            merge_commit_sha=pr["merge_commit_sha"],
+            assignees=self.logins(issue["assignee_ids"]),
+            milestone=self.milestone_ref(issue["milestone_id"]),
+            requested_teams=team_slugs,
+            review_decision=review_decision(self.db, repo, pr),
+            reviews=[self.review(r) for r in history],
+            status_checks=self.status_checks(repo, pr),
+            closing_issues=closing_numbers(repo, issue["body"]),
+            comments=self.comment_count(issue),
+            closed_at=issue["closed_at"],
+        )
 
     def run_fields(self, row: dict[str, Any]) -> dict[str, Any]:
         flow = self.db.get(workflows, row["workflow_id"])
-        return dict(id=row["id"], name=flow["name"], path=flow["path"], display_title=row["display_title"],
-                    run_number=row["run_number"], run_attempt=row["run_attempt"], event=row["event"],
-                    status=row["status"], conclusion=row["conclusion"], head_branch=row["head_branch"],
-                    head_sha=row["head_sha"], actor=self.login(row["actor_id"]),
-                    triggering_actor=self.login(row["triggering_actor_id"]),
-                    pull_requests=row["pull_request_numbers"], created_at=row["created_at"],
-                    updated_at=row["updated_at"])
+        return dict(
+            id=row["id"],
+            name=flow["name"],
+            path=flow["path"],
+            display_title=row["display_title"],
+            run_number=row["run_number"],
+            run_attempt=row["run_attempt"],
+            event=row["event"],
+            status=row["status"],
+            conclusion=row["conclusion"],
+            head_branch=row["head_branch"],
+            head_sha=row["head_sha"],
+            actor=self.login(row["actor_id"]),
+            triggering_actor=self.login(row["triggering_actor_id"]),
+            pull_requests=row["pull_request_numbers"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
 
     def run_summary(self, row: dict[str, Any]) -> WorkflowRunSummary:
         return WorkflowRunSummary(**self.run_fields(row))
 
     def run(self, row: dict[str, Any]) -> WorkflowRun:
         steps = self.db.find(jobs, run_id=row["id"], order_by=[jobs.c.id])
-        return WorkflowRun(**self.run_fields(row), jobs=[
-            Job(id=j["id"], name=j["name"], status=j["status"], conclusion=j["conclusion"],
-                run_attempt=j["run_attempt"], failed_step=j["failed_step"], started_at=j["started_at"],
-                completed_at=j["completed_at"]) for j in steps])
+        return WorkflowRun(
+            **self.run_fields(row),
+            jobs=[
+                Job(
+                    id=j["id"],
+                    name=j["name"],
+                    status=j["status"],
+                    conclusion=j["conclusion"],
+                    run_attempt=j["run_attempt"],
+                    failed_step=j["failed_step"],
+                    started_at=j["started_at"],
+                    completed_at=j["completed_at"],
+                )
+                for j in steps
+            ],
+        )
 
 
 def pull_rows(db: Database, repo: dict[str, Any], number: int) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,12 +12,29 @@ from .access import RANK, account, explicit_role
 from .rules import validation_failed
 from .schema import accounts, branch_protections, team_repos, teams
 
-EMPTY = dict(status_checks=False, strict=False, contexts=[], pull_request_reviews=False,
-             required_approving_review_count=1, dismiss_stale_reviews=False, enforce_admins=False,
-             restrict_pushes=False, push_user_ids=[], push_team_ids=[], required_linear_history=False,
-             allow_force_pushes=False, allow_deletions=False)
-FLAGS = ("dismiss_stale_reviews", "strict", "enforce_admins", "required_linear_history", "allow_force_pushes",
-         "allow_deletions")
+EMPTY = dict(
+    status_checks=False,
+    strict=False,
+    contexts=[],
+    pull_request_reviews=False,
+    required_approving_review_count=1,
+    dismiss_stale_reviews=False,
+    enforce_admins=False,
+    restrict_pushes=False,
+    push_user_ids=[],
+    push_team_ids=[],
+    required_linear_history=False,
+    allow_force_pushes=False,
+    allow_deletions=False,
+)
+FLAGS = (
+    "dismiss_stale_reviews",
+    "strict",
+    "enforce_admins",
+    "required_linear_history",
+    "allow_force_pushes",
+    "allow_deletions",
+)
 
 
 def rule_of(db: Database, repo: dict[str, Any], branch: str) -> dict[str, Any] | None:
@@ -37,8 +54,11 @@ def apply(db: Database, repo: dict[str, Any], branch: str, given: dict[str, Any]
         if given[flag] is not None:
             rule[flag] = given[flag]
     if old:
-        db.conn.execute(branch_protections.update().where(branch_protections.c.repo_id == repo["id"],
-                                                          branch_protections.c.branch == branch).values(**rule))
+        db.conn.execute(
+            branch_protections.update()
+            .where(branch_protections.c.repo_id == repo["id"], branch_protections.c.branch == branch)
+            .values(**rule)
+        )
     else:
         db.conn.execute(branch_protections.insert().values(repo_id=repo["id"], branch=branch, **rule))
     return rule_of(db, repo, branch) or {}
@@ -47,8 +67,10 @@ def apply(db: Database, repo: dict[str, Any], branch: str, given: dict[str, Any]
 def _reviews(rule: dict[str, Any], given: dict[str, Any]) -> None:
     count, wanted = given["required_approving_review_count"], given["require_pull_request_reviews"]
     if wanted is False and count is not None:
-        raise InvalidRequest("Validation Failed: required_approving_review_count needs required pull request "
-                             "reviews; don't turn them off in the same change.")
+        raise InvalidRequest(
+            "Validation Failed: required_approving_review_count needs required pull request "
+            "reviews; don't turn them off in the same change."
+        )
     if wanted is not None:
         rule["pull_request_reviews"] = wanted
     if count is not None:
@@ -77,8 +99,7 @@ def _restrictions(db: Database, repo: dict[str, Any], rule: dict[str, Any], give
     if all(given[n] is None for n in names):
         return
     if db.get(accounts, repo["owner_id"])["type"] != "Organization" and given["restrict_pushes"] is not False:
-        raise InvalidRequest("Validation Failed: Only organization repositories can have users and team "
-                             "restrictions")
+        raise InvalidRequest("Validation Failed: Only organization repositories can have users and team restrictions")
     users, squads = list(rule["push_user_ids"]), list(rule["push_team_ids"])
     for login in given["remove_push_users"] or []:
         person = account(db, login)["id"]

@@ -27,13 +27,17 @@ from .schema import (
 
 PASSING = {"success", "skipped", "neutral"}
 METHOD_SETTING = {"merge": "allow_merge_commit", "squash": "allow_squash_merge", "rebase": "allow_rebase_merge"}
-METHOD_REFUSED = {"merge": "Merge commits are not allowed on this repository.",
-                  "squash": "Squash merges are not allowed on this repository.",
-                  "rebase": "Rebase merges are not allowed on this repository."}
+METHOD_REFUSED = {
+    "merge": "Merge commits are not allowed on this repository.",
+    "squash": "Squash merges are not allowed on this repository.",
+    "rebase": "Rebase merges are not allowed on this repository.",
+}
 NOT_MERGEABLE = "Pull Request is not mergeable"
-NOT_AUTHORIZED = "You're not authorized to push to this branch. Visit https://docs.github.com/repositories/" \
-                 "configuring-branches-and-merges-in-your-repository/managing-protected-branches/" \
-                 "about-protected-branches for more information."
+NOT_AUTHORIZED = (
+    "You're not authorized to push to this branch. Visit https://docs.github.com/repositories/"
+    "configuring-branches-and-merges-in-your-repository/managing-protected-branches/"
+    "about-protected-branches for more information."
+)
 
 
 def sha(*parts: Any) -> str:
@@ -43,14 +47,18 @@ def sha(*parts: Any) -> str:
 
 def open_pulls(db: Database, repo: dict[str, Any]) -> list[dict[str, Any]]:
     """The repository's open pull requests (their pull request rows)."""
-    return [db.find(pull_requests, issue_id=row["id"])[0]
-            for row in db.find(issues, repo_id=repo["id"], is_pull_request=True, state="open")]
+    return [
+        db.find(pull_requests, issue_id=row["id"])[0]
+        for row in db.find(issues, repo_id=repo["id"], is_pull_request=True, state="open")
+    ]
 
 
 def not_collaborator(repo: dict[str, Any]) -> InvalidRequest:
     """GitHub's 422 for a review request to someone (or a team) without access."""
-    return InvalidRequest("Reviews may only be requested from collaborators. One or more of the users or teams you "
-                          f"specified is not a collaborator of the {repo['full_name']} repository.")
+    return InvalidRequest(
+        "Reviews may only be requested from collaborators. One or more of the users or teams you "
+        f"specified is not a collaborator of the {repo['full_name']} repository."
+    )
 
 
 def reviewer_ids(db: Database, repo: dict[str, Any], issue: dict[str, Any], logins: list[str]) -> list[int]:
@@ -115,8 +123,11 @@ def latest_reviews(db: Database, pr: dict[str, Any]) -> dict[int, dict[str, Any]
 
 def counted(db: Database, repo: dict[str, Any], pr: dict[str, Any], state: str) -> list[int]:
     """Reviewers with write access whose standing review is in `state`."""
-    return [user for user, review in latest_reviews(db, pr).items()
-            if review["state"] == state and RANK.get(explicit_role(db, repo, user) or "", 0) >= RANK["write"]]
+    return [
+        user
+        for user, review in latest_reviews(db, pr).items()
+        if review["state"] == state and RANK.get(explicit_role(db, repo, user) or "", 0) >= RANK["write"]
+    ]
 
 
 def review_decision(db: Database, repo: dict[str, Any], pr: dict[str, Any]) -> str | None:
@@ -131,8 +142,9 @@ def review_decision(db: Database, repo: dict[str, Any], pr: dict[str, Any]) -> s
     return "REVIEW_REQUIRED"
 
 
-def protection_blockers(db: Database, viewer: Viewer, repo: dict[str, Any], pr: dict[str, Any],
-                        method: str | None = None) -> list[tuple[str, str]]:
+def protection_blockers(
+    db: Database, viewer: Viewer, repo: dict[str, Any], pr: dict[str, Any], method: str | None = None
+) -> list[tuple[str, str]]:
     """What the base branch's protection refuses, in GitHub's order, as (kind, message) pairs."""
     rule = protection(db, repo, pr["base_ref"])
     if rule is None:
@@ -158,8 +170,9 @@ def protection_blockers(db: Database, viewer: Viewer, repo: dict[str, Any], pr: 
             elif state == "failure":
                 found.append(("checks", f'Required status check "{context}" is failing.'))
         if rule["strict"] and pr["behind_by"] > 0:
-            found.append(("behind", "Head branch is out of date with the base branch. Update the branch and try "
-                                    "again."))
+            found.append(
+                ("behind", "Head branch is out of date with the base branch. Update the branch and try again.")
+            )
     return found
 
 
@@ -176,8 +189,9 @@ def bypasses(db: Database, viewer: Viewer, repo: dict[str, Any], pr: dict[str, A
     return viewer.role(db, repo) == "admin" and not (rule and rule["enforce_admins"])
 
 
-def mergeable_state(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any],
-                    pr: dict[str, Any]) -> str:
+def mergeable_state(
+    db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any]
+) -> str:
     """clean, unstable (a check that is not required failed), behind, blocked, draft, dirty (conflicts), or
     unknown for closed pull requests."""
     if issue["state"] != "open":
@@ -196,8 +210,15 @@ def mergeable_state(db: Database, viewer: Viewer, repo: dict[str, Any], issue: d
     return "clean"
 
 
-def merge(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any],
-          method: str, expected_sha: str | None) -> str:
+def merge(
+    db: Database,
+    viewer: Viewer,
+    repo: dict[str, Any],
+    issue: dict[str, Any],
+    pr: dict[str, Any],
+    method: str,
+    expected_sha: str | None,
+) -> str:
     """Merge a pull request after every check GitHub makes; returns the new commit's sha."""
     viewer.require(db, repo, "write", f"Must have write access to {repo['full_name']} to merge pull requests.")
     if pr["merged"]:
@@ -220,13 +241,21 @@ def merge(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, A
     return _land(db, viewer, repo, issue, pr, method)
 
 
-def _land(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any],
-          method: str) -> str:
+def _land(
+    db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, Any], pr: dict[str, Any], method: str
+) -> str:
     now, me = db.now_iso(), viewer.user_id
     commit = sha(repo["full_name"], issue["number"], method, pr["head_sha"])
     db.update(issues, issue["id"], state="closed", closed_at=now, closed_by_id=me, updated_at=now)
-    db.update(pull_requests, pr["id"], merged=True, merged_at=now, merged_by_id=me, merge_method=method,
-              merge_commit_sha=commit)
+    db.update(
+        pull_requests,
+        pr["id"],
+        merged=True,
+        merged_at=now,
+        merged_by_id=me,
+        merge_method=method,
+        merge_commit_sha=commit,
+    )
     in_repo = branches.c.repo_id == repo["id"]
     db.conn.execute(branches.update().where(in_repo, branches.c.name == pr["base_ref"]).values(commit_sha=commit))
     landed = pr["commits"] if method == "rebase" else 1
@@ -234,12 +263,22 @@ def _land(db: Database, viewer: Viewer, repo: dict[str, Any], issue: dict[str, A
         if other["base_ref"] == pr["base_ref"]:
             db.update(pull_requests, other["id"], behind_by=other["behind_by"] + landed)
     if pr["base_ref"] == repo["default_branch"]:
-        db.conn.execute(branches.update().where(in_repo, branches.c.name != pr["base_ref"])
-                        .values(behind_by=branches.c.behind_by + landed))
+        db.conn.execute(
+            branches.update()
+            .where(in_repo, branches.c.name != pr["base_ref"])
+            .values(behind_by=branches.c.behind_by + landed)
+        )
         for number in closing_numbers(repo, issue["body"]):
             for row in db.find(issues, repo_id=repo["id"], number=number, is_pull_request=False, state="open"):
-                db.update(issues, row["id"], state="closed", state_reason="completed", closed_at=now,
-                          closed_by_id=me, updated_at=now)
+                db.update(
+                    issues,
+                    row["id"],
+                    state="closed",
+                    state_reason="completed",
+                    closed_at=now,
+                    closed_by_id=me,
+                    updated_at=now,
+                )
     if repo["delete_branch_on_merge"] and pr["head_repo_id"] == repo["id"] and _deletable(db, repo, pr):
         db.conn.execute(branches.delete().where(in_repo, branches.c.name == pr["head_ref"]))
     db.update(repositories, repo["id"], pushed_at=now)

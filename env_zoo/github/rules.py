@@ -45,7 +45,8 @@ def label_id(db: Database, repo: dict[str, Any], name: str) -> int | None:
     """The id of the repository's label with this name (any case), if there is one."""
     wanted = name.strip()
     rows = db.find(labels, repo_id=repo["id"], name=wanted) or [
-        r for r in db.find(labels, repo_id=repo["id"]) if r["name"].lower() == wanted.lower()]
+        r for r in db.find(labels, repo_id=repo["id"]) if r["name"].lower() == wanted.lower()
+    ]
     return rows[0]["id"] if rows else None
 
 
@@ -61,8 +62,15 @@ def label_ids(db: Database, repo: dict[str, Any], names: list[str], create: bool
         if existing is not None:
             found.append(existing)
         elif create:
-            row = db.insert(labels, id=int(db.new_id(labels, "61", width=8)), repo_id=repo["id"], name=clean,
-                            color=DEFAULT_LABEL_COLOR, description="", default=False)
+            row = db.insert(
+                labels,
+                id=int(db.new_id(labels, "61", width=8)),
+                repo_id=repo["id"],
+                name=clean,
+                color=DEFAULT_LABEL_COLOR,
+                description="",
+                default=False,
+            )
             found.append(row["id"])
         else:
             raise NotFound(f"Label does not exist: {clean}")
@@ -102,8 +110,12 @@ def milestone_id(db: Database, repo: dict[str, Any], number: int) -> int:
 
 def require_triage(db: Database, viewer: Viewer, repo: dict[str, Any]) -> None:
     """Labels, assignees and milestones need triage access."""
-    viewer.require(db, repo, "triage",
-                   f"You must have triage access to change labels, assignees or milestones in {repo['full_name']}.")
+    viewer.require(
+        db,
+        repo,
+        "triage",
+        f"You must have triage access to change labels, assignees or milestones in {repo['full_name']}.",
+    )
 
 
 def require_editor(db: Database, viewer: Viewer, repo: dict[str, Any], row: dict[str, Any]) -> None:
@@ -138,8 +150,9 @@ def login_of(db: Database, user_id: int | None) -> str | None:
     return db.get(accounts, user_id)["login"] if user_id is not None else None
 
 
-def state_change(db: Database, me: Viewer, row: dict[str, Any], state: str | None, reason: str | None
-                  ) -> dict[str, Any]:
+def state_change(
+    db: Database, me: Viewer, row: dict[str, Any], state: str | None, reason: str | None
+) -> dict[str, Any]:
     """The columns a close, reopen or new close reason changes: closing takes a reason (completed by default),
     reopening records "reopened"; pull requests carry no reason, and a merged one stays closed."""
     target = state or row["state"]
@@ -148,28 +161,42 @@ def state_change(db: Database, me: Viewer, row: dict[str, Any], state: str | Non
             raise validation_failed("Issue", "state_reason", "invalid", reason)
         pr = db.find(pull_requests, issue_id=row["id"])[0]
         if pr["merged"] and target == "open":
-            raise validation_failed("PullRequest", "state", "custom", "state cannot be changed. The pull "
-                                                                            "request has already been merged.")
+            raise validation_failed(
+                "PullRequest", "state", "custom", "state cannot be changed. The pull request has already been merged."
+            )
     if target == "closed":
         if reason == "reopened":
             raise validation_failed("Issue", "state_reason", "invalid", reason)
-        chosen = None if row["is_pull_request"] else reason or (row["state_reason"] if row["state"] == "closed"
-                                                                  else "completed")
+        chosen = (
+            None
+            if row["is_pull_request"]
+            else reason or (row["state_reason"] if row["state"] == "closed" else "completed")
+        )
         if row["state"] == "closed":
             return {"state_reason": chosen}
-        return {"state": "closed", "state_reason": chosen, "closed_at": db.now_iso(),
-                "closed_by_id": me.user_id}
+        return {"state": "closed", "state_reason": chosen, "closed_at": db.now_iso(), "closed_by_id": me.user_id}
     if reason not in (None, "reopened"):
         raise validation_failed("Issue", "state_reason", "invalid", reason)
     if row["state"] == "open":
         return {}
-    return {"state": "open", "state_reason": None if row["is_pull_request"] else "reopened", "closed_at": None,
-            "closed_by_id": None}
+    return {
+        "state": "open",
+        "state_reason": None if row["is_pull_request"] else "reopened",
+        "closed_at": None,
+        "closed_by_id": None,
+    }
 
 
-def triage_change(db: Database, repo: dict[str, Any], row: dict[str, Any], add_labels: list[str] | None,
-                   remove_labels: list[str] | None, add_assignees: list[str] | None,
-                   remove_assignees: list[str] | None, milestone: int | str | None) -> dict[str, Any]:
+def triage_change(
+    db: Database,
+    repo: dict[str, Any],
+    row: dict[str, Any],
+    add_labels: list[str] | None,
+    remove_labels: list[str] | None,
+    add_assignees: list[str] | None,
+    remove_assignees: list[str] | None,
+    milestone: int | str | None,
+) -> dict[str, Any]:
     """The columns a label, assignee or milestone change sets (labels to remove must be on the issue; unknown ones
     to add are created; assignees to remove who aren't assigned are ignored, as on GitHub)."""
     changes: dict[str, Any] = {}

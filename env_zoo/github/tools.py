@@ -73,14 +73,24 @@ PageNumber = Annotated[int, Field(ge=1)]
 Names = Annotated[list[str], Unordered]
 Direction = Literal["asc", "desc"]
 RunStatus = Literal[
-    "queued", "in_progress", "completed", "success", "failure", "cancelled", "skipped", "timed_out",
-    "action_required", "neutral", "startup_failure",
+    "queued",
+    "in_progress",
+    "completed",
+    "success",
+    "failure",
+    "cancelled",
+    "skipped",
+    "timed_out",
+    "action_required",
+    "neutral",
+    "startup_failure",
 ]
 Permission = Literal["pull", "triage", "push", "maintain", "admin"]
 ROLE_OF = {"pull": "read", "triage": "triage", "push": "write", "maintain": "maintain", "admin": "admin"}
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _newest(rows: list[dict[str, Any]], key: str, direction: str) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r[key] or "", r["id"]), reverse=direction == "desc")
@@ -95,8 +105,9 @@ def _touch(db: Database, issue: dict[str, Any], **changes: Any) -> dict[str, Any
     return db.update(issues, issue["id"], updated_at=db.now_iso(), **changes)
 
 
-def _pull(db: Database, me: Viewer, repository: str, number: int
-          ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _pull(
+    db: Database, me: Viewer, repository: str, number: int
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     repo = repo_named(db, me, repository)
     issue, pr = pull_rows(db, repo, number)
     return repo, issue, pr
@@ -109,6 +120,7 @@ def _next_number(db: Database, repo: dict[str, Any]) -> int:
 
 
 # ---------------------------------------------------------------- the user
+
 
 @tool(user_only=True)
 def sign_in(db: Database, token: NonEmptyText) -> AuthenticatedUser:
@@ -133,6 +145,7 @@ def get_authenticated_user(db: Database) -> AuthenticatedUser:
 
 # ---------------------------------------------------------------- repositories
 
+
 @tool(read_only=True)
 def list_repositories(
     db: Database,
@@ -155,8 +168,10 @@ def list_repositories(
         page: Page number, from 1.
     """
     me = signed_in(db)
-    filters = given(owner_id=account(db, owner)["id"] if owner else None,
-                    private=None if visibility == "all" else visibility == "private")
+    filters = given(
+        owner_id=account(db, owner)["id"] if owner else None,
+        private=None if visibility == "all" else visibility == "private",
+    )
     rows = [r for r in db.find(repositories, **filters) if explicit_role(db, r, me.user_id) and me.sees(db, r)]
     if query:
         needle = query.strip().lower()
@@ -182,8 +197,9 @@ def get_repository(db: Database, repository: RepoName) -> Repository:
 
 
 @tool(read_only=True)
-def list_branches(db: Database, repository: RepoName, protected: bool | None = None, per_page: PageSize = 30,
-                  page: PageNumber = 1) -> Listing[Branch]:
+def list_branches(
+    db: Database, repository: RepoName, protected: bool | None = None, per_page: PageSize = 30, page: PageNumber = 1
+) -> Listing[Branch]:
     """List a repository's branches, A-Z, each with its protection rule (required reviews and status checks, who may
     push, enforcement for admins) when it is protected.
 
@@ -203,8 +219,13 @@ def list_branches(db: Database, repository: RepoName, protected: bool | None = N
 
 
 @tool(read_only=True)
-def list_collaborators(db: Database, repository: RepoName, permission: Permission | None = None,
-                       per_page: PageSize = 30, page: PageNumber = 1) -> Listing[Collaborator]:
+def list_collaborators(
+    db: Database,
+    repository: RepoName,
+    permission: Permission | None = None,
+    per_page: PageSize = 30,
+    page: PageNumber = 1,
+) -> Listing[Collaborator]:
     """List the people with access to a repository and their roles (GET /repos/{owner}/{repo}/collaborators):
     outside collaborators, organization members through teams or the base permission, and owners. These are the
     people who can be assigned issues and asked for reviews. Needs push access.
@@ -226,14 +247,20 @@ def list_collaborators(db: Database, repository: RepoName, permission: Permissio
     for person in sorted((db.get(accounts, i) for i in candidates), key=lambda a: a["login"]):
         held = explicit_role(db, repo, person["id"]) if person["type"] == "User" else None
         if held and (permission is None or RANK[held] >= RANK[ROLE_OF[permission]]):
-            people.append(Collaborator(login=person["login"], id=person["id"], name=person["name"], role_name=held,
-                                       permissions=permissions(held)))
+            people.append(
+                Collaborator(
+                    login=person["login"],
+                    id=person["id"],
+                    name=person["name"],
+                    role_name=held,
+                    permissions=permissions(held),
+                )
+            )
     return listing(people, per_page, page)
 
 
 @tool(read_only=True)
-def list_labels(db: Database, repository: RepoName, per_page: PageSize = 30, page: PageNumber = 1
-                ) -> Listing[Label]:
+def list_labels(db: Database, repository: RepoName, per_page: PageSize = 30, page: PageNumber = 1) -> Listing[Label]:
     """List a repository's issue labels, A-Z.
 
     Args:
@@ -243,13 +270,24 @@ def list_labels(db: Database, repository: RepoName, per_page: PageSize = 30, pag
     """
     repo = repo_named(db, signed_in(db), repository)
     rows = sorted(db.find(repo_labels, repo_id=repo["id"]), key=lambda r: r["name"].lower())
-    return listing([Label(id=r["id"], name=r["name"], color=r["color"], description=r["description"],
-                          default=r["default"]) for r in rows], per_page, page)
+    return listing(
+        [
+            Label(id=r["id"], name=r["name"], color=r["color"], description=r["description"], default=r["default"])
+            for r in rows
+        ],
+        per_page,
+        page,
+    )
 
 
 @tool(read_only=True)
-def list_milestones(db: Database, repository: RepoName, state: Literal["open", "closed", "all"] = "open",
-                    per_page: PageSize = 30, page: PageNumber = 1) -> Listing[Milestone]:
+def list_milestones(
+    db: Database,
+    repository: RepoName,
+    state: Literal["open", "closed", "all"] = "open",
+    per_page: PageSize = 30,
+    page: PageNumber = 1,
+) -> Listing[Milestone]:
     """List a repository's milestones by due date (those without one last), with their open and closed issue counts.
 
     Args:
@@ -267,6 +305,7 @@ def list_milestones(db: Database, repository: RepoName, state: Literal["open", "
 
 
 # ---------------------------------------------------------------- issues
+
 
 @tool(read_only=True)
 def list_issues(
@@ -301,8 +340,10 @@ def list_issues(
     """
     me = signed_in(db)
     repo = repo_named(db, me, repository)
-    filters = {"repo_id": repo["id"], **given(state=None if state == "all" else state,
-                                              user_id=account(db, creator)["id"] if creator else None)}
+    filters = {
+        "repo_id": repo["id"],
+        **given(state=None if state == "all" else state, user_id=account(db, creator)["id"] if creator else None),
+    }
     if milestone == "none":
         filters["milestone_id"] = None
     elif milestone and milestone != "*":
@@ -379,11 +420,27 @@ def create_issue(
     assignee_ids = rules.capped(rules.assignee_ids(db, repo, assignees or [])) if triage and assignees else []
     milestone_id = rules.milestone_id(db, repo, milestone) if triage and milestone is not None else None
     now = db.now_iso()
-    row = db.insert(issues, id=int(db.new_id(issues, "29", width=8)), repo_id=repo["id"],
-                    number=_next_number(db, repo), is_pull_request=False, title=title.strip(), body=body,
-                    user_id=me.user_id, state="open", state_reason=None, label_ids=sorted(set(label_ids)),
-                    assignee_ids=assignee_ids, milestone_id=milestone_id, locked=False, active_lock_reason=None,
-                    closed_by_id=None, created_at=now, updated_at=now, closed_at=None)
+    row = db.insert(
+        issues,
+        id=int(db.new_id(issues, "29", width=8)),
+        repo_id=repo["id"],
+        number=_next_number(db, repo),
+        is_pull_request=False,
+        title=title.strip(),
+        body=body,
+        user_id=me.user_id,
+        state="open",
+        state_reason=None,
+        label_ids=sorted(set(label_ids)),
+        assignee_ids=assignee_ids,
+        milestone_id=milestone_id,
+        locked=False,
+        active_lock_reason=None,
+        closed_by_id=None,
+        created_at=now,
+        updated_at=now,
+        closed_at=None,
+    )
     return Render(db, me).issue(row)
 
 
@@ -434,16 +491,16 @@ def update_issue(
         changes.update(rules.state_change(db, me, row, state, state_reason))
     if any(v is not None for v in (add_labels, remove_labels, add_assignees, remove_assignees, milestone)):
         rules.require_triage(db, me, repo)
-        changes.update(rules.triage_change(db, repo, row, add_labels, remove_labels, add_assignees, remove_assignees,
-                                      milestone))
+        changes.update(
+            rules.triage_change(db, repo, row, add_labels, remove_labels, add_assignees, remove_assignees, milestone)
+        )
     if not changes:
         raise InvalidRequest("Nothing to update: give at least one field to change.")
     return Render(db, me).issue(_touch(db, row, **changes))
 
 
 @tool()
-def create_issue_comment(db: Database, repository: RepoName, issue_number: Number, body: text(65536)
-                         ) -> IssueComment:
+def create_issue_comment(db: Database, repository: RepoName, issue_number: Number, body: text(65536)) -> IssueComment:
     """Comment on an issue or a pull request's conversation (POST /repos/{owner}/{repo}/issues/{number}/comments).
     A locked conversation only takes comments from people with write access.
 
@@ -457,13 +514,20 @@ def create_issue_comment(db: Database, repository: RepoName, issue_number: Numbe
     writable(repo)
     row = rules.issue(db, repo, issue_number)
     rules.require_commenter(db, me, repo, row)
-    comment = db.insert(issue_comments, id=int(db.new_id(issue_comments, "31", width=8)), issue_id=row["id"],
-                        user_id=me.user_id, body=body, created_at=db.now_iso())
+    comment = db.insert(
+        issue_comments,
+        id=int(db.new_id(issue_comments, "31", width=8)),
+        issue_id=row["id"],
+        user_id=me.user_id,
+        body=body,
+        created_at=db.now_iso(),
+    )
     _touch(db, row)
     return Render(db, me).comment(comment)
 
 
 # ---------------------------------------------------------------- pull requests
+
 
 @tool(read_only=True)
 def list_pull_requests(
@@ -561,25 +625,60 @@ def create_pull_request(
     if _branch(db, repo, target) is None:
         raise rules.validation_failed("PullRequest", "base", "invalid")
     label = f"{Render(db, me).login(source['owner_id'])}:{ref}"
-    if any(p["head_repo_id"] == source["id"] and p["head_ref"] == ref and p["base_ref"] == target
-           for p in pulls.open_pulls(db, repo)):
+    if any(
+        p["head_repo_id"] == source["id"] and p["head_ref"] == ref and p["base_ref"] == target
+        for p in pulls.open_pulls(db, repo)
+    ):
         raise InvalidRequest(f"Validation Failed: A pull request already exists for {label}.")
     if (source["id"] == repo["id"] and ref == target) or branch["ahead_by"] == 0:
         raise InvalidRequest(f"Validation Failed: No commits between {target} and {ref}")
     if draft and free_private(db, repo):
         raise InvalidRequest("Draft pull requests are not supported in this repository.")
     now, number = db.now_iso(), _next_number(db, repo)
-    issue = db.insert(issues, id=int(db.new_id(issues, "29", width=8)), repo_id=repo["id"], number=number,
-                      is_pull_request=True, title=title.strip(), body=body, user_id=me.user_id, state="open",
-                      state_reason=None, label_ids=[], assignee_ids=[], milestone_id=None, locked=False,
-                      active_lock_reason=None, closed_by_id=None, created_at=now, updated_at=now, closed_at=None)
-    pr = db.insert(pull_requests, id=int(db.new_id(pull_requests, "19", width=8)), issue_id=issue["id"],
-                   head_repo_id=source["id"], head_ref=ref, head_sha=branch["commit_sha"], base_ref=target,
-                   draft=draft, merged=False, merged_by_id=None, merged_at=None, merge_method=None,
-                   merge_commit_sha=None, commits=branch["ahead_by"], additions=branch["additions"],
-                   deletions=branch["deletions"], changed_files=branch["changed_files"],
-                   behind_by=branch["behind_by"], conflicting_files=branch["conflicting_files"],
-                   requested_reviewer_ids=[], requested_team_ids=[])
+    issue = db.insert(
+        issues,
+        id=int(db.new_id(issues, "29", width=8)),
+        repo_id=repo["id"],
+        number=number,
+        is_pull_request=True,
+        title=title.strip(),
+        body=body,
+        user_id=me.user_id,
+        state="open",
+        state_reason=None,
+        label_ids=[],
+        assignee_ids=[],
+        milestone_id=None,
+        locked=False,
+        active_lock_reason=None,
+        closed_by_id=None,
+        created_at=now,
+        updated_at=now,
+        closed_at=None,
+    )
+    pr = db.insert(
+        pull_requests,
+        id=int(db.new_id(pull_requests, "19", width=8)),
+        issue_id=issue["id"],
+        head_repo_id=source["id"],
+        head_ref=ref,
+        head_sha=branch["commit_sha"],
+        base_ref=target,
+        draft=draft,
+        merged=False,
+        merged_by_id=None,
+        merged_at=None,
+        merge_method=None,
+        merge_commit_sha=None,
+        commits=branch["ahead_by"],
+        additions=branch["additions"],
+        deletions=branch["deletions"],
+        changed_files=branch["changed_files"],
+        behind_by=branch["behind_by"],
+        conflicting_files=branch["conflicting_files"],
+        requested_reviewer_ids=[],
+        requested_team_ids=[],
+    )
     actions.trigger_pull_request(db, me, repo, number, title.strip(), ref, branch["commit_sha"])
     return Render(db, me).pull(repo, issue, pr)
 
@@ -622,8 +721,9 @@ def update_pull_request(
         issue_changes["body"] = body
     if base is not None:
         if _branch(db, repo, base) is None:
-            raise rules.validation_failed("PullRequest", "base", "invalid", f"Proposed base branch '{base}' was "
-                                                                            "not found")
+            raise rules.validation_failed(
+                "PullRequest", "base", "invalid", f"Proposed base branch '{base}' was not found"
+            )
         if base.strip() == pr["base_ref"] or (pr["head_repo_id"] == repo["id"] and base.strip() == pr["head_ref"]):
             raise rules.validation_failed("PullRequest", "base", "invalid", base)
         pr_changes["base_ref"] = base.strip()
@@ -635,10 +735,18 @@ def update_pull_request(
         pr_changes["draft"] = draft
     if state is not None:
         rules.require_closer(db, me, repo, issue)
-        if state == "open" and issue["state"] == "closed" and not pr["merged"] \
-                and _branch(db, db.get(repositories, pr["head_repo_id"]), pr["head_ref"]) is None:
-            raise rules.validation_failed("PullRequest", "state", "custom",
-                                          f"state cannot be changed. The {pr['head_ref']} branch has been deleted.")
+        if (
+            state == "open"
+            and issue["state"] == "closed"
+            and not pr["merged"]
+            and _branch(db, db.get(repositories, pr["head_repo_id"]), pr["head_ref"]) is None
+        ):
+            raise rules.validation_failed(
+                "PullRequest",
+                "state",
+                "custom",
+                f"state cannot be changed. The {pr['head_ref']} branch has been deleted.",
+            )
         issue_changes.update(rules.state_change(db, me, issue, state, None))
     if not issue_changes and not pr_changes:
         raise InvalidRequest("Nothing to update: give at least one field to change.")
@@ -649,8 +757,13 @@ def update_pull_request(
 
 
 @tool()
-def request_reviewers(db: Database, repository: RepoName, pull_number: Number, reviewers: Names | None = None,
-                      team_reviewers: Names | None = None) -> PullRequest:
+def request_reviewers(
+    db: Database,
+    repository: RepoName,
+    pull_number: Number,
+    reviewers: Names | None = None,
+    team_reviewers: Names | None = None,
+) -> PullRequest:
     """Ask people or teams to review a pull request (POST /repos/{owner}/{repo}/pulls/{number}/requested_reviewers).
     Reviewers must be collaborators of the repository (teams: teams of its organization with access to it); the
     author can't be asked. Asking someone who already reviewed asks them again.
@@ -672,15 +785,20 @@ def request_reviewers(db: Database, repository: RepoName, pull_number: Number, r
         raise InvalidRequest("Validation Failed: could not request reviews on a closed pull request.")
     people = pr["requested_reviewer_ids"] + pulls.reviewer_ids(db, repo, issue, reviewers or [])
     squads = pr["requested_team_ids"] + pulls.team_ids(db, repo, team_reviewers or [])
-    pr = db.update(pull_requests, pr["id"], requested_reviewer_ids=sorted(set(people)),
-                   requested_team_ids=sorted(set(squads)))
+    pr = db.update(
+        pull_requests, pr["id"], requested_reviewer_ids=sorted(set(people)), requested_team_ids=sorted(set(squads))
+    )
     return Render(db, me).pull(repo, _touch(db, issue), pr)
 
 
 @tool()
-def create_review(db: Database, repository: RepoName, pull_number: Number,
-                  event: Literal["APPROVE", "REQUEST_CHANGES", "COMMENT"],
-                  body: text(65536, min_length=0) = "") -> Review:
+def create_review(
+    db: Database,
+    repository: RepoName,
+    pull_number: Number,
+    event: Literal["APPROVE", "REQUEST_CHANGES", "COMMENT"],
+    body: text(65536, min_length=0) = "",
+) -> Review:
     """Submit a review of a pull request's head commit (POST /repos/{owner}/{repo}/pulls/{number}/reviews): APPROVE,
     REQUEST_CHANGES or COMMENT (the last two need a body). You can't approve or request changes on your own pull
     request. Only approvals from people with write access count towards required reviews.
@@ -702,18 +820,28 @@ def create_review(db: Database, repository: RepoName, pull_number: Number,
     if event != "APPROVE" and not body.strip():
         raise rules.validation_failed("PullRequestReview", "body", "missing_field")
     state = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}[event]
-    review = db.insert(reviews, id=int(db.new_id(reviews, "24", width=8)), pull_request_id=pr["id"],
-                       user_id=me.user_id, state=state, body=body, commit_id=pr["head_sha"], dismissal_message=None,
-                       submitted_at=db.now_iso())
-    db.update(pull_requests, pr["id"],
-              requested_reviewer_ids=[r for r in pr["requested_reviewer_ids"] if r != me.user_id])
+    review = db.insert(
+        reviews,
+        id=int(db.new_id(reviews, "24", width=8)),
+        pull_request_id=pr["id"],
+        user_id=me.user_id,
+        state=state,
+        body=body,
+        commit_id=pr["head_sha"],
+        dismissal_message=None,
+        submitted_at=db.now_iso(),
+    )
+    db.update(
+        pull_requests, pr["id"], requested_reviewer_ids=[r for r in pr["requested_reviewer_ids"] if r != me.user_id]
+    )
     _touch(db, issue)
     return Render(db, me).review(review)
 
 
 @tool()
-def dismiss_review(db: Database, repository: RepoName, pull_number: Number, review_id: Number,
-                   message: NonEmptyText) -> Review:
+def dismiss_review(
+    db: Database, repository: RepoName, pull_number: Number, review_id: Number, message: NonEmptyText
+) -> Review:
     """Dismiss an approval or a change request so it no longer counts
     (PUT /repos/{owner}/{repo}/pulls/{number}/reviews/{id}/dismissals). Needs write access; comments can't be
     dismissed.
@@ -742,9 +870,13 @@ def dismiss_review(db: Database, repository: RepoName, pull_number: Number, revi
 
 
 @tool()
-def merge_pull_request(db: Database, repository: RepoName, pull_number: Number,
-                       merge_method: Literal["merge", "squash", "rebase"] = "merge",
-                       sha: Annotated[str, Field(pattern=r"^[0-9a-f]{40}$")] | None = None) -> MergeResult:
+def merge_pull_request(
+    db: Database,
+    repository: RepoName,
+    pull_number: Number,
+    merge_method: Literal["merge", "squash", "rebase"] = "merge",
+    sha: Annotated[str, Field(pattern=r"^[0-9a-f]{40}$")] | None = None,
+) -> MergeResult:
     """Merge a pull request (PUT /repos/{owner}/{repo}/pulls/{number}/merge) with a method the repository allows.
     Refused (405) for drafts, merge conflicts and what the base branch's protection demands (approvals, no change
     requests, passing required checks, an up-to-date branch, linear history, who may push); administrators pass
@@ -766,6 +898,7 @@ def merge_pull_request(db: Database, repository: RepoName, pull_number: Number,
 
 
 # ---------------------------------------------------------------- branch protection
+
 
 @tool()
 def update_branch_protection(
@@ -824,14 +957,24 @@ def update_branch_protection(
         raise PermissionDenied("Upgrade to GitHub Pro or make this repository public to use this feature.")
     if _branch(db, repo, branch) is None:
         raise NotFound("Branch not found")
-    settings = dict(require_pull_request_reviews=require_pull_request_reviews,
-                    required_approving_review_count=required_approving_review_count,
-                    dismiss_stale_reviews=dismiss_stale_reviews, require_status_checks=require_status_checks,
-                    add_status_checks=add_status_checks, remove_status_checks=remove_status_checks, strict=strict,
-                    enforce_admins=enforce_admins, restrict_pushes=restrict_pushes, add_push_users=add_push_users,
-                    remove_push_users=remove_push_users, add_push_teams=add_push_teams,
-                    remove_push_teams=remove_push_teams, required_linear_history=required_linear_history,
-                    allow_force_pushes=allow_force_pushes, allow_deletions=allow_deletions)
+    settings = dict(
+        require_pull_request_reviews=require_pull_request_reviews,
+        required_approving_review_count=required_approving_review_count,
+        dismiss_stale_reviews=dismiss_stale_reviews,
+        require_status_checks=require_status_checks,
+        add_status_checks=add_status_checks,
+        remove_status_checks=remove_status_checks,
+        strict=strict,
+        enforce_admins=enforce_admins,
+        restrict_pushes=restrict_pushes,
+        add_push_users=add_push_users,
+        remove_push_users=remove_push_users,
+        add_push_teams=add_push_teams,
+        remove_push_teams=remove_push_teams,
+        required_linear_history=required_linear_history,
+        allow_force_pushes=allow_force_pushes,
+        allow_deletions=allow_deletions,
+    )
     if all(v is None for v in settings.values()):
         raise InvalidRequest("Nothing to update: give at least one protection setting.")
     rule = protection.apply(db, repo, branch.strip(), settings)
@@ -839,6 +982,7 @@ def update_branch_protection(
 
 
 # ---------------------------------------------------------------- GitHub Actions
+
 
 @tool(read_only=True)
 def list_workflow_runs(
@@ -867,9 +1011,14 @@ def list_workflow_runs(
     me = signed_in(db)
     repo = repo_named(db, me, repository)
     progress = status in ("queued", "in_progress", "completed")
-    filters = given(head_branch=branch and branch.strip(), event=event and event.strip(),
-                    status=status if progress else None, conclusion=None if progress else status,
-                    actor_id=account(db, actor)["id"] if actor else None, head_sha=head_sha and head_sha.strip())
+    filters = given(
+        head_branch=branch and branch.strip(),
+        event=event and event.strip(),
+        status=status if progress else None,
+        conclusion=None if progress else status,
+        actor_id=account(db, actor)["id"] if actor else None,
+        head_sha=head_sha and head_sha.strip(),
+    )
     rows = _newest(db.find(workflow_runs, repo_id=repo["id"], **filters), "created_at", "desc")
     render = Render(db, me)
     return listing([render.run_summary(r) for r in rows], per_page, page)
@@ -889,8 +1038,7 @@ def get_workflow_run(db: Database, repository: RepoName, run_id: int) -> Workflo
 
 
 @tool()
-def rerun_workflow_run(db: Database, repository: RepoName, run_id: int, failed_jobs_only: bool = True
-                       ) -> WorkflowRun:
+def rerun_workflow_run(db: Database, repository: RepoName, run_id: int, failed_jobs_only: bool = True) -> WorkflowRun:
     """Re-run a completed workflow run as a new attempt: only its failed jobs
     (POST /repos/{owner}/{repo}/actions/runs/{id}/rerun-failed-jobs) or all of them (.../rerun). The jobs are queued
     again; runs created more than a month ago can't be re-run, nor runs still in progress. Needs write access.

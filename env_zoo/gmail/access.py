@@ -17,8 +17,9 @@ def grant(db: Database) -> dict[str, Any]:
     """The current OAuth grant; refused when nobody has signed in."""
     found = db.find(oauth_grants, id="current")
     if not found:
-        raise PermissionDenied("Login Required: no Google account has granted this app access to Gmail. "
-                               "Ask the user to sign in.")
+        raise PermissionDenied(
+            "Login Required: no Google account has granted this app access to Gmail. Ask the user to sign in."
+        )
     return found[0]
 
 

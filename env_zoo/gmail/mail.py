@@ -23,6 +23,7 @@ INBOUND = ("INBOX", "UNREAD", "CATEGORY_PERSONAL")
 
 # ---------------------------------------------------------------- addresses
 
+
 def check_email(value: str, what: str = "address") -> str:
     """A syntactically valid address, lower-cased."""
     email = value.strip().lower()
@@ -75,9 +76,11 @@ def sender_for(db: Database, owner: str, send_as_email: str | None) -> dict[str,
             raise PermissionDenied(f"{wanted} is not a send-as address of {owner}; see settings_sendAs_list.")
         row = found[0]
     if row["verification_status"] != "accepted":
-        raise PermissionDenied(f"Send-as address {row['send_as_email']} is not verified (verificationStatus: "
-                               f"{row['verification_status']}); mail can't be sent from it until the confirmation "
-                               "link sent to that address is opened.")
+        raise PermissionDenied(
+            f"Send-as address {row['send_as_email']} is not verified (verificationStatus: "
+            f"{row['verification_status']}); mail can't be sent from it until the confirmation "
+            "link sent to that address is opened."
+        )
     return {"name": row["display_name"], "email": row["send_as_email"]}
 
 
@@ -90,6 +93,7 @@ def route(db: Database, email: str) -> str | None:
 
 
 # ---------------------------------------------------------------- threading
+
 
 def strip_prefixes(subject: str) -> str:
     """The subject without Re:/Fwd: prefixes."""
@@ -115,10 +119,16 @@ def reply_headers(db: Database, owner: str, thread_id: str, subject: str | None)
     if subject is None:
         subject = f"Re: {strip_prefixes(first['subject'])}"
     elif not same_subject(subject, first["subject"]):
-        raise InvalidRequest(f"A reply's subject must match the thread's: use 'Re: {strip_prefixes(first['subject'])}'"
-                             " (or leave subject out), or send without threadId to start a new conversation.")
-    return {"thread_id": thread_id, "subject": subject.strip(), "in_reply_to": last["rfc822_message_id"],
-            "references": [*last["references"], last["rfc822_message_id"]]}
+        raise InvalidRequest(
+            f"A reply's subject must match the thread's: use 'Re: {strip_prefixes(first['subject'])}'"
+            " (or leave subject out), or send without threadId to start a new conversation."
+        )
+    return {
+        "thread_id": thread_id,
+        "subject": subject.strip(),
+        "in_reply_to": last["rfc822_message_id"],
+        "references": [*last["references"], last["rfc822_message_id"]],
+    }
 
 
 def new_message_id(db: Database) -> str:
@@ -141,6 +151,7 @@ def find_thread(db: Database, owner: str, source: dict[str, Any]) -> str | None:
 
 
 # ---------------------------------------------------------------- sending and delivery
+
 
 def send(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     """Send a stored message (a new one or a draft's): it becomes SENT and a copy reaches every recipient mailbox
@@ -165,11 +176,30 @@ def deliver(db: Database, source: dict[str, Any], owner: str) -> dict[str, Any]:
     """Put a copy of a sent message into a colleague's mailbox: Spam when they blocked the sender, else their
     filters run on it; then their vacation responder may answer."""
     copy_id = new_message_id(db)
-    values = {k: source[k] for k in ("sender", "to", "cc", "subject", "body", "attachments", "rfc822_message_id",
-                                     "in_reply_to", "references", "auto_submitted")}
+    values = {
+        k: source[k]
+        for k in (
+            "sender",
+            "to",
+            "cc",
+            "subject",
+            "body",
+            "attachments",
+            "rfc822_message_id",
+            "in_reply_to",
+            "references",
+            "auto_submitted",
+        )
+    }
     copy = db.insert(
-        messages, id=copy_id, owner=owner, thread_id=find_thread(db, owner, source) or copy_id,
-        label_ids=sorted_labels(INBOUND), bcc=[], internal_date=db.now_iso(), **values,
+        messages,
+        id=copy_id,
+        owner=owner,
+        thread_id=find_thread(db, owner, source) or copy_id,
+        label_ids=sorted_labels(INBOUND),
+        bcc=[],
+        internal_date=db.now_iso(),
+        **values,
     )
     if db.find(blocked_senders, owner=owner, email=source["sender"]["email"]):
         return db.update(messages, copy_id, label_ids=sorted_labels(["SPAM", "UNREAD"]))
@@ -211,17 +241,31 @@ def vacation_reply(db: Database, owner: str, received: dict[str, Any]) -> None:
     if settings["restrict_to_contacts"] and not db.find(contacts, owner=owner, email=sender):
         return
     since = (db.now() - VACATION_GAP).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if any(r["auto_submitted"] and r["to"][0]["email"] == sender and r["internal_date"] >= since
-           for r in db.find(messages, owner=owner) if "SENT" in r["label_ids"]):
+    if any(
+        r["auto_submitted"] and r["to"][0]["email"] == sender and r["internal_date"] >= since
+        for r in db.find(messages, owner=owner)
+        if "SENT" in r["label_ids"]
+    ):
         return
     reply_id = new_message_id(db)
     reply = db.insert(
-        messages, id=reply_id, owner=owner, thread_id=received["thread_id"], label_ids=["SENT"],
-        sender=sender_for(db, owner, None), to=[received["sender"]], cc=[], bcc=[],
+        messages,
+        id=reply_id,
+        owner=owner,
+        thread_id=received["thread_id"],
+        label_ids=["SENT"],
+        sender=sender_for(db, owner, None),
+        to=[received["sender"]],
+        cc=[],
+        bcc=[],
         subject=settings["response_subject"] or f"Re: {strip_prefixes(received['subject'])}",
-        body=settings["response_body_plain_text"], attachments=[], rfc822_message_id=rfc822_id(reply_id),
-        in_reply_to=received["rfc822_message_id"], references=[*received["references"], received["rfc822_message_id"]],
-        auto_submitted=True, internal_date=now,
+        body=settings["response_body_plain_text"],
+        attachments=[],
+        rfc822_message_id=rfc822_id(reply_id),
+        in_reply_to=received["rfc822_message_id"],
+        references=[*received["references"], received["rfc822_message_id"]],
+        auto_submitted=True,
+        internal_date=now,
     )
     target = route(db, sender)
     if target is not None and target != owner:

@@ -105,10 +105,13 @@ class FilterAction(ApiModel):
     """What a filter does to matching mail."""
 
     model_config = ConfigDict(extra="forbid")
-    addLabelIds: list[str] = Field(default_factory=list, description="user label ids, STARRED, IMPORTANT, TRASH "
-                                   "(delete it) or a CATEGORY_* label")
-    removeLabelIds: list[str] = Field(default_factory=list, description="INBOX (skip the inbox), UNREAD (mark as "
-                                      "read), IMPORTANT or SPAM (never send to spam)")
+    addLabelIds: list[str] = Field(
+        default_factory=list, description="user label ids, STARRED, IMPORTANT, TRASH (delete it) or a CATEGORY_* label"
+    )
+    removeLabelIds: list[str] = Field(
+        default_factory=list,
+        description="INBOX (skip the inbox), UNREAD (mark as read), IMPORTANT or SPAM (never send to spam)",
+    )
     forward: str | None = Field(None, description="a verified forwarding address")
 
 
@@ -197,18 +200,30 @@ def summary(row: dict[str, Any]) -> MessageSummary:
 def message_object(row: dict[str, Any]) -> MessageObject:
     """A message row in full."""
     return MessageObject(
-        **_summary_fields(row), cc=[address(p) for p in row["cc"]], bcc=[address(p) for p in row["bcc"]],
-        messageId=row["rfc822_message_id"], inReplyTo=row["in_reply_to"], references=row["references"],
-        autoSubmitted=row["auto_submitted"], sizeEstimate=size_estimate(row), body=row["body"],
+        **_summary_fields(row),
+        cc=[address(p) for p in row["cc"]],
+        bcc=[address(p) for p in row["bcc"]],
+        messageId=row["rfc822_message_id"],
+        inReplyTo=row["in_reply_to"],
+        references=row["references"],
+        autoSubmitted=row["auto_submitted"],
+        sizeEstimate=size_estimate(row),
+        body=row["body"],
         attachments=[Attachment(**a) for a in row["attachments"]],
     )
 
 
 def _summary_fields(row: dict[str, Any]) -> dict[str, Any]:
     return {
-        "id": row["id"], "threadId": row["thread_id"], "labelIds": row["label_ids"], "snippet": snippet(row["body"]),
-        "from": address(row["sender"]), "to": [address(p) for p in row["to"]], "subject": row["subject"],
-        "internalDate": row["internal_date"], "hasAttachments": bool(row["attachments"]),
+        "id": row["id"],
+        "threadId": row["thread_id"],
+        "labelIds": row["label_ids"],
+        "snippet": snippet(row["body"]),
+        "from": address(row["sender"]),
+        "to": [address(p) for p in row["to"]],
+        "subject": row["subject"],
+        "internalDate": row["internal_date"],
+        "hasAttachments": bool(row["attachments"]),
     }
 
 
@@ -218,15 +233,29 @@ def label_object(label: dict[str, Any] | str, rows: list[dict[str, Any]]) -> Lab
     tagged = [r for r in rows if label_id in r["label_ids"]]
     unread = [r for r in tagged if "UNREAD" in r["label_ids"]]
     if isinstance(label, str):
-        fields: dict[str, Any] = {"id": label, "name": label, "type": "system", "messageListVisibility": None,
-                                  "labelListVisibility": None, "color": None}
+        fields: dict[str, Any] = {
+            "id": label,
+            "name": label,
+            "type": "system",
+            "messageListVisibility": None,
+            "labelListVisibility": None,
+            "color": None,
+        }
     else:
-        fields = {"id": label["id"], "name": label["name"], "type": "user",
-                  "messageListVisibility": label["message_list_visibility"],
-                  "labelListVisibility": label["label_list_visibility"], "color": label["color"]}
+        fields = {
+            "id": label["id"],
+            "name": label["name"],
+            "type": "user",
+            "messageListVisibility": label["message_list_visibility"],
+            "labelListVisibility": label["label_list_visibility"],
+            "color": label["color"],
+        }
     return LabelObject(
-        **fields, messagesTotal=len(tagged), messagesUnread=len(unread),
-        threadsTotal=len({r["thread_id"] for r in tagged}), threadsUnread=len({r["thread_id"] for r in unread}),
+        **fields,
+        messagesTotal=len(tagged),
+        messagesUnread=len(unread),
+        threadsTotal=len({r["thread_id"] for r in tagged}),
+        threadsUnread=len({r["thread_id"] for r in unread}),
     )
 
 
@@ -238,17 +267,24 @@ def filter_object(row: dict[str, Any]) -> FilterObject:
 def vacation_object(row: dict[str, Any]) -> VacationSettings:
     """A vacation_settings row."""
     return VacationSettings(
-        enableAutoReply=row["enable_auto_reply"], responseSubject=row["response_subject"],
-        responseBodyPlainText=row["response_body_plain_text"], restrictToContacts=row["restrict_to_contacts"],
-        restrictToDomain=row["restrict_to_domain"], startTime=row["start_time"], endTime=row["end_time"],
+        enableAutoReply=row["enable_auto_reply"],
+        responseSubject=row["response_subject"],
+        responseBodyPlainText=row["response_body_plain_text"],
+        restrictToContacts=row["restrict_to_contacts"],
+        restrictToDomain=row["restrict_to_domain"],
+        startTime=row["start_time"],
+        endTime=row["end_time"],
     )
 
 
 def send_as_object(row: dict[str, Any]) -> SendAsObject:
     """A send_as row."""
     return SendAsObject(
-        sendAsEmail=row["send_as_email"], displayName=row["display_name"], replyToAddress=row["reply_to_address"],
-        isPrimary=row["is_primary"], isDefault=row["is_default"], treatAsAlias=row["treat_as_alias"],
+        sendAsEmail=row["send_as_email"],
+        displayName=row["display_name"],
+        replyToAddress=row["reply_to_address"],
+        isPrimary=row["is_primary"],
+        isDefault=row["is_default"],
+        treatAsAlias=row["treat_as_alias"],
         verificationStatus=row["verification_status"],
     )
-

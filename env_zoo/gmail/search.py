@@ -22,14 +22,43 @@ from .labels import search_key
 TOKEN = re.compile(r'(-?)([a-z_]+):("[^"]*"|\S+)|(-?)"([^"]*)"|(\S+)', re.IGNORECASE)
 DATE = re.compile(r"^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$")
 SPAN = re.compile(r"^(\d+)([dmy])$")
-IN = {"inbox": "INBOX", "sent": "SENT", "drafts": "DRAFT", "draft": "DRAFT", "trash": "TRASH", "spam": "SPAM",
-      "starred": "STARRED", "important": "IMPORTANT", "anywhere": None}
+IN = {
+    "inbox": "INBOX",
+    "sent": "SENT",
+    "drafts": "DRAFT",
+    "draft": "DRAFT",
+    "trash": "TRASH",
+    "spam": "SPAM",
+    "starred": "STARRED",
+    "important": "IMPORTANT",
+    "anywhere": None,
+}
 IS = {"unread", "read", "starred", "important"}
 HAS = {"attachment", "userlabels", "nouserlabels"}
-CATEGORY = {"primary": "CATEGORY_PERSONAL", "social": "CATEGORY_SOCIAL", "promotions": "CATEGORY_PROMOTIONS",
-            "updates": "CATEGORY_UPDATES", "forums": "CATEGORY_FORUMS"}
-OPERATORS = {"from", "to", "cc", "bcc", "subject", "label", "is", "in", "has", "filename", "category", "after",
-             "before", "newer_than", "older_than"}
+CATEGORY = {
+    "primary": "CATEGORY_PERSONAL",
+    "social": "CATEGORY_SOCIAL",
+    "promotions": "CATEGORY_PROMOTIONS",
+    "updates": "CATEGORY_UPDATES",
+    "forums": "CATEGORY_FORUMS",
+}
+OPERATORS = {
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "subject",
+    "label",
+    "is",
+    "in",
+    "has",
+    "filename",
+    "category",
+    "after",
+    "before",
+    "newer_than",
+    "older_than",
+}
 DAYS = {"d": 1, "m": 30, "y": 365}
 
 Predicate = Callable[[dict[str, Any]], bool]
@@ -81,8 +110,11 @@ def parse(query: str) -> list[list[Term]]:
 
 def names_spam_or_trash(groups: list[list[Term]]) -> bool:
     """Whether the query itself asks for Spam or Trash (else they are left out, as in Gmail)."""
-    return any(t.key in ("in", "label") and t.value in ("trash", "spam", "anywhere") and not t.negated
-               for group in groups for t in group)
+    return any(
+        t.key in ("in", "label") and t.value in ("trash", "spam", "anywhere") and not t.negated
+        for group in groups
+        for t in group
+    )
 
 
 def _people(people: list[dict[str, str]], value: str, ctx: Context) -> bool:
@@ -111,10 +143,14 @@ def _choice(term: Term, options: set[str] | dict[str, Any]) -> None:
 
 def _text(message: dict[str, Any]) -> str:
     people = [message["sender"], *message["to"], *message["cc"], *message["bcc"]]
-    return "\n".join([
-        message["subject"], message["body"], *(f"{p['name']} {p['email']}" for p in people),
-        *(a["filename"] for a in message["attachments"]),
-    ]).lower()
+    return "\n".join(
+        [
+            message["subject"],
+            message["body"],
+            *(f"{p['name']} {p['email']}" for p in people),
+            *(a["filename"] for a in message["attachments"]),
+        ]
+    ).lower()
 
 
 def _label_term(value: str, ctx: Context) -> Predicate:

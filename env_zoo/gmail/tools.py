@@ -90,11 +90,15 @@ MODIFIABLE = ("INBOX", "SPAM", "UNREAD", "STARRED", "IMPORTANT", *CATEGORIES)
 FILTER_ADDS = ("STARRED", "IMPORTANT", "TRASH", *CATEGORIES)
 FILTER_REMOVES = ("INBOX", "UNREAD", "IMPORTANT", "SPAM")
 #: A vacation window bound: a date, an RFC 3339 date-time, or "" to clear it.
-Moment = Annotated[str, Field(pattern=r"^$|^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2}))?$"),
-                   ErrorText("must be a date (2025-06-20) or an RFC 3339 date-time (2025-06-20T17:00:00Z); \"\" clears it")]
+Moment = Annotated[
+    str,
+    Field(pattern=r"^$|^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2}))?$"),
+    ErrorText('must be a date (2025-06-20) or an RFC 3339 date-time (2025-06-20T17:00:00Z); "" clears it'),
+]
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _message(db: Database, owner: str, message_id: str) -> dict[str, Any]:
     found = db.find(messages, id=message_id, owner=owner)
@@ -115,8 +119,9 @@ def _search(db: Database, owner: str, rows: list[dict[str, Any]], q: str | None)
     return sorted(rows, key=lambda r: (r["internal_date"], r["id"]), reverse=True)
 
 
-def _content(db: Database, owner: str, to: list[str] | None, cc: list[str] | None, bcc: list[str] | None,
-             body: str | None) -> dict[str, Any]:
+def _content(
+    db: Database, owner: str, to: list[str] | None, cc: list[str] | None, bcc: list[str] | None, body: str | None
+) -> dict[str, Any]:
     """Recipient and body columns of a message being written (only the given ones)."""
     values: dict[str, Any] = {}
     for header, given in (("to", to), ("cc", cc), ("bcc", bcc)):
@@ -127,20 +132,28 @@ def _content(db: Database, owner: str, to: list[str] | None, cc: list[str] | Non
     return values
 
 
-def _new_message(db: Database, owner: str, subject: str | None, thread_id: str | None, send_as_email: str | None,
-                 **content: Any) -> dict[str, Any]:
+def _new_message(
+    db: Database, owner: str, subject: str | None, thread_id: str | None, send_as_email: str | None, **content: Any
+) -> dict[str, Any]:
     """Store a message being composed (a DRAFT until sent): a new conversation, or a reply joining `thread_id`."""
     message_id = new_message_id(db)
     if thread_id is not None:
         threading = reply_headers(db, owner, thread_id, subject)
     else:
-        threading = {"thread_id": message_id, "subject": (subject or "").strip(), "in_reply_to": None,
-                     "references": []}
+        threading = {"thread_id": message_id, "subject": (subject or "").strip(), "in_reply_to": None, "references": []}
     values = {"to": [], "cc": [], "bcc": [], "body": "", **content}
     return db.insert(
-        messages, id=message_id, owner=owner, label_ids=["DRAFT"], sender=sender_for(db, owner, send_as_email),
-        attachments=[], rfc822_message_id=rfc822_id(message_id), auto_submitted=False, internal_date=db.now_iso(),
-        **threading, **values,
+        messages,
+        id=message_id,
+        owner=owner,
+        label_ids=["DRAFT"],
+        sender=sender_for(db, owner, send_as_email),
+        attachments=[],
+        rfc822_message_id=rfc822_id(message_id),
+        auto_submitted=False,
+        internal_date=db.now_iso(),
+        **threading,
+        **values,
     )
 
 
@@ -162,6 +175,7 @@ def _moment(value: str, name: str) -> str | None:
 
 # ---------------------------------------------------------------- the user (consent screen)
 
+
 @tool(user_only=True)
 def sign_in(db: Database, email: str, scope: Scope = "gmail.modify") -> str:
     """(User only, on Google's consent screen) The user signs in with their Google Workspace account and lets the
@@ -181,6 +195,7 @@ def sign_in(db: Database, email: str, scope: Scope = "gmail.modify") -> str:
 
 
 # ---------------------------------------------------------------- messages and threads
+
 
 @tool(read_only=True)
 def messages_list(
@@ -210,13 +225,17 @@ def messages_list(
     if labelIds:
         check_label_ids(db, owner, labelIds, SYSTEM_LABELS, "unknown label")
         rows = [r for r in rows if set(labelIds) <= set(r["label_ids"])]
-    hidden = not includeSpamTrash and not ({"SPAM", "TRASH"} & set(labelIds or [])) \
+    hidden = (
+        not includeSpamTrash
+        and not ({"SPAM", "TRASH"} & set(labelIds or []))
         and not (q and names_spam_or_trash(parse(q)))
+    )
     if hidden:
         rows = [r for r in rows if not {"SPAM", "TRASH"} & set(r["label_ids"])]
     page = paginate(_search(db, owner, rows, q), maxResults, pageToken, max_page_size=500)
-    return Page[MessageSummary](results=[summary(r) for r in page.results], next_cursor=page.next_cursor,
-                                has_more=page.has_more)
+    return Page[MessageSummary](
+        results=[summary(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -279,7 +298,9 @@ def messages_send(
 
 @tool()
 def messages_modify(
-    db: Database, id: str, addLabelIds: Annotated[list[str], Unordered] | None = None,
+    db: Database,
+    id: str,
+    addLabelIds: Annotated[list[str], Unordered] | None = None,
     removeLabelIds: Annotated[list[str], Unordered] | None = None,
 ) -> MessageSummary:
     """Add or remove labels on a message: user labels, or INBOX (remove to archive), UNREAD (remove to mark
@@ -350,6 +371,7 @@ def messages_delete(db: Database, id: str) -> Deleted:
 
 # ---------------------------------------------------------------- labels
 
+
 @tool(read_only=True)
 def labels_list(db: Database) -> list[LabelObject]:
     """List the mailbox's labels, system labels first (INBOX, SENT, ...), then user labels by name (nested ones are
@@ -378,8 +400,12 @@ def labels_create(
     """
     owner = me(db, "gmail.modify")
     row = db.insert(
-        labels, id=db.new_id(labels, "Label_", 1), owner=owner, name=clean_name(db, owner, name),
-        message_list_visibility=messageListVisibility, label_list_visibility=labelListVisibility,
+        labels,
+        id=db.new_id(labels, "Label_", 1),
+        owner=owner,
+        name=clean_name(db, owner, name),
+        message_list_visibility=messageListVisibility,
+        label_list_visibility=labelListVisibility,
         color=check_color(color.model_dump() if color else None),
     )
     return label_object(row, [])
@@ -410,7 +436,7 @@ def labels_patch(
     if name is not None:
         changes["name"] = clean_name(db, owner, name, renaming=row)
         for child in children(db, owner, row):
-            db.update(labels, child["id"], name=changes["name"] + child["name"][len(row["name"]):])
+            db.update(labels, child["id"], name=changes["name"] + child["name"][len(row["name"]) :])
     if labelListVisibility is not None:
         changes["label_list_visibility"] = labelListVisibility
     if messageListVisibility is not None:
@@ -434,14 +460,17 @@ def labels_delete(db: Database, id: str) -> Deleted:
     row = user_label(db, owner, id)
     nested = children(db, owner, row)
     if nested:
-        raise Conflict(f"'{row['name']}' has nested labels ({', '.join(c['name'] for c in nested)}); "
-                       "delete or move them first.")
+        raise Conflict(
+            f"'{row['name']}' has nested labels ({', '.join(c['name'] for c in nested)}); delete or move them first."
+        )
     for message in db.find(messages, owner=owner):
         if id in message["label_ids"]:
             db.update(messages, message["id"], label_ids=[x for x in message["label_ids"] if x != id])
     for found in db.find(filters, owner=owner):
-        action = {key: [x for x in value if x != id] if isinstance(value, list) else value
-                  for key, value in found["action"].items()}
+        action = {
+            key: [x for x in value if x != id] if isinstance(value, list) else value
+            for key, value in found["action"].items()
+        }
         if action == found["action"]:
             continue
         if action.get("addLabelIds") or action.get("removeLabelIds") or action.get("forward"):
@@ -453,6 +482,7 @@ def labels_delete(db: Database, id: str) -> Deleted:
 
 
 # ---------------------------------------------------------------- drafts
+
 
 @tool(read_only=True)
 def drafts_list(db: Database, q: str | None = None) -> list[DraftObject]:
@@ -525,8 +555,9 @@ def drafts_update(
     changes = _content(db, owner, to, cc, bcc, body)
     if subject is not None:
         if row["in_reply_to"] and not same_subject(subject, row["subject"]):
-            raise InvalidRequest(f"This draft replies in a thread; its subject must stay "
-                                 f"'Re: {strip_prefixes(row['subject'])}'.")
+            raise InvalidRequest(
+                f"This draft replies in a thread; its subject must stay 'Re: {strip_prefixes(row['subject'])}'."
+            )
         changes["subject"] = subject.strip()
     if sendAsEmail is not None:
         changes["sender"] = sender_for(db, owner, sendAsEmail)
@@ -553,6 +584,7 @@ def drafts_send(db: Database, id: str) -> MessageObject:
 
 # ---------------------------------------------------------------- filters and blocked senders
 
+
 @tool(read_only=True)
 def filters_list(db: Database) -> FilterSettings:
     """List the mailbox's filters (oldest first), its blocked addresses, and the forwarding addresses a filter may
@@ -560,8 +592,9 @@ def filters_list(db: Database) -> FilterSettings:
     owner = me(db)
     return FilterSettings(
         filter=[filter_object(r) for r in db.find(filters, owner=owner)],
-        blockedAddresses=[r["email"] for r in db.find(blocked_senders, owner=owner,
-                                                      order_by=[blocked_senders.c.email])],
+        blockedAddresses=[
+            r["email"] for r in db.find(blocked_senders, owner=owner, order_by=[blocked_senders.c.email])
+        ],
         forwardingAddresses=[
             ForwardingAddress(forwardingEmail=r["forwarding_email"], verificationStatus=r["verification_status"])
             for r in db.find(forwarding_addresses, owner=owner, order_by=[forwarding_addresses.c.forwarding_email])
@@ -581,11 +614,13 @@ def filters_create(db: Database, criteria: FilterCriteria, action: FilterAction)
         action: What to do with it (addLabelIds, removeLabelIds, forward).
     """
     owner = me(db, "gmail.modify")
-    stored_criteria = {k: (" ".join(v.split()) if isinstance(v, str) else v)
-                       for k, v in criteria.model_dump(exclude_none=True).items() if v not in ("", False)}
+    stored_criteria = {
+        k: (" ".join(v.split()) if isinstance(v, str) else v)
+        for k, v in criteria.model_dump(exclude_none=True).items()
+        if v not in ("", False)
+    }
     if not stored_criteria:
-        raise InvalidRequest("Filter criteria are empty: give from, to, subject, query, negatedQuery or "
-                             "hasAttachment.")
+        raise InvalidRequest("Filter criteria are empty: give from, to, subject, query, negatedQuery or hasAttachment.")
     criteria_matcher(stored_criteria, search_context(db, owner, _label_names(db, owner)))
     add, remove = sorted(set(action.addLabelIds)), sorted(set(action.removeLabelIds))
     if not add and not remove and not action.forward:
@@ -603,8 +638,9 @@ def filters_create(db: Database, criteria: FilterCriteria, action: FilterAction)
         stored_action["forward"] = target
     if any(r["criteria"] == stored_criteria and r["action"] == stored_action for r in db.find(filters, owner=owner)):
         raise Conflict("Filter already exists")
-    row = db.insert(filters, id=db.new_id(filters, "ANe1Bm", 10), owner=owner, criteria=stored_criteria,
-                    action=stored_action)
+    row = db.insert(
+        filters, id=db.new_id(filters, "ANe1Bm", 10), owner=owner, criteria=stored_criteria, action=stored_action
+    )
     return filter_object(row)
 
 
@@ -641,14 +677,16 @@ def block_sender(db: Database, emailAddress: str, blocked: bool = True) -> Block
     if not blocked and not found:
         raise Conflict(f"{email} is not blocked.")
     if blocked:
-        db.insert(blocked_senders, id=db.new_id(blocked_senders, "blk_"), owner=owner, email=email,
-                  blocked_at=db.now_iso())
+        db.insert(
+            blocked_senders, id=db.new_id(blocked_senders, "blk_"), owner=owner, email=email, blocked_at=db.now_iso()
+        )
     else:
         db.delete(blocked_senders, found[0]["id"])
     return BlockResult(emailAddress=email, blocked=blocked)
 
 
 # ---------------------------------------------------------------- settings
+
 
 @tool(read_only=True)
 def settings_getVacation(db: Database) -> VacationSettings:
@@ -684,8 +722,12 @@ def settings_updateVacation(
     owner = me(db, "gmail.modify")
     current = db.get(vacation_settings, owner, "Vacation settings")
     changes: dict[str, Any] = {"enable_auto_reply": enableAutoReply}
-    for column, value in (("response_subject", responseSubject), ("response_body_plain_text", responseBodyPlainText),
-                          ("restrict_to_contacts", restrictToContacts), ("restrict_to_domain", restrictToDomain)):
+    for column, value in (
+        ("response_subject", responseSubject),
+        ("response_body_plain_text", responseBodyPlainText),
+        ("restrict_to_contacts", restrictToContacts),
+        ("restrict_to_domain", restrictToDomain),
+    ):
         if value is not None:
             changes[column] = value.strip() if isinstance(value, str) else value
     for column, value, name in (("start_time", startTime, "startTime"), ("end_time", endTime, "endTime")):

@@ -10,10 +10,13 @@ from envfactory_gym import Database, NotFound, PermissionDenied
 from .schema import acl_rules, calendars, oauth_grants
 
 ROLE_RANK = {"none": 0, "freeBusyReader": 1, "reader": 2, "writer": 3, "owner": 4}
-UNAUTHORIZED = ("unauthorized: No Google account has granted this app access to Google Calendar. Ask the user to "
-                "grant access.")
-READ_ONLY_GRANT = ("insufficientPermissions: Request had insufficient authentication scopes. The app only has "
-                   "read-only access; ask the user to grant full Google Calendar access.")
+UNAUTHORIZED = (
+    "unauthorized: No Google account has granted this app access to Google Calendar. Ask the user to grant access."
+)
+READ_ONLY_GRANT = (
+    "insufficientPermissions: Request had insufficient authentication scopes. The app only has "
+    "read-only access; ask the user to grant full Google Calendar access."
+)
 
 
 def me(db: Database) -> str:
@@ -34,9 +37,11 @@ def best_role(rules: list[dict[str, Any]], email: str) -> str:
     domain = email.rpartition("@")[2]
     best = "none"
     for rule in rules:
-        applies = (rule["scope_type"] == "default"
-                   or (rule["scope_type"] in ("user", "group") and rule["scope_value"] == email)
-                   or (rule["scope_type"] == "domain" and rule["scope_value"] == domain))
+        applies = (
+            rule["scope_type"] == "default"
+            or (rule["scope_type"] in ("user", "group") and rule["scope_value"] == email)
+            or (rule["scope_type"] == "domain" and rule["scope_value"] == domain)
+        )
         if applies and ROLE_RANK[rule["role"]] > ROLE_RANK[best]:
             best = rule["role"]
     return best
@@ -61,8 +66,9 @@ def calendar(db: Database, calendar_id: str, account: str, need: str = "freeBusy
     if have == "none":
         raise NotFound(f"notFound: Calendar not found: {calendar_id}")
     if ROLE_RANK[have] < ROLE_RANK[need]:
-        raise PermissionDenied(f"requiredAccessLevel: You need to have {need} access to this calendar "
-                               f"(you have {have}).")
+        raise PermissionDenied(
+            f"requiredAccessLevel: You need to have {need} access to this calendar (you have {have})."
+        )
     return {**found[0], "role": have}
 
 

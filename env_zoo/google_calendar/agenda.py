@@ -51,9 +51,11 @@ def _window(lo: datetime, hi: datetime) -> tuple[str, tuple[Any, ...]]:
     """Stored events that may overlap [lo, hi): every series, timed events by their UTC times, all-day events by
     their dates give or take a day (their zone decides; `span` settles it)."""
     day = timedelta(days=1)
-    return ("(json_array_length(recurrence) > 0 OR (start_date_time < ? AND end_date_time > ?)"
-            " OR (start_date <= ? AND end_date >= ?))",
-            (stored(hi), stored(lo), (hi + day).date().isoformat(), (lo - day).date().isoformat()))
+    return (
+        "(json_array_length(recurrence) > 0 OR (start_date_time < ? AND end_date_time > ?)"
+        " OR (start_date <= ? AND end_date >= ?))",
+        (stored(hi), stored(lo), (hi + day).date().isoformat(), (lo - day).date().isoformat()),
+    )
 
 
 def rows_on(db: Database, cal: Row, lo: datetime | None = None, hi: datetime | None = None) -> list[Row]:
@@ -62,8 +64,9 @@ def rows_on(db: Database, cal: Row, lo: datetime | None = None, hi: datetime | N
     window, params = _window(lo, hi) if lo is not None and hi is not None else ("1", ())
     rows = select_events(db, f"calendar_id = ? AND {window}", (cal["id"], *params))
     if cal["kind"] in ("primary", "resource"):
-        invited = select_events(db, f"calendar_id != ? AND attendees LIKE ? AND {window}",
-                                (cal["id"], f'%"{cal["id"]}"%', *params))
+        invited = select_events(
+            db, f"calendar_id != ? AND attendees LIKE ? AND {window}", (cal["id"], f'%"{cal["id"]}"%', *params)
+        )
         rows += [r for r in invited if shows(cal, r)]
     return rows
 
@@ -149,11 +152,15 @@ def _instance(parent: Row, instance_id: str, local: datetime | date, start_utc: 
     """A virtual instance of a series (its own ID, the series' details)."""
     row = {**parent, "id": instance_id, "recurrence": [], "recurring_event_id": parent["id"]}
     if isinstance(local, datetime):
-        row.update(start_date_time=stored(start_utc), end_date_time=stored(start_utc + length),
-                   original_start_time=stored(start_utc))
+        row.update(
+            start_date_time=stored(start_utc),
+            end_date_time=stored(start_utc + length),
+            original_start_time=stored(start_utc),
+        )
     else:
-        row.update(start_date=local.isoformat(), end_date=(local + length).isoformat(),
-                   original_start_time=local.isoformat())
+        row.update(
+            start_date=local.isoformat(), end_date=(local + length).isoformat(), original_start_time=local.isoformat()
+        )
     return row
 
 
@@ -189,9 +196,16 @@ def listing(db: Database, cal: Row, lo: datetime, hi: datetime, single: bool, bo
 def matching(rows: list[Row], q: str, names: dict[str, str]) -> list[Row]:
     """Events whose title, description, location, organizer or guests (emails or names) contain `q`."""
     needle = q.casefold()
-    return [r for r in rows if needle in " ".join(
-        [r["summary"], r["description"], r["location"], r["organizer_email"]] +
-        [a["email"] for a in r["attendees"]] + [names.get(a["email"], "") for a in r["attendees"]]).casefold()]
+    return [
+        r
+        for r in rows
+        if needle
+        in " ".join(
+            [r["summary"], r["description"], r["location"], r["organizer_email"]]
+            + [a["email"] for a in r["attendees"]]
+            + [names.get(a["email"], "") for a in r["attendees"]]
+        ).casefold()
+    ]
 
 
 def find_event(db: Database, cal: Row, event_id: str) -> Row:

@@ -22,8 +22,13 @@ Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 #: A Workspace domain, e.g. kestrelrobotics.com.
 DomainName = Annotated[str, Field(pattern=r"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")]
 #: An RFC3339 timestamp with its offset, as timeMin/timeMax take it: 2025-03-04T09:00:00-05:00.
-Rfc3339 = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$",
-                               json_schema_extra={"format": "date-time"})]
+Rfc3339 = Annotated[
+    str,
+    Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$",
+        json_schema_extra={"format": "date-time"},
+    ),
+]
 #: An event's start or end: RFC3339, the offset optional when timeZone is given.
 LocalOrRfc3339 = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$")]
 #: Text with at least one visible character (a title).
@@ -31,27 +36,80 @@ Title = Annotated[str, Field(min_length=1, pattern=r"\S")]
 #: An event colour of colors_get's event palette.
 EventColorId = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
 #: A calendar colour of colors_get's calendar palette.
-CalendarColorId = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
-                          "18", "19", "20", "21", "22", "23", "24"]
+CalendarColorId = Literal[
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "11",
+    "12",
+    "13",
+    "14",
+    "15",
+    "16",
+    "17",
+    "18",
+    "19",
+    "20",
+    "21",
+    "22",
+    "23",
+    "24",
+]
 MAX_REMINDERS = 5
 MAX_REMINDER_MINUTES = 40320  # 4 weeks
 ReminderMinutes = bounded(0, MAX_REMINDER_MINUTES)
 
 EVENT_COLORS = {
-    "1": ("#a4bdfc", "Lavender"), "2": ("#7ae7bf", "Sage"), "3": ("#dbadff", "Grape"), "4": ("#ff887c", "Flamingo"),
-    "5": ("#fbd75b", "Banana"), "6": ("#ffb878", "Tangerine"), "7": ("#46d6db", "Peacock"),
-    "8": ("#e1e1e1", "Graphite"), "9": ("#5484ed", "Blueberry"), "10": ("#51b749", "Basil"),
+    "1": ("#a4bdfc", "Lavender"),
+    "2": ("#7ae7bf", "Sage"),
+    "3": ("#dbadff", "Grape"),
+    "4": ("#ff887c", "Flamingo"),
+    "5": ("#fbd75b", "Banana"),
+    "6": ("#ffb878", "Tangerine"),
+    "7": ("#46d6db", "Peacock"),
+    "8": ("#e1e1e1", "Graphite"),
+    "9": ("#5484ed", "Blueberry"),
+    "10": ("#51b749", "Basil"),
     "11": ("#dc2127", "Tomato"),
 }
 CALENDAR_COLORS = {
-    str(i): (bg, name) for i, (bg, name) in enumerate([
-        ("#ac725e", "Cocoa"), ("#d06b64", "Flamingo"), ("#f83a22", "Tomato"), ("#fa573c", "Tangerine"),
-        ("#ff7537", "Pumpkin"), ("#ffad46", "Mango"), ("#42d692", "Eucalyptus"), ("#16a765", "Basil"),
-        ("#7bd148", "Pistachio"), ("#b3dc6c", "Avocado"), ("#fbe983", "Citron"), ("#fad165", "Banana"),
-        ("#92e1c0", "Sage"), ("#9fe1e7", "Peacock"), ("#9fc6e7", "Cobalt"), ("#4986e7", "Blueberry"),
-        ("#9a9cff", "Lavender"), ("#b99aff", "Wisteria"), ("#c2c2c2", "Graphite"), ("#cabdbf", "Birch"),
-        ("#cca6ac", "Radicchio"), ("#f691b2", "Cherry Blossom"), ("#cd74e6", "Grape"), ("#a47ae2", "Amethyst"),
-    ], start=1)
+    str(i): (bg, name)
+    for i, (bg, name) in enumerate(
+        [
+            ("#ac725e", "Cocoa"),
+            ("#d06b64", "Flamingo"),
+            ("#f83a22", "Tomato"),
+            ("#fa573c", "Tangerine"),
+            ("#ff7537", "Pumpkin"),
+            ("#ffad46", "Mango"),
+            ("#42d692", "Eucalyptus"),
+            ("#16a765", "Basil"),
+            ("#7bd148", "Pistachio"),
+            ("#b3dc6c", "Avocado"),
+            ("#fbe983", "Citron"),
+            ("#fad165", "Banana"),
+            ("#92e1c0", "Sage"),
+            ("#9fe1e7", "Peacock"),
+            ("#9fc6e7", "Cobalt"),
+            ("#4986e7", "Blueberry"),
+            ("#9a9cff", "Lavender"),
+            ("#b99aff", "Wisteria"),
+            ("#c2c2c2", "Graphite"),
+            ("#cabdbf", "Birch"),
+            ("#cca6ac", "Radicchio"),
+            ("#f691b2", "Cherry Blossom"),
+            ("#cd74e6", "Grape"),
+            ("#a47ae2", "Amethyst"),
+        ],
+        start=1,
+    )
 }
 
 
@@ -59,8 +117,9 @@ class EventDateTime(BaseModel):
     """When an event starts or ends: `date` for all-day events, otherwise `dateTime`."""
 
     date: IsoDate | None = Field(None, description="all-day events: YYYY-MM-DD (the end date is exclusive)")
-    dateTime: LocalOrRfc3339 | None = Field(None, description="RFC3339, e.g. 2025-03-04T10:00:00-05:00; without an "
-                                                              "offset, timeZone is required")
+    dateTime: LocalOrRfc3339 | None = Field(
+        None, description="RFC3339, e.g. 2025-03-04T10:00:00-05:00; without an offset, timeZone is required"
+    )
     timeZone: str | None = Field(None, description="IANA time zone, e.g. America/New_York")
 
 
@@ -283,6 +342,7 @@ class DirectoryEntry(BaseModel):
 
 # ---------------------------------------------------------------- stored rows as API objects
 
+
 def display_names(db: Database, emails: set[str]) -> dict[str, str]:
     """The names the app shows for people, rooms and (for the rest) calendars, by email or calendar ID."""
     names = {p["email"]: p["display_name"] for p in db.find(people) if p["email"] in emails} if emails else {}
@@ -324,46 +384,93 @@ def event_object(row: dict[str, Any], cal: dict[str, Any], names: dict[str, str]
     (a page of events is the largest thing a tool returns)."""
     original = None
     if row["original_start_time"]:
-        original = {"date": row["original_start_time"]} if row["start_date"] else {
-            "dateTime": _local(row["original_start_time"], row["time_zone"]), "timeZone": row["time_zone"]}
+        original = (
+            {"date": row["original_start_time"]}
+            if row["start_date"]
+            else {"dateTime": _local(row["original_start_time"], row["time_zone"]), "timeZone": row["time_zone"]}
+        )
     conference = row["conference_data"]
-    return EventObject.model_validate({
-        "id": row["id"], "status": row["status"], "htmlLink": html_link(row), "created": row["created"],
-        "updated": row["updated"], "summary": "busy" if private else row["summary"],
-        "description": "" if private else row["description"], "location": "" if private else row["location"],
-        "colorId": row["color_id"],
-        "creator": {"email": row["creator_email"], "displayName": names.get(row["creator_email"]),
-                    "self": row["creator_email"] == cal["id"]},
-        "organizer": {"email": row["organizer_email"], "displayName": names.get(row["organizer_email"]),
-                      "self": row["organizer_email"] == cal["id"]},
-        "start": _time(row, "start"), "end": _time(row, "end"), "recurrence": row["recurrence"],
-        "recurringEventId": row["recurring_event_id"], "originalStartTime": original,
-        "transparency": row["transparency"], "visibility": row["visibility"], "iCalUID": row["i_cal_uid"],
-        "sequence": row["sequence"],
-        "attendees": [] if private else [{
-            "email": a["email"], "displayName": names.get(a["email"]), "organizer": a.get("organizer", False),
-            "self": a["email"] == cal["id"], "resource": a.get("resource", False),
-            "optional": a.get("optional", False), "responseStatus": a["responseStatus"], "comment": a.get("comment")}
-            for a in row["attendees"]],
-        "guestsCanModify": row["guests_can_modify"], "guestsCanInviteOthers": row["guests_can_invite_others"],
-        "guestsCanSeeOtherGuests": row["guests_can_see_other_guests"], "reminders": row["reminders"],
-        "conferenceData": conference, "hangoutLink": conference["entryPoints"][0]["uri"] if conference else None,
-        "eventType": row["event_type"],
-    })
+    return EventObject.model_validate(
+        {
+            "id": row["id"],
+            "status": row["status"],
+            "htmlLink": html_link(row),
+            "created": row["created"],
+            "updated": row["updated"],
+            "summary": "busy" if private else row["summary"],
+            "description": "" if private else row["description"],
+            "location": "" if private else row["location"],
+            "colorId": row["color_id"],
+            "creator": {
+                "email": row["creator_email"],
+                "displayName": names.get(row["creator_email"]),
+                "self": row["creator_email"] == cal["id"],
+            },
+            "organizer": {
+                "email": row["organizer_email"],
+                "displayName": names.get(row["organizer_email"]),
+                "self": row["organizer_email"] == cal["id"],
+            },
+            "start": _time(row, "start"),
+            "end": _time(row, "end"),
+            "recurrence": row["recurrence"],
+            "recurringEventId": row["recurring_event_id"],
+            "originalStartTime": original,
+            "transparency": row["transparency"],
+            "visibility": row["visibility"],
+            "iCalUID": row["i_cal_uid"],
+            "sequence": row["sequence"],
+            "attendees": []
+            if private
+            else [
+                {
+                    "email": a["email"],
+                    "displayName": names.get(a["email"]),
+                    "organizer": a.get("organizer", False),
+                    "self": a["email"] == cal["id"],
+                    "resource": a.get("resource", False),
+                    "optional": a.get("optional", False),
+                    "responseStatus": a["responseStatus"],
+                    "comment": a.get("comment"),
+                }
+                for a in row["attendees"]
+            ],
+            "guestsCanModify": row["guests_can_modify"],
+            "guestsCanInviteOthers": row["guests_can_invite_others"],
+            "guestsCanSeeOtherGuests": row["guests_can_see_other_guests"],
+            "reminders": row["reminders"],
+            "conferenceData": conference,
+            "hangoutLink": conference["entryPoints"][0]["uri"] if conference else None,
+            "eventType": row["event_type"],
+        }
+    )
 
 
 def calendar_object(row: dict[str, Any]) -> CalendarObject:
     """A calendar's own metadata."""
-    return CalendarObject(id=row["id"], summary=row["summary"], description=row["description"],
-                          location=row["location"], timeZone=row["time_zone"])
+    return CalendarObject(
+        id=row["id"],
+        summary=row["summary"],
+        description=row["description"],
+        location=row["location"],
+        timeZone=row["time_zone"],
+    )
 
 
 def list_entry(cal: dict[str, Any], entry: dict[str, Any], role: str, primary: bool) -> CalendarListEntry:
     """A calendar as it sits on someone's calendar list."""
     return CalendarListEntry(
-        id=cal["id"], summary=cal["summary"], summaryOverride=entry["summary_override"],
-        description=cal["description"], timeZone=cal["time_zone"], accessRole=role, primary=primary,
-        colorId=entry["color_id"], hidden=entry["hidden"], selected=entry["selected"])
+        id=cal["id"],
+        summary=cal["summary"],
+        summaryOverride=entry["summary_override"],
+        description=cal["description"],
+        timeZone=cal["time_zone"],
+        accessRole=role,
+        primary=primary,
+        colorId=entry["color_id"],
+        hidden=entry["hidden"],
+        selected=entry["selected"],
+    )
 
 
 def acl_rule(row: dict[str, Any]) -> AclRule:
@@ -373,6 +480,7 @@ def acl_rule(row: dict[str, Any]) -> AclRule:
 
 def palettes() -> Colors:
     """Both colour palettes."""
+
     def palette(colors: dict[str, tuple[str, str]]) -> dict[str, ColorDefinition]:
         return {k: ColorDefinition(background=bg, foreground="#1d1d1d", name=n) for k, (bg, n) in colors.items()}
 

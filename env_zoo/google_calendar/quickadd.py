@@ -11,8 +11,12 @@ from typing import Any, Callable
 from envfactory_gym import InvalidRequest
 
 WEEKDAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-MONTHS = {name: i for i, name in enumerate(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
+MONTHS = {
+    name: i
+    for i, name in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1
+    )
+}
 _TIME = r"(noon|midnight|\d{1,2}(?::\d{2})?\s*(?:am|pm)?)"
 
 
@@ -34,16 +38,22 @@ def parse(text: str, today: date) -> QuickEvent:
     place = ""
     located = re.search(r"\s+at\s+([A-Za-z][^,]*?)\s*$", rest)
     if located and not re.fullmatch(_TIME, located.group(1).strip(), re.I):
-        place, rest = located.group(1).strip(), rest[:located.start()] + " "
+        place, rest = located.group(1).strip(), rest[: located.start()] + " "
     starts = ends = None
-    timed = next((m for m in re.finditer(rf"\s(?:at\s+|from\s+)?{_TIME}(?:\s*(?:-|to|until)\s*{_TIME})?(?=\s)",
-                                         rest, re.I) if _is_clock(m.group(1)) or _is_clock(m.group(2) or "")), None)
+    timed = next(
+        (
+            m
+            for m in re.finditer(rf"\s(?:at\s+|from\s+)?{_TIME}(?:\s*(?:-|to|until)\s*{_TIME})?(?=\s)", rest, re.I)
+            if _is_clock(m.group(1)) or _is_clock(m.group(2) or "")
+        ),
+        None,
+    )
     if timed:
         start_text, end_text = timed.group(1), timed.group(2)
         if end_text and not re.search(r"am|pm", start_text, re.I) and re.search(r"am|pm", end_text, re.I):
             start_text += end_text.strip()[-2:]
         starts, ends = _clock(start_text), _clock(end_text) if end_text else None
-        rest = rest[:timed.start()] + " " + rest[timed.end():]
+        rest = rest[: timed.start()] + " " + rest[timed.end() :]
     day, rest = _day(rest, today)
     summary = re.sub(r"\s+", " ", re.sub(r"\s(on|at|from)\s*$", " ", rest)).strip(" ,-")
     if not summary:
@@ -81,12 +91,18 @@ def _day(rest: str, today: date) -> tuple[date, str]:
         (r"\b(\d{4})-(\d{2})-(\d{2})\b", lambda m: date(int(m[1]), int(m[2]), int(m[3]))),
         (r"\btoday\b", lambda m: today),
         (r"\btomorrow\b", lambda m: today + timedelta(days=1)),
-        (r"\b(?:on\s+)?(?:next\s+)?(" + "|".join(WEEKDAY_NAMES) + r")\b",
-         lambda m: today + timedelta(days=(WEEKDAY_NAMES.index(m[1].lower()) - today.weekday() - 1) % 7 + 1)),
-        (r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
-         lambda m: _next_date(today, MONTHS[m[1].lower()], int(m[2]))),
-        (r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
-         lambda m: _next_date(today, MONTHS[m[2].lower()], int(m[1]))),
+        (
+            r"\b(?:on\s+)?(?:next\s+)?(" + "|".join(WEEKDAY_NAMES) + r")\b",
+            lambda m: today + timedelta(days=(WEEKDAY_NAMES.index(m[1].lower()) - today.weekday() - 1) % 7 + 1),
+        ),
+        (
+            r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+            lambda m: _next_date(today, MONTHS[m[1].lower()], int(m[2])),
+        ),
+        (
+            r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+            lambda m: _next_date(today, MONTHS[m[2].lower()], int(m[1])),
+        ),
     ]
     for pattern, make in patterns:
         match = re.search(pattern, rest, re.I)
@@ -95,7 +111,7 @@ def _day(rest: str, today: date) -> tuple[date, str]:
                 day = make(match)
             except ValueError:
                 raise InvalidRequest(f"Quick add could not read the date in {match.group(0)!r}.") from None
-            return day, rest[:match.start()] + " " + rest[match.end():]
+            return day, rest[: match.start()] + " " + rest[match.end() :]
     return today, rest
 
 

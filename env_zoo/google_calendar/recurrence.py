@@ -91,10 +91,14 @@ def normalize(lines: list[str], weekday: int | None = None) -> list[str]:
         if not days and parts.get("FREQ") == "WEEKLY" and weekday is not None:
             days = [next(code for code, number in WEEKDAYS.items() if number == weekday)]
         days.sort(key=lambda d: (WEEKDAYS.get(d[-2:], 7), d))
-        ordered = [("FREQ", parts.get("FREQ")), ("INTERVAL", parts.get("INTERVAL") if parts.get("INTERVAL") != "1"
-                                                 else None),
-                   ("BYDAY", ",".join(days) or None), ("BYMONTHDAY", parts.get("BYMONTHDAY")),
-                   ("COUNT", parts.get("COUNT")), ("UNTIL", parts.get("UNTIL"))]
+        ordered = [
+            ("FREQ", parts.get("FREQ")),
+            ("INTERVAL", parts.get("INTERVAL") if parts.get("INTERVAL") != "1" else None),
+            ("BYDAY", ",".join(days) or None),
+            ("BYMONTHDAY", parts.get("BYMONTHDAY")),
+            ("COUNT", parts.get("COUNT")),
+            ("UNTIL", parts.get("UNTIL")),
+        ]
         known = {"FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "COUNT", "UNTIL", "WKST"}
         ordered += sorted((k, v) for k, v in parts.items() if k not in known)
         out.append("RRULE:" + ";".join(f"{k}={v}" for k, v in ordered if v))
@@ -144,8 +148,9 @@ def _first_period(rule: Rule, first: date, skip_before: date | None) -> int:
     return max(0, passed // rule.interval - 1)
 
 
-def expand(rule: Rule, start: datetime | date, until: datetime | date, skip_before: date | None = None
-           ) -> list[datetime | date]:
+def expand(
+    rule: Rule, start: datetime | date, until: datetime | date, skip_before: date | None = None
+) -> list[datetime | date]:
     """Local starts (wall times, or dates) of the series from `start` up to `until` (exclusive), EXDATEs removed.
     With `skip_before`, instances starting before that day may be left out (a caller that only wants a window)."""
     first = start.date() if isinstance(start, datetime) else start

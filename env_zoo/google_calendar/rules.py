@@ -17,11 +17,13 @@ from .times import overlaps, span
 
 SERIES_HORIZON = timedelta(days=366)
 MAX_FREEBUSY_DAYS = 62
-FORBIDDEN_FOR_GUEST = ("forbiddenForNonOrganizer: Only the organizer can change this event; as a guest you can only "
-                       "answer the invitation.")
+FORBIDDEN_FOR_GUEST = (
+    "forbiddenForNonOrganizer: Only the organizer can change this event; as a guest you can only answer the invitation."
+)
 
 
 # ---------------------------------------------------------------- event details
+
 
 def reminders(value: Reminders | None) -> dict[str, Any]:
     """Stored reminders: the calendar's defaults or custom ones, not both."""
@@ -34,17 +36,24 @@ def reminders(value: Reminders | None) -> dict[str, Any]:
 def check_event_type(event_type: str, cal: Row, has_guests: bool) -> None:
     """Out-of-office and focus-time events belong on a person's primary calendar, without guests."""
     if event_type != "default" and (cal["kind"] != "primary" or has_guests):
-        raise InvalidRequest(f"eventTypeRestriction: {event_type} events can only be created on a primary calendar "
-                             "and can't have guests.")
+        raise InvalidRequest(
+            f"eventTypeRestriction: {event_type} events can only be created on a primary calendar "
+            "and can't have guests."
+        )
 
 
 def meet_link(db: Database) -> dict[str, Any]:
     """A new Google Meet conference (its code drawn from a counter kept in the state)."""
-    letters = "".join(chr(ord("a") + int(c, 16) % 26) for c in
-                      uuid.uuid5(uuid.NAMESPACE_URL, f"meet:{db.next_number('gcal:meet')}").hex[:10])
+    letters = "".join(
+        chr(ord("a") + int(c, 16) % 26)
+        for c in uuid.uuid5(uuid.NAMESPACE_URL, f"meet:{db.next_number('gcal:meet')}").hex[:10]
+    )
     code = f"{letters[:3]}-{letters[3:7]}-{letters[7:]}"
-    return {"conferenceId": code, "conferenceSolution": {"name": "Google Meet", "type": "hangoutsMeet"},
-            "entryPoints": [{"entryPointType": "video", "uri": f"https://meet.google.com/{code}", "label": code}]}
+    return {
+        "conferenceId": code,
+        "conferenceSolution": {"name": "Google Meet", "type": "hangoutsMeet"},
+        "entryPoints": [{"entryPointType": "video", "uri": f"https://meet.google.com/{code}", "label": code}],
+    }
 
 
 def check_series(row: Row) -> None:
@@ -54,6 +63,7 @@ def check_series(row: Row) -> None:
 
 
 # ---------------------------------------------------------------- busy time
+
 
 def busy_rows(db: Database, cal: Row, lo: datetime, hi: datetime, skip: str = "") -> list[Row]:
     """Events that make a calendar busy within [lo, hi): not cancelled, not shown as free, not declined by the
@@ -107,6 +117,7 @@ def room_answer(db: Database, room_email: str, row: Row) -> str:
 
 # ---------------------------------------------------------------- guests
 
+
 def guest_list(db: Database, row: Row, wanted: list[AttendeeInput], organizer_copy: bool) -> list[dict[str, Any]]:
     """The new guest list, the organizer first and the others by email (the order they were given in does not
     matter): answers of kept guests stay, new guests need to answer, rooms are marked as resources (they answer in
@@ -115,8 +126,14 @@ def guest_list(db: Database, row: Row, wanted: list[AttendeeInput], organizer_co
     out: list[dict[str, Any]] = []
     organizer = row["organizer_email"]
     if organizer in current or (organizer_copy and wanted and db.find(people, email=organizer)):
-        out.append({**current.get(organizer, {}), "email": organizer, "organizer": True, "responseStatus":
-                    current.get(organizer, {}).get("responseStatus", "accepted")})
+        out.append(
+            {
+                **current.get(organizer, {}),
+                "email": organizer,
+                "organizer": True,
+                "responseStatus": current.get(organizer, {}).get("responseStatus", "accepted"),
+            }
+        )
     emails = [guest.email.strip().lower() for guest in wanted]
     room_emails = {r["email"] for r in db.find(rooms)} if emails else set()
     for guest, email in zip(wanted, emails):
@@ -126,14 +143,18 @@ def guest_list(db: Database, row: Row, wanted: list[AttendeeInput], organizer_co
         if email in room_emails:
             entry["resource"] = True
         out.append(entry)
-    return out[:1] + sorted(out[1:], key=lambda a: a["email"]) if out and out[0].get("organizer") else \
-        sorted(out, key=lambda a: a["email"])
+    return (
+        out[:1] + sorted(out[1:], key=lambda a: a["email"])
+        if out and out[0].get("organizer")
+        else sorted(out, key=lambda a: a["email"])
+    )
 
 
 def answer_rooms(db: Database, row: Row) -> list[dict[str, Any]]:
     """The guest list with every room's answer for the event's (new) time."""
-    return [{**a, "responseStatus": room_answer(db, a["email"], row)} if a.get("resource") else a
-            for a in row["attendees"]]
+    return [
+        {**a, "responseStatus": room_answer(db, a["email"], row)} if a.get("resource") else a for a in row["attendees"]
+    ]
 
 
 def rsvp(db: Database, cal: Row, row: Row, attendees: list[AttendeeInput]) -> Row:
@@ -147,31 +168,56 @@ def rsvp(db: Database, cal: Row, row: Row, attendees: list[AttendeeInput]) -> Ro
             continue
         known = current.get(email)
         if known is None or guest.optional != known.get("optional", False):
-            raise PermissionDenied("forbiddenForNonOrganizer: The attendees of a meeting can only be modified by "
-                                   "the organizer.")
+            raise PermissionDenied(
+                "forbiddenForNonOrganizer: The attendees of a meeting can only be modified by the organizer."
+            )
     mine = next((a for a in attendees if a.email.strip().lower() == cal["id"]), None)
     if mine is None or mine.responseStatus is None:
         raise InvalidRequest("To answer, send your own attendee entry with a responseStatus.")
     stored = materialize(db, row)
-    guests = [{**a, "responseStatus": mine.responseStatus, **({"comment": mine.comment} if mine.comment else {})}
-              if a["email"] == cal["id"] else a for a in stored["attendees"]]
+    guests = [
+        {**a, "responseStatus": mine.responseStatus, **({"comment": mine.comment} if mine.comment else {})}
+        if a["email"] == cal["id"]
+        else a
+        for a in stored["attendees"]
+    ]
     return db.update(events, stored["id"], attendees=guests, updated=db.now_iso())
 
 
 # ---------------------------------------------------------------- creating, cancelling and moving
+
 
 def new_event(db: Database, cal: Row, creator: str, values: dict[str, Any]) -> Row:
     """Store a new event organized by `cal`; rooms answer at once."""
     event_id = db.new_uuid(events).replace("-", "")
     now = db.now_iso()
     row = {
-        "id": event_id, "calendar_id": cal["id"], "i_cal_uid": f"{event_id}@google.com", "status": "confirmed",
-        "summary": "", "description": "", "location": "", "color_id": None, "creator_email": creator,
-        "organizer_email": cal["id"], "recurrence": [], "recurring_event_id": None, "original_start_time": None,
-        "transparency": "opaque", "visibility": "default", "attendees": [], "guests_can_modify": False,
-        "guests_can_invite_others": True, "guests_can_see_other_guests": True,
-        "reminders": {"useDefault": True, "overrides": []}, "conference_data": None, "event_type": "default",
-        "sequence": 0, "created": now, "updated": now, **values,
+        "id": event_id,
+        "calendar_id": cal["id"],
+        "i_cal_uid": f"{event_id}@google.com",
+        "status": "confirmed",
+        "summary": "",
+        "description": "",
+        "location": "",
+        "color_id": None,
+        "creator_email": creator,
+        "organizer_email": cal["id"],
+        "recurrence": [],
+        "recurring_event_id": None,
+        "original_start_time": None,
+        "transparency": "opaque",
+        "visibility": "default",
+        "attendees": [],
+        "guests_can_modify": False,
+        "guests_can_invite_others": True,
+        "guests_can_see_other_guests": True,
+        "reminders": {"useDefault": True, "overrides": []},
+        "conference_data": None,
+        "event_type": "default",
+        "sequence": 0,
+        "created": now,
+        "updated": now,
+        **values,
     }
     check_series(row)
     row["attendees"] = answer_rooms(db, row)
@@ -192,8 +238,9 @@ def apply_changes(db: Database, row: Row, changes: dict[str, Any], bump: bool) -
     check_series(updated)
     if bump:
         changes = {**changes, "attendees": answer_rooms(db, updated)}
-    return db.update(events, stored["id"], **changes, sequence=stored["sequence"] + (1 if bump else 0),
-                     updated=db.now_iso())
+    return db.update(
+        events, stored["id"], **changes, sequence=stored["sequence"] + (1 if bump else 0), updated=db.now_iso()
+    )
 
 
 def answer_on_phone(db: Database, cal: Row, summary: str, day: datetime, response: str) -> str:
@@ -203,8 +250,7 @@ def answer_on_phone(db: Database, cal: Row, summary: str, day: datetime, respons
     for row in single_events(db, rows_on(db, cal, lo, hi), lo, hi):
         if row["summary"].casefold() == summary.strip().casefold() and not organizes(cal, row):
             stored = row if db.find(events, id=row["id"]) else db.get(events, row["recurring_event_id"], "Event")
-            guests = [{**a, "responseStatus": response} if a["email"] == cal["id"] else a
-                      for a in stored["attendees"]]
+            guests = [{**a, "responseStatus": response} if a["email"] == cal["id"] else a for a in stored["attendees"]]
             db.update(events, stored["id"], attendees=guests, updated=db.now_iso())
             return f"{response}: {row['summary']}"
     raise NotFound(f"No invitation called {summary!r} on {day.date().isoformat()}.")
@@ -223,8 +269,9 @@ def move(db: Database, cal: Row, target: Row, row: Row) -> Row:
     if not organizes(cal, row):
         raise PermissionDenied("forbiddenForNonOrganizer: Only the organizer's copy of an event can be moved.")
     if row["recurring_event_id"]:
-        raise InvalidRequest("cannotChangeOrganizerOfInstance: A single instance of a recurring event can't be "
-                             "moved; move the series.")
+        raise InvalidRequest(
+            "cannotChangeOrganizerOfInstance: A single instance of a recurring event can't be moved; move the series."
+        )
     if row["event_type"] != "default":
         raise InvalidRequest(f"eventTypeRestriction: {row['event_type']} events can't be moved.")
     if target["id"] == cal["id"]:
@@ -233,21 +280,31 @@ def move(db: Database, cal: Row, target: Row, row: Row) -> Row:
         guests = [a for a in item["attendees"] if not a.get("organizer")]
         if guests and target["kind"] == "primary":
             guests.insert(0, {"email": target["id"], "organizer": True, "responseStatus": "accepted"})
-        db.update(events, item["id"], calendar_id=target["id"], organizer_email=target["id"], attendees=guests,
-                  sequence=item["sequence"] + 1, updated=db.now_iso())
+        db.update(
+            events,
+            item["id"],
+            calendar_id=target["id"],
+            organizer_email=target["id"],
+            attendees=guests,
+            sequence=item["sequence"] + 1,
+            updated=db.now_iso(),
+        )
     return db.get(events, row["id"], "Event")
 
 
 # ---------------------------------------------------------------- calendars and sharing
 
+
 def create_calendar(db: Database, owner: str, summary: str, description: str, zone_name: str) -> Row:
     """A new secondary calendar: `owner` owns it and finds it on their calendar list."""
     cid = f"c_{db.new_uuid(calendars).replace('-', '')[:26]}@group.calendar.google.com"
-    row = db.insert(calendars, id=cid, summary=summary, description=description, location="", time_zone=zone_name,
-                    kind="secondary")
+    row = db.insert(
+        calendars, id=cid, summary=summary, description=description, location="", time_zone=zone_name, kind="secondary"
+    )
     db.insert(acl_rules, calendar_id=cid, id=f"user:{owner}", role="owner", scope_type="user", scope_value=owner)
-    db.insert(calendar_list, email=owner, calendar_id=cid, summary_override=None, color_id="14", hidden=False,
-              selected=True)
+    db.insert(
+        calendar_list, email=owner, calendar_id=cid, summary_override=None, color_id="14", hidden=False, selected=True
+    )
     return row
 
 
@@ -258,13 +315,17 @@ def change_list_entry(db: Database, account: str, cal: Row, changes: dict[str, A
         raise NotFound(f"notFound: {cal['id']} is not on your calendar list.")
     if "summary_override" in changes:
         changes = {**changes, "summary_override": changes["summary_override"].strip() or None}
-    db.conn.execute(calendar_list.update().where(calendar_list.c.email == account,
-                                                 calendar_list.c.calendar_id == cal["id"]).values(**changes))
+    db.conn.execute(
+        calendar_list.update()
+        .where(calendar_list.c.email == account, calendar_list.c.calendar_id == cal["id"])
+        .values(**changes)
+    )
     return {**found[0], **changes}
 
 
-def share(db: Database, cal: Row, owner: str, new_role: str, scope: PersonScope | DomainScope | PublicScope
-          ) -> tuple[str, str | None]:
+def share(
+    db: Database, cal: Row, owner: str, new_role: str, scope: PersonScope | DomainScope | PublicScope
+) -> tuple[str, str | None]:
     """Add or change a sharing rule; a person gets the calendar on their calendar list. Returns (rule ID, value)."""
     if isinstance(scope, PublicScope):
         if new_role in ("writer", "owner"):
@@ -276,15 +337,27 @@ def share(db: Database, cal: Row, owner: str, new_role: str, scope: PersonScope 
     if scope.type == "user" and value == owner:
         raise PermissionDenied("cannotChangeOwnAcl: You cannot change your own access level.")
     if db.find(acl_rules, calendar_id=cal["id"], id=rule_id):
-        db.conn.execute(acl_rules.update().where(acl_rules.c.calendar_id == cal["id"], acl_rules.c.id == rule_id)
-                        .values(role=new_role))
+        db.conn.execute(
+            acl_rules.update()
+            .where(acl_rules.c.calendar_id == cal["id"], acl_rules.c.id == rule_id)
+            .values(role=new_role)
+        )
     else:
-        db.insert(acl_rules, calendar_id=cal["id"], id=rule_id, role=new_role, scope_type=scope.type,
-                  scope_value=value)
-    if scope.type == "user" and db.find(people, email=value) and not db.find(calendar_list, email=value,
-                                                                             calendar_id=cal["id"]):
-        db.insert(calendar_list, email=value, calendar_id=cal["id"], summary_override=None, color_id="1",
-                  hidden=False, selected=True)
+        db.insert(acl_rules, calendar_id=cal["id"], id=rule_id, role=new_role, scope_type=scope.type, scope_value=value)
+    if (
+        scope.type == "user"
+        and db.find(people, email=value)
+        and not db.find(calendar_list, email=value, calendar_id=cal["id"])
+    ):
+        db.insert(
+            calendar_list,
+            email=value,
+            calendar_id=cal["id"],
+            summary_override=None,
+            color_id="1",
+            hidden=False,
+            selected=True,
+        )
     return rule_id, value
 
 
@@ -299,6 +372,9 @@ def unshare(db: Database, cal: Row, owner: str, rule_id: str) -> Row:
         raise PermissionDenied("cannotChangeOwnAcl: You cannot remove your own access.")
     db.conn.execute(acl_rules.delete().where(acl_rules.c.calendar_id == cal["id"], acl_rules.c.id == rule_id))
     if rule["scope_type"] == "user" and role(db, cal["id"], rule["scope_value"]) == "none":
-        db.conn.execute(calendar_list.delete().where(calendar_list.c.email == rule["scope_value"],
-                                                     calendar_list.c.calendar_id == cal["id"]))
+        db.conn.execute(
+            calendar_list.delete().where(
+                calendar_list.c.email == rule["scope_value"], calendar_list.c.calendar_id == cal["id"]
+            )
+        )
     return rule

@@ -62,10 +62,20 @@ def time_columns(start: When, end: When) -> dict[str, Any]:
     if not end[1] > start[1]:
         raise InvalidRequest("timeRangeEmpty: The specified time range is empty (the end must be after the start).")
     if start[0] == "date":
-        return {"start_date": start[1].isoformat(), "end_date": end[1].isoformat(), "start_date_time": None,
-                "end_date_time": None, "time_zone": start[2]}
-    return {"start_date": None, "end_date": None, "start_date_time": stored(start[1]),
-            "end_date_time": stored(end[1]), "time_zone": start[2]}
+        return {
+            "start_date": start[1].isoformat(),
+            "end_date": end[1].isoformat(),
+            "start_date_time": None,
+            "end_date_time": None,
+            "time_zone": start[2],
+        }
+    return {
+        "start_date": None,
+        "end_date": None,
+        "start_date_time": stored(start[1]),
+        "end_date_time": stored(end[1]),
+        "time_zone": start[2],
+    }
 
 
 def span(row: dict[str, Any]) -> tuple[datetime, datetime]:

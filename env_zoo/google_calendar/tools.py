@@ -62,12 +62,16 @@ RFC3339_EXAMPLE = "2025-03-04T09:00:00-05:00"
 EventPage = Page[EventObject]
 
 
-def _events_page(db: Database, rows: list[dict[str, Any]], cal: dict[str, Any], max_results: int,
-                 page_token: str | None) -> EventPage:
+def _events_page(
+    db: Database, rows: list[dict[str, Any]], cal: dict[str, Any], max_results: int, page_token: str | None
+) -> EventPage:
     page = paginate(rows, max_results, page_token, max_page_size=2500)
     names = display_names(db, emails_of(page.results))
-    return EventPage(results=[event_object(r, cal, names, not sees_details(cal, r)) for r in page.results],
-                     next_cursor=page.next_cursor, has_more=page.has_more)
+    return EventPage(
+        results=[event_object(r, cal, names, not sees_details(cal, r)) for r in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 def _event(db: Database, row: dict[str, Any], cal: dict[str, Any]) -> EventObject:
@@ -87,6 +91,7 @@ def _range(time_min: str | None, time_max: str | None, lo: datetime, hi: datetim
 
 # ---------------------------------------------------------------- user-only
 
+
 @tool(user_only=True)
 def grant_access(db: Database, email: Email, scope: Literal["calendar", "calendar.readonly"] = "calendar") -> str:
     """(User only, on Google's consent screen) The user signs in with their Google account and lets the app see,
@@ -104,8 +109,9 @@ def grant_access(db: Database, email: Email, scope: Literal["calendar", "calenda
 
 
 @tool(user_only=True)
-def respond_on_phone(db: Database, summary: NonEmptyText, date: IsoDate,
-                     response: Literal["accepted", "declined", "tentative"]) -> str:
+def respond_on_phone(
+    db: Database, summary: NonEmptyText, date: IsoDate, response: Literal["accepted", "declined", "tentative"]
+) -> str:
     """(User only, in the Calendar app on their phone) The user answers Yes, No or Maybe to an invitation on their
     primary calendar; for a recurring invitation the answer applies to the whole series.
 
@@ -122,6 +128,7 @@ def respond_on_phone(db: Database, summary: NonEmptyText, date: IsoDate,
 
 # ---------------------------------------------------------------- reads
 
+
 @tool(read_only=True)
 def calendarList_list(
     db: Database, minAccessRole: Role | None = None, showHidden: bool = False
@@ -134,8 +141,10 @@ def calendarList_list(
         showHidden: Include calendars hidden from the list.
     """
     account = me(db)
-    entries = {e["calendar_id"]: e for e in db.find(calendar_list, email=account,
-                                                     **given(hidden=None if showHidden else False))}
+    entries = {
+        e["calendar_id"]: e
+        for e in db.find(calendar_list, email=account, **given(hidden=None if showHidden else False))
+    }
     access = roles(db, list(entries), account)
     out = []
     for cal in (db.get(calendars, cid, "Calendar") for cid in entries):
@@ -176,8 +185,10 @@ def events_list(
     """
     cal = calendar(db, calendarId, me(db), need="reader")
     if orderBy == "startTime" and not singleEvents:
-        raise InvalidRequest("The requested ordering is not available for the particular query: orderBy=startTime "
-                             "needs singleEvents=true.")
+        raise InvalidRequest(
+            "The requested ordering is not available for the particular query: orderBy=startTime "
+            "needs singleEvents=true."
+        )
     lo, hi = _range(timeMin, timeMax, EPOCH, db.now() + rules.SERIES_HORIZON)
     found = listing(db, cal, lo, hi, single=singleEvents, bounded=timeMin is not None or timeMax is not None)
     if not showDeleted:
@@ -257,11 +268,15 @@ def freebusy_query(
         except NotFound:
             result[item] = FreeBusyCalendar(errors=[FreeBusyError(reason="notFound")])
             continue
-        result[item] = FreeBusyCalendar(busy=[TimePeriod(start=s.astimezone(shown).isoformat(),
-                                                         end=e.astimezone(shown).isoformat())
-                                              for s, e in rules.busy_periods(db, cal, lo, hi)])
-    return FreeBusyResponse(timeMin=lo.astimezone(shown).isoformat(), timeMax=hi.astimezone(shown).isoformat(),
-                            calendars=result)
+        result[item] = FreeBusyCalendar(
+            busy=[
+                TimePeriod(start=s.astimezone(shown).isoformat(), end=e.astimezone(shown).isoformat())
+                for s, e in rules.busy_periods(db, cal, lo, hi)
+            ]
+        )
+    return FreeBusyResponse(
+        timeMin=lo.astimezone(shown).isoformat(), timeMax=hi.astimezone(shown).isoformat(), calendars=result
+    )
 
 
 @tool(read_only=True)
@@ -293,23 +308,41 @@ def directory_search(db: Database, query: str, maxResults: PageSize = 25) -> lis
     """
     me(db)
     needle = query.casefold().strip()
-    found = [DirectoryEntry(type="person", email=p["email"], displayName=p["display_name"], title=p["title"],
-                            department=p["department"], location=p["location"], timeZone=p["time_zone"])
-             for p in db.find(people, order_by=[people.c.display_name])
-             if needle in " ".join([p["display_name"], p["email"], p["title"], p["department"]]).casefold()]
-    found += [DirectoryEntry(type="room", email=r["email"], displayName=r["name"],
-                             location=f"{r['building']}, floor {r['floor']}", capacity=r["capacity"],
-                             features=r["features"])
-              for r in db.find(rooms, order_by=[rooms.c.name])
-              if needle in " ".join([r["name"], r["building"], *r["features"]]).casefold()]
+    found = [
+        DirectoryEntry(
+            type="person",
+            email=p["email"],
+            displayName=p["display_name"],
+            title=p["title"],
+            department=p["department"],
+            location=p["location"],
+            timeZone=p["time_zone"],
+        )
+        for p in db.find(people, order_by=[people.c.display_name])
+        if needle in " ".join([p["display_name"], p["email"], p["title"], p["department"]]).casefold()
+    ]
+    found += [
+        DirectoryEntry(
+            type="room",
+            email=r["email"],
+            displayName=r["name"],
+            location=f"{r['building']}, floor {r['floor']}",
+            capacity=r["capacity"],
+            features=r["features"],
+        )
+        for r in db.find(rooms, order_by=[rooms.c.name])
+        if needle in " ".join([r["name"], r["building"], *r["features"]]).casefold()
+    ]
     return found[:maxResults]
 
 
 # ---------------------------------------------------------------- calendars and sharing
 
+
 @tool()
-def calendars_insert(db: Database, summary: Title, description: str = "", timeZone: str | None = None
-                     ) -> CalendarObject:
+def calendars_insert(
+    db: Database, summary: Title, description: str = "", timeZone: str | None = None
+) -> CalendarObject:
     """Create a secondary calendar owned by the user; it is added to their calendar list.
 
     Args:
@@ -384,6 +417,7 @@ def acl_delete(db: Database, calendarId: str, ruleId: RuleId) -> AclRule:
 
 # ---------------------------------------------------------------- events
 
+
 @tool()
 def events_insert(
     db: Database,
@@ -431,12 +465,21 @@ def events_insert(
     if recurrence and values["start_date_time"] and not start.timeZone:
         raise InvalidRequest("Missing time zone definition for start time: recurring events need start.timeZone.")
     rules.check_event_type(eventType, cal, bool(attendees))
-    row = {**values, "summary": summary, "description": description, "location": location,
-           "recurrence": normalize_recurrence(recurrence or [], first_day(values).weekday()),
-           "reminders": rules.reminders(reminders),
-           "color_id": colorId, "transparency": transparency, "visibility": visibility,
-           "guests_can_modify": guestsCanModify, "event_type": eventType, "status": status,
-           "conference_data": rules.meet_link(db) if addGoogleMeet else None}
+    row = {
+        **values,
+        "summary": summary,
+        "description": description,
+        "location": location,
+        "recurrence": normalize_recurrence(recurrence or [], first_day(values).weekday()),
+        "reminders": rules.reminders(reminders),
+        "color_id": colorId,
+        "transparency": transparency,
+        "visibility": visibility,
+        "guests_can_modify": guestsCanModify,
+        "event_type": eventType,
+        "status": status,
+        "conference_data": rules.meet_link(db) if addGoogleMeet else None,
+    }
     draft = {"attendees": [], "organizer_email": cal["id"]}
     row["attendees"] = rules.guest_list(db, draft, attendees or [], organizer_copy=True)
     return _event(db, rules.new_event(db, cal, account, row), cal)
@@ -515,8 +558,20 @@ def events_patch(
     cal = calendar(db, calendarId, account, need="writer")
     row = find_event(db, cal, eventId)
     rules.check_not_cancelled(row, "This event has been cancelled.")
-    details = (summary, description, location, start, end, recurrence, reminders, colorId, transparency, visibility,
-               guestsCanModify, status)
+    details = (
+        summary,
+        description,
+        location,
+        start,
+        end,
+        recurrence,
+        reminders,
+        colorId,
+        transparency,
+        visibility,
+        guestsCanModify,
+        status,
+    )
     detailed = any(value is not None for value in details)
     if not organizes(cal, row) and not row["guests_can_modify"]:
         if detailed or addGoogleMeet or attendees is None:
@@ -527,14 +582,25 @@ def events_patch(
     if not detailed and attendees is None and not addGoogleMeet:
         raise InvalidRequest("Nothing to change: give at least one field.")
     changes: dict[str, Any] = given(
-        summary=summary, description=description, location=location, transparency=transparency,
-        visibility=visibility, guests_can_modify=guestsCanModify, status=status, color_id=colorId)
+        summary=summary,
+        description=description,
+        location=location,
+        transparency=transparency,
+        visibility=visibility,
+        guests_can_modify=guestsCanModify,
+        status=status,
+        color_id=colorId,
+    )
     if reminders is not None:
         changes["reminders"] = rules.reminders(reminders)
     retimed = start is not None or end is not None
     if retimed:
-        changes.update(time_columns(when(start or event_time(row, "start"), row["time_zone"], "start"),
-                                    when(end or event_time(row, "end"), row["time_zone"], "end")))
+        changes.update(
+            time_columns(
+                when(start or event_time(row, "start"), row["time_zone"], "start"),
+                when(end or event_time(row, "end"), row["time_zone"], "end"),
+            )
+        )
     if recurrence is not None:
         changes["recurrence"] = normalize_recurrence(recurrence, first_day({**row, **changes}).weekday())
     if attendees is not None:

@@ -17,8 +17,9 @@ from .schema import drives, files, group_members, permissions, sessions, users
 
 ROLES = ("reader", "commenter", "writer", "fileOrganizer", "organizer", "owner")
 RANK = {name: rank for rank, name in enumerate(ROLES, start=1)}
-NOT_SIGNED_IN = ("Login Required: no Google account has authorized this app to use Google Drive. Ask the user to "
-                 "sign in.")
+NOT_SIGNED_IN = (
+    "Login Required: no Google account has authorized this app to use Google Drive. Ask the user to sign in."
+)
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,23 @@ def signed_in(db: Database, write: bool = False) -> Viewer:
     """The user the app acts for; a write needs the full `drive` scope."""
     session = db.current_session(sessions, f"401 authError: {NOT_SIGNED_IN}")
     if write and session["scope"] != "drive":
-        raise forbidden("insufficientPermissions", "Request had insufficient authentication scopes. The user "
-                        f"granted {session['scope']}; changes need https://www.googleapis.com/auth/drive.")
+        raise forbidden(
+            "insufficientPermissions",
+            "Request had insufficient authentication scopes. The user "
+            f"granted {session['scope']}; changes need https://www.googleapis.com/auth/drive.",
+        )
     user = db.get(users, session["email"])
     groups = frozenset(m["group_email"] for m in db.find(group_members, user_email=user["email"]))
-    return Viewer(user["email"], user["display_name"], user["permission_id"], user["domain"], groups,
-                  user["is_admin"], user["root_id"], session["scope"])
+    return Viewer(
+        user["email"],
+        user["display_name"],
+        user["permission_id"],
+        user["domain"],
+        groups,
+        user["is_admin"],
+        user["root_id"],
+        session["scope"],
+    )
 
 
 def best(*roles: str | None) -> str | None:
@@ -63,8 +75,9 @@ def active(db: Database, row: dict[str, Any]) -> bool:
     return not row["expiration_time"] or row["expiration_time"] > db.now_iso()
 
 
-def principal_grants(db: Database, email: str, groups: Iterable[str], domain: str | None,
-                     rows: Iterable[dict[str, Any]]) -> tuple[dict[str, str], dict[str, str]]:
+def principal_grants(
+    db: Database, email: str, groups: Iterable[str], domain: str | None, rows: Iterable[dict[str, Any]]
+) -> tuple[dict[str, str], dict[str, str]]:
     """The roles a person holds, per item id: (through them or their groups, through their domain or 'anyone')."""
     direct: dict[str, str] = {}
     link: dict[str, str] = {}
@@ -89,8 +102,14 @@ class Access:
     listing hands in the rows it read (`complete`: all of them) and, when it read them, every permission; otherwise
     rows and each item's permissions are read when first needed."""
 
-    def __init__(self, db: Database, viewer: Viewer, rows: list[dict[str, Any]] | None = None,
-                 grant_rows: list[dict[str, Any]] | None = None, complete: bool = False) -> None:
+    def __init__(
+        self,
+        db: Database,
+        viewer: Viewer,
+        rows: list[dict[str, Any]] | None = None,
+        grant_rows: list[dict[str, Any]] | None = None,
+        complete: bool = False,
+    ) -> None:
         self.db = db
         self.me = viewer
         self._rows: dict[str, dict[str, Any]] = {r["id"]: r for r in rows} if rows is not None else {}
@@ -111,8 +130,9 @@ class Access:
             if self._all_grants:
                 return None, None
             me = self.me
-            direct, link = principal_grants(self.db, me.email, me.groups, me.domain,
-                                            self.db.find(permissions, file_id=item_id))
+            direct, link = principal_grants(
+                self.db, me.email, me.groups, me.domain, self.db.find(permissions, file_id=item_id)
+            )
             self._grants[item_id] = (direct.get(item_id), link.get(item_id))
         return self._grants[item_id]
 
@@ -169,8 +189,11 @@ class Access:
         key = row["id"]
         if key not in self._reached:
             parent = self.row(row["parent_id"]) if row["parent_id"] else None
-            self._reached[key] = (row["owner_email"] == self.me.email or self.direct_role(key) is not None
-                                  or (parent is not None and self.reached(parent)))
+            self._reached[key] = (
+                row["owner_email"] == self.me.email
+                or self.direct_role(key) is not None
+                or (parent is not None and self.reached(parent))
+            )
         return self._reached[key]
 
     def role(self, row: dict[str, Any]) -> str | None:
@@ -243,7 +266,8 @@ class Access:
         if row["mime_type"] == FOLDER:
             return False
         restricted = row["copy_requires_writer_permission"] or bool(
-            row["drive_id"] and self.drive(row["drive_id"])["copy_requires_writer_permission"])  # type: ignore[index]
+            row["drive_id"] and self.drive(row["drive_id"])["copy_requires_writer_permission"]
+        )  # type: ignore[index]
         return at_least(role, "writer") or not restricted
 
 
@@ -259,6 +283,5 @@ def person_drive_role(db: Database, email: str, drive_id: str) -> str | None:
     if person is None:
         return None
     groups = {m["group_email"] for m in db.find(group_members, user_email=person["email"])}
-    direct, _ = principal_grants(db, person["email"], groups, person["domain"],
-                                 db.find(permissions, file_id=drive_id))
+    direct, _ = principal_grants(db, person["email"], groups, person["domain"], db.find(permissions, file_id=drive_id))
     return direct.get(drive_id)

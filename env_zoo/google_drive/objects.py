@@ -274,9 +274,15 @@ class AboutObject(BaseModel):
 def summary_fields(row: dict[str, Any], starred: bool, shared: bool) -> dict[str, Any]:
     """The fields files.list shows for a row."""
     return {
-        "id": row["id"], "name": row["name"], "mimeType": row["mime_type"],
-        "parents": [row["parent_id"]] if row["parent_id"] else [], "driveId": row["drive_id"],
-        "owners": [row["owner_email"]] if row["owner_email"] else [], "modifiedTime": row["modified_time"],
-        "trashed": bool(row["trashed"]), "starred": starred, "shared": shared,
+        "id": row["id"],
+        "name": row["name"],
+        "mimeType": row["mime_type"],
+        "parents": [row["parent_id"]] if row["parent_id"] else [],
+        "driveId": row["drive_id"],
+        "owners": [row["owner_email"]] if row["owner_email"] else [],
+        "modifiedTime": row["modified_time"],
+        "trashed": bool(row["trashed"]),
+        "starred": starred,
+        "shared": shared,
         "size": str(row["size"]) if row["size"] is not None else None,
     }

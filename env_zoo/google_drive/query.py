@@ -25,8 +25,12 @@ BOOL_FIELDS = ("trashed", "starred", "sharedWithMe", "hidden")
 LIST_FIELDS = ("parents", "owners", "writers", "readers")
 VISIBILITY = ("anyoneCanFind", "anyoneWithLink", "domainCanFind", "domainWithLink", "limited")
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
 }
 
 
@@ -61,7 +65,7 @@ def tokenize(query: str) -> list[Token]:
             break
         match = TOKEN.match(query, position)
         if match is None:
-            raise invalid(f"unexpected text at position {position}: {query[position:position + 12]!r}")
+            raise invalid(f"unexpected text at position {position}: {query[position : position + 12]!r}")
         kind = match.lastgroup or "word"
         text = match.group(kind)
         if kind == "string":
@@ -209,7 +213,7 @@ class Parser:
             if field == "name":
                 if op == "contains":
                     if wanted.isascii():  # SQLite's LIKE ignores the case of ASCII letters only
-                        self.hint('"name" LIKE ? ESCAPE \'\\\'', "%" + re.sub(r"([%_\\])", r"\\\1", wanted) + "%")
+                        self.hint("\"name\" LIKE ? ESCAPE '\\'", "%" + re.sub(r"([%_\\])", r"\\\1", wanted) + "%")
                     return lambda row, facts: word_prefix(row["name"], wanted)
                 if op == "=":
                     self.hint('"name" = ?', wanted)

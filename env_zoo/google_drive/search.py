@@ -15,11 +15,23 @@ from .rules import FOLDER
 from .schema import files, permissions, stars
 
 #: The columns a listing needs (a narrow read: every row of the table is looked at).
-LIST_COLUMNS = ("id", "name", "mime_type", "description", "parent_id", "drive_id", "owner_email", "is_root", "trashed",
-                "created_time", "modified_time", "size", "text")
+LIST_COLUMNS = (
+    "id",
+    "name",
+    "mime_type",
+    "description",
+    "parent_id",
+    "drive_id",
+    "owner_email",
+    "is_root",
+    "trashed",
+    "created_time",
+    "modified_time",
+    "size",
+    "text",
+)
 GRANT_COLUMNS = ("file_id", "type", "role", "email_address", "domain", "allow_file_discovery", "expiration_time")
-ORDER_KEYS = ("createdTime", "folder", "modifiedTime", "name", "name_natural", "quotaBytesUsed", "recency",
-              "starred")
+ORDER_KEYS = ("createdTime", "folder", "modifiedTime", "name", "name_natural", "quotaBytesUsed", "recency", "starred")
 
 
 class FileFacts:
@@ -50,8 +62,7 @@ class FileFacts:
         if field == "owners":
             return {row["owner_email"]} if row["owner_email"] else set()
         minimum = RANK["writer"] if field == "writers" else RANK["reader"]
-        return {g["email_address"] for g in self.grants(row["id"])
-                if g["email_address"] and RANK[g["role"]] >= minimum}
+        return {g["email_address"] for g in self.grants(row["id"]) if g["email_address"] and RANK[g["role"]] >= minimum}
 
     def flag(self, field: str, row: dict[str, Any]) -> bool:
         if field == "starred":
@@ -64,8 +75,12 @@ class FileFacts:
 
     def visibility(self, row: dict[str, Any]) -> str:
         kinds = {(g["type"], bool(g["allow_file_discovery"])) for g in self.grants(row["id"])}
-        for level, kind in (("anyoneCanFind", ("anyone", True)), ("anyoneWithLink", ("anyone", False)),
-                            ("domainCanFind", ("domain", True)), ("domainWithLink", ("domain", False))):
+        for level, kind in (
+            ("anyoneCanFind", ("anyone", True)),
+            ("anyoneWithLink", ("anyone", False)),
+            ("domainCanFind", ("domain", True)),
+            ("domainWithLink", ("domain", False)),
+        ):
             if kind in kinds:
                 return level
         return "limited"
@@ -74,8 +89,9 @@ class FileFacts:
         return not row["drive_id"] and any(g["role"] != "owner" for g in self.grants(row["id"]))
 
 
-def in_corpus(access: Access, facts: FileFacts, row: dict[str, Any], corpora: str, drive_id: str | None,
-              all_drives: bool) -> bool:
+def in_corpus(
+    access: Access, facts: FileFacts, row: dict[str, Any], corpora: str, drive_id: str | None, all_drives: bool
+) -> bool:
     """Whether a visible item belongs to the corpus searched."""
     if row["is_root"]:
         return False
@@ -98,8 +114,9 @@ def sort_rows(rows: list[dict[str, Any]], order_by: str | None, facts: FileFacts
         words = part.split()
         key, descending = words[0], len(words) > 1 and words[1].lower() == "desc"
         if key not in ORDER_KEYS or len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("asc", "desc")):
-            raise bad_request(f"Invalid orderBy {part!r}: use {', '.join(ORDER_KEYS)}, each optionally followed by "
-                              "desc.")
+            raise bad_request(
+                f"Invalid orderBy {part!r}: use {', '.join(ORDER_KEYS)}, each optionally followed by desc."
+            )
         ordered.sort(key=_key(key, facts), reverse=descending)
     return ordered
 
@@ -141,8 +158,15 @@ def grant_rows(db: Database) -> list[dict[str, Any]]:
     return [dict(zip(GRANT_COLUMNS, values)) for values in db.state.raw.execute(sql)]
 
 
-def search(db: Database, me: Viewer, query: Compiled, corpora: str, drive_id: str | None, all_drives: bool,
-           order_by: str | None) -> tuple[list[dict[str, Any]], FileFacts, Access]:
+def search(
+    db: Database,
+    me: Viewer,
+    query: Compiled,
+    corpora: str,
+    drive_id: str | None,
+    all_drives: bool,
+    order_by: str | None,
+) -> tuple[list[dict[str, Any]], FileFacts, Access]:
     """The visible items of the corpus that match, sorted. A query with SQL hints reads only the items that can
     match (and their folders, as needed); one without reads everything at once."""
     rows = listing_rows(db, query.hints)

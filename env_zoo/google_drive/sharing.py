@@ -69,8 +69,10 @@ def grantee(db: Database, type_: str, email: str | None, domain: str | None, dis
         if not found:
             other = db.find(groups if type_ == "user" else users, email=address)
             if other:
-                raise invalid_sharing(f"{address} is a {'group' if type_ == 'user' else 'person'}; share with it as "
-                                      f"type {'group' if type_ == 'user' else 'user'}.")
+                raise invalid_sharing(
+                    f"{address} is a {'group' if type_ == 'user' else 'person'}; share with it as "
+                    f"type {'group' if type_ == 'user' else 'user'}."
+                )
             raise invalid_sharing(f"{address}: No Google account associated with this email address.")
         name = found[0]["display_name" if type_ == "user" else "name"]
         return Grantee(type_, found[0]["permission_id"], address, found[0]["domain"], name)
@@ -102,24 +104,34 @@ def check_outside(db: Database, access: Access, target: Target, who: Grantee) ->
     drive = access.drive(target.drive_id)
     if drive is not None:
         if drive["domain_users_only"] and who.domain != drive["domain"]:
-            raise forbidden("teamDriveDomainUsersOnlyRestriction", "The shared drive's settings only allow sharing "
-                            f"with people and groups in {drive['domain']}.")
+            raise forbidden(
+                "teamDriveDomainUsersOnlyRestriction",
+                f"The shared drive's settings only allow sharing with people and groups in {drive['domain']}.",
+            )
         if drive["drive_members_only"] and not target.is_drive:
             member = who.type in ("user", "group") and _is_member(db, who, drive["id"])
             if not member:
-                raise forbidden("teamDriveTeamMembersOnlyRestriction", "The shared drive's settings only allow "
-                                "sharing its items with its members.")
+                raise forbidden(
+                    "teamDriveTeamMembersOnlyRestriction",
+                    "The shared drive's settings only allow sharing its items with its members.",
+                )
     if home is None or who.domain == home:
         return
     policy = db.get(domains, home)
     if who.type == "anyone":
         if not policy["allow_anyone_links"]:
-            raise forbidden("publishOutNotPermitted", f'Bad Request. User message: "Your administrator at {home} '
-                            'does not allow sharing with anyone who has the link."')
+            raise forbidden(
+                "publishOutNotPermitted",
+                f'Bad Request. User message: "Your administrator at {home} '
+                'does not allow sharing with anyone who has the link."',
+            )
         return
     if policy["sharing_policy"] in ("incomingOnly", "disallowed") and who.domain not in policy["trusted_domains"]:
-        raise forbidden("shareOutNotPermitted", f'Bad Request. User message: "Sharing outside {home} is turned off '
-                        f'by your administrator{_trusted(policy)}."')
+        raise forbidden(
+            "shareOutNotPermitted",
+            f'Bad Request. User message: "Sharing outside {home} is turned off '
+            f'by your administrator{_trusted(policy)}."',
+        )
 
 
 def _trusted(policy: dict[str, Any]) -> str:
@@ -139,11 +151,14 @@ def check_role(target: Target, role: str, who: Grantee) -> None:
     """Roles that exist for the item and the kind of grantee."""
     if target.is_drive:
         if who.type in ("domain", "anyone"):
-            raise forbidden("cannotShareTeamDriveTopFolderWithAnyoneOrDomains", "A shared drive can't be shared "
-                            "with a domain or with anyone; only people and groups can be members.")
+            raise forbidden(
+                "cannotShareTeamDriveTopFolderWithAnyoneOrDomains",
+                "A shared drive can't be shared with a domain or with anyone; only people and groups can be members.",
+            )
         if role not in SHARED_DRIVE_ROLES:
-            raise invalid_sharing("A shared drive has members (organizer, fileOrganizer, writer, commenter, reader), "
-                                  "never an owner.")
+            raise invalid_sharing(
+                "A shared drive has members (organizer, fileOrganizer, writer, commenter, reader), never an owner."
+            )
         return
     if role in ("organizer", "fileOrganizer"):
         if not target.row["drive_id"]:
@@ -151,8 +166,9 @@ def check_role(target: Target, role: str, who: Grantee) -> None:
         if target.row["mime_type"] != FOLDER:
             raise invalid_sharing(f"The {role} role can only be given on a shared drive or a folder in it.")
     if role == "owner" and target.row["drive_id"]:
-        raise invalid_sharing("Items in a shared drive belong to the shared drive; their ownership can't be "
-                              "transferred.")
+        raise invalid_sharing(
+            "Items in a shared drive belong to the shared drive; their ownership can't be transferred."
+        )
     if who.type in ("domain", "anyone") and role not in LINK_ROLES:
         raise invalid_sharing(f"{who.type} permissions can only be reader, commenter or writer.")
 
@@ -162,14 +178,15 @@ def expiration(db: Database, target: Target, who_type: str, role: str, value: st
     if value is None:
         return None
     if target.is_drive:
-        raise forbidden("expirationDateNotAllowedForSharedDriveMembers", "Expiration dates can't be set on shared "
-                        "drive members.")
+        raise forbidden(
+            "expirationDateNotAllowedForSharedDriveMembers", "Expiration dates can't be set on shared drive members."
+        )
     if who_type not in ("user", "group"):
-        raise forbidden("cannotSetExpirationOnAnyoneOrDomain", "Expiration dates can only be set on user and "
-                        "group permissions.")
+        raise forbidden(
+            "cannotSetExpirationOnAnyoneOrDomain", "Expiration dates can only be set on user and group permissions."
+        )
     if role not in ("reader", "commenter"):
-        raise forbidden("cannotSetExpiration", "Expiration dates can only be set on reader and commenter "
-                        "permissions.")
+        raise forbidden("cannotSetExpiration", "Expiration dates can only be set on reader and commenter permissions.")
     moment = parse_timestamp(value, "expirationTime", example="2025-07-31T17:00:00Z")
     if moment <= db.now():
         raise forbidden("expirationDatesMustBeInTheFuture", "Expiration dates must be in the future.")
@@ -208,8 +225,16 @@ def require_share(access: Access, target: Target) -> None:
         raise insufficient()
 
 
-def store(db: Database, target: Target, who: Grantee, role: str, discoverable: bool | None,
-          expires: str | None, pending_owner: bool, replacing: dict[str, Any] | None) -> dict[str, Any]:
+def store(
+    db: Database,
+    target: Target,
+    who: Grantee,
+    role: str,
+    discoverable: bool | None,
+    expires: str | None,
+    pending_owner: bool,
+    replacing: dict[str, Any] | None,
+) -> dict[str, Any]:
     """Write the permission (replacing the grantee's earlier one)."""
     key = f"{target.id}|{who.permission_id}"
     for stale in [replacing] if replacing is not None else []:
@@ -217,9 +242,16 @@ def store(db: Database, target: Target, who: Grantee, role: str, discoverable: b
     if db.find(permissions, key=key):  # an expired permission of the same grantee: gone for good
         db.delete(permissions, key)
     return db.insert(
-        permissions, key=key, file_id=target.id, permission_id=who.permission_id,
-        type=who.type, role=role, email_address=who.email, domain=who.domain if who.type == "domain" else None,
-        allow_file_discovery=discoverable if who.type in ("domain", "anyone") else None, expiration_time=expires,
+        permissions,
+        key=key,
+        file_id=target.id,
+        permission_id=who.permission_id,
+        type=who.type,
+        role=role,
+        email_address=who.email,
+        domain=who.domain if who.type == "domain" else None,
+        allow_file_discovery=discoverable if who.type in ("domain", "anyone") else None,
+        expiration_time=expires,
         pending_owner=pending_owner,
     )
 
@@ -253,12 +285,17 @@ def check_transfer(db: Database, access: Access, target: Target, who: Grantee, n
             raise insufficient()
         return new_owner
     if current["domain"] is None:
-        raise forbidden("consentRequiredForOwnershipTransfer", "Consent is required to transfer ownership of a file "
-                        "to another user. Make them a writer with pendingOwner set; they accept by taking the owner "
-                        "role themselves.")
+        raise forbidden(
+            "consentRequiredForOwnershipTransfer",
+            "Consent is required to transfer ownership of a file "
+            "to another user. Make them a writer with pendingOwner set; they accept by taking the owner "
+            "role themselves.",
+        )
     if new_owner["domain"] != current["domain"]:
-        raise bad_request("Ownership can only be transferred to another user in the same organization as the "
-                          "current owner.", "ownershipChangeAcrossDomainNotPermitted")
+        raise bad_request(
+            "Ownership can only be transferred to another user in the same organization as the current owner.",
+            "ownershipChangeAcrossDomainNotPermitted",
+        )
     return new_owner
 
 
@@ -269,23 +306,39 @@ def check_pending_owner(db: Database, target: Target, who: Grantee, role: str) -
     if who.type != "user":
         raise invalid_sharing("Only a person can become an item's owner.")
     if role != "writer":
-        raise forbidden("pendingOwnerWriterRequired", "The target user cannot be a pending owner because the "
-                        "target user does not have a writer role for the file.")
+        raise forbidden(
+            "pendingOwnerWriterRequired",
+            "The target user cannot be a pending owner because the "
+            "target user does not have a writer role for the file.",
+        )
     if db.get(users, target.row["owner_email"])["domain"] is not None:
-        raise bad_request("pendingOwner is for transfers between personal Google accounts; in a Workspace "
-                          "organization transfer ownership directly (role owner with transferOwnership).")
+        raise bad_request(
+            "pendingOwner is for transfers between personal Google accounts; in a Workspace "
+            "organization transfer ownership directly (role owner with transferOwnership)."
+        )
     if target.role != "owner":
         raise insufficient()
 
 
-def grant(db: Database, access: Access, target: Target, who: Grantee, role: str, discoverable: bool | None,
-          expires_at: str | None, transfer_ownership: bool, move_to_root: bool, pending_owner: bool,
-          notify: bool) -> dict[str, Any]:
+def grant(
+    db: Database,
+    access: Access,
+    target: Target,
+    who: Grantee,
+    role: str,
+    discoverable: bool | None,
+    expires_at: str | None,
+    transfer_ownership: bool,
+    move_to_root: bool,
+    pending_owner: bool,
+    notify: bool,
+) -> dict[str, Any]:
     """Create (or change) a permission with every sharing rule applied; returns the stored row."""
     check_role(target, role, who)
     if role == "owner" and not transfer_ownership:
-        raise forbidden("forbidden", "The transferOwnership parameter must be enabled when the permission role is "
-                        "'owner'.")
+        raise forbidden(
+            "forbidden", "The transferOwnership parameter must be enabled when the permission role is 'owner'."
+        )
     if transfer_ownership and role != "owner":
         raise bad_request("transferOwnership can only be set when the role is owner.")
     replacing = existing_for(db, target, who)
@@ -340,16 +393,27 @@ def locate(db: Database, access: Access, target: Target, permission_id: str) -> 
     source = inherited_source(db, access, target, permission_id)
     if source is not None:
         if target.row.get("drive_id"):
-            raise forbidden("cannotModifyInheritedTeamDrivePermission", "Cannot update or delete an inherited "
-                            "permission on a shared drive item.")
-        raise forbidden("cannotModifyInheritedPermission", f"This permission is inherited from folder {source}; "
-                        "change it there.")
+            raise forbidden(
+                "cannotModifyInheritedTeamDrivePermission",
+                "Cannot update or delete an inherited permission on a shared drive item.",
+            )
+        raise forbidden(
+            "cannotModifyInheritedPermission", f"This permission is inherited from folder {source}; change it there."
+        )
     raise permission_not_found(permission_id)
 
 
-def update(db: Database, access: Access, target: Target, permission_id: str, role: str | None,
-           expires_at: str | None, remove_expiration: bool, transfer_ownership: bool,
-           pending_owner: bool | None) -> dict[str, Any]:
+def update(
+    db: Database,
+    access: Access,
+    target: Target,
+    permission_id: str,
+    role: str | None,
+    expires_at: str | None,
+    remove_expiration: bool,
+    transfer_ownership: bool,
+    pending_owner: bool | None,
+) -> dict[str, Any]:
     """Change a permission's role or expiration (or make its person the owner)."""
     row = locate(db, access, target, permission_id)
     who = grantee_of(db, row)
@@ -359,8 +423,9 @@ def update(db: Database, access: Access, target: Target, permission_id: str, rol
     if new_role == "owner" and row["role"] != "owner":
         check_role(target, "owner", who)
         if not transfer_ownership:
-            raise forbidden("forbidden", "The transferOwnership parameter must be enabled when the permission role "
-                            "is 'owner'.")
+            raise forbidden(
+                "forbidden", "The transferOwnership parameter must be enabled when the permission role is 'owner'."
+            )
         new_owner = check_transfer(db, access, target, who, True)
         transfer(db, access, target, new_owner, False)
         return db.get(permissions, row["key"])
@@ -374,8 +439,11 @@ def update(db: Database, access: Access, target: Target, permission_id: str, rol
     if expires_at is not None:
         expires = expiration(db, target, who.type, new_role, expires_at)
     elif expires is not None and new_role not in ("reader", "commenter"):
-        raise forbidden("cannotSetExpiration", "Expiration dates can only be set on reader and commenter "
-                        "permissions; remove the expiration (removeExpiration) to give this role.")
+        raise forbidden(
+            "cannotSetExpiration",
+            "Expiration dates can only be set on reader and commenter "
+            "permissions; remove the expiration (removeExpiration) to give this role.",
+        )
     pending = bool(row["pending_owner"]) and new_role == "writer"
     if pending_owner:
         check_pending_owner(db, target, who, new_role)

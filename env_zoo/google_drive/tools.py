@@ -38,18 +38,28 @@ from .search import search
 from .view import Render
 
 GoogleType = Literal[
-    "application/vnd.google-apps.folder", "application/vnd.google-apps.document",
-    "application/vnd.google-apps.spreadsheet", "application/vnd.google-apps.presentation",
-    "application/vnd.google-apps.form", "application/vnd.google-apps.drawing",
+    "application/vnd.google-apps.folder",
+    "application/vnd.google-apps.document",
+    "application/vnd.google-apps.spreadsheet",
+    "application/vnd.google-apps.presentation",
+    "application/vnd.google-apps.form",
+    "application/vnd.google-apps.drawing",
 ]
 Role = Literal["owner", "organizer", "fileOrganizer", "writer", "commenter", "reader"]
 GranteeType = Literal["user", "group", "domain", "anyone"]
 Corpora = Literal["user", "drive", "allDrives", "domain"]
-OneParent = Annotated[list[str], Field(min_length=1, max_length=1),
-                      ErrorText("403 cannotAddParent: Increasing the number of parents is not allowed: an item has "
-                                "exactly one parent.")]
-OrderBy = Annotated[str, Field(pattern=r"^\s*[A-Za-z_]+( (asc|desc))?(\s*,\s*[A-Za-z_]+( (asc|desc))?)*\s*$",
-                               description="comma-separated keys, each optionally followed by desc")]
+OneParent = Annotated[
+    list[str],
+    Field(min_length=1, max_length=1),
+    ErrorText("403 cannotAddParent: Increasing the number of parents is not allowed: an item has exactly one parent."),
+]
+OrderBy = Annotated[
+    str,
+    Field(
+        pattern=r"^\s*[A-Za-z_]+( (asc|desc))?(\s*,\s*[A-Za-z_]+( (asc|desc))?)*\s*$",
+        description="comma-separated keys, each optionally followed by desc",
+    ),
+]
 FileId = Annotated[str, Field(min_length=1)]
 
 
@@ -94,6 +104,7 @@ class ProposalResolved(BaseModel):
 
 # ---------------------------------------------------------------- helpers
 
+
 def _me(db: Database, write: bool = False) -> Access:
     return Access(db, signed_in(db, write))
 
@@ -137,6 +148,7 @@ def _commentable(access: Access, file_id: str) -> tuple[dict, str]:
 
 # ---------------------------------------------------------------- the user (OAuth consent screen)
 
+
 @tool(user_only=True)
 def sign_in(db: Database, email: NonEmptyText, scope: Literal["drive", "drive.readonly"] = "drive") -> SignedIn:
     """(User only, on Google's consent screen) The user signs in with their Google account and lets the app use
@@ -150,8 +162,15 @@ def sign_in(db: Database, email: NonEmptyText, scope: Literal["drive", "drive.re
     if person is None:
         raise not_found("Couldn't find your Google Account.")
     db.start_session(sessions, email=person["email"], scope=scope)
-    return SignedIn(user=UserRef(displayName=person["display_name"], emailAddress=person["email"],
-                                 permissionId=person["permission_id"], me=True), scope=scope)
+    return SignedIn(
+        user=UserRef(
+            displayName=person["display_name"],
+            emailAddress=person["email"],
+            permissionId=person["permission_id"],
+            me=True,
+        ),
+        scope=scope,
+    )
 
 
 @tool(read_only=True)
@@ -166,15 +185,22 @@ def about_get(db: Database) -> AboutObject:
     policy = db.find(domains, name=me.domain) if me.domain else []
     return AboutObject(
         user=UserRef(displayName=me.display_name, emailAddress=me.email, permissionId=me.permission_id, me=True),
-        storageQuota=StorageQuota(limit=str(person["storage_limit"]), usage=str(in_drive), usageInDrive=str(in_drive),
-                                  usageInDriveTrash=str(in_trash)),
-        domain=me.domain, domainSharingPolicy=policy[0]["sharing_policy"] if policy else "allowed",
-        trustedDomains=policy[0]["trusted_domains"] if policy else [], canCreateDrives=me.domain is not None,
+        storageQuota=StorageQuota(
+            limit=str(person["storage_limit"]),
+            usage=str(in_drive),
+            usageInDrive=str(in_drive),
+            usageInDriveTrash=str(in_trash),
+        ),
+        domain=me.domain,
+        domainSharingPolicy=policy[0]["sharing_policy"] if policy else "allowed",
+        trustedDomains=policy[0]["trusted_domains"] if policy else [],
+        canCreateDrives=me.domain is not None,
         scope=me.scope,
     )
 
 
 # ---------------------------------------------------------------- files
+
 
 @tool(read_only=True)
 def files_list(
@@ -210,17 +236,21 @@ def files_list(
     if (driveId is not None) != (corpora == "drive"):
         raise bad_request("The driveId parameter must be specified if and only if corpora is set to drive.")
     if corpora in ("drive", "allDrives") and not includeItemsFromAllDrives:
-        raise bad_request("The includeItemsFromAllDrives parameter must be set to true when corpora is drive or "
-                          "allDrives.")
+        raise bad_request(
+            "The includeItemsFromAllDrives parameter must be set to true when corpora is drive or allDrives."
+        )
     if driveId is not None:
         Access(db, me).shared_drive(driveId)
     query = compile_query(q or "", {"root": me.root_id, "me": me.email})
-    rows, facts, access = search(db, me, query, corpora, driveId.strip() if driveId else None,
-                                 includeItemsFromAllDrives, orderBy)
+    rows, facts, access = search(
+        db, me, query, corpora, driveId.strip() if driveId else None, includeItemsFromAllDrives, orderBy
+    )
     page = paginate(rows, pageSize, pageToken, max_page_size=1000)
     render = Render(db, access)
-    return FileList(files=[render.summary(r, r["id"] in facts.starred_ids, facts.shared(r)) for r in page.results],
-                    nextPageToken=page.next_cursor)
+    return FileList(
+        files=[render.summary(r, r["id"] in facts.starred_ids, facts.shared(r)) for r in page.results],
+        nextPageToken=page.next_cursor,
+    )
 
 
 @tool(read_only=True)
@@ -264,15 +294,46 @@ def files_create(
     now, me = db.now_iso(), access.me.email
     new_id = new_file_id(db, mimeType)
     editors = mimeType in DOCS_EDITORS
-    db.insert(files, id=new_id, name=name, mime_type=mimeType, description=description or "", parent_id=parent_id,
-              drive_id=drive_id, owner_email=None if drive_id else me, is_root=False, trashed=False,
-              explicitly_trashed=False, trashing_user=None, trashed_time=None, created_time=now, modified_time=now,
-              last_modifying_user=me, size=None, head_revision_id="1" if editors else None, version=1,
-              copy_requires_writer_permission=False, writers_can_share=True, text="")
+    db.insert(
+        files,
+        id=new_id,
+        name=name,
+        mime_type=mimeType,
+        description=description or "",
+        parent_id=parent_id,
+        drive_id=drive_id,
+        owner_email=None if drive_id else me,
+        is_root=False,
+        trashed=False,
+        explicitly_trashed=False,
+        trashing_user=None,
+        trashed_time=None,
+        created_time=now,
+        modified_time=now,
+        last_modifying_user=me,
+        size=None,
+        head_revision_id="1" if editors else None,
+        version=1,
+        copy_requires_writer_permission=False,
+        writers_can_share=True,
+        text="",
+    )
     if editors:
-        db.insert(revisions, key=f"{new_id}|1", file_id=new_id, revision_id="1", number=1, mime_type=mimeType,
-                  modified_time=now, last_modifying_user=me, keep_forever=False, original_filename=None,
-                  md5_checksum=None, size=None, restored_from=None)
+        db.insert(
+            revisions,
+            key=f"{new_id}|1",
+            file_id=new_id,
+            revision_id="1",
+            number=1,
+            mime_type=mimeType,
+            modified_time=now,
+            last_modifying_user=me,
+            keep_forever=False,
+            original_filename=None,
+            md5_checksum=None,
+            size=None,
+            restored_from=None,
+        )
     if not drive_id:
         tree.owner_permission(db, new_id, me)
     return _file(db, access, new_id)
@@ -310,9 +371,16 @@ def files_update(
     """
     access = _me(db, write=True)
     row, role = access.file(fileId)
-    changes = {k: v for k, v in {"name": name, "description": description,
-                                 "copy_requires_writer_permission": copyRequiresWriterPermission,
-                                 "writers_can_share": writersCanShare}.items() if v is not None}
+    changes = {
+        k: v
+        for k, v in {
+            "name": name,
+            "description": description,
+            "copy_requires_writer_permission": copyRequiresWriterPermission,
+            "writers_can_share": writersCanShare,
+        }.items()
+        if v is not None
+    }
     if not changes and starred is None and trashed is None and addParents is None and removeParents is None:
         raise bad_request("Nothing to change: give at least one field.")
     if name is not None or description is not None:
@@ -339,8 +407,14 @@ def files_update(
             db.delete(stars, key)
     if changes:
         current = db.get(files, row["id"])
-        db.update(files, row["id"], **changes, modified_time=db.now_iso(), last_modifying_user=access.me.email,
-                  version=current["version"] + 1)
+        db.update(
+            files,
+            row["id"],
+            **changes,
+            modified_time=db.now_iso(),
+            last_modifying_user=access.me.email,
+            version=current["version"] + 1,
+        )
     fresh = Access(db, access.me)
     return _file(db, fresh, row["id"])
 
@@ -409,9 +483,11 @@ def files_empty_trash(db: Database, driveId: str | None = None) -> TrashEmptied:
 
 # ---------------------------------------------------------------- permissions
 
+
 @tool(read_only=True)
-def permissions_list(db: Database, fileId: FileId, pageSize: page_size(100) = 100,
-                     pageToken: str | None = None) -> PermissionList:
+def permissions_list(
+    db: Database, fileId: FileId, pageSize: page_size(100) = 100, pageToken: str | None = None
+) -> PermissionList:
     """List who can reach an item and how: its own permissions first, then those inherited from the folders above
     it and from shared drive membership (inherited=true, with inheritedFrom). For a shared drive's id: its members.
     Needs edit access to the item (any member may list a shared drive's members).
@@ -471,8 +547,19 @@ def permissions_create(
     access = _me(db, write=True)
     target = _target(access, fileId)
     who = sharing.grantee(db, type, emailAddress, domain, bool(allowFileDiscovery))
-    stored = sharing.grant(db, access, target, who, role, allowFileDiscovery, expirationTime, transferOwnership,
-                           moveToNewOwnersRoot, pendingOwner, sendNotificationEmail)
+    stored = sharing.grant(
+        db,
+        access,
+        target,
+        who,
+        role,
+        allowFileDiscovery,
+        expirationTime,
+        transferOwnership,
+        moveToNewOwnersRoot,
+        pendingOwner,
+        sendNotificationEmail,
+    )
     return Render(db, access).permission(stored)
 
 
@@ -502,14 +589,24 @@ def permissions_update(
     """
     access = _me(db, write=True)
     target = _target(access, fileId)
-    stored = sharing.update(db, access, target, permissionId.strip(), role, expirationTime, removeExpiration,
-                            transferOwnership, pendingOwner)
+    stored = sharing.update(
+        db,
+        access,
+        target,
+        permissionId.strip(),
+        role,
+        expirationTime,
+        removeExpiration,
+        transferOwnership,
+        pendingOwner,
+    )
     return Render(db, access).permission(stored)
 
 
 @tool()
-def permissions_delete(db: Database, fileId: FileId, permissionId: Annotated[str, Field(min_length=1)]
-                       ) -> PermissionDeleted:
+def permissions_delete(
+    db: Database, fileId: FileId, permissionId: Annotated[str, Field(min_length=1)]
+) -> PermissionDeleted:
     """Remove a permission set on the item (or a member of a shared drive). People may always remove their own
     access; the owner's permission can't be removed.
 
@@ -525,9 +622,11 @@ def permissions_delete(db: Database, fileId: FileId, permissionId: Annotated[str
 
 # ---------------------------------------------------------------- revisions
 
+
 @tool(read_only=True)
-def revisions_list(db: Database, fileId: FileId, pageSize: page_size(1000) = 200,
-                   pageToken: str | None = None) -> RevisionList:
+def revisions_list(
+    db: Database, fileId: FileId, pageSize: page_size(1000) = 200, pageToken: str | None = None
+) -> RevisionList:
     """List a file's revisions, oldest first (the last is the current content). Needs edit access. Revisions of
     uploaded files not kept forever are purged 30 days after newer content arrives.
 
@@ -545,8 +644,9 @@ def revisions_list(db: Database, fileId: FileId, pageSize: page_size(1000) = 200
 
 
 @tool()
-def revisions_update(db: Database, fileId: FileId, revisionId: Annotated[str, Field(min_length=1)],
-                     keepForever: bool) -> RevisionObject:
+def revisions_update(
+    db: Database, fileId: FileId, revisionId: Annotated[str, Field(min_length=1)], keepForever: bool
+) -> RevisionObject:
     """Keep a revision of an uploaded file forever (never purged), at most 200 per file. Only files with binary
     content have this; once kept forever a revision can't be set back to false (only deleted).
 
@@ -561,20 +661,22 @@ def revisions_update(db: Database, fileId: FileId, revisionId: Annotated[str, Fi
     if row["mime_type"] in DOCS_EDITORS:
         raise bad_request("keepForever is only available for revisions of files with binary content in Drive.")
     if revision["keep_forever"] and not keepForever:
-        raise bad_request("Bad Request. Cannot update a revision to false that is marked as keepForever.",
-                          "illegalKeepForeverModification")
+        raise bad_request(
+            "Bad Request. Cannot update a revision to false that is marked as keepForever.",
+            "illegalKeepForeverModification",
+        )
     if keepForever and not revision["keep_forever"]:
         kept = len(db.find(revisions, file_id=row["id"], keep_forever=True))
         if kept >= KEEP_FOREVER_LIMIT:
-            raise forbidden("keepForeverLimitExceeded", f"At most {KEEP_FOREVER_LIMIT} revisions of a file can be "
-                            "kept forever.")
+            raise forbidden(
+                "keepForeverLimitExceeded", f"At most {KEEP_FOREVER_LIMIT} revisions of a file can be kept forever."
+            )
         revision = db.update(revisions, revision["key"], keep_forever=True)
     return Render(db, access).revision(revision, row)
 
 
 @tool()
-def revisions_restore(db: Database, fileId: FileId, revisionId: Annotated[str, Field(min_length=1)]
-                      ) -> RevisionObject:
+def revisions_restore(db: Database, fileId: FileId, revisionId: Annotated[str, Field(min_length=1)]) -> RevisionObject:
     """Bring back an older version: its content is copied into a new current revision (Drive's "Restore this
     version"; the revisions in between stay). Needs edit access; not on a trashed file or the current revision.
 
@@ -596,20 +698,40 @@ def revisions_restore(db: Database, fileId: FileId, revisionId: Annotated[str, F
     else:
         new_id = new_binary_revision_id(db)
     now, me = db.now_iso(), access.me.email
-    created = db.insert(revisions, key=f"{row['id']}|{new_id}", file_id=row["id"], revision_id=new_id, number=number,
-                        mime_type=old["mime_type"], modified_time=now, last_modifying_user=me, keep_forever=False,
-                        original_filename=old["original_filename"], md5_checksum=old["md5_checksum"], size=old["size"],
-                        restored_from=old["revision_id"])
-    db.update(files, row["id"], head_revision_id=new_id, size=old["size"], modified_time=now, last_modifying_user=me,
-              version=row["version"] + 1)
+    created = db.insert(
+        revisions,
+        key=f"{row['id']}|{new_id}",
+        file_id=row["id"],
+        revision_id=new_id,
+        number=number,
+        mime_type=old["mime_type"],
+        modified_time=now,
+        last_modifying_user=me,
+        keep_forever=False,
+        original_filename=old["original_filename"],
+        md5_checksum=old["md5_checksum"],
+        size=old["size"],
+        restored_from=old["revision_id"],
+    )
+    db.update(
+        files,
+        row["id"],
+        head_revision_id=new_id,
+        size=old["size"],
+        modified_time=now,
+        last_modifying_user=me,
+        version=row["version"] + 1,
+    )
     return Render(db, access).revision(created, row)
 
 
 # ---------------------------------------------------------------- shared drives
 
+
 @tool(read_only=True)
-def drives_list(db: Database, q: str | None = None, pageSize: page_size(100) = 10,
-                pageToken: str | None = None) -> DriveList:
+def drives_list(
+    db: Database, q: str | None = None, pageSize: page_size(100) = 10, pageToken: str | None = None
+) -> DriveList:
     """List the shared drives the user is a member of, A-Z, with their restrictions and the user's role.
 
     Args:
@@ -624,8 +746,14 @@ def drives_list(db: Database, q: str | None = None, pageSize: page_size(100) = 1
         role = access.drive_role(drive)
         if role is None:
             continue
-        row = {"name": drive["name"], "mime_type": "", "trashed": False, "created_time": drive["created_time"],
-               "modified_time": drive["created_time"], "hidden": drive["hidden"]}
+        row = {
+            "name": drive["name"],
+            "mime_type": "",
+            "trashed": False,
+            "created_time": drive["created_time"],
+            "modified_time": drive["created_time"],
+            "hidden": drive["hidden"],
+        }
         if predicate(row, _DriveFacts()):
             found.append(render.drive(drive, role))
     page = paginate(found, pageSize, pageToken)
@@ -678,27 +806,42 @@ def drives_update(
     access = _me(db, write=True)
     drive, role = access.shared_drive(driveId)
     access.require(role, "organizer", "Only managers (organizers) of a shared drive can change its settings.")
-    restrictions = {k: v for k, v in {
-        "copy_requires_writer_permission": copyRequiresWriterPermission, "domain_users_only": domainUsersOnly,
-        "drive_members_only": driveMembersOnly,
-        "sharing_folders_requires_organizer_permission": sharingFoldersRequiresOrganizerPermission,
-        "admin_managed_restrictions": adminManagedRestrictions}.items() if v is not None}
+    restrictions = {
+        k: v
+        for k, v in {
+            "copy_requires_writer_permission": copyRequiresWriterPermission,
+            "domain_users_only": domainUsersOnly,
+            "drive_members_only": driveMembersOnly,
+            "sharing_folders_requires_organizer_permission": sharingFoldersRequiresOrganizerPermission,
+            "admin_managed_restrictions": adminManagedRestrictions,
+        }.items()
+        if v is not None
+    }
     if name is None and not restrictions:
         raise bad_request("Nothing to change: give a name or a restriction.")
     if restrictions and (drive["admin_managed_restrictions"] or "admin_managed_restrictions" in restrictions):
         if not (access.me.is_admin and access.me.domain == drive["domain"]):
-            raise forbidden("insufficientAdministratorPrivileges", "Only a Workspace administrator of "
-                            f"{drive['domain']} can change this shared drive's restrictions "
-                            "(adminManagedRestrictions).")
+            raise forbidden(
+                "insufficientAdministratorPrivileges",
+                "Only a Workspace administrator of "
+                f"{drive['domain']} can change this shared drive's restrictions "
+                "(adminManagedRestrictions).",
+            )
     updated = db.update(drives, drive["id"], **restrictions, **({"name": name} if name is not None else {}))
     return Render(db, access).drive(updated, role)
 
 
 # ---------------------------------------------------------------- comments
 
+
 @tool(read_only=True)
-def comments_list(db: Database, fileId: FileId, includeDeleted: bool = False, pageSize: page_size(100) = 20,
-                  pageToken: str | None = None) -> CommentList:
+def comments_list(
+    db: Database,
+    fileId: FileId,
+    includeDeleted: bool = False,
+    pageSize: page_size(100) = 20,
+    pageToken: str | None = None,
+) -> CommentList:
     """List a file's comment threads, oldest first, with their replies and whether they are resolved.
 
     Args:
@@ -717,8 +860,9 @@ def comments_list(db: Database, fileId: FileId, includeDeleted: bool = False, pa
 
 
 @tool()
-def comments_create(db: Database, fileId: FileId, content: text(4096),
-                    quotedText: Annotated[str, Field(max_length=4096)] | None = None) -> CommentObject:
+def comments_create(
+    db: Database, fileId: FileId, content: text(4096), quotedText: Annotated[str, Field(max_length=4096)] | None = None
+) -> CommentObject:
     """Comment on a file (commenters and up).
 
     Args:
@@ -730,9 +874,18 @@ def comments_create(db: Database, fileId: FileId, content: text(4096),
     row, role = _commentable(access, fileId)
     access.require(role, "commenter")
     now = db.now_iso()
-    created = db.insert(comments, id=new_comment_id(db), file_id=row["id"], author_email=access.me.email,
-                        content=content, quoted_text=quotedText, resolved=False, deleted=False, created_time=now,
-                        modified_time=now)
+    created = db.insert(
+        comments,
+        id=new_comment_id(db),
+        file_id=row["id"],
+        author_email=access.me.email,
+        content=content,
+        quoted_text=quotedText,
+        resolved=False,
+        deleted=False,
+        created_time=now,
+        modified_time=now,
+    )
     return Render(db, access).comment(created)
 
 
@@ -766,8 +919,15 @@ def replies_create(
     if action == "reopen" and not thread["resolved"]:
         raise conflict("notResolved", "The comment is open; only a resolved comment can be reopened.")
     now = db.now_iso()
-    db.insert(replies, id=new_comment_id(db), comment_id=thread["id"], author_email=access.me.email,
-              content=(content or "").strip(), action=action, created_time=now)
+    db.insert(
+        replies,
+        id=new_comment_id(db),
+        comment_id=thread["id"],
+        author_email=access.me.email,
+        content=(content or "").strip(),
+        action=action,
+        created_time=now,
+    )
     changes = {"resolved": action == "resolve"} if action else {}
     updated = db.update(comments, thread["id"], modified_time=now, **changes)
     return Render(db, access).comment(updated)
@@ -775,9 +935,11 @@ def replies_create(
 
 # ---------------------------------------------------------------- access requests
 
+
 @tool(read_only=True)
-def accessproposals_list(db: Database, fileId: FileId, pageSize: page_size(100) = 20,
-                         pageToken: str | None = None) -> AccessProposalList:
+def accessproposals_list(
+    db: Database, fileId: FileId, pageSize: page_size(100) = 20, pageToken: str | None = None
+) -> AccessProposalList:
     """List the pending requests for access to a file or folder (only people who can share it may).
 
     Args:
@@ -830,7 +992,8 @@ def accessproposals_resolve(
         chosen = max(role, key=["reader", "commenter", "writer"].index)
         target = sharing.Target(row, my_role, False)
         who = sharing.grantee(db, "user", proposal["recipient_email"], None, False)
-        granted = Render(db, access).permission(sharing.grant(db, access, target, who, chosen, None, None, False,
-                                                              False, False, sendNotification))
+        granted = Render(db, access).permission(
+            sharing.grant(db, access, target, who, chosen, None, None, False, False, False, sendNotification)
+        )
     db.update(access_proposals, proposal["id"], status="accepted" if action == "ACCEPT" else "denied")
     return ProposalResolved(fileId=row["id"], proposalId=proposal["id"], action=action, permission=granted)

@@ -39,9 +39,19 @@ def owner_permission(db: Database, file_id: str, email: str) -> None:
     if db.find(permissions, key=key):
         db.update(permissions, key, role="owner", expiration_time=None, pending_owner=False)
     else:
-        db.insert(permissions, key=key, file_id=file_id, permission_id=person["permission_id"], type="user",
-                  role="owner", email_address=email, domain=None, allow_file_discovery=None, expiration_time=None,
-                  pending_owner=False)
+        db.insert(
+            permissions,
+            key=key,
+            file_id=file_id,
+            permission_id=person["permission_id"],
+            type="user",
+            role="owner",
+            email_address=email,
+            domain=None,
+            allow_file_discovery=None,
+            expiration_time=None,
+            pending_owner=False,
+        )
 
 
 def drop_owner_permission(db: Database, row: dict[str, Any]) -> None:
@@ -51,6 +61,7 @@ def drop_owner_permission(db: Database, row: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------- destinations
+
 
 def destination(access: Access, parent: str) -> tuple[str, str | None, str | None]:
     """Where an item may go: (parent id, shared drive id, the user's role there). `parent` is a folder's id, a
@@ -93,6 +104,7 @@ def chain_ids(access: Access, parent_id: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- moving
+
 
 def move(db: Database, access: Access, row: dict[str, Any], role: str, add: str | None, remove: str | None) -> None:
     """Change an item's parent: addParents and removeParents together (an item has exactly one parent)."""
@@ -142,13 +154,17 @@ def _move_into_shared_drive(db: Database, access: Access, row: dict[str, Any], r
         raise forbidden("teamDrivesFolderMoveInNotSupported", FOLDER_MOVE_IN)
     access.require(role, "writer")
     if role != "owner" and person_drive_role(db, row["owner_email"], drive_id) is None:
-        raise forbidden("fileOwnerNotMemberOfTeamDrive", "Cannot move a file into a shared drive as a writer when "
-                        "the owner of the file is not a member of that shared drive.")
+        raise forbidden(
+            "fileOwnerNotMemberOfTeamDrive",
+            "Cannot move a file into a shared drive as a writer when "
+            "the owner of the file is not a member of that shared drive.",
+        )
     drop_owner_permission(db, row)
     db.update(files, row["id"], drive_id=drive_id, owner_email=None, writers_can_share=True)
 
 
 # ---------------------------------------------------------------- trash
+
 
 def set_trashed(db: Database, access: Access, row: dict[str, Any], role: str, trashed: bool) -> None:
     """Move an item to the trash with everything inside it, or bring it back with what was trashed along."""
@@ -163,15 +179,15 @@ def set_trashed(db: Database, access: Access, row: dict[str, Any], role: str, tr
         db.update(files, row["id"], trashed=True, explicitly_trashed=True, trashed_time=now, trashing_user=me)
         for item in descendants(db, row):
             if not item["trashed"]:
-                db.update(files, item["id"], trashed=True, explicitly_trashed=False, trashed_time=now,
-                          trashing_user=me)
+                db.update(files, item["id"], trashed=True, explicitly_trashed=False, trashed_time=now, trashing_user=me)
         return
     parent = access.row(row["parent_id"]) if row["parent_id"] else None
     changes: dict[str, Any] = {}
     if parent is not None and parent["trashed"]:  # its folder stays in the trash: it comes back at the top
         changes["parent_id"] = row["drive_id"] or db.get(users, row["owner_email"])["root_id"]
-    db.update(files, row["id"], trashed=False, explicitly_trashed=False, trashed_time=None, trashing_user=None,
-              **changes)
+    db.update(
+        files, row["id"], trashed=False, explicitly_trashed=False, trashed_time=None, trashing_user=None, **changes
+    )
     pending = [row["id"]] if row["mime_type"] == FOLDER else []
     while pending:
         for child in children(db, pending.pop(0)):
@@ -183,10 +199,15 @@ def set_trashed(db: Database, access: Access, row: dict[str, Any], role: str, tr
 
 # ---------------------------------------------------------------- deleting for good
 
+
 def erase(db: Database, file_id: str) -> None:
     """Remove one item and everything attached to it."""
-    for table, column in ((permissions, "file_id"), (revisions, "file_id"), (access_proposals, "file_id"),
-                          (stars, "file_id")):
+    for table, column in (
+        (permissions, "file_id"),
+        (revisions, "file_id"),
+        (access_proposals, "file_id"),
+        (stars, "file_id"),
+    ):
         for found in db.find(table, **{column: file_id}):
             db.delete(table, found[list(table.primary_key.columns)[0].name])
     for comment in db.find(comments, file_id=file_id):
@@ -209,8 +230,15 @@ def delete_forever(db: Database, access: Access, row: dict[str, Any], role: str)
             deleted.append(item)
             gone.add(item["id"])
         elif item["parent_id"] in gone:
-            db.update(files, item["id"], parent_id=db.get(users, item["owner_email"])["root_id"], trashed=False,
-                      explicitly_trashed=False, trashed_time=None, trashing_user=None)
+            db.update(
+                files,
+                item["id"],
+                parent_id=db.get(users, item["owner_email"])["root_id"],
+                trashed=False,
+                explicitly_trashed=False,
+                trashed_time=None,
+                trashing_user=None,
+            )
     for item in reversed(deleted):
         erase(db, item["id"])
     return deleted
@@ -218,8 +246,16 @@ def delete_forever(db: Database, access: Access, row: dict[str, Any], role: str)
 
 # ---------------------------------------------------------------- copying
 
-def copy_file(db: Database, access: Access, row: dict[str, Any], role: str, name: str | None,
-              parent: str | None, description: str | None) -> dict[str, Any]:
+
+def copy_file(
+    db: Database,
+    access: Access,
+    row: dict[str, Any],
+    role: str,
+    name: str | None,
+    parent: str | None,
+    description: str | None,
+) -> dict[str, Any]:
     """A copy owned by the user (or by the shared drive it lands in), with the source's current content."""
     if row["mime_type"] == FOLDER:
         raise bad_request("Folders can't be copied; copy the files inside them.")
@@ -236,18 +272,44 @@ def copy_file(db: Database, access: Access, row: dict[str, Any], role: str, name
     head = _head_revision(db, row)
     revision_id = "1" if row["mime_type"] in DOCS_EDITORS else new_binary_revision_id(db)
     copied = db.insert(
-        files, id=new_id, name=name if name is not None else f"Copy of {row['name']}", mime_type=row["mime_type"],
-        description=description if description is not None else row["description"], parent_id=parent_id,
-        drive_id=drive_id, owner_email=None if drive_id else me, is_root=False, trashed=False,
-        explicitly_trashed=False, trashing_user=None, trashed_time=None, created_time=now, modified_time=now,
-        last_modifying_user=me, size=row["size"], head_revision_id=revision_id, version=1,
-        copy_requires_writer_permission=row["copy_requires_writer_permission"], writers_can_share=True,
+        files,
+        id=new_id,
+        name=name if name is not None else f"Copy of {row['name']}",
+        mime_type=row["mime_type"],
+        description=description if description is not None else row["description"],
+        parent_id=parent_id,
+        drive_id=drive_id,
+        owner_email=None if drive_id else me,
+        is_root=False,
+        trashed=False,
+        explicitly_trashed=False,
+        trashing_user=None,
+        trashed_time=None,
+        created_time=now,
+        modified_time=now,
+        last_modifying_user=me,
+        size=row["size"],
+        head_revision_id=revision_id,
+        version=1,
+        copy_requires_writer_permission=row["copy_requires_writer_permission"],
+        writers_can_share=True,
         text=row["text"],
     )
-    db.insert(revisions, key=f"{new_id}|{revision_id}", file_id=new_id, revision_id=revision_id, number=1,
-              mime_type=row["mime_type"], modified_time=now, last_modifying_user=me, keep_forever=False,
-              original_filename=copied["name"] if row["mime_type"] not in DOCS_EDITORS else None,
-              md5_checksum=head["md5_checksum"] if head else None, size=row["size"], restored_from=None)
+    db.insert(
+        revisions,
+        key=f"{new_id}|{revision_id}",
+        file_id=new_id,
+        revision_id=revision_id,
+        number=1,
+        mime_type=row["mime_type"],
+        modified_time=now,
+        last_modifying_user=me,
+        keep_forever=False,
+        original_filename=copied["name"] if row["mime_type"] not in DOCS_EDITORS else None,
+        md5_checksum=head["md5_checksum"] if head else None,
+        size=row["size"],
+        restored_from=None,
+    )
     if not drive_id:
         owner_permission(db, new_id, me)
     return copied

@@ -54,8 +54,12 @@ class Render:
             return None
         person = self.person(email)
         name = person["display_name"] if person else email
-        return UserRef(displayName=name, emailAddress=email, permissionId=person["permission_id"] if person else None,
-                       me=email == self.access.me.email)
+        return UserRef(
+            displayName=name,
+            emailAddress=email,
+            permissionId=person["permission_id"] if person else None,
+            me=email == self.access.me.email,
+        )
 
     # ---------------------------------------------------------------- files
 
@@ -78,18 +82,24 @@ class Render:
         drive = access.drive(row["drive_id"])
         return FileObject(
             **summary_fields(row, self.starred(row["id"]), self.shared(row)),
-            description=row["description"], explicitlyTrashed=bool(row["explicitly_trashed"]),
-            trashedTime=row["trashed_time"], trashingUser=self.user(row["trashing_user"]),
-            createdTime=row["created_time"], ownedByMe=row["owner_email"] == access.me.email,
+            description=row["description"],
+            explicitlyTrashed=bool(row["explicitly_trashed"]),
+            trashedTime=row["trashed_time"],
+            trashingUser=self.user(row["trashing_user"]),
+            createdTime=row["created_time"],
+            ownedByMe=row["owner_email"] == access.me.email,
             ownerDetails=[u for u in [self.user(row["owner_email"])] if u],
-            lastModifyingUser=self.user(row["last_modifying_user"]), headRevisionId=row["head_revision_id"],
-            version=str(row["version"]), webViewLink=web_view_link(row["id"], row["mime_type"]),
+            lastModifyingUser=self.user(row["last_modifying_user"]),
+            headRevisionId=row["head_revision_id"],
+            version=str(row["version"]),
+            webViewLink=web_view_link(row["id"], row["mime_type"]),
             copyRequiresWriterPermission=bool(row["copy_requires_writer_permission"]),
             writersCanShare=bool(row["writers_can_share"]) if not row["drive_id"] else False,
             capabilities=Capabilities(
                 canEdit=at_least(role, "writer") and not row["trashed"],
                 canComment=at_least(role, "commenter") and not folder,
-                canShare=access.can_share(row, role), canCopy=access.can_copy(row, role),
+                canShare=access.can_share(row, role),
+                canCopy=access.can_copy(row, role),
                 canTrash=access.can_trash(row, role) and not row["trashed"] and not row["is_root"],
                 canUntrash=access.can_trash(row, role) and bool(row["trashed"]),
                 canDelete=access.can_delete(row, role) and not row["is_root"],
@@ -104,8 +114,13 @@ class Render:
     # ---------------------------------------------------------------- permissions
 
     def _grant(self, row: dict[str, Any]) -> dict[str, Any]:
-        fields: dict[str, Any] = {"id": row["permission_id"], "type": row["type"], "role": row["role"],
-                                  "emailAddress": row["email_address"], "domain": row["domain"]}
+        fields: dict[str, Any] = {
+            "id": row["permission_id"],
+            "type": row["type"],
+            "role": row["role"],
+            "emailAddress": row["email_address"],
+            "domain": row["domain"],
+        }
         if row["type"] == "user":
             person = self.person(row["email_address"])
             fields["displayName"] = person["display_name"] if person else None
@@ -145,8 +160,15 @@ class Render:
             entry["role"] = best(entry["role"], grant["role"])
 
         for grant in self.db.find(permissions, file_id=target_id):
-            add(grant, PermissionDetail(permissionType="member" if row is None else "file", role=grant["role"],
-                                        inherited=False, inheritedFrom=None))
+            add(
+                grant,
+                PermissionDetail(
+                    permissionType="member" if row is None else "file",
+                    role=grant["role"],
+                    inherited=False,
+                    inheritedFrom=None,
+                ),
+            )
         if row is not None:
             current = row["parent_id"]
             while current:
@@ -156,19 +178,36 @@ class Render:
                             continue
                         grant = {**grant, "role": "writer"}
                     member = self.access.drive(current) is not None
-                    add(grant, PermissionDetail(permissionType="member" if member else "file", role=grant["role"],
-                                                inherited=True, inheritedFrom=current))
+                    add(
+                        grant,
+                        PermissionDetail(
+                            permissionType="member" if member else "file",
+                            role=grant["role"],
+                            inherited=True,
+                            inheritedFrom=current,
+                        ),
+                    )
                 parent = self.access.row(current)
                 current = parent["parent_id"] if parent is not None else None
         rank = {"owner": 0, "organizer": 1, "fileOrganizer": 2, "writer": 3, "commenter": 4, "reader": 5}
-        ordered = sorted(order, key=lambda k: (merged[k]["inherited"], rank[merged[k]["role"]],
-                                               merged[k]["emailAddress"] or merged[k]["domain"] or ""))
+        ordered = sorted(
+            order,
+            key=lambda k: (
+                merged[k]["inherited"],
+                rank[merged[k]["role"]],
+                merged[k]["emailAddress"] or merged[k]["domain"] or "",
+            ),
+        )
         return [PermissionObject(**merged[key]) for key in ordered]
 
     def permission(self, grant: dict[str, Any]) -> PermissionObject:
         """One stored permission."""
-        return PermissionObject(**self._grant(grant), permissionDetails=[PermissionDetail(
-            permissionType="file", role=grant["role"], inherited=False, inheritedFrom=None)])
+        return PermissionObject(
+            **self._grant(grant),
+            permissionDetails=[
+                PermissionDetail(permissionType="file", role=grant["role"], inherited=False, inheritedFrom=None)
+            ],
+        )
 
     # ---------------------------------------------------------------- revisions, drives, comments, proposals
 
@@ -176,11 +215,15 @@ class Render:
         """A stored revision."""
         binary = file_row["mime_type"] not in DOCS_EDITORS
         return RevisionObject(
-            id=row["revision_id"], mimeType=row["mime_type"], modifiedTime=row["modified_time"],
+            id=row["revision_id"],
+            mimeType=row["mime_type"],
+            modifiedTime=row["modified_time"],
             keepForever=bool(row["keep_forever"]) if binary else None,
             lastModifyingUser=self.user(row["last_modifying_user"]),  # type: ignore[arg-type]
-            originalFilename=row["original_filename"], md5Checksum=row["md5_checksum"],
-            size=str(row["size"]) if row["size"] is not None else None, restoredFrom=row["restored_from"],
+            originalFilename=row["original_filename"],
+            md5Checksum=row["md5_checksum"],
+            size=str(row["size"]) if row["size"] is not None else None,
+            restoredFrom=row["restored_from"],
         )
 
     def drive(self, row: dict[str, Any], role: str) -> DriveObject:
@@ -188,18 +231,27 @@ class Render:
         organizer = at_least(role, "organizer")
         free = organizer and (not row["admin_managed_restrictions"] or self.access.me.is_admin)
         return DriveObject(
-            id=row["id"], name=row["name"], createdTime=row["created_time"], hidden=bool(row["hidden"]),
-            orgDomain=row["domain"], myRole=role,
+            id=row["id"],
+            name=row["name"],
+            createdTime=row["created_time"],
+            hidden=bool(row["hidden"]),
+            orgDomain=row["domain"],
+            myRole=role,
             restrictions=DriveRestrictions(
                 adminManagedRestrictions=bool(row["admin_managed_restrictions"]),
                 copyRequiresWriterPermission=bool(row["copy_requires_writer_permission"]),
-                domainUsersOnly=bool(row["domain_users_only"]), driveMembersOnly=bool(row["drive_members_only"]),
+                domainUsersOnly=bool(row["domain_users_only"]),
+                driveMembersOnly=bool(row["drive_members_only"]),
                 sharingFoldersRequiresOrganizerPermission=bool(row["sharing_folders_requires_organizer_permission"]),
             ),
             capabilities=DriveCapabilities(
-                canManageMembers=organizer, canAddChildren=at_least(role, "writer"), canRename=organizer,
-                canChangeDriveMembersOnlyRestriction=free, canChangeDomainUsersOnlyRestriction=free,
-                canChangeCopyRequiresWriterPermissionRestriction=free, canDeleteChildren=organizer,
+                canManageMembers=organizer,
+                canAddChildren=at_least(role, "writer"),
+                canRename=organizer,
+                canChangeDriveMembersOnlyRestriction=free,
+                canChangeDomainUsersOnlyRestriction=free,
+                canChangeCopyRequiresWriterPermissionRestriction=free,
+                canDeleteChildren=organizer,
             ),
         )
 
@@ -207,18 +259,34 @@ class Render:
         """A comment thread with its replies, oldest first."""
         thread = sorted(self.db.find(replies, comment_id=row["id"]), key=lambda r: (r["created_time"], r["id"]))
         return CommentObject(
-            id=row["id"], author=self.user(row["author_email"]), content=row["content"],  # type: ignore[arg-type]
+            id=row["id"],
+            author=self.user(row["author_email"]),
+            content=row["content"],  # type: ignore[arg-type]
             quotedFileContent=QuotedFileContent(value=row["quoted_text"]) if row["quoted_text"] else None,
-            createdTime=row["created_time"], modifiedTime=row["modified_time"], resolved=bool(row["resolved"]),
+            createdTime=row["created_time"],
+            modifiedTime=row["modified_time"],
+            resolved=bool(row["resolved"]),
             deleted=bool(row["deleted"]),
-            replies=[ReplyObject(id=r["id"], author=self.user(r["author_email"]), content=r["content"],  # type: ignore[arg-type]
-                                 action=r["action"], createdTime=r["created_time"]) for r in thread],
+            replies=[
+                ReplyObject(
+                    id=r["id"],
+                    author=self.user(r["author_email"]),
+                    content=r["content"],  # type: ignore[arg-type]
+                    action=r["action"],
+                    createdTime=r["created_time"],
+                )
+                for r in thread
+            ],
         )
 
     def proposal(self, row: dict[str, Any]) -> AccessProposalObject:
         """A pending access proposal."""
         return AccessProposalObject(
-            fileId=row["file_id"], proposalId=row["id"], requesterEmailAddress=row["requester_email"],
-            recipientEmailAddress=row["recipient_email"], rolesAndViews=[RoleAndView(role=row["role"])],
-            requestMessage=row["message"], createTime=row["create_time"],
+            fileId=row["file_id"],
+            proposalId=row["id"],
+            requesterEmailAddress=row["requester_email"],
+            recipientEmailAddress=row["recipient_email"],
+            rolesAndViews=[RoleAndView(role=row["role"])],
+            requestMessage=row["message"],
+            createTime=row["create_time"],
         )

@@ -123,7 +123,8 @@ def _close_point(day: int, interval: list[str], when: date | None) -> dict[str, 
 def _periods(days: list[tuple[int, date | None, list[list[str]]]]) -> list[dict[str, Any]]:
     return [
         {"open": _point(day, iv[0], when), "close": _close_point(day, iv, when)}
-        for day, when, hours in days for iv in hours
+        for day, when, hours in days
+        for iv in hours
     ]
 
 

@@ -215,6 +215,7 @@ class VisitObject(BaseModel):
 
 # ---------------------------------------------------------------- conversions
 
+
 def rating(place: dict[str, Any]) -> float | None:
     """The average star rating to one decimal, null without ratings."""
     count = place["user_rating_count"]
@@ -253,8 +254,13 @@ def relative_time(db: Database, moment: str) -> str:
     """'a week ago', '3 months ago' as Google Maps writes it."""
     then = datetime.strptime(moment, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     seconds = max(0, (db.now() - then).total_seconds())
-    for size, unit in ((365 * 86400, "year"), (30 * 86400, "month"), (7 * 86400, "week"), (86400, "day"),
-                       (3600, "hour")):
+    for size, unit in (
+        (365 * 86400, "year"),
+        (30 * 86400, "month"),
+        (7 * 86400, "week"),
+        (86400, "day"),
+        (3600, "hour"),
+    ):
         if seconds >= size:
             count = int(seconds // size)
             return f"a{'n' if unit == 'hour' else ''} {unit} ago" if count == 1 else f"{count} {unit}s ago"
@@ -265,8 +271,10 @@ def review_object(db: Database, row: dict[str, Any], place: dict[str, Any] | Non
     """A stored review as the API returns it."""
     place = place or db.get(places, row["place_id"], "Place")
     return ReviewObject(
-        **{k: row[k] for k in ("id", "place_id", "rating", "text", "author_display_name", "publish_time",
-                               "update_time")},
+        **{
+            k: row[k]
+            for k in ("id", "place_id", "rating", "text", "author_display_name", "publish_time", "update_time")
+        },
         name=f"places/{row['place_id']}/reviews/{row['id']}",
         place_display_name=place["display_name"],
         relative_publish_time_description=relative_time(db, row["update_time"] or row["publish_time"]),
@@ -277,9 +285,13 @@ def saved_place_object(db: Database, item: dict[str, Any]) -> SavedPlaceObject:
     """A list item with its place's name, address and rating."""
     place = db.get(places, item["place_id"], "Place")
     return SavedPlaceObject(
-        **{k: place[k] for k in ("display_name", "primary_type_display_name", "short_formatted_address",
-                                 "business_status")},
-        place_id=place["id"], rating=rating(place), note=item["note"],
+        **{
+            k: place[k]
+            for k in ("display_name", "primary_type_display_name", "short_formatted_address", "business_status")
+        },
+        place_id=place["id"],
+        rating=rating(place),
+        note=item["note"],
         added_by=db.get(users, item["added_by"], "User")["display_name"],
     )
 
@@ -287,8 +299,12 @@ def saved_place_object(db: Database, item: dict[str, Any]) -> SavedPlaceObject:
 def label_object(db: Database, row: dict[str, Any]) -> LabelObject:
     """A label with its place."""
     place = db.get(places, row["place_id"], "Place")
-    return LabelObject(place_id=place["id"], label=row["name"], display_name=place["display_name"],
-                       formatted_address=place["formatted_address"])
+    return LabelObject(
+        place_id=place["id"],
+        label=row["name"],
+        display_name=place["display_name"],
+        formatted_address=place["formatted_address"],
+    )
 
 
 def has_review(db: Database, user_id: str, place_id: str) -> bool:
@@ -300,7 +316,11 @@ def visit_object(db: Database, row: dict[str, Any]) -> VisitObject:
     """A visit with its place, and whether the visitor reviewed it."""
     place = db.get(places, row["place_id"], "Place")
     return VisitObject(
-        id=row["id"], place_id=place["id"], display_name=place["display_name"],
-        short_formatted_address=place["short_formatted_address"], source=row["source"],
-        visited_at=row["visited_at"], reviewed=has_review(db, row["user_id"], place["id"]),
+        id=row["id"],
+        place_id=place["id"],
+        display_name=place["display_name"],
+        short_formatted_address=place["short_formatted_address"],
+        source=row["source"],
+        visited_at=row["visited_at"],
+        reviewed=has_review(db, row["user_id"], place["id"]),
     )

@@ -12,8 +12,12 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Permiss
 from .objects import SavedListObject
 from .schema import list_followers, places, reviews, saved_lists, saved_places, sessions, users, visits
 
-DEFAULT_LISTS = {"FAVORITES": "Favorites", "WANT_TO_GO": "Want to go", "TRAVEL_PLANS": "Travel plans",
-                 "STARRED": "Starred places"}
+DEFAULT_LISTS = {
+    "FAVORITES": "Favorites",
+    "WANT_TO_GO": "Want to go",
+    "TRAVEL_PLANS": "Travel plans",
+    "STARRED": "Starred places",
+}
 SHARE_PREFIX = "https://maps.app.goo.gl/"
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 REVIEW_PREFIX = "ChdDSUhNMG9nS0VJQ0FnSU"  # review IDs: this prefix and five digits
@@ -70,8 +74,10 @@ def owned_list(db: Database, list_id: str, user: dict[str, Any], action: str) ->
 def list_object(db: Database, row: dict[str, Any], user: dict[str, Any]) -> SavedListObject:
     """A list with its counts, seen by `user`."""
     return SavedListObject(
-        **{k: row[k] for k in ("id", "name", "kind", "emoji", "description", "visibility", "collaborative",
-                               "share_url")},
+        **{
+            k: row[k]
+            for k in ("id", "name", "kind", "emoji", "description", "visibility", "collaborative", "share_url")
+        },
         owner_display_name=db.get(users, row["owner_id"], "User")["display_name"],
         role=role(db, row, user["id"]) or "VIEWER",
         place_count=len(db.find(saved_places, list_id=row["id"])),
@@ -134,5 +140,9 @@ def own_review(db: Database, review_id: str, user: dict[str, Any]) -> dict[str, 
 def move_rating(db: Database, place_id: str, stars: int, count: int) -> None:
     """Add (or with negative values, take away) ratings from a place's aggregate."""
     target = db.get(places, place_id, "Place")
-    db.update(places, place_id, rating_total=target["rating_total"] + stars,
-              user_rating_count=target["user_rating_count"] + count)
+    db.update(
+        places,
+        place_id,
+        rating_total=target["rating_total"] + stars,
+        user_rating_count=target["user_rating_count"] + count,
+    )

@@ -9,11 +9,41 @@ import unicodedata
 from typing import Any
 
 STOPWORDS = {
-    "a", "an", "and", "at", "around", "best", "by", "de", "do", "da", "for", "good", "in", "me", "my", "near",
-    "nearby", "of", "on", "or", "place", "places", "some", "the", "to", "top", "with",
+    "a",
+    "an",
+    "and",
+    "at",
+    "around",
+    "best",
+    "by",
+    "de",
+    "do",
+    "da",
+    "for",
+    "good",
+    "in",
+    "me",
+    "my",
+    "near",
+    "nearby",
+    "of",
+    "on",
+    "or",
+    "place",
+    "places",
+    "some",
+    "the",
+    "to",
+    "top",
+    "with",
 }
-FIELD_WEIGHTS = (("display_name", 3), ("kind", 2), ("neighborhood", 2), ("formatted_address", 1),
-                 ("editorial_summary", 1))
+FIELD_WEIGHTS = (
+    ("display_name", 3),
+    ("kind", 2),
+    ("neighborhood", 2),
+    ("formatted_address", 1),
+    ("editorial_summary", 1),
+)
 
 
 def fold(text: str) -> str:
@@ -54,8 +84,10 @@ def prominence(place: dict[str, Any]) -> float:
     count = place["user_rating_count"]
     return (place["rating_total"] / count) * math.log10(count + 1) if count else 0.0
 
+
 # Place types of Table A that searches may filter on.
-TABLE_A = frozenset("""
+TABLE_A = frozenset(
+    """
     accounting airport amusement_park aquarium art_gallery atm bakery bank bar beach beauty_salon bicycle_store
     book_store bowling_alley brazilian_restaurant breakfast_restaurant brunch_restaurant bus_station cafe
     car_rental casino chinese_restaurant church clothing_store coffee_shop convenience_store cultural_center
@@ -69,4 +101,5 @@ TABLE_A = frozenset("""
     shopping_mall spa spanish_restaurant stadium steak_house store subway_station supermarket sushi_restaurant
     thai_restaurant tourist_attraction tourist_information_center train_station transit_station
     vegan_restaurant vegetarian_restaurant vietnamese_restaurant wine_bar zoo
-""".split())
+""".split()
+)

@@ -9,7 +9,15 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 
 from . import rules
@@ -17,15 +25,32 @@ from .geo import distance_m, localized_distance, localized_duration, route
 from .hours import local_date, local_now, open_now
 from .objects import rating as place_rating
 from .objects import (
-    AccountObject, LabelObject, LocalizedValues, PlaceObject, PlaceSummary, ReviewObject, RouteMatrixElement,
-    SavedListObject, SavedListPage, SavedOverview, SavedPlaceObject, VisitObject, has_review, label_object,
-    place_object, place_summary, review_object, saved_place_object, visit_object,
+    AccountObject,
+    LabelObject,
+    LocalizedValues,
+    PlaceObject,
+    PlaceSummary,
+    ReviewObject,
+    RouteMatrixElement,
+    SavedListObject,
+    SavedListPage,
+    SavedOverview,
+    SavedPlaceObject,
+    VisitObject,
+    has_review,
+    label_object,
+    place_object,
+    place_summary,
+    review_object,
+    saved_place_object,
+    visit_object,
 )
 from .schema import labels, list_followers, places, reviews, saved_lists, saved_places, sessions, users, visits
 from .search import TABLE_A, prominence, relevance, words
 
-PriceLevel = Literal["PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE",
-                     "PRICE_LEVEL_VERY_EXPENSIVE"]
+PriceLevel = Literal[
+    "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"
+]
 TravelMode = Literal["DRIVE", "BICYCLE", "WALK", "TWO_WHEELER", "TRANSIT"]
 Visibility = Literal["PRIVATE", "SHARED", "PUBLIC"]
 TEXT_SEARCH_LIMIT = 60  # Text Search returns at most 60 places over all pages
@@ -43,6 +68,7 @@ class Circle(BaseModel):
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _check_types(values: list[str]) -> None:
     unknown = [t for t in values if t not in TABLE_A]
@@ -92,8 +118,9 @@ def _waypoint(db: Database, value: str) -> tuple[float, float]:
     return target["latitude"], target["longitude"]
 
 
-def _text_rank(row: dict[str, Any], query: list[str], included_type: str | None, bias: Circle | None,
-               preference: str) -> tuple | None:
+def _text_rank(
+    row: dict[str, Any], query: list[str], included_type: str | None, bias: Circle | None, preference: str
+) -> tuple | None:
     """A place's sort key for a text search (places of included_type first, then the most query words found),
     or None when it matches too few of the query's words."""
     found, score = relevance(query, row)
@@ -115,6 +142,7 @@ def _item(db: Database, list_row: dict[str, Any], place_id: str) -> dict[str, An
 
 
 # ---------------------------------------------------------------- places
+
 
 @tool(read_only=True)
 def search_text(
@@ -197,7 +225,8 @@ def search_nearby(
     if not 1 <= max_result_count <= 20:
         raise InvalidRequest("max_result_count must be between 1 and 20.")
     found = [
-        row for row in db.find(places)
+        row
+        for row in db.find(places)
         if _distance(row, location_restriction) <= location_restriction.radius
         and (not included_types or set(included_types) & set(row["types"]))
         and not set(excluded_types or []) & set(row["types"])
@@ -251,17 +280,25 @@ def compute_route_matrix(
     for i, start in enumerate(starts):
         for j, end in enumerate(ends):
             leg = route(start, end, travel_mode)
-            matrix.append(RouteMatrixElement(
-                origin_index=i, destination_index=j,
-                condition="ROUTE_EXISTS" if leg else "ROUTE_NOT_FOUND",
-                distance_meters=leg[0] if leg else None, duration=f"{leg[1]}s" if leg else None,
-                localized_values=LocalizedValues(distance=localized_distance(leg[0]),
-                                                 duration=localized_duration(leg[1])) if leg else None,
-            ))
+            matrix.append(
+                RouteMatrixElement(
+                    origin_index=i,
+                    destination_index=j,
+                    condition="ROUTE_EXISTS" if leg else "ROUTE_NOT_FOUND",
+                    distance_meters=leg[0] if leg else None,
+                    duration=f"{leg[1]}s" if leg else None,
+                    localized_values=LocalizedValues(
+                        distance=localized_distance(leg[0]), duration=localized_duration(leg[1])
+                    )
+                    if leg
+                    else None,
+                )
+            )
     return matrix
 
 
 # ---------------------------------------------------------------- saved lists
+
 
 @tool(read_only=True)
 def list_saved_lists(db: Database) -> SavedOverview:
@@ -291,8 +328,10 @@ def get_saved_list(db: Database, list_id: str, page_size: int = 20, page_token: 
     items = db.find(saved_places, list_id=row["id"])
     page = paginate(items, page_size, page_token, max_page_size=50)
     return SavedListPage(
-        saved_list=rules.list_object(db, row, user), places=[saved_place_object(db, i) for i in page.results],
-        next_page_token=page.next_cursor, has_more=page.has_more,
+        saved_list=rules.list_object(db, row, user),
+        places=[saved_place_object(db, i) for i in page.results],
+        next_page_token=page.next_cursor,
+        has_more=page.has_more,
     )
 
 
@@ -308,10 +347,17 @@ def create_list(db: Database, name: str, description: str = "", emoji: str | Non
     user = rules.me(db)
     now = db.now_iso()
     row = db.insert(
-        saved_lists, id=db.new_id(saved_lists, "list_"), owner_id=user["id"], kind="CUSTOM",
+        saved_lists,
+        id=db.new_id(saved_lists, "list_"),
+        owner_id=user["id"],
+        kind="CUSTOM",
         name=rules.check_list_name(db, user, name),
         description=rules.check_text(description, "Description", rules.MAX_DESCRIPTION),
-        emoji=_emoji(emoji), visibility="PRIVATE", collaborative=False, share_url=None, created_at=now,
+        emoji=_emoji(emoji),
+        visibility="PRIVATE",
+        collaborative=False,
+        share_url=None,
+        created_at=now,
         updated_at=now,
     )
     return rules.list_object(db, row, user)
@@ -426,8 +472,13 @@ def follow_list(db: Database, share_url: str) -> SavedListObject:
         raise Conflict(f"'{row['name']}' is your own list.")
     if db.find(list_followers, list_id=row["id"], user_id=user["id"]):
         raise Conflict(f"You already follow '{row['name']}'.")
-    db.insert(list_followers, id=db.new_id(list_followers, "follow_"), list_id=row["id"], user_id=user["id"],
-              followed_at=db.now_iso())
+    db.insert(
+        list_followers,
+        id=db.new_id(list_followers, "follow_"),
+        list_id=row["id"],
+        user_id=user["id"],
+        followed_at=db.now_iso(),
+    )
     return rules.list_object(db, row, user)
 
 
@@ -446,8 +497,13 @@ def save_place(db: Database, list_id: str, place_id: str, note: str = "") -> Sav
     if db.find(saved_places, list_id=row["id"], place_id=target["id"]):
         raise Conflict(f"{target['display_name']} is already saved in '{row['name']}'.")
     item = db.insert(
-        saved_places, id=db.new_id(saved_places, "item_"), list_id=row["id"], place_id=target["id"],
-        note=rules.check_text(note, "Note", rules.MAX_NOTE), added_by=user["id"], added_at=db.now_iso(),
+        saved_places,
+        id=db.new_id(saved_places, "item_"),
+        list_id=row["id"],
+        place_id=target["id"],
+        note=rules.check_text(note, "Note", rules.MAX_NOTE),
+        added_by=user["id"],
+        added_at=db.now_iso(),
     )
     db.update(saved_lists, row["id"], updated_at=db.now_iso())
     return saved_place_object(db, item)
@@ -482,8 +538,7 @@ def remove_saved_place(db: Database, list_id: str, place_id: str) -> SavedPlaceO
     item = _item(db, row, place_id)
     if found != "OWNER" and item["added_by"] != user["id"]:
         raise PermissionDenied(
-            f"Only the list's owner or the person who added {rules.place(db, place_id)['display_name']} can "
-            "remove it."
+            f"Only the list's owner or the person who added {rules.place(db, place_id)['display_name']} can remove it."
         )
     gone = saved_place_object(db, item)
     db.delete(saved_places, item["id"])
@@ -492,6 +547,7 @@ def remove_saved_place(db: Database, list_id: str, place_id: str) -> SavedPlaceO
 
 
 # ---------------------------------------------------------------- labels and visits
+
 
 @tool()
 def set_label(db: Database, place_id: str, label: str) -> LabelObject:
@@ -515,8 +571,9 @@ def set_label(db: Database, place_id: str, label: str) -> LabelObject:
     current = db.find(labels, user_id=user["id"], place_id=target["id"])
     if current:
         return label_object(db, db.update(labels, current[0]["id"], name=name))
-    return label_object(db, db.insert(labels, id=db.new_id(labels, "label_"), user_id=user["id"],
-                                      place_id=target["id"], name=name))
+    return label_object(
+        db, db.insert(labels, id=db.new_id(labels, "label_"), user_id=user["id"], place_id=target["id"], name=name)
+    )
 
 
 @tool()
@@ -548,11 +605,13 @@ def list_visited_places(db: Database, page_size: int = 20, page_token: str | Non
     user = rules.me(db)
     rows = db.find(visits, user_id=user["id"], order_by=[visits.c.visited_at.desc()])
     page = paginate(rows, page_size, page_token, max_page_size=50)
-    return Page[VisitObject](results=[visit_object(db, r) for r in page.results], next_cursor=page.next_cursor,
-                             has_more=page.has_more)
+    return Page[VisitObject](
+        results=[visit_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 # ---------------------------------------------------------------- reviews
+
 
 @tool(read_only=True)
 def list_my_reviews(db: Database, page_size: int = 20, page_token: str | None = None) -> Page[ReviewObject]:
@@ -565,8 +624,9 @@ def list_my_reviews(db: Database, page_size: int = 20, page_token: str | None = 
     user = rules.me(db)
     rows = db.find(reviews, author_id=user["id"], order_by=[reviews.c.publish_time.desc()])
     page = paginate(rows, page_size, page_token, max_page_size=50)
-    return Page[ReviewObject](results=[review_object(db, r) for r in page.results], next_cursor=page.next_cursor,
-                              has_more=page.has_more)
+    return Page[ReviewObject](
+        results=[review_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 def _stars(value: int) -> int:
@@ -593,9 +653,16 @@ def create_review(db: Database, place_id: str, rating: int, text: str = "") -> R
         raise Conflict(f"You already reviewed {target['display_name']}. Edit that review instead.")
     rules.check_reviewable(db, target, user)
     row = db.insert(
-        reviews, id=db.new_id(reviews, rules.REVIEW_PREFIX, width=5), place_id=target["id"], author_id=user["id"],
-        author_display_name=user["display_name"], rating=stars, text=body or None, language_code="en",
-        publish_time=db.now_iso(), update_time=None,
+        reviews,
+        id=db.new_id(reviews, rules.REVIEW_PREFIX, width=5),
+        place_id=target["id"],
+        author_id=user["id"],
+        author_display_name=user["display_name"],
+        rating=stars,
+        text=body or None,
+        language_code="en",
+        publish_time=db.now_iso(),
+        update_time=None,
     )
     rules.move_rating(db, target["id"], stars, 1)
     return review_object(db, row)
@@ -641,6 +708,7 @@ def delete_review(db: Database, review_id: str) -> ReviewObject:
 
 # ---------------------------------------------------------------- the user themselves
 
+
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> AccountObject:
     """(User only) Sign in to Google Maps with a Google account; the password never reaches the assistant.
@@ -671,9 +739,17 @@ def check_in(db: Database, place_id: str) -> VisitObject:
     if target["opening_hours"] is not None and not _open(db, target):
         raise Conflict(f"{target['display_name']} is closed right now.")
     today = local_now(db, target).date()
-    if any(v["source"] == "CHECK_IN" and local_date(v["visited_at"], target) == today
-           for v in db.find(visits, user_id=user["id"], place_id=target["id"])):
+    if any(
+        v["source"] == "CHECK_IN" and local_date(v["visited_at"], target) == today
+        for v in db.find(visits, user_id=user["id"], place_id=target["id"])
+    ):
         raise Conflict(f"You already checked in at {target['display_name']} today.")
-    row = db.insert(visits, id=db.new_id(visits, "visit_"), user_id=user["id"], place_id=target["id"],
-                    source="CHECK_IN", visited_at=db.now_iso())
+    row = db.insert(
+        visits,
+        id=db.new_id(visits, "visit_"),
+        user_id=user["id"],
+        place_id=target["id"],
+        source="CHECK_IN",
+        visited_at=db.now_iso(),
+    )
     return visit_object(db, row)

@@ -34,6 +34,7 @@ _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$")
 
 # ---------------------------------------------------------------- who and when
 
+
 def signed_in_member(db: Database) -> dict[str, Any]:
     """The Gold Plus Rewards member signed in on hertz.com."""
     session = db.current_session(sessions, "Sign in to your Gold Plus Rewards account first.")
@@ -84,6 +85,7 @@ def percent(amount: int, pct: float) -> int:
 
 # ---------------------------------------------------------------- the trip
 
+
 @dataclass(frozen=True)
 class Trip:
     """Where and when a rental starts and ends, checked against hours and one-way routes."""
@@ -120,8 +122,9 @@ def rental_days(pickup: datetime, ret: datetime) -> int:
     minutes = (ret - pickup).total_seconds() / 60
     days = max(1, math.ceil((minutes - GRACE_MINUTES) / 1440))
     if days > MAX_RENTAL_DAYS:
-        raise InvalidRequest(f"Rentals longer than {MAX_RENTAL_DAYS} days can't be booked online; ask about Hertz "
-                             "Multi-Month.")
+        raise InvalidRequest(
+            f"Rentals longer than {MAX_RENTAL_DAYS} days can't be booked online; ask about Hertz Multi-Month."
+        )
     return days
 
 
@@ -160,21 +163,25 @@ def hours_until_pickup(db: Database, row: dict[str, Any]) -> timedelta:
 
 # ---------------------------------------------------------------- cars and drivers
 
+
 def offering(db: Database, trip: Trip, sipp_code: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The car class and the pickup location's fleet row for it."""
     vehicle = db.get(vehicle_classes, sipp_code.upper(), "Vehicle class")
     rows = db.find(fleet, location_id=trip.pickup_location["location_id"], sipp_code=vehicle["sipp_code"])
     if not rows:
-        raise InvalidRequest(f"{vehicle['name']} ({vehicle['sipp_code']}) is not offered at "
-                             f"{trip.pickup_location['location_id']}.")
+        raise InvalidRequest(
+            f"{vehicle['name']} ({vehicle['sipp_code']}) is not offered at {trip.pickup_location['location_id']}."
+        )
     return vehicle, rows[0]
 
 
 def cars_left(db: Database, trip: Trip, fleet_row: dict[str, Any], exclude: str | None = None) -> int:
     """Cars of the class still free at the pickup location over the whole trip."""
     booked = [
-        r for r in db.find(reservations, pickup_location_id=fleet_row["location_id"], sipp_code=fleet_row["sipp_code"])
-        if r["status"] in ACTIVE and r["confirmation_number"] != exclude
+        r
+        for r in db.find(reservations, pickup_location_id=fleet_row["location_id"], sipp_code=fleet_row["sipp_code"])
+        if r["status"] in ACTIVE
+        and r["confirmation_number"] != exclude
         and datetime.fromisoformat(r["pickup_datetime"]) < trip.ret
         and datetime.fromisoformat(r["return_datetime"]) > trip.pickup
     ]
@@ -189,8 +196,10 @@ def minimum_age(trip: Trip, vehicle: dict[str, Any]) -> int:
 def ineligibility(trip: Trip, vehicle: dict[str, Any], age: int) -> str | None:
     """Why a driver of `age` can't rent this class here, or None."""
     if age < trip.pickup_location["min_renter_age"]:
-        return (f"Renters must be at least {trip.pickup_location['min_renter_age']} "
-                f"at {trip.pickup_location['location_id']}.")
+        return (
+            f"Renters must be at least {trip.pickup_location['min_renter_age']} "
+            f"at {trip.pickup_location['location_id']}."
+        )
     if age < (vehicle["min_age"] or 0):
         return f"{vehicle['collection'] or vehicle['name']} vehicles require renters {vehicle['min_age']} or older."
     return None
@@ -230,13 +239,17 @@ def extra_rows(db: Database, booked: list[dict[str, Any]], location_id: str) -> 
 def check_no_overlap(db: Database, member: dict[str, Any], trip: Trip, exclude: str | None = None) -> None:
     """A member holds one car at a time: no two active reservations overlap."""
     for row in db.find(reservations, member_number=member["member_number"]):
-        if (row["status"] in ACTIVE and row["confirmation_number"] != exclude
-                and datetime.fromisoformat(row["pickup_datetime"]) < trip.ret
-                and datetime.fromisoformat(row["return_datetime"]) > trip.pickup):
+        if (
+            row["status"] in ACTIVE
+            and row["confirmation_number"] != exclude
+            and datetime.fromisoformat(row["pickup_datetime"]) < trip.ret
+            and datetime.fromisoformat(row["return_datetime"]) > trip.pickup
+        ):
             raise Conflict(f"You already have reservation {row['confirmation_number']} for overlapping dates.")
 
 
 # ---------------------------------------------------------------- prices
+
 
 @dataclass(frozen=True)
 class Charges:
@@ -274,18 +287,21 @@ def price(
     drop fee, airport concession recovery, facility and licensing charges, then sales tax on all of it."""
     location, days = trip.pickup_location, trip.days
     rate = {"pay_later": fleet_row["daily_rate"], "pay_now": pay_now_rate(fleet_row["daily_rate"]), "points": 0}[
-        payment_type]
+        payment_type
+    ]
     base = rate * days
     extra_lines = []
     for extra, quantity in booked_extras:
         each = extra["price_per_day"] * days
         if extra["max_charge_per_rental"] is not None:
             each = min(each, extra["max_charge_per_rental"])
-        extra_lines.append(ChargeLine(code=extra["code"], description=extra["name"], quantity=quantity,
-                                      amount=each * quantity))
+        extra_lines.append(
+            ChargeLine(code=extra["code"], description=extra["name"], quantity=quantity, amount=each * quantity)
+        )
     extras_charge = sum(line.amount for line in extra_lines)
     young_drivers = (age < YOUNG_RENTER_AGE) + sum(
-        age_on(d["date_of_birth"], trip.pickup.date()) < YOUNG_RENTER_AGE for d in drivers)
+        age_on(d["date_of_birth"], trip.pickup.date()) < YOUNG_RENTER_AGE for d in drivers
+    )
     young = location["young_renter_fee_per_day"] * days * young_drivers
     additional = ADDITIONAL_DRIVER_FEE * days * sum(not d["fee_waived"] for d in drivers)
     rental = base + extras_charge + young + additional
@@ -299,18 +315,42 @@ def price(
             )
         )
     if location["facility_charge_per_day"]:
-        fee_lines.append(ChargeLine(code="CFC", description="Customer facility charge", quantity=days,
-                                    amount=location["facility_charge_per_day"] * days))
-    fee_lines.append(ChargeLine(code="VLF", description="Vehicle licensing cost recovery", quantity=days,
-                                amount=location["vehicle_license_fee_per_day"] * days))
+        fee_lines.append(
+            ChargeLine(
+                code="CFC",
+                description="Customer facility charge",
+                quantity=days,
+                amount=location["facility_charge_per_day"] * days,
+            )
+        )
+    fee_lines.append(
+        ChargeLine(
+            code="VLF",
+            description="Vehicle licensing cost recovery",
+            quantity=days,
+            amount=location["vehicle_license_fee_per_day"] * days,
+        )
+    )
     taxable = rental + trip.drop_fee + sum(line.amount for line in fee_lines)
-    fee_lines.append(ChargeLine(code="TAX", description=f"Sales tax {location['sales_tax_pct']}%",
-                                amount=percent(taxable, location["sales_tax_pct"])))
+    fee_lines.append(
+        ChargeLine(
+            code="TAX",
+            description=f"Sales tax {location['sales_tax_pct']}%",
+            amount=percent(taxable, location["sales_tax_pct"]),
+        )
+    )
     taxes = sum(line.amount for line in fee_lines)
     return Charges(
-        rate_per_day=rate, base_charge=base, extra_lines=extra_lines, extras_charge=extras_charge,
-        young_renter_charge=young, additional_driver_charge=additional, drop_fee=trip.drop_fee, fee_lines=fee_lines,
-        taxes_and_fees=taxes, estimated_total=rental + trip.drop_fee + taxes,
+        rate_per_day=rate,
+        base_charge=base,
+        extra_lines=extra_lines,
+        extras_charge=extras_charge,
+        young_renter_charge=young,
+        additional_driver_charge=additional,
+        drop_fee=trip.drop_fee,
+        fee_lines=fee_lines,
+        taxes_and_fees=taxes,
+        estimated_total=rental + trip.drop_fee + taxes,
         points_required=vehicle["points_per_day"] * days if payment_type == "points" else 0,
     )
 
@@ -318,19 +358,27 @@ def price(
 def charge_columns(charges: Charges, trip: Trip, payment_type: str, age: int) -> dict[str, Any]:
     """A priced rental as the reservation's stored columns."""
     return {
-        "pickup_location_id": trip.pickup_location["location_id"], "pickup_datetime": fmt(trip.pickup),
-        "return_location_id": trip.return_location["location_id"], "return_datetime": fmt(trip.ret),
-        "driver_age": age, "rental_days": trip.days, "rate_per_day": charges.rate_per_day,
-        "base_charge": charges.base_charge, "extras_charge": charges.extras_charge,
+        "pickup_location_id": trip.pickup_location["location_id"],
+        "pickup_datetime": fmt(trip.pickup),
+        "return_location_id": trip.return_location["location_id"],
+        "return_datetime": fmt(trip.ret),
+        "driver_age": age,
+        "rental_days": trip.days,
+        "rate_per_day": charges.rate_per_day,
+        "base_charge": charges.base_charge,
+        "extras_charge": charges.extras_charge,
         "young_renter_charge": charges.young_renter_charge,
-        "additional_driver_charge": charges.additional_driver_charge, "drop_fee": charges.drop_fee,
-        "taxes_and_fees": charges.taxes_and_fees, "estimated_total": charges.estimated_total,
+        "additional_driver_charge": charges.additional_driver_charge,
+        "drop_fee": charges.drop_fee,
+        "taxes_and_fees": charges.taxes_and_fees,
+        "estimated_total": charges.estimated_total,
         "prepaid_amount": charges.estimated_total if payment_type == "pay_now" else 0,
         "points_redeemed": charges.points_required,
     }
 
 
 # ---------------------------------------------------------------- a booking as a whole
+
 
 @dataclass(frozen=True)
 class Booking:
@@ -343,8 +391,10 @@ class Booking:
 
     def columns(self, payment_type: str) -> dict[str, Any]:
         """The reservation columns this booking sets."""
-        return {"sipp_code": self.vehicle["sipp_code"],
-                **charge_columns(self.charges, self.trip, payment_type, self.age)}
+        return {
+            "sipp_code": self.vehicle["sipp_code"],
+            **charge_columns(self.charges, self.trip, payment_type, self.age),
+        }
 
 
 def check_booking(
@@ -370,8 +420,10 @@ def check_booking(
         raise InvalidRequest("Gold Plus Rewards points must be redeemed at least 24 hours before pickup.")
     check_no_overlap(db, member, trip, exclude)
     if cars_left(db, trip, fleet_row, exclude) <= 0:
-        raise Conflict(f"{vehicle['name']} ({vehicle['sipp_code']}) is sold out at "
-                       f"{trip.pickup_location['location_id']} for those dates.")
+        raise Conflict(
+            f"{vehicle['name']} ({vehicle['sipp_code']}) is sold out at "
+            f"{trip.pickup_location['location_id']} for those dates."
+        )
     return Booking(trip, vehicle, age, price(trip, vehicle, fleet_row, payment_type, age, rows, drivers))
 
 

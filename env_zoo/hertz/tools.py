@@ -91,6 +91,7 @@ TRIP_FIELDS = {"pickup_location_id", "pickup_datetime", "return_location_id", "r
 
 # ---------------------------------------------------------------- helpers
 
+
 def _member_profile(db: Database, member: dict[str, Any]) -> MemberProfile:
     partner = member["partner_member_number"]
     partner_row = db.get(members, partner, "Member") if partner else None
@@ -101,19 +102,33 @@ def _member_profile(db: Database, member: dict[str, Any]) -> MemberProfile:
     )
 
 
-def _post_points(db: Database, member: dict[str, Any], points: int, kind: str, description: str,
-                 confirmation_number: str | None = None) -> dict[str, Any]:
+def _post_points(
+    db: Database,
+    member: dict[str, Any],
+    points: int,
+    kind: str,
+    description: str,
+    confirmation_number: str | None = None,
+) -> dict[str, Any]:
     """Move a member's points balance and record the posting."""
-    db.insert(points_activity, activity_id=db.new_id(points_activity, "PA", 6), member_number=member["member_number"],
-              activity_type=kind, points=points, confirmation_number=confirmation_number, description=description,
-              posted_at=db.now_iso())
+    db.insert(
+        points_activity,
+        activity_id=db.new_id(points_activity, "PA", 6),
+        member_number=member["member_number"],
+        activity_type=kind,
+        points=points,
+        confirmation_number=confirmation_number,
+        description=description,
+        posted_at=db.now_iso(),
+    )
     return db.update(members, member["member_number"], points_balance=member["points_balance"] + points)
 
 
 def _check_points(member: dict[str, Any], needed: int) -> None:
     if needed > member["points_balance"]:
-        raise Conflict(f"Not enough Gold Plus Rewards points: this needs {needed:,} and you have "
-                       f"{member['points_balance']:,}.")
+        raise Conflict(
+            f"Not enough Gold Plus Rewards points: this needs {needed:,} and you have {member['points_balance']:,}."
+        )
 
 
 def _flight(flight_number: str) -> str:
@@ -136,23 +151,39 @@ def _phone(value: str) -> str:
 def _reprice(db: Database, member: dict[str, Any], row: dict[str, Any], **changes: Any) -> dict[str, Any]:
     """Re-check and re-price a confirmed reservation with `changes` (trip, class, extras or drivers) applied."""
     merged = {**row, **changes}
-    trip = plan_trip(db, merged["pickup_location_id"], merged["return_location_id"], merged["pickup_datetime"],
-                     merged["return_datetime"])
+    trip = plan_trip(
+        db,
+        merged["pickup_location_id"],
+        merged["return_location_id"],
+        merged["pickup_datetime"],
+        merged["return_datetime"],
+    )
     redeeming = row["payment_type"] == "points" and bool(TRIP_FIELDS & changes.keys())
-    booking = check_booking(db, member, trip, merged["sipp_code"], row["payment_type"], merged["extras"],
-                            merged["additional_drivers"], exclude=row["confirmation_number"], redeeming=redeeming)
+    booking = check_booking(
+        db,
+        member,
+        trip,
+        merged["sipp_code"],
+        row["payment_type"],
+        merged["extras"],
+        merged["additional_drivers"],
+        exclude=row["confirmation_number"],
+        redeeming=redeeming,
+    )
     columns = booking.columns(row["payment_type"])
     points_change = columns["points_redeemed"] - row["points_redeemed"]
     if points_change > 0:
         _check_points(member, points_change)
         _post_points(db, member, -points_change, "redemption", "Reward rental changed", row["confirmation_number"])
     elif points_change < 0:
-        _post_points(db, member, -points_change, "redemption_refund", "Reward rental changed",
-                     row["confirmation_number"])
+        _post_points(
+            db, member, -points_change, "redemption_refund", "Reward rental changed", row["confirmation_number"]
+        )
     return db.update(reservations, row["confirmation_number"], **{**changes, **columns, "updated_at": db.now_iso()})
 
 
 # ---------------------------------------------------------------- what only the renter does
+
 
 @tool(user_only=True)
 def sign_in(db: Database, login: str) -> SessionObject:
@@ -167,8 +198,9 @@ def sign_in(db: Database, login: str) -> SessionObject:
     if not found:
         raise NotFound("We couldn't find a Gold Plus Rewards account with that member number or email.")
     db.start_session(sessions, member_number=found[0]["member_number"])
-    return SessionObject(member_number=found[0]["member_number"], first_name=found[0]["first_name"],
-                         tier=found[0]["tier"])
+    return SessionObject(
+        member_number=found[0]["member_number"], first_name=found[0]["first_name"], tier=found[0]["tier"]
+    )
 
 
 @tool(user_only=True)
@@ -197,20 +229,27 @@ def present_license_at_counter(db: Database, confirmation_number: str, license_n
         raise PermissionDenied(f"The driver's license expired on {member['license_expiration']}.")
     vehicle = db.get(vehicle_classes, row["sipp_code"], "Vehicle class")
     agreement = db.insert(
-        rental_agreements, agreement_number=db.new_id(rental_agreements, "6", 8),
-        confirmation_number=row["confirmation_number"], status="open",
-        vehicle=vehicle["example_model"].removesuffix(" or similar"), license_number=member["license_number"],
-        license_state=member["license_state"], opened_at=db.now_iso(), closed_at=None,
+        rental_agreements,
+        agreement_number=db.new_id(rental_agreements, "6", 8),
+        confirmation_number=row["confirmation_number"],
+        status="open",
+        vehicle=vehicle["example_model"].removesuffix(" or similar"),
+        license_number=member["license_number"],
+        license_state=member["license_state"],
+        opened_at=db.now_iso(),
+        closed_at=None,
     )
     db.update(reservations, row["confirmation_number"], status="on_rent", updated_at=db.now_iso())
     return RentalAgreementObject(
         **{k: agreement[k] for k in ("agreement_number", "confirmation_number", "status", "vehicle", "license_number")},
-        pickup_location_id=row["pickup_location_id"], return_location_id=row["return_location_id"],
+        pickup_location_id=row["pickup_location_id"],
+        return_location_id=row["return_location_id"],
         return_datetime=row["return_datetime"],
     )
 
 
 # ---------------------------------------------------------------- locations, cars, extras
+
 
 @tool(read_only=True)
 def search_locations(
@@ -227,8 +266,10 @@ def search_locations(
     terms = (query or "").lower().split()
     rows = []
     for row in db.find(locations, order_by=[locations.c.city, locations.c.name]):
-        text = " ".join(str(row[k] or "") for k in ("location_id", "name", "airport_code", "address", "city", "state",
-                                                     "postal_code", "location_type")).lower()
+        text = " ".join(
+            str(row[k] or "")
+            for k in ("location_id", "name", "airport_code", "address", "city", "state", "postal_code", "location_type")
+        ).lower()
         if all(term in text for term in terms):
             rows.append(LocationObject(**row))
     return paginate(rows, page_size, cursor, max_page_size=25)
@@ -245,8 +286,9 @@ def list_vehicle_classes(
         category: Only this kind of vehicle.
     """
     equals = {"category": category} if category else {}
-    return [VehicleClassObject(**r) for r in db.find(vehicle_classes, order_by=[vehicle_classes.c.points_per_day],
-                                                     **equals)]
+    return [
+        VehicleClassObject(**r) for r in db.find(vehicle_classes, order_by=[vehicle_classes.c.points_per_day], **equals)
+    ]
 
 
 @tool(read_only=True)
@@ -259,11 +301,15 @@ def list_extras(db: Database, location_id: str | None = None) -> list[ExtraObjec
     """
     if location_id is not None:
         db.get(locations, location_id, "Location")
-    return [ExtraObject(**r) for r in db.find(extras, order_by=[extras.c.category.desc()])
-            if location_id is None or r["available_at"] is None or location_id in r["available_at"]]
+    return [
+        ExtraObject(**r)
+        for r in db.find(extras, order_by=[extras.c.category.desc()])
+        if location_id is None or r["available_at"] is None or location_id in r["available_at"]
+    ]
 
 
 # ---------------------------------------------------------------- availability and quotes
+
 
 @tool(read_only=True)
 def check_availability(
@@ -290,18 +336,26 @@ def check_availability(
         vehicle = db.get(vehicle_classes, row["sipp_code"], "Vehicle class")
         available = cars_left(db, trip, row) > 0
         problem = ineligibility(trip, vehicle, age)
-        offers.append(VehicleOffer(
-            **{k: vehicle[k] for k in VehicleOffer.model_fields if k in vehicle},
-            available=available, eligible=problem is None, rate_per_day=row["daily_rate"],
-            pay_now_rate_per_day=pay_now_rate(row["daily_rate"]),
-            estimated_total=price(trip, vehicle, row, "pay_later", age).estimated_total,
-            points_required=vehicle["points_per_day"] * trip.days,
-            note=problem or (None if available else "Sold out for these dates"),
-        ))
+        offers.append(
+            VehicleOffer(
+                **{k: vehicle[k] for k in VehicleOffer.model_fields if k in vehicle},
+                available=available,
+                eligible=problem is None,
+                rate_per_day=row["daily_rate"],
+                pay_now_rate_per_day=pay_now_rate(row["daily_rate"]),
+                estimated_total=price(trip, vehicle, row, "pay_later", age).estimated_total,
+                points_required=vehicle["points_per_day"] * trip.days,
+                note=problem or (None if available else "Sold out for these dates"),
+            )
+        )
     return AvailabilityObject(
-        pickup_location_id=pickup_location_id, return_location_id=trip.return_location["location_id"],
-        pickup_datetime=pickup_datetime, return_datetime=return_datetime, rental_days=trip.days,
-        drop_fee=trip.drop_fee, vehicles=offers,
+        pickup_location_id=pickup_location_id,
+        return_location_id=trip.return_location["location_id"],
+        pickup_datetime=pickup_datetime,
+        return_datetime=return_datetime,
+        rental_days=trip.days,
+        drop_fee=trip.drop_fee,
+        vehicles=offers,
     )
 
 
@@ -339,18 +393,30 @@ def get_quote(
     booked = extra_rows(db, [{"code": c, "quantity": 1} for c in extras_codes or []], pickup_location_id)
     charges = price(trip, vehicle, fleet_row, payment_type, age, booked)
     return QuoteObject(
-        pickup_location_id=pickup_location_id, return_location_id=trip.return_location["location_id"],
-        pickup_datetime=pickup_datetime, return_datetime=return_datetime, sipp_code=vehicle["sipp_code"],
-        vehicle=vehicle_label(db, vehicle["sipp_code"]), payment_type=payment_type,
-        available=cars_left(db, trip, fleet_row) > 0, rental_days=trip.days, rate_per_day=charges.rate_per_day,
-        base_charge=charges.base_charge, extras=charges.extra_lines, extras_charge=charges.extras_charge,
-        young_renter_charge=charges.young_renter_charge, drop_fee=charges.drop_fee, fees=charges.fee_lines,
-        taxes_and_fees=charges.taxes_and_fees, estimated_total=charges.estimated_total,
+        pickup_location_id=pickup_location_id,
+        return_location_id=trip.return_location["location_id"],
+        pickup_datetime=pickup_datetime,
+        return_datetime=return_datetime,
+        sipp_code=vehicle["sipp_code"],
+        vehicle=vehicle_label(db, vehicle["sipp_code"]),
+        payment_type=payment_type,
+        available=cars_left(db, trip, fleet_row) > 0,
+        rental_days=trip.days,
+        rate_per_day=charges.rate_per_day,
+        base_charge=charges.base_charge,
+        extras=charges.extra_lines,
+        extras_charge=charges.extras_charge,
+        young_renter_charge=charges.young_renter_charge,
+        drop_fee=charges.drop_fee,
+        fees=charges.fee_lines,
+        taxes_and_fees=charges.taxes_and_fees,
+        estimated_total=charges.estimated_total,
         points_required=charges.points_required,
     )
 
 
 # ---------------------------------------------------------------- reservations
+
 
 @tool(read_only=True)
 def list_reservations(
@@ -365,8 +431,9 @@ def list_reservations(
     """
     member = signed_in_member(db)
     equals = {"status": status} if status else {}
-    rows = db.find(reservations, member_number=member["member_number"],
-                   order_by=[reservations.c.pickup_datetime.desc()], **equals)
+    rows = db.find(
+        reservations, member_number=member["member_number"], order_by=[reservations.c.pickup_datetime.desc()], **equals
+    )
     return paginate([reservation_summary(db, r) for r in rows], page_size, cursor, max_page_size=25)
 
 
@@ -418,15 +485,32 @@ def create_reservation(
     now = db.now_iso()
     number = db.new_id(reservations, "K7", 9)
     row = db.insert(
-        reservations, confirmation_number=number, member_number=member["member_number"],
-        first_name=member["first_name"], last_name=member["last_name"], status="confirmed",
-        payment_type=payment_type, extras=[], additional_drivers=[], cancellation_fee=0, refund_amount=0,
-        flight_number=_flight(flight_number) if flight_number else None, created_at=now, updated_at=now,
-        cancelled_at=None, **booking.columns(payment_type),
+        reservations,
+        confirmation_number=number,
+        member_number=member["member_number"],
+        first_name=member["first_name"],
+        last_name=member["last_name"],
+        status="confirmed",
+        payment_type=payment_type,
+        extras=[],
+        additional_drivers=[],
+        cancellation_fee=0,
+        refund_amount=0,
+        flight_number=_flight(flight_number) if flight_number else None,
+        created_at=now,
+        updated_at=now,
+        cancelled_at=None,
+        **booking.columns(payment_type),
     )
     if booking.charges.points_required:
-        _post_points(db, member, -booking.charges.points_required, "redemption",
-                     f"Reward rental {booking.vehicle['name']}", number)
+        _post_points(
+            db,
+            member,
+            -booking.charges.points_required,
+            "redemption",
+            f"Reward rental {booking.vehicle['name']}",
+            number,
+        )
     return reservation_object(db, row)
 
 
@@ -457,8 +541,13 @@ def modify_reservation(
     """  # noqa: E501 - the tool description the model sees: its line breaks are part of the schema
     member = signed_in_member(db)
     row = changeable(db, own_reservation(db, member, confirmation_number))
-    given = {"pickup_location_id": pickup_location_id, "pickup_datetime": pickup_datetime,
-             "return_location_id": return_location_id, "return_datetime": return_datetime, "sipp_code": sipp_code}
+    given = {
+        "pickup_location_id": pickup_location_id,
+        "pickup_datetime": pickup_datetime,
+        "return_location_id": return_location_id,
+        "return_datetime": return_datetime,
+        "sipp_code": sipp_code,
+    }
     trip_changes = {k: v for k, v in given.items() if v is not None}
     if not trip_changes and flight_number is None:
         raise InvalidRequest("Nothing to change.")
@@ -468,8 +557,9 @@ def modify_reservation(
     if pickup_location_id and not return_location_id and row["return_location_id"] == row["pickup_location_id"]:
         trip_changes["return_location_id"] = pickup_location_id
     if flight_number is not None:
-        row = db.update(reservations, row["confirmation_number"], flight_number=_flight(flight_number),
-                        updated_at=db.now_iso())
+        row = db.update(
+            reservations, row["confirmation_number"], flight_number=_flight(flight_number), updated_at=db.now_iso()
+        )
     if trip_changes:
         row = _reprice(db, member, row, **trip_changes)
     return reservation_object(db, row)
@@ -493,11 +583,22 @@ def cancel_reservation(db: Database, confirmation_number: str) -> CancellationOb
     refunded = row["points_redeemed"] if early else 0
     if refunded:
         _post_points(db, member, refunded, "redemption_refund", "Reward rental cancelled", row["confirmation_number"])
-    db.update(reservations, row["confirmation_number"], status="cancelled", cancellation_fee=fee,
-              refund_amount=row["prepaid_amount"] - fee, cancelled_at=db.now_iso(), updated_at=db.now_iso())
+    db.update(
+        reservations,
+        row["confirmation_number"],
+        status="cancelled",
+        cancellation_fee=fee,
+        refund_amount=row["prepaid_amount"] - fee,
+        cancelled_at=db.now_iso(),
+        updated_at=db.now_iso(),
+    )
     return CancellationObject(
-        confirmation_number=row["confirmation_number"], status="cancelled", payment_type=row["payment_type"],
-        cancellation_fee=fee, refund_amount=row["prepaid_amount"] - fee, points_refunded=refunded,
+        confirmation_number=row["confirmation_number"],
+        status="cancelled",
+        payment_type=row["payment_type"],
+        cancellation_fee=fee,
+        refund_amount=row["prepaid_amount"] - fee,
+        points_refunded=refunded,
         points_forfeited=row["points_redeemed"] - refunded,
     )
 
@@ -583,12 +684,18 @@ def add_additional_driver(
     born = parse_date(date_of_birth, "date_of_birth")
     if not date(1900, 1, 1) <= born < db.now().date():
         raise InvalidRequest("date_of_birth is not a valid birth date.")
-    driver = {"first_name": first, "last_name": last, "date_of_birth": date_of_birth, "relationship": relationship,
-              "fee_waived": relationship in FEE_WAIVED_RELATIONSHIPS}
+    driver = {
+        "first_name": first,
+        "last_name": last,
+        "date_of_birth": date_of_birth,
+        "relationship": relationship,
+        "fee_waived": relationship in FEE_WAIVED_RELATIONSHIPS,
+    }
     return reservation_object(db, _reprice(db, member, row, additional_drivers=[*drivers, driver]))
 
 
 # ---------------------------------------------------------------- Gold Plus Rewards
+
 
 @tool(read_only=True)
 def get_member_profile(db: Database) -> MemberProfile:
@@ -606,8 +713,11 @@ def list_points_activity(db: Database, page_size: int = 20, cursor: str | None =
         cursor: The next_cursor of the previous page.
     """
     member = signed_in_member(db)
-    rows = db.find(points_activity, member_number=member["member_number"],
-                   order_by=[points_activity.c.posted_at.desc(), points_activity.c.activity_id.desc()])
+    rows = db.find(
+        points_activity,
+        member_number=member["member_number"],
+        order_by=[points_activity.c.posted_at.desc(), points_activity.c.activity_id.desc()],
+    )
     return paginate([PointsActivityObject(**r) for r in rows], page_size, cursor, max_page_size=50)
 
 
@@ -629,10 +739,16 @@ def transfer_points(db: Database, recipient_member_number: str, points: int) -> 
     _check_points(member, points)
     name = f"{recipient['first_name']} {recipient['last_name']}"
     sender = _post_points(db, member, -points, "transfer_out", f"Points transferred to {name}")
-    _post_points(db, recipient, points, "transfer_in",
-                 f"Points transferred from {member['first_name']} {member['last_name']}")
-    return PointsTransferObject(from_member_number=member["member_number"], to_member_number=recipient["member_number"],
-                                recipient_name=name, points=points, points_balance=sender["points_balance"])
+    _post_points(
+        db, recipient, points, "transfer_in", f"Points transferred from {member['first_name']} {member['last_name']}"
+    )
+    return PointsTransferObject(
+        from_member_number=member["member_number"],
+        to_member_number=recipient["member_number"],
+        recipient_name=name,
+        points=points,
+        points_balance=sender["points_balance"],
+    )
 
 
 @tool()
@@ -681,8 +797,9 @@ def update_member_profile(
             raise InvalidRequest("license_expiration must be in the future; an expired license can't be used.")
         changes["license_expiration"] = license_expiration
     if preferred_sipp_code is not None:
-        changes["preferred_sipp_code"] = db.get(vehicle_classes, preferred_sipp_code.strip().upper(),
-                                                "Vehicle class")["sipp_code"]
+        changes["preferred_sipp_code"] = db.get(vehicle_classes, preferred_sipp_code.strip().upper(), "Vehicle class")[
+            "sipp_code"
+        ]
     if not changes:
         raise InvalidRequest("Nothing to update.")
     return _member_profile(db, db.update(members, member["member_number"], **changes))

@@ -116,7 +116,8 @@ class CartItemObject(BaseModel):
     stock_level: str
     replacement_policy: str = Field(
         description="shoppers_choice (best match), users_choice (the specific replacement) or no_replacements "
-                    "(refund if not found)")
+        "(refund if not found)"
+    )
     replacement_item: ReplacementChoice | None
     special_instructions: str | None
 

@@ -60,6 +60,7 @@ def today(db: Database) -> str:
 
 # ---------------------------------------------------------------- the customer
 
+
 def signed_in(db: Database) -> dict[str, Any]:
     """The customer signed in to Instacart."""
     session = db.current_session(sessions, "Sign in to your Instacart account to continue.")
@@ -75,7 +76,9 @@ def membership_of(db: Database, user_id: str) -> dict[str, Any] | None:
 def benefits_active(db: Database, membership: dict[str, Any] | None) -> bool:
     """Whether Instacart+ benefits apply right now."""
     return bool(
-        membership and membership["status"] in MEMBER_STATUSES and membership["current_period_end"]
+        membership
+        and membership["status"] in MEMBER_STATUSES
+        and membership["current_period_end"]
         and membership["current_period_end"] >= today(db)
     )
 
@@ -107,18 +110,30 @@ def grant_credits(db: Database, user: dict[str, Any], amount: int, reason: str, 
     if amount == 0:
         return
     db.update(users, user["id"], credit_balance_cents=user["credit_balance_cents"] + amount)
-    db.insert(credit_transactions, id=db.new_id(credit_transactions, "crd_"), user_id=user["id"], amount_cents=amount,
-              reason=reason, order_id=order_id, created_at=db.now_iso())
+    db.insert(
+        credit_transactions,
+        id=db.new_id(credit_transactions, "crd_"),
+        user_id=user["id"],
+        amount_cents=amount,
+        reason=reason,
+        order_id=order_id,
+        created_at=db.now_iso(),
+    )
 
 
 # ---------------------------------------------------------------- stores and items
+
 
 def store(db: Database, location_code: str) -> dict[str, Any]:
     """A store with its retailer's name, logo and order minimum merged in."""
     row = db.get(stores, location_code, "Store")
     retailer = db.get(retailers, row["retailer_key"], "Retailer")
-    return {**row, "retailer_name": retailer["name"], "retailer_logo_url": retailer["retailer_logo_url"],
-            "order_minimum_cents": retailer["order_minimum_cents"]}
+    return {
+        **row,
+        "retailer_name": retailer["name"],
+        "retailer_logo_url": retailer["retailer_logo_url"],
+        "order_minimum_cents": retailer["order_minimum_cents"],
+    }
 
 
 def item(db: Database, item_id: str) -> dict[str, Any]:
@@ -158,6 +173,7 @@ def check_replacement_args(policy: str, replacement_item_id: str | None) -> None
 
 # ---------------------------------------------------------------- windows and fees
 
+
 def availability(db: Database, window: dict[str, Any]) -> Availability:
     """Whether a window can still be booked, and why not."""
     reasons = []
@@ -170,8 +186,10 @@ def availability(db: Database, window: dict[str, Any]) -> Availability:
 
 def window_object(db: Database, row: dict[str, Any]) -> ServiceOptionObject:
     """A stored window as the API returns it."""
-    return ServiceOptionObject(**{k: row[k] for k in ServiceOptionObject.model_fields if k != "availability"},
-                               availability=availability(db, row))
+    return ServiceOptionObject(
+        **{k: row[k] for k in ServiceOptionObject.model_fields if k != "availability"},
+        availability=availability(db, row),
+    )
 
 
 def bookable_window(db: Database, service_option_id: int, location_code: str) -> dict[str, Any]:
@@ -214,6 +232,7 @@ def address_snapshot(address: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- carts
 
+
 def cart_of(db: Database, user_id: str, location_code: str) -> dict[str, Any] | None:
     """The customer's cart at a store, if they have one."""
     found = db.find(carts, user_id=user_id, location_code=location_code)
@@ -240,22 +259,34 @@ def cart_object(db: Database, cart: dict[str, Any]) -> CartObject:
     for line in lines:
         pick = item(db, line["replacement_item_id"]) if line["replacement_item_id"] else None
         replacement = choice_object(pick) if pick else None
-        items.append(CartItemObject(
-            item_id=line["item_id"], name=line["item"]["name"], size=line["item"]["size"],
-            price_cents=line["item"]["price_cents"], quantity=line["quantity"],
-            line_total_cents=line["item"]["price_cents"] * line["quantity"], stock_level=line["item"]["stock_level"],
-            replacement_policy=line["replacement_policy"], replacement_item=replacement,
-            special_instructions=line["special_instructions"],
-        ))
+        items.append(
+            CartItemObject(
+                item_id=line["item_id"],
+                name=line["item"]["name"],
+                size=line["item"]["size"],
+                price_cents=line["item"]["price_cents"],
+                quantity=line["quantity"],
+                line_total_cents=line["item"]["price_cents"] * line["quantity"],
+                stock_level=line["item"]["stock_level"],
+                replacement_policy=line["replacement_policy"],
+                replacement_item=replacement,
+                special_instructions=line["special_instructions"],
+            )
+        )
     return CartObject(
-        cart_id=cart["id"], location_code=shop["location_code"], store_name=shop["name"], items=items,
-        item_count=sum(line["quantity"] for line in lines), subtotal_cents=subtotal,
+        cart_id=cart["id"],
+        location_code=shop["location_code"],
+        store_name=shop["name"],
+        items=items,
+        item_count=sum(line["quantity"] for line in lines),
+        subtotal_cents=subtotal,
         order_minimum_cents=shop["order_minimum_cents"],
         minimum_remaining_cents=max(shop["order_minimum_cents"] - subtotal, 0),
     )
 
 
 # ---------------------------------------------------------------- orders
+
 
 def own_order(db: Database, user: dict[str, Any], order_id: str) -> dict[str, Any]:
     """One of the customer's orders."""
@@ -271,8 +302,10 @@ def require_placed(order: dict[str, Any], action: str) -> None:
         return
     if order["status"] == "canceled":
         raise Conflict(f"Order {order['id']} was canceled.")
-    raise Conflict(f"Your shopper has already started order {order['id']} (status {order['status']}), so you can "
-                   f"no longer {action}.")
+    raise Conflict(
+        f"Your shopper has already started order {order['id']} (status {order['status']}), so you can "
+        f"no longer {action}."
+    )
 
 
 def line_charge(line: dict[str, Any]) -> int:
@@ -290,25 +323,40 @@ def reprice(db: Database, order: dict[str, Any], window: dict[str, Any] | None =
     subtotal = sum(line_charge(line) for line in db.find(order_items, order_id=order["id"]))
     changes: dict[str, Any] = {"subtotal_cents": subtotal, "service_fee_cents": service_fee(subtotal)}
     if window is not None:
-        changes.update(service_option_id=window["id"], window_start_at=window["start_at"],
-                       window_end_at=window["end_at"],
-                       delivery_fee_cents=window_fee(db, order["user_id"], window, subtotal),
-                       express_fee_cents=window["express_fee_cents"])
+        changes.update(
+            service_option_id=window["id"],
+            window_start_at=window["start_at"],
+            window_end_at=window["end_at"],
+            delivery_fee_cents=window_fee(db, order["user_id"], window, subtotal),
+            express_fee_cents=window["express_fee_cents"],
+        )
     merged = {**order, **changes}
     before_tip = subtotal + merged["delivery_fee_cents"] + merged["express_fee_cents"] + merged["service_fee_cents"]
     credits = min(order["credits_applied_cents"], before_tip)
     if credits < order["credits_applied_cents"]:
-        grant_credits(db, db.get(users, order["user_id"]), order["credits_applied_cents"] - credits,
-                      "returned_from_order", order["id"])
+        grant_credits(
+            db,
+            db.get(users, order["user_id"]),
+            order["credits_applied_cents"] - credits,
+            "returned_from_order",
+            order["id"],
+        )
     changes.update(credits_applied_cents=credits, total_cents=before_tip + merged["tip_cents"] - credits)
     return db.update(orders, order["id"], **changes)
 
 
 def issue_object(row: dict[str, Any], line: dict[str, Any]) -> IssueObject:
     """An issue report with the line it is about."""
-    return IssueObject(id=row["id"], order_id=row["order_id"], line_num=line["line_num"], item_name=line["name"],
-                       issue_type=row["issue_type"], quantity=row["quantity"], resolution=row["resolution"],
-                       amount_cents=row["amount_cents"])
+    return IssueObject(
+        id=row["id"],
+        order_id=row["order_id"],
+        line_num=line["line_num"],
+        item_name=line["name"],
+        issue_type=row["issue_type"],
+        quantity=row["quantity"],
+        resolution=row["resolution"],
+        amount_cents=row["amount_cents"],
+    )
 
 
 def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
@@ -319,7 +367,8 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
     return OrderObject(
         **{k: row[k] for k in OrderObject.model_fields if k not in ("store_name", "items", "issues")},
         store_name=db.get(stores, row["location_code"], "Store")["name"],
-        items=[order_item_object(line) for line in lines], issues=issues,
+        items=[order_item_object(line) for line in lines],
+        issues=issues,
     )
 
 
@@ -335,10 +384,21 @@ def add_order_line(
 ) -> None:
     """Add a catalog item to an order at today's price, waiting to be shopped."""
     db.insert(
-        order_items, id=db.new_id(order_items, "oi_", width=5), order_id=order_id, line_num=line_num,
-        item_id=product["item_id"], name=product["name"], size=product["size"], unit_price_cents=product["price_cents"],
-        quantity=quantity, replacement_policy=policy, replacement_item_id=replacement_item_id,
-        special_instructions=instructions, status="pending", replacement=None, replacement_status=None,
+        order_items,
+        id=db.new_id(order_items, "oi_", width=5),
+        order_id=order_id,
+        line_num=line_num,
+        item_id=product["item_id"],
+        name=product["name"],
+        size=product["size"],
+        unit_price_cents=product["price_cents"],
+        quantity=quantity,
+        replacement_policy=policy,
+        replacement_item_id=replacement_item_id,
+        special_instructions=instructions,
+        status="pending",
+        replacement=None,
+        replacement_status=None,
     )
 
 

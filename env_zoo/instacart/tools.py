@@ -124,6 +124,7 @@ def _folded(text: str) -> str:
 
 # ---------------------------------------------------------------- what only the customer does
 
+
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> SessionObject:
     """(User only) The customer signs in to their Instacart account; the password never reaches the assistant.
@@ -151,8 +152,11 @@ def review_replacement(db: Database, item_name: str, approve: bool = True) -> Or
     for order in db.find(orders, user_id=user["id"], status="shopping"):
         for line in db.find(order_items, order_id=order["id"], replacement_status="pending_approval"):
             if line["name"].casefold() == item_name.strip().casefold():
-                changes = {"replacement_status": "approved"} if approve else {
-                    "replacement_status": "rejected", "status": "refunded"}
+                changes = (
+                    {"replacement_status": "approved"}
+                    if approve
+                    else {"replacement_status": "rejected", "status": "refunded"}
+                )
                 updated = db.update(order_items, line["id"], **changes)
                 reprice(db, order)
                 return order_item_object(updated)
@@ -161,6 +165,7 @@ def review_replacement(db: Database, item_name: str, approve: bool = True) -> Or
 
 # ---------------------------------------------------------------- account, addresses, Instacart+
 
+
 @tool(read_only=True)
 def get_account(db: Database) -> AccountObject:
     """Get the signed-in customer's account: contact details, Instacart credit balance, default address and
@@ -168,8 +173,12 @@ def get_account(db: Database) -> AccountObject:
     user = signed_in(db)
     membership = membership_of(db, user["id"])
     return AccountObject(
-        user_id=user["id"], first_name=user["first_name"], last_name=user["last_name"], email=user["email"],
-        phone=user["phone"], credit_balance_cents=user["credit_balance_cents"],
+        user_id=user["id"],
+        first_name=user["first_name"],
+        last_name=user["last_name"],
+        email=user["email"],
+        phone=user["phone"],
+        credit_balance_cents=user["credit_balance_cents"],
         default_address=default_address(db, user["id"]),
         instacart_plus=membership_object(db, membership) if membership else None,
     )
@@ -218,16 +227,27 @@ def save_address(
     saved = db.find(addresses, user_id=user["id"])
     for row in saved:
         if (row["street"].casefold(), (row["apartment"] or "").casefold(), row["postal_code"]) == (
-                street.strip().casefold(), (apartment or "").strip().casefold(), postal_code.strip()):
+            street.strip().casefold(),
+            (apartment or "").strip().casefold(),
+            postal_code.strip(),
+        ):
             raise Conflict(f"This address is already saved as '{row['label'] or row['street']}'.")
     default = make_default or not saved
     if default:
         for row in saved:
             db.update(addresses, row["id"], is_default=False)
     row = db.insert(
-        addresses, id=db.new_id(addresses, "addr_"), user_id=user["id"], label=label, street=street.strip(),
-        apartment=apartment.strip() if apartment else None, city=city.strip(), state=state.strip().upper(),
-        postal_code=postal_code.strip(), delivery_instructions=delivery_instructions, is_default=default,
+        addresses,
+        id=db.new_id(addresses, "addr_"),
+        user_id=user["id"],
+        label=label,
+        street=street.strip(),
+        apartment=apartment.strip() if apartment else None,
+        city=city.strip(),
+        state=state.strip().upper(),
+        postal_code=postal_code.strip(),
+        delivery_instructions=delivery_instructions,
+        is_default=default,
         created_at=db.now_iso(),
     )
     return address_object(row)
@@ -268,24 +288,33 @@ def update_instacart_plus(
     if action == "cancel":
         if not active or not row["auto_renew"]:
             raise Conflict("You don't have an Instacart+ membership that renews.")
-        return membership_object(db, db.update(memberships, row["id"], status="canceled", auto_renew=False,
-                                               updated_at=db.now_iso()))
+        return membership_object(
+            db, db.update(memberships, row["id"], status="canceled", auto_renew=False, updated_at=db.now_iso())
+        )
     if active and row["auto_renew"]:
         raise Conflict("You're already an Instacart+ member.")
     if active:
         if plan is not None and plan != row["plan"]:
-            raise InvalidRequest(f"Your {row['plan']} plan resumes as it was; change plans after "
-                                 f"{row['current_period_end']}.")
+            raise InvalidRequest(
+                f"Your {row['plan']} plan resumes as it was; change plans after {row['current_period_end']}."
+            )
         status = "active" if row["fee_paid_cents"] else "trialing"
-        return membership_object(db, db.update(memberships, row["id"], status=status, auto_renew=True,
-                                               updated_at=db.now_iso()))
+        return membership_object(
+            db, db.update(memberships, row["id"], status=status, auto_renew=True, updated_at=db.now_iso())
+        )
     if plan is None:
         raise InvalidRequest("Choose a plan to join Instacart+: monthly or annual.")
     trial = not (row and row["trial_used"])
     fee, days = (0, TRIAL_DAYS) if trial else PLAN_FEES[plan]
-    values = {"plan": plan, "status": "trialing" if trial else "active", "auto_renew": True, "trial_used": True,
-                  "current_period_end": (db.now() + timedelta(days=days)).strftime("%Y-%m-%d"), "fee_paid_cents": fee,
-                  "updated_at": db.now_iso()}
+    values = {
+        "plan": plan,
+        "status": "trialing" if trial else "active",
+        "auto_renew": True,
+        "trial_used": True,
+        "current_period_end": (db.now() + timedelta(days=days)).strftime("%Y-%m-%d"),
+        "fee_paid_cents": fee,
+        "updated_at": db.now_iso(),
+    }
     if row is None:
         row = db.insert(memberships, id=db.new_id(memberships, "mbr_"), user_id=user["id"], **values)
     else:
@@ -294,6 +323,7 @@ def update_instacart_plus(
 
 
 # ---------------------------------------------------------------- retailers and catalogs
+
 
 @tool(read_only=True)
 def list_retailers(
@@ -361,6 +391,7 @@ def search_items(
 
 # ---------------------------------------------------------------- carts
 
+
 @tool(read_only=True)
 def list_carts(db: Database) -> list[CartObject]:
     """List the customer's carts (one per store) with their items, subtotals and the stores' order minimums."""
@@ -395,15 +426,28 @@ def update_cart(db: Database, item_id: str, quantity: int, special_instructions:
         return cart_object(db, cart)
     check_orderable(product, quantity)
     if cart is None:
-        cart = db.insert(carts, id=db.new_id(carts, "cart_"), user_id=user["id"],
-                         location_code=product["location_code"], updated_at=db.now_iso())
+        cart = db.insert(
+            carts,
+            id=db.new_id(carts, "cart_"),
+            user_id=user["id"],
+            location_code=product["location_code"],
+            updated_at=db.now_iso(),
+        )
     else:
         db.update(carts, cart["id"], updated_at=db.now_iso())
     note = {"special_instructions": special_instructions} if special_instructions is not None else {}
     if line is None:
-        db.insert(cart_items, id=db.new_id(cart_items, "cli_"), cart_id=cart["id"], item_id=item_id,
-                  quantity=quantity, replacement_policy="shoppers_choice", replacement_item_id=None,
-                  special_instructions=special_instructions, added_at=db.now_iso())
+        db.insert(
+            cart_items,
+            id=db.new_id(cart_items, "cli_"),
+            cart_id=cart["id"],
+            item_id=item_id,
+            quantity=quantity,
+            replacement_policy="shoppers_choice",
+            replacement_item_id=None,
+            special_instructions=special_instructions,
+            added_at=db.now_iso(),
+        )
     else:
         db.update(cart_items, line["id"], quantity=quantity, **note)
     return cart_object(db, cart)
@@ -443,12 +487,16 @@ def set_replacement_preference(
         table, key = order_items, _order_line(db, order_id, item_id)["id"]
     db.update(table, key, replacement_policy=replacement_policy, replacement_item_id=replacement_item_id)
     return ReplacementPreference(
-        item_id=item_id, name=product["name"], order_id=order_id, replacement_policy=replacement_policy,
+        item_id=item_id,
+        name=product["name"],
+        order_id=order_id,
+        replacement_policy=replacement_policy,
         replacement_item=choice_object(pick) if pick else None,
     )
 
 
 # ---------------------------------------------------------------- windows and checkout
+
 
 @tool(read_only=True)
 def list_service_options(
@@ -468,10 +516,17 @@ def list_service_options(
         raise Conflict(f"{shop['name']} doesn't offer {fulfillment_type}.")
     if date is not None and not DATE.match(date):
         raise InvalidRequest("date must look like 2025-06-13.")
-    rows = db.find(service_options, location_code=location_code, fulfillment_type=fulfillment_type,
-                   order_by=[service_options.c.start_at])
-    return [window_object(db, r) for r in rows
-            if (date is None or r["start_at"].startswith(date)) and parse_time(r["end_at"]) > db.now()]
+    rows = db.find(
+        service_options,
+        location_code=location_code,
+        fulfillment_type=fulfillment_type,
+        order_by=[service_options.c.start_at],
+    )
+    return [
+        window_object(db, r)
+        for r in rows
+        if (date is None or r["start_at"].startswith(date)) and parse_time(r["end_at"]) > db.now()
+    ]
 
 
 @tool()
@@ -509,33 +564,62 @@ def place_order(
     if not delivery and (address_id is not None or delivery_instructions is not None):
         raise InvalidRequest("Pickup orders take no delivery address or instructions.")
     address = delivery_address(db, user, shop, address_id) if delivery else None
-    missing = [f"{line['item']['name']} ({line['item']['size']})" for line in lines
-               if line["item"]["stock_level"] == "out_of_stock"]
+    missing = [
+        f"{line['item']['name']} ({line['item']['size']})"
+        for line in lines
+        if line["item"]["stock_level"] == "out_of_stock"
+    ]
     if missing:
         raise Conflict(f"Out of stock: {', '.join(missing)}. Remove them from your cart before checking out.")
     subtotal = cart_subtotal(lines)
     if subtotal < shop["order_minimum_cents"]:
-        raise Conflict(f"Add {dollars(shop['order_minimum_cents'] - subtotal)} more to reach the "
-                       f"{dollars(shop['order_minimum_cents'])} order minimum at {shop['retailer_name']}.")
+        raise Conflict(
+            f"Add {dollars(shop['order_minimum_cents'] - subtotal)} more to reach the "
+            f"{dollars(shop['order_minimum_cents'])} order minimum at {shop['retailer_name']}."
+        )
     fee = window_fee(db, user["id"], window, subtotal)
     before_tip = subtotal + fee + window["express_fee_cents"] + service_fee(subtotal)
     credits = min(user["credit_balance_cents"], before_tip)
     order_id = db.new_id(orders, "583190", width=4)
     order = db.insert(
-        orders, id=order_id, user_id=user["id"], location_code=location_code,
-        fulfillment_type=window["fulfillment_type"], status="placed", service_option_id=window["id"],
-        window_start_at=window["start_at"], window_end_at=window["end_at"], address_id=address_id,
+        orders,
+        id=order_id,
+        user_id=user["id"],
+        location_code=location_code,
+        fulfillment_type=window["fulfillment_type"],
+        status="placed",
+        service_option_id=window["id"],
+        window_start_at=window["start_at"],
+        window_end_at=window["end_at"],
+        address_id=address_id,
         address=address_snapshot(address) if address else None,
-        delivery_instructions=delivery_instructions if delivery_instructions is not None or not address
+        delivery_instructions=delivery_instructions
+        if delivery_instructions is not None or not address
         else address["delivery_instructions"],
-        shopper_name=None, subtotal_cents=subtotal, delivery_fee_cents=fee,
-        express_fee_cents=window["express_fee_cents"], service_fee_cents=service_fee(subtotal), tip_cents=tip_cents,
-        credits_applied_cents=credits, total_cents=before_tip + tip_cents - credits, refunded_cents=0,
-        created_at=db.now_iso(), completed_at=None, canceled_at=None,
+        shopper_name=None,
+        subtotal_cents=subtotal,
+        delivery_fee_cents=fee,
+        express_fee_cents=window["express_fee_cents"],
+        service_fee_cents=service_fee(subtotal),
+        tip_cents=tip_cents,
+        credits_applied_cents=credits,
+        total_cents=before_tip + tip_cents - credits,
+        refunded_cents=0,
+        created_at=db.now_iso(),
+        completed_at=None,
+        canceled_at=None,
     )
     for number, line in enumerate(lines, start=1):
-        add_order_line(db, order_id, number, line["item"], line["quantity"], line["replacement_policy"],
-                       line["replacement_item_id"], line["special_instructions"])
+        add_order_line(
+            db,
+            order_id,
+            number,
+            line["item"],
+            line["quantity"],
+            line["replacement_policy"],
+            line["replacement_item_id"],
+            line["special_instructions"],
+        )
         db.delete(cart_items, line["id"])
     db.delete(carts, cart["id"])
     grant_credits(db, user, -credits, "applied_to_order", order_id)
@@ -544,6 +628,7 @@ def place_order(
 
 
 # ---------------------------------------------------------------- orders
+
 
 @tool(read_only=True)
 def list_orders(
@@ -561,9 +646,11 @@ def list_orders(
     rows = db.find(orders, user_id=user["id"], order_by=[orders.c.created_at.desc()], **equals)
     names = {s["location_code"]: s["name"] for s in db.find(stores)}
     summaries = [
-        OrderSummary(**{k: r[k] for k in OrderSummary.model_fields if k not in ("store_name", "item_count")},
-                     store_name=names[r["location_code"]],
-                     item_count=sum(line["quantity"] for line in db.find(order_items, order_id=r["id"])))
+        OrderSummary(
+            **{k: r[k] for k in OrderSummary.model_fields if k not in ("store_name", "item_count")},
+            store_name=names[r["location_code"]],
+            item_count=sum(line["quantity"] for line in db.find(order_items, order_id=r["id"])),
+        )
         for r in rows
     ]
     return paginate(summaries, page_size, cursor, max_page_size=50)
@@ -615,16 +702,20 @@ def update_order(
             raise InvalidRequest(f"Order {order_id} is already booked in that window.")
         window = bookable_window(db, service_option_id, order["location_code"])
         if window["fulfillment_type"] != order["fulfillment_type"]:
-            raise InvalidRequest(f"This is a {order['fulfillment_type']} order; pick a "
-                                 f"{order['fulfillment_type']} window.")
+            raise InvalidRequest(
+                f"This is a {order['fulfillment_type']} order; pick a {order['fulfillment_type']} window."
+            )
         release_window(db, order["service_option_id"])
         book_window(db, window)
     if (address_id is not None or delivery_instructions is not None) and order["fulfillment_type"] != "delivery":
         raise InvalidRequest("Pickup orders take no delivery address or instructions.")
     if address_id is not None:
         address = delivery_address(db, user, store(db, order["location_code"]), address_id)
-        changes.update(address_id=address_id, address=address_snapshot(address),
-                       delivery_instructions=address["delivery_instructions"])
+        changes.update(
+            address_id=address_id,
+            address=address_snapshot(address),
+            delivery_instructions=address["delivery_instructions"],
+        )
     if delivery_instructions is not None:
         changes["delivery_instructions"] = delivery_instructions
     if tip_cents is not None:
@@ -674,8 +765,9 @@ def edit_order_item(db: Database, order_id: str, item_id: str, quantity: int) ->
     shop = store(db, order["location_code"])
     order = reprice(db, order, db.get(service_options, order["service_option_id"], "Service option"))
     if order["subtotal_cents"] < shop["order_minimum_cents"]:
-        raise Conflict(f"The order would fall below the {dollars(shop['order_minimum_cents'])} minimum at "
-                       f"{shop['retailer_name']}.")
+        raise Conflict(
+            f"The order would fall below the {dollars(shop['order_minimum_cents'])} minimum at {shop['retailer_name']}."
+        )
     return order_object(db, order)
 
 
@@ -691,8 +783,9 @@ def cancel_order(db: Database, order_id: str) -> OrderObject:
     require_placed(order, "cancel it")
     release_window(db, order["service_option_id"])
     grant_credits(db, user, order["credits_applied_cents"], "returned_from_order", order_id)
-    return order_object(db, db.update(orders, order_id, status="canceled", credits_applied_cents=0,
-                                      canceled_at=db.now_iso()))
+    return order_object(
+        db, db.update(orders, order_id, status="canceled", credits_applied_cents=0, canceled_at=db.now_iso())
+    )
 
 
 @tool()
@@ -719,8 +812,10 @@ def report_order_issue(
     if order["status"] not in ("delivered", "picked_up"):
         raise Conflict(f"Order {order_id} is {order['status']}; problems can be reported once it's delivered.")
     if not within(db, order["completed_at"], ISSUE_HOURS):
-        raise PermissionDenied("It's been more than 4 days since this order arrived, so it can't be self-reported; "
-                               "contact Instacart Customer Experience.")
+        raise PermissionDenied(
+            "It's been more than 4 days since this order arrived, so it can't be self-reported; "
+            "contact Instacart Customer Experience."
+        )
     line = _order_line(db, order_id, item_id)
     if line["status"] == "refunded":
         raise Conflict(f"{line['name']} wasn't found by your shopper and was already refunded.")
@@ -736,7 +831,15 @@ def report_order_issue(
         grant_credits(db, user, amount, "issue_credit", order_id)
     else:
         db.update(orders, order_id, refunded_cents=order["refunded_cents"] + amount)
-    row = db.insert(order_issues, id=db.new_id(order_issues, "iss_"), order_id=order_id, order_item_id=line["id"],
-                    issue_type=issue_type, quantity=count, resolution=resolution, amount_cents=amount,
-                    created_at=db.now_iso())
+    row = db.insert(
+        order_issues,
+        id=db.new_id(order_issues, "iss_"),
+        order_id=order_id,
+        order_item_id=line["id"],
+        issue_type=issue_type,
+        quantity=count,
+        resolution=resolution,
+        amount_cents=amount,
+        created_at=db.now_iso(),
+    )
     return issue_object(row, line)

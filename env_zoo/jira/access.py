@@ -12,9 +12,21 @@ from .schema import authorizations, issues, permission_schemes, project_roles, p
 ISSUE_HIDDEN = "Issue does not exist or you do not have permission to see it."
 NOT_AUTHORIZED = "Client must be authenticated to access this resource."
 PERMISSIONS = (
-    "BROWSE_PROJECTS", "CREATE_ISSUES", "EDIT_ISSUES", "TRANSITION_ISSUES", "RESOLVE_ISSUES", "CLOSE_ISSUES",
-    "ASSIGN_ISSUES", "ASSIGNABLE_USER", "ADD_COMMENTS", "WORK_ON_ISSUES", "LINK_ISSUES", "SCHEDULE_ISSUES",
-    "MANAGE_WATCHERS", "MANAGE_SPRINTS_PERMISSION", "ADMINISTER_PROJECTS",
+    "BROWSE_PROJECTS",
+    "CREATE_ISSUES",
+    "EDIT_ISSUES",
+    "TRANSITION_ISSUES",
+    "RESOLVE_ISSUES",
+    "CLOSE_ISSUES",
+    "ASSIGN_ISSUES",
+    "ASSIGNABLE_USER",
+    "ADD_COMMENTS",
+    "WORK_ON_ISSUES",
+    "LINK_ISSUES",
+    "SCHEDULE_ISSUES",
+    "MANAGE_WATCHERS",
+    "MANAGE_SPRINTS_PERMISSION",
+    "ADMINISTER_PROJECTS",
 )
 
 
@@ -62,15 +74,20 @@ def browsable_projects(db: Database) -> list[dict[str, Any]]:
     for actor in db.find(role_actors, account_id=person["account_id"]):
         held.setdefault(actor["project_id"], set()).add(names[actor["role_id"]])
     browse = {s["id"]: set(s["grants"].get("BROWSE_PROJECTS", [])) for s in db.find(permission_schemes)}
-    return [p for p in db.find(projects, order_by=[projects.c.key])
-            if browse[p["permission_scheme_id"]] & held.get(p["id"], set())]
+    return [
+        p
+        for p in db.find(projects, order_by=[projects.c.key])
+        if browse[p["permission_scheme_id"]] & held.get(p["id"], set())
+    ]
 
 
 def holders(db: Database, project: dict[str, Any], permission: str) -> set[str]:
     """The accounts (active, with Jira access) holding a permission in a project."""
     granted = set(db.get(permission_schemes, project["permission_scheme_id"])["grants"].get(permission, []))
     names = _role_names(db)
-    members = {a["account_id"] for a in db.find(role_actors, project_id=project["id"]) if names[a["role_id"]] in granted}
+    members = {
+        a["account_id"] for a in db.find(role_actors, project_id=project["id"]) if names[a["role_id"]] in granted
+    }
     return {u["account_id"] for u in db.find(users) if u["account_id"] in members and u["active"] and u["jira_access"]}
 
 

@@ -17,26 +17,66 @@ from typing import Any
 
 from envfactory_gym import InvalidRequest
 
-TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')|(?P<op>!=|>=|<=|!~|=|>|<|~)'
-                   r'|(?P<punct>[(),])|(?P<word>[^\s(),=!<>~"\']+))')
+TOKEN = re.compile(
+    r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')|(?P<op>!=|>=|<=|!~|=|>|<|~)'
+    r'|(?P<punct>[(),])|(?P<word>[^\s(),=!<>~"\']+))'
+)
 RELATIVE = re.compile(r"^([+-]?)(\d+)([wdhm])$")
 DATE = re.compile(r"^(\d{4})[-/](\d{2})[-/](\d{2})(?:[ T](\d{2}):(\d{2}))?$")
 UNIT = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
 FIELDS = {
-    "project": "project", "key": "key", "issuekey": "key", "id": "key", "issuetype": "issuetype",
-    "type": "issuetype", "status": "status", "statuscategory": "statuscategory", "assignee": "assignee",
-    "reporter": "reporter", "priority": "priority", "labels": "labels", "label": "labels", "component": "component",
-    "fixversion": "fixversion", "sprint": "sprint", "resolution": "resolution", "parent": "parent", "text": "text",
-    "summary": "summary", "description": "description", "comment": "comment", "created": "created",
-    "createddate": "created", "updated": "updated", "updateddate": "updated", "resolved": "resolved",
-    "resolutiondate": "resolved", "duedate": "duedate", "due": "duedate", "watcher": "watcher",
-    "story points": "storypoints", "story point estimate": "storypoints", "storypoints": "storypoints",
+    "project": "project",
+    "key": "key",
+    "issuekey": "key",
+    "id": "key",
+    "issuetype": "issuetype",
+    "type": "issuetype",
+    "status": "status",
+    "statuscategory": "statuscategory",
+    "assignee": "assignee",
+    "reporter": "reporter",
+    "priority": "priority",
+    "labels": "labels",
+    "label": "labels",
+    "component": "component",
+    "fixversion": "fixversion",
+    "sprint": "sprint",
+    "resolution": "resolution",
+    "parent": "parent",
+    "text": "text",
+    "summary": "summary",
+    "description": "description",
+    "comment": "comment",
+    "created": "created",
+    "createddate": "created",
+    "updated": "updated",
+    "updateddate": "updated",
+    "resolved": "resolved",
+    "resolutiondate": "resolved",
+    "duedate": "duedate",
+    "due": "duedate",
+    "watcher": "watcher",
+    "story points": "storypoints",
+    "story point estimate": "storypoints",
+    "storypoints": "storypoints",
     "cf[10016]": "storypoints",
 }
 TEXT_FIELDS = {"text", "summary", "description", "comment"}
 DATE_FIELDS = {"created", "updated", "resolved", "duedate"}
-ORDER_FIELDS = {"key", "created", "updated", "priority", "duedate", "status", "assignee", "summary", "storypoints",
-                "resolved", "rank", "issuetype"}
+ORDER_FIELDS = {
+    "key",
+    "created",
+    "updated",
+    "priority",
+    "duedate",
+    "status",
+    "assignee",
+    "summary",
+    "storypoints",
+    "resolved",
+    "rank",
+    "issuetype",
+}
 OPERATORS = {"=", "!=", ">", ">=", "<", "<=", "~", "!~", "in", "not in", "is", "is not"}
 
 
@@ -245,6 +285,7 @@ def parse(text: str) -> Query:
 
 # ---------------------------------------------------------------- evaluation
 
+
 @dataclass
 class Context:
     """What clauses resolve against. `resolve(field, value)` maps a value to the ids it names (raising Jira's
@@ -280,7 +321,9 @@ def moment(value: Value, now: datetime, field_name: str) -> datetime:
 def _date_function(func: Func, now: datetime) -> datetime:
     day = now.replace(hour=0, minute=0, second=0, microsecond=0)
     starts = {
-        "now": now, "startofday": day, "endofday": day + timedelta(days=1) - timedelta(seconds=1),
+        "now": now,
+        "startofday": day,
+        "endofday": day + timedelta(days=1) - timedelta(seconds=1),
         "startofweek": day - timedelta(days=(day.weekday() + 1) % 7),  # Jira weeks start on Sunday
         "startofmonth": day.replace(day=1),
     }
@@ -330,8 +373,14 @@ def _predicate(clause: Clause, ctx: Context) -> Callable[[dict[str, Any]], bool]
     if name in DATE_FIELDS and op in (">", ">=", "<", "<=", "=", "!="):
         point = moment(value, ctx.now, name)
         stamp = point.strftime("%Y-%m-%dT%H:%M:%SZ") if name != "duedate" else point.strftime("%Y-%m-%d")
-        compare = {">": str.__gt__, ">=": str.__ge__, "<": str.__lt__, "<=": str.__le__,
-                   "=": str.__eq__, "!=": str.__ne__}[op]
+        compare = {
+            ">": str.__gt__,
+            ">=": str.__ge__,
+            "<": str.__lt__,
+            "<=": str.__le__,
+            "=": str.__eq__,
+            "!=": str.__ne__,
+        }[op]
         return lambda i: any(compare(fact, stamp) for fact in ctx.facts(i, name))
     if op in (">", ">=", "<", "<="):
         if name not in ("priority", "storypoints"):

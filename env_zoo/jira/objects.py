@@ -281,6 +281,7 @@ class SearchResults(BaseModel):
 
 # ---------------------------------------------------------------- durations
 
+
 def duration(seconds: int | None, hours_per_day: int, days_per_week: int) -> str | None:
     """Seconds in Jira's format: 1w 2d 3h 30m (with the site's working day and week)."""
     if seconds is None:
@@ -295,6 +296,7 @@ def duration(seconds: int | None, hours_per_day: int, days_per_week: int) -> str
 
 
 # ---------------------------------------------------------------- rows to objects
+
 
 class Render:
     """Turns rows into API objects, reading each reference table once."""
@@ -340,16 +342,21 @@ class Render:
 
     def version_ref(self, version_id: str) -> VersionRef:
         v = self.versions[version_id]
-        return VersionRef(id=v["id"], name=v["name"], released=v["released"], archived=v["archived"],
-                          releaseDate=v["release_date"])
+        return VersionRef(
+            id=v["id"], name=v["name"], released=v["released"], archived=v["archived"], releaseDate=v["release_date"]
+        )
 
     def duration(self, seconds: int | None) -> str | None:
         return duration(seconds, *self.clock)
 
     def issue_ref(self, issue: dict[str, Any]) -> IssueRef:
-        return IssueRef(id=issue["id"], key=issue["key"], summary=issue["summary"],
-                        status=self.statuses[issue["status_id"]]["name"],
-                        issuetype=self.names["type"][issue["issue_type_id"]])
+        return IssueRef(
+            id=issue["id"],
+            key=issue["key"],
+            summary=issue["summary"],
+            status=self.statuses[issue["status_id"]]["name"],
+            issuetype=self.names["type"][issue["issue_type_id"]],
+        )
 
     def project_ref(self, project_id: str) -> ProjectRef:
         row = self.db.get(projects, project_id, "Project")
@@ -362,44 +369,67 @@ class Render:
         parent = self.db.get(issues, issue["parent_id"]) if issue["parent_id"] else None
         sprint = self.sprints[issue["sprint_id"]]["name"] if issue["sprint_id"] is not None else None
         return {
-            "id": issue["id"], "key": issue["key"], "summary": issue["summary"],
-            "issuetype": self.names["type"][issue["issue_type_id"]], "status": self.status(issue["status_id"]),
+            "id": issue["id"],
+            "key": issue["key"],
+            "summary": issue["summary"],
+            "issuetype": self.names["type"][issue["issue_type_id"]],
+            "status": self.status(issue["status_id"]),
             "priority": self.names["priority"][issue["priority_id"]],
             "resolution": self.names["resolution"][issue["resolution_id"]] if issue["resolution_id"] else None,
-            "assignee": self.user_ref(issue["assignee_account_id"]), "labels": issue["labels"],
+            "assignee": self.user_ref(issue["assignee_account_id"]),
+            "labels": issue["labels"],
             "components": [self.names["component"][c] for c in issue["component_ids"]],
             "fixVersions": [self.versions[v]["name"] for v in issue["fix_version_ids"]],
-            "storyPoints": issue["story_points"], "sprint": sprint, "parent": parent["key"] if parent else None,
-            "duedate": issue["due_date"], "created": issue["created"], "updated": issue["updated"],
+            "storyPoints": issue["story_points"],
+            "sprint": sprint,
+            "parent": parent["key"] if parent else None,
+            "duedate": issue["due_date"],
+            "created": issue["created"],
+            "updated": issue["updated"],
         }
 
     def comment(self, row: dict[str, Any]) -> CommentObject:
         role = row["visibility_role"]
         return CommentObject(
-            id=row["id"], author=self.user_ref(row["author_account_id"]), body=row["body"],
-            visibility={"type": "role", "value": role} if role else None, created=row["created"],
+            id=row["id"],
+            author=self.user_ref(row["author_account_id"]),
+            body=row["body"],
+            visibility={"type": "role", "value": role} if role else None,
+            created=row["created"],
             updated=row["updated"],
         )
 
     def worklog(self, row: dict[str, Any]) -> WorklogObject:
         return WorklogObject(
-            id=row["id"], issueId=row["issue_id"], author=self.user_ref(row["author_account_id"]),
-            timeSpent=self.duration(row["time_spent_seconds"]), timeSpentSeconds=row["time_spent_seconds"],
-            started=row["started"], comment=row["comment"],
+            id=row["id"],
+            issueId=row["issue_id"],
+            author=self.user_ref(row["author_account_id"]),
+            timeSpent=self.duration(row["time_spent_seconds"]),
+            timeSpentSeconds=row["time_spent_seconds"],
+            started=row["started"],
+            comment=row["comment"],
         )
 
     def links(self, issue: dict[str, Any]) -> list[IssueLinkObject]:
         types = {t["id"]: t for t in self.db.find(issue_link_types)}
-        mine = {link["id"]: link for column in ("source_issue_id", "destination_issue_id")
-                for link in self.db.find(issue_links, **{column: issue["id"]})}
+        mine = {
+            link["id"]: link
+            for column in ("source_issue_id", "destination_issue_id")
+            for link in self.db.find(issue_links, **{column: issue["id"]})
+        }
         out = []
         for link in sorted(mine.values(), key=lambda link: link["id"]):  # in id order, as ORDER BY id
             kind = types[link["type_id"]]
             outward = link["source_issue_id"] == issue["id"]
             other = self.db.get(issues, link["destination_issue_id"] if outward else link["source_issue_id"])
-            out.append(IssueLinkObject(id=link["id"], type=kind["name"],
-                                       relation=kind["outward"] if outward else kind["inward"],
-                                       issue=self.issue_ref(other)))
+            out.append(
+                IssueLinkObject(
+                    id=link["id"],
+                    type=kind["name"],
+                    relation=kind["outward"] if outward else kind["inward"],
+                    issue=self.issue_ref(other),
+                )
+            )
         return out
 
     def watches(self, issue: dict[str, Any], me: str) -> WatchersObject:
@@ -410,13 +440,17 @@ class Render:
     def issue(self, issue: dict[str, Any], me: str, visible_roles: set[str]) -> IssueObject:
         """The full issue; comments restricted to a role the caller lacks are left out, as Jira does."""
         subtasks = self.db.find(issues, parent_id=issue["id"], order_by=[issues.c.id])
-        notes = [c for c in self.db.find(comments, issue_id=issue["id"], order_by=[comments.c.created])
-                 if c["visibility_role"] is None or c["visibility_role"] in visible_roles]
+        notes = [
+            c
+            for c in self.db.find(comments, issue_id=issue["id"], order_by=[comments.c.created])
+            if c["visibility_role"] is None or c["visibility_role"] in visible_roles
+        ]
         logs = self.db.find(worklogs, issue_id=issue["id"], order_by=[worklogs.c.started])
         return IssueObject(
             **self._summary_fields(issue),
             project=self.project_ref(issue["project_id"]),
-            description=issue["description"], reporter=self.user_ref(issue["reporter_account_id"]),
+            description=issue["description"],
+            reporter=self.user_ref(issue["reporter_account_id"]),
             componentDetails=[NamedRef(id=c, name=self.names["component"][c]) for c in issue["component_ids"]],
             fixVersionDetails=[self.version_ref(v) for v in issue["fix_version_ids"]],
             closedSprints=[self.sprints[s]["name"] for s in issue["closed_sprint_ids"]],
@@ -426,47 +460,81 @@ class Render:
                 remainingEstimate=self.duration(issue["remaining_estimate"]),
                 timeSpent=self.duration(issue["time_spent"]) if issue["time_spent"] else None,
                 originalEstimateSeconds=issue["original_estimate"],
-                remainingEstimateSeconds=issue["remaining_estimate"], timeSpentSeconds=issue["time_spent"],
+                remainingEstimateSeconds=issue["remaining_estimate"],
+                timeSpentSeconds=issue["time_spent"],
             ),
-            subtasks=[self.issue_ref(s) for s in subtasks], issuelinks=self.links(issue),
-            comments=[self.comment(c) for c in notes], worklogs=[self.worklog(w) for w in logs],
+            subtasks=[self.issue_ref(s) for s in subtasks],
+            issuelinks=self.links(issue),
+            comments=[self.comment(c) for c in notes],
+            worklogs=[self.worklog(w) for w in logs],
             watches=self.watches(issue, me),
         )
 
     def sprint(self, row: dict[str, Any]) -> SprintObject:
-        return SprintObject(id=row["id"], name=row["name"], state=row["state"], goal=row["goal"],
-                            startDate=row["start_date"], endDate=row["end_date"], completeDate=row["complete_date"],
-                            originBoardId=row["board_id"])
+        return SprintObject(
+            id=row["id"],
+            name=row["name"],
+            state=row["state"],
+            goal=row["goal"],
+            startDate=row["start_date"],
+            endDate=row["end_date"],
+            completeDate=row["complete_date"],
+            originBoardId=row["board_id"],
+        )
 
     def board(self, row: dict[str, Any]) -> BoardObject:
         project = self.db.get(projects, row["project_id"], "Project")
-        return BoardObject(id=row["id"], name=row["name"], type=row["type"], projectKey=project["key"],
-                           projectName=project["name"])
+        return BoardObject(
+            id=row["id"], name=row["name"], type=row["type"], projectKey=project["key"], projectName=project["name"]
+        )
 
     def project_summary(self, row: dict[str, Any]) -> ProjectSummary:
         return ProjectSummary(**self._project_fields(row))
 
     def _project_fields(self, row: dict[str, Any]) -> dict[str, Any]:
-        return {"id": row["id"], "key": row["key"], "name": row["name"], "projectTypeKey": row["project_type_key"],
-                "lead": self.user_ref(row["lead_account_id"]),
-                "issueTypes": [self.names["type"][t] for t in row["issue_type_ids"]]}
+        return {
+            "id": row["id"],
+            "key": row["key"],
+            "name": row["name"],
+            "projectTypeKey": row["project_type_key"],
+            "lead": self.user_ref(row["lead_account_id"]),
+            "issueTypes": [self.names["type"][t] for t in row["issue_type_ids"]],
+        }
 
     def project(self, row: dict[str, Any], roles: dict[str, list[str]], permissions: list[str]) -> ProjectObject:
         parts = self.db.find(components, project_id=row["id"], order_by=[components.c.name])
         releases = self.db.find(versions, project_id=row["id"], order_by=[versions.c.release_date])
         return ProjectObject(
-            **self._project_fields(row), description=row["description"], assigneeType=row["default_assignee"],
-            components=[ComponentObject(id=c["id"], name=c["name"], description=c["description"],
-                                        lead=self.user_ref(c["lead_account_id"]), assigneeType=c["assignee_type"])
-                        for c in parts],
-            versions=[VersionObject(**self.version_ref(v["id"]).model_dump(), description=v["description"],
-                                    startDate=v["start_date"]) for v in releases],
+            **self._project_fields(row),
+            description=row["description"],
+            assigneeType=row["default_assignee"],
+            components=[
+                ComponentObject(
+                    id=c["id"],
+                    name=c["name"],
+                    description=c["description"],
+                    lead=self.user_ref(c["lead_account_id"]),
+                    assigneeType=c["assignee_type"],
+                )
+                for c in parts
+            ],
+            versions=[
+                VersionObject(
+                    **self.version_ref(v["id"]).model_dump(), description=v["description"], startDate=v["start_date"]
+                )
+                for v in releases
+            ],
             roles={name: [self.user_ref(a) for a in members] for name, members in roles.items()},
             myPermissions=permissions,
         )
 
     def user(self, account_id: str) -> UserObject:
         u = self.users[account_id]
-        return UserObject(accountId=u["account_id"], displayName=u["display_name"], active=u["active"],
-                          emailAddress=u["email_address"], accountType=u["account_type"], timeZone=u["time_zone"])
-
+        return UserObject(
+            accountId=u["account_id"],
+            displayName=u["display_name"],
+            active=u["active"],
+            emailAddress=u["email_address"],
+            accountType=u["account_type"],
+            timeZone=u["time_zone"],
+        )

@@ -27,7 +27,7 @@ DURATION = re.compile(r"(\d+(?:\.\d+)?)([wdhm])")
 #: Jira's duration format ("3h 30m", "1d", "1.5h", "2w"), as the argument types check it.
 DURATION_PATTERN = r"^\s*\d+(\.\d+)?[wdhmWDHM](\s+\d+(\.\d+)?[wdhmWDHM])*\s*$"
 #: A date (midnight UTC) or a date-time with an optional zone, as worklogs and sprints take them.
-MOMENT_PATTERN = (r"^\s*\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|z|[+-]\d{2}:?\d{2})?)?\s*$")
+MOMENT_PATTERN = r"^\s*\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|z|[+-]\d{2}:?\d{2})?)?\s*$"
 STORY_POINTS_FIELD = "customfield_10016"
 Priority = Literal["Highest", "High", "Medium", "Low", "Lowest"]
 Resolution = Literal["Done", "Won't Do", "Duplicate", "Cannot Reproduce"]
@@ -43,12 +43,17 @@ MAX_SPRINT_ISSUES = 50
 
 # ---------------------------------------------------------------- values
 
+
 def seconds(db: Database, text: str) -> int:
     """A Jira duration ("3h 30m", "1d", "1.5h", "2w"; the argument type checks the format) in seconds, with the
     site's working day and week."""
     row = settings(db)
-    size = {"m": 60, "h": 3600, "d": 3600 * row["hours_per_day"],
-            "w": 3600 * row["hours_per_day"] * row["days_per_week"]}
+    size = {
+        "m": 60,
+        "h": 3600,
+        "d": 3600 * row["hours_per_day"],
+        "w": 3600 * row["hours_per_day"] * row["days_per_week"],
+    }
     return round(sum(float(amount) * size[unit] for amount, unit in DURATION.findall(text.lower())))
 
 
@@ -116,13 +121,16 @@ def version_ids(db: Database, project: dict[str, Any], names: list[str]) -> list
 def story_points(type_row: dict[str, Any], value: float) -> float:
     """Story points are on the screens of standard issue types and epics, never of subtasks."""
     if type_row["subtask"]:
-        raise InvalidRequest(f"Field '{STORY_POINTS_FIELD}' cannot be set. It is not on the appropriate screen, "
-                             f"or unknown (Story point estimate isn't on {type_row['name']} screens).")
+        raise InvalidRequest(
+            f"Field '{STORY_POINTS_FIELD}' cannot be set. It is not on the appropriate screen, "
+            f"or unknown (Story point estimate isn't on {type_row['name']} screens)."
+        )
     return value
 
 
-def parent(db: Database, project: dict[str, Any], type_row: dict[str, Any], parent_issue: dict[str, Any] | None
-           ) -> dict[str, Any] | None:
+def parent(
+    db: Database, project: dict[str, Any], type_row: dict[str, Any], parent_issue: dict[str, Any] | None
+) -> dict[str, Any] | None:
     """The parent an issue of this type may have: subtasks need a standard issue of the same project; standard
     issues may have an epic; epics have none."""
     if parent_issue is None:
@@ -137,8 +145,9 @@ def parent(db: Database, project: dict[str, Any], type_row: dict[str, Any], pare
         raise InvalidRequest(f"{type_row['name']} issues can't have a parent.")
     if parent_type["hierarchy_level"] != wanted:
         allowed = "a standard issue (not an epic or subtask)" if wanted == 0 else "an epic"
-        raise InvalidRequest(f"{parent_issue['key']} is a {parent_type['name']}; a {type_row['name']}'s parent must "
-                             f"be {allowed}.")
+        raise InvalidRequest(
+            f"{parent_issue['key']} is a {parent_type['name']}; a {type_row['name']}'s parent must be {allowed}."
+        )
     return parent_issue
 
 
@@ -168,11 +177,13 @@ def editable(db: Database, issue: dict[str, Any]) -> None:
     """Issues in a status with jira.issue.editable=false (Closed) can't be edited, assigned or have work logged."""
     status = db.get(statuses, issue["status_id"])
     if not status["editable"]:
-        raise Conflict(f"Issue {issue['key']} is in status {status['name']}, which doesn't allow edits. Reopen it "
-                       "first.")
+        raise Conflict(
+            f"Issue {issue['key']} is in status {status['name']}, which doesn't allow edits. Reopen it first."
+        )
 
 
 # ---------------------------------------------------------------- workflows
+
 
 def workflow(db: Database, project: dict[str, Any], type_id: str) -> dict[str, Any]:
     """The workflow the project's workflow scheme maps an issue type to."""
@@ -196,7 +207,8 @@ def available(db: Database, project: dict[str, Any], issue: dict[str, Any]) -> l
     flow = workflow(db, project, issue["issue_type_id"])
     rows = sorted(db.find(transitions, workflow_id=flow["id"]), key=lambda t: int(t["id"]))
     return [
-        t for t in rows
+        t
+        for t in rows
         if (not t["from_status_ids"] or issue["status_id"] in t["from_status_ids"])
         and t["to_status_id"] != issue["status_id"]
         and all(_condition_ok(db, project, issue, c) for c in t["conditions"])
@@ -205,19 +217,30 @@ def available(db: Database, project: dict[str, Any], issue: dict[str, Any]) -> l
 
 def required_fields(transition: dict[str, Any]) -> list[str]:
     """Fields a transition's validators require."""
-    names = {"resolution_required": "resolution", "assignee_required": "assignee",
-             "fix_version_required": "fixVersions"}
+    names = {
+        "resolution_required": "resolution",
+        "assignee_required": "assignee",
+        "fix_version_required": "fixVersions",
+    }
     return [names[v] for v in transition["validators"]]
 
 
-def transition_changes(db: Database, project: dict[str, Any], issue: dict[str, Any], transition: dict[str, Any],
-                       resolution: Resolution | None, fix_versions: list[str] | None) -> dict[str, Any]:
+def transition_changes(
+    db: Database,
+    project: dict[str, Any],
+    issue: dict[str, Any],
+    transition: dict[str, Any],
+    resolution: Resolution | None,
+    fix_versions: list[str] | None,
+) -> dict[str, Any]:
     """The fields a transition sets, after its screen and validators: the new status; the resolution (given,
     the post function's default, kept, or cleared when leaving Done); fix versions from the screen."""
     if (resolution is not None or fix_versions is not None) and not transition["has_screen"]:
         field = "resolution" if resolution is not None else "fixVersions"
-        raise InvalidRequest(f"Field '{field}' cannot be set. It is not on the appropriate screen, or unknown "
-                             f"(transition '{transition['name']}' has no screen).")
+        raise InvalidRequest(
+            f"Field '{field}' cannot be set. It is not on the appropriate screen, or unknown "
+            f"(transition '{transition['name']}' has no screen)."
+        )
     target = db.get(statuses, transition["to_status_id"])
     changes: dict[str, Any] = {"status_id": target["id"]}
     if fix_versions is not None:
@@ -236,8 +259,7 @@ def transition_changes(db: Database, project: dict[str, Any], issue: dict[str, A
         if validator == "resolution_required" and merged["resolution_id"] is None:
             raise InvalidRequest(f"Resolution is required to {transition['name']}.")
         if validator == "assignee_required" and merged["assignee_account_id"] is None:
-            raise InvalidRequest(f"Assignee is required: assign {issue['key']} before moving it to "
-                                 f"{target['name']}.")
+            raise InvalidRequest(f"Assignee is required: assign {issue['key']} before moving it to {target['name']}.")
         if validator == "fix_version_required" and not merged["fix_version_ids"]:
             raise InvalidRequest(f"Fix Version/s is required to {transition['name']}.")
     if changes["resolution_id"] != issue["resolution_id"]:

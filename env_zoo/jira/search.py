@@ -24,12 +24,27 @@ from .schema import (
     watchers,
 )
 
-CATEGORIES = {"to do": "new", "new": "new", "in progress": "indeterminate", "indeterminate": "indeterminate",
-              "done": "done", "complete": "done"}
+CATEGORIES = {
+    "to do": "new",
+    "new": "new",
+    "in progress": "indeterminate",
+    "indeterminate": "indeterminate",
+    "done": "done",
+    "complete": "done",
+}
 #: Fields holding one value, and the issue column that holds it: clauses on them narrow the rows SQL reads.
-COLUMNS = {"project": "project_id", "key": "id", "issuetype": "issue_type_id", "status": "status_id",
-           "assignee": "assignee_account_id", "reporter": "reporter_account_id", "priority": "priority_id",
-           "resolution": "resolution_id", "parent": "parent_id", "statuscategory": "status_id"}
+COLUMNS = {
+    "project": "project_id",
+    "key": "id",
+    "issuetype": "issue_type_id",
+    "status": "status_id",
+    "assignee": "assignee_account_id",
+    "reporter": "reporter_account_id",
+    "priority": "priority_id",
+    "resolution": "resolution_id",
+    "parent": "parent_id",
+    "statuscategory": "status_id",
+}
 
 
 def _named(rows: list[dict[str, Any]], value: str, *columns: str) -> set[Any]:
@@ -72,17 +87,37 @@ class SiteIndex:
         where, params = self._narrowing(query.where)
         table = reader(issues)
         visible = [p["id"] for p in self.projects]
-        sql = (f"{table.select} WHERE project_id IN ({_placeholders(visible)})"  # type: ignore[union-attr]
-               f"{''.join(' AND ' + w for w in where)}")
+        sql = (
+            f"{table.select} WHERE project_id IN ({_placeholders(visible)})"  # type: ignore[union-attr]
+            f"{''.join(' AND ' + w for w in where)}"
+        )
         raw = self.db.state.raw.execute(sql, (*visible, *params)).fetchall()
         at = {name: index for index, name in enumerate(table.names)}  # type: ignore[union-attr]
         self._candidates = [values[at["id"]] for values in raw]
-        words = [c for c in _conjuncts(query.where) if isinstance(c, Clause) and c.field in TEXT_FIELDS
-                 and c.op == "~" and isinstance(c.value, str)]
+        words = [
+            c
+            for c in _conjuncts(query.where)
+            if isinstance(c, Clause) and c.field in TEXT_FIELDS and c.op == "~" and isinstance(c.value, str)
+        ]
         if words:  # text every match must contain, tested before the row is decoded
-            raw = [values for values in raw if all(text_match(self.text(
-                {"id": values[at["id"]], "summary": values[at["summary"]], "description": values[at["description"]]},
-                clause.field), clause.value) for clause in words)]
+            raw = [
+                values
+                for values in raw
+                if all(
+                    text_match(
+                        self.text(
+                            {
+                                "id": values[at["id"]],
+                                "summary": values[at["summary"]],
+                                "description": values[at["description"]],
+                            },
+                            clause.field,
+                        ),
+                        clause.value,
+                    )
+                    for clause in words
+                )
+            ]
         rows = [table.decode(values) for values in raw]  # type: ignore[union-attr]
         return self.sort([r for r in rows if check(r)], query)
 
@@ -114,8 +149,11 @@ class SiteIndex:
             if name == "statuscategory":
                 wanted = {s["id"] for s in self.statuses.values() if s["category"] in wanted}
             ids = sorted(wanted, key=str)
-            conditions.append(f"{column} IN ({_placeholders(ids)})" if op in ("=", "in") else
-                              f"{column} IS NOT NULL AND {column} NOT IN ({_placeholders(ids)})")
+            conditions.append(
+                f"{column} IN ({_placeholders(ids)})"
+                if op in ("=", "in")
+                else f"{column} IS NOT NULL AND {column} NOT IN ({_placeholders(ids)})"
+            )
             params += ids
         return conditions, params
 
@@ -151,8 +189,10 @@ class SiteIndex:
         """The comments on an issue as one text (those of the search's rows are read on the first ask)."""
         if self._comments is None:
             self._comments = {}
-            sql = (f"SELECT issue_id, body FROM {comments.name} WHERE issue_id IN "
-                   f"({_placeholders(self._candidates)}) ORDER BY id")
+            sql = (
+                f"SELECT issue_id, body FROM {comments.name} WHERE issue_id IN "
+                f"({_placeholders(self._candidates)}) ORDER BY id"
+            )
             for owner, body in self.db.state.raw.execute(sql, self._candidates):
                 self._comments[owner] = self._comments.get(owner, "") + "\n" + body
         return self._comments.get(issue_id, "")
@@ -176,8 +216,10 @@ class SiteIndex:
             return _named(self.projects, value, "key", "name", "id")
         if name in ("key", "parent"):
             visible = [p["id"] for p in self.projects]
-            sql = (f"SELECT id FROM {issues.name} WHERE (lower(key) = ? OR id = ?) "
-                   f"AND project_id IN ({_placeholders(visible)})")
+            sql = (
+                f"SELECT id FROM {issues.name} WHERE (lower(key) = ? OR id = ?) "
+                f"AND project_id IN ({_placeholders(visible)})"
+            )
             return {row[0] for row in self.db.state.raw.execute(sql, (lowered, lowered, *visible))}
         if name == "issuetype":
             return _named(self.db.find(issue_types), value, "name", "id")
@@ -186,8 +228,11 @@ class SiteIndex:
         if name == "statuscategory":
             return {CATEGORIES[lowered]} if lowered in CATEGORIES else set()
         if name in ("assignee", "reporter", "watcher"):
-            return {u["account_id"] for u in self.users if lowered in (
-                u["account_id"].lower(), u["display_name"].lower(), u["email_address"].lower())}
+            return {
+                u["account_id"]
+                for u in self.users
+                if lowered in (u["account_id"].lower(), u["display_name"].lower(), u["email_address"].lower())
+            }
         if name == "priority":
             return _named(self.priorities, value, "name", "id")
         if name == "labels":
@@ -212,8 +257,9 @@ class SiteIndex:
         if func.name == "currentuser" and name in ("assignee", "reporter", "watcher"):
             return {self.me}
         if name == "sprint" and func.name in ("opensprints", "closedsprints", "futuresprints"):
-            states = {"opensprints": ("active", "future"), "closedsprints": ("closed",),
-                      "futuresprints": ("future",)}[func.name]
+            states = {"opensprints": ("active", "future"), "closedsprints": ("closed",), "futuresprints": ("future",)}[
+                func.name
+            ]
             return {s["id"] for s in self.db.find(sprints) if s["state"] in states}
         if name == "fixversion" and func.name in ("releasedversions", "unreleasedversions"):
             rows = self._in_projects(versions)
@@ -229,12 +275,21 @@ class SiteIndex:
 
     def facts(self, issue: dict[str, Any], name: str) -> list[Any]:
         single = {
-            "project": issue["project_id"], "key": issue["id"], "issuetype": issue["issue_type_id"],
-            "status": issue["status_id"], "statuscategory": self.statuses[issue["status_id"]]["category"],
-            "assignee": issue["assignee_account_id"], "reporter": issue["reporter_account_id"],
-            "priority": issue["priority_id"], "resolution": issue["resolution_id"], "parent": issue["parent_id"],
-            "storypoints": issue["story_points"], "created": issue["created"], "updated": issue["updated"],
-            "resolved": issue["resolution_date"], "duedate": issue["due_date"],
+            "project": issue["project_id"],
+            "key": issue["id"],
+            "issuetype": issue["issue_type_id"],
+            "status": issue["status_id"],
+            "statuscategory": self.statuses[issue["status_id"]]["category"],
+            "assignee": issue["assignee_account_id"],
+            "reporter": issue["reporter_account_id"],
+            "priority": issue["priority_id"],
+            "resolution": issue["resolution_id"],
+            "parent": issue["parent_id"],
+            "storypoints": issue["story_points"],
+            "created": issue["created"],
+            "updated": issue["updated"],
+            "resolved": issue["resolution_date"],
+            "duedate": issue["due_date"],
         }
         if name in single:
             return [] if single[name] is None else [single[name]]
@@ -299,6 +354,10 @@ class SiteIndex:
             return self.statuses[issue["status_id"]]["name"]
         if name == "assignee":
             return self.names.get(issue["assignee_account_id"])
-        column = {"issuetype": "issue_type_id", "storypoints": "story_points", "resolved": "resolution_date",
-                  "duedate": "due_date"}.get(name, name)
+        column = {
+            "issuetype": "issue_type_id",
+            "storypoints": "story_points",
+            "resolved": "resolution_date",
+            "duedate": "due_date",
+        }.get(name, name)
         return issue[column]

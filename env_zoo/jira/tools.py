@@ -75,48 +75,61 @@ from .search import SiteIndex
 Names = Annotated[list[str], Unordered]
 StartAt = Annotated[int, Field(ge=0)]
 Summary = Annotated[
-    str, Field(min_length=1, max_length=rules.MAX_SUMMARY, pattern=r"^[^\r\n]*\S[^\r\n]*$"),
+    str,
+    Field(min_length=1, max_length=rules.MAX_SUMMARY, pattern=r"^[^\r\n]*\S[^\r\n]*$"),
     ErrorText("You must specify a summary of the issue: one line, less than 255 characters."),
 ]
 Labels = Annotated[
-    list[Annotated[str, Field(min_length=1, max_length=rules.MAX_LABEL, pattern=r"^\S+$")]], Unordered,
+    list[Annotated[str, Field(min_length=1, max_length=rules.MAX_LABEL, pattern=r"^\S+$")]],
+    Unordered,
     ErrorText("A label can't contain spaces and must be less than 255 characters."),
 ]
 CommentBody = Annotated[
-    str, Field(min_length=1, max_length=rules.MAX_COMMENT, pattern=r"\S"),
-    ErrorText("Comment body can not be empty, and the entered text can't exceed the allowed limit of 32767 "
-              "characters."),
+    str,
+    Field(min_length=1, max_length=rules.MAX_COMMENT, pattern=r"\S"),
+    ErrorText(
+        "Comment body can not be empty, and the entered text can't exceed the allowed limit of 32767 characters."
+    ),
 ]
 Duration = Annotated[
-    str, Field(pattern=rules.DURATION_PATTERN),
+    str,
+    Field(pattern=rules.DURATION_PATTERN),
     ErrorText("Invalid time duration entered: use w, d, h and m, e.g. 3h 30m, 1d or 2w."),
 ]
 DueDate = Annotated[IsoDate, ErrorText("Error parsing date string. The due date must be in the format yyyy-MM-dd.")]
 Moment = Annotated[
-    str, Field(pattern=rules.MOMENT_PATTERN, json_schema_extra={"format": "date-time"}),
+    str,
+    Field(pattern=rules.MOMENT_PATTERN, json_schema_extra={"format": "date-time"}),
     ErrorText("Invalid date: use 2025-06-16 or 2025-06-16T09:00:00Z."),
 ]
 StoryPoints = Annotated[float, Field(ge=0), ErrorText("Story point estimate must be a positive number.")]
-PriorityName = Annotated[Priority, ErrorText("The priority selected is invalid: use Highest, High, Medium, Low or "
-                                             "Lowest.")]
-ResolutionName = Annotated[Resolution, ErrorText("The resolution selected is invalid: use Done, Won't Do, Duplicate "
-                                                 "or Cannot Reproduce.")]
+PriorityName = Annotated[
+    Priority, ErrorText("The priority selected is invalid: use Highest, High, Medium, Low or Lowest.")
+]
+ResolutionName = Annotated[
+    Resolution, ErrorText("The resolution selected is invalid: use Done, Won't Do, Duplicate or Cannot Reproduce.")
+]
 IssueType = Annotated[IssueTypeName, ErrorText("Specify a valid issue type: Epic, Story, Task, Bug or Subtask.")]
-LinkType = Annotated[LinkTypeName, ErrorText("No issue link type with that name found: use Blocks, Duplicate, "
-                                             "Relates or Cloners.")]
+LinkType = Annotated[
+    LinkTypeName, ErrorText("No issue link type with that name found: use Blocks, Duplicate, Relates or Cloners.")
+]
 Role = Annotated[RoleName, ErrorText("Invalid role level specified: use Administrators, Developers or Viewers.")]
 SprintName = Annotated[
-    str, Field(min_length=1, max_length=rules.MAX_SPRINT_NAME, pattern=r"\S"),
+    str,
+    Field(min_length=1, max_length=rules.MAX_SPRINT_NAME, pattern=r"\S"),
     ErrorText("Sprint name must be 1 to 30 characters."),
 ]
 SprintIssues = Annotated[
-    list[str], Unordered, Field(min_length=1, max_length=rules.MAX_SPRINT_ISSUES),
+    list[str],
+    Unordered,
+    Field(min_length=1, max_length=rules.MAX_SPRINT_ISSUES),
     ErrorText("Give between 1 and 50 issues to move."),
 ]
 MAX_SEARCH_RESULTS = 25  # a page of issue summaries stays well under the agent's 16,000-character view
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _issue_object(db: Database, issue: dict[str, Any]) -> IssueObject:
     mine = me(db)["account_id"]
@@ -170,6 +183,7 @@ def _sprint_dates(start: str | None, end: str | None) -> None:
 
 # ---------------------------------------------------------------- the user and projects
 
+
 @tool(read_only=True)
 def get_myself(db: Database) -> UserObject:
     """Return the Atlassian account the assistant acts as in Jira (GET /rest/api/3/myself)."""
@@ -177,8 +191,9 @@ def get_myself(db: Database) -> UserObject:
 
 
 @tool(read_only=True)
-def search_projects(db: Database, query: str | None = None, start_at: StartAt = 0,
-                    max_results: page_size(100) = 50) -> Page[ProjectSummary]:
+def search_projects(
+    db: Database, query: str | None = None, start_at: StartAt = 0, max_results: page_size(100) = 50
+) -> Page[ProjectSummary]:
     """List the projects you can browse, optionally filtered by text in their key or name, ordered by key.
 
     Args:
@@ -206,14 +221,16 @@ def get_project(db: Database, project_key: str) -> ProjectObject:
     members: dict[str, list[str]] = {}
     for role in db.find(project_roles, order_by=[project_roles.c.name]):
         actors = db.find(role_actors, project_id=project["id"], role_id=role["id"])
-        members[role["name"]] = sorted((a["account_id"] for a in actors),
-                                       key=lambda a: db.get(users, a)["display_name"])
+        members[role["name"]] = sorted(
+            (a["account_id"] for a in actors), key=lambda a: db.get(users, a)["display_name"]
+        )
     return Render(db).project(project, members, my_permissions(db, project))
 
 
 @tool(read_only=True)
-def find_assignable_users(db: Database, project_key: str, query: str | None = None,
-                          max_results: page_size(100) = 50) -> list[UserObject]:
+def find_assignable_users(
+    db: Database, project_key: str, query: str | None = None, max_results: page_size(100) = 50
+) -> list[UserObject]:
     """Find users who can be assigned issues in a project: active accounts with Jira access holding the Assignable
     User permission there (GET /rest/api/3/user/assignable/search).
 
@@ -226,7 +243,8 @@ def find_assignable_users(db: Database, project_key: str, query: str | None = No
     needle = (query or "").strip().lower()
     assignable = holders(db, project, "ASSIGNABLE_USER")
     found = [
-        u for u in db.find(users, order_by=[users.c.display_name])
+        u
+        for u in db.find(users, order_by=[users.c.display_name])
         if u["account_id"] in assignable
         and (needle in u["display_name"].lower() or needle in u["email_address"].lower())
     ]
@@ -236,9 +254,11 @@ def find_assignable_users(db: Database, project_key: str, query: str | None = No
 
 # ---------------------------------------------------------------- issues
 
+
 @tool(read_only=True)
-def search_issues(db: Database, jql: str = "", max_results: page_size(MAX_SEARCH_RESULTS) = 20,
-                  next_page_token: str | None = None) -> SearchResults:
+def search_issues(
+    db: Database, jql: str = "", max_results: page_size(MAX_SEARCH_RESULTS) = 20, next_page_token: str | None = None
+) -> SearchResults:
     """Search the issues you can browse with JQL (GET /rest/api/3/search/jql), e.g.
     `project = MOB AND sprint in openSprints() AND statusCategory != Done ORDER BY priority DESC`,
     `assignee = currentUser() AND resolution = Unresolved`, `text ~ "push token"`, `labels = regression`,
@@ -253,8 +273,12 @@ def search_issues(db: Database, jql: str = "", max_results: page_size(MAX_SEARCH
     found = SiteIndex(db).search(parse(jql))
     page = paginate(found, max_results, next_page_token, max_page_size=MAX_SEARCH_RESULTS)
     render = Render(db)
-    return SearchResults(total=len(found), issues=[render.summary(i) for i in page.results],
-                         nextPageToken=page.next_cursor, isLast=not page.has_more)
+    return SearchResults(
+        total=len(found),
+        issues=[render.summary(i) for i in page.results],
+        nextPageToken=page.next_cursor,
+        isLast=not page.has_more,
+    )
 
 
 @tool(read_only=True)
@@ -321,17 +345,32 @@ def create_issue(
     estimate = rules.seconds(db, original_estimate) if original_estimate else None
     now = db.now_iso()
     row = db.insert(
-        issues, id=db.new_id(issues, "1"), key=rules.next_key(project), project_id=project["id"],
-        issue_type_id=kind["id"], summary=summary.strip(), description=description,
-        status_id=rules.workflow(db, project, kind["id"])["initial_status_id"], resolution_id=None,
-        priority_id=rules.priority_id(db, priority), assignee_account_id=assignee,
-        reporter_account_id=me(db)["account_id"], labels=rules.labels(labels or []), component_ids=part_ids,
+        issues,
+        id=db.new_id(issues, "1"),
+        key=rules.next_key(project),
+        project_id=project["id"],
+        issue_type_id=kind["id"],
+        summary=summary.strip(),
+        description=description,
+        status_id=rules.workflow(db, project, kind["id"])["initial_status_id"],
+        resolution_id=None,
+        priority_id=rules.priority_id(db, priority),
+        assignee_account_id=assignee,
+        reporter_account_id=me(db)["account_id"],
+        labels=rules.labels(labels or []),
+        component_ids=part_ids,
         fix_version_ids=rules.version_ids(db, project, fix_versions or []),
         story_points=rules.story_points(kind, story_points) if story_points is not None else None,
         parent_id=parent["id"] if parent else None,
-        sprint_id=parent["sprint_id"] if parent and kind["subtask"] else None, closed_sprint_ids=[],
-        due_date=rules.day(due_date, "due date") if due_date else None, original_estimate=estimate,
-        remaining_estimate=estimate, time_spent=0, created=now, updated=now, resolution_date=None,
+        sprint_id=parent["sprint_id"] if parent and kind["subtask"] else None,
+        closed_sprint_ids=[],
+        due_date=rules.day(due_date, "due date") if due_date else None,
+        original_estimate=estimate,
+        remaining_estimate=estimate,
+        time_spent=0,
+        created=now,
+        updated=now,
+        resolution_date=None,
     )
     db.update(projects, project["id"], issue_counter=project["issue_counter"] + 1)
     _watch(db, row, me(db)["account_id"])
@@ -429,6 +468,7 @@ def assign_issue(db: Database, issue_key: str, account_id: str | None) -> IssueS
 
 # ---------------------------------------------------------------- workflow
 
+
 @tool(read_only=True)
 def get_transitions(db: Database, issue_key: str) -> list[TransitionObject]:
     """List the workflow transitions you can perform on an issue now, with their target status and the fields
@@ -441,8 +481,13 @@ def get_transitions(db: Database, issue_key: str) -> list[TransitionObject]:
     issue = visible_issue(db, issue_key)
     render = Render(db)
     return [
-        TransitionObject(id=t["id"], name=t["name"], to=render.status(t["to_status_id"]), hasScreen=t["has_screen"],
-                         requiredFields=rules.required_fields(t))
+        TransitionObject(
+            id=t["id"],
+            name=t["name"],
+            to=render.status(t["to_status_id"]),
+            hasScreen=t["has_screen"],
+            requiredFields=rules.required_fields(t),
+        )
         for t in rules.available(db, project_of(db, issue), issue)
     ]
 
@@ -481,23 +526,32 @@ def transition_issue(
 
 # ---------------------------------------------------------------- comments, work, links, watchers
 
-def _comment(db: Database, issue: dict[str, Any], project: dict[str, Any], body: str, role: RoleName | None
-             ) -> dict[str, Any]:
+
+def _comment(
+    db: Database, issue: dict[str, Any], project: dict[str, Any], body: str, role: RoleName | None
+) -> dict[str, Any]:
     """Add a comment as the current user (who then watches the issue)."""
     require(db, project, "ADD_COMMENTS", "comment on issues")
     mine = me(db)["account_id"]
     if role is not None and role not in roles_of(db, project["id"], mine):
         raise InvalidRequest("You are currently not a member of the project role specified.")
     now = db.now_iso()
-    row = db.insert(comments, id=db.new_id(comments, "1"), issue_id=issue["id"], author_account_id=mine,
-                    body=body.strip(), visibility_role=role, created=now, updated=now)
+    row = db.insert(
+        comments,
+        id=db.new_id(comments, "1"),
+        issue_id=issue["id"],
+        author_account_id=mine,
+        body=body.strip(),
+        visibility_role=role,
+        created=now,
+        updated=now,
+    )
     _watch(db, issue, mine)
     return row
 
 
 @tool()
-def add_comment(db: Database, issue_key: str, body: CommentBody, visibility_role: Role | None = None
-                ) -> CommentObject:
+def add_comment(db: Database, issue_key: str, body: CommentBody, visibility_role: Role | None = None) -> CommentObject:
     """Add a comment to an issue (POST /rest/api/3/issue/{key}/comment); you then watch the issue. Comments are
     allowed in every status, including Closed. Needs the Add Comments permission.
 
@@ -554,8 +608,15 @@ def add_worklog(
         remaining = max(remaining - spent, 0)
     start = rules.moment(started, "started date") if started else db.now_iso()
     row = db.insert(
-        worklogs, id=db.new_id(worklogs, "1"), issue_id=issue["id"], author_account_id=me(db)["account_id"],
-        time_spent_seconds=spent, started_date=start[:10], started=start, comment=comment, created=db.now_iso(),
+        worklogs,
+        id=db.new_id(worklogs, "1"),
+        issue_id=issue["id"],
+        author_account_id=me(db)["account_id"],
+        time_spent_seconds=spent,
+        started_date=start[:10],
+        started=start,
+        comment=comment,
+        created=db.now_iso(),
     )
     _touch(db, issue, time_spent=issue["time_spent"] + spent, remaining_estimate=remaining)
     return Render(db).worklog(row)
@@ -579,12 +640,22 @@ def link_issues(db: Database, link_type: LinkType, outward_issue_key: str, inwar
         raise InvalidRequest("You cannot link an issue to itself.")
     if db.find(issue_links, type_id=kind["id"], source_issue_id=source["id"], destination_issue_id=target["id"]):
         raise Conflict(f"{source['key']} already {kind['outward']} {target['key']}.")
-    row = db.insert(issue_links, id=db.new_id(issue_links, "1"), type_id=kind["id"], source_issue_id=source["id"],
-                    destination_issue_id=target["id"])
+    row = db.insert(
+        issue_links,
+        id=db.new_id(issue_links, "1"),
+        type_id=kind["id"],
+        source_issue_id=source["id"],
+        destination_issue_id=target["id"],
+    )
     for issue in (source, target):
         _touch(db, issue)
-    return LinkResult(id=row["id"], type=kind["name"], outwardIssue=source["key"], inwardIssue=target["key"],
-                      relation=f"{source['key']} {kind['outward']} {target['key']}")
+    return LinkResult(
+        id=row["id"],
+        type=kind["name"],
+        outwardIssue=source["key"],
+        inwardIssue=target["key"],
+        relation=f"{source['key']} {kind['outward']} {target['key']}",
+    )
 
 
 @tool()
@@ -603,12 +674,13 @@ def add_watcher(db: Database, issue_key: str, account_id: str | None = None) -> 
     if person["account_id"] != mine:
         require(db, project, "MANAGE_WATCHERS", "manage the watchers of issues")
     if not person["active"] or not has_permission(db, project, "BROWSE_PROJECTS", person["account_id"]):
-        raise InvalidRequest(f"The user \"{person['display_name']}\" does not have permission to view this issue.")
+        raise InvalidRequest(f'The user "{person["display_name"]}" does not have permission to view this issue.')
     _watch(db, issue, person["account_id"])
     return Render(db).watches(issue, mine)
 
 
 # ---------------------------------------------------------------- boards and sprints
+
 
 @tool(read_only=True)
 def list_boards(db: Database, project_key: str | None = None) -> list[BoardObject]:
@@ -620,8 +692,11 @@ def list_boards(db: Database, project_key: str | None = None) -> list[BoardObjec
     render = Render(db)
     project_id = visible_project(db, project_key)["id"] if project_key else None
     visible = {p["id"] for p in browsable_projects(db)}
-    return [render.board(b) for b in db.find(boards, order_by=[boards.c.id], **given(project_id=project_id))
-            if b["project_id"] in visible]
+    return [
+        render.board(b)
+        for b in db.find(boards, order_by=[boards.c.id], **given(project_id=project_id))
+        if b["project_id"] in visible
+    ]
 
 
 @tool(read_only=True)
@@ -650,8 +725,14 @@ def list_sprints(
 
 
 @tool()
-def create_sprint(db: Database, board_id: int, name: SprintName, start_date: Moment | None = None,
-                  end_date: Moment | None = None, goal: str = "") -> SprintObject:
+def create_sprint(
+    db: Database,
+    board_id: int,
+    name: SprintName,
+    start_date: Moment | None = None,
+    end_date: Moment | None = None,
+    goal: str = "",
+) -> SprintObject:
     """Create a future sprint on a scrum board (POST /rest/agile/1.0/sprint). Needs the Manage Sprints
     permission in the board's project.
 
@@ -668,8 +749,17 @@ def create_sprint(db: Database, board_id: int, name: SprintName, start_date: Mom
     start = rules.moment(start_date, "start date") if start_date else None
     end = rules.moment(end_date, "end date") if end_date else None
     _sprint_dates(start, end)
-    row = db.insert(sprints, id=int(db.new_id(sprints, "")), board_id=board_id, name=name.strip(),
-                    state="future", goal=goal.strip(), start_date=start, end_date=end, complete_date=None)
+    row = db.insert(
+        sprints,
+        id=int(db.new_id(sprints, "")),
+        board_id=board_id,
+        name=name.strip(),
+        state="future",
+        goal=goal.strip(),
+        start_date=start,
+        end_date=end,
+        complete_date=None,
+    )
     return Render(db).sprint(row)
 
 
@@ -715,8 +805,10 @@ def update_sprint(
         if sprint["state"] != "future":
             raise Conflict(f"Sprint '{sprint['name']}' is already active.")
         if db.find(sprints, board_id=board["id"], state="active"):
-            raise Conflict(f"Sprint '{sprint['name']}' can't be started: the board '{board['name']}' already has an "
-                           "active sprint. Complete it first.")
+            raise Conflict(
+                f"Sprint '{sprint['name']}' can't be started: the board '{board['name']}' already has an "
+                "active sprint. Complete it first."
+            )
         if not merged["start_date"] or not merged["end_date"]:
             raise InvalidRequest("A sprint needs a start date and an end date to be started.")
         changes["state"] = "active"
@@ -769,6 +861,7 @@ def move_issues_to_sprint(db: Database, sprint_id: int, issue_keys: SprintIssues
 
 # ---------------------------------------------------------------- the user's own action
 
+
 @tool(user_only=True)
 def authorize_app(db: Database, email: str) -> UserObject:
     """(User only, on Atlassian's consent screen) The user signs in with their Atlassian account and two-step
@@ -784,7 +877,8 @@ def authorize_app(db: Database, email: str) -> UserObject:
     if not person["active"]:
         raise PermissionDenied("This account has been deactivated by your organization's admin.")
     if not person["jira_access"]:
-        raise PermissionDenied(f"{person['display_name']} doesn't have access to Jira on this site. Request access "
-                               "from a site admin.")
+        raise PermissionDenied(
+            f"{person['display_name']} doesn't have access to Jira on this site. Request access from a site admin."
+        )
     authorize(db, person)
     return Render(db).user(person["account_id"])

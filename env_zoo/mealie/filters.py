@@ -20,7 +20,12 @@ LIST_ATTRIBUTES = {
     f"{prefix}.{field}" for prefix in ("recipe_category", "tags", "tools") for field in ("id", "name", "slug")
 } | {"recipe_ingredient.food.id", "recipe_ingredient.food.name"}
 NUMBER_OPERATORS: dict[str, Callable[[float, float], bool]] = {
-    "=": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
+    "=": operator.eq,
+    "!=": operator.ne,
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
 }
 LIST_OPERATORS = ("NOT IN", "IN", "CONTAINS ALL", "=", "!=")
 _AND = re.compile(r"\s+AND\s+(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", re.IGNORECASE)

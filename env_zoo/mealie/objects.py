@@ -42,8 +42,9 @@ def page_of(items: list[T], page: int, per_page: int) -> Pagination[T]:
     if page < 1:
         raise InvalidRequest("page must be 1 or more")
     chunk = paginate(items, per_page, str(min((page - 1) * per_page, len(items)))).results
-    return Pagination[Any](page=page, per_page=per_page, total=len(items),
-                           total_pages=math.ceil(len(items) / per_page), items=chunk)
+    return Pagination[Any](
+        page=page, per_page=per_page, total=len(items), total_pages=math.ceil(len(items) / per_page), items=chunk
+    )
 
 
 class UserOut(BaseModel):
@@ -331,6 +332,7 @@ class ShareTokenOut(BaseModel):
 
 # ---------------------------------------------------------------- rows to objects
 
+
 def user_out(db: Database, row: dict[str, Any]) -> UserOut:
     """A user with their group and household names."""
     return UserOut(
@@ -350,8 +352,10 @@ def organizers(db: Database, recipe: dict[str, Any], kind: str) -> list[Organize
 def recipe_summary(db: Database, row: dict[str, Any]) -> RecipeSummary:
     """A recipe as listings show it."""
     return RecipeSummary(
-        **{k: row[k] for k in ("id", "slug", "name", "household_id", "recipe_servings", "total_time", "date_added",
-                               "last_made")},
+        **{
+            k: row[k]
+            for k in ("id", "slug", "name", "household_id", "recipe_servings", "total_time", "date_added", "last_made")
+        },
         rating=rating_of(db, row["id"]),
         **{kind: [o.name for o in organizers(db, row, kind)] for kind in ("recipe_category", "tags")},
     )
@@ -368,8 +372,9 @@ def amount(quantity: float, fraction: bool) -> str:
     return f"{round(quantity, 2):g}"
 
 
-def ingredient_display(quantity: float | None, unit: dict[str, Any] | None, food: dict[str, Any] | None,
-                       note: str) -> str:
+def ingredient_display(
+    quantity: float | None, unit: dict[str, Any] | None, food: dict[str, Any] | None, note: str
+) -> str:
     """The ingredient line: '1 1/2 cups all-purpose flour, sifted'."""
     many = quantity is not None and quantity > 1
     parts: list[str] = []
@@ -401,7 +406,10 @@ def ingredient_out(db: Database, row: dict[str, Any], scale: float) -> RecipeIng
     unit, food = _unit(db, row["unit_id"]), _food(db, row["food_id"])
     quantity = row["quantity"] * scale if row["quantity"] is not None else None
     return RecipeIngredientOut(
-        reference_id=row["reference_id"], title=row["title"], quantity=quantity, note=row["note"],
+        reference_id=row["reference_id"],
+        title=row["title"],
+        quantity=quantity,
+        note=row["note"],
         unit=UnitOut(id=unit["id"], name=unit["name"], abbreviation=unit["abbreviation"]) if unit else None,
         food=FoodOut(id=food["id"], name=food["name"], label=food["label"]) if food else None,
         display=ingredient_display(quantity, unit, food, row["note"]),
@@ -411,8 +419,13 @@ def ingredient_out(db: Database, row: dict[str, Any], scale: float) -> RecipeIng
 def comment_out(db: Database, row: dict[str, Any]) -> CommentOut:
     """A comment with its author."""
     author = db.get(users, row["user_id"], "User")
-    return CommentOut(id=row["id"], recipe_id=row["recipe_id"], text=row["text"], created_at=row["created_at"],
-                      user=CommentUser(id=author["id"], username=author["username"], full_name=author["full_name"]))
+    return CommentOut(
+        id=row["id"],
+        recipe_id=row["recipe_id"],
+        text=row["text"],
+        created_at=row["created_at"],
+        user=CommentUser(id=author["id"], username=author["username"], full_name=author["full_name"]),
+    )
 
 
 def recipe_out(db: Database, row: dict[str, Any], scale: float = 1.0) -> Recipe:
@@ -420,9 +433,25 @@ def recipe_out(db: Database, row: dict[str, Any], scale: float = 1.0) -> Recipe:
     lines = db.find(recipe_ingredients, recipe_id=row["id"], order_by=[recipe_ingredients.c.position])
     steps = db.find(recipe_instructions, recipe_id=row["id"], order_by=[recipe_instructions.c.position])
     comments = db.find(recipe_comments, recipe_id=row["id"], order_by=[recipe_comments.c.created_at])
-    plain = ("id", "user_id", "household_id", "group_id", "name", "slug", "description", "recipe_servings",
-             "recipe_yield_quantity", "recipe_yield", "total_time", "prep_time", "perform_time", "org_url",
-             "date_added", "date_updated", "last_made")
+    plain = (
+        "id",
+        "user_id",
+        "household_id",
+        "group_id",
+        "name",
+        "slug",
+        "description",
+        "recipe_servings",
+        "recipe_yield_quantity",
+        "recipe_yield",
+        "total_time",
+        "prep_time",
+        "perform_time",
+        "org_url",
+        "date_added",
+        "date_updated",
+        "last_made",
+    )
     return Recipe(
         **{k: row[k] for k in plain},
         **{kind: organizers(db, row, kind) for kind in ORGANIZERS},
@@ -446,8 +475,9 @@ def recipe_ref(db: Database, recipe_id: str | None) -> RecipeRef | None:
 
 def plan_entry(db: Database, row: dict[str, Any]) -> PlanEntry:
     """A meal plan entry with its recipe."""
-    return PlanEntry(**{k: row[k] for k in PlanEntry.model_fields if k != "recipe"},
-                     recipe=recipe_ref(db, row["recipe_id"]))
+    return PlanEntry(
+        **{k: row[k] for k in PlanEntry.model_fields if k != "recipe"}, recipe=recipe_ref(db, row["recipe_id"])
+    )
 
 
 def item_out(db: Database, row: dict[str, Any]) -> ShoppingListItemOut:
@@ -455,7 +485,8 @@ def item_out(db: Database, row: dict[str, Any]) -> ShoppingListItemOut:
     unit, food = _unit(db, row["unit_id"]), _food(db, row["food_id"])
     return ShoppingListItemOut(
         **{k: row[k] for k in ("id", "shopping_list_id", "position", "checked", "quantity", "note")},
-        unit=unit["name"] if unit else None, food=food["name"] if food else None,
+        unit=unit["name"] if unit else None,
+        food=food["name"] if food else None,
         label=food["label"] if food else None,
         display=ingredient_display(row["quantity"], unit, food, row["note"]),
         recipe_references=[ItemRecipeRef(**ref) for ref in row["recipe_references"]],
@@ -466,16 +497,27 @@ def list_summary(db: Database, row: dict[str, Any]) -> ShoppingListSummary:
     """A shopping list with its item counts and recipes."""
     items = db.find(shopping_list_items, shopping_list_id=row["id"])
     return ShoppingListSummary(
-        id=row["id"], name=row["name"], user_id=row["user_id"],
-        unchecked_items=sum(not i["checked"] for i in items), checked_items=sum(i["checked"] for i in items),
+        id=row["id"],
+        name=row["name"],
+        user_id=row["user_id"],
+        unchecked_items=sum(not i["checked"] for i in items),
+        checked_items=sum(i["checked"] for i in items),
         recipe_references=[
-            ListRecipeRef(recipe_id=ref["recipe_id"], recipe_name=db.get(recipes, ref["recipe_id"])["name"],
-                          recipe_quantity=ref["recipe_quantity"]) for ref in row["recipe_references"]],
+            ListRecipeRef(
+                recipe_id=ref["recipe_id"],
+                recipe_name=db.get(recipes, ref["recipe_id"])["name"],
+                recipe_quantity=ref["recipe_quantity"],
+            )
+            for ref in row["recipe_references"]
+        ],
     )
 
 
 def list_out(db: Database, row: dict[str, Any]) -> ShoppingListOut:
     """A shopping list with its items, unchecked first, in list order."""
-    items = db.find(shopping_list_items, shopping_list_id=row["id"],
-                    order_by=[shopping_list_items.c.checked, shopping_list_items.c.position])
+    items = db.find(
+        shopping_list_items,
+        shopping_list_id=row["id"],
+        order_by=[shopping_list_items.c.checked, shopping_list_items.c.position],
+    )
     return ShoppingListOut(**list_summary(db, row).model_dump(), list_items=[item_out(db, i) for i in items])

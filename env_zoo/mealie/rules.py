@@ -54,6 +54,7 @@ def slugify(name: str) -> str:
 
 # ---------------------------------------------------------------- the signed-in user
 
+
 def current_user(db: Database) -> dict[str, Any]:
     """The user whose token the assistant holds."""
     session = db.current_session(auth_sessions, "Not authenticated. The user has to log in first.")
@@ -67,12 +68,15 @@ def preferences(db: Database, household_id: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- recipes
 
+
 def can_see(db: Database, user: dict[str, Any], recipe: dict[str, Any]) -> bool:
     """Recipes are shared across the group, except those of another household set to private."""
     if recipe["group_id"] != user["group_id"]:
         return False
-    return recipe["household_id"] == user["household_id"] or not preferences(db, recipe["household_id"])[
-        "private_household"]
+    return (
+        recipe["household_id"] == user["household_id"]
+        or not preferences(db, recipe["household_id"])["private_household"]
+    )
 
 
 def visible_recipes(db: Database, user: dict[str, Any]) -> list[dict[str, Any]]:
@@ -84,7 +88,8 @@ def visible_recipes(db: Database, user: dict[str, Any]) -> list[dict[str, Any]]:
 def recipe_by_slug(db: Database, user: dict[str, Any], slug: str) -> dict[str, Any]:
     """A visible recipe by its slug (or its id)."""
     found = db.find(recipes, group_id=user["group_id"], slug=slug.strip()) or db.find(
-        recipes, group_id=user["group_id"], id=slug.strip())
+        recipes, group_id=user["group_id"], id=slug.strip()
+    )
     if not found or not can_see(db, user, found[0]):
         raise NotFound(f"Recipe '{slug}' not found")
     return found[0]
@@ -103,8 +108,10 @@ def check_can_update(db: Database, user: dict[str, Any], recipe: dict[str, Any])
     households."""
     if recipe["user_id"] == user["id"]:
         return
-    if recipe["household_id"] != user["household_id"] and preferences(db, recipe["household_id"])[
-            "lock_recipe_edits_from_other_households"]:
+    if (
+        recipe["household_id"] != user["household_id"]
+        and preferences(db, recipe["household_id"])["lock_recipe_edits_from_other_households"]
+    ):
         raise PermissionDenied("This recipe's household doesn't allow edits from other households.")
     if recipe["settings"]["locked"]:
         raise PermissionDenied("This recipe is locked; only its owner can edit it.")
@@ -138,10 +145,10 @@ def resolve_organizers(db: Database, user: dict[str, Any], kind: str, names: lis
             ids.add(found[0]["id"])
             continue
         if not user["can_organize"]:
-            raise PermissionDenied(f"There is no {entity} '{clean}', and creating {entity}s needs the 'can "
-                                   "organize' permission.")
-        created = db.insert(table, id=db.new_uuid(table), group_id=user["group_id"], name=clean,
-                            slug=slugify(clean))
+            raise PermissionDenied(
+                f"There is no {entity} '{clean}', and creating {entity}s needs the 'can organize' permission."
+            )
+        created = db.insert(table, id=db.new_uuid(table), group_id=user["group_id"], name=clean, slug=slugify(clean))
         existing.append(created)
         ids.add(created["id"])
     return sorted(ids)
@@ -172,8 +179,11 @@ def recipe_facts(db: Database, recipe: dict[str, Any]) -> dict[str, Any]:
         rows = [db.get(table, key) for key in recipe[kind]]
         for field in ("id", "name", "slug"):
             facts[f"{kind}.{field}"] = {row[field].casefold() for row in rows}
-    foods = [db.get(ingredient_foods, i["food_id"]) for i in db.find(recipe_ingredients, recipe_id=recipe["id"])
-             if i["food_id"]]
+    foods = [
+        db.get(ingredient_foods, i["food_id"])
+        for i in db.find(recipe_ingredients, recipe_id=recipe["id"])
+        if i["food_id"]
+    ]
     facts["recipe_ingredient.food.id"] = {f["id"].casefold() for f in foods}
     facts["recipe_ingredient.food.name"] = {f["name"].casefold() for f in foods}
     return facts

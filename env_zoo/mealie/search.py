@@ -27,8 +27,9 @@ def by_words(db: Database, rows: list[dict[str, Any]], text: str) -> list[dict[s
     return [r for r in rows if all(w in _haystack(db, r) for w in words)]
 
 
-def by_organizers(db: Database, rows: list[dict[str, Any]], kind: str, names: list[str],
-                  require_all: bool) -> list[dict[str, Any]]:
+def by_organizers(
+    db: Database, rows: list[dict[str, Any]], kind: str, names: list[str], require_all: bool
+) -> list[dict[str, Any]]:
     """Recipes with any (or all) of these categories, tags, tools (names or slugs) or foods (names)."""
     keys = {folded(n.strip()) for n in names}
     fields = ("name",) if kind == "recipe_ingredient.food" else ("name", "slug")
@@ -51,8 +52,11 @@ def sort_recipes(db: Database, rows: list[dict[str, Any]], order_by: str, descen
 
 def visible_cookbooks(db: Database, user: dict[str, Any]) -> list[dict[str, Any]]:
     """The group's cookbooks, except other private households' ones; the user's household first."""
-    rows = [c for c in db.find(cookbooks, group_id=user["group_id"], order_by=[cookbooks.c.position])
-            if c["household_id"] == user["household_id"] or not preferences(db, c["household_id"])["private_household"]]
+    rows = [
+        c
+        for c in db.find(cookbooks, group_id=user["group_id"], order_by=[cookbooks.c.position])
+        if c["household_id"] == user["household_id"] or not preferences(db, c["household_id"])["private_household"]
+    ]
     return sorted(rows, key=lambda c: c["household_id"] != user["household_id"])
 
 

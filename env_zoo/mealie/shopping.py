@@ -40,9 +40,15 @@ def recipe_items(db: Database, recipe_id: str, scale: float) -> list[dict[str, A
     items: list[dict[str, Any]] = []
     for line in db.find(recipe_ingredients, recipe_id=recipe_id, order_by=[recipe_ingredients.c.position]):
         quantity = line["quantity"] or 0
-        new = {"checked": False, "is_food": bool(line["food_id"]), "food_id": line["food_id"],
-               "unit_id": line["unit_id"], "note": line["note"], "quantity": quantity * scale,
-               "recipe_references": [{"recipe_id": recipe_id, "recipe_quantity": quantity, "recipe_scale": scale}]}
+        new = {
+            "checked": False,
+            "is_food": bool(line["food_id"]),
+            "food_id": line["food_id"],
+            "unit_id": line["unit_id"],
+            "note": line["note"],
+            "quantity": quantity * scale,
+            "recipe_references": [{"recipe_id": recipe_id, "recipe_quantity": quantity, "recipe_scale": scale}],
+        }
         same = next((i for i in items if can_merge(i, new)), None)
         if same is None:
             items.append(new)
@@ -55,8 +61,9 @@ def recipe_items(db: Database, recipe_id: str, scale: float) -> list[dict[str, A
 
 def add_items(db: Database, list_id: str, new_items: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     """Put items on a list, merging each into a matching unchecked item. Returns (created ids, updated ids)."""
-    existing = db.find(shopping_list_items, shopping_list_id=list_id, checked=False,
-                       order_by=[shopping_list_items.c.position])
+    existing = db.find(
+        shopping_list_items, shopping_list_id=list_id, checked=False, order_by=[shopping_list_items.c.position]
+    )
     positions = [i["position"] for i in db.find(shopping_list_items, shopping_list_id=list_id)]
     next_position = max(positions, default=-1) + 1
     now = db.now_iso()
@@ -65,15 +72,27 @@ def add_items(db: Database, list_id: str, new_items: list[dict[str, Any]]) -> tu
     for new in new_items:
         target = next((e for e in existing if can_merge(e, new)), None)
         if target is not None:
-            row = db.update(shopping_list_items, target["id"], quantity=target["quantity"] + new["quantity"],
-                            note=_merged_note(target["note"], new["note"]), update_at=now,
-                            recipe_references=_merged_refs(target["recipe_references"], new["recipe_references"]))
+            row = db.update(
+                shopping_list_items,
+                target["id"],
+                quantity=target["quantity"] + new["quantity"],
+                note=_merged_note(target["note"], new["note"]),
+                update_at=now,
+                recipe_references=_merged_refs(target["recipe_references"], new["recipe_references"]),
+            )
             existing[existing.index(target)] = row
             if row["id"] not in created and row["id"] not in updated:
                 updated.append(row["id"])
             continue
-        row = db.insert(shopping_list_items, id=db.new_uuid(shopping_list_items), shopping_list_id=list_id,
-                        position=next_position, created_at=now, update_at=now, **new)
+        row = db.insert(
+            shopping_list_items,
+            id=db.new_uuid(shopping_list_items),
+            shopping_list_id=list_id,
+            position=next_position,
+            created_at=now,
+            update_at=now,
+            **new,
+        )
         next_position += 1
         existing.append(row)
         created.append(row["id"])
@@ -103,16 +122,29 @@ def set_checked(db: Database, items: list[dict[str, Any]], checked: bool) -> tup
             updated.append(item["id"])
             continue
         reopened = {**item, "checked": False}
-        others = [o for o in db.find(shopping_list_items, shopping_list_id=item["shopping_list_id"], checked=False,
-                                     order_by=[shopping_list_items.c.position]) if o["id"] != item["id"]]
+        others = [
+            o
+            for o in db.find(
+                shopping_list_items,
+                shopping_list_id=item["shopping_list_id"],
+                checked=False,
+                order_by=[shopping_list_items.c.position],
+            )
+            if o["id"] != item["id"]
+        ]
         target = next((o for o in others if can_merge(o, reopened)), None)
         if target is None:
             db.update(shopping_list_items, item["id"], checked=False, update_at=now)
             updated.append(item["id"])
             continue
-        db.update(shopping_list_items, target["id"], quantity=target["quantity"] + item["quantity"],
-                  note=_merged_note(target["note"], item["note"]), update_at=now,
-                  recipe_references=_merged_refs(target["recipe_references"], item["recipe_references"]))
+        db.update(
+            shopping_list_items,
+            target["id"],
+            quantity=target["quantity"] + item["quantity"],
+            note=_merged_note(target["note"], item["note"]),
+            update_at=now,
+            recipe_references=_merged_refs(target["recipe_references"], item["recipe_references"]),
+        )
         db.delete(shopping_list_items, item["id"])
         updated.append(target["id"])
         deleted.append(item["id"])
@@ -124,8 +156,11 @@ def set_checked(db: Database, items: list[dict[str, Any]], checked: bool) -> tup
 def drop_unused_recipe_refs(db: Database, list_id: str) -> None:
     """A list only keeps the recipes that some item still refers to."""
     shopping_list = db.get(shopping_lists, list_id, "Shopping list")
-    used = {ref["recipe_id"] for i in db.find(shopping_list_items, shopping_list_id=list_id)
-            for ref in i["recipe_references"]}
+    used = {
+        ref["recipe_id"]
+        for i in db.find(shopping_list_items, shopping_list_id=list_id)
+        for ref in i["recipe_references"]
+    }
     kept = [r for r in shopping_list["recipe_references"] if r["recipe_id"] in used]
     if kept != shopping_list["recipe_references"]:
         db.update(shopping_lists, list_id, recipe_references=kept)

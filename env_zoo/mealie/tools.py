@@ -107,6 +107,7 @@ class IngredientIn(BaseModel):
 
 # ---------------------------------------------------------------- helpers
 
+
 def _day(text: str, label: str = "date") -> date:
     try:
         return date.fromisoformat(text)
@@ -138,8 +139,14 @@ def _food_id(db: Database, user: dict[str, Any], name: str | None) -> str | None
     found = food_by_name(db, user["group_id"], name)
     if found:
         return found["id"]
-    return db.insert(ingredient_foods, id=db.new_uuid(ingredient_foods), group_id=user["group_id"],
-                     name=" ".join(name.split()), plural_name=None, label=None)["id"]
+    return db.insert(
+        ingredient_foods,
+        id=db.new_uuid(ingredient_foods),
+        group_id=user["group_id"],
+        name=" ".join(name.split()),
+        plural_name=None,
+        label=None,
+    )["id"]
 
 
 def _random_key(plan_date: str, entry_type: str, recipe_id: str) -> str:
@@ -156,6 +163,7 @@ def _items(db: Database, keys: list[str]) -> list[ShoppingListItemOut]:
 
 
 # ---------------------------------------------------------------- only the user
+
 
 @tool(user_only=True)
 def log_in(db: Database, username: str) -> UserOut:
@@ -186,13 +194,21 @@ def mark_recipe_made(db: Database, slug: str, note: str = "") -> TimelineEventOu
     recipe = recipe_by_slug(db, user, slug)
     now = db.now_iso()
     db.update(recipes, recipe["id"], last_made=now)
-    row = db.insert(recipe_timeline_events, id=db.new_uuid(recipe_timeline_events), recipe_id=recipe["id"],
-                    user_id=user["id"], subject="Made this", event_type="comment",
-                    event_message=note.strip() or None, timestamp=now)
+    row = db.insert(
+        recipe_timeline_events,
+        id=db.new_uuid(recipe_timeline_events),
+        recipe_id=recipe["id"],
+        user_id=user["id"],
+        subject="Made this",
+        event_type="comment",
+        event_message=note.strip() or None,
+        timestamp=now,
+    )
     return TimelineEventOut(**row)
 
 
 # ---------------------------------------------------------------- recipes
+
 
 @tool(read_only=True)
 def get_recipes(
@@ -230,8 +246,12 @@ def get_recipes(
         rows = in_cookbook(db, user, rows, cookbook)
     if search and search.strip():
         rows = by_words(db, rows, search)
-    for kind, names in (("recipe_category", categories), ("tags", tags), ("tools", tools),
-                        ("recipe_ingredient.food", foods)):
+    for kind, names in (
+        ("recipe_category", categories),
+        ("tags", tags),
+        ("tools", tools),
+        ("recipe_ingredient.food", foods),
+    ):
         if names:
             rows = by_organizers(db, rows, kind, names, require_all)
     if order_by != "name" or order_direction == "desc":
@@ -255,8 +275,9 @@ def get_recipe(db: Database, slug: str, servings: float | None = None) -> Recipe
     if servings <= 0:
         raise InvalidRequest("servings must be more than 0.")
     if not recipe["recipe_servings"]:
-        raise InvalidRequest(f"'{recipe['name']}' doesn't state how many servings it makes, so it can't be scaled "
-                             "to servings.")
+        raise InvalidRequest(
+            f"'{recipe['name']}' doesn't state how many servings it makes, so it can't be scaled to servings."
+        )
     return recipe_out(db, recipe, servings / recipe["recipe_servings"])
 
 
@@ -300,17 +321,39 @@ def create_recipe(
     if recipe_servings < 0:
         raise InvalidRequest("recipe_servings can't be negative.")
     prefs = db.get(households, user["household_id"], "Household")["preferences"]
-    organizer_ids = {kind: resolve_organizers(db, user, kind, names or [])
-                     for kind, names in (("recipe_category", recipe_category), ("tags", tags), ("tools", tools))}
+    organizer_ids = {
+        kind: resolve_organizers(db, user, kind, names or [])
+        for kind, names in (("recipe_category", recipe_category), ("tags", tags), ("tools", tools))
+    }
     now = db.now_iso()
     row = db.insert(
-        recipes, id=db.new_uuid(recipes), group_id=user["group_id"], household_id=user["household_id"],
-        user_id=user["id"], name=name, slug=slug, description=description.strip(),
-        recipe_servings=recipe_servings, recipe_yield_quantity=0, recipe_yield="", total_time=total_time,
-        prep_time=prep_time, perform_time=perform_time, org_url=org_url, nutrition={}, **organizer_ids,
-        settings={"public": prefs["recipe_public"], "show_nutrition": prefs["recipe_show_nutrition"],
-                  "disable_comments": prefs["recipe_disable_comments"], "locked": False},
-        date_added=now[:10], created_at=now, date_updated=now, last_made=None,
+        recipes,
+        id=db.new_uuid(recipes),
+        group_id=user["group_id"],
+        household_id=user["household_id"],
+        user_id=user["id"],
+        name=name,
+        slug=slug,
+        description=description.strip(),
+        recipe_servings=recipe_servings,
+        recipe_yield_quantity=0,
+        recipe_yield="",
+        total_time=total_time,
+        prep_time=prep_time,
+        perform_time=perform_time,
+        org_url=org_url,
+        nutrition={},
+        **organizer_ids,
+        settings={
+            "public": prefs["recipe_public"],
+            "show_nutrition": prefs["recipe_show_nutrition"],
+            "disable_comments": prefs["recipe_disable_comments"],
+            "locked": False,
+        },
+        date_added=now[:10],
+        created_at=now,
+        date_updated=now,
+        last_made=None,
     )
     for position, line in enumerate(recipe_ingredient or []):
         if line.quantity is not None and line.quantity < 0:
@@ -318,12 +361,26 @@ def create_recipe(
         if not (line.food or line.note.strip()):
             raise InvalidRequest("Each ingredient needs a food or a note.")
         unit_id = unit_by_name(db, user["group_id"], line.unit)["id"] if line.unit else None
-        db.insert(recipe_ingredients, reference_id=db.new_uuid(recipe_ingredients), recipe_id=row["id"],
-                  position=position, title=None, quantity=line.quantity, unit_id=unit_id,
-                  food_id=_food_id(db, user, line.food), note=line.note.strip())
+        db.insert(
+            recipe_ingredients,
+            reference_id=db.new_uuid(recipe_ingredients),
+            recipe_id=row["id"],
+            position=position,
+            title=None,
+            quantity=line.quantity,
+            unit_id=unit_id,
+            food_id=_food_id(db, user, line.food),
+            note=line.note.strip(),
+        )
     for position, text in enumerate(recipe_instructions or []):
-        db.insert(instruction_steps, id=db.new_uuid(instruction_steps), recipe_id=row["id"], position=position,
-                  title="", text=_text(text, "An instruction", 5000))
+        db.insert(
+            instruction_steps,
+            id=db.new_uuid(instruction_steps),
+            recipe_id=row["id"],
+            position=position,
+            title="",
+            text=_text(text, "An instruction", 5000),
+        )
     return recipe_out(db, row)
 
 
@@ -389,8 +446,7 @@ def update_recipe(
             changes[kind] = resolve_organizers(db, user, kind, names)
     if nutrition is not None:
         changes["nutrition"] = {**recipe["nutrition"], **nutrition.model_dump(exclude_none=True)}
-    flags = {"public": public, "show_nutrition": show_nutrition, "disable_comments": disable_comments,
-             "locked": locked}
+    flags = {"public": public, "show_nutrition": show_nutrition, "disable_comments": disable_comments, "locked": locked}
     if locked is not None and locked != recipe["settings"]["locked"] and recipe["user_id"] != user["id"]:
         raise PermissionDenied("Only the recipe's owner can lock or unlock it.")
     if any(v is not None for v in flags.values()):
@@ -424,11 +480,22 @@ def set_recipe_rating(
     if existing:
         row = db.update(users_to_recipes, existing[0]["id"], update_at=db.now_iso(), **values)
     else:
-        row = db.insert(users_to_recipes, id=db.new_uuid(users_to_recipes), user_id=user["id"],
-                        recipe_id=recipe["id"], rating=rating, is_favorite=bool(is_favorite),
-                        update_at=db.now_iso())
-    return UserRatingOut(recipe_id=recipe["id"], user_id=user["id"], rating=row["rating"],
-                         is_favorite=row["is_favorite"], recipe_rating=rating_of(db, recipe["id"]))
+        row = db.insert(
+            users_to_recipes,
+            id=db.new_uuid(users_to_recipes),
+            user_id=user["id"],
+            recipe_id=recipe["id"],
+            rating=rating,
+            is_favorite=bool(is_favorite),
+            update_at=db.now_iso(),
+        )
+    return UserRatingOut(
+        recipe_id=recipe["id"],
+        user_id=user["id"],
+        rating=row["rating"],
+        is_favorite=row["is_favorite"],
+        recipe_rating=rating_of(db, recipe["id"]),
+    )
 
 
 @tool()
@@ -443,8 +510,14 @@ def create_comment(db: Database, recipe_id: str, text: str) -> Recipe:
     recipe = recipe_by_id(db, user, recipe_id)
     if recipe["settings"]["disable_comments"]:
         raise PermissionDenied(f"Comments are turned off for '{recipe['name']}'.")
-    db.insert(recipe_comments, id=db.new_uuid(recipe_comments), recipe_id=recipe["id"], user_id=user["id"],
-              text=_text(text, "text", 1000), created_at=db.now_iso())
+    db.insert(
+        recipe_comments,
+        id=db.new_uuid(recipe_comments),
+        recipe_id=recipe["id"],
+        user_id=user["id"],
+        text=_text(text, "text", 1000),
+        created_at=db.now_iso(),
+    )
     return recipe_out(db, recipe)
 
 
@@ -474,12 +547,19 @@ def create_recipe_share_token(db: Database, recipe_id: str, expires_at: str | No
         expiry = moment.astimezone(now.tzinfo).strftime("%Y-%m-%dT%H:%M:%SZ")
     if expiry <= db.now_iso():
         raise InvalidRequest("expires_at must be in the future.")
-    row = db.insert(recipe_share_tokens, id=db.new_uuid(recipe_share_tokens), group_id=user["group_id"],
-                    recipe_id=recipe["id"], expires_at=expiry, created_at=db.now_iso())
+    row = db.insert(
+        recipe_share_tokens,
+        id=db.new_uuid(recipe_share_tokens),
+        group_id=user["group_id"],
+        recipe_id=recipe["id"],
+        expires_at=expiry,
+        created_at=db.now_iso(),
+    )
     return ShareTokenOut(**row, url=f"{BASE_URL}/g/{user['group_id']}/shared/r/{row['id']}")
 
 
 # ---------------------------------------------------------------- meal plans
+
 
 @tool(read_only=True)
 def get_mealplans(
@@ -499,18 +579,27 @@ def get_mealplans(
         conditions.append(group_meal_plans.c.date >= _day(start_date, "start_date").isoformat())
     if end_date is not None:
         conditions.append(group_meal_plans.c.date <= _day(end_date, "end_date").isoformat())
-    rows = db.find(group_meal_plans, *conditions, household_id=user["household_id"],
-                   order_by=[group_meal_plans.c.date])
+    rows = db.find(group_meal_plans, *conditions, household_id=user["household_id"], order_by=[group_meal_plans.c.date])
     order = {t: i for i, t in enumerate(("breakfast", "lunch", "dinner", "side"))}
     rows.sort(key=lambda r: (r["date"], order[r["entry_type"]], r["id"]))
     return page_of([plan_entry(db, r) for r in rows], page, per_page)
 
 
-def _new_plan_entry(db: Database, user: dict[str, Any], plan_date: str, entry_type: str, recipe_id: str | None,
-                    title: str, text: str) -> PlanEntry:
-    row = db.insert(group_meal_plans, id=int(db.new_id(group_meal_plans, "", 1)), group_id=user["group_id"],
-                    household_id=user["household_id"], user_id=user["id"], date=plan_date,
-                    entry_type=entry_type, title=title, text=text, recipe_id=recipe_id)
+def _new_plan_entry(
+    db: Database, user: dict[str, Any], plan_date: str, entry_type: str, recipe_id: str | None, title: str, text: str
+) -> PlanEntry:
+    row = db.insert(
+        group_meal_plans,
+        id=int(db.new_id(group_meal_plans, "", 1)),
+        group_id=user["group_id"],
+        household_id=user["household_id"],
+        user_id=user["id"],
+        date=plan_date,
+        entry_type=entry_type,
+        title=title,
+        text=text,
+        recipe_id=recipe_id,
+    )
     return plan_entry(db, row)
 
 
@@ -591,6 +680,7 @@ def get_mealplan_rules(db: Database) -> list[PlanRule]:
 
 # ---------------------------------------------------------------- shopping lists
 
+
 @tool(read_only=True)
 def get_shopping_lists(db: Database) -> list[ShoppingListSummary]:
     """List the household's shopping lists with their item counts and the recipes added to them."""
@@ -659,9 +749,15 @@ def create_shopping_list_item(
         raise NotFound(f"Food '{food}' not found")
     if food_row is None and not note.strip():
         raise InvalidRequest("Give a note or a food.")
-    new = {"checked": False, "is_food": food_row is not None, "food_id": food_row["id"] if food_row else None,
-           "unit_id": unit_by_name(db, user["group_id"], unit)["id"] if unit else None, "note": note.strip(),
-           "quantity": quantity, "recipe_references": []}
+    new = {
+        "checked": False,
+        "is_food": food_row is not None,
+        "food_id": food_row["id"] if food_row else None,
+        "unit_id": unit_by_name(db, user["group_id"], unit)["id"] if unit else None,
+        "note": note.strip(),
+        "quantity": quantity,
+        "recipe_references": [],
+    }
     created, updated = shopping.add_items(db, target["id"], [new])
     db.update(shopping_lists, target["id"], update_at=db.now_iso())
     return ItemsCollection(created_items=_items(db, created), updated_items=_items(db, updated), deleted_items=[])
@@ -697,9 +793,12 @@ def update_shopping_list_items(
 
 # ---------------------------------------------------------------- cookbooks
 
+
 def _cookbook_out(db: Database, row: dict[str, Any]) -> CookbookOut:
-    return CookbookOut(**{k: row[k] for k in CookbookOut.model_fields if k != "household"},
-                       household=db.get(households, row["household_id"])["name"])
+    return CookbookOut(
+        **{k: row[k] for k in CookbookOut.model_fields if k != "household"},
+        household=db.get(households, row["household_id"])["name"],
+    )
 
 
 @tool(read_only=True)
@@ -733,14 +832,23 @@ def create_cookbook(
     if not clauses:
         raise InvalidRequest("A cookbook needs a query filter.")
     positions = [c["position"] for c in db.find(cookbooks, household_id=user["household_id"])]
-    row = db.insert(cookbooks, id=db.new_uuid(cookbooks), group_id=user["group_id"],
-                    household_id=user["household_id"], name=name, slug=slug, description=description.strip(),
-                    position=max(positions, default=0) + 1, public=public,
-                    query_filter_string=canonical_filter(clauses, lambda a, v: proper_name(db, user, a, v)))
+    row = db.insert(
+        cookbooks,
+        id=db.new_uuid(cookbooks),
+        group_id=user["group_id"],
+        household_id=user["household_id"],
+        name=name,
+        slug=slug,
+        description=description.strip(),
+        position=max(positions, default=0) + 1,
+        public=public,
+        query_filter_string=canonical_filter(clauses, lambda a, v: proper_name(db, user, a, v)),
+    )
     return _cookbook_out(db, row)
 
 
 # ---------------------------------------------------------------- household members
+
 
 @tool(read_only=True)
 def get_household_members(db: Database) -> list[UserOut]:
@@ -779,6 +887,12 @@ def set_member_permissions(
         raise PermissionDenied("User is not a member of this group")
     if target[0]["household_id"] != user["household_id"]:
         raise PermissionDenied("User is not a member of this household")
-    row = db.update(users, user_id, can_manage=can_manage, can_manage_household=can_manage_household,
-                    can_invite=can_invite, can_organize=can_organize)
+    row = db.update(
+        users,
+        user_id,
+        can_manage=can_manage,
+        can_manage_household=can_manage_household,
+        can_invite=can_invite,
+        can_organize=can_organize,
+    )
     return user_out(db, row)

@@ -21,8 +21,24 @@ from .objects import (
 from .schema import accounts, cards, feed_items, payees, payments, pots, transactions
 
 Category = Literal[
-    "general", "eating_out", "expenses", "transport", "cash", "bills", "entertainment", "shopping", "holidays",
-    "groceries", "personal_care", "family", "charity", "finances", "gifts", "income", "savings", "transfers",
+    "general",
+    "eating_out",
+    "expenses",
+    "transport",
+    "cash",
+    "bills",
+    "entertainment",
+    "shopping",
+    "holidays",
+    "groceries",
+    "personal_care",
+    "family",
+    "charity",
+    "finances",
+    "gifts",
+    "income",
+    "savings",
+    "transfers",
 ]
 PotStyle = Literal["piggy_bank", "beach_ball", "cactus", "raspberry", "blue", "yellow", "teal", "coral", "midnight"]
 SCA_THRESHOLD = 25_000  # payments of £250 or more always need approval in the app
@@ -33,6 +49,7 @@ DEFAULT_FEED_IMAGE = "https://monzo.com/static/images/favicon.png"
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def pounds(pennies: int) -> str:
     """Pennies as people read them, e.g. -1250 -> "-£12.50"."""
@@ -71,17 +88,27 @@ def _post(db: Database, account: dict[str, Any], amount: int, **values: Any) -> 
     now = db.now_iso()
     db.update(accounts, account["id"], balance=account["balance"] + amount)
     return db.insert(
-        transactions, id=db.new_id(transactions, "tx_"), account_id=account["id"], amount=amount,
-        currency=account["currency"], local_amount=amount, local_currency=account["currency"],
-        is_load=amount > 0 and values.get("scheme") != "uk_retail_pot", decline_reason=None, card_id=None,
-        created=now, settled=now, **values,
+        transactions,
+        id=db.new_id(transactions, "tx_"),
+        account_id=account["id"],
+        amount=amount,
+        currency=account["currency"],
+        local_amount=amount,
+        local_currency=account["currency"],
+        is_load=amount > 0 and values.get("scheme") != "uk_retail_pot",
+        decline_reason=None,
+        card_id=None,
+        created=now,
+        settled=now,
+        **values,
     )
 
 
 def _sent_today(db: Database, account_id: str) -> int:
     today = _today(db)
     return sum(
-        p["amount"] for p in db.find(payments, account_id=account_id)
+        p["amount"]
+        for p in db.find(payments, account_id=account_id)
         if p["status"] in ("completed", "pending_approval") and p["created"].startswith(today)
     )
 
@@ -111,10 +138,22 @@ def _send(db: Database, payment: dict[str, Any]) -> dict[str, Any]:
     _check_funds(db, account, payment["amount"])
     payee = db.get(payees, payment["payee_id"], "Payee")
     tx = _post(
-        db, account, -payment["amount"], description=payment["reference"], merchant=None, category="transfers",
-        notes="", scheme="payport_faster_payments", pot_id=None, include_in_spending=True, dedupe_id=None,
-        counterparty={"name": payee["name"], "sort_code": payee["sort_code"],
-                      "account_number": payee["account_number"]},
+        db,
+        account,
+        -payment["amount"],
+        description=payment["reference"],
+        merchant=None,
+        category="transfers",
+        notes="",
+        scheme="payport_faster_payments",
+        pot_id=None,
+        include_in_spending=True,
+        dedupe_id=None,
+        counterparty={
+            "name": payee["name"],
+            "sort_code": payee["sort_code"],
+            "account_number": payee["account_number"],
+        },
     )
     return db.update(payments, payment["id"], status="completed", transaction_id=tx["id"])
 
@@ -126,6 +165,7 @@ def _moment(value: str, name: str) -> str:
 
 
 # ---------------------------------------------------------------- accounts and balance
+
 
 @tool(read_only=True)
 def list_accounts(db: Database) -> list[AccountObject]:
@@ -144,16 +184,20 @@ def get_balance(db: Database, account_id: str) -> BalanceObject:
     in_pots = sum(p["balance"] for p in db.find(pots, current_account_id=account_id, deleted=False))
     today = _today(db)
     spent = sum(
-        t["amount"] for t in db.find(transactions, account_id=account_id, include_in_spending=True)
+        t["amount"]
+        for t in db.find(transactions, account_id=account_id, include_in_spending=True)
         if t["amount"] < 0 and t["decline_reason"] is None and t["created"].startswith(today)
     )
     return BalanceObject(
-        balance=account["balance"], total_balance=account["balance"] + in_pots, currency=account["currency"],
+        balance=account["balance"],
+        total_balance=account["balance"] + in_pots,
+        currency=account["currency"],
         spend_today=spent,
     )
 
 
 # ---------------------------------------------------------------- pots
+
 
 @tool(read_only=True)
 def list_pots(db: Database, current_account_id: str) -> list[PotObject]:
@@ -190,9 +234,21 @@ def create_pot(
         raise InvalidRequest("goal_amount must be a positive number of pennies.")
     now = db.now_iso()
     row = db.insert(
-        pots, id=db.new_id(pots, "pot_"), current_account_id=current_account_id, name=clean, style=style,
-        type="flexible_savings", balance=0, currency="GBP", goal_amount=goal_amount, round_up=False, locked=False,
-        locked_until=None, deleted=False, created=now, updated=now,
+        pots,
+        id=db.new_id(pots, "pot_"),
+        current_account_id=current_account_id,
+        name=clean,
+        style=style,
+        type="flexible_savings",
+        balance=0,
+        currency="GBP",
+        goal_amount=goal_amount,
+        round_up=False,
+        locked=False,
+        locked_until=None,
+        deleted=False,
+        created=now,
+        updated=now,
     )
     return PotObject(**row)
 
@@ -257,15 +313,25 @@ def deposit_into_pot(db: Database, pot_id: str, source_account_id: str, amount: 
             f"Insufficient funds: only {pounds(max(account['balance'], 0))} in the account. Money from your "
             "overdraft can't be moved into a pot."
         )
-    _post(db, account, -amount, description=pot_id, merchant=None, category="savings", notes="",
-          scheme="uk_retail_pot", pot_id=pot_id, include_in_spending=False, dedupe_id=dedupe_id, counterparty=None)
+    _post(
+        db,
+        account,
+        -amount,
+        description=pot_id,
+        merchant=None,
+        category="savings",
+        notes="",
+        scheme="uk_retail_pot",
+        pot_id=pot_id,
+        include_in_spending=False,
+        dedupe_id=dedupe_id,
+        counterparty=None,
+    )
     return PotObject(**db.update(pots, pot_id, balance=pot["balance"] + amount, updated=db.now_iso()))
 
 
 @tool()
-def withdraw_from_pot(
-    db: Database, pot_id: str, destination_account_id: str, amount: int, dedupe_id: str
-) -> PotObject:
+def withdraw_from_pot(db: Database, pot_id: str, destination_account_id: str, amount: int, dedupe_id: str) -> PotObject:
     """Move money out of a pot back into its current account. Locked pots stay shut until their unlock date.
 
     Args:
@@ -287,8 +353,20 @@ def withdraw_from_pot(
         raise PermissionDenied(f"The pot '{pot['name']}' is locked{until}; money can't be withdrawn yet.")
     if amount > pot["balance"]:
         raise Conflict(f"The pot '{pot['name']}' only holds {pounds(pot['balance'])}.")
-    _post(db, account, amount, description=pot_id, merchant=None, category="savings", notes="",
-          scheme="uk_retail_pot", pot_id=pot_id, include_in_spending=False, dedupe_id=dedupe_id, counterparty=None)
+    _post(
+        db,
+        account,
+        amount,
+        description=pot_id,
+        merchant=None,
+        category="savings",
+        notes="",
+        scheme="uk_retail_pot",
+        pot_id=pot_id,
+        include_in_spending=False,
+        dedupe_id=dedupe_id,
+        counterparty=None,
+    )
     return PotObject(**db.update(pots, pot_id, balance=pot["balance"] - amount, updated=db.now_iso()))
 
 
@@ -308,6 +386,7 @@ def delete_pot(db: Database, pot_id: str) -> PotObject:
 
 
 # ---------------------------------------------------------------- transactions and feed
+
 
 @tool(read_only=True)
 def list_transactions(
@@ -390,21 +469,34 @@ def create_feed_item(
     _open_account(db, account_id)
     if not title.strip():
         raise InvalidRequest("params[title] is required.")
-    for label, colour in (("background_color", background_color), ("title_color", title_color),
-                          ("body_color", body_color)):
+    for label, colour in (
+        ("background_color", background_color),
+        ("title_color", title_color),
+        ("body_color", body_color),
+    ):
         if colour is not None and not COLOR.match(colour):
             raise InvalidRequest(f"{label} must be a hex colour like #FCF1EE.")
     if not image_url.startswith("https://"):
         raise InvalidRequest("params[image_url] must be an https URL.")
     row = db.insert(
-        feed_items, id=db.new_id(feed_items, "feed_"), account_id=account_id, type="basic", title=title.strip(),
-        body=body, image_url=image_url, url=url, background_color=background_color, title_color=title_color,
-        body_color=body_color, created=db.now_iso(),
+        feed_items,
+        id=db.new_id(feed_items, "feed_"),
+        account_id=account_id,
+        type="basic",
+        title=title.strip(),
+        body=body,
+        image_url=image_url,
+        url=url,
+        background_color=background_color,
+        title_color=title_color,
+        body_color=body_color,
+        created=db.now_iso(),
     )
     return FeedItemObject(**row)
 
 
 # ---------------------------------------------------------------- cards
+
 
 @tool(read_only=True)
 def list_cards(db: Database, account_id: str) -> list[CardObject]:
@@ -435,6 +527,7 @@ def freeze_card(db: Database, card_id: str, frozen: bool) -> CardObject:
 
 
 # ---------------------------------------------------------------- payees and payments
+
 
 @tool(read_only=True)
 def list_payees(db: Database, account_id: str) -> list[PayeeObject]:
@@ -479,8 +572,14 @@ def create_payee(
     if existing:
         raise Conflict(f"You already have this account saved as the payee '{existing[0]['name']}'.")
     row = db.insert(
-        payees, id=db.new_id(payees, "payee_"), account_id=account_id, name=name.strip(), sort_code=code,
-        account_number=account_number, default_reference=default_reference, created=db.now_iso(),
+        payees,
+        id=db.new_id(payees, "payee_"),
+        account_id=account_id,
+        name=name.strip(),
+        sort_code=code,
+        account_number=account_number,
+        default_reference=default_reference,
+        created=db.now_iso(),
     )
     return PayeeObject(**row)
 
@@ -547,9 +646,17 @@ def make_faster_payment(
     _check_daily_limit(db, account, amount)
     known = db.find(payments, payee_id=payee_id, status="completed")
     row = db.insert(
-        payments, id=db.new_id(payments, "payment_"), account_id=account_id, payee_id=payee_id,
-        payee_name=payee["name"], amount=amount, reference=reference, status="pending_approval",
-        transaction_id=None, dedupe_id=dedupe_id, created=db.now_iso(),
+        payments,
+        id=db.new_id(payments, "payment_"),
+        account_id=account_id,
+        payee_id=payee_id,
+        payee_name=payee["name"],
+        amount=amount,
+        reference=reference,
+        status="pending_approval",
+        transaction_id=None,
+        dedupe_id=dedupe_id,
+        created=db.now_iso(),
     )
     if known and amount < SCA_THRESHOLD:
         row = _send(db, row)
@@ -557,6 +664,7 @@ def make_faster_payment(
 
 
 # ---------------------------------------------------------------- the account holder
+
 
 @tool(user_only=True)
 def approve_in_app(db: Database, payee_name: str, amount: int, approve: bool = True) -> PaymentObject:
@@ -569,7 +677,8 @@ def approve_in_app(db: Database, payee_name: str, amount: int, approve: bool = T
         approve: true to approve (the money leaves), false to decline.
     """
     waiting = [
-        p for p in db.find(payments, status="pending_approval", amount=amount)
+        p
+        for p in db.find(payments, status="pending_approval", amount=amount)
         if p["payee_name"].casefold() == payee_name.strip().casefold()
     ]
     if not waiting:

@@ -9,8 +9,17 @@ from pydantic import BaseModel, Field
 from envfactory_gym.fields import IsoDate
 
 BlockType = Literal[
-    "paragraph", "heading_1", "heading_2", "heading_3", "to_do", "bulleted_list_item", "numbered_list_item",
-    "quote", "callout", "code", "divider",
+    "paragraph",
+    "heading_1",
+    "heading_2",
+    "heading_3",
+    "to_do",
+    "bulleted_list_item",
+    "numbered_list_item",
+    "quote",
+    "callout",
+    "code",
+    "divider",
 ]
 #: Notion's limit on the text of one rich-text object (a block's text, a comment, a title).
 MAX_TEXT = 2000
@@ -121,11 +130,23 @@ def page_object(row: dict[str, Any]) -> PageObject:
 
 def page_result(row: dict[str, Any]) -> SearchResult:
     """A pages row as a search result."""
-    return SearchResult(object="page", id=row["id"], title=row["title"], parent_id=row["parent_id"],
-                        in_trash=row["in_trash"], properties=row["properties"])
+    return SearchResult(
+        object="page",
+        id=row["id"],
+        title=row["title"],
+        parent_id=row["parent_id"],
+        in_trash=row["in_trash"],
+        properties=row["properties"],
+    )
 
 
 def database_result(row: dict[str, Any]) -> SearchResult:
     """A databases row as a search result (its properties are the schema)."""
-    return SearchResult(object="database", id=row["id"], title=row["title"], parent_id=row["parent_page_id"],
-                        in_trash=False, properties=row["properties"])
+    return SearchResult(
+        object="database",
+        id=row["id"],
+        title=row["title"],
+        parent_id=row["parent_page_id"],
+        in_trash=False,
+        properties=row["properties"],
+    )

@@ -19,6 +19,7 @@ NOT_SHARED = "Make sure the relevant pages and databases are shared with your in
 
 # ---------------------------------------------------------------- who acts, what it sees and may change
 
+
 def integration_id(db: Database) -> str:
     """The bot user the integration acts as (authors of its pages and comments)."""
     return db.find(users, role="integration")[0]["id"]
@@ -63,6 +64,7 @@ def touch(db: Database, page_id: str) -> None:
 
 # ---------------------------------------------------------------- property values and blocks
 
+
 def validate_properties(db: Database, schema: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     """Property values checked against a database's property schema, as the API does (dates stored as
     YYYY-MM-DD)."""
@@ -102,7 +104,12 @@ def insert_blocks(db: Database, page_id: str, children: list[BlockInput]) -> lis
     for child in children:
         position += 1
         row = db.insert(
-            blocks, id=db.new_uuid(blocks), page_id=page_id, position=position, type=child.type, text=child.text,
+            blocks,
+            id=db.new_uuid(blocks),
+            page_id=page_id,
+            position=position,
+            type=child.type,
+            text=child.text,
             checked=(bool(child.checked) if child.type == "to_do" else None),
         )
         created.append(BlockObject(**row))
@@ -110,6 +117,7 @@ def insert_blocks(db: Database, page_id: str, children: list[BlockInput]) -> lis
 
 
 # ---------------------------------------------------------------- the trash
+
 
 def contents(db: Database, page_id: str) -> tuple[list[str], list[str]]:
     """Ids of the pages and databases inside a page at any depth: sub-pages, child databases and their rows."""
@@ -147,8 +155,9 @@ def restore(db: Database, row: dict[str, Any]) -> dict[str, Any]:
         raise Conflict(f"Page '{row['title']}' is not in the trash")
     if row["trashed_with"] is not None:
         outer = db.get(pages, row["trashed_with"], "Page")
-        raise Conflict(f"Page '{row['title']}' went to the trash with '{outer['title']}'; restore that page to "
-                       "bring it back")
+        raise Conflict(
+            f"Page '{row['title']}' went to the trash with '{outer['title']}'; restore that page to bring it back"
+        )
     for table in (pages, databases):
         for inner in db.find(table, trashed_with=row["id"]):
             db.update(table, inner["id"], in_trash=False, trashed_with=None)
@@ -171,6 +180,7 @@ def empty_trash(db: Database) -> tuple[int, int, int]:
 
 # ---------------------------------------------------------------- sharing (the user's connections)
 
+
 def share(db: Database, page_title: str) -> list[str]:
     """Share the pages titled `page_title` with the integration, with their sub-pages, child databases and rows."""
     matches = db.find(pages, title=page_title, in_trash=False)
@@ -190,6 +200,7 @@ def share(db: Database, page_title: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- database queries
+
 
 def check_property(schema: dict[str, Any], prop: str, what: str = "property") -> None:
     """A filter or sort names a property of the database (or its title)."""
@@ -227,8 +238,9 @@ def sort_key(row: dict[str, Any], prop: str) -> tuple[bool, Any]:
     return (found is None, str(found) if not isinstance(found, (int, float)) else f"{found:020.4f}")
 
 
-def filtered(rows: Iterable[dict[str, Any]], schema: dict[str, Any], conditions: list[PropertyFilter]
-             ) -> list[dict[str, Any]]:
+def filtered(
+    rows: Iterable[dict[str, Any]], schema: dict[str, Any], conditions: list[PropertyFilter]
+) -> list[dict[str, Any]]:
     """The rows meeting every filter."""
     kept = list(rows)
     for condition in conditions:

@@ -30,17 +30,30 @@ from .objects import (
 from .schema import blocks, comments, databases, pages, users
 
 #: page_size in a request body (search, database queries) and in a query string (block children).
-BodyPageSize = Annotated[page_size(100), ErrorText(
-    "body failed validation: body.page_size should be ≥ `1` and ≤ `100`.")]
-QueryPageSize = Annotated[page_size(100), ErrorText(
-    "query failed validation: query.page_size should be ≥ `1` and ≤ `100`.")]
-Title = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S"), ErrorText(
-    f"body failed validation: body.title should be a non-empty text of at most {MAX_TEXT} characters.")]
-CommentText = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S"), ErrorText(
-    f"body failed validation: body.rich_text[0].text.content should be a non-empty text of at most {MAX_TEXT} "
-    "characters.")]
-BlockText = Annotated[str, Field(max_length=MAX_TEXT), ErrorText(
-    f"body failed validation: body.rich_text[0].text.content should be at most {MAX_TEXT} characters.")]
+BodyPageSize = Annotated[
+    page_size(100), ErrorText("body failed validation: body.page_size should be ≥ `1` and ≤ `100`.")
+]
+QueryPageSize = Annotated[
+    page_size(100), ErrorText("query failed validation: query.page_size should be ≥ `1` and ≤ `100`.")
+]
+Title = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S"),
+    ErrorText(f"body failed validation: body.title should be a non-empty text of at most {MAX_TEXT} characters."),
+]
+CommentText = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S"),
+    ErrorText(
+        f"body failed validation: body.rich_text[0].text.content should be a non-empty text of at most {MAX_TEXT} "
+        "characters."
+    ),
+]
+BlockText = Annotated[
+    str,
+    Field(max_length=MAX_TEXT),
+    ErrorText(f"body failed validation: body.rich_text[0].text.content should be at most {MAX_TEXT} characters."),
+]
 Children = Annotated[list[BlockInput], Field(max_length=MAX_CHILDREN)]
 NewChildren = Annotated[list[BlockInput], Field(min_length=1, max_length=MAX_CHILDREN)]
 
@@ -121,9 +134,19 @@ def create_page(
         parent_type, parent_id = "page_id", parent_page_id
     now = db.now_iso()
     row = db.insert(
-        pages, id=db.new_uuid(pages), title=title.strip(), parent_type=parent_type, parent_id=parent_id, icon=icon,
-        properties=values, created_by=rules.integration_id(db), created_time=now, last_edited_time=now,
-        shared_with_integration=True, locked=False, in_trash=False,
+        pages,
+        id=db.new_uuid(pages),
+        title=title.strip(),
+        parent_type=parent_type,
+        parent_id=parent_id,
+        icon=icon,
+        properties=values,
+        created_by=rules.integration_id(db),
+        created_time=now,
+        last_edited_time=now,
+        shared_with_integration=True,
+        locked=False,
+        in_trash=False,
     )
     if children:
         rules.insert_blocks(db, row["id"], children)
@@ -211,7 +234,10 @@ def append_block_children(db: Database, page_id: str, children: NewChildren) -> 
 
 @tool()
 def update_block(
-    db: Database, block_id: str, text: BlockText | None = None, checked: bool | None = None,
+    db: Database,
+    block_id: str,
+    text: BlockText | None = None,
+    checked: bool | None = None,
 ) -> BlockObject:
     """Change a block's text, or tick/untick a to_do block.
 
@@ -288,7 +314,11 @@ def create_comment(db: Database, page_id: str, text: CommentText) -> CommentObje
     if rules.visible_page(db, page_id)["in_trash"]:
         raise Conflict("Can't comment on a page in the trash")
     row = db.insert(
-        comments, id=db.new_uuid(comments), page_id=page_id, author_id=rules.integration_id(db), text=text.strip(),
+        comments,
+        id=db.new_uuid(comments),
+        page_id=page_id,
+        author_id=rules.integration_id(db),
+        text=text.strip(),
         created_time=db.now_iso(),
     )
     return CommentObject(**row)

@@ -163,8 +163,10 @@ class ReservationObject(BaseModel):
     experience: str | None
     status: Literal["pending", "booked", "seated", "done", "cancelled", "no_show"]
     credit_card_required: bool
-    card_hold_status: str | None = Field(description="awaiting_confirmation until the diner approves it in their "
-                                                      "bank app; then confirmed, released or charged")
+    card_hold_status: str | None = Field(
+        description="awaiting_confirmation until the diner approves it in their "
+        "bank app; then confirmed, released or charged"
+    )
     special_request: str
     occasion: str | None
     points: int

@@ -11,7 +11,15 @@ from envfactory_gym import Database, InvalidRequest, NotFound
 
 from .objects import CancellationPolicy, Ratings, ReservationObject, RestaurantRef
 from .schema import (
-    dining_tables, diner_sessions, diners, experiences, reservations, restaurants, reviews, seatings, slot_locks,
+    dining_tables,
+    diner_sessions,
+    diners,
+    experiences,
+    reservations,
+    restaurants,
+    reviews,
+    seatings,
+    slot_locks,
 )
 
 UTC_OFFSET = timedelta(hours=-5)  # Chicago in daylight saving time: every restaurant of this directory
@@ -22,6 +30,7 @@ _DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(:\d{2})?$")
 
 
 # ---------------------------------------------------------------- time
+
 
 def local_now(db: Database) -> datetime:
     """The restaurants' local wall-clock time (naive)."""
@@ -54,6 +63,7 @@ def turn_minutes(party_size: int) -> int:
 
 
 # ---------------------------------------------------------------- lookups
+
 
 def signed_in(db: Database) -> dict[str, Any]:
     """The diner signed in to OpenTable."""
@@ -89,13 +99,16 @@ def experience_of(db: Database, rest: dict[str, Any], experience_id: str | None)
 
 # ---------------------------------------------------------------- policies
 
+
 def check_party_and_date(db: Database, rest: dict[str, Any], moment: datetime, party_size: int) -> None:
     """Party size within online limits and a date inside the booking window."""
     if party_size < 1:
         raise InvalidRequest("party_size must be at least 1.")
     if party_size > rest["max_party_size"]:
-        raise InvalidRequest(f"Online booking at {rest['name']} is for up to {rest['max_party_size']} guests; for "
-                             f"larger parties please call the restaurant at {rest['phone']}.")
+        raise InvalidRequest(
+            f"Online booking at {rest['name']} is for up to {rest['max_party_size']} guests; for "
+            f"larger parties please call the restaurant at {rest['phone']}."
+        )
     today = local_now(db).date()
     if moment.date() < today:
         raise InvalidRequest("That date has already passed.")
@@ -108,14 +121,16 @@ def card_required(rest: dict[str, Any], party_size: int, experience: dict[str, A
     return experience is not None or party_size >= rest["cc_party_threshold"]
 
 
-def policy(rest: dict[str, Any], experience: dict[str, Any] | None, moment: datetime,
-           party_size: int) -> CancellationPolicy:
+def policy(
+    rest: dict[str, Any], experience: dict[str, Any] | None, moment: datetime, party_size: int
+) -> CancellationPolicy:
     """The late-cancellation and no-show terms of a guaranteed booking."""
     source = experience or rest
     fee = source["no_show_fee_per_person"]
     return CancellationPolicy(
         free_cancellation_until=fmt(moment - timedelta(hours=source["cancellation_window_hours"])),
-        fee_per_person=fee, fee_total=fee * party_size,
+        fee_per_person=fee,
+        fee_total=fee * party_size,
     )
 
 
@@ -129,6 +144,7 @@ def points_for(rest: dict[str, Any], moment: datetime) -> int:
 
 
 # ---------------------------------------------------------------- availability
+
 
 def seating_times(db: Database, rid: str, day: datetime) -> list[datetime]:
     """Every bookable time of a day, from the restaurant's seatings."""
@@ -159,13 +175,21 @@ def busy_tables(db: Database, rid: str, day: str, exclude: str | None = None) ->
     return held
 
 
-def free_table(tables: list[dict[str, Any]], held: list[tuple[str, datetime, datetime]], moment: datetime,
-               party_size: int, section: str | None) -> dict[str, Any] | None:
+def free_table(
+    tables: list[dict[str, Any]],
+    held: list[tuple[str, datetime, datetime]],
+    moment: datetime,
+    party_size: int,
+    section: str | None,
+) -> dict[str, Any] | None:
     """The smallest table of a section that seats the party and is free for its whole turn."""
     end = moment + timedelta(minutes=turn_minutes(party_size))
     fitting = sorted(
-        (t for t in tables
-         if t["min_size"] <= party_size <= t["max_size"] and (section is None or t["section"] == section)),
+        (
+            t
+            for t in tables
+            if t["min_size"] <= party_size <= t["max_size"] and (section is None or t["section"] == section)
+        ),
         key=lambda t: (t["max_size"], t["label"]),
     )
     for table in fitting:
@@ -174,8 +198,9 @@ def free_table(tables: list[dict[str, Any]], held: list[tuple[str, datetime, dat
     return None
 
 
-def bookable_times(db: Database, rest: dict[str, Any], day: datetime,
-                   experience: dict[str, Any] | None) -> list[datetime]:
+def bookable_times(
+    db: Database, rest: dict[str, Any], day: datetime, experience: dict[str, Any] | None
+) -> list[datetime]:
     """Times that can still be booked on a day: the seatings, or the experience's own times."""
     if experience is not None:
         if experience["date"] != day.date().isoformat():
@@ -206,6 +231,7 @@ def overlapping_booking(db: Database, diner_id: str, moment: datetime, exclude: 
 
 # ---------------------------------------------------------------- objects
 
+
 def ratings(db: Database, rid: str) -> Ratings:
     """Average ratings from the restaurant's reviews."""
     rows = db.find(reviews, rid=rid)
@@ -225,10 +251,23 @@ def reservation_object(db: Database, row: dict[str, Any]) -> ReservationObject:
     return ReservationObject(
         confirmation_number=row["id"],
         restaurant=RestaurantRef(rid=rest["rid"], name=rest["name"], neighborhood=rest["neighborhood"]),
-        **{k: row[k] for k in ("date_time", "party_size", "status", "credit_card_required", "card_hold_status",
-                               "special_request", "occasion", "points")},
-        seating_option=table["section"], experience=experience["name"] if experience else None,
-        cancellation_policy=(policy(rest, experience, moment, row["party_size"])
-                             if row["credit_card_required"] else None),
+        **{
+            k: row[k]
+            for k in (
+                "date_time",
+                "party_size",
+                "status",
+                "credit_card_required",
+                "card_hold_status",
+                "special_request",
+                "occasion",
+                "points",
+            )
+        },
+        seating_option=table["section"],
+        experience=experience["name"] if experience else None,
+        cancellation_policy=(
+            policy(rest, experience, moment, row["party_size"]) if row["credit_card_required"] else None
+        ),
         reviewed=bool(db.find(reviews, reservation_id=row["id"])),
     )

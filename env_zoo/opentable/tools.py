@@ -78,6 +78,7 @@ REWARDS = {2000: 2000, 5000: 5000, 10000: 10000}  # points -> cents off the bill
 
 # ---------------------------------------------------------------- what only the diner does
 
+
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> SessionObject:
     """(User only) The diner signs in to their OpenTable account; the password never reaches the assistant.
@@ -127,12 +128,20 @@ def check_in(db: Database, confirmation_number: str) -> ReservationObject:
     diner = db.get(diners, row["diner_id"], "Diner")
     db.update(diners, diner["id"], points_balance=diner["points_balance"] + row["points"])
     rest = db.get(restaurants, row["rid"], "Restaurant")
-    db.insert(points_activity, id=db.new_id(points_activity, "pts_"), diner_id=diner["id"], reservation_id=row["id"],
-              points=row["points"], description=f"Dined at {rest['name']}", created_at=db.now_iso())
+    db.insert(
+        points_activity,
+        id=db.new_id(points_activity, "pts_"),
+        diner_id=diner["id"],
+        reservation_id=row["id"],
+        points=row["points"],
+        description=f"Dined at {rest['name']}",
+        created_at=db.now_iso(),
+    )
     return reservation_object(db, db.update(reservations, row["id"], status="seated"))
 
 
 # ---------------------------------------------------------------- directory
+
 
 def _saved(db: Database, rid: str) -> bool:
     session = db.find(diner_sessions, id="current")
@@ -173,10 +182,14 @@ def search_restaurants(
         if price_band and rest["price_band"] != price_band:
             continue
         score = ratings(db, rest["rid"])
-        found.append(RestaurantSummary(
-            **{k: rest[k] for k in ("rid", "name", "cuisine", "neighborhood", "price_band", "dining_style")},
-            rating=score.overall, review_count=score.review_count, saved=_saved(db, rest["rid"]),
-        ))
+        found.append(
+            RestaurantSummary(
+                **{k: rest[k] for k in ("rid", "name", "cuisine", "neighborhood", "price_band", "dining_style")},
+                rating=score.overall,
+                review_count=score.review_count,
+                saved=_saved(db, rest["rid"]),
+            )
+        )
     found.sort(key=lambda r: (-(r.rating or 0), r.name))
     return paginate(found, page_size, cursor, max_page_size=50)
 
@@ -195,21 +208,36 @@ def get_restaurant(db: Database, rid: str) -> RestaurantObject:
     authors = {r["diner_id"]: db.get(diners, r["diner_id"], "Diner") for r in latest}
     return RestaurantObject(
         **{k: rest[k] for k in RestaurantObject.model_fields if k in rest},
-        seatings=[SeatingObject(name=s["name"], days=[DAY_NAMES[d] for d in s["days"]],
-                                first_seating=s["first_seating"], last_seating=s["last_seating"])
-                  for s in db.find(seatings, rid=rest["rid"])],
-        experiences=[ExperienceObject(**{k: e[k] for k in ExperienceObject.model_fields})
-                     for e in db.find(experiences, rid=rest["rid"], order_by=[experiences.c.date])
-                     if e["date"] >= today],
+        seatings=[
+            SeatingObject(
+                name=s["name"],
+                days=[DAY_NAMES[d] for d in s["days"]],
+                first_seating=s["first_seating"],
+                last_seating=s["last_seating"],
+            )
+            for s in db.find(seatings, rid=rest["rid"])
+        ],
+        experiences=[
+            ExperienceObject(**{k: e[k] for k in ExperienceObject.model_fields})
+            for e in db.find(experiences, rid=rest["rid"], order_by=[experiences.c.date])
+            if e["date"] >= today
+        ],
         ratings=ratings(db, rest["rid"]),
-        recent_reviews=[ReviewSummary(
-            diner=f"{authors[r['diner_id']]['first_name']} {authors[r['diner_id']]['last_name'][0]}.",
-            overall=r["overall"], text=r["text"], dined_on=r["dined_on"]) for r in latest],
+        recent_reviews=[
+            ReviewSummary(
+                diner=f"{authors[r['diner_id']]['first_name']} {authors[r['diner_id']]['last_name'][0]}.",
+                overall=r["overall"],
+                text=r["text"],
+                dined_on=r["dined_on"],
+            )
+            for r in latest
+        ],
         saved=_saved(db, rest["rid"]),
     )
 
 
 # ---------------------------------------------------------------- availability and booking
+
 
 @tool(read_only=True)
 def find_availability(
@@ -245,12 +273,20 @@ def find_availability(
     for when in bookable_times(db, rest, moment, experience):
         if not low <= when <= high:
             continue
-        options = sorted({t["section"] for t in tables if free_table([t], held, when, party_size, None)},
-                         key=["standard", "bar", "outdoor", "counter", "private_room"].index)
+        options = sorted(
+            {t["section"] for t in tables if free_table([t], held, when, party_size, None)},
+            key=["standard", "bar", "outdoor", "counter", "private_room"].index,
+        )
         if options:
-            slots.append(SlotObject(date_time=fmt(when), seating_options=options,
-                                    credit_card_required=card_required(rest, party_size, experience),
-                                    points=points_for(rest, when), experience_id=experience_id))
+            slots.append(
+                SlotObject(
+                    date_time=fmt(when),
+                    seating_options=options,
+                    credit_card_required=card_required(rest, party_size, experience),
+                    points=points_for(rest, when),
+                    experience_id=experience_id,
+                )
+            )
     return AvailabilityObject(rid=rest["rid"], party_size=party_size, requested=fmt(moment), slots=slots)
 
 
@@ -282,21 +318,38 @@ def lock_slot(
         raise InvalidRequest(f"{fmt(moment)} is not a bookable time at {rest['name']}; use find_availability.")
     clash = overlapping_booking(db, diner["id"], moment)
     if clash is not None:
-        raise Conflict(f"You already have a reservation at {clash['date_time']} (confirmation {clash['id']}); "
-                       "OpenTable doesn't allow overlapping reservations.")
+        raise Conflict(
+            f"You already have a reservation at {clash['date_time']} (confirmation {clash['id']}); "
+            "OpenTable doesn't allow overlapping reservations."
+        )
     held = busy_tables(db, rest["rid"], moment.date().isoformat())
     table = free_table(tables_of(db, rest, experience), held, moment, party_size, seating_option)
     if table is None:
         raise Conflict(f"No {seating_option} table for {party_size} is free at {fmt(moment)} any more.")
     expires = (db.now() + timedelta(minutes=LOCK_MINUTES)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    lock = db.insert(slot_locks, id=db.new_id(slot_locks, "lock_"), rid=rest["rid"], diner_id=diner["id"],
-                     table_id=table["id"], date_time=fmt(moment), party_size=party_size, experience_id=experience_id,
-                     expires_at=expires, used=False)
+    lock = db.insert(
+        slot_locks,
+        id=db.new_id(slot_locks, "lock_"),
+        rid=rest["rid"],
+        diner_id=diner["id"],
+        table_id=table["id"],
+        date_time=fmt(moment),
+        party_size=party_size,
+        experience_id=experience_id,
+        expires_at=expires,
+        used=False,
+    )
     needs_card = card_required(rest, party_size, experience)
     return SlotLockObject(
-        slot_lock_id=lock["id"], rid=rest["rid"], date_time=fmt(moment), party_size=party_size,
-        seating_option=table["section"], experience_id=experience_id, credit_card_required=needs_card,
-        cancellation_policy=policy(rest, experience, moment, party_size) if needs_card else None, expires_at=expires,
+        slot_lock_id=lock["id"],
+        rid=rest["rid"],
+        date_time=fmt(moment),
+        party_size=party_size,
+        seating_option=table["section"],
+        experience_id=experience_id,
+        credit_card_required=needs_card,
+        cancellation_policy=policy(rest, experience, moment, party_size) if needs_card else None,
+        expires_at=expires,
     )
 
 
@@ -332,17 +385,29 @@ def create_reservation(
     experience = experience_of(db, rest, lock["experience_id"])
     needs_card = card_required(rest, lock["party_size"], experience)
     if needs_card and diner["card"] is None:
-        raise InvalidRequest(f"{rest['name']} needs a credit card guarantee for this booking; add a card to your "
-                             "OpenTable account first.")
+        raise InvalidRequest(
+            f"{rest['name']} needs a credit card guarantee for this booking; add a card to your "
+            "OpenTable account first."
+        )
     request = _request_text(special_request)
     moment = datetime.fromisoformat(lock["date_time"])
     db.update(slot_locks, lock["id"], used=True)
     row = db.insert(
-        reservations, id=db.new_id(reservations, "21105", 5), rid=rest["rid"], diner_id=diner["id"],
-        table_id=lock["table_id"], date_time=lock["date_time"], party_size=lock["party_size"],
-        experience_id=lock["experience_id"], status="pending" if needs_card else "booked",
-        credit_card_required=needs_card, card_hold_status="awaiting_confirmation" if needs_card else None,
-        special_request=request, occasion=occasion, points=points_for(rest, moment), created_at=db.now_iso(),
+        reservations,
+        id=db.new_id(reservations, "21105", 5),
+        rid=rest["rid"],
+        diner_id=diner["id"],
+        table_id=lock["table_id"],
+        date_time=lock["date_time"],
+        party_size=lock["party_size"],
+        experience_id=lock["experience_id"],
+        status="pending" if needs_card else "booked",
+        credit_card_required=needs_card,
+        card_hold_status="awaiting_confirmation" if needs_card else None,
+        special_request=request,
+        occasion=occasion,
+        points=points_for(rest, moment),
+        created_at=db.now_iso(),
         cancelled_at=None,
     )
     return reservation_object(db, row)
@@ -363,13 +428,18 @@ def list_reservations(
         cursor: The next_cursor of the previous page.
     """
     diner = signed_in(db)
-    wanted = {"upcoming": {"pending", "booked"}, "past": {"seated", "done", "no_show"}, "cancelled": {"cancelled"},
-              "all": None}[scope]
+    wanted = {
+        "upcoming": {"pending", "booked"},
+        "past": {"seated", "done", "no_show"},
+        "cancelled": {"cancelled"},
+        "all": None,
+    }[scope]
     rows = [r for r in db.find(reservations, diner_id=diner["id"]) if wanted is None or r["status"] in wanted]
     rows.sort(key=lambda r: r["date_time"], reverse=scope != "upcoming")
     page = paginate(rows, page_size, cursor, max_page_size=50)
-    return Page[ReservationObject](results=[reservation_object(db, r) for r in page.results],
-                                   next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[ReservationObject](
+        results=[reservation_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -424,8 +494,10 @@ def modify_reservation(
     size = row["party_size"] if party_size is None else party_size
     if fmt(moment) != row["date_time"] or size != row["party_size"]:
         if row["credit_card_required"] and _inside_window(db, row, rest, experience):
-            raise Conflict(f"This guaranteed reservation is inside {rest['name']}'s cancellation window; call the "
-                           f"restaurant at {rest['phone']} to change it.")
+            raise Conflict(
+                f"This guaranteed reservation is inside {rest['name']}'s cancellation window; call the "
+                f"restaurant at {rest['phone']} to change it."
+            )
         check_party_and_date(db, rest, moment, size)
         if moment not in bookable_times(db, rest, moment, experience):
             raise InvalidRequest(f"{fmt(moment)} is not a bookable time at {rest['name']}; use find_availability.")
@@ -440,8 +512,10 @@ def modify_reservation(
             raise Conflict(f"No table for {size} is free at {fmt(moment)}; try another time.")
         needs_card = card_required(rest, size, experience)
         if needs_card and diner["card"] is None:
-            raise InvalidRequest(f"Parties of {rest['cc_party_threshold']} or more at {rest['name']} need a credit "
-                                 "card guarantee; add a card to your OpenTable account first.")
+            raise InvalidRequest(
+                f"Parties of {rest['cc_party_threshold']} or more at {rest['name']} need a credit "
+                "card guarantee; add a card to your OpenTable account first."
+            )
         changes.update(date_time=fmt(moment), party_size=size, table_id=table["id"], points=points_for(rest, moment))
         if needs_card and not row["credit_card_required"]:
             changes.update(credit_card_required=True, status="pending", card_hold_status="awaiting_confirmation")
@@ -468,22 +542,28 @@ def cancel_reservation(db: Database, confirmation_number: str) -> CancellationRe
     fee, hold = 0, row["card_hold_status"]
     if row["card_hold_status"] == "confirmed" and _inside_window(db, row, rest, experience):
         fee = (experience or rest)["no_show_fee_per_person"] * row["party_size"]
-        db.insert(charges, id=db.new_id(charges, "chg_"), reservation_id=row["id"], diner_id=row["diner_id"],
-                  kind="late_cancellation", amount=fee, created_at=db.now_iso())
+        db.insert(
+            charges,
+            id=db.new_id(charges, "chg_"),
+            reservation_id=row["id"],
+            diner_id=row["diner_id"],
+            kind="late_cancellation",
+            amount=fee,
+            created_at=db.now_iso(),
+        )
         hold = "charged"
     elif hold in ("confirmed", "awaiting_confirmation"):
         hold = "released"
     db.update(reservations, row["id"], status="cancelled", card_hold_status=hold, cancelled_at=db.now_iso())
-    return CancellationResult(confirmation_number=row["id"], status="cancelled", fee_charged=fee,
-                              card_hold_status=hold)
+    return CancellationResult(confirmation_number=row["id"], status="cancelled", fee_charged=fee, card_hold_status=hold)
 
 
 # ---------------------------------------------------------------- waitlist
 
+
 def _waitlist_object(db: Database, row: dict) -> WaitlistObject:
     rest = db.get(restaurants, row["rid"], "Restaurant")
-    return WaitlistObject(**{k: row[k] for k in WaitlistObject.model_fields if k in row},
-                          restaurant_name=rest["name"])
+    return WaitlistObject(**{k: row[k] for k in WaitlistObject.model_fields if k in row}, restaurant_name=rest["name"])
 
 
 @tool()
@@ -513,10 +593,17 @@ def join_waitlist(db: Database, rid: str, party_size: int) -> WaitlistObject:
     waiting = [w for w in db.find(waitlist_entries, rid=rest["rid"], date=today) if w["status"] == "waiting"]
     if any(w["diner_id"] == diner["id"] for w in waiting):
         raise Conflict(f"You're already on {rest['name']}'s waitlist today.")
-    row = db.insert(waitlist_entries, id=db.new_id(waitlist_entries, "wl_"), rid=rest["rid"], diner_id=diner["id"],
-                    date=today, party_size=party_size, status="waiting",
-                    quoted_wait_minutes=20 * (len(waiting) + 1) + (10 if party_size > 4 else 0),
-                    created_at=db.now_iso())
+    row = db.insert(
+        waitlist_entries,
+        id=db.new_id(waitlist_entries, "wl_"),
+        rid=rest["rid"],
+        diner_id=diner["id"],
+        date=today,
+        party_size=party_size,
+        status="waiting",
+        quoted_wait_minutes=20 * (len(waiting) + 1) + (10 if party_size > 4 else 0),
+        created_at=db.now_iso(),
+    )
     return _waitlist_object(db, row)
 
 
@@ -538,6 +625,7 @@ def leave_waitlist(db: Database, waitlist_id: str) -> WaitlistObject:
 
 # ---------------------------------------------------------------- the diner
 
+
 def _reward(row: dict) -> RewardObject:
     return RewardObject(**{k: row[k] for k in RewardObject.model_fields})
 
@@ -550,13 +638,26 @@ def get_diner_profile(db: Database) -> DinerProfile:
     card = diner["card"]
     saved = [db.get(restaurants, f["rid"], "Restaurant") for f in db.find(favorites, diner_id=diner["id"])]
     return DinerProfile(
-        **{k: diner[k] for k in ("id", "first_name", "last_name", "email", "phone", "member_since", "points_balance",
-                                 "dietary_notes")},
+        **{
+            k: diner[k]
+            for k in (
+                "id",
+                "first_name",
+                "last_name",
+                "email",
+                "phone",
+                "member_since",
+                "points_balance",
+                "dietary_notes",
+            )
+        },
         card=CardObject(brand=card["brand"], last4=card["last4"]) if card else None,
-        saved_restaurants=[SavedRestaurant(rid=r["rid"], name=r["name"])
-                           for r in sorted(saved, key=lambda r: r["name"])],
-        upcoming_reservations=sum(1 for r in db.find(reservations, diner_id=diner["id"])
-                                  if r["status"] in ("pending", "booked")),
+        saved_restaurants=[
+            SavedRestaurant(rid=r["rid"], name=r["name"]) for r in sorted(saved, key=lambda r: r["name"])
+        ],
+        upcoming_reservations=sum(
+            1 for r in db.find(reservations, diner_id=diner["id"]) if r["status"] in ("pending", "booked")
+        ),
         waitlist=[_waitlist_object(db, w) for w in db.find(waitlist_entries, diner_id=diner["id"], status="waiting")],
         rewards=[_reward(r) for r in db.find(rewards, diner_id=diner["id"], status="active")],
     )
@@ -582,7 +683,9 @@ def save_restaurant(db: Database, rid: str, saved: bool = True) -> RestaurantSum
     score = ratings(db, rest["rid"])
     return RestaurantSummary(
         **{k: rest[k] for k in ("rid", "name", "cuisine", "neighborhood", "price_band", "dining_style")},
-        rating=score.overall, review_count=score.review_count, saved=saved,
+        rating=score.overall,
+        review_count=score.review_count,
+        saved=saved,
     )
 
 
@@ -599,11 +702,24 @@ def redeem_points(db: Database, points: Literal[2000, 5000, 10000]) -> Redemptio
         raise Conflict(f"You have {diner['points_balance']:,} points; {points:,} are needed for this reward.")
     balance = diner["points_balance"] - points
     db.update(diners, diner["id"], points_balance=balance)
-    db.insert(points_activity, id=db.new_id(points_activity, "pts_"), diner_id=diner["id"], reservation_id=None,
-              points=-points, description=f"Redeemed for a ${REWARDS[points] // 100} dining reward",
-              created_at=db.now_iso())
-    row = db.insert(rewards, id=db.new_id(rewards, "rwd_"), diner_id=diner["id"], points=points,
-                    amount=REWARDS[points], status="active", created_at=db.now_iso())
+    db.insert(
+        points_activity,
+        id=db.new_id(points_activity, "pts_"),
+        diner_id=diner["id"],
+        reservation_id=None,
+        points=-points,
+        description=f"Redeemed for a ${REWARDS[points] // 100} dining reward",
+        created_at=db.now_iso(),
+    )
+    row = db.insert(
+        rewards,
+        id=db.new_id(rewards, "rwd_"),
+        diner_id=diner["id"],
+        points=points,
+        amount=REWARDS[points],
+        status="active",
+        created_at=db.now_iso(),
+    )
     return RedemptionResult(reward=_reward(row), points_balance=balance)
 
 
@@ -633,8 +749,9 @@ def submit_review(
     diner = signed_in(db)
     row = own_reservation(db, diner, confirmation_number)
     if row["status"] not in ("seated", "done"):
-        raise Conflict("Only diners who were seated can review; this reservation is "
-                       f"{row['status'].replace('_', '-')}.")
+        raise Conflict(
+            f"Only diners who were seated can review; this reservation is {row['status'].replace('_', '-')}."
+        )
     if db.find(reviews, reservation_id=row["id"]):
         raise Conflict("You already reviewed this reservation.")
     if local_now(db) > datetime.fromisoformat(row["date_time"]) + timedelta(days=REVIEW_DAYS):
@@ -646,8 +763,23 @@ def submit_review(
     body = text.strip()
     if not 20 <= len(body) <= 2000:
         raise InvalidRequest("The review text must be 20 to 2000 characters.")
-    review = db.insert(reviews, id=db.new_id(reviews, "rev_"), rid=row["rid"], diner_id=diner["id"],
-                       reservation_id=row["id"], **scores, text=body, dined_on=row["date_time"][:10],
-                       submitted_at=db.now_iso())
-    return ReviewObject(id=review["id"], confirmation_number=row["id"], rid=row["rid"], **scores, text=body,
-                        dined_on=review["dined_on"], restaurant_ratings=ratings(db, row["rid"]))
+    review = db.insert(
+        reviews,
+        id=db.new_id(reviews, "rev_"),
+        rid=row["rid"],
+        diner_id=diner["id"],
+        reservation_id=row["id"],
+        **scores,
+        text=body,
+        dined_on=row["date_time"][:10],
+        submitted_at=db.now_iso(),
+    )
+    return ReviewObject(
+        id=review["id"],
+        confirmation_number=row["id"],
+        rid=row["rid"],
+        **scores,
+        text=body,
+        dined_on=review["dined_on"],
+        restaurant_ratings=ratings(db, row["rid"]),
+    )

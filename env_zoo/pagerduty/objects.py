@@ -26,8 +26,10 @@ class UserObject(BaseModel):
     id: str
     name: str
     email: str
-    role: str = Field(description="owner, admin, user (Manager), limited_user (Responder), restricted_access, "
-                                  "observer or read_only_user (Stakeholder)")
+    role: str = Field(
+        description="owner, admin, user (Manager), limited_user (Responder), restricted_access, "
+        "observer or read_only_user (Stakeholder)"
+    )
     job_title: str | None
     time_zone: str
     teams: list[Ref]
@@ -296,22 +298,37 @@ def user_teams(db: Database, user_id: str) -> list[str]:
 
 # ---------------------------------------------------------------- conversions
 
+
 def user_object(db: Database, row: dict[str, Any]) -> UserObject:
     """A user with their teams."""
-    return UserObject(**{k: row[k] for k in ("id", "name", "email", "role", "job_title", "time_zone")},
-                      teams=refs(db, "team_reference", user_teams(db, row["id"])))
+    return UserObject(
+        **{k: row[k] for k in ("id", "name", "email", "role", "job_title", "time_zone")},
+        teams=refs(db, "team_reference", user_teams(db, row["id"])),
+    )
 
 
 def service_object(db: Database, row: dict[str, Any], status: str) -> ServiceObject:
     """A service with its integrations; `status` is derived by the caller."""
     return ServiceObject(
-        **{k: row[k] for k in ("id", "name", "description", "acknowledgement_timeout", "auto_resolve_timeout",
-                               "incident_urgency_rule", "support_hours")},
+        **{
+            k: row[k]
+            for k in (
+                "id",
+                "name",
+                "description",
+                "acknowledgement_timeout",
+                "auto_resolve_timeout",
+                "incident_urgency_rule",
+                "support_hours",
+            )
+        },
         status=status,
         escalation_policy=ref(db, "escalation_policy_reference", row["escalation_policy_id"]),
         teams=refs(db, "team_reference", row["teams"]),
-        integrations=[IntegrationObject(**{k: i[k] for k in ("id", "name", "type", "integration_key")})
-                      for i in db.find(integrations, service_id=row["id"])],
+        integrations=[
+            IntegrationObject(**{k: i[k] for k in ("id", "name", "type", "integration_key")})
+            for i in db.find(integrations, service_id=row["id"])
+        ],
     )
 
 
@@ -354,6 +371,11 @@ def maintenance_window_object(db: Database, row: dict[str, Any], end_time: str) 
 
 def ref_incident(row: dict[str, Any]) -> dict[str, Any]:
     """How a merge resolve reason points at the surviving incident."""
-    return {"type": "merge_resolve_reason", "incident": {"id": row["id"], "type": "incident_reference",
-                                                         "summary": f"[#{row['incident_number']}] {row['title']}"}}
-
+    return {
+        "type": "merge_resolve_reason",
+        "incident": {
+            "id": row["id"],
+            "type": "incident_reference",
+            "summary": f"[#{row['incident_number']}] {row['title']}",
+        },
+    }

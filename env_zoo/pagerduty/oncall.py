@@ -25,8 +25,9 @@ class Shift:
     end: datetime
 
 
-def _restriction_windows(restriction: dict[str, Any], zone: ZoneInfo, since: datetime,
-                         until: datetime) -> Iterator[tuple[datetime, datetime]]:
+def _restriction_windows(
+    restriction: dict[str, Any], zone: ZoneInfo, since: datetime, until: datetime
+) -> Iterator[tuple[datetime, datetime]]:
     """The restriction's windows (in the schedule's time zone) that may touch [since, until)."""
     hours, minutes, seconds = (int(p) for p in restriction["start_time_of_day"].split(":"))
     length = timedelta(seconds=restriction["duration_seconds"])
@@ -46,7 +47,8 @@ def _restricted(layer: dict[str, Any], zone: ZoneInfo, moment: datetime) -> bool
         return False
     return not any(
         start <= moment < end
-        for r in layer["restrictions"] for start, end in _restriction_windows(r, zone, moment, moment)
+        for r in layer["restrictions"]
+        for start, end in _restriction_windows(r, zone, moment, moment)
     )
 
 
@@ -56,8 +58,9 @@ def layer_user_at(layer: dict[str, Any], zone: ZoneInfo, moment: datetime) -> st
         return None
     if _restricted(layer, zone, moment):
         return None
-    turns = int((moment - stored(layer["rotation_virtual_start"])).total_seconds()
-                // layer["rotation_turn_length_seconds"])
+    turns = int(
+        (moment - stored(layer["rotation_virtual_start"])).total_seconds() // layer["rotation_turn_length_seconds"]
+    )
     return layer["users"][turns % len(layer["users"])]
 
 

@@ -102,6 +102,7 @@ ONCALL_MARGIN = timedelta(days=31)
 
 # ---------------------------------------------------------------- helpers
 
+
 def _matches(query: str | None, *texts: str | None) -> bool:
     """PagerDuty's `query` filter: a case-insensitive substring of the name (or email)."""
     return query is None or any(t and query.strip().casefold() in t.casefold() for t in texts)
@@ -116,8 +117,9 @@ def _check_range(start: datetime, end: datetime, limit: timedelta) -> None:
 
 
 def _override(db: Database, row: dict[str, Any]) -> OverrideObject:
-    return OverrideObject(id=row["id"], user=ref(db, "user_reference", row["user_id"]), start=row["start"],
-                          end=iso(effective_end(row)))
+    return OverrideObject(
+        id=row["id"], user=ref(db, "user_reference", row["user_id"]), start=row["start"], end=iso(effective_end(row))
+    )
 
 
 def _window(db: Database, row: dict[str, Any]) -> MaintenanceWindowObject:
@@ -141,8 +143,14 @@ def _add_note(db: Database, incident: dict[str, Any], user: dict[str, Any], cont
     if len(text) > 25_000:
         raise InvalidRequest("Note content can be at most 25,000 characters")
     log(db, incident["id"], "annotate", f"Note added by {user['name']}.", as_agent(user), "api", text)
-    return db.insert(incident_notes, id=db.new_id(incident_notes, "PN", 5), incident_id=incident["id"],
-                     user_id=user["id"], content=text, created_at=db.now_iso())
+    return db.insert(
+        incident_notes,
+        id=db.new_id(incident_notes, "PN", 5),
+        incident_id=incident["id"],
+        user_id=user["id"],
+        content=text,
+        created_at=db.now_iso(),
+    )
 
 
 def _acting_responder(db: Database, from_email: str, incident: dict[str, Any]) -> dict[str, Any]:
@@ -153,6 +161,7 @@ def _acting_responder(db: Database, from_email: str, incident: dict[str, Any]) -
 
 
 # ---------------------------------------------------------------- users, teams, priorities
+
 
 @tool(read_only=True)
 def list_priorities(db: Database) -> list[PriorityObject]:
@@ -173,8 +182,11 @@ def list_users(
         offset: How many users to skip (the next_cursor of the previous page).
     """
     members = {m["user_id"] for m in db.find(team_members) if m["team_id"] in team_ids} if team_ids else None
-    rows = [u for u in db.find(users, order_by=[users.c.name])
-            if _matches(query, u["name"], u["email"]) and (members is None or u["id"] in members)]
+    rows = [
+        u
+        for u in db.find(users, order_by=[users.c.name])
+        if _matches(query, u["name"], u["email"]) and (members is None or u["id"] in members)
+    ]
     return paginate([user_object(db, u) for u in rows], limit, str(offset))
 
 
@@ -186,15 +198,22 @@ def list_teams(db: Database, query: str | None = None) -> list[TeamObject]:
         query: Only teams whose name contains this text.
     """
     return [
-        TeamObject(id=t["id"], name=t["name"], description=t["description"], members=[
-            TeamMember(user=ref(db, "user_reference", m["user_id"]), role=m["role"])
-            for m in db.find(team_members, team_id=t["id"], order_by=[team_members.c.role])
-        ])
-        for t in db.find(teams, order_by=[teams.c.name]) if _matches(query, t["name"])
+        TeamObject(
+            id=t["id"],
+            name=t["name"],
+            description=t["description"],
+            members=[
+                TeamMember(user=ref(db, "user_reference", m["user_id"]), role=m["role"])
+                for m in db.find(team_members, team_id=t["id"], order_by=[team_members.c.role])
+            ],
+        )
+        for t in db.find(teams, order_by=[teams.c.name])
+        if _matches(query, t["name"])
     ]
 
 
 # ---------------------------------------------------------------- escalation policies, schedules, on-call
+
 
 @tool(read_only=True)
 def list_escalation_policies(
@@ -212,20 +231,38 @@ def list_escalation_policies(
     for policy in db.find(escalation_policies, order_by=[escalation_policies.c.name]):
         rules = db.find(escalation_rules, escalation_policy_id=policy["id"], order_by=[escalation_rules.c.position])
         reached = {t["id"] for r in rules for t in r["targets"] if t["type"] == "user_reference"} | {
-            u for r in rules for t in r["targets"] if t["type"] == "schedule_reference"
-            for layer in db.find(schedule_layers, schedule_id=t["id"]) for u in layer["users"]}
-        if not _matches(query, policy["name"]) or (user_ids and not reached & set(user_ids)) or (
-                team_ids and not set(policy["teams"]) & set(team_ids)):
+            u
+            for r in rules
+            for t in r["targets"]
+            if t["type"] == "schedule_reference"
+            for layer in db.find(schedule_layers, schedule_id=t["id"])
+            for u in layer["users"]
+        }
+        if (
+            not _matches(query, policy["name"])
+            or (user_ids and not reached & set(user_ids))
+            or (team_ids and not set(policy["teams"]) & set(team_ids))
+        ):
             continue
-        result.append(EscalationPolicyObject(
-            **{k: policy[k] for k in ("id", "name", "description", "num_loops", "on_call_handoff_notifications")},
-            escalation_rules=[EscalationRuleObject(
-                id=r["id"], escalation_delay_in_minutes=r["escalation_delay_in_minutes"],
-                targets=[ref(db, t["type"], t["id"]) for t in r["targets"]]) for r in rules],
-            services=refs(db, "service_reference", [s["id"] for s in db.find(
-                services, escalation_policy_id=policy["id"], order_by=[services.c.name])]),
-            teams=refs(db, "team_reference", policy["teams"]),
-        ))
+        result.append(
+            EscalationPolicyObject(
+                **{k: policy[k] for k in ("id", "name", "description", "num_loops", "on_call_handoff_notifications")},
+                escalation_rules=[
+                    EscalationRuleObject(
+                        id=r["id"],
+                        escalation_delay_in_minutes=r["escalation_delay_in_minutes"],
+                        targets=[ref(db, t["type"], t["id"]) for t in r["targets"]],
+                    )
+                    for r in rules
+                ],
+                services=refs(
+                    db,
+                    "service_reference",
+                    [s["id"] for s in db.find(services, escalation_policy_id=policy["id"], order_by=[services.c.name])],
+                ),
+                teams=refs(db, "team_reference", policy["teams"]),
+            )
+        )
     return result
 
 
@@ -241,22 +278,26 @@ def list_schedules(db: Database, query: str | None = None) -> list[ScheduleSumma
         if not _matches(query, schedule["name"]):
             continue
         layers = db.find(schedule_layers, schedule_id=schedule["id"], order_by=[schedule_layers.c.position])
-        policies = {r["escalation_policy_id"] for r in db.find(escalation_rules)
-                    if {"id": schedule["id"], "type": "schedule_reference"} in r["targets"]}
-        result.append(ScheduleSummary(
-            **{k: schedule[k] for k in ("id", "name", "description", "time_zone")},
-            users=refs(db, "user_reference", list(dict.fromkeys(u for layer in layers for u in layer["users"]))),
-            escalation_policies=sorted(refs(db, "escalation_policy_reference", list(policies)),
-                                       key=lambda r: r.summary),
-            teams=refs(db, "team_reference", schedule["teams"]),
-        ))
+        policies = {
+            r["escalation_policy_id"]
+            for r in db.find(escalation_rules)
+            if {"id": schedule["id"], "type": "schedule_reference"} in r["targets"]
+        }
+        result.append(
+            ScheduleSummary(
+                **{k: schedule[k] for k in ("id", "name", "description", "time_zone")},
+                users=refs(db, "user_reference", list(dict.fromkeys(u for layer in layers for u in layer["users"]))),
+                escalation_policies=sorted(
+                    refs(db, "escalation_policy_reference", list(policies)), key=lambda r: r.summary
+                ),
+                teams=refs(db, "team_reference", schedule["teams"]),
+            )
+        )
     return result
 
 
 @tool(read_only=True)
-def get_schedule(
-    db: Database, schedule_id: str, since: str | None = None, until: str | None = None
-) -> ScheduleObject:
+def get_schedule(db: Database, schedule_id: str, since: str | None = None, until: str | None = None) -> ScheduleObject:
     """Show a schedule's layers, its overrides and the final schedule (who is on call when, overrides applied)
     between since and until.
 
@@ -273,16 +314,31 @@ def get_schedule(
     covered = sum((s.end - s.start).total_seconds() for s in shifts)
     return ScheduleObject(
         **{k: view.schedule[k] for k in ("id", "name", "description", "time_zone")},
-        schedule_layers=[LayerObject(
-            **{k: layer[k] for k in ("id", "name", "start", "end", "rotation_virtual_start",
-                                     "rotation_turn_length_seconds", "restrictions")},
-            users=refs(db, "user_reference", layer["users"])) for layer in reversed(view.layers)],
-        overrides=[_override(db, o) for o in view.overrides
-                   if stored(o["start"]) < end and effective_end(o) > start],
+        schedule_layers=[
+            LayerObject(
+                **{
+                    k: layer[k]
+                    for k in (
+                        "id",
+                        "name",
+                        "start",
+                        "end",
+                        "rotation_virtual_start",
+                        "rotation_turn_length_seconds",
+                        "restrictions",
+                    )
+                },
+                users=refs(db, "user_reference", layer["users"]),
+            )
+            for layer in reversed(view.layers)
+        ],
+        overrides=[_override(db, o) for o in view.overrides if stored(o["start"]) < end and effective_end(o) > start],
         final_schedule=FinalSchedule(
             rendered_coverage_percentage=round(100 * covered / (end - start).total_seconds(), 2),
-            rendered_schedule_entries=[ScheduleEntry(user=ref(db, "user_reference", s.user_id), start=iso(s.start),
-                                                     end=iso(s.end)) for s in shifts],
+            rendered_schedule_entries=[
+                ScheduleEntry(user=ref(db, "user_reference", s.user_id), start=iso(s.start), end=iso(s.end))
+                for s in shifts
+            ],
         ),
     )
 
@@ -327,9 +383,16 @@ def list_oncalls(
             for target in rule["targets"]:
                 if target["type"] == "user_reference":
                     if not schedule_ids:
-                        entries.append(OncallObject(escalation_policy=policy_ref, escalation_level=level,
-                                                    schedule=None, user=ref(db, "user_reference", target["id"]),
-                                                    start=None, end=None))
+                        entries.append(
+                            OncallObject(
+                                escalation_policy=policy_ref,
+                                escalation_level=level,
+                                schedule=None,
+                                user=ref(db, "user_reference", target["id"]),
+                                start=None,
+                                end=None,
+                            )
+                        )
                     continue
                 if schedule_ids and target["id"] not in schedule_ids:
                     continue
@@ -337,10 +400,16 @@ def list_oncalls(
                 schedule_ref = ref(db, "schedule_reference", target["id"])
                 for shift in view.shifts(start - ONCALL_MARGIN, end + ONCALL_MARGIN + timedelta(seconds=1)):
                     if shift.start <= end and shift.end > start:
-                        entries.append(OncallObject(
-                            escalation_policy=policy_ref, escalation_level=level, schedule=schedule_ref,
-                            user=ref(db, "user_reference", shift.user_id), start=iso(shift.start),
-                            end=iso(shift.end)))
+                        entries.append(
+                            OncallObject(
+                                escalation_policy=policy_ref,
+                                escalation_level=level,
+                                schedule=schedule_ref,
+                                user=ref(db, "user_reference", shift.user_id),
+                                start=iso(shift.start),
+                                end=iso(shift.end),
+                            )
+                        )
     if user_ids:
         entries = [e for e in entries if e.user.id in user_ids]
     if earliest:
@@ -353,6 +422,7 @@ def list_oncalls(
 
 
 # ---------------------------------------------------------------- services
+
 
 @tool(read_only=True)
 def list_services(
@@ -367,12 +437,16 @@ def list_services(
         limit: Services per page, 1 to 100.
         offset: How many services to skip (the next_cursor of the previous page).
     """
-    rows = [s for s in db.find(services, order_by=[services.c.name])
-            if _matches(query, s["name"]) and (not team_ids or set(s["teams"]) & set(team_ids))]
+    rows = [
+        s
+        for s in db.find(services, order_by=[services.c.name])
+        if _matches(query, s["name"]) and (not team_ids or set(s["teams"]) & set(team_ids))
+    ]
     return paginate([service_object(db, s, service_status(db, s)) for s in rows], limit, str(offset))
 
 
 # ---------------------------------------------------------------- incidents
+
 
 @tool(read_only=True)
 def list_incidents(
@@ -386,7 +460,8 @@ def list_incidents(
     since: str | None = None,
     until: str | None = None,
     sort_by: Literal["created_at:desc", "created_at:asc", "incident_number:desc", "incident_number:asc"] = (
-        "created_at:desc"),
+        "created_at:desc"
+    ),
     limit: int = 25,
     offset: int = 0,
 ) -> Page[IncidentSummary]:
@@ -413,9 +488,15 @@ def list_incidents(
     field, direction = sort_by.split(":")
     column = incidents.c[field]
     rows = [
-        i for i in db.find(incidents, incidents.c.created_at >= iso(start), incidents.c.created_at < iso(end),
-                           order_by=[column.desc() if direction == "desc" else column])
-        if (not statuses or i["status"] in statuses) and (not urgencies or i["urgency"] in urgencies)
+        i
+        for i in db.find(
+            incidents,
+            incidents.c.created_at >= iso(start),
+            incidents.c.created_at < iso(end),
+            order_by=[column.desc() if direction == "desc" else column],
+        )
+        if (not statuses or i["status"] in statuses)
+        and (not urgencies or i["urgency"] in urgencies)
         and (not service_ids or i["service_id"] in service_ids)
         and (team_services is None or i["service_id"] in team_services)
         and (not user_ids or set(i["assignments"]) & set(user_ids))
@@ -435,9 +516,7 @@ def get_incident(db: Database, incident_id: str) -> IncidentObject:
 
 
 @tool(read_only=True)
-def list_incident_log_entries(
-    db: Database, incident_id: str, limit: int = 25, offset: int = 0
-) -> Page[LogEntryObject]:
+def list_incident_log_entries(db: Database, incident_id: str, limit: int = 25, offset: int = 0) -> Page[LogEntryObject]:
     """List an incident's log entries, newest first: triggers, assignments, escalations, acknowledgements, notes,
     urgency and priority changes, resolution.
 
@@ -448,12 +527,21 @@ def list_incident_log_entries(
     """
     incident = db.get(incidents, incident_id, "Incident")
     rows = db.find(log_entries, incident_id=incident["id"], order_by=[log_entries.c.created_at.desc()])
-    return paginate([
-        LogEntryObject(
-            id=r["id"], type=r["type"], summary=r["summary"], created_at=r["created_at"], channel=r["channel"],
-            agent=ref(db, r["agent"]["type"], r["agent"]["id"]) if r["agent"] else None,
-        ) for r in rows
-    ], limit, str(offset))
+    return paginate(
+        [
+            LogEntryObject(
+                id=r["id"],
+                type=r["type"],
+                summary=r["summary"],
+                created_at=r["created_at"],
+                channel=r["channel"],
+                agent=ref(db, r["agent"]["type"], r["agent"]["id"]) if r["agent"] else None,
+            )
+            for r in rows
+        ],
+        limit,
+        str(offset),
+    )
 
 
 @tool()
@@ -503,11 +591,21 @@ def create_incident(
         db.get(priorities, priority_id, "Priority")
     if escalation_policy_id is not None:
         db.get(escalation_policies, escalation_policy_id, "Escalation policy")
-    row = open_new_incident(db, service, {
-        "title": title.strip(), "urgency": urgency or urgency_for(service, db.now()), "priority_id": priority_id,
-        "incident_key": incident_key, "body": body, "escalation_policy_id": escalation_policy_id,
-        "assignments": responders(db, assignee_ids) if assignee_ids else None,
-    }, as_agent(user), "api")
+    row = open_new_incident(
+        db,
+        service,
+        {
+            "title": title.strip(),
+            "urgency": urgency or urgency_for(service, db.now()),
+            "priority_id": priority_id,
+            "incident_key": incident_key,
+            "body": body,
+            "escalation_policy_id": escalation_policy_id,
+            "assignments": responders(db, assignee_ids) if assignee_ids else None,
+        },
+        as_agent(user),
+        "api",
+    )
     return _incident(db, row)
 
 
@@ -559,14 +657,26 @@ def update_incident(
             raise InvalidRequest("title can't be blank")
         changes["title"] = title.strip()
     if urgency is not None and urgency != incident["urgency"]:
-        log(db, incident["id"], "urgency_change",
-            f"Urgency changed from {incident['urgency']} to {urgency} by {user['name']}.", agent, "api")
+        log(
+            db,
+            incident["id"],
+            "urgency_change",
+            f"Urgency changed from {incident['urgency']} to {urgency} by {user['name']}.",
+            agent,
+            "api",
+        )
         changes["urgency"] = urgency
     if priority_id is not None and priority_id != incident["priority_id"]:
         new = db.get(priorities, priority_id, "Priority")
         old = db.get(priorities, incident["priority_id"])["name"] if incident["priority_id"] else "no priority"
-        log(db, incident["id"], "priority_change",
-            f"Priority changed from {old} to {new['name']} by {user['name']}.", agent, "api")
+        log(
+            db,
+            incident["id"],
+            "priority_change",
+            f"Priority changed from {old} to {new['name']} by {user['name']}.",
+            agent,
+            "api",
+        )
         changes["priority_id"] = priority_id
     if changes:
         incident = db.update(incidents, incident["id"], **changes)
@@ -577,19 +687,35 @@ def update_incident(
         assignees = policy_responders(db, incident["escalation_policy_id"], escalation_level)
         if not assignees:
             raise Conflict(f"No one is on call at level {escalation_level} of this escalation policy right now")
-        incident = reassign(db, incident, assignees, agent, "escalate",
-                            f"Escalated to level {escalation_level} ({names(db, assignees)}) by {user['name']}.",
-                            "api", escalation_level=escalation_level)
+        incident = reassign(
+            db,
+            incident,
+            assignees,
+            agent,
+            "escalate",
+            f"Escalated to level {escalation_level} ({names(db, assignees)}) by {user['name']}.",
+            "api",
+            escalation_level=escalation_level,
+        )
     elif assignee_ids is not None:
         assignees = responders(db, assignee_ids)
-        incident = reassign(db, incident, assignees, agent, "assign",
-                            f"Reassigned to {names(db, assignees)} by {user['name']}.", "api")
+        incident = reassign(
+            db, incident, assignees, agent, "assign", f"Reassigned to {names(db, assignees)} by {user['name']}.", "api"
+        )
     elif escalation_policy_id is not None:
         policy = db.get(escalation_policies, escalation_policy_id, "Escalation policy")
         level, assignees = first_staffed_level(db, policy["id"])
-        incident = reassign(db, incident, assignees, agent, "assign",
-                            f"Reassigned to {policy['name']} ({names(db, assignees)}) by {user['name']}.", "api",
-                            escalation_policy_id=policy["id"], escalation_level=level)
+        incident = reassign(
+            db,
+            incident,
+            assignees,
+            agent,
+            "assign",
+            f"Reassigned to {policy['name']} ({names(db, assignees)}) by {user['name']}.",
+            "api",
+            escalation_policy_id=policy["id"],
+            escalation_level=level,
+        )
     if status == "acknowledged":
         incident = acknowledge(db, incident, agent, user["name"], "api")
     elif status == "resolved":
@@ -626,8 +752,14 @@ def merge_incidents(
     for source in sources.values():
         for alert in db.find(alerts, incident_id=source["id"]):
             db.update(alerts, alert["id"], incident_id=target["id"])
-        resolve(db, source, as_agent(user), f"Resolved by {user['name']} by merging into "
-                f"#{target['incident_number']}.", "api", resolve_reason=ref_incident(target))
+        resolve(
+            db,
+            source,
+            as_agent(user),
+            f"Resolved by {user['name']} by merging into #{target['incident_number']}.",
+            "api",
+            resolve_reason=ref_incident(target),
+        )
     return _incident(db, db.get(incidents, target["id"]))
 
 
@@ -643,8 +775,12 @@ def create_incident_note(db: Database, from_email: str, incident_id: str, conten
     incident = db.get(incidents, incident_id, "Incident")
     user = _acting_responder(db, from_email, incident)
     note = _add_note(db, incident, user, content)
-    return NoteObject(id=note["id"], user=ref(db, "user_reference", user["id"]), content=note["content"],
-                      created_at=note["created_at"])
+    return NoteObject(
+        id=note["id"],
+        user=ref(db, "user_reference", user["id"]),
+        content=note["content"],
+        created_at=note["created_at"],
+    )
 
 
 @tool()
@@ -675,8 +811,10 @@ def send_event(
         raise InvalidRequest("Event object is invalid: unknown routing_key")
     integration = found[0]
     if integration["type"] != "events_api_v2_inbound_integration":
-        raise InvalidRequest(f"Event object is invalid: the routing_key belongs to the {integration['name']} "
-                             "integration, which does not take Events API events")
+        raise InvalidRequest(
+            f"Event object is invalid: the routing_key belongs to the {integration['name']} "
+            "integration, which does not take Events API events"
+        )
     service = db.get(services, integration["service_id"], "Service")
     if event_action != "trigger":
         if not dedup_key:
@@ -692,13 +830,32 @@ def send_event(
     duplicate = db.find(alerts, service_id=service["id"], alert_key=key, status="triggered")
     if duplicate or refusal(db, service):
         return EventResult(status="success", message="Event processed", dedup_key=key)
-    incident = open_new_incident(db, service, {
-        "title": title, "urgency": urgency_for(service, db.now(), severity), "priority_id": None,
-        "incident_key": key, "body": None,
-    }, as_agent(service, "service_reference"), "events_api")
-    db.insert(alerts, id=db.new_id(alerts, "PA", 5), incident_id=incident["id"], service_id=service["id"],
-              integration_id=integration["id"], status="triggered", severity=severity, summary=title, source=origin,
-              alert_key=key, created_at=db.now_iso())
+    incident = open_new_incident(
+        db,
+        service,
+        {
+            "title": title,
+            "urgency": urgency_for(service, db.now(), severity),
+            "priority_id": None,
+            "incident_key": key,
+            "body": None,
+        },
+        as_agent(service, "service_reference"),
+        "events_api",
+    )
+    db.insert(
+        alerts,
+        id=db.new_id(alerts, "PA", 5),
+        incident_id=incident["id"],
+        service_id=service["id"],
+        integration_id=integration["id"],
+        status="triggered",
+        severity=severity,
+        summary=title,
+        source=origin,
+        alert_key=key,
+        created_at=db.now_iso(),
+    )
     return EventResult(status="success", message="Event processed", dedup_key=key)
 
 
@@ -728,6 +885,7 @@ def _follow_up(db: Database, service: dict[str, Any], dedup_key: str, action: st
 
 # ---------------------------------------------------------------- schedule overrides
 
+
 @tool()
 def create_schedule_override(db: Database, schedule_id: str, user_id: str, start: str, end: str) -> OverrideObject:
     """Put someone on call on a schedule for a while, over whatever the layers say. Overrides can't end in the past
@@ -749,10 +907,20 @@ def create_schedule_override(db: Database, schedule_id: str, user_id: str, start
     for other in db.find(schedule_overrides, schedule_id=schedule_id):
         if stored(other["start"]) < ends and effective_end(other) > begins:
             who = db.get(users, other["user_id"])["name"]
-            raise Conflict(f"This override overlaps the override {other['id']} ({who}, {other['start']} to "
-                           f"{iso(effective_end(other))}); remove that one first")
-    row = db.insert(schedule_overrides, id=db.new_id(schedule_overrides, "PO", 5), schedule_id=schedule_id,
-                    user_id=user_id, start=iso(begins), end=iso(ends), ended_early=False, ended_at=None)
+            raise Conflict(
+                f"This override overlaps the override {other['id']} ({who}, {other['start']} to "
+                f"{iso(effective_end(other))}); remove that one first"
+            )
+    row = db.insert(
+        schedule_overrides,
+        id=db.new_id(schedule_overrides, "PO", 5),
+        schedule_id=schedule_id,
+        user_id=user_id,
+        start=iso(begins),
+        end=iso(ends),
+        ended_early=False,
+        ended_at=None,
+    )
     return _override(db, row)
 
 
@@ -780,6 +948,7 @@ def delete_schedule_override(db: Database, schedule_id: str, override_id: str) -
 
 # ---------------------------------------------------------------- maintenance windows
 
+
 @tool(read_only=True)
 def list_maintenance_windows(
     db: Database,
@@ -804,8 +973,11 @@ def list_maintenance_windows(
         return "future" if stored(row["start_time"]) > now else "ongoing"
 
     wanted = {"open": {"future", "ongoing"}, "all": {"past", "future", "ongoing"}}.get(filter, {filter})
-    rows = [w for w in db.find(maintenance_windows, order_by=[maintenance_windows.c.start_time])
-            if phase(w) in wanted and (not service_ids or set(w["service_ids"]) & set(service_ids))]
+    rows = [
+        w
+        for w in db.find(maintenance_windows, order_by=[maintenance_windows.c.start_time])
+        if phase(w) in wanted and (not service_ids or set(w["service_ids"]) & set(service_ids))
+    ]
     return paginate([_window(db, w) for w in rows], limit, str(offset))
 
 
@@ -834,8 +1006,10 @@ def create_maintenance_window(
     covered = [db.get(services, s, "Service") for s in sorted(set(service_ids))]
     service_teams = sorted({t for s in covered for t in s["teams"]})
     if user["role"] not in MANAGER_ROLES and not _team_manager(db, user["id"], service_teams):
-        raise PermissionDenied(f"Access Denied: {user['name']} can't create maintenance windows on these services "
-                               "(Managers, Admins and the services' team managers can)")
+        raise PermissionDenied(
+            f"Access Denied: {user['name']} can't create maintenance windows on these services "
+            "(Managers, Admins and the services' team managers can)"
+        )
     begins, ends = parse_time(start_time, "start_time"), parse_time(end_time, "end_time")
     if ends <= begins:
         raise InvalidRequest("end_time must be after start_time")
@@ -843,9 +1017,17 @@ def create_maintenance_window(
         raise InvalidRequest("A maintenance window can't end in the past")
     number = (db.conn.execute(select(func.max(maintenance_windows.c.sequence_number))).scalar() or 0) + 1
     row = db.insert(
-        maintenance_windows, id=db.new_id(maintenance_windows, "PW", 5), sequence_number=number,
-        description=description, start_time=iso(begins), end_time=iso(ends), ended_early=False, ended_at=None,
-        service_ids=[s["id"] for s in covered], created_by_user_id=user["id"], created_at=db.now_iso(),
+        maintenance_windows,
+        id=db.new_id(maintenance_windows, "PW", 5),
+        sequence_number=number,
+        description=description,
+        start_time=iso(begins),
+        end_time=iso(ends),
+        ended_early=False,
+        ended_at=None,
+        service_ids=[s["id"] for s in covered],
+        created_by_user_id=user["id"],
+        created_at=db.now_iso(),
     )
     return _window(db, row)
 
@@ -869,6 +1051,7 @@ def delete_maintenance_window(db: Database, maintenance_window_id: str) -> Maint
 
 
 # ---------------------------------------------------------------- the user's phone
+
 
 @tool(user_only=True)
 def acknowledge_in_mobile_app(db: Database, email: str, incident_number: int) -> IncidentObject:

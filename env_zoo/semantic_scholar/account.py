@@ -25,12 +25,16 @@ def check_claimable(db: Database, author: dict[str, Any]) -> None:
     user = me(db)
     if user["claimed_author_id"]:
         linked = db.get(authors, user["claimed_author_id"], "Author")
-        raise Conflict(f"Your account is already linked to the author page of {linked['name']} "
-                       f"({linked['author_id']}); an account can claim only one author page.")
+        raise Conflict(
+            f"Your account is already linked to the author page of {linked['name']} "
+            f"({linked['author_id']}); an account can claim only one author page."
+        )
     for claim in db.find(author_claims, author_id=author["author_id"], status="approved"):
         if claim["user_id"] != user["user_id"]:
-            raise Conflict(f"The author page of {author['name']} ({author['author_id']}) has already been claimed by "
-                           "another Semantic Scholar user.")
+            raise Conflict(
+                f"The author page of {author['name']} ({author['author_id']}) has already been claimed by "
+                "another Semantic Scholar user."
+            )
 
 
 def own_author(db: Database) -> dict[str, Any]:
@@ -38,8 +42,10 @@ def own_author(db: Database) -> dict[str, Any]:
     user = me(db)
     if not user["claimed_author_id"]:
         if pending_claim(db):
-            raise PermissionDenied("Your author page claim is waiting for email verification; open the link we "
-                                   "emailed you before editing the page.")
+            raise PermissionDenied(
+                "Your author page claim is waiting for email verification; open the link we "
+                "emailed you before editing the page."
+            )
         raise PermissionDenied("Only the owner of a claimed author page can edit it. Claim your author page first.")
     return db.get(authors, user["claimed_author_id"], "Author")
 

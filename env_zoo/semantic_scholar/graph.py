@@ -16,15 +16,41 @@ from .schema import authors, paper_authors, papers
 T = TypeVar("T")
 SHA = re.compile(r"^[0-9a-f]{40}$")
 EXTERNAL_PREFIXES = {
-    "DOI": "DOI", "ARXIV": "ArXiv", "MAG": "MAG", "ACL": "ACL", "PMID": "PubMed", "PMCID": "PubMedCentral",
+    "DOI": "DOI",
+    "ARXIV": "ArXiv",
+    "MAG": "MAG",
+    "ACL": "ACL",
+    "PMID": "PubMed",
+    "PMCID": "PubMedCentral",
 }
 YEAR_RANGE = re.compile(r"^(\d{4})?(-)?(\d{4})?$")
-STOPWORDS = {"a", "an", "the", "of", "for", "and", "in", "on", "with", "to", "by", "from", "is", "are", "via", "using",
-             "about", "paper", "papers", "or"}
+STOPWORDS = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "for",
+    "and",
+    "in",
+    "on",
+    "with",
+    "to",
+    "by",
+    "from",
+    "is",
+    "are",
+    "via",
+    "using",
+    "about",
+    "paper",
+    "papers",
+    "or",
+}
 MAX_SEARCH_RESULTS = 1000
 
 
 # ---------------------------------------------------------------- paper ids
+
 
 def resolve_paper(db: Database, paper_id: str) -> dict[str, Any]:
     """The paper a Semantic Scholar paper id names: a 40-character paperId, or `CorpusId:`, `DOI:`, `ARXIV:`,
@@ -49,8 +75,9 @@ def _by_prefix(db: Database, prefix: str, value: str) -> list[dict[str, Any]]:
     if key is None:
         return []
     wanted = _normal(key, value)
-    return [r for r in db.find(papers)
-            if key in r["external_ids"] and _normal(key, str(r["external_ids"][key])) == wanted]
+    return [
+        r for r in db.find(papers) if key in r["external_ids"] and _normal(key, str(r["external_ids"][key])) == wanted
+    ]
 
 
 def _normal(key: str, value: str) -> str:
@@ -75,10 +102,12 @@ def _by_url(db: Database, url: str) -> list[dict[str, Any]]:
     if host in ("doi.org", "dx.doi.org"):
         return _by_prefix(db, "DOI", path)
     raise InvalidRequest(
-        f"Unsupported URL {url}: use a semanticscholar.org, arxiv.org, aclanthology.org or doi.org URL")
+        f"Unsupported URL {url}: use a semanticscholar.org, arxiv.org, aclanthology.org or doi.org URL"
+    )
 
 
 # ---------------------------------------------------------------- search
+
 
 def terms(text: str) -> list[str]:
     """Lower-cased, singularized query words without stopwords (hyphenated words also count joined)."""
@@ -99,7 +128,8 @@ def names_by_paper(db: Database) -> dict[str, str]:
     """paperId -> its authors' names in one string, for matching author words."""
     out: dict[str, str] = {}
     stmt = select(paper_authors.c.paper_id, authors.c.name).join(
-        authors, paper_authors.c.author_id == authors.c.author_id)
+        authors, paper_authors.c.author_id == authors.c.author_id
+    )
     for paper_id, name in db.conn.execute(stmt):
         out[paper_id] = f"{out.get(paper_id, '')} {name}"
     return out
@@ -142,6 +172,7 @@ def in_years(row: dict[str, Any], bounds: tuple[int | None, int | None]) -> bool
 
 
 # ---------------------------------------------------------------- paging
+
 
 def window(items: Sequence[T], offset: int, limit: int, max_limit: int) -> tuple[list[T], int | None]:
     """The `limit` items from `offset` and the offset of the next page (None on the last page)."""

@@ -55,25 +55,33 @@ def save(db: Database, paper: dict[str, Any], folder_ids: list[str], source: str
     existing = db.find(library_entries, paper_id=paper["paper_id"])
     new_folders = [f for f in targets if not db.find(folder_papers, folder_id=f, paper_id=paper["paper_id"])]
     if existing and not new_folders:
-        where = "in your library" if not targets else "in " + ", ".join(
-            f"'{folder(db, f)['name']}'" for f in targets)
+        where = "in your library" if not targets else "in " + ", ".join(f"'{folder(db, f)['name']}'" for f in targets)
         raise Conflict(f"'{paper['title']}' is already {where}.")
     now = db.now_iso()
-    row = existing[0] if existing else db.insert(
-        library_entries, paper_id=paper["paper_id"], source=source, note=None, note_updated_at=None, added_at=now)
+    row = (
+        existing[0]
+        if existing
+        else db.insert(
+            library_entries, paper_id=paper["paper_id"], source=source, note=None, note_updated_at=None, added_at=now
+        )
+    )
     for folder_id in new_folders:
         db.insert(folder_papers, folder_id=folder_id, paper_id=paper["paper_id"], added_at=now)
         for rating in db.find(feed_ratings, folder_id=folder_id, paper_id=paper["paper_id"]):
-            db.conn.execute(feed_ratings.delete().where(
-                (feed_ratings.c.folder_id == rating["folder_id"]) & (feed_ratings.c.paper_id == rating["paper_id"])))
+            db.conn.execute(
+                feed_ratings.delete().where(
+                    (feed_ratings.c.folder_id == rating["folder_id"]) & (feed_ratings.c.paper_id == rating["paper_id"])
+                )
+            )
         touch(db, folder_id)
     return row
 
 
 def unfile(db: Database, folder_id: str, paper_id: str) -> None:
     """Take a paper out of one folder."""
-    db.conn.execute(folder_papers.delete().where(
-        (folder_papers.c.folder_id == folder_id) & (folder_papers.c.paper_id == paper_id)))
+    db.conn.execute(
+        folder_papers.delete().where((folder_papers.c.folder_id == folder_id) & (folder_papers.c.paper_id == paper_id))
+    )
     touch(db, folder_id)
 
 

@@ -19,6 +19,7 @@ BIBTEX_STOPWORDS = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "wit
 
 # ---------------------------------------------------------------- the Academic Graph
 
+
 class AuthorRef(BaseModel):
     """An author as listed on a paper."""
 
@@ -188,6 +189,7 @@ class Recommendations(BaseModel):
 
 # ---------------------------------------------------------------- the signed-in user's library
 
+
 class LibraryFolder(BaseModel):
     """A folder of the user's library; its Research Feed recommends papers like the ones saved in it."""
 
@@ -254,8 +256,10 @@ class Alert(BaseModel):
     """An email alert."""
 
     alertId: str
-    alertType: str = Field(description="PaperCitation (new citations of a paper), AuthorPaper (new papers by an "
-                                       "author) or AuthorCitation (new citations of an author's papers)")
+    alertType: str = Field(
+        description="PaperCitation (new citations of a paper), AuthorPaper (new papers by an "
+        "author) or AuthorCitation (new citations of an author's papers)"
+    )
     paperId: str | None
     paperTitle: str | None
     authorId: str | None
@@ -276,20 +280,31 @@ class AuthorClaim(BaseModel):
 
 # ---------------------------------------------------------------- row -> object
 
+
 def author_refs(db: Database, paper_id: str) -> list[AuthorRef]:
     """A paper's authors in byline order."""
-    stmt = (select(authors.c.author_id, authors.c.name)
-            .join(paper_authors, paper_authors.c.author_id == authors.c.author_id)
-            .where(paper_authors.c.paper_id == paper_id).order_by(paper_authors.c.position))
+    stmt = (
+        select(authors.c.author_id, authors.c.name)
+        .join(paper_authors, paper_authors.c.author_id == authors.c.author_id)
+        .where(paper_authors.c.paper_id == paper_id)
+        .order_by(paper_authors.c.position)
+    )
     return [AuthorRef(authorId=a, name=n) for a, n in db.conn.execute(stmt)]
 
 
 def _summary_fields(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     return {
-        "paperId": row["paper_id"], "externalIds": row["external_ids"], "title": row["title"], "venue": row["venue"],
-        "year": row["year"], "publicationDate": row["publication_date"], "authors": author_refs(db, row["paper_id"]),
-        "citationCount": row["citation_count"], "isOpenAccess": row["open_access_pdf"] is not None,
-        "fieldsOfStudy": row["fields_of_study"], "publicationTypes": row["publication_types"],
+        "paperId": row["paper_id"],
+        "externalIds": row["external_ids"],
+        "title": row["title"],
+        "venue": row["venue"],
+        "year": row["year"],
+        "publicationDate": row["publication_date"],
+        "authors": author_refs(db, row["paper_id"]),
+        "citationCount": row["citation_count"],
+        "isOpenAccess": row["open_access_pdf"] is not None,
+        "fieldsOfStudy": row["fields_of_study"],
+        "publicationTypes": row["publication_types"],
     }
 
 
@@ -342,19 +357,30 @@ def paper_object(db: Database, row: dict[str, Any]) -> Paper:
 def author_object(row: dict[str, Any]) -> Author:
     """An author row as an author page."""
     return Author(
-        authorId=row["author_id"], externalIds=row["external_ids"], url=f"{S2_URL}/author/{row['author_id']}",
-        name=row["name"], aliases=row["aliases"], affiliations=row["affiliations"], homepage=row["homepage"],
-        paperCount=row["paper_count"], citationCount=row["citation_count"], hIndex=row["h_index"],
+        authorId=row["author_id"],
+        externalIds=row["external_ids"],
+        url=f"{S2_URL}/author/{row['author_id']}",
+        name=row["name"],
+        aliases=row["aliases"],
+        affiliations=row["affiliations"],
+        homepage=row["homepage"],
+        paperCount=row["paper_count"],
+        citationCount=row["citation_count"],
+        hIndex=row["h_index"],
     )
 
 
 def folder_object(db: Database, row: dict[str, Any]) -> LibraryFolder:
     """A folder row with its paper count."""
     return LibraryFolder(
-        folderId=row["folder_id"], name=row["name"], description=row["description"],
-        privacySetting=row["privacy_setting"], recommendationStatus=row["recommendation_status"],
+        folderId=row["folder_id"],
+        name=row["name"],
+        description=row["description"],
+        privacySetting=row["privacy_setting"],
+        recommendationStatus=row["recommendation_status"],
         paperCount=len(db.find(folder_papers, folder_id=row["folder_id"])),
-        createdAt=row["created_at"], modifiedAt=row["modified_at"],
+        createdAt=row["created_at"],
+        modifiedAt=row["modified_at"],
     )
 
 
@@ -362,10 +388,15 @@ def entry_object(db: Database, row: dict[str, Any]) -> LibraryEntry:
     """A library entry with its paper's headline and its folders."""
     paper = db.get(papers, row["paper_id"], "Paper")
     return LibraryEntry(
-        paperId=row["paper_id"], title=paper["title"], year=paper["year"], venue=paper["venue"],
+        paperId=row["paper_id"],
+        title=paper["title"],
+        year=paper["year"],
+        venue=paper["venue"],
         authors=author_refs(db, row["paper_id"]),
         folderIds=sorted(m["folder_id"] for m in db.find(folder_papers, paper_id=row["paper_id"])),
-        source=row["source"], note=row["note"], addedAt=row["added_at"],
+        source=row["source"],
+        note=row["note"],
+        addedAt=row["added_at"],
     )
 
 
@@ -374,17 +405,23 @@ def alert_object(db: Database, row: dict[str, Any]) -> Alert:
     paper = db.get(papers, row["paper_id"], "Paper") if row["paper_id"] else None
     author = db.get(authors, row["author_id"], "Author") if row["author_id"] else None
     return Alert(
-        alertId=row["alert_id"], alertType=row["alert_type"], paperId=row["paper_id"],
-        paperTitle=paper["title"] if paper else None, authorId=row["author_id"],
-        authorName=author["name"] if author else None, createdAt=row["created_at"],
+        alertId=row["alert_id"],
+        alertType=row["alert_type"],
+        paperId=row["paper_id"],
+        paperTitle=paper["title"] if paper else None,
+        authorId=row["author_id"],
+        authorName=author["name"] if author else None,
+        createdAt=row["created_at"],
     )
 
 
 def claim_object(db: Database, row: dict[str, Any]) -> AuthorClaim:
     """A claim with the claimed page's name."""
     return AuthorClaim(
-        claimId=row["claim_id"], authorId=row["author_id"],
+        claimId=row["claim_id"],
+        authorId=row["author_id"],
         authorName=db.get(authors, row["author_id"], "Author")["name"],
-        status=row["status"], email=row["email"], createdAt=row["created_at"],
+        status=row["status"],
+        email=row["email"],
+        createdAt=row["created_at"],
     )
-

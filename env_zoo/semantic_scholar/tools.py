@@ -73,14 +73,44 @@ from .schema import (
 )
 
 FieldOfStudy = Literal[
-    "Computer Science", "Medicine", "Chemistry", "Biology", "Materials Science", "Physics", "Geology", "Psychology",
-    "Art", "History", "Geography", "Sociology", "Business", "Political Science", "Economics", "Philosophy",
-    "Mathematics", "Engineering", "Environmental Science", "Agricultural and Food Sciences", "Education", "Law",
+    "Computer Science",
+    "Medicine",
+    "Chemistry",
+    "Biology",
+    "Materials Science",
+    "Physics",
+    "Geology",
+    "Psychology",
+    "Art",
+    "History",
+    "Geography",
+    "Sociology",
+    "Business",
+    "Political Science",
+    "Economics",
+    "Philosophy",
+    "Mathematics",
+    "Engineering",
+    "Environmental Science",
+    "Agricultural and Food Sciences",
+    "Education",
+    "Law",
     "Linguistics",
 ]
 PublicationType = Literal[
-    "Review", "JournalArticle", "CaseReport", "ClinicalTrial", "Conference", "Dataset", "Editorial",
-    "LettersAndComments", "MetaAnalysis", "News", "Study", "Book", "BookSection",
+    "Review",
+    "JournalArticle",
+    "CaseReport",
+    "ClinicalTrial",
+    "Conference",
+    "Dataset",
+    "Editorial",
+    "LettersAndComments",
+    "MetaAnalysis",
+    "News",
+    "Study",
+    "Book",
+    "BookSection",
 ]
 AlertType = Literal["PaperCitation", "AuthorPaper", "AuthorCitation"]
 MAX_NOTE = 2000
@@ -89,6 +119,7 @@ MAX_AUTHOR_NAME = 100
 
 
 # ---------------------------------------------------------------- papers
+
 
 @tool(read_only=True)
 def search_papers(
@@ -124,8 +155,9 @@ def search_papers(
         raise InvalidRequest("query must contain at least one search word")
     bounds = year_bounds(year) if year is not None else None
     wanted_venues = {v.strip().casefold() for v in venue or []}
-    venue_names = {v["id"]: {v["name"].casefold(), *(a.casefold() for a in v["alternate_names"])}
-                   for v in db.find(venues)}
+    venue_names = {
+        v["id"]: {v["name"].casefold(), *(a.casefold() for a in v["alternate_names"])} for v in db.find(venues)
+    }
     people = names_by_paper(db)
     scored = []
     for row in db.find(papers):
@@ -147,8 +179,9 @@ def search_papers(
             scored.append((-score, -row["citation_count"], row["paper_id"], row))
     ranked = [item[3] for item in sorted(scored, key=lambda item: item[:3])]
     data, following = window(ranked, offset, limit, 100)
-    return PaperSearchResult(total=len(ranked), offset=offset, next=following,
-                             data=[paper_summary(db, r) for r in data])
+    return PaperSearchResult(
+        total=len(ranked), offset=offset, next=following, data=[paper_summary(db, r) for r in data]
+    )
 
 
 @tool(read_only=True)
@@ -181,9 +214,19 @@ def get_paper_citations(db: Database, paper_id: str, offset: int = 0, limit: int
     rows = [(e, db.get(papers, e["citing_paper_id"], "Paper")) for e in _edges(db, paper_id, "cited_paper_id")]
     rows.sort(key=lambda pair: (pair[1]["publication_date"] or "", pair[1]["paper_id"]), reverse=True)
     data, following = window(rows, offset, limit, 1000)
-    return CitationBatch(offset=offset, next=following, data=[
-        Citation(contexts=e["contexts"], intents=e["intents"], isInfluential=e["is_influential"],
-                 citingPaper=paper_summary(db, p)) for e, p in data])
+    return CitationBatch(
+        offset=offset,
+        next=following,
+        data=[
+            Citation(
+                contexts=e["contexts"],
+                intents=e["intents"],
+                isInfluential=e["is_influential"],
+                citingPaper=paper_summary(db, p),
+            )
+            for e, p in data
+        ],
+    )
 
 
 @tool(read_only=True)
@@ -199,9 +242,19 @@ def get_paper_references(db: Database, paper_id: str, offset: int = 0, limit: in
     rows = [(e, db.get(papers, e["cited_paper_id"], "Paper")) for e in _edges(db, paper_id, "citing_paper_id")]
     rows.sort(key=lambda pair: (pair[1]["publication_date"] or "", pair[1]["paper_id"]))
     data, following = window(rows, offset, limit, 1000)
-    return ReferenceBatch(offset=offset, next=following, data=[
-        Reference(contexts=e["contexts"], intents=e["intents"], isInfluential=e["is_influential"],
-                  citedPaper=paper_summary(db, p)) for e, p in data])
+    return ReferenceBatch(
+        offset=offset,
+        next=following,
+        data=[
+            Reference(
+                contexts=e["contexts"],
+                intents=e["intents"],
+                isInfluential=e["is_influential"],
+                citedPaper=paper_summary(db, p),
+            )
+            for e, p in data
+        ],
+    )
 
 
 @tool(read_only=True)
@@ -229,6 +282,7 @@ def get_recommendations(
 
 # ---------------------------------------------------------------- authors
 
+
 @tool(read_only=True)
 def search_authors(db: Database, query: str, offset: int = 0, limit: int = 10) -> AuthorSearchResult:
     """Find authors by name (GET /graph/v1/author/search); every word must start a word of the name or an alias.
@@ -244,8 +298,10 @@ def search_authors(db: Database, query: str, offset: int = 0, limit: int = 10) -
         raise InvalidRequest("query must contain a name")
 
     def matches(row: dict) -> bool:
-        return any(all(any(part.casefold().startswith(w) for part in name.replace(".", " ").split()) for w in words)
-                   for name in [row["name"], *row["aliases"]])
+        return any(
+            all(any(part.casefold().startswith(w) for part in name.replace(".", " ").split()) for w in words)
+            for name in [row["name"], *row["aliases"]]
+        )
 
     found = sorted((a for a in db.find(authors) if matches(a)), key=lambda a: (-a["citation_count"], a["author_id"]))
     data, following = window(found, offset, limit, 1000)
@@ -281,6 +337,7 @@ def get_author_papers(db: Database, author_id: str, offset: int = 0, limit: int 
 
 # ---------------------------------------------------------------- library folders
 
+
 @tool(read_only=True)
 def list_library_folders(db: Database) -> list[LibraryFolder]:
     """List the folders of your library with their paper counts, privacy and whether each powers a Research Feed."""
@@ -300,9 +357,14 @@ def create_library_folder(
     """
     now = db.now_iso()
     row = db.insert(
-        library_folders, folder_id=db.new_id(library_folders, "148", width=5), name=folder_name(db, name),
-        description=description.strip(), privacy_setting=privacy_setting, recommendation_status="Disabled",
-        created_at=now, modified_at=now,
+        library_folders,
+        folder_id=db.new_id(library_folders, "148", width=5),
+        name=folder_name(db, name),
+        description=description.strip(),
+        privacy_setting=privacy_setting,
+        recommendation_status="Disabled",
+        created_at=now,
+        modified_at=now,
     )
     return folder_object(db, row)
 
@@ -336,8 +398,9 @@ def update_library_folder(
         changes["privacy_setting"] = privacy_setting
     if recommendation_status is not None:
         if recommendation_status == "Enabled" and not members(db, folder_id):
-            raise Conflict(f"'{row['name']}' is empty: save at least one paper to it before turning on its "
-                           "Research Feed.")
+            raise Conflict(
+                f"'{row['name']}' is empty: save at least one paper to it before turning on its Research Feed."
+            )
         changes["recommendation_status"] = recommendation_status
     if not changes:
         raise InvalidRequest("Nothing to update: give a name, description, privacy_setting or recommendation_status.")
@@ -362,6 +425,7 @@ def delete_library_folder(db: Database, folder_id: str) -> LibraryFolder:
 
 # ---------------------------------------------------------------- library papers
 
+
 @tool(read_only=True)
 def list_library_papers(db: Database, folder_id: str | None = None, offset: int = 0, limit: int = 50) -> LibraryPage:
     """List the papers saved in your library, or in one folder, most recently added first, with their folders and
@@ -377,8 +441,9 @@ def list_library_papers(db: Database, folder_id: str | None = None, offset: int 
         rows.sort(key=lambda r: (r["added_at"], r["paper_id"]), reverse=True)
     else:
         folder(db, folder_id)
-        filed = sorted(db.find(folder_papers, folder_id=folder_id), key=lambda m: (m["added_at"], m["paper_id"]),
-                       reverse=True)
+        filed = sorted(
+            db.find(folder_papers, folder_id=folder_id), key=lambda m: (m["added_at"], m["paper_id"]), reverse=True
+        )
         rows = [db.get(library_entries, m["paper_id"], "Library entry") for m in filed]
     data, following = window(rows, offset, limit, 100)
     return LibraryPage(total=len(rows), offset=offset, next=following, data=[entry_object(db, r) for r in data])
@@ -415,14 +480,16 @@ def remove_from_library(db: Database, paper_id: str, folder_id: str | None = Non
         if not db.find(folder_papers, folder_id=folder_id, paper_id=paper["paper_id"]):
             raise Conflict(f"'{paper['title']}' is not in the folder '{target['name']}'.")
         unfile(db, folder_id, paper["paper_id"])
-        return LibraryRemoval(paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=[folder_id],
-                              stillInLibrary=True)
+        return LibraryRemoval(
+            paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=[folder_id], stillInLibrary=True
+        )
     filed = sorted(m["folder_id"] for m in db.find(folder_papers, paper_id=paper["paper_id"]))
     for fid in filed:
         unfile(db, fid, paper["paper_id"])
     db.delete(library_entries, paper["paper_id"])
-    return LibraryRemoval(paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=filed,
-                          stillInLibrary=False)
+    return LibraryRemoval(
+        paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=filed, stillInLibrary=False
+    )
 
 
 @tool()
@@ -447,6 +514,7 @@ def set_paper_note(db: Database, paper_id: str, text: str) -> LibraryEntry:
 
 # ---------------------------------------------------------------- research feeds
 
+
 @tool(read_only=True)
 def get_research_feed(db: Database, folder_id: str, limit: int = 10) -> ResearchFeed:
     """A folder's Research Feed: papers published in the last two years that resemble the folder's papers (and not
@@ -459,8 +527,11 @@ def get_research_feed(db: Database, folder_id: str, limit: int = 10) -> Research
     row = require_feed(db, folder_id)
     if not 1 <= limit <= 100:
         raise InvalidRequest("limit must be between 1 and 100")
-    return ResearchFeed(folderId=folder_id, folderName=row["name"],
-                        recommendations=[paper_summary(db, r) for r in feed(db, row)[:limit]])
+    return ResearchFeed(
+        folderId=folder_id,
+        folderName=row["name"],
+        recommendations=[paper_summary(db, r) for r in feed(db, row)[:limit]],
+    )
 
 
 @tool()
@@ -482,12 +553,12 @@ def rate_feed_paper(
     if rating == "relevant":
         save(db, paper, [folder_id], source="Feed")
     else:
-        db.insert(feed_ratings, folder_id=folder_id, paper_id=paper["paper_id"], rating=rating,
-                  created_at=db.now_iso())
+        db.insert(feed_ratings, folder_id=folder_id, paper_id=paper["paper_id"], rating=rating, created_at=db.now_iso())
     return FeedRating(folderId=folder_id, paperId=paper["paper_id"], rating=rating, savedToFolder=rating == "relevant")
 
 
 # ---------------------------------------------------------------- alerts
+
 
 @tool(read_only=True)
 def list_alerts(db: Database) -> list[Alert]:
@@ -517,8 +588,9 @@ def create_alert(
         target = {"paper_id": None, "author_id": db.get(authors, author_id.strip(), "Author")["author_id"]}
     if db.find(alerts, alert_type=alert_type, **{k: v for k, v in target.items() if v is not None}):
         raise Conflict("You already have this alert.")
-    row = db.insert(alerts, alert_id=db.new_id(alerts, "5602", width=3), alert_type=alert_type,
-                    created_at=db.now_iso(), **target)
+    row = db.insert(
+        alerts, alert_id=db.new_id(alerts, "5602", width=3), alert_type=alert_type, created_at=db.now_iso(), **target
+    )
     return alert_object(db, row)
 
 
@@ -536,6 +608,7 @@ def delete_alert(db: Database, alert_id: str) -> Alert:
 
 # ---------------------------------------------------------------- your author page
 
+
 @tool()
 def claim_author_page(db: Database, author_id: str) -> AuthorClaim:
     """Claim an author page as your own. Semantic Scholar emails a verification link to your account address; the
@@ -550,13 +623,22 @@ def claim_author_page(db: Database, author_id: str) -> AuthorClaim:
     waiting = pending_claim(db)
     if waiting is not None:
         if waiting["author_id"] == author["author_id"]:
-            raise Conflict(f"Your claim of {author['name']} is already waiting for you to open the verification "
-                           "link we emailed you.")
+            raise Conflict(
+                f"Your claim of {author['name']} is already waiting for you to open the verification "
+                "link we emailed you."
+            )
         db.update(author_claims, waiting["claim_id"], status="withdrawn")
     user = me(db)
-    row = db.insert(author_claims, claim_id=db.new_id(author_claims, "32", width=3), author_id=author["author_id"],
-                    user_id=user["user_id"], email=user["email"], status="pending_verification",
-                    created_at=db.now_iso(), verified_at=None)
+    row = db.insert(
+        author_claims,
+        claim_id=db.new_id(author_claims, "32", width=3),
+        author_id=author["author_id"],
+        user_id=user["user_id"],
+        email=user["email"],
+        status="pending_verification",
+        created_at=db.now_iso(),
+        verified_at=None,
+    )
     return claim_object(db, row)
 
 

@@ -30,8 +30,14 @@ def open_cart(db: Database, customer_id: str) -> dict[str, Any]:
     cart = cart_of(db, customer_id)
     if cart is None:
         now = db.now_iso()
-        cart = db.insert(carts, id=db.new_id(carts, "cart_"), customer_id=customer_id, discount_codes=[],
-                         created_at=now, updated_at=now)
+        cart = db.insert(
+            carts,
+            id=db.new_id(carts, "cart_"),
+            customer_id=customer_id,
+            discount_codes=[],
+            created_at=now,
+            updated_at=now,
+        )
     return cart
 
 
@@ -60,8 +66,13 @@ def add_lines(db: Database, cart: dict[str, Any], lines: list[Any]) -> dict[str,
         if existing:
             db.update(cart_lines, existing[0]["id"], quantity=wanted)
         else:
-            db.insert(cart_lines, id=db.new_id(cart_lines, "cl_"), cart_id=cart["id"], variant_id=variant["id"],
-                      quantity=wanted)
+            db.insert(
+                cart_lines,
+                id=db.new_id(cart_lines, "cl_"),
+                cart_id=cart["id"],
+                variant_id=variant["id"],
+                quantity=wanted,
+            )
     return touch(db, cart["id"])
 
 

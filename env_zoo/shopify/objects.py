@@ -16,17 +16,30 @@ from .rules import STORE_DOMAIN, money
 from .schema import fulfillments, line_items, products, refunds, returns, transactions
 
 ReturnReason = Literal[
-    "size_too_small", "size_too_large", "unwanted", "not_as_described", "wrong_item", "defective", "style", "color",
+    "size_too_small",
+    "size_too_large",
+    "unwanted",
+    "not_as_described",
+    "wrong_item",
+    "defective",
+    "style",
+    "color",
     "other",
 ]
 #: A positive amount of USD with at most two decimals, as Shopify writes money: "12.50".
-Amount = Annotated[str, Field(pattern=r"^(\d*[1-9]\d*(\.\d{1,2})?|0+\.(0[1-9]|[1-9]\d?))$",
-                              description='a positive decimal string with at most two decimals, e.g. "12.50"')]
+Amount = Annotated[
+    str,
+    Field(
+        pattern=r"^(\d*[1-9]\d*(\.\d{1,2})?|0+\.(0[1-9]|[1-9]\d?))$",
+        description='a positive decimal string with at most two decimals, e.g. "12.50"',
+    ),
+]
 #: A discount code as the shopper types it (any case).
 DiscountCode = Annotated[str, Field(min_length=1, max_length=255)]
 
 
 # ---------------------------------------------------------------- inputs
+
 
 class MailingAddress(BaseModel):
     """A shipping address."""
@@ -71,6 +84,7 @@ class ReturnLineItemInput(BaseModel):
 
 
 # ---------------------------------------------------------------- the shopper and the catalog
+
 
 class SessionObject(BaseModel):
     """The shopper signed in on the storefront."""
@@ -132,6 +146,7 @@ class CustomerObject(BaseModel):
 
 # ---------------------------------------------------------------- cart
 
+
 class CartLineObject(BaseModel):
     """A line of the cart."""
 
@@ -169,6 +184,7 @@ class CartObject(BaseModel):
 
 
 # ---------------------------------------------------------------- orders
+
 
 class OrderSummary(BaseModel):
     """An order in a listing."""
@@ -291,6 +307,7 @@ class CheckoutResult(BaseModel):
 
 # ---------------------------------------------------------------- rows to objects
 
+
 def _pick(row: dict[str, Any], model: type[BaseModel]) -> dict[str, Any]:
     return {name: row[name] for name in model.model_fields if name in row}
 
@@ -298,11 +315,17 @@ def _pick(row: dict[str, Any], model: type[BaseModel]) -> dict[str, Any]:
 def product_object(product: dict[str, Any], rows: list[dict[str, Any]]) -> ProductObject:
     """A product with its variants (in position order), their stock and whether they can be bought now."""
     return ProductObject(
-        **_pick(product, ProductObject) | {"variants": [
-            VariantObject(**_pick(v, VariantObject), available_for_sale=rules.available_for_sale(v),
-                          quantity_available=max(v["inventory_quantity"], 0))
-            for v in rows
-        ]},
+        **_pick(product, ProductObject)
+        | {
+            "variants": [
+                VariantObject(
+                    **_pick(v, VariantObject),
+                    available_for_sale=rules.available_for_sale(v),
+                    quantity_available=max(v["inventory_quantity"], 0),
+                )
+                for v in rows
+            ]
+        },
     )
 
 
@@ -315,9 +338,12 @@ def customer_object(db: Database, customer: dict[str, Any], placed: list[dict[st
     card = customer["payment_method"]
     cart = carts.cart_of(db, customer["id"])
     return CustomerObject(
-        **_pick(customer, CustomerObject) | {
+        **_pick(customer, CustomerObject)
+        | {
             "payment_method": PaymentMethodObject(**_pick(card, PaymentMethodObject)) if card else None,
-            "orders_count": len(placed), "total_spent": money(spent), "cart_id": cart["id"] if cart else None,
+            "orders_count": len(placed),
+            "total_spent": money(spent),
+            "cart_id": cart["id"] if cart else None,
         },
     )
 
@@ -328,12 +354,19 @@ def cart_object(db: Database, cart: dict[str, Any]) -> CartObject:
     subtotal = 0
     for line, variant, product, line_total in carts.priced_lines(db, cart["id"]):
         subtotal += line_total
-        lines.append(CartLineObject(
-            id=line["id"], merchandise_id=variant["id"], product_title=product["title"],
-            variant_title=variant["title"], sku=variant["sku"], quantity=line["quantity"],
-            unit_price=variant["price"], subtotal=money(line_total),
-            quantity_available=max(variant["inventory_quantity"], 0),
-        ))
+        lines.append(
+            CartLineObject(
+                id=line["id"],
+                merchandise_id=variant["id"],
+                product_title=product["title"],
+                variant_title=variant["title"],
+                sku=variant["sku"],
+                quantity=line["quantity"],
+                unit_price=variant["price"],
+                subtotal=money(line_total),
+                quantity_available=max(variant["inventory_quantity"], 0),
+            )
+        )
     codes, discount = [], 0
     for code in cart["discount_codes"]:
         row = rules.code_row(db, code)
@@ -342,19 +375,27 @@ def cart_object(db: Database, cart: dict[str, Any]) -> CartObject:
             discount += rules.items_discount(row, subtotal)
         codes.append(CartDiscountCode(code=code, applicable=problem is None, message=str(problem) if problem else None))
     return CartObject(
-        id=cart["id"], checkout_url=f"https://{STORE_DOMAIN}/cart/c/{cart['id']}",
-        buyer_customer_id=cart["customer_id"], lines=lines, discount_codes=codes,
-        total_quantity=sum(line.quantity for line in lines), subtotal_amount=money(subtotal),
-        discount_amount=money(discount), total_amount=money(subtotal - discount),
+        id=cart["id"],
+        checkout_url=f"https://{STORE_DOMAIN}/cart/c/{cart['id']}",
+        buyer_customer_id=cart["customer_id"],
+        lines=lines,
+        discount_codes=codes,
+        total_quantity=sum(line.quantity for line in lines),
+        subtotal_amount=money(subtotal),
+        discount_amount=money(discount),
+        total_amount=money(subtotal - discount),
     )
 
 
 def order_summary(db: Database, order: dict[str, Any]) -> OrderSummary:
     """An order as a listing shows it: status, total and one line per item."""
     return OrderSummary(
-        **_pick(order, OrderSummary), cancelled=order["cancel_reason"] is not None,
-        items=[f"{li['quantity']} x {li['title']} - {li['variant_title']}"
-               for li in db.find(line_items, order_id=order["id"])],
+        **_pick(order, OrderSummary),
+        cancelled=order["cancel_reason"] is not None,
+        items=[
+            f"{li['quantity']} x {li['title']} - {li['variant_title']}"
+            for li in db.find(line_items, order_id=order["id"])
+        ],
     )
 
 
@@ -378,19 +419,30 @@ def order_object(db: Database, order: dict[str, Any]) -> OrderObject:
     rendered = []
     for item in items:
         c = counts[item["id"]]
-        rendered.append(LineItemObject(
-            **_pick(item, LineItemObject), final_sale=rules.FINAL_SALE_TAG in tags[item["product_id"]],
-            fulfilled_quantity=c["fulfilled"], delivered_quantity=c["delivered"],
-            refunded_quantity=book.refunded_units(c), returned_quantity=c["returned"],
-            refundable_quantity=item["quantity"] - book.refunded_units(c), returnable_quantity=book.returnable(c),
-        ))
+        rendered.append(
+            LineItemObject(
+                **_pick(item, LineItemObject),
+                final_sale=rules.FINAL_SALE_TAG in tags[item["product_id"]],
+                fulfilled_quantity=c["fulfilled"],
+                delivered_quantity=c["delivered"],
+                refunded_quantity=book.refunded_units(c),
+                returned_quantity=c["returned"],
+                refundable_quantity=item["quantity"] - book.refunded_units(c),
+                returnable_quantity=book.returnable(c),
+            )
+        )
     txns = db.find(transactions, order_id=order["id"], order_by=[transactions.c.processed_at])
     paid, refunded = book.paid_and_refunded(txns)
     refund_rows = db.find(refunds, order_id=order["id"])
     return OrderObject(
-        **_pick(order, OrderObject), total_received=money(paid), total_refunded=money(refunded), line_items=rendered,
-        fulfillments=[FulfillmentObject(**_pick(f, FulfillmentObject))
-                      for f in db.find(fulfillments, order_id=order["id"], order_by=[fulfillments.c.created_at])],
+        **_pick(order, OrderObject),
+        total_received=money(paid),
+        total_refunded=money(refunded),
+        line_items=rendered,
+        fulfillments=[
+            FulfillmentObject(**_pick(f, FulfillmentObject))
+            for f in db.find(fulfillments, order_id=order["id"], order_by=[fulfillments.c.created_at])
+        ],
         transactions=[TransactionObject(**_pick(t, TransactionObject)) for t in txns],
         refunds=[refund_object(r) for r in refund_rows],
         returns=[return_object(r, refund_rows) for r in db.find(returns, order_id=order["id"])],
@@ -401,7 +453,8 @@ def checkout_result(db: Database, order: dict[str, Any], pending: bool) -> Check
     """The new order, and the 3-D Secure step left to the shopper when the card needs it."""
     next_action = (
         f"The shopper must approve the {order['total_price']} payment for {order['name']} in their banking app "
-        "(3-D Secure)." if pending else None
+        "(3-D Secure)."
+        if pending
+        else None
     )
     return CheckoutResult(order=order_object(db, order), next_action=next_action)
-

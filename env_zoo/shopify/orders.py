@@ -19,11 +19,19 @@ REFUNDABLE = ("paid", "partially_refunded")
 
 # ---------------------------------------------------------------- counts per line item
 
+
 def line_counts(db: Database, order_id: str, items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per line item: fulfilled, delivered (and the last delivery), refunded units by restock type, returned."""
     counts = {
-        item["id"]: {"fulfilled": 0, "delivered": 0, "last_delivery": None, "cancel": 0, "no_restock": 0,
-                     "return": 0, "returned": 0}
+        item["id"]: {
+            "fulfilled": 0,
+            "delivered": 0,
+            "last_delivery": None,
+            "cancel": 0,
+            "no_restock": 0,
+            "return": 0,
+            "returned": 0,
+        }
         for item in items
     }
     for shipment in db.find(fulfillments, order_id=order_id, status="success"):
@@ -102,21 +110,39 @@ def checked_lines(items: list[dict[str, Any]], requested: list[Any]) -> dict[str
 
 # ---------------------------------------------------------------- money movements
 
+
 def _transaction(db: Database, order_id: str, kind: str, status: str, amount: int, details: Any) -> None:
     db.insert(
-        transactions, id=db.new_id(transactions, "txn_"), order_id=order_id, kind=kind, status=status,
-        amount=money(amount), gateway=GATEWAY, payment_details=details, processed_at=db.now_iso(),
+        transactions,
+        id=db.new_id(transactions, "txn_"),
+        order_id=order_id,
+        kind=kind,
+        status=status,
+        amount=money(amount),
+        gateway=GATEWAY,
+        payment_details=details,
+        processed_at=db.now_iso(),
     )
 
 
 def record_refund(
-    db: Database, order: dict[str, Any], amount: int, entries: list[dict[str, Any]], note: str,
+    db: Database,
+    order: dict[str, Any],
+    amount: int,
+    entries: list[dict[str, Any]],
+    note: str,
     return_id: str | None = None,
 ) -> dict[str, Any]:
     """A refund and, for a non-zero amount, its refund transaction and the order's new financial status."""
     refund = db.insert(
-        refunds, id=db.new_id(refunds, "ref_"), order_id=order["id"], return_id=return_id, note=note,
-        amount=money(amount), refund_line_items=entries, created_at=db.now_iso(),
+        refunds,
+        id=db.new_id(refunds, "ref_"),
+        order_id=order["id"],
+        return_id=return_id,
+        note=note,
+        amount=money(amount),
+        refund_line_items=entries,
+        created_at=db.now_iso(),
     )
     if amount > 0:
         txns = db.find(transactions, order_id=order["id"])
@@ -129,6 +155,7 @@ def record_refund(
 
 
 # ---------------------------------------------------------------- checkout
+
 
 def place_order(
     db: Database, customer: dict[str, Any], cart: dict[str, Any], given_address: dict[str, Any] | None, method: str
@@ -168,26 +195,50 @@ def place_order(
     pending = bool(card["three_d_secure"])
     total = subtotal + shipping
     order = db.insert(
-        orders, id=db.new_id(orders, "ord_"), order_number=number, name=f"#{number}", customer_id=customer["id"],
-        email=customer["email"], created_at=db.now_iso(), financial_status="pending" if pending else "paid",
-        fulfillment_status=None, cancel_reason=None, cancelled_at=None, total_line_items_price=money(items_total),
-        total_discounts=money(discount), subtotal_price=money(subtotal), total_shipping_price=money(shipping),
-        total_price=money(total), discount_codes=codes, shipping_line=method.capitalize(), shipping_address=address,
+        orders,
+        id=db.new_id(orders, "ord_"),
+        order_number=number,
+        name=f"#{number}",
+        customer_id=customer["id"],
+        email=customer["email"],
+        created_at=db.now_iso(),
+        financial_status="pending" if pending else "paid",
+        fulfillment_status=None,
+        cancel_reason=None,
+        cancelled_at=None,
+        total_line_items_price=money(items_total),
+        total_discounts=money(discount),
+        subtotal_price=money(subtotal),
+        total_shipping_price=money(shipping),
+        total_price=money(total),
+        discount_codes=codes,
+        shipping_line=method.capitalize(),
+        shipping_address=address,
     )
     items, stock, allocated = [], [], 0
     for index, (line, variant, product, line_total) in enumerate(priced):
         portion = discount - allocated if index == len(priced) - 1 else rules.share(discount, line_total, items_total)
         allocated += portion
-        items.append({
-            "id": db.new_id(line_items, "li_", width=5), "order_id": order["id"], "variant_id": variant["id"],
-            "product_id": product["id"], "title": product["title"], "variant_title": variant["title"],
-            "sku": variant["sku"], "quantity": line["quantity"], "price": variant["price"],
-            "total_discount": money(portion),
-        })
+        items.append(
+            {
+                "id": db.new_id(line_items, "li_", width=5),
+                "order_id": order["id"],
+                "variant_id": variant["id"],
+                "product_id": product["id"],
+                "title": product["title"],
+                "variant_title": variant["title"],
+                "sku": variant["sku"],
+                "quantity": line["quantity"],
+                "price": variant["price"],
+                "total_discount": money(portion),
+            }
+        )
         stock.append({"variant": variant["id"], "left": variant["inventory_quantity"] - line["quantity"]})
     db.conn.execute(line_items.insert(), items)  # one statement for every line, however long the cart
-    db.conn.execute(variants.update().where(variants.c.id == bindparam("variant"))
-                    .values(inventory_quantity=bindparam("left")), stock)
+    db.conn.execute(
+        variants.update().where(variants.c.id == bindparam("variant")).values(inventory_quantity=bindparam("left")),
+        stock,
+    )
     details = {"credit_card_company": card["brand"], "credit_card_number": f"•••• {card['last_digits']}"}
     _transaction(db, order["id"], "sale", "pending" if pending else "success", total, details)
     carts.discard(db, cart)
@@ -205,6 +256,7 @@ def approve_payment(db: Database, order: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- cancellation, refunds, returns
 
+
 def cancel(db: Database, order: dict[str, Any], reason: str) -> dict[str, Any]:
     """Cancel an order before anything ships: restock every unit, refund what was paid, void a pending payment."""
     if order["cancel_reason"] is not None:
@@ -221,8 +273,14 @@ def cancel(db: Database, order: dict[str, Any], reason: str) -> dict[str, Any]:
         units = unshipped(item, counts[item["id"]])
         rules.restock(db, item["variant_id"], units)
         if units:
-            entries.append({"line_item_id": item["id"], "quantity": units, "restock_type": "cancel",
-                            "subtotal": money(line_refund(item, units))})
+            entries.append(
+                {
+                    "line_item_id": item["id"],
+                    "quantity": units,
+                    "restock_type": "cancel",
+                    "subtotal": money(line_refund(item, units)),
+                }
+            )
     txns = db.find(transactions, order_id=order["id"])
     paid, refunded = paid_and_refunded(txns)
     if entries or paid > refunded:
@@ -239,8 +297,9 @@ def refund(
 ) -> dict[str, Any]:
     """Refund units the shopper keeps or that haven't shipped (those are cancelled and restocked), or an amount."""
     if order["financial_status"] not in REFUNDABLE:
-        raise Conflict(f"Order {order['name']} has no captured payment to refund (financial status: "
-                       f"{order['financial_status']}).")
+        raise Conflict(
+            f"Order {order['name']} has no captured payment to refund (financial status: {order['financial_status']})."
+        )
     if not requested and amount is None:
         raise InvalidRequest("Give refund_line_items, an amount, or both.")
     paid, refunded = order_balance(db, order["id"])
@@ -259,15 +318,23 @@ def refund(
             cancelled = min(entry.quantity, unshipped(item, c))
             for restock_type, units in (("cancel", cancelled), ("no_restock", entry.quantity - cancelled)):
                 if units:
-                    entries.append({"line_item_id": item["id"], "quantity": units, "restock_type": restock_type,
-                                    "subtotal": money(line_refund(item, units))})
+                    entries.append(
+                        {
+                            "line_item_id": item["id"],
+                            "quantity": units,
+                            "restock_type": restock_type,
+                            "subtotal": money(line_refund(item, units)),
+                        }
+                    )
                     c[restock_type] += units
             rules.restock(db, item["variant_id"], cancelled)
             computed += line_refund(item, entry.quantity)
     value = amount if amount is not None else min(computed, available)
     if value > available:
-        raise InvalidRequest(f"Refund amount {money(value)} exceeds the {money(available)} that can still be "
-                             f"refunded on order {order['name']}.")
+        raise InvalidRequest(
+            f"Refund amount {money(value)} exceeds the {money(available)} that can still be "
+            f"refunded on order {order['name']}."
+        )
     if value <= 0:
         raise Conflict(f"Nothing is left to refund on order {order['name']}.")
     row = record_refund(db, order, value, entries, note)
@@ -300,14 +367,25 @@ def process_return(db: Database, order: dict[str, Any], requested: list[Any]) ->
         if entry.quantity > returnable(c):
             raise InvalidRequest(f"Only {returnable(c)} of '{name}' can be returned.")
         entries.append({"line_item_id": item["id"], "quantity": entry.quantity, "return_reason": entry.return_reason})
-        refund_entries.append({"line_item_id": item["id"], "quantity": entry.quantity, "restock_type": "return",
-                               "subtotal": money(line_refund(item, entry.quantity))})
+        refund_entries.append(
+            {
+                "line_item_id": item["id"],
+                "quantity": entry.quantity,
+                "restock_type": "return",
+                "subtotal": money(line_refund(item, entry.quantity)),
+            }
+        )
         rules.restock(db, item["variant_id"], entry.quantity)
         computed += line_refund(item, entry.quantity)
     number = len(db.find(returns, order_id=order["id"])) + 1
     ret = db.insert(
-        returns, id=db.new_id(returns, "ret_"), order_id=order["id"], name=f"{order['name']}-R{number}",
-        status="closed", return_line_items=entries, created_at=db.now_iso(),
+        returns,
+        id=db.new_id(returns, "ret_"),
+        order_id=order["id"],
+        name=f"{order['name']}-R{number}",
+        status="closed",
+        return_line_items=entries,
+        created_at=db.now_iso(),
     )
     paid, refunded = order_balance(db, order["id"])
     record_refund(db, order, min(computed, paid - refunded), refund_entries, f"Return {ret['name']}", ret["id"])

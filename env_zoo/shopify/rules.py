@@ -25,6 +25,7 @@ GATEWAY = "shopify_payments"
 
 # ---------------------------------------------------------------- money
 
+
 def cents(amount: str, name: str = "amount") -> int:
     """A decimal string in USD ("12.50") as cents (1250)."""
     return minor_units(amount, CURRENCY, name)
@@ -53,6 +54,7 @@ def moment(text: str) -> datetime:
 
 
 # ---------------------------------------------------------------- catalog and stock
+
 
 def label(product: dict[str, Any], variant: dict[str, Any]) -> str:
     """How the store names a variant: "Ridge Beanie - Forest", or the product's title alone."""
@@ -88,10 +90,17 @@ def find_products(
         if wanted_type and product["product_type"].casefold() != wanted_type:
             continue
         rows = by_product.get(product["id"], [])
-        haystack = " ".join([product["title"], product["vendor"], product["product_type"], *product["tags"],
-                             *(v["title"] for v in rows), *(v["sku"] for v in rows)]).casefold()
-        if all(word in haystack for word in words) and (
-                not available_only or any(available_for_sale(v) for v in rows)):
+        haystack = " ".join(
+            [
+                product["title"],
+                product["vendor"],
+                product["product_type"],
+                *product["tags"],
+                *(v["title"] for v in rows),
+                *(v["sku"] for v in rows),
+            ]
+        ).casefold()
+        if all(word in haystack for word in words) and (not available_only or any(available_for_sale(v) for v in rows)):
             found.append((product, rows))
     return found
 
@@ -111,6 +120,7 @@ def restock(db: Database, variant_id: str, quantity: int) -> None:
 
 
 # ---------------------------------------------------------------- discount codes
+
 
 def code_row(db: Database, code: str) -> dict[str, Any]:
     """A discount code by its code, in any case."""
@@ -171,6 +181,7 @@ def shipping_address(customer: dict[str, Any], given: dict[str, Any] | None) -> 
 
 
 # ---------------------------------------------------------------- returns
+
 
 def return_window_closes(delivered_at: str) -> datetime:
     """The last moment delivered items can be returned: 30 days after delivery."""

@@ -49,6 +49,7 @@ MAX_CART_LINES = 250  # lines one cart mutation may carry, as in the Storefront 
 
 # ---------------------------------------------------------------- session, catalog, account
 
+
 @tool(user_only=True)
 def log_in(db: Database, email: Email) -> SessionObject:
     """(User only, on the storefront) The shopper signs in with their email and password; the password is typed
@@ -84,8 +85,11 @@ def search_products(
     """
     found = rules.find_products(db, query, product_type, available_only)
     page = paginate(found, page_size, cursor, max_page_size=50)
-    return Page[ProductObject](results=[product_object(p, rows) for p, rows in page.results],
-                               next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[ProductObject](
+        results=[product_object(p, rows) for p, rows in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 @tool(read_only=True)
@@ -96,6 +100,7 @@ def get_customer(db: Database) -> CustomerObject:
 
 
 # ---------------------------------------------------------------- cart and checkout
+
 
 @tool(read_only=True)
 def get_cart(db: Database) -> CartObject:
@@ -185,6 +190,7 @@ def confirm_payment_3ds(db: Database, order_name: OrderName) -> OrderObject:
 
 # ---------------------------------------------------------------- orders
 
+
 @tool(read_only=True)
 def list_orders(
     db: Database,
@@ -204,8 +210,9 @@ def list_orders(
     if status != "any":
         rows = [r for r in rows if (r["cancel_reason"] is not None) == (status == "cancelled")]
     page = paginate(rows, page_size, cursor, max_page_size=50)
-    return Page[OrderSummary](results=[order_summary(db, r) for r in page.results], next_cursor=page.next_cursor,
-                              has_more=page.has_more)
+    return Page[OrderSummary](
+        results=[order_summary(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)

@@ -9,7 +9,8 @@ from .schema import custom_emoji
 
 #: Standard aliases Slack stores under their canonical name.
 ALIASES = {"thumbsup": "+1", "thumbsdown": "-1", "simple_smile": "slightly_smiling_face", "party_popper": "tada"}
-STANDARD = frozenset("""
+STANDARD = frozenset(
+    """
 +1 -1 100 airplane alarm_clock arrow_down arrow_up art baby ballot_box_with_check beers bell bike birthday books
 boom bug bulb bus cake calendar car cat champagne chart_with_upwards_trend clap cloud coffee computer construction
 dog dollar exclamation eyes face_with_thermometer fire gear gift hammer_and_wrench handshake headphones heart
@@ -20,7 +21,8 @@ pencil2 pill pizza point_right point_up pray pushpin question raised_hands red_c
 round_pushpin runner running seedling sleeping slightly_smiling_face smile snowflake sob sparkles speech_balloon
 spiral_calendar_pad star stethoscope sunny sweat_smile tada test_tube thermometer thinking_face thought_balloon
 train trophy umbrella warning wave white_check_mark white_circle wrench writing_hand x zap zzz
-""".split())
+""".split()
+)
 
 
 def emoji_name(db: Database, name: str) -> str:

@@ -99,8 +99,11 @@ class MessageObject(BaseModel):
     user: str
     user_profile: UserProfileSummary
     text: str
-    subtype: str | None = Field(None, description="tombstone: a deleted thread parent; thread_broadcast: a reply "
-                                                  "also sent to the channel; bot_message")
+    subtype: str | None = Field(
+        None,
+        description="tombstone: a deleted thread parent; thread_broadcast: a reply "
+        "also sent to the channel; bot_message",
+    )
     client_msg_id: str
     thread_ts: str | None = Field(None, description="set on thread replies and on thread parents")
     reply_count: int = 0
@@ -163,12 +166,16 @@ class BookmarkObject(BaseModel):
 
 # ---------------------------------------------------------------- rows -> objects
 
+
 def auth_object(db: Database, user: dict[str, Any]) -> AuthTestObject:
     """auth.test's answer for `user` in the workspace."""
     workspace = db.find(team)[0]
     return AuthTestObject(
-        url=f"https://{workspace['domain']}.slack.com/", team=workspace["name"], user=user["name"],
-        team_id=workspace["id"], user_id=user["id"],
+        url=f"https://{workspace['domain']}.slack.com/",
+        team=workspace["name"],
+        user=user["name"],
+        team_id=workspace["id"],
+        user_id=user["id"],
     )
 
 
@@ -181,8 +188,12 @@ _CONVERSATION_FIELDS = [k for k in ConversationObject.model_fields if k in conve
 
 
 def _conversation(row: dict[str, Any], count: int, is_member: bool, other: str | None) -> ConversationObject:
-    return ConversationObject(**{k: row[k] for k in _CONVERSATION_FIELDS}, is_member=is_member, num_members=count,
-                              user=other if row["is_im"] else None)
+    return ConversationObject(
+        **{k: row[k] for k in _CONVERSATION_FIELDS},
+        is_member=is_member,
+        num_members=count,
+        user=other if row["is_im"] else None,
+    )
 
 
 def conversation_object(db: Database, row: dict[str, Any], me: dict[str, Any]) -> ConversationObject:
@@ -198,17 +209,29 @@ def conversation_objects(db: Database, rows: list[dict[str, Any]], me: dict[str,
     ids = [row["id"] for row in rows]
     if not ids:
         return []
-    counts = dict(db.conn.execute(
-        select(members.c.channel_id, func.count()).where(members.c.channel_id.in_(ids)).group_by(members.c.channel_id)
-    ).all())
+    counts = dict(
+        db.conn.execute(
+            select(members.c.channel_id, func.count())
+            .where(members.c.channel_id.in_(ids))
+            .group_by(members.c.channel_id)
+        ).all()
+    )
     mine = {m["channel_id"] for m in db.find(members, user_id=me["id"])}
     dms = [row["id"] for row in rows if row["is_im"]]
-    others = dict(db.conn.execute(
-        select(members.c.channel_id, members.c.user_id).where(members.c.channel_id.in_(dms),
-                                                              members.c.user_id != me["id"])
-    ).all()) if dms else {}
-    return [_conversation(row, counts.get(row["id"], 0), row["id"] in mine, others.get(row["id"], me["id"]))
-            for row in rows]
+    others = (
+        dict(
+            db.conn.execute(
+                select(members.c.channel_id, members.c.user_id).where(
+                    members.c.channel_id.in_(dms), members.c.user_id != me["id"]
+                )
+            ).all()
+        )
+        if dms
+        else {}
+    )
+    return [
+        _conversation(row, counts.get(row["id"], 0), row["id"] in mine, others.get(row["id"], me["id"])) for row in rows
+    ]
 
 
 def message_objects(db: Database, rows: list[dict[str, Any]], channel_id: str) -> list[MessageObject]:
@@ -225,19 +248,25 @@ def message_objects(db: Database, rows: list[dict[str, Any]], channel_id: str) -
     for row in rows:
         author = authors.get(row["user_id"]) or authors.setdefault(row["user_id"], db.get(users, row["user_id"]))
         thread = replies.get(row["client_msg_id"], [])
-        out.append(MessageObject(
-            ts=row["ts"], user=row["user_id"], text=row["text"], client_msg_id=row["client_msg_id"],
-            subtype=row["subtype"] or ("thread_broadcast" if row["reply_broadcast"] else None),
-            user_profile=UserProfileSummary(
-                name=author["name"], real_name=author["real_name"], display_name=author["display_name"]),
-            thread_ts=row["thread_ts"] or (row["ts"] if thread else None),
-            reply_count=len(thread),
-            reply_users=list(dict.fromkeys(r["user_id"] for r in thread)),
-            latest_reply=thread[-1]["ts"] if thread else None,
-            reactions=[Reaction(name=r["name"], users=r["users"], count=len(r["users"])) for r in row["reactions"]],
-            pinned_to=[channel_id] if row["pinned_by"] else [],
-            edited=EditedObject(user=row["edited_by"], ts=row["edited_ts"]) if row["edited_by"] else None,
-        ))
+        out.append(
+            MessageObject(
+                ts=row["ts"],
+                user=row["user_id"],
+                text=row["text"],
+                client_msg_id=row["client_msg_id"],
+                subtype=row["subtype"] or ("thread_broadcast" if row["reply_broadcast"] else None),
+                user_profile=UserProfileSummary(
+                    name=author["name"], real_name=author["real_name"], display_name=author["display_name"]
+                ),
+                thread_ts=row["thread_ts"] or (row["ts"] if thread else None),
+                reply_count=len(thread),
+                reply_users=list(dict.fromkeys(r["user_id"] for r in thread)),
+                latest_reply=thread[-1]["ts"] if thread else None,
+                reactions=[Reaction(name=r["name"], users=r["users"], count=len(r["users"])) for r in row["reactions"]],
+                pinned_to=[channel_id] if row["pinned_by"] else [],
+                edited=EditedObject(user=row["edited_by"], ts=row["edited_ts"]) if row["edited_by"] else None,
+            )
+        )
     return out
 
 
@@ -249,8 +278,14 @@ def message_object(db: Database, channel_id: str, row: dict[str, Any]) -> Messag
 def usergroup_object(row: dict[str, Any]) -> UsergroupObject:
     """A usergroups row as usergroups.list shows it."""
     return UsergroupObject(
-        id=row["id"], handle=row["handle"], name=row["name"], description=row["description"], users=row["users"],
-        user_count=len(row["users"]), prefs_channels=row["channels"], date_delete=row["date_delete"],
+        id=row["id"],
+        handle=row["handle"],
+        name=row["name"],
+        description=row["description"],
+        users=row["users"],
+        user_count=len(row["users"]),
+        prefs_channels=row["channels"],
+        date_delete=row["date_delete"],
     )
 
 
@@ -261,5 +296,10 @@ def bookmark_object(row: dict[str, Any]) -> BookmarkObject:
 
 def scheduled_message_object(row: dict[str, Any]) -> ScheduledMessageObject:
     """A scheduled_messages row as chat.scheduleMessage returns it."""
-    return ScheduledMessageObject(scheduled_message_id=row["id"], channel=row["channel_id"], post_at=row["post_at"],
-                                  text=row["text"], thread_ts=row["thread_ts"])
+    return ScheduledMessageObject(
+        scheduled_message_id=row["id"],
+        channel=row["channel_id"],
+        post_at=row["post_at"],
+        text=row["text"],
+        thread_ts=row["thread_ts"],
+    )

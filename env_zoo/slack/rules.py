@@ -24,6 +24,7 @@ DELETED_TEXT = "This message was deleted."
 
 # ---------------------------------------------------------------- time and ts
 
+
 def epoch(db: Database) -> int:
     """The simulated clock as Unix seconds."""
     return int(db.now().timestamp())
@@ -45,6 +46,7 @@ def ts_key(ts: str) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- conversations
 
+
 def label(conv: dict[str, Any]) -> str:
     """How errors name a conversation: #name, or "this conversation" for DMs and group DMs."""
     return f"#{conv['name']}" if conv["name"] and not conv["is_mpim"] else "this conversation"
@@ -52,8 +54,15 @@ def label(conv: dict[str, Any]) -> str:
 
 def kind(conv: dict[str, Any]) -> str:
     """The conversations.list type of a conversation: public_channel, private_channel, mpim or im."""
-    return ("im" if conv["is_im"] else "mpim" if conv["is_mpim"]
-            else "private_channel" if conv["is_private"] else "public_channel")
+    return (
+        "im"
+        if conv["is_im"]
+        else "mpim"
+        if conv["is_mpim"]
+        else "private_channel"
+        if conv["is_private"]
+        else "public_channel"
+    )
 
 
 def is_member(db: Database, channel_id: str, user_id: str) -> bool:
@@ -93,9 +102,21 @@ def open_dm(db: Database, me: dict[str, Any], user_id: str) -> dict[str, Any]:
         if len(db.find(members, channel_id=channel_id)) == len(people):
             return db.get(conversations, channel_id, "Conversation")
     conv = db.insert(
-        conversations, id=db.new_id(conversations, "D1", width=8), name=None, is_channel=False, is_group=False,
-        is_im=True, is_mpim=False, is_private=True, is_archived=False, is_general=False, is_read_only=False,
-        creator=me["id"], created=epoch(db), topic="", purpose="",
+        conversations,
+        id=db.new_id(conversations, "D1", width=8),
+        name=None,
+        is_channel=False,
+        is_group=False,
+        is_im=True,
+        is_mpim=False,
+        is_private=True,
+        is_archived=False,
+        is_general=False,
+        is_read_only=False,
+        creator=me["id"],
+        created=epoch(db),
+        topic="",
+        purpose="",
     )
     for user in people:
         db.insert(members, channel_id=conv["id"], user_id=user)
@@ -131,11 +152,14 @@ def channel_only(conv: dict[str, Any], action: str) -> None:
 def may_post_top_level(me: dict[str, Any], conv: dict[str, Any]) -> None:
     """Read-only channels take top-level posts from Workspace Admins and Owners only (anyone may reply)."""
     if conv["is_read_only"] and not is_admin(me):
-        raise PermissionDenied(f"restricted_action_read_only_channel: Only Workspace Admins and Owners can post "
-                               f"in {label(conv)}; reply in a thread instead.")
+        raise PermissionDenied(
+            f"restricted_action_read_only_channel: Only Workspace Admins and Owners can post "
+            f"in {label(conv)}; reply in a thread instead."
+        )
 
 
 # ---------------------------------------------------------------- messages
+
 
 def message(db: Database, conv: dict[str, Any], ts: str) -> dict[str, Any]:
     """The message with this ts in the conversation (a deleted thread parent's placeholder included)."""
@@ -218,6 +242,7 @@ def schedulable(db: Database, post_at: int) -> None:
 
 # ---------------------------------------------------------------- channel membership
 
+
 def invitable(db: Database, me: dict[str, Any], conv: dict[str, Any], user_id: str) -> dict[str, Any]:
     """Someone who can be added to the channel: an active account not in it yet, and a single-channel guest only
     while they are in no channel."""
@@ -231,8 +256,7 @@ def invitable(db: Database, me: dict[str, Any], conv: dict[str, Any], user_id: s
     if is_member(db, conv["id"], invitee["id"]):
         raise Conflict(f"already_in_channel: {invitee['real_name']} is already in {label(conv)}.")
     if invitee["is_ultra_restricted"] and db.find(members, user_id=invitee["id"]):
-        raise Conflict(f"ura_max_channels: {invitee['real_name']} is a single-channel guest and already in a "
-                       "channel.")
+        raise Conflict(f"ura_max_channels: {invitee['real_name']} is a single-channel guest and already in a channel.")
     return invitee
 
 
@@ -244,8 +268,10 @@ def may_kick(me: dict[str, Any], conv: dict[str, Any], user_id: str) -> None:
     if user_id == me["id"]:
         raise InvalidRequest("cant_kick_self: Leave the channel instead of removing yourself.")
     if is_guest(me) or (conv["is_channel"] and not is_admin(me) and conv["creator"] != me["id"]):
-        raise PermissionDenied(f"restricted_action: Only Workspace Admins, Owners and the channel's creator can "
-                               f"remove people from {label(conv)}.")
+        raise PermissionDenied(
+            f"restricted_action: Only Workspace Admins, Owners and the channel's creator can "
+            f"remove people from {label(conv)}."
+        )
 
 
 def may_archive(me: dict[str, Any], conv: dict[str, Any]) -> None:
@@ -260,14 +286,16 @@ def may_archive(me: dict[str, Any], conv: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- user groups and statuses
 
+
 def group_members(db: Database, user_ids: list[str]) -> list[str]:
     """A user group's new member list, sorted: active, human accounts that accepted their invitation."""
     wanted = sorted(set(user_ids))
     for user_id in wanted:
         user = person(db, user_id)
         if user["deleted"] or user["is_bot"] or user["is_invited_user"]:
-            raise InvalidRequest(f"invalid_users: {user['real_name']} can't be in a user group "
-                                 "(deactivated, bot or pending invite).")
+            raise InvalidRequest(
+                f"invalid_users: {user['real_name']} can't be in a user group (deactivated, bot or pending invite)."
+            )
     return wanted
 
 

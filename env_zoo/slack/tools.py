@@ -8,7 +8,15 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from envfactory_gym import (
-    Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, Unordered, paginate, tool,
+    Conflict,
+    Database,
+    InvalidRequest,
+    NotFound,
+    Page,
+    PermissionDenied,
+    Unordered,
+    paginate,
+    tool,
 )
 from envfactory_gym.database import given
 from envfactory_gym.fields import bounded, page_size, text
@@ -17,9 +25,24 @@ from . import rules
 from .access import by_email, me, person, refuse_guests, sign_in as start_session
 from .emoji import emoji_name
 from .objects import (
-    AuthTestObject, BookmarkObject, ConversationObject, DeleteResult, MessageObject, PostMessageResult,
-    ScheduledMessageObject, UsergroupObject, UserObject, auth_object, bookmark_object, conversation_object,
-    conversation_objects, message_object, message_objects, scheduled_message_object, user_object, usergroup_object,
+    AuthTestObject,
+    BookmarkObject,
+    ConversationObject,
+    DeleteResult,
+    MessageObject,
+    PostMessageResult,
+    ScheduledMessageObject,
+    UsergroupObject,
+    UserObject,
+    auth_object,
+    bookmark_object,
+    conversation_object,
+    conversation_objects,
+    message_object,
+    message_objects,
+    scheduled_message_object,
+    user_object,
+    usergroup_object,
 )
 from .schema import bookmarks, conversations, members, messages, scheduled_messages, team, usergroups, users
 
@@ -45,6 +68,7 @@ GroupMembers = Annotated[list[UserId], Unordered, Field(min_length=1)]
 
 
 # ---------------------------------------------------------------- user-only: signing in
+
 
 @tool(user_only=True)
 def sign_in(db: Database, email: Email) -> AuthTestObject:
@@ -79,8 +103,9 @@ def accept_invite(db: Database, email: Email, display_name: DisplayName = "") ->
         raise NotFound("invite_not_found: There is no invitation for that email.")
     if not user["is_invited_user"]:
         raise Conflict("already_accepted: This invitation has already been accepted. Sign in instead.")
-    user = db.update(users, user["id"], is_invited_user=False, display_name=display_name.strip(),
-                     updated=rules.epoch(db))
+    user = db.update(
+        users, user["id"], is_invited_user=False, display_name=display_name.strip(), updated=rules.epoch(db)
+    )
     for channel_id in db.find(team)[0]["default_channels"]:
         conv = db.get(conversations, channel_id, "Channel")
         if not conv["is_archived"] and not rules.is_member(db, channel_id, user["id"]):
@@ -90,6 +115,7 @@ def accept_invite(db: Database, email: Email, display_name: DisplayName = "") ->
 
 
 # ---------------------------------------------------------------- reads
+
 
 @tool(read_only=True)
 def auth_test(db: Database) -> AuthTestObject:
@@ -117,12 +143,16 @@ def conversations_list(
     user = me(db)
     wanted = {t.strip() for t in types.split(",")}
     mine = {m["channel_id"] for m in db.find(members, user_id=user["id"])}
-    found = [conv for conv in db.find(conversations, **given(is_archived=False if exclude_archived else None))
-             if rules.kind(conv) in wanted and rules.sees(user, conv, mine)]
+    found = [
+        conv
+        for conv in db.find(conversations, **given(is_archived=False if exclude_archived else None))
+        if rules.kind(conv) in wanted and rules.sees(user, conv, mine)
+    ]
     found.sort(key=lambda c: (c["is_im"], c["name"] or "", c["id"]))
     page = paginate(found, limit, cursor, max_page_size=1000)
-    return Page[ConversationObject](results=conversation_objects(db, page.results, user),
-                                    next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[ConversationObject](
+        results=conversation_objects(db, page.results, user), next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -147,12 +177,17 @@ def conversations_history(
     conv = rules.visible(db, me(db), channel)
     low = rules.ts_key(oldest) if oldest is not None else None
     high = rules.ts_key(latest) if latest is not None else None
-    rows = [r for r in reversed(db.find(messages, channel_id=conv["id"], order_by=[messages.c.ts]))
-            if (r["parent_msg_id"] is None or r["reply_broadcast"])
-            and (low is None or rules.ts_key(r["ts"]) > low) and (high is None or rules.ts_key(r["ts"]) < high)]
+    rows = [
+        r
+        for r in reversed(db.find(messages, channel_id=conv["id"], order_by=[messages.c.ts]))
+        if (r["parent_msg_id"] is None or r["reply_broadcast"])
+        and (low is None or rules.ts_key(r["ts"]) > low)
+        and (high is None or rules.ts_key(r["ts"]) < high)
+    ]
     page = paginate(rows, limit, cursor, max_page_size=999)
-    return Page[MessageObject](results=message_objects(db, page.results, conv["id"]), next_cursor=page.next_cursor,
-                               has_more=page.has_more)
+    return Page[MessageObject](
+        results=message_objects(db, page.results, conv["id"]), next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -172,8 +207,9 @@ def conversations_replies(
     root = db.get(messages, row["parent_msg_id"]) if row["parent_msg_id"] else row
     thread = db.find(messages, parent_msg_id=root["client_msg_id"], order_by=[messages.c.ts])
     page = paginate([root, *thread], limit, cursor, max_page_size=1000)
-    return Page[MessageObject](results=message_objects(db, page.results, conv["id"]), next_cursor=page.next_cursor,
-                               has_more=page.has_more)
+    return Page[MessageObject](
+        results=message_objects(db, page.results, conv["id"]), next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -187,8 +223,9 @@ def users_list(db: Database, limit: page_size(1000) = 200, cursor: str | None = 
     """
     me(db)
     page = paginate(db.find(users, order_by=[users.c.name]), limit, cursor, max_page_size=1000)
-    return Page[UserObject](results=[user_object(r) for r in page.results], next_cursor=page.next_cursor,
-                            has_more=page.has_more)
+    return Page[UserObject](
+        results=[user_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -230,6 +267,7 @@ def usergroups_list(db: Database, include_disabled: bool = False) -> list[Usergr
 
 # ---------------------------------------------------------------- channels and membership
 
+
 @tool()
 def conversations_create(db: Database, name: ChannelName, is_private: bool = False) -> ConversationObject:
     """Create a channel; the user becomes its creator and first member. Names are unique across the workspace,
@@ -244,9 +282,21 @@ def conversations_create(db: Database, name: ChannelName, is_private: bool = Fal
     if db.find(conversations, name=name):
         raise Conflict(f"name_taken: A channel named #{name} already exists (it may be archived).")
     conv = db.insert(
-        conversations, id=db.new_id(conversations, "C1", width=8), name=name, is_channel=not is_private,
-        is_group=is_private, is_im=False, is_mpim=False, is_private=is_private, is_archived=False, is_general=False,
-        is_read_only=False, creator=user["id"], created=rules.epoch(db), topic="", purpose="",
+        conversations,
+        id=db.new_id(conversations, "C1", width=8),
+        name=name,
+        is_channel=not is_private,
+        is_group=is_private,
+        is_im=False,
+        is_mpim=False,
+        is_private=is_private,
+        is_archived=False,
+        is_general=False,
+        is_read_only=False,
+        creator=user["id"],
+        created=rules.epoch(db),
+        topic="",
+        purpose="",
     )
     db.insert(members, channel_id=conv["id"], user_id=user["id"])
     return conversation_object(db, conv, user)
@@ -262,8 +312,10 @@ def conversations_join(db: Database, channel: ChannelId) -> ConversationObject:
     user = me(db)
     conv = rules.visible(db, user, channel)
     if not conv["is_channel"]:
-        raise InvalidRequest("method_not_supported_for_channel_type: Only public channels can be joined; "
-                             "private channels need an invitation.")
+        raise InvalidRequest(
+            "method_not_supported_for_channel_type: Only public channels can be joined; "
+            "private channels need an invitation."
+        )
     rules.not_archived(conv)
     if not rules.is_member(db, conv["id"], user["id"]):
         db.insert(members, channel_id=conv["id"], user_id=user["id"])
@@ -329,6 +381,7 @@ def conversations_archive(db: Database, channel: ChannelId) -> ConversationObjec
 
 # ---------------------------------------------------------------- messages
 
+
 @tool()
 def chat_postMessage(
     db: Database, channel: Destination, text: MessageText, thread_ts: Ts | None = None, reply_broadcast: bool = False
@@ -351,10 +404,20 @@ def chat_postMessage(
     if root is None:
         rules.may_post_top_level(user, conv)
     row = db.insert(
-        messages, client_msg_id=db.new_uuid(messages), channel_id=conv["id"], ts=rules.new_ts(db), user_id=user["id"],
-        text=text, subtype=None, parent_msg_id=root["client_msg_id"] if root else None,
-        thread_ts=root["ts"] if root else None, reply_broadcast=reply_broadcast, reactions=[], pinned_by=None,
-        edited_by=None, edited_ts=None,
+        messages,
+        client_msg_id=db.new_uuid(messages),
+        channel_id=conv["id"],
+        ts=rules.new_ts(db),
+        user_id=user["id"],
+        text=text,
+        subtype=None,
+        parent_msg_id=root["client_msg_id"] if root else None,
+        thread_ts=root["ts"] if root else None,
+        reply_broadcast=reply_broadcast,
+        reactions=[],
+        pinned_by=None,
+        edited_by=None,
+        edited_ts=None,
     )
     return PostMessageResult(channel=conv["id"], ts=row["ts"], message=message_object(db, conv["id"], row))
 
@@ -416,13 +479,20 @@ def chat_scheduleMessage(
     else:
         rules.may_post_top_level(user, conv)
     row = db.insert(
-        scheduled_messages, id=db.new_id(scheduled_messages, "Q1", width=8), channel_id=conv["id"],
-        user_id=user["id"], text=text, post_at=post_at, thread_ts=thread_ts, date_created=rules.epoch(db),
+        scheduled_messages,
+        id=db.new_id(scheduled_messages, "Q1", width=8),
+        channel_id=conv["id"],
+        user_id=user["id"],
+        text=text,
+        post_at=post_at,
+        thread_ts=thread_ts,
+        date_created=rules.epoch(db),
     )
     return scheduled_message_object(row)
 
 
 # ---------------------------------------------------------------- reactions and pins
+
 
 @tool()
 def reactions_add(db: Database, channel: ChannelId, timestamp: Ts, name: EmojiName) -> MessageObject:
@@ -479,6 +549,7 @@ def pins_add(db: Database, channel: ChannelId, timestamp: Ts) -> MessageObject:
 
 # ---------------------------------------------------------------- user groups, bookmarks, status
 
+
 @tool()
 def usergroups_users_update(db: Database, usergroup: UsergroupId, users: GroupMembers) -> UsergroupObject:
     """Replace the whole member list of a user group (pass everyone who should be in it). Members are active
@@ -496,14 +567,23 @@ def usergroups_users_update(db: Database, usergroup: UsergroupId, users: GroupMe
     group = found[0]
     if group["date_delete"]:
         raise Conflict(f"usergroup_disabled: @{group['handle']} is disabled; enable it before changing members.")
-    row = db.update(usergroups, group["id"], users=rules.group_members(db, users), updated_by=user["id"],
-                    date_update=rules.epoch(db))
+    row = db.update(
+        usergroups,
+        group["id"],
+        users=rules.group_members(db, users),
+        updated_by=user["id"],
+        date_update=rules.epoch(db),
+    )
     return usergroup_object(row)
 
 
 @tool()
 def bookmarks_add(
-    db: Database, channel_id: ChannelId, title: Title, link: Link, type: Literal["link"] = "link",
+    db: Database,
+    channel_id: ChannelId,
+    title: Title,
+    link: Link,
+    type: Literal["link"] = "link",
     emoji: EmojiName | None = None,
 ) -> BookmarkObject:
     """Bookmark a link in a channel's header.
@@ -519,8 +599,14 @@ def bookmarks_add(
     conv = rules.visible(db, user, channel_id)
     rules.writable(db, user, conv)
     row = db.insert(
-        bookmarks, id=db.new_id(bookmarks, "Bk1", width=8), channel_id=conv["id"], title=title.strip(), type=type,
-        link=link, emoji=f":{emoji_name(db, emoji)}:" if emoji else None, created_by=user["id"],
+        bookmarks,
+        id=db.new_id(bookmarks, "Bk1", width=8),
+        channel_id=conv["id"],
+        title=title.strip(),
+        type=type,
+        link=link,
+        emoji=f":{emoji_name(db, emoji)}:" if emoji else None,
+        created_by=user["id"],
         date_created=rules.epoch(db),
     )
     return bookmark_object(row)
@@ -551,8 +637,14 @@ def users_profile_set(
     elif words and status_emoji is None:
         emoji = ":speech_balloon:"
     expiration = rules.status_expiration(
-        db, user["status_expiration"] if status_expiration is None else status_expiration)
-    row = db.update(users, user["id"], status_text=words, status_emoji=emoji,
-                    status_expiration=expiration if words or emoji else 0, updated=rules.epoch(db))
+        db, user["status_expiration"] if status_expiration is None else status_expiration
+    )
+    row = db.update(
+        users,
+        user["id"],
+        status_text=words,
+        status_emoji=emoji,
+        status_expiration=expiration if words or emoji else 0,
+        updated=rules.epoch(db),
+    )
     return user_object(row)
-

@@ -268,32 +268,58 @@ class Catalog:
         return [ArtistRef(id=i, name=self.artists[i]["name"]) for i in ids]
 
     def artist(self, row: dict[str, Any]) -> ArtistObject:
-        return ArtistObject(id=row["id"], name=row["name"], uri=uri("artist", row["id"]), genres=row["genres"],
-                            popularity=row["popularity"], followers=row["followers_total"])
+        return ArtistObject(
+            id=row["id"],
+            name=row["name"],
+            uri=uri("artist", row["id"]),
+            genres=row["genres"],
+            popularity=row["popularity"],
+            followers=row["followers_total"],
+        )
 
     def album_ref(self, row: dict[str, Any]) -> AlbumRef:
         return AlbumRef(
-            id=row["id"], name=row["name"], uri=uri("album", row["id"]), album_type=row["album_type"],
-            release_date=row["release_date"], total_tracks=self.album_sizes.get(row["id"], 0),
+            id=row["id"],
+            name=row["name"],
+            uri=uri("album", row["id"]),
+            album_type=row["album_type"],
+            release_date=row["release_date"],
+            total_tracks=self.album_sizes.get(row["id"], 0),
             artists=self.artist_refs(row["artist_ids"]),
         )
 
     def album(self, row: dict[str, Any]) -> AlbumObject:
         listing = self.db.find(tracks, album_id=row["id"], order_by=[tracks.c.disc_number, tracks.c.track_number])
         return AlbumObject(
-            **self.album_ref(row).model_dump(), release_date_precision=row["release_date_precision"],
-            label=row["label"], popularity=row["popularity"],
-            tracks=[AlbumTrack(id=t["id"], name=t["name"], uri=uri("track", t["id"]), track_number=t["track_number"],
-                               duration_ms=t["duration_ms"], explicit=t["explicit"],
-                               artists=self.artist_refs(t["artist_ids"])) for t in listing],
+            **self.album_ref(row).model_dump(),
+            release_date_precision=row["release_date_precision"],
+            label=row["label"],
+            popularity=row["popularity"],
+            tracks=[
+                AlbumTrack(
+                    id=t["id"],
+                    name=t["name"],
+                    uri=uri("track", t["id"]),
+                    track_number=t["track_number"],
+                    duration_ms=t["duration_ms"],
+                    explicit=t["explicit"],
+                    artists=self.artist_refs(t["artist_ids"]),
+                )
+                for t in listing
+            ],
         )
 
     def track(self, row: dict[str, Any]) -> TrackObject:
         album = self.albums[row["album_id"]]
         return TrackObject(
-            id=row["id"], name=row["name"], uri=uri("track", row["id"]), artists=self.artist_refs(row["artist_ids"]),
+            id=row["id"],
+            name=row["name"],
+            uri=uri("track", row["id"]),
+            artists=self.artist_refs(row["artist_ids"]),
             album=AlbumBrief(id=album["id"], name=album["name"], release_date=album["release_date"]),
-            duration_ms=row["duration_ms"], explicit=row["explicit"], popularity=row["popularity"],
+            duration_ms=row["duration_ms"],
+            explicit=row["explicit"],
+            popularity=row["popularity"],
         )
 
     def track_by_id(self, track_id: str) -> TrackObject:
@@ -304,15 +330,25 @@ class Catalog:
 
     def playlist(self, row: dict[str, Any]) -> PlaylistObject:
         return PlaylistObject(
-            id=row["id"], name=row["name"], description=row["description"], uri=uri("playlist", row["id"]),
-            owner=self.user_ref(row["owner_id"]), public=row["public"], collaborative=row["collaborative"],
-            snapshot_id=row["snapshot_id"], followers=row["followers_total"],
+            id=row["id"],
+            name=row["name"],
+            description=row["description"],
+            uri=uri("playlist", row["id"]),
+            owner=self.user_ref(row["owner_id"]),
+            public=row["public"],
+            collaborative=row["collaborative"],
+            snapshot_id=row["snapshot_id"],
+            followers=row["followers_total"],
             tracks_total=len(self.db.find(playlist_items, playlist_id=row["id"])),
         )
 
     def playlist_item(self, row: dict[str, Any]) -> PlaylistItem:
-        return PlaylistItem(position=row["position"], added_at=row["added_at"], added_by=row["added_by"],
-                            track=self.track_by_id(row["track_id"]))
+        return PlaylistItem(
+            position=row["position"],
+            added_at=row["added_at"],
+            added_by=row["added_by"],
+            track=self.track_by_id(row["track_id"]),
+        )
 
     def item(self, kind: str, row: dict[str, Any]) -> TrackObject | AlbumRef | ArtistObject | PlaylistObject:
         """A library item's object: a track, an album, an artist or a playlist."""

@@ -36,8 +36,9 @@ def target(db: Database, device_id: str | None) -> dict[str, Any]:
             raise NotFound("Player command failed: No active device found")
         device = active[0]
     if device["is_restricted"]:
-        raise PermissionDenied(f"Player command failed: Restriction violated ({device['name']} can't be controlled "
-                               "from the Web API)")
+        raise PermissionDenied(
+            f"Player command failed: Restriction violated ({device['name']} can't be controlled from the Web API)"
+        )
     return device
 
 

@@ -21,15 +21,20 @@ def me(db: Database) -> dict[str, Any]:
 def is_collaborator(db: Database, playlist: dict[str, Any], user_id: str) -> bool:
     """Whether `user_id` collaborates on the (collaborative) playlist."""
     return playlist["collaborative"] and bool(
-        db.find(playlist_collaborators, playlist_id=playlist["id"], user_id=user_id))
+        db.find(playlist_collaborators, playlist_id=playlist["id"], user_id=user_id)
+    )
 
 
 def visible(db: Database, playlist_id: str) -> dict[str, Any]:
     """A playlist the user can see: public, their own, followed, or one they collaborate on."""
     playlist = db.get(playlists, playlist_id, "Playlist")
     user = me(db)["user_id"]
-    if playlist["public"] or playlist["owner_id"] == user or is_collaborator(db, playlist, user) \
-            or db.find(followed_playlists, playlist_id=playlist_id):
+    if (
+        playlist["public"]
+        or playlist["owner_id"] == user
+        or is_collaborator(db, playlist, user)
+        or db.find(followed_playlists, playlist_id=playlist_id)
+    ):
         return playlist
     raise NotFound(f"Playlist '{playlist_id}' not found")
 
@@ -54,8 +59,10 @@ def owned(db: Database, playlist_id: str) -> dict[str, Any]:
 def check_snapshot(playlist: dict[str, Any], given: str | None) -> None:
     """A given snapshot_id must be the playlist's current one."""
     if given is not None and given != playlist["snapshot_id"]:
-        raise Conflict(f"The playlist has changed since snapshot {given}; get it again and retry "
-                       f"(current snapshot_id {playlist['snapshot_id']}).")
+        raise Conflict(
+            f"The playlist has changed since snapshot {given}; get it again and retry "
+            f"(current snapshot_id {playlist['snapshot_id']})."
+        )
 
 
 def check_batch(uris: list[str]) -> None:
@@ -83,14 +90,23 @@ def insert_items(db: Database, playlist: dict[str, Any], track_ids: list[str], p
     if not 0 <= at <= len(current):
         raise InvalidRequest(f"Index out of bounds: position must be between 0 and {len(current)}.")
     if len(current) + len(track_ids) > MAX_ITEMS:
-        raise Conflict(f"Playlist size limit reached: '{playlist['name']}' has {len(current)} items and a playlist "
-                       f"holds at most {MAX_ITEMS:,}.")
+        raise Conflict(
+            f"Playlist size limit reached: '{playlist['name']}' has {len(current)} items and a playlist "
+            f"holds at most {MAX_ITEMS:,}."
+        )
     for row in reversed(current[at:]):
         db.update(playlist_items, row["id"], position=row["position"] + len(track_ids))
     user, now = me(db)["user_id"], db.now_iso()
     for offset, track_id in enumerate(track_ids):
-        db.insert(playlist_items, id=db.new_id(playlist_items, "pli_"), playlist_id=playlist["id"],
-                  position=at + offset, track_id=track_id, added_by=user, added_at=now)
+        db.insert(
+            playlist_items,
+            id=db.new_id(playlist_items, "pli_"),
+            playlist_id=playlist["id"],
+            position=at + offset,
+            track_id=track_id,
+            added_by=user,
+            added_at=now,
+        )
 
 
 def bump(db: Database, playlist_id: str) -> str:

@@ -83,27 +83,36 @@ class Matcher:
 
     def track(self, row: dict[str, Any]) -> bool:
         album = self.catalog.albums[row["album_id"]]
-        return self._ok(f"{row['name']} {self._names(row['artist_ids'])} {album['name']}", {
-            **self._filter("artist", lambda v: _contains(fold(self._names(row["artist_ids"])), v)),
-            **self._filter("album", lambda v: _contains(fold(album["name"]), v)),
-            **self._filter("track", lambda v: _contains(fold(row["name"]), v)),
-            **self._filter("year", lambda v: _year_ok(album["release_date"], v)),
-            **self._filter("genre", lambda v: _contains(fold(self._genres(row["artist_ids"])), v)),
-        })
+        return self._ok(
+            f"{row['name']} {self._names(row['artist_ids'])} {album['name']}",
+            {
+                **self._filter("artist", lambda v: _contains(fold(self._names(row["artist_ids"])), v)),
+                **self._filter("album", lambda v: _contains(fold(album["name"]), v)),
+                **self._filter("track", lambda v: _contains(fold(row["name"]), v)),
+                **self._filter("year", lambda v: _year_ok(album["release_date"], v)),
+                **self._filter("genre", lambda v: _contains(fold(self._genres(row["artist_ids"])), v)),
+            },
+        )
 
     def album(self, row: dict[str, Any]) -> bool:
-        return self._ok(f"{row['name']} {self._names(row['artist_ids'])}", {
-            **self._filter("artist", lambda v: _contains(fold(self._names(row["artist_ids"])), v)),
-            **self._filter("album", lambda v: _contains(fold(row["name"]), v)),
-            **self._filter("year", lambda v: _year_ok(row["release_date"], v)),
-            **self._filter("genre", lambda v: _contains(fold(self._genres(row["artist_ids"])), v)),
-        })
+        return self._ok(
+            f"{row['name']} {self._names(row['artist_ids'])}",
+            {
+                **self._filter("artist", lambda v: _contains(fold(self._names(row["artist_ids"])), v)),
+                **self._filter("album", lambda v: _contains(fold(row["name"]), v)),
+                **self._filter("year", lambda v: _year_ok(row["release_date"], v)),
+                **self._filter("genre", lambda v: _contains(fold(self._genres(row["artist_ids"])), v)),
+            },
+        )
 
     def artist(self, row: dict[str, Any]) -> bool:
-        return self._ok(row["name"], {
-            **self._filter("artist", lambda v: _contains(fold(row["name"]), v)),
-            **self._filter("genre", lambda v: _contains(fold(" ".join(row["genres"])), v)),
-        })
+        return self._ok(
+            row["name"],
+            {
+                **self._filter("artist", lambda v: _contains(fold(row["name"]), v)),
+                **self._filter("genre", lambda v: _contains(fold(" ".join(row["genres"])), v)),
+            },
+        )
 
     def playlist(self, row: dict[str, Any]) -> bool:
         owner = self.catalog.users[row["owner_id"]]["display_name"]

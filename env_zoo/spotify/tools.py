@@ -10,13 +10,40 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, U
 
 from . import player, playlists as rules
 from .objects import (
-    AlbumObject, ArtistObject, Catalog, CurrentUserProfile, DeviceObject, LibraryItem, PlaybackState, PlayHistory,
-    PlaylistDetail, PlaylistObject, QueueObject, RecentlyPlayed, RemoveResult, SaveResult, SearchResults,
-    SnapshotResult, TopItem, context_of,
+    AlbumObject,
+    ArtistObject,
+    Catalog,
+    CurrentUserProfile,
+    DeviceObject,
+    LibraryItem,
+    PlaybackState,
+    PlayHistory,
+    PlaylistDetail,
+    PlaylistObject,
+    QueueObject,
+    RecentlyPlayed,
+    RemoveResult,
+    SaveResult,
+    SearchResults,
+    SnapshotResult,
+    TopItem,
+    context_of,
 )
 from .schema import (
-    albums, artists, devices, followed_artists, followed_playlists, playlist_items, playlists, queue_items,
-    recently_played, saved_albums, saved_tracks, top_items, tracks, users,
+    albums,
+    artists,
+    devices,
+    followed_artists,
+    followed_playlists,
+    playlist_items,
+    playlists,
+    queue_items,
+    recently_played,
+    saved_albums,
+    saved_tracks,
+    top_items,
+    tracks,
+    users,
 )
 from .search import Matcher, parse as parse_query
 from .uris import Kind, base62_id, parse as parse_uri, snapshot_id as snapshot_at, uri
@@ -39,6 +66,7 @@ LIBRARY = {
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _page(items: Sequence[T], limit: int, offset: int) -> Page[T]:
     """Spotify's limit/offset paging on top of the runtime's pages (next_cursor is the next offset)."""
@@ -70,10 +98,15 @@ def _playback(db: Database, row: dict[str, Any] | None = None) -> PlaybackState:
     row = row or player.state(db)
     active = db.find(devices, is_active=True, online=True)
     return PlaybackState(
-        device=catalog.device(active[0]) if active else None, context=context_of(row["context_uri"]),
-        item=catalog.track_by_id(row["track_id"]) if row["track_id"] else None, currently_playing_type="track",
-        progress_ms=row["progress_ms"], is_playing=row["is_playing"], shuffle_state=row["shuffle_state"],
-        repeat_state=row["repeat_state"], timestamp=row["timestamp"],
+        device=catalog.device(active[0]) if active else None,
+        context=context_of(row["context_uri"]),
+        item=catalog.track_by_id(row["track_id"]) if row["track_id"] else None,
+        currently_playing_type="track",
+        progress_ms=row["progress_ms"],
+        is_playing=row["is_playing"],
+        shuffle_state=row["shuffle_state"],
+        repeat_state=row["repeat_state"],
+        timestamp=row["timestamp"],
     )
 
 
@@ -116,7 +149,7 @@ def _queue(db: Database) -> QueueObject:
     catalog = Catalog(db)
     upcoming = [q["track_id"] for q in _queued(db)]
     if state["current_index"] is not None:
-        upcoming += state["track_ids"][state["current_index"] + 1:]
+        upcoming += state["track_ids"][state["current_index"] + 1 :]
     return QueueObject(
         currently_playing=catalog.track_by_id(state["track_id"]) if state["track_id"] else None,
         queue=[catalog.track_by_id(t) for t in upcoming[:QUEUE_PREVIEW]],
@@ -125,6 +158,7 @@ def _queue(db: Database) -> QueueObject:
 
 # ---------------------------------------------------------------- profile, search and catalog
 
+
 @tool(read_only=True)
 def get_current_user_profile(db: Database) -> CurrentUserProfile:
     """Get the signed-in user's profile: Spotify user id, display name, email, country and subscription
@@ -132,8 +166,13 @@ def get_current_user_profile(db: Database) -> CurrentUserProfile:
     mine = rules.me(db)
     user = db.get(users, mine["user_id"], "User")
     return CurrentUserProfile(
-        id=user["id"], display_name=user["display_name"], uri=uri("user", user["id"]), email=mine["email"],
-        country=mine["country"], product=mine["product"], followers=user["followers_total"],
+        id=user["id"],
+        display_name=user["display_name"],
+        uri=uri("user", user["id"]),
+        email=mine["email"],
+        country=mine["country"],
+        product=mine["product"],
+        followers=user["followers_total"],
     )
 
 
@@ -192,6 +231,7 @@ def get_artist(db: Database, artist_id: str) -> ArtistObject:
 
 # ---------------------------------------------------------------- library
 
+
 @tool(read_only=True)
 def get_library(db: Database, type: LibraryType, limit: int = 20, offset: int = 0) -> Page[LibraryItem]:
     """List what the user has in Your Library, most recently added first: liked songs (tracks), saved albums,
@@ -207,8 +247,10 @@ def get_library(db: Database, type: LibraryType, limit: int = 20, offset: int = 
     catalog = Catalog(db)
     rows = sorted(db.find(table), key=lambda r: r["added_at"], reverse=True)
     page = _page(rows, limit, offset)
-    entries = [LibraryItem(added_at=r["added_at"], **{kind: catalog.item(kind, db.get(catalog_table, r[key], entity))})
-               for r in page.results]
+    entries = [
+        LibraryItem(added_at=r["added_at"], **{kind: catalog.item(kind, db.get(catalog_table, r[key], entity))})
+        for r in page.results
+    ]
     return Page[LibraryItem](results=entries, next_cursor=page.next_cursor, has_more=page.has_more)
 
 
@@ -256,6 +298,7 @@ def remove_from_library(db: Database, uris: Annotated[list[str], Unordered]) -> 
 
 # ---------------------------------------------------------------- playlists
 
+
 @tool(read_only=True)
 def get_playlist(db: Database, playlist_id: str, limit: int = 20, offset: int = 0) -> PlaylistDetail:
     """Get a playlist with its owner, snapshot_id and one page of its items in order (with their 0-based
@@ -271,8 +314,11 @@ def get_playlist(db: Database, playlist_id: str, limit: int = 20, offset: int = 
     page = _page(rules.items(db, playlist_id), limit, offset)
     return PlaylistDetail(
         **catalog.playlist(playlist).model_dump(),
-        items=Page(results=[catalog.playlist_item(i) for i in page.results], next_cursor=page.next_cursor,
-                   has_more=page.has_more),
+        items=Page(
+            results=[catalog.playlist_item(i) for i in page.results],
+            next_cursor=page.next_cursor,
+            has_more=page.has_more,
+        ),
     )
 
 
@@ -295,9 +341,17 @@ def create_playlist(
         raise InvalidRequest("A collaborative playlist can't be public: set public to false.")
     owner = rules.me(db)["user_id"]
     playlist_id = base62_id(db.new_uuid(playlists))
-    row = db.insert(playlists, id=playlist_id, name=clean, description=description, owner_id=owner,
-                    public=public, collaborative=collaborative, snapshot_id=snapshot_at(playlist_id, 1),
-                    followers_total=0)
+    row = db.insert(
+        playlists,
+        id=playlist_id,
+        name=clean,
+        description=description,
+        owner_id=owner,
+        public=public,
+        collaborative=collaborative,
+        snapshot_id=snapshot_at(playlist_id, 1),
+        followers_total=0,
+    )
     db.insert(followed_playlists, playlist_id=playlist_id, added_at=db.now_iso())
     return Catalog(db).playlist(row)
 
@@ -378,8 +432,10 @@ def remove_playlist_items(
     current = rules.items(db, playlist_id)
     missing = gone - {i["track_id"] for i in current}
     if missing:
-        raise InvalidRequest(f"Could not remove tracks: {', '.join(sorted(uri('track', m) for m in missing))} "
-                             f"not in '{playlist['name']}'.")
+        raise InvalidRequest(
+            f"Could not remove tracks: {', '.join(sorted(uri('track', m) for m in missing))} "
+            f"not in '{playlist['name']}'."
+        )
     for row in current:
         if row["track_id"] in gone:
             db.delete(playlist_items, row["id"])
@@ -411,8 +467,12 @@ def reorder_playlist_items(
     rules.check_snapshot(playlist, snapshot_id)
     current = rules.items(db, playlist_id)
     end = range_start + range_length
-    if range_length < 1 or not 0 <= range_start < len(current) or end > len(current) \
-            or not 0 <= insert_before <= len(current):
+    if (
+        range_length < 1
+        or not 0 <= range_start < len(current)
+        or end > len(current)
+        or not 0 <= insert_before <= len(current)
+    ):
         raise InvalidRequest(f"Index out of bounds: '{playlist['name']}' has {len(current)} items.")
     if range_start <= insert_before <= end:
         return SnapshotResult(snapshot_id=playlist["snapshot_id"])  # already in place
@@ -423,6 +483,7 @@ def reorder_playlist_items(
 
 
 # ---------------------------------------------------------------- listening history
+
 
 @tool(read_only=True)
 def get_recently_played(db: Database, limit: int = 20, before: str | None = None) -> RecentlyPlayed:
@@ -442,9 +503,14 @@ def get_recently_played(db: Database, limit: int = 20, before: str | None = None
     catalog = Catalog(db)
     shown = rows[:limit]
     return RecentlyPlayed(
-        items=[PlayHistory(track=catalog.track_by_id(r["track_id"]), played_at=r["played_at"],
-                           context=context_of(r["context_uri"])) for r in shown],
-        before=shown[-1]["played_at"] if len(rows) > limit else None, has_more=len(rows) > limit,
+        items=[
+            PlayHistory(
+                track=catalog.track_by_id(r["track_id"]), played_at=r["played_at"], context=context_of(r["context_uri"])
+            )
+            for r in shown
+        ],
+        before=shown[-1]["played_at"] if len(rows) > limit else None,
+        has_more=len(rows) > limit,
     )
 
 
@@ -468,7 +534,8 @@ def get_top_items(
     page = _page(rows, limit, offset)
     catalog = Catalog(db)
     results = [
-        TopItem(rank=r["rank"], artist=catalog.artist(catalog.artists[r["item_id"]])) if type == "artists"
+        TopItem(rank=r["rank"], artist=catalog.artist(catalog.artists[r["item_id"]]))
+        if type == "artists"
         else TopItem(rank=r["rank"], track=catalog.track_by_id(r["item_id"]))
         for r in page.results
     ]
@@ -476,6 +543,7 @@ def get_top_items(
 
 
 # ---------------------------------------------------------------- player
+
 
 @tool(read_only=True)
 def get_available_devices(db: Database) -> list[DeviceObject]:
@@ -601,12 +669,17 @@ def add_item_to_queue(db: Database, uri: str, device_id: str | None = None) -> Q
     player.target(db, device_id)
     track_id = _track_ids(db, [uri])[0]
     queued = _queued(db)
-    db.insert(queue_items, id=db.new_id(queue_items, "q_"), position=queued[-1]["position"] + 1 if queued else 1,
-              track_id=track_id)
+    db.insert(
+        queue_items,
+        id=db.new_id(queue_items, "q_"),
+        position=queued[-1]["position"] + 1 if queued else 1,
+        track_id=track_id,
+    )
     return _queue(db)
 
 
 # ---------------------------------------------------------------- the user, on their devices
+
 
 @tool(user_only=True)
 def open_spotify_on_device(db: Database, device_name: str) -> DeviceObject:

@@ -35,14 +35,23 @@ from .schema import (
     segments,
 )
 
-BIKE_SPORTS = {"Ride", "MountainBikeRide", "GravelRide", "EBikeRide", "EMountainBikeRide", "VirtualRide",
-               "Velomobile", "Handcycle"}
+BIKE_SPORTS = {
+    "Ride",
+    "MountainBikeRide",
+    "GravelRide",
+    "EBikeRide",
+    "EMountainBikeRide",
+    "VirtualRide",
+    "Velomobile",
+    "Handcycle",
+}
 SHOE_SPORTS = {"Run", "TrailRun", "VirtualRun", "Walk", "Hike"}
 _OFFSET = re.compile(r"^\(GMT([+-])(\d{2}):(\d{2})\)")
 _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?$")
 
 
 # ---------------------------------------------------------------- OAuth
+
 
 def has_scope(granted: list[str], needed: str) -> bool:
     """Whether a token's scopes cover `needed` (a *:read_all scope covers its *:read)."""
@@ -55,13 +64,16 @@ def authenticated(db: Database, *needed: str) -> tuple[dict[str, Any], list[str]
     """The athlete who authorized the app and the token's scopes; raises without a token or a needed scope."""
     token = db.find(oauth_tokens, id="current")
     if not token:
-        raise PermissionDenied("Authorization Error: no access token. The athlete must authorize this app on "
-                               "strava.com first.")
+        raise PermissionDenied(
+            "Authorization Error: no access token. The athlete must authorize this app on strava.com first."
+        )
     scope = token[0]["scope"]
     for name in needed:
         if not has_scope(scope, name):
-            raise PermissionDenied(f"Authorization Error: the token lacks the {name} scope. The athlete must "
-                                   f"authorize the app again and approve {name}.")
+            raise PermissionDenied(
+                f"Authorization Error: the token lacks the {name} scope. The athlete must "
+                f"authorize the app again and approve {name}."
+            )
     return db.get(athletes, token[0]["athlete_id"], "Athlete"), scope
 
 
@@ -71,6 +83,7 @@ def summary(row: dict[str, Any]) -> AthleteSummary:
 
 
 # ---------------------------------------------------------------- visibility
+
 
 def follows_athlete(db: Database, follower_id: str, athlete_id: str) -> bool:
     """Whether one athlete follows another."""
@@ -103,6 +116,7 @@ def own_activity(db: Database, me: dict[str, Any], scope: list[str], activity_id
 
 
 # ---------------------------------------------------------------- time
+
 
 def parse_local(value: str) -> str:
     """A local start time as Strava stores it: 'YYYY-MM-DDTHH:MM:SSZ'."""
@@ -155,6 +169,7 @@ def clock_time(seconds: int | None) -> str | None:
 
 # ---------------------------------------------------------------- gear
 
+
 def gear_kind(sport_type: str) -> str | None:
     """The kind of gear a sport takes: bike, shoes, or none."""
     if sport_type in BIKE_SPORTS:
@@ -205,10 +220,12 @@ def gear_object(row: dict[str, Any]) -> GearObject:
 
 # ---------------------------------------------------------------- segments: PRs and leaderboards
 
+
 def pr_rank(db: Database, effort: dict[str, Any]) -> int | None:
     """1-3 when the effort was among the athlete's three best on its segment at the time it was ridden or run."""
     history = [
-        e for e in db.find(segment_efforts, segment_id=effort["segment_id"], athlete_id=effort["athlete_id"])
+        e
+        for e in db.find(segment_efforts, segment_id=effort["segment_id"], athlete_id=effort["athlete_id"])
         if e["start_date"] <= effort["start_date"]
     ]
     history.sort(key=lambda e: (e["elapsed_time"], e["start_date"], e["id"]))
@@ -253,17 +270,31 @@ def effort_object(db: Database, me: dict[str, Any], effort: dict[str, Any]) -> S
     """An effort with its segment and derived ranks."""
     seg = db.get(segments, effort["segment_id"], "Segment")
     return SegmentEffortObject(
-        **{k: effort[k] for k in ("id", "activity_id", "elapsed_time", "moving_time", "start_date_local", "distance",
-                                  "average_heartrate", "average_watts")},
+        **{
+            k: effort[k]
+            for k in (
+                "id",
+                "activity_id",
+                "elapsed_time",
+                "moving_time",
+                "start_date_local",
+                "distance",
+                "average_heartrate",
+                "average_watts",
+            )
+        },
         name=seg["name"],
-        segment=SummarySegment(**{k: seg[k] for k in ("id", "name", "activity_type", "distance", "average_grade",
-                                                      "climb_category")},
-                               starred=is_starred(db, me["id"], seg["id"])),
-        pr_rank=pr_rank(db, effort), kom_rank=kom_rank(db, effort),
+        segment=SummarySegment(
+            **{k: seg[k] for k in ("id", "name", "activity_type", "distance", "average_grade", "climb_category")},
+            starred=is_starred(db, me["id"], seg["id"]),
+        ),
+        pr_rank=pr_rank(db, effort),
+        kom_rank=kom_rank(db, effort),
     )
 
 
 # ---------------------------------------------------------------- activities
+
 
 def _count(db: Database, table: Any, activity_id: str) -> int:
     return db.conn.execute(select(func.count()).select_from(table).where(table.c.activity_id == activity_id)).scalar()
@@ -276,7 +307,8 @@ def summary_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> S
 
 def _summary_fields(db: Database, me: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     achievements = sum(
-        1 for e in db.find(segment_efforts, activity_id=row["id"])
+        1
+        for e in db.find(segment_efforts, activity_id=row["id"])
         if pr_rank(db, e) is not None or kom_rank(db, e) is not None
     )
     return {
@@ -296,10 +328,14 @@ def detailed_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> 
     efforts = db.find(segment_efforts, activity_id=row["id"], order_by=[segment_efforts.c.start_date])
     return DetailedActivity(
         **_summary_fields(db, me, row),
-        **{k: row[k] for k in ("description", "average_heartrate", "max_heartrate", "average_watts", "calories",
-                               "device_name")},
+        **{
+            k: row[k]
+            for k in ("description", "average_heartrate", "max_heartrate", "average_watts", "calories", "device_name")
+        },
         gear=GearRef(id=item["id"], name=item["name"], distance=item["distance"]) if item else None,
-        laps=[LapObject(**{k: lap[k] for k in LapObject.model_fields})
-              for lap in db.find(laps, activity_id=row["id"], order_by=[laps.c.lap_index])],
+        laps=[
+            LapObject(**{k: lap[k] for k in LapObject.model_fields})
+            for lap in db.find(laps, activity_id=row["id"], order_by=[laps.c.lap_index])
+        ],
         segment_efforts=[effort_object(db, me, e) for e in efforts],
     )

@@ -10,30 +10,122 @@ from sqlalchemy import func, select
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
 
 from .objects import (
-    ClubMember, ClubSummary, CommentObject, DetailedActivity, DetailedAthlete, DetailedClub, DetailedSegment,
-    GearObject, HeartRateZones, KudosResult, MemberUpdate, MembershipResult, PowerZones, RouteObject, RouteSegment,
-    SegmentStats, SummaryActivity, TokenObject, UploadObject, Visibility, Xoms, ZoneRange, Zones,
+    ClubMember,
+    ClubSummary,
+    CommentObject,
+    DetailedActivity,
+    DetailedAthlete,
+    DetailedClub,
+    DetailedSegment,
+    GearObject,
+    HeartRateZones,
+    KudosResult,
+    MemberUpdate,
+    MembershipResult,
+    PowerZones,
+    RouteObject,
+    RouteSegment,
+    SegmentStats,
+    SummaryActivity,
+    TokenObject,
+    UploadObject,
+    Visibility,
+    Xoms,
+    ZoneRange,
+    Zones,
 )
 from .rules import (
-    add_seconds, authenticated, can_view, clock_time, default_gear, detailed_activity, epoch, gear_kind, gear_object,
-    is_starred, leaderboard, move_gear_distance, own_activity, parse_local, summary, summary_activity, to_utc,
-    usable_gear, utc_offset, visible_activity,
+    add_seconds,
+    authenticated,
+    can_view,
+    clock_time,
+    default_gear,
+    detailed_activity,
+    epoch,
+    gear_kind,
+    gear_object,
+    is_starred,
+    leaderboard,
+    move_gear_distance,
+    own_activity,
+    parse_local,
+    summary,
+    summary_activity,
+    to_utc,
+    usable_gear,
+    utc_offset,
+    visible_activity,
 )
 from .schema import (
-    activities, athletes, club_memberships, clubs, comments, device_files, follows, gear, kudos, laps,
-    oauth_tokens, routes, segment_efforts, segment_stars, segments, uploads,
+    activities,
+    athletes,
+    club_memberships,
+    clubs,
+    comments,
+    device_files,
+    follows,
+    gear,
+    kudos,
+    laps,
+    oauth_tokens,
+    routes,
+    segment_efforts,
+    segment_stars,
+    segments,
+    uploads,
 )
 
 SportType = Literal[
-    "AlpineSki", "BackcountrySki", "Canoeing", "Crossfit", "EBikeRide", "Elliptical", "EMountainBikeRide", "Golf",
-    "GravelRide", "Handcycle", "HighIntensityIntervalTraining", "Hike", "IceSkate", "InlineSkate", "Kayaking",
-    "Kitesurf", "MountainBikeRide", "NordicSki", "Pickleball", "Pilates", "Ride", "RockClimbing", "RollerSki",
-    "Rowing", "Run", "Sail", "Skateboard", "Snowboard", "Snowshoe", "Soccer", "StairStepper", "StandUpPaddling",
-    "Surfing", "Swim", "Tennis", "TrailRun", "Velomobile", "VirtualRide", "VirtualRow", "VirtualRun", "Walk",
-    "WeightTraining", "Wheelchair", "Windsurf", "Workout", "Yoga",
+    "AlpineSki",
+    "BackcountrySki",
+    "Canoeing",
+    "Crossfit",
+    "EBikeRide",
+    "Elliptical",
+    "EMountainBikeRide",
+    "Golf",
+    "GravelRide",
+    "Handcycle",
+    "HighIntensityIntervalTraining",
+    "Hike",
+    "IceSkate",
+    "InlineSkate",
+    "Kayaking",
+    "Kitesurf",
+    "MountainBikeRide",
+    "NordicSki",
+    "Pickleball",
+    "Pilates",
+    "Ride",
+    "RockClimbing",
+    "RollerSki",
+    "Rowing",
+    "Run",
+    "Sail",
+    "Skateboard",
+    "Snowboard",
+    "Snowshoe",
+    "Soccer",
+    "StairStepper",
+    "StandUpPaddling",
+    "Surfing",
+    "Swim",
+    "Tennis",
+    "TrailRun",
+    "Velomobile",
+    "VirtualRide",
+    "VirtualRow",
+    "VirtualRun",
+    "Walk",
+    "WeightTraining",
+    "Wheelchair",
+    "Windsurf",
+    "Workout",
+    "Yoga",
 ]
-Scope = Literal["read", "read_all", "profile:read_all", "profile:write", "activity:read", "activity:read_all",
-                "activity:write"]
+Scope = Literal[
+    "read", "read_all", "profile:read_all", "profile:write", "activity:read", "activity:read_all", "activity:write"
+]
 MemberAction = Literal["approve", "decline", "remove", "promote", "demote"]
 HR_ZONE_SHARES = (0.65, 0.81, 0.89, 0.97)
 POWER_ZONE_SHARES = (0.55, 0.75, 0.90, 1.05, 1.20, 1.50)
@@ -41,6 +133,7 @@ MAX_COMMENT = 1000
 
 
 # ---------------------------------------------------------------- what only the athlete does
+
 
 @tool(user_only=True)
 def authorize_app(db: Database, email: str, scope: list[Scope] | None = None) -> TokenObject:
@@ -63,9 +156,15 @@ def authorize_app(db: Database, email: str, scope: list[Scope] | None = None) ->
 
 
 _DAY_PARTS = ((5, "Morning"), (11, "Lunch"), (14, "Afternoon"), (18, "Evening"), (22, "Night"))
-_SPORT_WORDS = {"VirtualRide": "Virtual Ride", "VirtualRun": "Virtual Run", "TrailRun": "Trail Run",
-                "GravelRide": "Gravel Ride", "MountainBikeRide": "Mountain Bike Ride", "EBikeRide": "E-Bike Ride",
-                "WeightTraining": "Weight Training"}
+_SPORT_WORDS = {
+    "VirtualRide": "Virtual Ride",
+    "VirtualRun": "Virtual Run",
+    "TrailRun": "Trail Run",
+    "GravelRide": "Gravel Ride",
+    "MountainBikeRide": "Mountain Bike Ride",
+    "EBikeRide": "E-Bike Ride",
+    "WeightTraining": "Weight Training",
+}
 
 
 def _default_name(sport_type: str, local: str) -> str:
@@ -112,42 +211,86 @@ def upload_activity_file(
     local = data["start_date_local"]
     gear_id = default_gear(db, athlete["id"], data["sport_type"])
     activity = db.insert(
-        activities, id=db.new_id(activities, "1451", 7), athlete_id=athlete["id"],
-        name=name or _default_name(data["sport_type"], local), description=description,
-        sport_type=data["sport_type"], workout_type=None, start_date=to_utc(local, offset), start_date_local=local,
-        timezone=athlete["timezone"], utc_offset=offset, distance=data["distance"], moving_time=data["moving_time"],
-        elapsed_time=data["elapsed_time"], total_elevation_gain=data["total_elevation_gain"],
-        average_speed=round(data["distance"] / data["moving_time"], 3), max_speed=data["max_speed"],
-        average_heartrate=data.get("average_heartrate"), max_heartrate=data.get("max_heartrate"),
-        average_watts=data.get("average_watts"), calories=data.get("calories"), trainer=trainer, commute=commute,
-        manual=False, visibility=athlete["default_visibility"], hide_from_home=False, gear_id=gear_id,
-        device_name=file["device_name"], external_id=file_name,
+        activities,
+        id=db.new_id(activities, "1451", 7),
+        athlete_id=athlete["id"],
+        name=name or _default_name(data["sport_type"], local),
+        description=description,
+        sport_type=data["sport_type"],
+        workout_type=None,
+        start_date=to_utc(local, offset),
+        start_date_local=local,
+        timezone=athlete["timezone"],
+        utc_offset=offset,
+        distance=data["distance"],
+        moving_time=data["moving_time"],
+        elapsed_time=data["elapsed_time"],
+        total_elevation_gain=data["total_elevation_gain"],
+        average_speed=round(data["distance"] / data["moving_time"], 3),
+        max_speed=data["max_speed"],
+        average_heartrate=data.get("average_heartrate"),
+        max_heartrate=data.get("max_heartrate"),
+        average_watts=data.get("average_watts"),
+        calories=data.get("calories"),
+        trainer=trainer,
+        commute=commute,
+        manual=False,
+        visibility=athlete["default_visibility"],
+        hide_from_home=False,
+        gear_id=gear_id,
+        device_name=file["device_name"],
+        external_id=file_name,
     )
     move_gear_distance(db, None, gear_id, data["distance"])
     for index, lap in enumerate(data["laps"], start=1):
-        db.insert(laps, id=db.new_id(laps, "5120", 7), activity_id=activity["id"], lap_index=index,
-                  name=f"Lap {index}", **lap)
+        db.insert(
+            laps, id=db.new_id(laps, "5120", 7), activity_id=activity["id"], lap_index=index, name=f"Lap {index}", **lap
+        )
     for effort in data["efforts"]:
         effort_local = add_seconds(local, effort["start_offset"])
         db.insert(
-            segment_efforts, id=db.new_id(segment_efforts, "3291", 8), activity_id=activity["id"],
-            segment_id=effort["segment_id"], athlete_id=athlete["id"], elapsed_time=effort["elapsed_time"],
-            moving_time=effort["moving_time"], start_date=to_utc(effort_local, offset),
-            start_date_local=effort_local, distance=effort["distance"],
-            average_heartrate=effort.get("average_heartrate"), average_watts=effort.get("average_watts"),
+            segment_efforts,
+            id=db.new_id(segment_efforts, "3291", 8),
+            activity_id=activity["id"],
+            segment_id=effort["segment_id"],
+            athlete_id=athlete["id"],
+            elapsed_time=effort["elapsed_time"],
+            moving_time=effort["moving_time"],
+            start_date=to_utc(effort_local, offset),
+            start_date_local=effort_local,
+            distance=effort["distance"],
+            average_heartrate=effort.get("average_heartrate"),
+            average_watts=effort.get("average_watts"),
         )
     upload_id = db.new_id(uploads, "1532", 7)
-    db.insert(uploads, id=upload_id, athlete_id=athlete["id"], external_id=file_name, data_type=data_type,
-              status="Your activity is ready.", error=None, activity_id=activity["id"], created_at=db.now_iso())
-    return UploadObject(id=upload_id, id_str=upload_id, external_id=file_name, error=None,
-                        status="Your activity is ready.", activity_id=activity["id"])
+    db.insert(
+        uploads,
+        id=upload_id,
+        athlete_id=athlete["id"],
+        external_id=file_name,
+        data_type=data_type,
+        status="Your activity is ready.",
+        error=None,
+        activity_id=activity["id"],
+        created_at=db.now_iso(),
+    )
+    return UploadObject(
+        id=upload_id,
+        id_str=upload_id,
+        external_id=file_name,
+        error=None,
+        status="Your activity is ready.",
+        activity_id=activity["id"],
+    )
 
 
 # ---------------------------------------------------------------- athlete
 
+
 def _member_count(db: Database, club_id: str) -> int:
     return db.conn.execute(
-        select(func.count()).select_from(club_memberships)
+        select(func.count())
+        .select_from(club_memberships)
         .where(club_memberships.c.club_id == club_id, club_memberships.c.membership == "member")
     ).scalar()
 
@@ -160,12 +303,21 @@ def get_logged_in_athlete(db: Database) -> DetailedAthlete:
     club_rows = []
     for m in db.find(club_memberships, athlete_id=me["id"], order_by=[club_memberships.c.club_id]):
         club = db.get(clubs, m["club_id"], "Club")
-        club_rows.append(ClubSummary(
-            id=club["id"], name=club["name"], url=f"https://www.strava.com/clubs/{club['vanity']}",
-            sport_type=club["sport_type"], city=club["city"], private=club["private"], verified=club["verified"],
-            member_count=_member_count(db, club["id"]), membership=m["membership"],
-            admin=m["role"] in {"admin", "owner"}, owner=m["role"] == "owner",
-        ))
+        club_rows.append(
+            ClubSummary(
+                id=club["id"],
+                name=club["name"],
+                url=f"https://www.strava.com/clubs/{club['vanity']}",
+                sport_type=club["sport_type"],
+                city=club["city"],
+                private=club["private"],
+                verified=club["verified"],
+                member_count=_member_count(db, club["id"]),
+                membership=m["membership"],
+                admin=m["role"] in {"admin", "owner"},
+                owner=m["role"] == "owner",
+            )
+        )
     own_gear = db.find(gear, athlete_id=me["id"], order_by=[gear.c.name])
     return DetailedAthlete(
         **{k: me[k] for k in DetailedAthlete.model_fields if k in me},
@@ -223,6 +375,7 @@ def update_logged_in_athlete(db: Database, weight: float | None = None, ftp: int
 
 # ---------------------------------------------------------------- activities
 
+
 @tool(read_only=True)
 def list_athlete_activities(
     db: Database,
@@ -242,13 +395,18 @@ def list_athlete_activities(
     """
     me, scope = authenticated(db, "activity:read")
     rows = [
-        r for r in db.find(activities, athlete_id=me["id"], order_by=[activities.c.start_date.desc()])
+        r
+        for r in db.find(activities, athlete_id=me["id"], order_by=[activities.c.start_date.desc()])
         if can_view(db, me, scope, r)
-        and (before is None or epoch(r["start_date"]) < before) and (after is None or epoch(r["start_date"]) > after)
+        and (before is None or epoch(r["start_date"]) < before)
+        and (after is None or epoch(r["start_date"]) > after)
     ]
     page = paginate(rows, page_size, cursor, max_page_size=200)
-    return Page[SummaryActivity](results=[summary_activity(db, me, r) for r in page.results],
-                                 next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[SummaryActivity](
+        results=[summary_activity(db, me, r) for r in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 @tool(read_only=True)
@@ -304,13 +462,35 @@ def create_activity(
     gear_id = default_gear(db, me["id"], sport_type)
     speed = round(distance / elapsed_time, 3)
     row = db.insert(
-        activities, id=db.new_id(activities, "1451", 7), athlete_id=me["id"], name=name.strip(),
-        description=description, sport_type=sport_type, workout_type=None, start_date=start, start_date_local=local,
-        timezone=me["timezone"], utc_offset=offset, distance=float(distance), moving_time=elapsed_time,
-        elapsed_time=elapsed_time, total_elevation_gain=0.0, average_speed=speed, max_speed=speed,
-        average_heartrate=None, max_heartrate=None, average_watts=None, calories=None, trainer=trainer,
-        commute=commute, manual=True, visibility=me["default_visibility"], hide_from_home=False, gear_id=gear_id,
-        device_name=None, external_id=None,
+        activities,
+        id=db.new_id(activities, "1451", 7),
+        athlete_id=me["id"],
+        name=name.strip(),
+        description=description,
+        sport_type=sport_type,
+        workout_type=None,
+        start_date=start,
+        start_date_local=local,
+        timezone=me["timezone"],
+        utc_offset=offset,
+        distance=float(distance),
+        moving_time=elapsed_time,
+        elapsed_time=elapsed_time,
+        total_elevation_gain=0.0,
+        average_speed=speed,
+        max_speed=speed,
+        average_heartrate=None,
+        max_heartrate=None,
+        average_watts=None,
+        calories=None,
+        trainer=trainer,
+        commute=commute,
+        manual=True,
+        visibility=me["default_visibility"],
+        hide_from_home=False,
+        gear_id=gear_id,
+        device_name=None,
+        external_id=None,
     )
     move_gear_distance(db, None, gear_id, row["distance"])
     return detailed_activity(db, me, row)
@@ -347,8 +527,15 @@ def update_activity(
     """
     me, scope = authenticated(db, "activity:write")
     row = own_activity(db, me, scope, activity_id)
-    given = {"name": name, "description": description, "sport_type": sport_type, "commute": commute,
-             "trainer": trainer, "hide_from_home": hide_from_home, "visibility": visibility}
+    given = {
+        "name": name,
+        "description": description,
+        "sport_type": sport_type,
+        "commute": commute,
+        "trainer": trainer,
+        "hide_from_home": hide_from_home,
+        "visibility": visibility,
+    }
     changes = {k: v for k, v in given.items() if v is not None}
     if not changes and gear_id is None:
         raise InvalidRequest("Nothing to update: give at least one field.")
@@ -400,13 +587,21 @@ def create_activity_comment(db: Database, activity_id: str, text: str) -> Commen
         raise InvalidRequest("text can't be blank.")
     if len(body) > MAX_COMMENT:
         raise InvalidRequest(f"text is longer than {MAX_COMMENT} characters.")
-    comment = db.insert(comments, id=db.new_id(comments, "9870", 6), activity_id=row["id"], athlete_id=me["id"],
-                        text=body, created_at=db.now_iso())
-    return CommentObject(id=comment["id"], activity_id=row["id"], athlete=summary(me), text=body,
-                         created_at=comment["created_at"])
+    comment = db.insert(
+        comments,
+        id=db.new_id(comments, "9870", 6),
+        activity_id=row["id"],
+        athlete_id=me["id"],
+        text=body,
+        created_at=db.now_iso(),
+    )
+    return CommentObject(
+        id=comment["id"], activity_id=row["id"], athlete=summary(me), text=body, created_at=comment["created_at"]
+    )
 
 
 # ---------------------------------------------------------------- segments
+
 
 def _visible_segment(db: Database, me: dict, scope: list[str], segment_id: str) -> dict:
     found = db.find(segments, id=str(segment_id))
@@ -425,15 +620,19 @@ def _detailed_segment(db: Database, me: dict, seg: dict) -> DetailedSegment:
         **{k: seg[k] for k in DetailedSegment.model_fields if k in seg},
         starred=is_starred(db, me["id"], seg["id"]),
         star_count=len(db.find(segment_stars, segment_id=seg["id"])),
-        effort_count=len(all_efforts), athlete_count=len({e["athlete_id"] for e in all_efforts}),
+        effort_count=len(all_efforts),
+        athlete_count=len({e["athlete_id"] for e in all_efforts}),
         athlete_segment_stats=SegmentStats(
             pr_elapsed_time=best["elapsed_time"] if best else None,
             pr_date=best["start_date_local"][:10] if best else None,
-            pr_activity_id=best["activity_id"] if best else None, effort_count=len(mine),
+            pr_activity_id=best["activity_id"] if best else None,
+            effort_count=len(mine),
         ),
-        xoms=Xoms(kom=clock_time(crowns["M"][0]["elapsed_time"]) if crowns["M"] else None,
-                  qom=clock_time(crowns["F"][0]["elapsed_time"]) if crowns["F"] else None,
-                  overall=clock_time(overall[0]["elapsed_time"]) if overall else None),
+        xoms=Xoms(
+            kom=clock_time(crowns["M"][0]["elapsed_time"]) if crowns["M"] else None,
+            qom=clock_time(crowns["F"][0]["elapsed_time"]) if crowns["F"] else None,
+            overall=clock_time(overall[0]["elapsed_time"]) if overall else None,
+        ),
     )
 
 
@@ -470,6 +669,7 @@ def star_segment(db: Database, segment_id: str, starred: bool = True) -> Detaile
 
 
 # ---------------------------------------------------------------- gear
+
 
 @tool()
 def update_gear(
@@ -527,6 +727,7 @@ def update_gear(
 
 # ---------------------------------------------------------------- clubs
 
+
 def _club(db: Database, club_id: str) -> dict:
     found = db.find(clubs, id=str(club_id)) or db.find(clubs, vanity=str(club_id).strip().lower())
     if not found:
@@ -540,8 +741,9 @@ def _membership(db: Database, club_id: str, athlete_id: str) -> dict | None:
 
 
 def _club_member(db: Database, row: dict) -> ClubMember:
-    return ClubMember(athlete=summary(db.get(athletes, row["athlete_id"], "Athlete")), membership=row["membership"],
-                      role=row["role"])
+    return ClubMember(
+        athlete=summary(db.get(athletes, row["athlete_id"], "Athlete")), membership=row["membership"], role=row["role"]
+    )
 
 
 @tool(read_only=True)
@@ -560,8 +762,11 @@ def get_club(db: Database, club_id: str) -> DetailedClub:
     rows = db.find(club_memberships, club_id=club["id"], order_by=[club_memberships.c.athlete_id])
     return DetailedClub(
         **{k: club[k] for k in DetailedClub.model_fields if k in club},
-        url=f"https://www.strava.com/clubs/{club['vanity']}", member_count=_member_count(db, club["id"]),
-        membership=mine["membership"] if mine else None, admin=is_admin, owner=is_member and mine["role"] == "owner",
+        url=f"https://www.strava.com/clubs/{club['vanity']}",
+        member_count=_member_count(db, club["id"]),
+        membership=mine["membership"] if mine else None,
+        admin=is_admin,
+        owner=is_member and mine["role"] == "owner",
         members=[_club_member(db, r) for r in rows if r["membership"] == "member"] if is_member else [],
         join_requests=[_club_member(db, r) for r in rows if r["membership"] == "pending"] if is_admin else [],
     )
@@ -582,8 +787,15 @@ def join_club(db: Database, club_id: str) -> MembershipResult:
         state = "are already a member of" if mine["membership"] == "member" else "already asked to join"
         raise Conflict(f"You {state} {club['name']}.")
     membership = "pending" if club["private"] else "member"
-    db.insert(club_memberships, id=f"{club['id']}-{me['id']}", club_id=club["id"], athlete_id=me["id"],
-              membership=membership, role="member", joined_at=db.now_iso())
+    db.insert(
+        club_memberships,
+        id=f"{club['id']}-{me['id']}",
+        club_id=club["id"],
+        athlete_id=me["id"],
+        membership=membership,
+        role="member",
+        joined_at=db.now_iso(),
+    )
     return MembershipResult(success=True, active=membership == "member", membership=membership)
 
 
@@ -645,12 +857,24 @@ def manage_club_member(db: Database, club_id: str, athlete_id: str, action: Memb
     if action in {"decline", "remove"}:
         db.delete(club_memberships, target["id"])
     else:
-        updated = db.update(club_memberships, target["id"],
-                            **({"membership": "member"} if action == "approve" else
-                               {"role": "admin" if action == "promote" else "member"}))
+        updated = db.update(
+            club_memberships,
+            target["id"],
+            **(
+                {"membership": "member"}
+                if action == "approve"
+                else {"role": "admin" if action == "promote" else "member"}
+            ),
+        )
         membership, role = updated["membership"], updated["role"]
-    return MemberUpdate(club_id=club["id"], athlete=who, action=action, membership=membership, role=role,
-                        member_count=_member_count(db, club["id"]))
+    return MemberUpdate(
+        club_id=club["id"],
+        athlete=who,
+        action=action,
+        membership=membership,
+        role=role,
+        member_count=_member_count(db, club["id"]),
+    )
 
 
 @tool(read_only=True)
@@ -673,11 +897,15 @@ def list_club_activities(
     members = [m["athlete_id"] for m in db.find(club_memberships, club_id=club["id"], membership="member")]
     rows = db.find(activities, activities.c.athlete_id.in_(members), order_by=[activities.c.start_date.desc()])
     page = paginate([r for r in rows if can_view(db, me, scope, r)], page_size, cursor, max_page_size=200)
-    return Page[SummaryActivity](results=[summary_activity(db, me, r) for r in page.results],
-                                 next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[SummaryActivity](
+        results=[summary_activity(db, me, r) for r in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 # ---------------------------------------------------------------- routes
+
 
 @tool(read_only=True)
 def list_athlete_routes(db: Database, page_size: int = 30, cursor: str | None = None) -> Page[RouteObject]:
@@ -689,13 +917,17 @@ def list_athlete_routes(db: Database, page_size: int = 30, cursor: str | None = 
         cursor: The next_cursor of the previous page.
     """
     me, scope = authenticated(db)
-    rows = [r for r in db.find(routes, athlete_id=me["id"], order_by=[routes.c.created_at.desc()])
-            if not r["private"] or "read_all" in scope]
+    rows = [
+        r
+        for r in db.find(routes, athlete_id=me["id"], order_by=[routes.c.created_at.desc()])
+        if not r["private"] or "read_all" in scope
+    ]
     page = paginate(rows, page_size, cursor, max_page_size=200)
     results = [
-        RouteObject(**{k: r[k] for k in RouteObject.model_fields if k in r},
-                    segments=[RouteSegment(id=s, name=db.get(segments, s, "Segment")["name"])
-                              for s in r["segment_ids"]])
+        RouteObject(
+            **{k: r[k] for k in RouteObject.model_fields if k in r},
+            segments=[RouteSegment(id=s, name=db.get(segments, s, "Segment")["name"]) for s in r["segment_ids"]],
+        )
         for r in page.results
     ]
     return Page[RouteObject](results=results, next_cursor=page.next_cursor, has_more=page.has_more)

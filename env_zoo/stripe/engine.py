@@ -51,6 +51,7 @@ def add_interval(start: datetime, interval: str, count: int) -> datetime:
 
 # ---------------------------------------------------------------- card payments
 
+
 def attempt_payment(db: Database, pi: dict[str, Any], authenticated: bool = False) -> dict[str, Any]:
     """Run a confirmed PaymentIntent against its card: decline, ask for 3-D Secure, or charge it."""
     pm = db.get(payment_methods, pi["payment_method"], "PaymentMethod")
@@ -74,20 +75,40 @@ def fail_authentication(db: Database, pi: dict[str, Any]) -> dict[str, Any]:
 
 def _new_charge(db: Database, pi: dict[str, Any], pm: dict[str, Any], **values: Any) -> dict[str, Any]:
     return db.insert(
-        charges, id=db.new_id(charges, "ch_"), payment_intent=pi["id"], customer=pi["customer"],
-        payment_method=pm["id"], amount=pi["amount"], currency=pi["currency"], created=db.now_iso(), **values,
+        charges,
+        id=db.new_id(charges, "ch_"),
+        payment_intent=pi["id"],
+        customer=pi["customer"],
+        payment_method=pm["id"],
+        amount=pi["amount"],
+        currency=pi["currency"],
+        created=db.now_iso(),
+        **values,
     )
 
 
 def _decline(db: Database, pi: dict[str, Any], pm: dict[str, Any], code: str, decline_code: str) -> dict[str, Any]:
     message = DECLINE_MESSAGES.get(decline_code, "Your card was declined.")
     charge = _new_charge(
-        db, pi, pm, amount_captured=0, amount_refunded=0, status="failed", paid=False, captured=False,
-        refunded=False, disputed=False, failure_code=code, failure_message=message,
+        db,
+        pi,
+        pm,
+        amount_captured=0,
+        amount_refunded=0,
+        status="failed",
+        paid=False,
+        captured=False,
+        refunded=False,
+        disputed=False,
+        failure_code=code,
+        failure_message=message,
     )
     error = {"code": code, "decline_code": decline_code, "message": message}
     updated = db.update(
-        payment_intents, pi["id"], status="requires_payment_method", latest_charge=charge["id"],
+        payment_intents,
+        pi["id"],
+        status="requires_payment_method",
+        latest_charge=charge["id"],
         last_payment_error=error,
     )
     _record_invoice_attempt(db, updated, failed=True)
@@ -97,16 +118,24 @@ def _decline(db: Database, pi: dict[str, Any], pm: dict[str, Any], code: str, de
 def _succeed(db: Database, pi: dict[str, Any], pm: dict[str, Any]) -> dict[str, Any]:
     automatic = pi["capture_method"] == "automatic"
     charge = _new_charge(
-        db, pi, pm, amount_captured=pi["amount"] if automatic else 0, amount_refunded=0, status="succeeded",
-        paid=True, captured=automatic, refunded=False, disputed=False, failure_code=None, failure_message=None,
+        db,
+        pi,
+        pm,
+        amount_captured=pi["amount"] if automatic else 0,
+        amount_refunded=0,
+        status="succeeded",
+        paid=True,
+        captured=automatic,
+        refunded=False,
+        disputed=False,
+        failure_code=None,
+        failure_message=None,
     )
     if automatic:
         changes = {"status": "succeeded", "amount_received": pi["amount"], "amount_capturable": 0}
     else:
         changes = {"status": "requires_capture", "amount_capturable": pi["amount"]}
-    updated = db.update(
-        payment_intents, pi["id"], latest_charge=charge["id"], last_payment_error=None, **changes
-    )
+    updated = db.update(payment_intents, pi["id"], latest_charge=charge["id"], last_payment_error=None, **changes)
     if updated["invoice"] is not None and automatic:
         _record_invoice_attempt(db, updated, failed=False)
         mark_invoice_paid(db, db.get(invoices, updated["invoice"], "Invoice"), updated["amount"])
@@ -129,6 +158,7 @@ def _record_invoice_attempt(db: Database, pi: dict[str, Any], failed: bool) -> N
 
 # ---------------------------------------------------------------- invoices
 
+
 def refresh_delinquency(db: Database, customer_id: str) -> None:
     """A customer is delinquent while one of their open invoices has a failed collection attempt."""
     failing = [i for i in db.find(invoices, customer=customer_id, status="open") if i["attempt_count"] > 0]
@@ -138,8 +168,13 @@ def refresh_delinquency(db: Database, customer_id: str) -> None:
 def mark_invoice_paid(db: Database, invoice: dict[str, Any], amount: int, out_of_band: bool = False) -> dict[str, Any]:
     """Close an invoice as paid and bring its subscription back to active."""
     updated = db.update(
-        invoices, invoice["id"], status="paid", amount_paid=invoice["amount_paid"] + amount, amount_remaining=0,
-        paid_out_of_band=out_of_band, status_transitioned_at=db.now_iso(),
+        invoices,
+        invoice["id"],
+        status="paid",
+        amount_paid=invoice["amount_paid"] + amount,
+        amount_remaining=0,
+        paid_out_of_band=out_of_band,
+        status_transitioned_at=db.now_iso(),
     )
     if invoice["subscription"] is not None:
         sub = db.get(subscriptions, invoice["subscription"], "Subscription")
@@ -158,15 +193,35 @@ def create_draft(
         db.update(customers, customer["id"], currency=currency)
     subtotal = sum(line["unit_amount"] * line["quantity"] for line in lines)
     invoice = db.insert(
-        invoices, id=db.new_id(invoices, "in_"), number=None, customer=customer["id"], status="draft",
-        currency=currency, subtotal=subtotal, total=subtotal, starting_balance=0, ending_balance=None,
-        amount_due=subtotal, amount_paid=0, amount_remaining=subtotal, attempt_count=0, paid_out_of_band=False,
-        payment_intent=None, created=db.now_iso(), status_transitioned_at=None, **fields,
+        invoices,
+        id=db.new_id(invoices, "in_"),
+        number=None,
+        customer=customer["id"],
+        status="draft",
+        currency=currency,
+        subtotal=subtotal,
+        total=subtotal,
+        starting_balance=0,
+        ending_balance=None,
+        amount_due=subtotal,
+        amount_paid=0,
+        amount_remaining=subtotal,
+        attempt_count=0,
+        paid_out_of_band=False,
+        payment_intent=None,
+        created=db.now_iso(),
+        status_transitioned_at=None,
+        **fields,
     )
     for line in lines:
         db.insert(
-            invoice_lines, id=db.new_id(invoice_lines, "il_"), invoice=invoice["id"], description=line["description"],
-            price=line.get("price"), quantity=line["quantity"], unit_amount=line["unit_amount"],
+            invoice_lines,
+            id=db.new_id(invoice_lines, "il_"),
+            invoice=invoice["id"],
+            description=line["description"],
+            price=line.get("price"),
+            quantity=line["quantity"],
+            unit_amount=line["unit_amount"],
             amount=line["unit_amount"] * line["quantity"],
         )
     return invoice
@@ -181,9 +236,15 @@ def finalize(db: Database, invoice: dict[str, Any]) -> dict[str, Any]:
     amount_due = invoice["total"] + applied
     db.update(customers, customer["id"], balance=balance - applied)
     updated = db.update(
-        invoices, invoice["id"], status="open", number=f"{customer['invoice_prefix']}-{sequence:04d}",
-        starting_balance=balance, ending_balance=balance - applied, amount_due=amount_due,
-        amount_remaining=amount_due, status_transitioned_at=db.now_iso(),
+        invoices,
+        invoice["id"],
+        status="open",
+        number=f"{customer['invoice_prefix']}-{sequence:04d}",
+        starting_balance=balance,
+        ending_balance=balance - applied,
+        amount_due=amount_due,
+        amount_remaining=amount_due,
+        status_transitioned_at=db.now_iso(),
     )
     if amount_due == 0:
         updated = mark_invoice_paid(db, updated, 0)
@@ -202,11 +263,23 @@ def collect_invoice(db: Database, invoice: dict[str, Any], payment_method_id: st
         intent = db.update(payment_intents, pi[0]["id"], payment_method=payment_method_id)
     else:
         intent = db.insert(
-            payment_intents, id=db.new_id(payment_intents, "pi_"), amount=invoice["amount_remaining"],
-            amount_capturable=0, amount_received=0, currency=invoice["currency"], customer=invoice["customer"],
-            payment_method=payment_method_id, status="requires_confirmation", capture_method="automatic",
-            description=f"Invoice {invoice['number']}", receipt_email=None, invoice=invoice["id"],
-            latest_charge=None, last_payment_error=None, cancellation_reason=None, canceled_at=None,
+            payment_intents,
+            id=db.new_id(payment_intents, "pi_"),
+            amount=invoice["amount_remaining"],
+            amount_capturable=0,
+            amount_received=0,
+            currency=invoice["currency"],
+            customer=invoice["customer"],
+            payment_method=payment_method_id,
+            status="requires_confirmation",
+            capture_method="automatic",
+            description=f"Invoice {invoice['number']}",
+            receipt_email=None,
+            invoice=invoice["id"],
+            latest_charge=None,
+            last_payment_error=None,
+            cancellation_reason=None,
+            canceled_at=None,
             created=db.now_iso(),
         )
         db.update(invoices, invoice["id"], payment_intent=intent["id"])
@@ -216,25 +289,36 @@ def collect_invoice(db: Database, invoice: dict[str, Any], payment_method_id: st
 
 # ---------------------------------------------------------------- subscriptions
 
+
 def bill_first_period(
     db: Database, customer: dict[str, Any], sub: dict[str, Any], price: dict[str, Any], card: str | None
 ) -> None:
     """Invoice a new subscription's first period at once; charge_automatically collects it from `card`."""
     product = db.get(products, price["product"], "Product")
-    every = price["recurring_interval"] if price["recurring_interval_count"] == 1 else (
-        f"every {price['recurring_interval_count']} {price['recurring_interval']}s"
+    every = (
+        price["recurring_interval"]
+        if price["recurring_interval_count"] == 1
+        else (f"every {price['recurring_interval_count']} {price['recurring_interval']}s")
     )
     line = {
         "description": f"{sub['quantity']} × {product['name']} (at {money(price['unit_amount'], price['currency'])} "
         f"/ {every})",
-        "price": price["id"], "quantity": sub["quantity"], "unit_amount": price["unit_amount"],
+        "price": price["id"],
+        "quantity": sub["quantity"],
+        "unit_amount": price["unit_amount"],
     }
     due = None
     if sub["days_until_due"] is not None:
         due = add_interval(db.now(), "day", sub["days_until_due"]).strftime("%Y-%m-%d")
     invoice = create_draft(
-        db, customer, price["currency"], [line], subscription=sub["id"], collection_method=sub["collection_method"],
-        due_date=due, description=None,
+        db,
+        customer,
+        price["currency"],
+        [line],
+        subscription=sub["id"],
+        collection_method=sub["collection_method"],
+        due_date=due,
+        description=None,
     )
     db.update(subscriptions, sub["id"], latest_invoice=invoice["id"])
     invoice = finalize(db, invoice)

@@ -215,7 +215,9 @@ class InvoiceLineInput(BaseModel):
 T = TypeVar("T")
 
 
-def page_of(rows: list[dict[str, Any]], limit: int, cursor: str | None, build: Callable[[dict[str, Any]], T]) -> Page[T]:
+def page_of(
+    rows: list[dict[str, Any]], limit: int, cursor: str | None, build: Callable[[dict[str, Any]], T]
+) -> Page[T]:
     """One page of stored rows as API objects: only the rows on the page are built."""
     page = paginate(rows, limit, cursor)
     return Page[Any](results=[build(row) for row in page.results], next_cursor=page.next_cursor, has_more=page.has_more)
@@ -224,7 +226,10 @@ def page_of(rows: list[dict[str, Any]], limit: int, cursor: str | None, build: C
 def payment_method_object(row: dict[str, Any]) -> PaymentMethodObject:
     """A stored card as the API shows it."""
     return PaymentMethodObject(
-        id=row["id"], type=row["type"], customer=row["customer"], billing_name=row["billing_name"],
+        id=row["id"],
+        type=row["type"],
+        customer=row["customer"],
+        billing_name=row["billing_name"],
         card=Card(**{k: row[k] for k in Card.model_fields}),
     )
 
@@ -246,7 +251,8 @@ def price_object(db: Database, row: dict[str, Any]) -> PriceObject:
         recurring = Recurring(interval=row["recurring_interval"], interval_count=row["recurring_interval_count"])
     return PriceObject(
         **{k: row[k] for k in PriceObject.model_fields if k in row and k != "recurring"},
-        product_name=db.get(products, row["product"], "Product")["name"], recurring=recurring,
+        product_name=db.get(products, row["product"], "Product")["name"],
+        recurring=recurring,
     )
 
 
@@ -270,5 +276,6 @@ def invoice_object(db: Database, row: dict[str, Any]) -> InvoiceObject:
         error = db.get(payment_intents, row["payment_intent"], "PaymentIntent")["last_payment_error"]
     return InvoiceObject(
         **{k: row[k] for k in InvoiceObject.model_fields if k in row},
-        last_payment_error=error, lines=[InvoiceLineObject(**line) for line in lines],
+        last_payment_error=error,
+        lines=[InvoiceLineObject(**line) for line in lines],
     )

@@ -42,9 +42,7 @@ def owned_payment_method(db: Database, payment_method_id: str, customer_id: str)
     """A payment method that must be attached to the given customer."""
     pm = db.get(payment_methods, payment_method_id, "PaymentMethod")
     if pm["customer"] != customer_id:
-        raise InvalidRequest(
-            f"The payment method {payment_method_id} does not belong to the customer {customer_id}."
-        )
+        raise InvalidRequest(f"The payment method {payment_method_id} does not belong to the customer {customer_id}.")
     return pm
 
 
@@ -93,8 +91,14 @@ def invoice_lines(db: Database, lines: list[Any]) -> tuple[list[dict[str, Any]],
                 )
             currencies.add(price["currency"])
             name = line.description or db.get(products, price["product"], "Product")["name"]
-            resolved.append({"description": name, "price": price["id"], "quantity": line.quantity,
-                             "unit_amount": price["unit_amount"]})
+            resolved.append(
+                {
+                    "description": name,
+                    "price": price["id"],
+                    "quantity": line.quantity,
+                    "unit_amount": price["unit_amount"],
+                }
+            )
         else:
             if not line.description:
                 raise InvalidRequest("A custom-amount line needs a description")

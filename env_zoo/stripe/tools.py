@@ -58,27 +58,33 @@ Currency = Annotated[
 ]
 Limit = Annotated[int, Field(ge=1, le=100), ErrorText("Limit can range between 1 and 100.")]
 Amount = Annotated[
-    int, Field(ge=1, le=99_999_999),
+    int,
+    Field(ge=1, le=99_999_999),
     ErrorText("Amount must be a positive integer in the currency's smallest unit, no more than 99999999"),
 ]
 Quantity = Annotated[int, Field(ge=1), ErrorText("Invalid positive integer: quantity must be at least 1")]
 TrialDays = Annotated[int, Field(ge=1, le=730), ErrorText("trial_period_days must be between 1 and 730")]
 DueDays = Annotated[int, Field(ge=0, le=365), ErrorText("days_until_due must be between 0 and 365")]
-InvoiceLines = Annotated[
-    list[InvoiceLineInput], Field(min_length=1), ErrorText("An invoice needs at least one line")
-]
+InvoiceLines = Annotated[list[InvoiceLineInput], Field(min_length=1), ErrorText("An invoice needs at least one line")]
 CardLast4 = Annotated[str, Field(pattern=r"^\d{4}$"), ErrorText("card_last4 must be the card's last 4 digits")]
 SEARCHED = ("name", "email", "phone", "description")
 CollectionMethod = Literal["charge_automatically", "send_invoice"]
 CancellationReason = Literal["duplicate", "fraudulent", "requested_by_customer", "abandoned"]
 RefundReason = Literal["duplicate", "fraudulent", "requested_by_customer"]
 CancellationFeedback = Literal[
-    "customer_service", "low_quality", "missing_features", "other", "switched_service", "too_complex",
-    "too_expensive", "unused",
+    "customer_service",
+    "low_quality",
+    "missing_features",
+    "other",
+    "switched_service",
+    "too_complex",
+    "too_expensive",
+    "unused",
 ]
 
 
 # ---------------------------------------------------------------- customers and cards
+
 
 @tool(read_only=True)
 def search_customers(
@@ -116,14 +122,21 @@ def list_payment_methods(db: Database, customer: str) -> list[PaymentMethodObjec
 
 # ---------------------------------------------------------------- payment intents
 
+
 @tool(read_only=True)
 def list_payment_intents(
     db: Database,
     customer: str | None = None,
     status: Literal[
-        "requires_payment_method", "requires_confirmation", "requires_action", "processing", "requires_capture",
-        "canceled", "succeeded",
-    ] | None = None,
+        "requires_payment_method",
+        "requires_confirmation",
+        "requires_action",
+        "processing",
+        "requires_capture",
+        "canceled",
+        "succeeded",
+    ]
+    | None = None,
     limit: Limit = 10,
     starting_after: str | None = None,
 ) -> Page[PaymentIntentObject]:
@@ -137,7 +150,9 @@ def list_payment_intents(
     """
     if customer is not None:
         db.get(customers, customer, "Customer")
-    rows = db.find(payment_intents, order_by=[payment_intents.c.created.desc()], **given(customer=customer, status=status))
+    rows = db.find(
+        payment_intents, order_by=[payment_intents.c.created.desc()], **given(customer=customer, status=status)
+    )
     return page_of(rows, limit, starting_after, lambda r: payment_intent_object(db, r))
 
 
@@ -176,11 +191,24 @@ def create_payment_intent(
     if confirm and payment_method is None:
         raise InvalidRequest("You cannot confirm this PaymentIntent because it's missing a payment method.")
     row = db.insert(
-        payment_intents, id=db.new_id(payment_intents, "pi_"), amount=amount, amount_capturable=0,
-        amount_received=0, currency=currency, customer=customer, payment_method=payment_method,
-        status="requires_confirmation" if payment_method else "requires_payment_method", capture_method=capture_method,
-        description=description, receipt_email=receipt_email, invoice=None, latest_charge=None,
-        last_payment_error=None, cancellation_reason=None, canceled_at=None, created=db.now_iso(),
+        payment_intents,
+        id=db.new_id(payment_intents, "pi_"),
+        amount=amount,
+        amount_capturable=0,
+        amount_received=0,
+        currency=currency,
+        customer=customer,
+        payment_method=payment_method,
+        status="requires_confirmation" if payment_method else "requires_payment_method",
+        capture_method=capture_method,
+        description=description,
+        receipt_email=receipt_email,
+        invoice=None,
+        latest_charge=None,
+        last_payment_error=None,
+        cancellation_reason=None,
+        canceled_at=None,
+        created=db.now_iso(),
     )
     if confirm:
         row = engine.attempt_payment(db, row)
@@ -188,9 +216,7 @@ def create_payment_intent(
 
 
 @tool()
-def confirm_payment_intent(
-    db: Database, payment_intent: str, payment_method: str | None = None
-) -> PaymentIntentObject:
+def confirm_payment_intent(db: Database, payment_intent: str, payment_method: str | None = None) -> PaymentIntentObject:
     """Confirm a PaymentIntent: charge its card (or a new one, e.g. after a decline).
 
     The result is succeeded (or requires_capture for manual capture), requires_action when the customer must
@@ -221,8 +247,10 @@ def confirm_payment_intent(
 
 @tool()
 def capture_payment_intent(
-    db: Database, payment_intent: str,
-    amount_to_capture: Annotated[int, Field(ge=1), ErrorText("amount_to_capture must be a positive integer")] | None = None,
+    db: Database,
+    payment_intent: str,
+    amount_to_capture: Annotated[int, Field(ge=1), ErrorText("amount_to_capture must be a positive integer")]
+    | None = None,
 ) -> PaymentIntentObject:
     """Capture the funds of an authorized (requires_capture) PaymentIntent, in full or in part.
 
@@ -246,7 +274,11 @@ def capture_payment_intent(
         )
     charge = db.get(charges, pi["latest_charge"], "Charge")
     db.update(
-        charges, charge["id"], captured=True, amount_captured=amount, amount_refunded=charge["amount"] - amount,
+        charges,
+        charge["id"],
+        captured=True,
+        amount_captured=amount,
+        amount_refunded=charge["amount"] - amount,
     )
     row = db.update(payment_intents, payment_intent, status="succeeded", amount_received=amount, amount_capturable=0)
     return payment_intent_object(db, row)
@@ -276,15 +308,20 @@ def cancel_payment_intent(
         charge = db.get(charges, pi["latest_charge"], "Charge")
         db.update(charges, charge["id"], amount_refunded=charge["amount"], refunded=True)
     row = db.update(
-        payment_intents, payment_intent, status="canceled", amount_capturable=0,
-        cancellation_reason=cancellation_reason, canceled_at=db.now_iso(),
+        payment_intents,
+        payment_intent,
+        status="canceled",
+        amount_capturable=0,
+        cancellation_reason=cancellation_reason,
+        canceled_at=db.now_iso(),
     )
     return payment_intent_object(db, row)
 
 
 @tool()
 def create_refund(
-    db: Database, payment_intent: str,
+    db: Database,
+    payment_intent: str,
     amount: Annotated[int, Field(ge=1), ErrorText("Refund amount must be a positive integer.")] | None = None,
     reason: RefundReason | None = None,
 ) -> RefundObject:
@@ -301,9 +338,7 @@ def create_refund(
             "This PaymentIntent has not been captured. Cancel it to release the authorization instead of refunding."
         )
     if pi["status"] != "succeeded":
-        raise Conflict(
-            f"This PaymentIntent does not have a successful charge to refund (status: {pi['status']})."
-        )
+        raise Conflict(f"This PaymentIntent does not have a successful charge to refund (status: {pi['status']}).")
     charge = db.get(charges, pi["latest_charge"], "Charge")
     if charge["disputed"]:
         raise Conflict(f"Charge {charge['id']} has been charged back; you cannot refund a disputed charge.")
@@ -319,13 +354,21 @@ def create_refund(
     refunded = charge["amount_refunded"] + refund_amount
     db.update(charges, charge["id"], amount_refunded=refunded, refunded=refunded >= charge["amount"])
     row = db.insert(
-        refunds, id=db.new_id(refunds, "re_"), charge=charge["id"], payment_intent=payment_intent,
-        amount=refund_amount, currency=charge["currency"], reason=reason, status="succeeded", created=db.now_iso(),
+        refunds,
+        id=db.new_id(refunds, "re_"),
+        charge=charge["id"],
+        payment_intent=payment_intent,
+        amount=refund_amount,
+        currency=charge["currency"],
+        reason=reason,
+        status="succeeded",
+        created=db.now_iso(),
     )
     return RefundObject(**row)
 
 
 # ---------------------------------------------------------------- prices
+
 
 @tool(read_only=True)
 def list_prices(
@@ -345,20 +388,21 @@ def list_prices(
         limit: Results per page, 1 to 100.
         starting_after: The next_cursor of the previous page.
     """
-    rows = db.find(prices, order_by=[prices.c.product, prices.c.unit_amount],
-                   **given(active=active, type=type, currency=currency))
+    rows = db.find(
+        prices, order_by=[prices.c.product, prices.c.unit_amount], **given(active=active, type=type, currency=currency)
+    )
     return page_of(rows, limit, starting_after, lambda r: price_object(db, r))
 
 
 # ---------------------------------------------------------------- subscriptions
 
+
 @tool(read_only=True)
 def list_subscriptions(
     db: Database,
     customer: str | None = None,
-    status: Literal[
-        "incomplete", "incomplete_expired", "trialing", "active", "past_due", "unpaid", "canceled", "all"
-    ] | None = None,
+    status: Literal["incomplete", "incomplete_expired", "trialing", "active", "past_due", "unpaid", "canceled", "all"]
+    | None = None,
     price: str | None = None,
     limit: Limit = 10,
     starting_after: str | None = None,
@@ -431,13 +475,25 @@ def create_subscription(
     trial_end = engine.add_interval(now, "day", trial_period_days) if trial_period_days else None
     period_end = trial_end or engine.add_interval(now, interval, count)
     sub = db.insert(
-        subscriptions, id=db.new_id(subscriptions, "sub_"), customer=customer,
-        status="trialing" if trial_end else "incomplete", price=price, quantity=quantity,
-        currency=price_row["currency"], collection_method=collection_method, days_until_due=days_until_due,
-        default_payment_method=default_payment_method, cancel_at_period_end=False,
-        current_period_start=iso_timestamp(now), current_period_end=iso_timestamp(period_end),
-        trial_end=iso_timestamp(trial_end) if trial_end else None, canceled_at=None, cancellation_feedback=None,
-        cancellation_comment=None, latest_invoice=None, created=iso_timestamp(now),
+        subscriptions,
+        id=db.new_id(subscriptions, "sub_"),
+        customer=customer,
+        status="trialing" if trial_end else "incomplete",
+        price=price,
+        quantity=quantity,
+        currency=price_row["currency"],
+        collection_method=collection_method,
+        days_until_due=days_until_due,
+        default_payment_method=default_payment_method,
+        cancel_at_period_end=False,
+        current_period_start=iso_timestamp(now),
+        current_period_end=iso_timestamp(period_end),
+        trial_end=iso_timestamp(trial_end) if trial_end else None,
+        canceled_at=None,
+        cancellation_feedback=None,
+        cancellation_comment=None,
+        latest_invoice=None,
+        created=iso_timestamp(now),
     )
     if trial_end is None:
         engine.bill_first_period(db, cust, sub, price_row, card)
@@ -465,9 +521,7 @@ def update_subscription(
     """
     sub = db.get(subscriptions, subscription, "Subscription")
     if sub["status"] in ("canceled", "incomplete_expired"):
-        raise Conflict(
-            f"A {sub['status']} subscription can't be updated. Create a new subscription instead."
-        )
+        raise Conflict(f"A {sub['status']} subscription can't be updated. Create a new subscription instead.")
     changes: dict[str, Any] = {}
     if price is not None:
         new = db.get(prices, price, "Price")
@@ -512,13 +566,18 @@ def cancel_subscription(
     if sub["status"] == "canceled":
         raise Conflict(f"Subscription {subscription} is already canceled.")
     row = db.update(
-        subscriptions, subscription, status="canceled", canceled_at=db.now_iso(), cancellation_feedback=feedback,
+        subscriptions,
+        subscription,
+        status="canceled",
+        canceled_at=db.now_iso(),
+        cancellation_feedback=feedback,
         cancellation_comment=comment,
     )
     return subscription_object(db, row)
 
 
 # ---------------------------------------------------------------- invoices
+
 
 @tool(read_only=True)
 def list_invoices(
@@ -540,8 +599,11 @@ def list_invoices(
     """
     if customer is not None:
         db.get(customers, customer, "Customer")
-    rows = db.find(invoices, order_by=[invoices.c.created.desc()],
-                   **given(customer=customer, status=status, subscription=subscription))
+    rows = db.find(
+        invoices,
+        order_by=[invoices.c.created.desc()],
+        **given(customer=customer, status=status, subscription=subscription),
+    )
     return page_of(rows, limit, starting_after, lambda r: invoice_object(db, r))
 
 
@@ -581,7 +643,13 @@ def create_invoice(
     if days_until_due is not None:
         due = engine.add_interval(db.now(), "day", days_until_due).strftime("%Y-%m-%d")
     row = engine.create_draft(
-        db, cust, code, resolved, subscription=None, collection_method=collection_method, due_date=due,
+        db,
+        cust,
+        code,
+        resolved,
+        subscription=None,
+        collection_method=collection_method,
+        due_date=due,
         description=description,
     )
     return invoice_object(db, row)
@@ -679,6 +747,7 @@ def mark_invoice_uncollectible(db: Database, invoice: str) -> InvoiceObject:
 
 # ---------------------------------------------------------------- the cardholder
 
+
 @tool(user_only=True)
 def authenticate_3ds(db: Database, card_last4: CardLast4, amount: Amount, approve: bool = True) -> PaymentIntentObject:
     """(Cardholder only, in their banking app) Complete or refuse the 3-D Secure challenge of a pending payment.
@@ -689,7 +758,8 @@ def authenticate_3ds(db: Database, card_last4: CardLast4, amount: Amount, approv
         approve: true to approve the payment, false to refuse it.
     """
     waiting = [
-        pi for pi in db.find(payment_intents, status="requires_action", amount=amount)
+        pi
+        for pi in db.find(payment_intents, status="requires_action", amount=amount)
         if db.get(payment_methods, pi["payment_method"], "PaymentMethod")["last4"] == card_last4
     ]
     if not waiting:

@@ -287,6 +287,7 @@ class ListingObject(BaseModel):
 
 # ---------------------------------------------------------------- rows to objects
 
+
 def venue_object(row: dict[str, Any]) -> VenueObject:
     """A venue row as the API shows it."""
     return VenueObject(**{k: row[k] for k in VenueObject.model_fields})
@@ -308,8 +309,11 @@ def event_summary(db: Database, event: dict[str, Any]) -> EventSummary:
     venue = venue_of(db, event)
     return EventSummary(
         **{k: event[k] for k in ("id", "name", "local_date", "local_time", "status", "segment", "genre")},
-        venue_name=venue["name"], city=venue["city"], state_code=venue["state_code"],
-        attractions=[a.name for a in attraction_refs(db, event)], price_range=price_range(db, event["id"]),
+        venue_name=venue["name"],
+        city=venue["city"],
+        state_code=venue["state_code"],
+        attractions=[a.name for a in attraction_refs(db, event)],
+        price_range=price_range(db, event["id"]),
     )
 
 
@@ -318,10 +322,14 @@ def event_object(db: Database, event: dict[str, Any], event_presales: list[dict[
     own = {k: event[k] for k in EventObject.model_fields if k in event}
     ranges = price_range(db, event["id"])
     return EventObject(
-        **own, url=f"https://www.ticketmaster.com/event/{event['id']}",
-        presales=[PresaleObject(name=p["name"], start_datetime=p["start_datetime"], end_datetime=p["end_datetime"])
-                  for p in event_presales],
-        attractions=attraction_refs(db, event), venue=venue_object(venue_of(db, event)),
+        **own,
+        url=f"https://www.ticketmaster.com/event/{event['id']}",
+        presales=[
+            PresaleObject(name=p["name"], start_datetime=p["start_datetime"], end_datetime=p["end_datetime"])
+            for p in event_presales
+        ],
+        attractions=attraction_refs(db, event),
+        venue=venue_object(venue_of(db, event)),
         price_ranges=[ranges] if ranges else [],
     )
 
@@ -332,8 +340,15 @@ def standard_offer(db: Database, level: dict[str, Any]) -> OfferObject:
     sections = sorted({s["section"] for s in db.find(seats, price_level_id=level["id"])})
     fees = level["service_fee"] + level["facility_fee"]
     return OfferObject(
-        offer_id=level["id"], offer_type="standard", name=level["offer_name"], price_level=level["name"],
-        sections=sections, seats=[], price=level["face_value"], fees=fees, total_per_ticket=level["face_value"] + fees,
+        offer_id=level["id"],
+        offer_type="standard",
+        name=level["offer_name"],
+        price_level=level["name"],
+        sections=sections,
+        seats=[],
+        price=level["face_value"],
+        fees=fees,
+        total_per_ticket=level["face_value"] + fees,
         available=len(free),
     )
 
@@ -342,44 +357,78 @@ def resale_offer(db: Database, listing: dict[str, Any]) -> OfferObject:
     """A Verified Resale listing as an offer, sold as a set."""
     seat_rows = [db.get(seats, db.get(tickets, t, "Ticket")["seat_id"], "Seat") for t in listing["ticket_ids"]]
     return OfferObject(
-        offer_id=listing["id"], offer_type="resale", name="Verified Resale Ticket", price_level=None,
-        sections=sorted({s["section"] for s in seat_rows}), seats=[seat_text(s) for s in seat_rows],
-        price=listing["price_per_ticket"], fees=listing["buyer_fee_per_ticket"],
-        total_per_ticket=listing["price_per_ticket"] + listing["buyer_fee_per_ticket"], available=len(seat_rows),
+        offer_id=listing["id"],
+        offer_type="resale",
+        name="Verified Resale Ticket",
+        price_level=None,
+        sections=sorted({s["section"] for s in seat_rows}),
+        seats=[seat_text(s) for s in seat_rows],
+        price=listing["price_per_ticket"],
+        fees=listing["buyer_fee_per_ticket"],
+        total_per_ticket=listing["price_per_ticket"] + listing["buyer_fee_per_ticket"],
+        available=len(seat_rows),
     )
 
 
 def card_object(card: dict[str, Any], expired: bool) -> PaymentMethodObject:
     """A saved card."""
-    return PaymentMethodObject(**{k: card[k] for k in PaymentMethodObject.model_fields if k != "expired"},
-                               expired=expired)
+    return PaymentMethodObject(
+        **{k: card[k] for k in PaymentMethodObject.model_fields if k != "expired"}, expired=expired
+    )
 
 
 def ticket_object(db: Database, ticket: dict[str, Any]) -> TicketObject:
     """A ticket with its seat, and the listing or transfer it is in."""
     seat = db.get(seats, ticket["seat_id"], "Seat")
-    listing = next((x["id"] for x in db.find(listings, seller_account_id=ticket["account_id"], status="active")
-                    if ticket["id"] in x["ticket_ids"]), None)
-    transfer = next((t["id"] for t in db.find(transfers, sender_account_id=ticket["account_id"], status="pending")
-                     if ticket["id"] in t["ticket_ids"]), None)
+    listing = next(
+        (
+            x["id"]
+            for x in db.find(listings, seller_account_id=ticket["account_id"], status="active")
+            if ticket["id"] in x["ticket_ids"]
+        ),
+        None,
+    )
+    transfer = next(
+        (
+            t["id"]
+            for t in db.find(transfers, sender_account_id=ticket["account_id"], status="pending")
+            if ticket["id"] in t["ticket_ids"]
+        ),
+        None,
+    )
     return TicketObject(
-        ticket_id=ticket["id"], event_id=ticket["event_id"], event_name=db.get(events, ticket["event_id"])["name"],
-        order_id=ticket["order_id"], seat=seat_text(seat), section=seat["section"], row=seat["row"],
-        number=seat["number"], face_value=ticket["face_value"], delivery_method=ticket["delivery_method"],
-        origin=ticket["origin"], status=ticket["status"], listing_id=listing, transfer_id=transfer,
+        ticket_id=ticket["id"],
+        event_id=ticket["event_id"],
+        event_name=db.get(events, ticket["event_id"])["name"],
+        order_id=ticket["order_id"],
+        seat=seat_text(seat),
+        section=seat["section"],
+        row=seat["row"],
+        number=seat["number"],
+        face_value=ticket["face_value"],
+        delivery_method=ticket["delivery_method"],
+        origin=ticket["origin"],
+        status=ticket["status"],
+        listing_id=listing,
+        transfer_id=transfer,
     )
 
 
 def _event_fields(db: Database, event_id: str) -> dict[str, str]:
     event = db.get(events, event_id, "Event")
-    return {"event_name": event["name"], "event_date": event["local_date"], "event_status": event["status"],
-            "venue_name": venue_of(db, event)["name"]}
+    return {
+        "event_name": event["name"],
+        "event_date": event["local_date"],
+        "event_status": event["status"],
+        "venue_name": venue_of(db, event)["name"],
+    }
 
 
 def order_summary(db: Database, order: dict[str, Any]) -> OrderSummary:
     """An order row as a line of the order history."""
     return OrderSummary(
-        order_id=order["id"], **_event_fields(db, order["event_id"]),
+        order_id=order["id"],
+        **_event_fields(db, order["event_id"]),
         **{k: order[k] for k in ("event_id", "offer_type", "quantity", "total", "status", "created")},
     )
 
@@ -388,7 +437,8 @@ def order_object(db: Database, order: dict[str, Any]) -> OrderObject:
     """An order row with its tickets and the card that paid."""
     card = db.get(payment_methods, order["payment_method_id"], "Payment method")
     return OrderObject(
-        order_id=order["id"], **_event_fields(db, order["event_id"]),
+        order_id=order["id"],
+        **_event_fields(db, order["event_id"]),
         **{k: order[k] for k in OrderObject.model_fields if k in order and k != "id"},
         payment=f"{card['brand']} ending {card['last4']}",
         tickets=[ticket_object(db, t) for t in db.find(tickets, order_id=order["id"])],
@@ -404,13 +454,19 @@ def transfer_object(db: Database, transfer: dict[str, Any], viewer_id: str) -> T
     sender = db.get(accounts, transfer["sender_account_id"], "Account")
     event = db.get(events, transfer["event_id"], "Event")
     return TransferObject(
-        transfer_id=transfer["id"], direction="sent" if transfer["sender_account_id"] == viewer_id else "received",
-        event_id=event["id"], event_name=event["name"], event_date=event["local_date"],
+        transfer_id=transfer["id"],
+        direction="sent" if transfer["sender_account_id"] == viewer_id else "received",
+        event_id=event["id"],
+        event_name=event["name"],
+        event_date=event["local_date"],
         sender_name=f"{sender['first_name']} {sender['last_name']}",
         recipient_name=f"{transfer['recipient_first_name']} {transfer['recipient_last_name']}",
-        recipient_email=transfer["recipient_email"], message=transfer["message"],
-        seats=_seats_of(db, transfer["ticket_ids"]), ticket_ids=transfer["ticket_ids"],
-        accepted_ticket_ids=transfer["accepted_ticket_ids"], status=transfer["status"],
+        recipient_email=transfer["recipient_email"],
+        message=transfer["message"],
+        seats=_seats_of(db, transfer["ticket_ids"]),
+        ticket_ids=transfer["ticket_ids"],
+        accepted_ticket_ids=transfer["accepted_ticket_ids"],
+        status=transfer["status"],
         created=transfer["created"],
     )
 
@@ -421,11 +477,19 @@ def listing_object(db: Database, listing: dict[str, Any]) -> ListingObject:
     payout = listing["price_per_ticket"] - listing["seller_fee_per_ticket"]
     quantity = len(listing["ticket_ids"])
     return ListingObject(
-        listing_id=listing["id"], event_id=event["id"], event_name=event["name"], event_date=event["local_date"],
-        ticket_ids=listing["ticket_ids"], seats=_seats_of(db, listing["ticket_ids"]), quantity=quantity,
-        payout_per_ticket=payout, total_payout=payout * quantity,
-        **{k: listing[k] for k in ("price_per_ticket", "buyer_fee_per_ticket", "seller_fee_per_ticket", "status",
-                                   "created")},
+        listing_id=listing["id"],
+        event_id=event["id"],
+        event_name=event["name"],
+        event_date=event["local_date"],
+        ticket_ids=listing["ticket_ids"],
+        seats=_seats_of(db, listing["ticket_ids"]),
+        quantity=quantity,
+        payout_per_ticket=payout,
+        total_payout=payout * quantity,
+        **{
+            k: listing[k]
+            for k in ("price_per_ticket", "buyer_fee_per_ticket", "seller_fee_per_ticket", "status", "created")
+        },
     )
 
 
@@ -435,11 +499,19 @@ def hold_object(db: Database, hold: dict[str, Any]) -> HoldObject:
     quantity = len(hold["seat_ids"])
     fee = event["order_processing_fee"]
     return HoldObject(
-        hold_id=hold["id"], event_id=event["id"], event_name=event["name"], offer_type=hold["offer_type"],
+        hold_id=hold["id"],
+        event_id=event["id"],
+        event_name=event["name"],
+        offer_type=hold["offer_type"],
         offer_id=hold["listing_id"] or hold["price_level_id"],
-        seats=[seat_text(db.get(seats, s, "Seat")) for s in hold["seat_ids"]], seat_ids=hold["seat_ids"],
-        quantity=quantity, unit_price=hold["unit_price"], unit_fees=hold["unit_fees"], order_processing_fee=fee,
+        seats=[seat_text(db.get(seats, s, "Seat")) for s in hold["seat_ids"]],
+        seat_ids=hold["seat_ids"],
+        quantity=quantity,
+        unit_price=hold["unit_price"],
+        unit_fees=hold["unit_fees"],
+        order_processing_fee=fee,
         estimated_total=(hold["unit_price"] + hold["unit_fees"]) * quantity + fee,
         delivery_methods=["mobile"] if hold["offer_type"] == "resale" else event["delivery_methods"],
-        status=hold_status(db, hold), expires_at=hold["expires_at"],
+        status=hold_status(db, hold),
+        expires_at=hold["expires_at"],
     )

@@ -32,7 +32,9 @@ RESALE_BUYER_FEE_PCT = 15
 RESALE_SELLER_FEE_PCT = 10
 MIN_RESALE_PRICE = 500
 DELIVERY_LABELS = {
-    "mobile": "Mobile Entry", "ticketfast": "TicketFast (print at home)", "will_call": "Will Call",
+    "mobile": "Mobile Entry",
+    "ticketfast": "TicketFast (print at home)",
+    "will_call": "Will Call",
     "standard_mail": "Standard Mail",
 }
 TICKET_BLOCKERS = {
@@ -46,6 +48,7 @@ TICKET_BLOCKERS = {
 
 
 # ---------------------------------------------------------------- money and time
+
 
 def dollars(cents: int) -> str:
     """Cents as a fan reads them, e.g. 12950 -> "$129.50"."""
@@ -94,6 +97,7 @@ def card_expired(db: Database, card: dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------- lookups
+
 
 def current_account(db: Database) -> dict[str, Any]:
     """The fan signed in to Ticketmaster."""
@@ -159,13 +163,16 @@ def check_movable(tickets_: list[dict[str, Any]], action: str) -> None:
     """Only Mobile Entry and TicketFast tickets can be transferred or resold online."""
     for ticket in tickets_:
         if ticket["delivery_method"] == "will_call":
-            raise Conflict(f"Will Call tickets can't be {action}; they are picked up at the box office with the "
-                           "purchaser's photo ID.")
+            raise Conflict(
+                f"Will Call tickets can't be {action}; they are picked up at the box office with the "
+                "purchaser's photo ID."
+            )
         if ticket["delivery_method"] == "standard_mail":
             raise Conflict(f"Mailed paper tickets can't be {action} online.")
 
 
 # ---------------------------------------------------------------- sales, limits and holds
+
 
 def check_primary_sale(db: Database, event: dict[str, Any], presale_code: str | None) -> None:
     """Standard tickets need an event on sale: the public onsale, or a running presale with its code."""
@@ -177,8 +184,11 @@ def check_primary_sale(db: Database, event: dict[str, Any], presale_code: str | 
         raise Conflict("Online sales for this event have ended.")
     if now >= parse_utc(event["public_sale_start"]):
         return
-    running = [p for p in db.find(presales, event_id=event["id"])
-               if parse_utc(p["start_datetime"]) <= now < parse_utc(p["end_datetime"])]
+    running = [
+        p
+        for p in db.find(presales, event_id=event["id"])
+        if parse_utc(p["start_datetime"]) <= now < parse_utc(p["end_datetime"])
+    ]
     if not running:
         raise Conflict(f"Tickets aren't on sale yet. The public onsale starts {event['public_sale_start']}.")
     if presale_code is None:
@@ -226,15 +236,18 @@ def check_no_open_cart(db: Database, account: dict[str, Any]) -> None:
     """A fan has one cart at a time."""
     for hold in live_holds(db, account_id=account["id"]):
         name = event_row(db, hold["event_id"])["name"]
-        raise Conflict(f"You already have tickets on hold for {name} (hold {hold['id']}). Complete that purchase "
-                       "or release the hold first.")
+        raise Conflict(
+            f"You already have tickets on hold for {name} (hold {hold['id']}). Complete that purchase "
+            "or release the hold first."
+        )
 
 
 def open_seats(db: Database, event_id: str, **equals: Any) -> list[dict[str, Any]]:
     """Seats nobody has bought or holds, best first (section, row, seat number)."""
     held = {s for h in live_holds(db, event_id=event_id) for s in h["seat_ids"]}
-    rows = db.find(seats, order_by=[seats.c.section, seats.c.row, seats.c.number], event_id=event_id, status="open",
-                   **equals)
+    rows = db.find(
+        seats, order_by=[seats.c.section, seats.c.row, seats.c.number], event_id=event_id, status="open", **equals
+    )
     return [s for s in rows if s["id"] not in held]
 
 
@@ -242,8 +255,11 @@ def seats_together(candidates: list[dict[str, Any]], quantity: int) -> list[dict
     """The best run of `quantity` adjacent seats in one row, if any."""
     run: list[dict[str, Any]] = []
     for seat in candidates:
-        if run and (seat["section"], seat["row"], seat["number"]) != (run[-1]["section"], run[-1]["row"],
-                                                                        run[-1]["number"] + 1):
+        if run and (seat["section"], seat["row"], seat["number"]) != (
+            run[-1]["section"],
+            run[-1]["row"],
+            run[-1]["number"] + 1,
+        ):
             run = []
         run.append(seat)
         if len(run) == quantity:
@@ -304,6 +320,7 @@ def resale_listing_of(db: Database, event_id: str, offer_id: str) -> dict[str, A
 
 # ---------------------------------------------------------------- delivery, transfer, resale and refunds
 
+
 def check_delivery(db: Database, event: dict[str, Any], offer_type: str, method: str) -> None:
     """The delivery method must be one the event offers (resale tickets are always Mobile Entry)."""
     allowed = ["mobile"] if offer_type == "resale" else event["delivery_methods"]
@@ -351,8 +368,10 @@ def check_resale_price(event: dict[str, Any], face_value: int, price: int) -> No
 
 def resale_fees(price: int) -> dict[str, int]:
     """What the buyer pays on top and what the seller gives up, per ticket."""
-    return {"buyer_fee_per_ticket": percent_of(price, RESALE_BUYER_FEE_PCT),
-            "seller_fee_per_ticket": percent_of(price, RESALE_SELLER_FEE_PCT)}
+    return {
+        "buyer_fee_per_ticket": percent_of(price, RESALE_BUYER_FEE_PCT),
+        "seller_fee_per_ticket": percent_of(price, RESALE_SELLER_FEE_PCT),
+    }
 
 
 def check_refundable(db: Database, event: dict[str, Any]) -> None:
@@ -361,8 +380,9 @@ def check_refundable(db: Database, event: dict[str, Any]) -> None:
     if status == "cancelled":
         return
     if status not in ("postponed", "rescheduled"):
-        raise Conflict("All sales are final: refunds are only available when an event is cancelled, postponed "
-                       "or rescheduled.")
+        raise Conflict(
+            "All sales are final: refunds are only available when an event is cancelled, postponed or rescheduled."
+        )
     deadline = event["refund_deadline"]
     if deadline is not None and local_now(db, event).strftime("%Y-%m-%d") > deadline:
         raise Conflict(f"The refund window for this {status} event closed on {deadline}.")

@@ -97,6 +97,7 @@ EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
 
 # ---------------------------------------------------------------- helpers
 
+
 def _date(value: str | None, name: str) -> str | None:
     if value is not None and not DATE.match(value):
         raise InvalidRequest(f"{name} must be a date like 2025-07-19")
@@ -138,6 +139,7 @@ def _check_listing_price(event: dict[str, Any], ticket_rows: list[dict[str, Any]
 
 # ---------------------------------------------------------------- Discovery (public)
 
+
 @tool(read_only=True)
 def search_events(
     db: Database,
@@ -175,7 +177,9 @@ def search_events(
         if state_code and venue["state_code"].casefold() != state_code.strip().casefold():
             continue
         if classification_name and classification_name.strip().casefold() not in (
-                event["segment"].casefold(), event["genre"].casefold()):
+            event["segment"].casefold(),
+            event["genre"].casefold(),
+        ):
             continue
         if (start and event["local_date"] < start) or (end and event["local_date"] > end):
             continue
@@ -209,8 +213,12 @@ def get_event_offers(db: Database, event_id: str) -> EventOffersObject:
     resale = db.find(listings, order_by=[listings.c.price_per_ticket], event_id=event_id, status="active")
     offers += [resale_offer(db, listing) for listing in resale if listing["id"] not in busy]
     return EventOffersObject(
-        event_id=event_id, event_name=event["name"], status=event["status"], ticket_limit=event["ticket_limit"],
-        order_processing_fee=event["order_processing_fee"], offers=offers,
+        event_id=event_id,
+        event_name=event["name"],
+        status=event["status"],
+        ticket_limit=event["ticket_limit"],
+        order_processing_fee=event["order_processing_fee"],
+        offers=offers,
     )
 
 
@@ -240,15 +248,22 @@ def get_seat_availability(
     if section is not None:
         rows = [s for s in rows if s["section"].casefold() == section.strip().casefold()]
     found = [
-        SeatObject(seat_id=s["id"], section=s["section"], row=s["row"], number=s["number"],
-                   offer_id=s["price_level_id"], price_level=levels[s["price_level_id"]]["name"],
-                   face_value=levels[s["price_level_id"]]["face_value"])
+        SeatObject(
+            seat_id=s["id"],
+            section=s["section"],
+            row=s["row"],
+            number=s["number"],
+            offer_id=s["price_level_id"],
+            price_level=levels[s["price_level_id"]]["name"],
+            face_value=levels[s["price_level_id"]]["face_value"],
+        )
         for s in rows
     ]
     return paginate(found, size, cursor)
 
 
 # ---------------------------------------------------------------- the fan's account
+
 
 @tool(user_only=True)
 def sign_in(db: Database, email: str) -> SessionObject:
@@ -280,6 +295,7 @@ def get_cart(db: Database) -> list[HoldObject]:
 
 
 # ---------------------------------------------------------------- holds and purchases
+
 
 @tool()
 def reserve_tickets(
@@ -313,24 +329,44 @@ def reserve_tickets(
         check_primary_sale(db, event, presale_code)
         check_ticket_limit(db, account, event, quantity)
         chosen = [s["id"] for s in choose_seats(db, level, quantity, section, seat_ids)]
-        values = {"offer_type": "standard", "price_level_id": level["id"], "listing_id": None,
-                  "unit_price": level["face_value"], "unit_fees": level["service_fee"] + level["facility_fee"]}
+        values = {
+            "offer_type": "standard",
+            "price_level_id": level["id"],
+            "listing_id": None,
+            "unit_price": level["face_value"],
+            "unit_fees": level["service_fee"] + level["facility_fee"],
+        }
     else:
         listing = resale_listing_of(db, event_id, offer_id)
         check_event_open(db, event)
         if listing["seller_account_id"] == account["id"]:
             raise InvalidRequest("You can't buy your own resale listing.")
         if quantity != len(listing["ticket_ids"]):
-            raise InvalidRequest(f"This Verified Resale listing is sold as a set of {len(listing['ticket_ids'])} "
-                                 "tickets.")
+            raise InvalidRequest(
+                f"This Verified Resale listing is sold as a set of {len(listing['ticket_ids'])} tickets."
+            )
         if live_holds(db, listing_id=listing["id"]):
             raise Conflict("These resale tickets are in another fan's cart right now.")
         check_ticket_limit(db, account, event, quantity)
         chosen = [db.get(tickets, t, "Ticket")["seat_id"] for t in listing["ticket_ids"]]
-        values = {"offer_type": "resale", "price_level_id": None, "listing_id": listing["id"],
-                  "unit_price": listing["price_per_ticket"], "unit_fees": listing["buyer_fee_per_ticket"]}
-    hold = db.insert(holds, id=db.new_uuid(holds), account_id=account["id"], event_id=event_id, seat_ids=chosen,
-                     status="active", created=db.now_iso(), expires_at=hold_expiry(db), **values)
+        values = {
+            "offer_type": "resale",
+            "price_level_id": None,
+            "listing_id": listing["id"],
+            "unit_price": listing["price_per_ticket"],
+            "unit_fees": listing["buyer_fee_per_ticket"],
+        }
+    hold = db.insert(
+        holds,
+        id=db.new_uuid(holds),
+        account_id=account["id"],
+        event_id=event_id,
+        seat_ids=chosen,
+        status="active",
+        created=db.now_iso(),
+        expires_at=hold_expiry(db),
+        **values,
+    )
     return hold_object(db, hold)
 
 
@@ -372,11 +408,23 @@ def purchase_tickets(
     quantity = len(hold["seat_ids"])
     fee = event["order_processing_fee"]
     order = db.insert(
-        orders, id=db.new_id(orders, "41-", 5), account_id=account["id"], event_id=event["id"],
-        offer_type=hold["offer_type"], listing_id=hold["listing_id"], quantity=quantity,
-        subtotal=hold["unit_price"] * quantity, ticket_fees=hold["unit_fees"] * quantity, order_processing_fee=fee,
-        total=(hold["unit_price"] + hold["unit_fees"]) * quantity + fee, delivery_method=delivery_method,
-        payment_method_id=card["id"], status="completed", refund_amount=0, created=db.now_iso(), refunded_at=None,
+        orders,
+        id=db.new_id(orders, "41-", 5),
+        account_id=account["id"],
+        event_id=event["id"],
+        offer_type=hold["offer_type"],
+        listing_id=hold["listing_id"],
+        quantity=quantity,
+        subtotal=hold["unit_price"] * quantity,
+        ticket_fees=hold["unit_fees"] * quantity,
+        order_processing_fee=fee,
+        total=(hold["unit_price"] + hold["unit_fees"]) * quantity + fee,
+        delivery_method=delivery_method,
+        payment_method_id=card["id"],
+        status="completed",
+        refund_amount=0,
+        created=db.now_iso(),
+        refunded_at=None,
     )
     faces = {}  # resale tickets keep the face value printed on the seller's ticket
     if hold["listing_id"]:
@@ -387,14 +435,25 @@ def purchase_tickets(
     for seat_id in hold["seat_ids"]:
         seat = db.update(seats, seat_id, status="sold")
         face = faces.get(seat_id) or db.get(price_levels, seat["price_level_id"])["face_value"]
-        db.insert(tickets, id=db.new_id(tickets, "tkt_", 6), account_id=account["id"], order_id=order["id"],
-                  event_id=event["id"], seat_id=seat_id, face_value=face, delivery_method=delivery_method,
-                  origin="resale" if hold["listing_id"] else "purchase", status="active", created=db.now_iso())
+        db.insert(
+            tickets,
+            id=db.new_id(tickets, "tkt_", 6),
+            account_id=account["id"],
+            order_id=order["id"],
+            event_id=event["id"],
+            seat_id=seat_id,
+            face_value=face,
+            delivery_method=delivery_method,
+            origin="resale" if hold["listing_id"] else "purchase",
+            status="active",
+            created=db.now_iso(),
+        )
     db.update(holds, hold["id"], status="purchased")
     return order_object(db, order)
 
 
 # ---------------------------------------------------------------- order history
+
 
 @tool(read_only=True)
 def list_orders(
@@ -452,6 +511,7 @@ def list_my_tickets(
 
 # ---------------------------------------------------------------- Ticket Transfer
 
+
 @tool()
 def transfer_tickets(
     db: Database,
@@ -489,10 +549,19 @@ def transfer_tickets(
     ids = [t["id"] for t in rows]
     _set_ticket_status(db, ids, "transfer_pending")
     row = db.insert(
-        transfers, id=db.new_id(transfers, "TRF-", 5), event_id=event["id"], sender_account_id=account["id"],
-        recipient_email=email, recipient_first_name=recipient_first_name.strip(),
-        recipient_last_name=recipient_last_name.strip(), message=message, ticket_ids=ids, accepted_ticket_ids=None,
-        status="pending", created=db.now_iso(), responded_at=None,
+        transfers,
+        id=db.new_id(transfers, "TRF-", 5),
+        event_id=event["id"],
+        sender_account_id=account["id"],
+        recipient_email=email,
+        recipient_first_name=recipient_first_name.strip(),
+        recipient_last_name=recipient_last_name.strip(),
+        message=message,
+        ticket_ids=ids,
+        accepted_ticket_ids=None,
+        status="pending",
+        created=db.now_iso(),
+        responded_at=None,
     )
     return transfer_object(db, row, account["id"])
 
@@ -556,16 +625,28 @@ def accept_transfer(db: Database, transfer_id: str) -> TransferObject:
     new_ids = []
     for ticket_id in transfer["ticket_ids"]:
         old = db.update(tickets, ticket_id, status="transferred")
-        new = db.insert(tickets, id=db.new_id(tickets, "tkt_", 6), account_id=account["id"], order_id=None,
-                        event_id=old["event_id"], seat_id=old["seat_id"], face_value=old["face_value"],
-                        delivery_method="mobile", origin="transfer", status="active", created=db.now_iso())
+        new = db.insert(
+            tickets,
+            id=db.new_id(tickets, "tkt_", 6),
+            account_id=account["id"],
+            order_id=None,
+            event_id=old["event_id"],
+            seat_id=old["seat_id"],
+            face_value=old["face_value"],
+            delivery_method="mobile",
+            origin="transfer",
+            status="active",
+            created=db.now_iso(),
+        )
         new_ids.append(new["id"])
-    row = db.update(transfers, transfer["id"], status="accepted", accepted_ticket_ids=new_ids,
-                    responded_at=db.now_iso())
+    row = db.update(
+        transfers, transfer["id"], status="accepted", accepted_ticket_ids=new_ids, responded_at=db.now_iso()
+    )
     return transfer_object(db, row, account["id"])
 
 
 # ---------------------------------------------------------------- Verified Resale
+
 
 @tool()
 def create_resale_listing(
@@ -586,9 +667,18 @@ def create_resale_listing(
     _check_listing_price(event, rows, price_per_ticket)
     ids = [t["id"] for t in rows]
     _set_ticket_status(db, ids, "listed")
-    row = db.insert(listings, id=db.new_id(listings, "RSL-", 5), seller_account_id=account["id"],
-                    event_id=event["id"], ticket_ids=ids, price_per_ticket=price_per_ticket, status="active",
-                    created=db.now_iso(), sold_at=None, **resale_fees(price_per_ticket))
+    row = db.insert(
+        listings,
+        id=db.new_id(listings, "RSL-", 5),
+        seller_account_id=account["id"],
+        event_id=event["id"],
+        ticket_ids=ids,
+        price_per_ticket=price_per_ticket,
+        status="active",
+        created=db.now_iso(),
+        sold_at=None,
+        **resale_fees(price_per_ticket),
+    )
     return listing_object(db, row)
 
 
@@ -632,12 +722,17 @@ def list_resale_listings(
         status: Only listings in this status.
     """
     account = current_account(db)
-    rows = db.find(listings, order_by=[listings.c.created.desc()], seller_account_id=account["id"],
-                   **({"status": status} if status else {}))
+    rows = db.find(
+        listings,
+        order_by=[listings.c.created.desc()],
+        seller_account_id=account["id"],
+        **({"status": status} if status else {}),
+    )
     return [listing_object(db, r) for r in rows]
 
 
 # ---------------------------------------------------------------- refunds and entry
+
 
 @tool()
 def request_refund(db: Database, order_id: str) -> OrderObject:

@@ -260,7 +260,8 @@ def ticket_object(db: Database, row: dict[str, Any], roles: dict[int, str] | Non
         **{k: row[k] for k in TicketObject.model_fields if k in row},
         incident_ids=[t["id"] for t in db.find(tickets, problem_id=row["id"])],
         satisfaction_rating=SatisfactionSummary(score=rating[0]["score"], comment=rating[0]["comment"])
-        if rating else None,
+        if rating
+        else None,
         sla_policy=SlaPolicyRef(id=policy["id"], title=policy["title"]) if policy else None,
         sla_metrics=[SlaMetric(**m) for m in metrics],
     )

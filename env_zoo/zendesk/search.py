@@ -21,8 +21,24 @@ TOKEN = re.compile(r'(-?)(\w+)(<=|>=|:|<|>)("[^"]*"|\S+)|(-?)"([^"]*)"|(\S+)')
 RELATIVE = re.compile(r"^(\d+)(minutes?|hours?|days?|weeks?)$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 KEYWORDS = (
-    "type", "status", "priority", "ticket_type", "assignee", "requester", "submitter", "group", "organization",
-    "tags", "tag", "created", "updated", "solved", "due_date", "subject", "description", "via",
+    "type",
+    "status",
+    "priority",
+    "ticket_type",
+    "assignee",
+    "requester",
+    "submitter",
+    "group",
+    "organization",
+    "tags",
+    "tag",
+    "created",
+    "updated",
+    "solved",
+    "due_date",
+    "subject",
+    "description",
+    "via",
 )
 UNITS = {"minute": "minutes", "hour": "hours", "day": "days", "week": "weeks"}
 
@@ -76,7 +92,8 @@ def _people(ctx: Context, value: str, roles: tuple[str, ...] | None = None) -> s
     if lowered == "none":
         return {None}
     found = {
-        u["id"] for u in ctx.users
+        u["id"]
+        for u in ctx.users
         if (roles is None or u["role"] in roles)
         and (str(u["id"]) == value or u["email"].lower() == lowered or lowered in u["name"].lower())
     }
@@ -111,7 +128,11 @@ def _compare_time(term: Term, actual: str | None, now: datetime) -> bool:
         # created>2days: within the last two days; created<2days: longer ago than that
         return actual > start if term.op in (">", ">=", ":") else actual < start
     return {
-        ":": start <= actual < end, ">": actual >= end, ">=": actual >= start, "<": actual < start, "<=": actual < end,
+        ":": start <= actual < end,
+        ">": actual >= end,
+        ">=": actual >= start,
+        "<": actual < start,
+        "<=": actual < end,
     }[term.op]
 
 

@@ -75,8 +75,9 @@ def editable(db: Database, ticket_id: int) -> dict[str, Any]:
     return ticket
 
 
-def add_comment(db: Database, ticket: dict[str, Any], author: dict[str, Any], body: str, public: bool,
-                channel: str = "api") -> dict[str, Any]:
+def add_comment(
+    db: Database, ticket: dict[str, Any], author: dict[str, Any], body: str, public: bool, channel: str = "api"
+) -> dict[str, Any]:
     """Append a comment; only agents write internal notes, and end users only on tickets they are part of."""
     if not body.strip():
         raise InvalidRequest("Comment: body can't be blank")
@@ -88,13 +89,20 @@ def add_comment(db: Database, ticket: dict[str, Any], author: dict[str, Any], bo
         if author["id"] != ticket["requester_id"] and author["id"] not in ticket["collaborator_ids"]:
             raise PermissionDenied(f"{author['name']} isn't the requester or a CC of ticket #{ticket['id']}")
     return db.insert(
-        ticket_comments, id=next_id(db, ticket_comments), ticket_id=ticket["id"], author_id=author["id"],
-        body=body.strip(), public=public, via_channel=channel, created_at=db.now_iso(),
+        ticket_comments,
+        id=next_id(db, ticket_comments),
+        ticket_id=ticket["id"],
+        author_id=author["id"],
+        body=body.strip(),
+        public=public,
+        via_channel=channel,
+        created_at=db.now_iso(),
     )
 
 
-def _check_type(db: Database, ticket: dict[str, Any], new: dict[str, Any], problem_id: int | None,
-                due_at: str | None) -> None:
+def _check_type(
+    db: Database, ticket: dict[str, Any], new: dict[str, Any], problem_id: int | None, due_at: str | None
+) -> None:
     """Problem/incident links and tasks' due dates."""
     if problem_id is not None:
         problem = db.get(tickets, problem_id, "Ticket")
@@ -123,15 +131,19 @@ def _check_type(db: Database, ticket: dict[str, Any], new: dict[str, Any], probl
         new["due_at"] = None
 
 
-def _check_assignment(db: Database, ticket: dict[str, Any], new: dict[str, Any], group_id: int | None,
-                      assignee_id: int | None) -> None:
+def _check_assignment(
+    db: Database, ticket: dict[str, Any], new: dict[str, Any], group_id: int | None, assignee_id: int | None
+) -> None:
     """An assignee is an agent who belongs to the ticket's group."""
     if group_id is not None:
         db.get(groups, group_id, "Group")
         new["group_id"] = group_id
     if assignee_id is None:
-        if new["assignee_id"] is not None and new["group_id"] is not None and \
-                not is_member(db, new["assignee_id"], new["group_id"]):
+        if (
+            new["assignee_id"] is not None
+            and new["group_id"] is not None
+            and not is_member(db, new["assignee_id"], new["group_id"])
+        ):
             new["assignee_id"] = None  # moving to a group the assignee isn't in unassigns the ticket
         return
     agent = db.get(users, assignee_id, "User")
@@ -219,8 +231,9 @@ def apply_changes(
     return row
 
 
-def _solve_incidents(db: Database, problem: dict[str, Any], comment: str | None, public: bool,
-                     author: dict[str, Any]) -> None:
+def _solve_incidents(
+    db: Database, problem: dict[str, Any], comment: str | None, public: bool, author: dict[str, Any]
+) -> None:
     """Solving a problem solves its unsolved incidents, with the problem's comment and, where they have none,
     its group and assignee."""
     for incident in db.find(tickets, problem_id=problem["id"], order_by=[tickets.c.id]):
@@ -230,5 +243,12 @@ def _solve_incidents(db: Database, problem: dict[str, Any], comment: str | None,
             add_comment(db, incident, author, comment, public)
         assignee = incident["assignee_id"] or problem["assignee_id"]
         group = incident["group_id"] if incident["assignee_id"] else problem["group_id"]
-        db.update(tickets, incident["id"], status="solved", assignee_id=assignee, group_id=group,
-                  solved_at=db.now_iso(), updated_at=db.now_iso())
+        db.update(
+            tickets,
+            incident["id"],
+            status="solved",
+            assignee_id=assignee,
+            group_id=group,
+            solved_at=db.now_iso(),
+            updated_at=db.now_iso(),
+        )

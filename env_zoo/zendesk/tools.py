@@ -62,14 +62,17 @@ STATUS_RANK = {"new": 0, "open": 1, "pending": 2, "hold": 3, "solved": 4, "close
 
 def _sorted(rows: list[dict[str, Any]], sort_by: str, descending: bool) -> list[dict[str, Any]]:
     keys = {
-        "created_at": lambda t: t["created_at"], "updated_at": lambda t: t["updated_at"],
-        "priority": lambda t: PRIORITY_RANK[t["priority"]], "status": lambda t: STATUS_RANK[t["status"]],
+        "created_at": lambda t: t["created_at"],
+        "updated_at": lambda t: t["updated_at"],
+        "priority": lambda t: PRIORITY_RANK[t["priority"]],
+        "status": lambda t: STATUS_RANK[t["status"]],
         "ticket_type": lambda t: t["type"] or "",
     }
     return sorted(sorted(rows, key=lambda t: t["id"]), key=keys[sort_by], reverse=descending)
 
 
 # ---------------------------------------------------------------- tickets
+
 
 @tool(read_only=True)
 def search_tickets(
@@ -103,8 +106,11 @@ def search_tickets(
     found = _sorted([t for t in rows if matcher(terms, ctx)(t)], sort_by, sort_order == "desc")
     page = paginate(found, page_size, cursor)
     roles = roles_by_id(db)
-    return Page[TicketObject](results=[ticket_object(db, t, roles) for t in page.results],
-                              next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[TicketObject](
+        results=[ticket_object(db, t, roles) for t in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 @tool(read_only=True)
@@ -183,16 +189,40 @@ def create_ticket(
     now = db.now_iso()
     ticket_id = next_id(db, tickets)
     row = db.insert(
-        tickets, id=ticket_id, subject=subject.strip(), description=comment_body.strip(), status="new",
-        priority=None, type=None, requester_id=requester["id"], submitter_id=agent["id"], assignee_id=None,
-        group_id=None, organization_id=requester["organization_id"], collaborator_ids=[], problem_id=None,
-        due_at=None, tags=[], via_channel="api", via_followup_source_id=None, created_at=now, updated_at=now,
+        tickets,
+        id=ticket_id,
+        subject=subject.strip(),
+        description=comment_body.strip(),
+        status="new",
+        priority=None,
+        type=None,
+        requester_id=requester["id"],
+        submitter_id=agent["id"],
+        assignee_id=None,
+        group_id=None,
+        organization_id=requester["organization_id"],
+        collaborator_ids=[],
+        problem_id=None,
+        due_at=None,
+        tags=[],
+        via_channel="api",
+        via_followup_source_id=None,
+        created_at=now,
+        updated_at=now,
         solved_at=None,
     )
     add_comment(db, row, agent, comment_body, comment_public)
     row = apply_changes(
-        db, ticket_id, status=status, priority=priority, type=type, group_id=group_id, assignee_id=assignee_id,
-        problem_id=problem_id, due_at=due_at, tags=merge_tags(normalize_tags(tags or []), org_tags),
+        db,
+        ticket_id,
+        status=status,
+        priority=priority,
+        type=type,
+        group_id=group_id,
+        assignee_id=assignee_id,
+        problem_id=problem_id,
+        due_at=due_at,
+        tags=merge_tags(normalize_tags(tags or []), org_tags),
     )
     return ticket_object(db, row)
 
@@ -242,10 +272,23 @@ def update_ticket(
     """
     author = db.get(users, comment_author_id, "User") if comment_author_id is not None else None
     row = apply_changes(
-        db, ticket_id, subject=subject, status=status, priority=priority, type=type, group_id=group_id,
-        assignee_id=assignee_id, problem_id=problem_id, due_at=due_at, tags=tags, additional_tags=additional_tags,
-        remove_tags=remove_tags, collaborator_emails=additional_collaborators, comment=comment_body,
-        public=comment_public, author=author,
+        db,
+        ticket_id,
+        subject=subject,
+        status=status,
+        priority=priority,
+        type=type,
+        group_id=group_id,
+        assignee_id=assignee_id,
+        problem_id=problem_id,
+        due_at=due_at,
+        tags=tags,
+        additional_tags=additional_tags,
+        remove_tags=remove_tags,
+        collaborator_emails=additional_collaborators,
+        comment=comment_body,
+        public=comment_public,
+        author=author,
     )
     return ticket_object(db, row)
 
@@ -285,11 +328,18 @@ def merge_tickets(
     ccs = list(target["collaborator_ids"])
     for source in sources:
         note = source_comment or (
-            f'This request was closed and merged into request #{target["id"]} "{target["subject"]}".')
-        add_comment(db, source, agent, note, same_requester if source_comment_is_public is None
-                    else source_comment_is_public)
-        db.update(tickets, source["id"], status="closed", updated_at=db.now_iso(),
-                  solved_at=source["solved_at"] or db.now_iso())
+            f'This request was closed and merged into request #{target["id"]} "{target["subject"]}".'
+        )
+        add_comment(
+            db, source, agent, note, same_requester if source_comment_is_public is None else source_comment_is_public
+        )
+        db.update(
+            tickets,
+            source["id"],
+            status="closed",
+            updated_at=db.now_iso(),
+            solved_at=source["solved_at"] or db.now_iso(),
+        )
         lines = [f'Request #{source["id"]} "{source["subject"]}" was closed and merged into this request.']
         for c in db.find(ticket_comments, ticket_id=source["id"], public=True, order_by=[ticket_comments.c.created_at]):
             if c["body"] != note:
@@ -300,8 +350,9 @@ def merge_tickets(
                 ccs.append(person)
     body = "\n\n".join(([target_comment] if target_comment else []) + quoted)
     target = db.update(tickets, target["id"], collaborator_ids=ccs, updated_at=db.now_iso())
-    add_comment(db, target, agent, body, same_requester if target_comment_is_public is None
-                else target_comment_is_public)
+    add_comment(
+        db, target, agent, body, same_requester if target_comment_is_public is None else target_comment_is_public
+    )
     return MergeResult(target=ticket_object(db, target), closed_source_ids=[s["id"] for s in sources])
 
 
@@ -313,6 +364,7 @@ def _mergeable(db: Database, ticket_id: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- macros
+
 
 @tool(read_only=True)
 def list_macros(db: Database, active: bool | None = None) -> list[MacroObject]:
@@ -327,9 +379,12 @@ def list_macros(db: Database, active: bool | None = None) -> list[MacroObject]:
 
 def _render(text: str, ticket: dict[str, Any], requester: dict[str, Any], agent: dict[str, Any]) -> str:
     values = {
-        "ticket.id": str(ticket["id"]), "ticket.title": ticket["subject"],
-        "ticket.requester.name": requester["name"], "ticket.requester.first_name": requester["name"].split()[0],
-        "current_user.name": agent["name"], "current_user.first_name": agent["name"].split()[0],
+        "ticket.id": str(ticket["id"]),
+        "ticket.title": ticket["subject"],
+        "ticket.requester.name": requester["name"],
+        "ticket.requester.first_name": requester["name"].split()[0],
+        "current_user.name": agent["name"],
+        "current_user.first_name": agent["name"].split()[0],
     }
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", value)
@@ -378,6 +433,7 @@ def apply_macro(db: Database, ticket_id: int, macro_id: int) -> TicketObject:
 
 # ---------------------------------------------------------------- people
 
+
 @tool(read_only=True)
 def show_current_user(db: Database) -> UserObject:
     """Show the agent you are signed in as (users/me)."""
@@ -409,13 +465,24 @@ def search_users(
         db.get(organizations, organization_id, "Organization")
         equals["organization_id"] = organization_id
     needle = (query or "").strip().lower()
-    rows = [u for u in db.find(users, order_by=[users.c.name], **equals)
-            if needle in u["name"].lower() or needle in u["email"]]
+    rows = [
+        u
+        for u in db.find(users, order_by=[users.c.name], **equals)
+        if needle in u["name"].lower() or needle in u["email"]
+    ]
     return paginate([UserObject(**u) for u in rows], page_size, cursor)
 
 
-def _insert_user(db: Database, name: str, email: str, role: str, organization_id: int | None, phone: str | None,
-                 tags: list[str], notes: str = "") -> dict[str, Any]:
+def _insert_user(
+    db: Database,
+    name: str,
+    email: str,
+    role: str,
+    organization_id: int | None,
+    phone: str | None,
+    tags: list[str],
+    notes: str = "",
+) -> dict[str, Any]:
     if not name.strip():
         raise InvalidRequest("Name: can't be blank")
     if db.find(users, email=email):
@@ -423,9 +490,19 @@ def _insert_user(db: Database, name: str, email: str, role: str, organization_id
     if organization_id is not None:
         db.get(organizations, organization_id, "Organization")
     return db.insert(
-        users, id=next_id(db, users), name=name.strip(), email=email, role=role, organization_id=organization_id,
-        default_group_id=None, phone=phone, time_zone="UTC", tags=normalize_tags(tags), notes=notes,
-        suspended=False, created_at=db.now_iso(),
+        users,
+        id=next_id(db, users),
+        name=name.strip(),
+        email=email,
+        role=role,
+        organization_id=organization_id,
+        default_group_id=None,
+        phone=phone,
+        time_zone="UTC",
+        tags=normalize_tags(tags),
+        notes=notes,
+        suspended=False,
+        created_at=db.now_iso(),
     )
 
 
@@ -465,16 +542,23 @@ def list_organizations(db: Database) -> list[OrganizationObject]:
 
 # ---------------------------------------------------------------- groups
 
+
 @tool(read_only=True)
 def list_groups(db: Database) -> list[GroupObject]:
     """List the agent groups and their members."""
     names = {u["id"]: u["name"] for u in db.find(users)}
     result = []
     for group in db.find(groups, order_by=[groups.c.name]):
-        members = [GroupMember(user_id=m["user_id"], name=names[m["user_id"]], default=m["default"])
-                   for m in db.find(group_memberships, group_id=group["id"])]
-        result.append(GroupObject(**{k: group[k] for k in ("id", "name", "description", "default")},
-                                  members=sorted(members, key=lambda m: m.name)))
+        members = [
+            GroupMember(user_id=m["user_id"], name=names[m["user_id"]], default=m["default"])
+            for m in db.find(group_memberships, group_id=group["id"])
+        ]
+        result.append(
+            GroupObject(
+                **{k: group[k] for k in ("id", "name", "description", "default")},
+                members=sorted(members, key=lambda m: m.name),
+            )
+        )
     return result
 
 
@@ -499,12 +583,19 @@ def create_group_membership(db: Database, user_id: int, group_id: int, default: 
         for membership in db.find(group_memberships, user_id=user_id, default=True):
             db.update(group_memberships, membership["id"], default=False)
         db.update(users, user_id, default_group_id=group_id)
-    row = db.insert(group_memberships, id=next_id(db, group_memberships), user_id=user_id, group_id=group_id,
-                    default=default, created_at=db.now_iso())
+    row = db.insert(
+        group_memberships,
+        id=next_id(db, group_memberships),
+        user_id=user_id,
+        group_id=group_id,
+        default=default,
+        created_at=db.now_iso(),
+    )
     return GroupMembershipObject(**row)
 
 
 # ---------------------------------------------------------------- SLA policies and views
+
 
 @tool(read_only=True)
 def list_sla_policies(db: Database) -> list[SlaPolicyObject]:
@@ -540,11 +631,15 @@ def execute_view(db: Database, view_id: int, page_size: int = 25, cursor: str | 
         found.sort(key=lambda t: (next_breach(t) is None, next_breach(t) or "", t.id))
         return paginate(found, page_size, cursor)
     page = paginate(_sorted(rows, sort_by, descending), page_size, cursor)
-    return Page[TicketObject](results=[ticket_object(db, t, roles) for t in page.results],
-                              next_cursor=page.next_cursor, has_more=page.has_more)
+    return Page[TicketObject](
+        results=[ticket_object(db, t, roles) for t in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 # ---------------------------------------------------------------- satisfaction
+
 
 @tool(read_only=True)
 def list_satisfaction_ratings(
@@ -565,6 +660,7 @@ def list_satisfaction_ratings(
 
 # ---------------------------------------------------------------- the end user (email)
 
+
 @tool(user_only=True)
 def reply_by_email(db: Database, from_email: str, ticket_id: int, body: str) -> ReplyResult:
     """(End user only, from their mailbox) Reply to a ticket's notification email. A reply to a pending or solved
@@ -582,18 +678,34 @@ def reply_by_email(db: Database, from_email: str, ticket_id: int, body: str) -> 
     if ticket["status"] == "closed":
         now = db.now_iso()
         follow_up = db.insert(
-            tickets, **{**ticket, "id": next_id(db, tickets), "subject": f"Re: {ticket['subject']}",
-                        "description": body.strip(), "status": "open" if ticket["assignee_id"] else "new",
-                        "problem_id": None, "via_channel": "email", "via_followup_source_id": ticket_id,
-                        "created_at": now, "updated_at": now, "solved_at": None},
+            tickets,
+            **{
+                **ticket,
+                "id": next_id(db, tickets),
+                "subject": f"Re: {ticket['subject']}",
+                "description": body.strip(),
+                "status": "open" if ticket["assignee_id"] else "new",
+                "problem_id": None,
+                "via_channel": "email",
+                "via_followup_source_id": ticket_id,
+                "created_at": now,
+                "updated_at": now,
+                "solved_at": None,
+            },
         )
         comment = add_comment(db, follow_up, sender, body, True, "email")
-        return ReplyResult(ticket_id=follow_up["id"], comment_id=comment["id"], status=follow_up["status"],
-                           follow_up_of=ticket_id)
+        return ReplyResult(
+            ticket_id=follow_up["id"], comment_id=comment["id"], status=follow_up["status"], follow_up_of=ticket_id
+        )
     comment = add_comment(db, ticket, sender, body, True, "email")
     status = "open" if ticket["status"] in ("pending", "solved") else ticket["status"]
-    db.update(tickets, ticket_id, status=status, solved_at=None if status == "open" else ticket["solved_at"],
-              updated_at=db.now_iso())
+    db.update(
+        tickets,
+        ticket_id,
+        status=status,
+        solved_at=None if status == "open" else ticket["solved_at"],
+        updated_at=db.now_iso(),
+    )
     return ReplyResult(ticket_id=ticket_id, comment_id=comment["id"], status=status, follow_up_of=None)
 
 
@@ -618,10 +730,21 @@ def rate_satisfaction(
         raise InvalidRequest(f"Ticket #{ticket_id} is {ticket['status']}; only solved tickets can be rated")
     now = db.now_iso()
     existing = db.find(satisfaction_ratings, ticket_id=ticket_id)
-    values = dict(score=score, comment=comment.strip(), assignee_id=ticket["assignee_id"],
-                  group_id=ticket["group_id"], updated_at=now)
+    values = dict(
+        score=score,
+        comment=comment.strip(),
+        assignee_id=ticket["assignee_id"],
+        group_id=ticket["group_id"],
+        updated_at=now,
+    )
     if existing:
         return SatisfactionRatingObject(**db.update(satisfaction_ratings, existing[0]["id"], **values))
-    row = db.insert(satisfaction_ratings, id=next_id(db, satisfaction_ratings), ticket_id=ticket_id,
-                    requester_id=sender["id"], created_at=now, **values)
+    row = db.insert(
+        satisfaction_ratings,
+        id=next_id(db, satisfaction_ratings),
+        ticket_id=ticket_id,
+        requester_id=sender["id"],
+        created_at=now,
+        **values,
+    )
     return SatisfactionRatingObject(**row)

@@ -81,10 +81,14 @@ class CollectionDeletion(BaseModel):
 class SearchCondition(BaseModel):
     """One condition of a saved search."""
 
-    condition: str = Field(description="title, creator, tag, publicationTitle, DOI, note, itemType, collection, "
-                                       "date, dateAdded, noChildren, unfiled or joinMode")
-    operator: str = Field(description="is, isNot, contains, doesNotContain, isBefore, isAfter, isInTheLast; "
-                                      "true/false for noChildren and unfiled; any/all for joinMode")
+    condition: str = Field(
+        description="title, creator, tag, publicationTitle, DOI, note, itemType, collection, "
+        "date, dateAdded, noChildren, unfiled or joinMode"
+    )
+    operator: str = Field(
+        description="is, isNot, contains, doesNotContain, isBefore, isAfter, isInTheLast; "
+        "true/false for noChildren and unfiled; any/all for joinMode"
+    )
     value: str = ""
 
 

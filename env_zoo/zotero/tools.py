@@ -29,26 +29,51 @@ from .schema import api_keys, collections, group_invitations, group_members, gro
 KEY_ALPHABET = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ"
 MAX_KEYS_PER_WRITE = 50
 CHILD_TYPES = ("note", "attachment")
-COMMON_FIELDS = frozenset({
-    "abstractNote", "url", "accessDate", "language", "shortTitle", "rights", "extra", "archive", "archiveLocation",
-    "libraryCatalog", "callNumber",
-})
+COMMON_FIELDS = frozenset(
+    {
+        "abstractNote",
+        "url",
+        "accessDate",
+        "language",
+        "shortTitle",
+        "rights",
+        "extra",
+        "archive",
+        "archiveLocation",
+        "libraryCatalog",
+        "callNumber",
+    }
+)
 # Fields besides title and date that each item type accepts (a subset of Zotero's schema).
 TYPE_FIELDS: dict[str, frozenset[str]] = {
-    "journalArticle": frozenset({"publicationTitle", "volume", "issue", "pages", "series", "seriesTitle",
-                                 "journalAbbreviation", "DOI", "ISSN"}),
+    "journalArticle": frozenset(
+        {"publicationTitle", "volume", "issue", "pages", "series", "seriesTitle", "journalAbbreviation", "DOI", "ISSN"}
+    ),
     "magazineArticle": frozenset({"publicationTitle", "volume", "issue", "pages", "ISSN"}),
-    "book": frozenset({"series", "seriesNumber", "volume", "numberOfVolumes", "edition", "place", "publisher",
-                       "numPages", "ISBN", "DOI"}),
-    "bookSection": frozenset({"bookTitle", "series", "seriesNumber", "volume", "edition", "place", "publisher",
-                              "pages", "ISBN", "DOI"}),
-    "conferencePaper": frozenset({"proceedingsTitle", "conferenceName", "place", "publisher", "volume", "pages",
-                                  "series", "DOI", "ISBN"}),
+    "book": frozenset(
+        {
+            "series",
+            "seriesNumber",
+            "volume",
+            "numberOfVolumes",
+            "edition",
+            "place",
+            "publisher",
+            "numPages",
+            "ISBN",
+            "DOI",
+        }
+    ),
+    "bookSection": frozenset(
+        {"bookTitle", "series", "seriesNumber", "volume", "edition", "place", "publisher", "pages", "ISBN", "DOI"}
+    ),
+    "conferencePaper": frozenset(
+        {"proceedingsTitle", "conferenceName", "place", "publisher", "volume", "pages", "series", "DOI", "ISBN"}
+    ),
     "preprint": frozenset({"genre", "repository", "archiveID", "place", "series", "seriesNumber", "DOI"}),
     "thesis": frozenset({"thesisType", "university", "place", "numPages", "DOI"}),
     "report": frozenset({"reportNumber", "reportType", "seriesTitle", "place", "institution", "pages", "DOI"}),
-    "dataset": frozenset({"identifier", "type", "versionNumber", "repository", "repositoryLocation", "format",
-                          "DOI"}),
+    "dataset": frozenset({"identifier", "type", "versionNumber", "repository", "repositoryLocation", "format", "DOI"}),
     "webpage": frozenset({"websiteTitle", "websiteType"}),
 }
 CREATOR_TYPES: dict[str, frozenset[str]] = {
@@ -79,13 +104,16 @@ SEARCH_OPERATORS: dict[str, frozenset[str]] = {
     "unfiled": frozenset({"true", "false"}),
     "joinMode": frozenset({"any", "all"}),
 }
-_MONTHS = {m: i for i, m in enumerate(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
+}
 _IN_THE_LAST = re.compile(r"^\d+ (days|weeks|months|years)$")
 SortField = Literal["dateModified", "dateAdded", "title", "creator", "date", "itemType"]
 
 
 # ---------------------------------------------------------------- helpers: access and versions
+
 
 def _api_key(db: Database) -> dict[str, Any]:
     return db.find(api_keys)[0]
@@ -162,6 +190,7 @@ def _new_key(db: Database, table: Any) -> str:
 
 # ---------------------------------------------------------------- helpers: items
 
+
 def _item(db: Database, library: dict[str, Any], key: str) -> dict[str, Any]:
     rows = db.find(items, key=key, library_id=library["id"])
     if not rows:
@@ -220,21 +249,38 @@ def _item_object(db: Database, row: dict[str, Any], num_children: int | None = N
     if row["created_by"] is not None:
         creator = db.get(users, row["created_by"], "User")["username"]
     return ItemObject(
-        key=row["key"], version=row["version"], library=row["library_id"], itemType=row["item_type"],
-        parentItem=row["parent_item"], title=row["title"], creators=[Creator(**c) for c in row["creators"]],
-        date=row["date"], fields=row["fields"], tags=[Tag(**t) for t in row["tags"]],
-        collections=row["collections"], relations=row["relations"], note=row["note"], linkMode=row["link_mode"],
-        contentType=row["content_type"], filename=row["filename"], deleted=row["deleted"],
-        dateAdded=row["date_added"], dateModified=row["date_modified"], numChildren=num_children,
-        creatorSummary=_creator_summary(row["creators"]), parsedDate=_parsed_date(row["date"]),
+        key=row["key"],
+        version=row["version"],
+        library=row["library_id"],
+        itemType=row["item_type"],
+        parentItem=row["parent_item"],
+        title=row["title"],
+        creators=[Creator(**c) for c in row["creators"]],
+        date=row["date"],
+        fields=row["fields"],
+        tags=[Tag(**t) for t in row["tags"]],
+        collections=row["collections"],
+        relations=row["relations"],
+        note=row["note"],
+        linkMode=row["link_mode"],
+        contentType=row["content_type"],
+        filename=row["filename"],
+        deleted=row["deleted"],
+        dateAdded=row["date_added"],
+        dateModified=row["date_modified"],
+        numChildren=num_children,
+        creatorSummary=_creator_summary(row["creators"]),
+        parsedDate=_parsed_date(row["date"]),
         createdByUser=creator,
     )
 
 
 def _check_type(item_type: str) -> None:
     if item_type in CHILD_TYPES:
-        raise InvalidRequest(f"'{item_type}' items can't be created or converted here: use create_note for notes; "
-                             "attachments are added from a Zotero client")
+        raise InvalidRequest(
+            f"'{item_type}' items can't be created or converted here: use create_note for notes; "
+            "attachments are added from a Zotero client"
+        )
     if item_type not in TYPE_FIELDS:
         raise InvalidRequest(f"'{item_type}' is not a valid itemType. Valid types: {', '.join(sorted(TYPE_FIELDS))}")
 
@@ -321,14 +367,16 @@ def _descendants(db: Database, library_id: str, key: str) -> list[str]:
 
 
 def _collection_object(db: Database, row: dict[str, Any]) -> CollectionObject:
-    members = [
-        r for r in db.find(items, library_id=row["library_id"], deleted=False)
-        if row["key"] in r["collections"]
-    ]
+    members = [r for r in db.find(items, library_id=row["library_id"], deleted=False) if row["key"] in r["collections"]]
     subs = db.find(collections, parent_collection=row["key"])
     return CollectionObject(
-        key=row["key"], version=row["version"], library=row["library_id"], name=row["name"],
-        parentCollection=row["parent_collection"], numItems=len(members), numCollections=len(subs),
+        key=row["key"],
+        version=row["version"],
+        library=row["library_id"],
+        name=row["name"],
+        parentCollection=row["parent_collection"],
+        numItems=len(members),
+        numCollections=len(subs),
     )
 
 
@@ -336,15 +384,25 @@ def _group_object(db: Database, group: dict[str, Any], member: dict[str, Any]) -
     library = db.get(libraries, f"groups/{group['id']}", "Library")
     top = [r for r in db.find(items, library_id=library["id"], deleted=False) if r["parent_item"] is None]
     return GroupObject(
-        id=group["id"], name=group["name"], type=group["type"], owner=db.get(users, group["owner"], "User")["username"],
-        description=group["description"], url=group["url"], libraryEditing=group["library_editing"],
-        libraryReading=group["library_reading"], fileEditing=group["file_editing"], role=member["role"],
-        canEdit=_can_edit(group, member), numMembers=len(db.find(group_members, group_id=group["id"])),
-        numItems=len(top), library_version=library["version"],
+        id=group["id"],
+        name=group["name"],
+        type=group["type"],
+        owner=db.get(users, group["owner"], "User")["username"],
+        description=group["description"],
+        url=group["url"],
+        libraryEditing=group["library_editing"],
+        libraryReading=group["library_reading"],
+        fileEditing=group["file_editing"],
+        role=member["role"],
+        canEdit=_can_edit(group, member),
+        numMembers=len(db.find(group_members, group_id=group["id"])),
+        numItems=len(top),
+        library_version=library["version"],
     )
 
 
 # ---------------------------------------------------------------- tools: key and groups
+
 
 @tool(read_only=True)
 def get_key_info(db: Database) -> KeyInfo:
@@ -354,8 +412,11 @@ def get_key_info(db: Database) -> KeyInfo:
     user = db.get(users, key["user_id"], "User")
     library = db.get(libraries, f"users/{user['id']}", "Library")
     return KeyInfo(
-        key=key["key"][:4] + "*" * (len(key["key"]) - 4), name=key["name"], userID=user["id"],
-        username=user["username"], displayName=user["display_name"],
+        key=key["key"][:4] + "*" * (len(key["key"]) - 4),
+        name=key["name"],
+        userID=user["id"],
+        username=user["username"],
+        displayName=user["display_name"],
         user_access=LibraryAccess(library=key["library_access"], notes=key["notes_access"], write=key["write_access"]),
         groups_access=GroupAccess(library=key["groups_access"] != "none", write=key["groups_access"] == "write"),
         library_version=library["version"],
@@ -374,6 +435,7 @@ def list_groups(db: Database) -> list[GroupObject]:
 
 
 # ---------------------------------------------------------------- tools: items
+
 
 @tool(read_only=True)
 def search_items(
@@ -443,16 +505,20 @@ def search_items(
         kept.append(row)
     descending = direction == "desc" if direction else sort in ("dateModified", "dateAdded", "date")
     keys = {
-        "dateModified": lambda r: r["date_modified"], "dateAdded": lambda r: r["date_added"],
-        "title": lambda r: r["title"].casefold(), "creator": lambda r: _creator_summary(r["creators"]).casefold(),
-        "date": lambda r: _parsed_date(r["date"]), "itemType": lambda r: r["item_type"],
+        "dateModified": lambda r: r["date_modified"],
+        "dateAdded": lambda r: r["date_added"],
+        "title": lambda r: r["title"].casefold(),
+        "creator": lambda r: _creator_summary(r["creators"]).casefold(),
+        "date": lambda r: _parsed_date(r["date"]),
+        "itemType": lambda r: r["item_type"],
     }
     kept.sort(key=lambda r: r["key"])
     kept.sort(key=keys[sort], reverse=descending)
     page = paginate(kept, limit, str(start))
     return ItemList(
         items=[_item_object(db, r, children.get(r["key"], 0)) for r in page.results],
-        total_results=len(kept), library_version=library["version"],
+        total_results=len(kept),
+        library_version=library["version"],
         next_start=int(page.next_cursor) if page.next_cursor else None,
     )
 
@@ -519,11 +585,23 @@ def create_item(
     filed = _check_collections(db, library, collections or [])
     now = db.now_iso()
     row = db.insert(
-        items, key=_new_key(db, items), library_id=library["id"], item_type=item_type, parent_item=None,
-        title=title.strip(), creators=cleaned, date=date.strip(), fields=values, tags=_clean_tags(tags or []),
-        collections=filed, relations={}, deleted=False,
+        items,
+        key=_new_key(db, items),
+        library_id=library["id"],
+        item_type=item_type,
+        parent_item=None,
+        title=title.strip(),
+        creators=cleaned,
+        date=date.strip(),
+        fields=values,
+        tags=_clean_tags(tags or []),
+        collections=filed,
+        relations={},
+        deleted=False,
         created_by=_api_key(db)["user_id"] if group_id is not None else None,
-        version=_bump(db, library), date_added=now, date_modified=now,
+        version=_bump(db, library),
+        date_added=now,
+        date_modified=now,
     )
     return _item_object(db, row, 0)
 
@@ -555,18 +633,32 @@ def create_note(
     if parent_item is not None:
         parent = _item(db, library, parent_item)
         if parent["item_type"] in CHILD_TYPES:
-            raise InvalidRequest(f"Parent item {parent_item} is a {parent['item_type']}: notes can only be "
-                                 "children of regular items")
+            raise InvalidRequest(
+                f"Parent item {parent_item} is a {parent['item_type']}: notes can only be children of regular items"
+            )
         if collections:
             raise InvalidRequest("Child items cannot be assigned to collections")
     filed = _check_collections(db, library, collections or [])
     now = db.now_iso()
     row = db.insert(
-        items, key=_new_key(db, items), library_id=library["id"], item_type="note", parent_item=parent_item,
-        title=_note_title(note), creators=[], date="", fields={}, tags=_clean_tags(tags or []), collections=filed,
-        relations={}, note=note.strip(), deleted=False,
+        items,
+        key=_new_key(db, items),
+        library_id=library["id"],
+        item_type="note",
+        parent_item=parent_item,
+        title=_note_title(note),
+        creators=[],
+        date="",
+        fields={},
+        tags=_clean_tags(tags or []),
+        collections=filed,
+        relations={},
+        note=note.strip(),
+        deleted=False,
         created_by=_api_key(db)["user_id"] if group_id is not None else None,
-        version=_bump(db, library), date_added=now, date_modified=now,
+        version=_bump(db, library),
+        date_added=now,
+        date_modified=now,
     )
     return _item_object(db, row, 0)
 
@@ -727,8 +819,10 @@ def merge_items(
         if row["deleted"]:
             raise Conflict(f"Item {row['key']} is in the trash; restore it before merging")
         if row["item_type"] != master["item_type"]:
-            raise InvalidRequest("Merged items must all be of the same item type "
-                                 f"({master['key']} is a {master['item_type']}, {row['key']} a {row['item_type']})")
+            raise InvalidRequest(
+                "Merged items must all be of the same item type "
+                f"({master['key']} is a {master['item_type']}, {row['key']} a {row['item_type']})"
+            )
     version = _bump(db, library)
     now = db.now_iso()
     tags = list(master["tags"])
@@ -742,13 +836,19 @@ def merge_items(
             db.update(items, child["key"], parent_item=master_key, version=version, date_modified=now)
         db.update(items, other["key"], deleted=True, version=version, date_modified=now)
     row = db.update(
-        items, master_key, tags=_sorted_tags(tags), collections=sorted(filed),
-        relations={**master["relations"], "dc:replaces": replaces}, version=version, date_modified=now,
+        items,
+        master_key,
+        tags=_sorted_tags(tags),
+        collections=sorted(filed),
+        relations={**master["relations"], "dc:replaces": replaces},
+        version=version,
+        date_modified=now,
     )
     return _item_object(db, row)
 
 
 # ---------------------------------------------------------------- tools: collections
+
 
 @tool(read_only=True)
 def list_collections(
@@ -791,8 +891,12 @@ def create_collection(
     if parent_collection is not None:
         _collection(db, library, parent_collection)
     row = db.insert(
-        collections, key=_new_key(db, collections), library_id=library["id"], name=name.strip(),
-        parent_collection=parent_collection, version=_bump(db, library),
+        collections,
+        key=_new_key(db, collections),
+        library_id=library["id"],
+        name=name.strip(),
+        parent_collection=parent_collection,
+        version=_bump(db, library),
     )
     return _collection_object(db, row)
 
@@ -876,8 +980,9 @@ def _refile(db: Database, library: dict[str, Any], collection_key: str, item_key
     rows = [_item(db, library, k) for k in dict.fromkeys(item_keys)]
     for row in rows:
         if row["parent_item"] is not None:
-            raise InvalidRequest(f"Child items cannot be assigned to collections ({row['key']} is a child "
-                                 f"{row['item_type']})")
+            raise InvalidRequest(
+                f"Child items cannot be assigned to collections ({row['key']} is a child {row['item_type']})"
+            )
     return rows
 
 
@@ -899,8 +1004,13 @@ def add_items_to_collection(
         raise Conflict("All of these items are already in the collection")
     version, now = _bump(db, library), db.now_iso()
     for row in todo:
-        db.update(items, row["key"], collections=sorted(row["collections"] + [collection_key]), version=version,
-                  date_modified=now)
+        db.update(
+            items,
+            row["key"],
+            collections=sorted(row["collections"] + [collection_key]),
+            version=version,
+            date_modified=now,
+        )
     return _collection_object(db, db.get(collections, collection_key))
 
 
@@ -923,12 +1033,18 @@ def remove_items_from_collection(
             raise Conflict(f"Item {row['key']} is not in the collection '{name}'")
     version, now = _bump(db, library), db.now_iso()
     for row in rows:
-        db.update(items, row["key"], collections=[c for c in row["collections"] if c != collection_key],
-                  version=version, date_modified=now)
+        db.update(
+            items,
+            row["key"],
+            collections=[c for c in row["collections"] if c != collection_key],
+            version=version,
+            date_modified=now,
+        )
     return _collection_object(db, db.get(collections, collection_key))
 
 
 # ---------------------------------------------------------------- tools: tags and saved searches
+
 
 @tool(read_only=True)
 def list_tags(db: Database, group_id: int | None = None, q: str = "") -> list[TagSummary]:
@@ -962,8 +1078,16 @@ def list_saved_searches(db: Database, group_id: int | None = None) -> list[Searc
     """
     library = _library(db, group_id)
     rows = db.find(searches, library_id=library["id"], order_by=[searches.c.name])
-    return [SearchObject(key=r["key"], version=r["version"], library=r["library_id"], name=r["name"],
-                         conditions=[SearchCondition(**c) for c in r["conditions"]]) for r in rows]
+    return [
+        SearchObject(
+            key=r["key"],
+            version=r["version"],
+            library=r["library_id"],
+            name=r["name"],
+            conditions=[SearchCondition(**c) for c in r["conditions"]],
+        )
+        for r in rows
+    ]
 
 
 @tool()
@@ -1002,14 +1126,20 @@ def create_saved_search(
         if c.condition not in ("noChildren", "unfiled", "joinMode") and not c.value.strip():
             raise InvalidRequest(f"Condition '{c.condition}' needs a value")
     row = db.insert(
-        searches, key=_new_key(db, searches), library_id=library["id"], name=name.strip(),
-        conditions=[c.model_dump() for c in conditions], version=_bump(db, library),
+        searches,
+        key=_new_key(db, searches),
+        library_id=library["id"],
+        name=name.strip(),
+        conditions=[c.model_dump() for c in conditions],
+        version=_bump(db, library),
     )
-    return SearchObject(key=row["key"], version=row["version"], library=row["library_id"], name=row["name"],
-                        conditions=conditions)
+    return SearchObject(
+        key=row["key"], version=row["version"], library=row["library_id"], name=row["name"], conditions=conditions
+    )
 
 
 # ---------------------------------------------------------------- user-only
+
 
 @tool(user_only=True)
 def accept_group_invitation(db: Database, group_name: str) -> GroupObject:
@@ -1024,7 +1154,8 @@ def accept_group_invitation(db: Database, group_name: str) -> GroupObject:
         group = db.get(groups, invitation["group_id"], "Group")
         if group["name"].casefold() == group_name.strip().casefold():
             db.update(group_invitations, invitation["id"], status="accepted")
-            member = db.insert(group_members, id=f"{group['id']}:{me}", group_id=group["id"], user_id=me,
-                               role=invitation["role"])
+            member = db.insert(
+                group_members, id=f"{group['id']}:{me}", group_id=group["id"], user_id=me, role=invitation["role"]
+            )
             return _group_object(db, group, member)
     raise NotFound(f"No pending invitation to a group named '{group_name}'")

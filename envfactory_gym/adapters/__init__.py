@@ -36,7 +36,12 @@ def env_name(source: str, key: str, keys: list[str]) -> str:
 
 
 def load_environment(
-    fmt: str, path: str | Path, key: str, name: str, folder: Path, options: ImportOptions = ImportOptions(),
+    fmt: str,
+    path: str | Path,
+    key: str,
+    name: str,
+    folder: Path,
+    options: ImportOptions = ImportOptions(),
     isolate: bool = False,
 ) -> EnvironmentSpec:
     """Convert one external environment; with `isolate`, its code runs in the runtime's sandbox, not in-process."""

@@ -98,8 +98,7 @@ def build_database(payload: dict[str, Any]) -> bytes:
                     columns = list(statement["row"])
                     names = ", ".join(f"{c!r}".replace(chr(39), chr(34)) for c in columns)
                     raw.execute(
-                        f'INSERT INTO "{statement["table"]}" ({names}) '
-                        f"VALUES ({', '.join('?' for _ in columns)})",
+                        f'INSERT INTO "{statement["table"]}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
                         [statement["row"][c] for c in columns],
                     )
                 else:
@@ -194,8 +193,12 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_If(self, node: ast.If) -> ast.AST | None:
         test = node.test
-        if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
-                and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)):
+        if (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__"
+            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+        ):
             return None
         return self.generic_visit(node)
 
@@ -268,8 +271,9 @@ def endpoints(openapi: dict[str, Any]) -> tuple[dict[str, Endpoint], dict[str, t
                 else:
                     raw_body = True
                     fields["body"] = (json_type(body, defs), ..., "Request body.")
-            mapping[name] = Endpoint(method.upper(), path, tuple(located["path"]), tuple(located["query"]),
-                                     body_fields, raw_body)
+            mapping[name] = Endpoint(
+                method.upper(), path, tuple(located["path"]), tuple(located["query"]), body_fields, raw_body
+            )
             summary = (operation.get("summary"), operation.get("description"))
             described[name] = ("\n\n".join(x for x in summary if x), fields)
     return mapping, described
@@ -279,8 +283,9 @@ class AppState(SQLiteState):
     """A session's in-memory database plus its own copy of the app, bound to that database; the app reads the
     session's clock and the generator stored in the database."""
 
-    def __init__(self, schema: MetaData, code: types.CodeType, routes: dict[str, Endpoint],
-                 network: NetworkPolicy | None = None) -> None:
+    def __init__(
+        self, schema: MetaData, code: types.CodeType, routes: dict[str, Endpoint], network: NetworkPolicy | None = None
+    ) -> None:
         super().__init__(schema)
         self.routes = routes
         self.network = network
@@ -301,8 +306,14 @@ class AppState(SQLiteState):
         route = self.routes[name]
         url = route.path.format(**{p: quote(str(arguments[p]), safe="") for p in route.path_params})
         query = {k: arguments[k] for k in route.query_params if arguments.get(k) is not None}
-        body = arguments["body"] if route.raw_body else (
-            {k: arguments[k] for k in route.body_fields if arguments.get(k) is not None} if route.body_fields else None
+        body = (
+            arguments["body"]
+            if route.raw_body
+            else (
+                {k: arguments[k] for k in route.body_fields if arguments.get(k) is not None}
+                if route.body_fields
+                else None
+            )
         )
         stored = self.raw.execute(f'SELECT state FROM "{ENTROPY_TABLE}" WHERE id = 1').fetchone()
         if stored is not None:
@@ -312,12 +323,14 @@ class AppState(SQLiteState):
             response = _Loop.run(_in_session(request, self.entropy, self.clock.now, self.network))
         except Exception as exc:
             if "readonly database" in str(exc):  # a read-only tool's write, refused by SQLite's query_only
-                raise ReadOnlyViolation("this tool is declared read-only but wrote to the database; the write was "
-                                        "refused") from exc
+                raise ReadOnlyViolation(
+                    "this tool is declared read-only but wrote to the database; the write was refused"
+                ) from exc
             raise
         if stored is not None and not self.raw.execute("PRAGMA query_only").fetchone()[0]:  # reads leave it as it was
-            self.raw.execute(f'UPDATE "{ENTROPY_TABLE}" SET state = ? WHERE id = 1',
-                             (pickle.dumps(self.entropy.random.getstate()),))
+            self.raw.execute(
+                f'UPDATE "{ENTROPY_TABLE}" SET state = ? WHERE id = 1', (pickle.dumps(self.entropy.random.getstate()),)
+            )
         try:
             content = response.json()
         except ValueError:
@@ -334,8 +347,9 @@ class AppState(SQLiteState):
         super().close()
 
 
-async def _in_session(work: Coroutine[Any, Any, Any], entropy: Entropy, now: Callable[[], Any],
-                      network: NetworkPolicy | None) -> Any:
+async def _in_session(
+    work: Coroutine[Any, Any, Any], entropy: Entropy, now: Callable[[], Any], network: NetworkPolicy | None
+) -> Any:
     """Run the app's request in the loop with the session's generator, clock and network policy."""
     with guarded(network), session_entropy(entropy, now):
         return await work
@@ -439,15 +453,19 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
         probe.close()
     tools, decisions = {}, {}
     for tool, (description, fields) in described.items():
-        read_only, decisions[tool] = read_decision(tool, options, routes[tool].method == "GET",
-                                                   f"HTTP {routes[tool].method}")
+        read_only, decisions[tool] = read_decision(
+            tool, options, routes[tool].method == "GET", f"HTTP {routes[tool].method}"
+        )
         tools[tool] = external_tool(tool, description, fields, read_only)
     backend = AppBackend(schema, code, routes, network)
     solutions = read_solutions(Path(options.solutions) if options.solutions else None)
     requests = _by_scenario(root, "gen_tasks.jsonl").get(key, {}).get("tasks", [])
     tasks: list[dict[str, Any]] = [
-        {"id": f"{key}-{i}", "turns": turns(text, solutions.get(f"{key}-{i}", [])),
-         "provenance": {"format": FORMAT, "task_idx": i}}
+        {
+            "id": f"{key}-{i}",
+            "turns": turns(text, solutions.get(f"{key}-{i}", [])),
+            "provenance": {"format": FORMAT, "task_idx": i},
+        }
         for i, text in enumerate(requests)
     ]
     verifiers, judged = read_verifiers(root, key)
@@ -455,9 +473,19 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     description = _by_scenario(root, "gen_scenario.jsonl").get(key, {}).get("description", "")
     notes = [f"{judged} SQL-mode verifier(s) left out: they hand their findings to an LLM judge"] if judged else []
     return external_spec(
-        name, description, key, tools, folder, backend, source=f"{FORMAT}:{root}:{key}", schema=schema,
+        name,
+        description,
+        key,
+        tools,
+        folder,
+        backend,
+        source=f"{FORMAT}:{root}:{key}",
+        schema=schema,
         checklist=verifier_checklist(verifiers, backend, folder) if verifiers else None,
-        notes={"skipped_tasks": skipped, "unsolved_tasks": sum(1 for t in tasks if not t["turns"][0]["calls"]),
-               "notes": notes},
+        notes={
+            "skipped_tasks": skipped,
+            "unsolved_tasks": sum(1 for t in tasks if not t["turns"][0]["calls"]),
+            "notes": notes,
+        },
         decisions=decisions,
     )

@@ -95,8 +95,9 @@ def backend_classes(names: list[str], options: ImportOptions, network: NetworkPo
         for file in sorted(Path(options.code).glob("*.py")):
             if file.stem != "__init__":
                 module = import_submodule(package, file.stem, network)
-                found.update({k: v for k, v in vars(module).items()
-                              if isinstance(v, type) and v.__module__ == module.__name__})
+                found.update(
+                    {k: v for k, v in vars(module).items() if isinstance(v, type) and v.__module__ == module.__name__}
+                )
         missing = set(names) - set(found)
         if missing:
             raise ValueError(f"backend classes not found in {options.code}: {sorted(missing)}")
@@ -104,7 +105,8 @@ def backend_classes(names: list[str], options: ImportOptions, network: NetworkPo
     if importlib.util.find_spec("bfcl_eval") is None:
         raise ExternalEnvironmentError(
             "the BFCL backend classes come from bfcl_eval, which is not installed here: pip install bfcl-eval "
-            "(or give your own classes with --code)")
+            "(or give your own classes with --code)"
+        )
     mapping = importlib.import_module(_CLASS_MAP).CLASS_FILE_PATH_MAPPING
     unknown = [name for name in names if name not in mapping]
     if unknown:
@@ -184,10 +186,16 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
         doc = docs.get(method, {})
         stateless = True if not hasattr(classes[class_name], "_load_scenario") else None  # BFCL's STATELESS_CLASSES
         read_only, decisions[method] = read_decision(method, options, stateless, "stateless class", prefixes)
-        tools[method] = external_tool(method, doc.get("description") or inspect.getdoc(func) or "",
-                                      signature_fields(func, doc.get("parameters")), read_only)
-    signatures = {m: inspect.Signature(list(inspect.signature(getattr(classes[c], m)).parameters.values())[1:])
-                  for m, c in owner.items()}
+        tools[method] = external_tool(
+            method,
+            doc.get("description") or inspect.getdoc(func) or "",
+            signature_fields(func, doc.get("parameters")),
+            read_only,
+        )
+    signatures = {
+        m: inspect.Signature(list(inspect.signature(getattr(classes[c], m)).parameters.values())[1:])
+        for m, c in owner.items()
+    }
 
     def load_payload(roots: Roots, payload: Any) -> None:
         for class_name, cls in classes.items():
@@ -211,8 +219,10 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     for entry in _entries(path):
         if _group(entry) != key or str(entry["id"]) not in answers:
             continue
-        payload = {"config": {c: entry.get("initial_config", {}).get(c, {}) for c in class_names},
-                   "long_context": "long_context" in entry["id"] or "composite" in entry["id"]}
+        payload = {
+            "config": {c: entry.get("initial_config", {}).get(c, {}) for c in class_names},
+            "long_context": "long_context" in entry["id"] or "composite" in entry["id"],
+        }
         try:
             our_turns = entry_turns(entry, answers[str(entry["id"])], signatures)
         except (ValueError, SyntaxError, TypeError):  # a call we cannot read as literals
@@ -220,8 +230,14 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
             continue
         snapshot = content_name(payload)
         snapshots[snapshot] = payload
-        tasks.append({"id": str(entry["id"]), "snapshot": snapshot, "turns": our_turns,
-                      "provenance": {"format": FORMAT, "missed_function": entry.get("missed_function", {})}})
+        tasks.append(
+            {
+                "id": str(entry["id"]),
+                "snapshot": snapshot,
+                "turns": our_turns,
+                "provenance": {"format": FORMAT, "missed_function": entry.get("missed_function", {})},
+            }
+        )
     snapshots["seed"] = next(iter(snapshots.values()), {"config": {}, "long_context": False})
     skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     return external_spec(
@@ -257,8 +273,9 @@ def arrivals(missed_function: dict[str, list[str]], calls: list[list[dict[str, A
     return found
 
 
-def entry_turns(entry: dict[str, Any], truth: list[list[str]], signatures: dict[str, inspect.Signature]
-                ) -> list[dict[str, Any]]:
+def entry_turns(
+    entry: dict[str, Any], truth: list[list[str]], signatures: dict[str, inspect.Signature]
+) -> list[dict[str, Any]]:
     """Our turns of one BFCL entry: each BFCL turn's request and ground truth (split into turns of at most five
     calls); the functions `missed_function` holds out arrive with their turn, and an empty ground truth expects no
     call."""
@@ -269,7 +286,7 @@ def entry_turns(entry: dict[str, Any], truth: list[list[str]], signatures: dict[
         query = "\n".join(m["content"] for m in messages if m.get("role") == "user")
         if not query and entry.get("missed_function", {}).get(str(index)):
             query = ADDED_FUNCTIONS_PROMPT
-        chunks = [calls[i: i + MAX_CALLS_PER_TURN] for i in range(0, len(calls), MAX_CALLS_PER_TURN)] or [[]]
+        chunks = [calls[i : i + MAX_CALLS_PER_TURN] for i in range(0, len(calls), MAX_CALLS_PER_TURN)] or [[]]
         for number, chunk in enumerate(chunks):
             turn: dict[str, Any] = {"query": query if number == 0 else FOLLOW_UP, "calls": chunk}
             if number == 0 and missed.get(index):

@@ -173,8 +173,13 @@ def register_backend(code: Path, classes: list[str]) -> None:
                     config.STATELESS_CLASSES.append(name)
 
 
-def compare(questions: Path, specs: dict[str, EnvironmentSpec], options: ImportOptions = ImportOptions(),
-            reward: RewardConfig = RewardConfig(gamma=0.0), max_steps: int = 200) -> Agreement:
+def compare(
+    questions: Path,
+    specs: dict[str, EnvironmentSpec],
+    options: ImportOptions = ImportOptions(),
+    reward: RewardConfig = RewardConfig(gamma=0.0),
+    max_steps: int = 200,
+) -> Agreement:
     """Score every entry of a question file both ways; `specs` maps each class group (discover's key) to its
     imported environment."""
     entries = [e for e in _entries(questions) if _group(e) in specs]

@@ -69,8 +69,16 @@ class MissingDependency(ExternalEnvironmentError):
 
 
 #: Import names whose PyPI distribution is named otherwise.
-DISTRIBUTIONS = {"yaml": "PyYAML", "bs4": "beautifulsoup4", "PIL": "pillow", "sklearn": "scikit-learn",
-                 "dateutil": "python-dateutil", "dotenv": "python-dotenv", "cv2": "opencv-python", "jwt": "PyJWT"}
+DISTRIBUTIONS = {
+    "yaml": "PyYAML",
+    "bs4": "beautifulsoup4",
+    "PIL": "pillow",
+    "sklearn": "scikit-learn",
+    "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv",
+    "cv2": "opencv-python",
+    "jwt": "PyJWT",
+}
 
 
 def missing_dependency(error: ModuleNotFoundError, path: Path, hint: str = "") -> MissingDependency:
@@ -82,8 +90,9 @@ def missing_dependency(error: ModuleNotFoundError, path: Path, hint: str = "") -
         return MissingDependency(f"{path.name} imports {name!r}, which is not installed here: {hint}")
     if top != name and importlib.util.find_spec(top) is not None:
         return MissingDependency(f"{path.name} imports {name!r}, which the installed {top} does not have")
-    return MissingDependency(f"{path.name} imports {top!r}, which is not installed here: "
-                             f"pip install {DISTRIBUTIONS.get(top, top)}")
+    return MissingDependency(
+        f"{path.name} imports {top!r}, which is not installed here: pip install {DISTRIBUTIONS.get(top, top)}"
+    )
 
 
 def read_json(path: Path) -> Any:
@@ -211,7 +220,10 @@ def _write(path: Path, text: str) -> None:
 
 
 def materialize(
-    folder: Path, snapshots: Mapping[str, Any], tasks: list[dict[str, Any]], tools: Mapping[str, ToolSpec],
+    folder: Path,
+    snapshots: Mapping[str, Any],
+    tasks: list[dict[str, Any]],
+    tools: Mapping[str, ToolSpec],
     expected_errors: Mapping[str, Mapping[str, str]] | None = None,
 ) -> int:
     """Write the converted snapshots (`snapshots/<name>.json`) and tasks (`tasks.jsonl`, validated) to `folder`;
@@ -256,9 +268,16 @@ def external_spec(
     """The spec of a converted environment; its tasks and snapshots must already be in `folder`. `decisions` says
     for each tool why it counts as a read or a write (printed by `envfactory import`)."""
     return EnvironmentSpec(
-        name=name, domain=domain, description=description.strip() or f"{product} (imported)", product=product,
-        docs_url=docs_url, schema=schema if schema is not None else MetaData(), tools=dict(tools), folder=folder,
-        extra={"source": source, "tool_decisions": dict(decisions or {}), **(notes or {})}, backend=backend,
+        name=name,
+        domain=domain,
+        description=description.strip() or f"{product} (imported)",
+        product=product,
+        docs_url=docs_url,
+        schema=schema if schema is not None else MetaData(),
+        tools=dict(tools),
+        folder=folder,
+        extra={"source": source, "tool_decisions": dict(decisions or {}), **(notes or {})},
+        backend=backend,
         checklist=checklist,
     )
 
@@ -277,6 +296,7 @@ def read_solutions(path: Path | None) -> dict[str, list[dict[str, Any]]]:
             calls = [s["action"] for s in row.get("trajectory", []) if isinstance(s.get("action"), dict)]
         solutions[str(task_id)] = [
             call(c["name"], maybe_json(c.get("arguments", {})), c.get("masked", []))
-            for c in calls if c.get("name") != "chat_with_user"
+            for c in calls
+            if c.get("name") != "chat_with_user"
         ]
     return solutions

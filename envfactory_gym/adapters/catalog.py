@@ -50,8 +50,13 @@ def load_external(name: str) -> EnvironmentSpec:
     entry = read_catalog()[name]
     try:
         return load_environment(
-            entry["format"], entry["path"], entry["key"], name, env_folder(name),
-            ImportOptions.from_json(entry.get("options", {})), entry.get("isolate", False),
+            entry["format"],
+            entry["path"],
+            entry["key"],
+            name,
+            env_folder(name),
+            ImportOptions.from_json(entry.get("options", {})),
+            entry.get("isolate", False),
         )
     except ExternalEnvironmentError as exc:
         raise ExternalEnvironmentError(f"{name} cannot be loaded: {exc}") from exc
@@ -59,7 +64,8 @@ def load_external(name: str) -> EnvironmentSpec:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         raise ExternalEnvironmentError(
             f"{name} ({entry['format']} from {entry['path']}) cannot be loaded: {type(exc).__name__}"
-            + (f": {reason}" if reason else "")) from exc
+            + (f": {reason}" if reason else "")
+        ) from exc
 
 
 def resolve_external(name: str) -> EnvironmentSpec | None:

@@ -56,15 +56,19 @@ class ImportFindings:
     def options(self, options: ImportOptions) -> ImportOptions:
         """`options` with what was decided."""
         return dataclasses.replace(
-            options, behaviour_writes=tuple(sorted(set(options.behaviour_writes) | self.behaviour_writes)),
+            options,
+            behaviour_writes=tuple(sorted(set(options.behaviour_writes) | self.behaviour_writes)),
             cache_fields=tuple(sorted(set(options.cache_fields) | self.cache_fields)),
             expected_errors=self.expected_errors,
         )
 
 
 def _outcomes(result: Any) -> list[tuple[Any, ...]]:
-    return [(o.name, o.ok, o.error, json.dumps(o.output, sort_keys=True, default=str))
-            for turn in result.outcomes for o in turn]
+    return [
+        (o.name, o.ok, o.error, json.dumps(o.output, sort_keys=True, default=str))
+        for turn in result.outcomes
+        for o in turn
+    ]
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -72,8 +76,9 @@ def first_difference(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             if a.get(key) != b.get(key):
-                return first_difference(a.get(key), b.get(key), f"{path}[{key}]" if not path or "[" not in path
-                                        else f"{path}.{key}")
+                return first_difference(
+                    a.get(key), b.get(key), f"{path}[{key}]" if not path or "[" not in path else f"{path}.{key}"
+                )
         return path or "nothing"
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b)):
@@ -109,8 +114,9 @@ def _leaf_changes(a: Any, b: Any) -> set[str]:
 
 
 def _as_write(spec: EnvironmentSpec, tools: set[str]) -> EnvironmentSpec:
-    replaced = {name: dataclasses.replace(tool, read_only=False) if name in tools else tool
-                for name, tool in spec.tools.items()}
+    replaced = {
+        name: dataclasses.replace(tool, read_only=False) if name in tools else tool for name, tool in spec.tools.items()
+    }
     return dataclasses.replace(spec, tools=replaced)
 
 
@@ -133,8 +139,9 @@ def read_behaviour(
         whole_state = spec.extra.get("full_state_checker", False)
         if changed and not whole_state and all(CACHE_LIKE.search(name) for name in changed):
             findings.cache_fields |= changed
-            findings.behaviour[tool] = (f"read: its replay changes only cache-like fields {sorted(changed)}, left out "
-                                        "of the compared state")
+            findings.behaviour[tool] = (
+                f"read: its replay changes only cache-like fields {sorted(changed)}, left out of the compared state"
+            )
         else:
             findings.behaviour_writes.add(tool)
             findings.behaviour[tool] = f"write: its replay changed {sorted(changed) or 'the state'}"
@@ -156,9 +163,13 @@ def _fields_changed_by(spec: EnvironmentSpec, task: Task, tool: str) -> set[str]
         session.close()
 
 
-def analyze(spec: EnvironmentSpec, tasks: dict[str, Task], advance: Progress = lambda: None,
-            reload: Callable[[ImportOptions], EnvironmentSpec] | None = None,
-            options: ImportOptions | None = None) -> tuple[EnvironmentSpec, ImportFindings]:
+def analyze(
+    spec: EnvironmentSpec,
+    tasks: dict[str, Task],
+    advance: Progress = lambda: None,
+    reload: Callable[[ImportOptions], EnvironmentSpec] | None = None,
+    options: ImportOptions | None = None,
+) -> tuple[EnvironmentSpec, ImportFindings]:
     """Replay every task (twice, in fresh sessions), decide reads by behaviour, record failing ground-truth calls and
     check the state against its reference; returns the spec to use and the findings. `advance` is called once per
     replay of a task."""
@@ -180,7 +191,8 @@ def analyze(spec: EnvironmentSpec, tasks: dict[str, Task], advance: Progress = l
             a, b = _outcomes(result), _outcomes(second)
             where = next((f"call {i} ({x[0]})" for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
             findings.nondeterministic[task_id] = where or (
-                f"state {first_difference([s.full() for s in result.states], [s.full() for s in second.states])}")
+                f"state {first_difference([s.full() for s in result.states], [s.full() for s in second.states])}"
+            )
         _record_failures(task, result, findings)
     reference = getattr(spec.backend, "reference", None)
     if reference is not None:
@@ -201,8 +213,11 @@ def reference_sample(tasks: dict[str, Task], size: int = REFERENCE_TASKS) -> lis
     ids = list(tasks)
     if len(ids) <= size:
         return ids
-    chosen = list(dict.fromkeys(next(i for i in ids if tasks[i].snapshot == s)
-                                for s in dict.fromkeys(t.snapshot for t in tasks.values())))[:size]
+    chosen = list(
+        dict.fromkeys(
+            next(i for i in ids if tasks[i].snapshot == s) for s in dict.fromkeys(t.snapshot for t in tasks.values())
+        )
+    )[:size]
     rest = [i for i in ids if i not in chosen]
     step = len(rest) / max(1, size - len(chosen))
     chosen += [rest[int(k * step)] for k in range(size - len(chosen))]
@@ -258,8 +273,11 @@ def compare_with_reference(spec: EnvironmentSpec, reference: Any, task: Task, ou
             except Exception as exc:  # noqa: BLE001 - external code's own failure
                 text, ok = f"{getattr(exc, 'kind', type(exc).__name__)}: {exc}", False
             clock.advance()
-            if ok != mine.ok or (ok and text != json.dumps(mine.output, sort_keys=True, default=str)) or (
-                    not ok and text != mine.error):
+            if (
+                ok != mine.ok
+                or (ok and text != json.dumps(mine.output, sort_keys=True, default=str))
+                or (not ok and text != mine.error)
+            ):
                 return f"call {index - 1} ({item.name}) answered differently"
         final, expected = state.dump(), ours.final.full()
         if final != expected:

@@ -34,23 +34,34 @@ def _names(value: str) -> tuple[str, ...]:
 def options_of(args: argparse.Namespace) -> ImportOptions:
     """The import options given on the command line (paths made absolute)."""
     return ImportOptions(
-        tasks=_absolute(args.tasks), solutions=_absolute(args.solutions), code=_absolute(args.code),
-        docs=_absolute(args.docs), writes=_names(args.writes), reads=_names(args.reads), only=tuple(args.only),
-        cache_fields=_names(args.cache_fields), allow_network=args.allow_network,
+        tasks=_absolute(args.tasks),
+        solutions=_absolute(args.solutions),
+        code=_absolute(args.code),
+        docs=_absolute(args.docs),
+        writes=_names(args.writes),
+        reads=_names(args.reads),
+        only=tuple(args.only),
+        cache_fields=_names(args.cache_fields),
+        allow_network=args.allow_network,
     )
 
 
-def _notes(spec: Any, findings: ImportFindings, tasks: int, fmt: str, path: Path, key: str,
-           options: ImportOptions) -> list[str]:
+def _notes(
+    spec: Any, findings: ImportFindings, tasks: int, fmt: str, path: Path, key: str, options: ImportOptions
+) -> list[str]:
     """What the import says about one environment besides its numbers."""
     notes = [str(note) for note in spec.extra.get("notes", [])]
     if not tasks:
-        notes.append(f"[yellow]no tasks[/yellow]: gym.make needs tasks (see docs/adapters.md for this format's task "
-                     f"files); `envfactory serve {spec.name}` and `envfactory play {spec.name}` work without one")
+        notes.append(
+            f"[yellow]no tasks[/yellow]: gym.make needs tasks (see docs/adapters.md for this format's task "
+            f"files); `envfactory serve {spec.name}` and `envfactory play {spec.name}` work without one"
+        )
     calls = sum(len(errors) for errors in findings.expected_errors.values())
     if calls:
-        notes.append(f"{calls} ground-truth call(s) in {len(findings.expected_errors)} task(s) fail in the original "
-                     "too; an agent call matches them by failing the same way")
+        notes.append(
+            f"{calls} ground-truth call(s) in {len(findings.expected_errors)} task(s) fail in the original "
+            "too; an agent call matches them by failing the same way"
+        )
     for tool, decision in sorted(findings.behaviour.items()):
         notes.append(f"{tool}: {decision}")
     for task_id, where in sorted(findings.nondeterministic.items())[:5]:
@@ -58,16 +69,22 @@ def _notes(spec: Any, findings: ImportFindings, tasks: int, fmt: str, path: Path
     for task_id, problem in sorted(findings.failing.items())[:5]:
         notes.append(f"[red]failing[/red] task {task_id}: {problem}")
     if findings.reference_checked and not findings.reference_differences:
-        notes.append(f"copy-on-write state: agrees with plain objects on the ground truth of "
-                     f"{findings.reference_checked} of {tasks} task(s)")
+        notes.append(
+            f"copy-on-write state: agrees with plain objects on the ground truth of "
+            f"{findings.reference_checked} of {tasks} task(s)"
+        )
     if findings.reference_differences:
         task_id, where = sorted(findings.reference_differences.items())[0]
-        notes.append(f"the copy-on-write state differs from plain objects on {len(findings.reference_differences)} "
-                     f"task(s) (first: {task_id}, {where}); using plain objects")
+        notes.append(
+            f"the copy-on-write state differs from plain objects on {len(findings.reference_differences)} "
+            f"task(s) (first: {task_id}, {where}); using plain objects"
+        )
     files = adapter(fmt).sources(path, key, options) + sorted((spec.folder / "source").glob("*.py"))
     for file, modules in network_imports(files).items():
-        notes.append(f"{Path(file).name} imports {', '.join(modules)}: network use is "
-                     f"{'allowed (--allow-network)' if options.allow_network else 'refused unless --allow-network'}")
+        notes.append(
+            f"{Path(file).name} imports {', '.join(modules)}: network use is "
+            f"{'allowed (--allow-network)' if options.allow_network else 'refused unless --allow-network'}"
+        )
     for attempt in findings.network:
         notes.append(f"network use {'seen' if options.allow_network else 'refused'} while replaying: {attempt}")
     return notes
@@ -82,8 +99,9 @@ def reward_label(entry: dict[str, Any]) -> str:
     return f"composite ({changed})" if changed else "composite"
 
 
-def import_one(fmt: str, path: Path, key: str, env: str, options: ImportOptions, isolate: bool,
-               advance: Callable[[int], None]) -> tuple[dict[str, Any], list[str], dict[str, str]]:
+def import_one(
+    fmt: str, path: Path, key: str, env: str, options: ImportOptions, isolate: bool, advance: Callable[[int], None]
+) -> tuple[dict[str, Any], list[str], dict[str, str]]:
     """Convert, replay and check one environment: its catalog entry, notes and tool decisions."""
     folder = env_folder(env)
 
@@ -125,7 +143,12 @@ def import_one(fmt: str, path: Path, key: str, env: str, options: ImportOptions,
 
 
 def import_environments(
-    fmt: str, path: Path, name: str, options: ImportOptions, isolate: bool = False, show_progress: bool = False,
+    fmt: str,
+    path: Path,
+    name: str,
+    options: ImportOptions,
+    isolate: bool = False,
+    show_progress: bool = False,
 ) -> tuple[list[dict[str, Any]], list[str], dict[str, tuple[list[str], dict[str, str]]]]:
     """Convert every environment found at `path`, replay each task's ground truth (twice), and save the ones that
     load to the catalog. Returns (catalog entries, error messages, notes and tool decisions per environment)."""
@@ -134,8 +157,15 @@ def import_environments(
     if not chosen:
         return [], [f"no environment found at {path}" + (f" among {keys}" if keys else "")], {}
     entries, errors, reports = [], [], {}
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=console, transient=True, disable=not show_progress)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not show_progress,
+    )
     with progress:
         for key in chosen:
             env = env_name(name, key, chosen)
@@ -166,25 +196,36 @@ def cmd_import(args: argparse.Namespace) -> int:
     """Import, then print what was registered and decided; non-zero exit when an environment failed to convert."""
     path = Path(args.path).resolve()
     name = args.name or (path.stem if path.is_file() else path.name)
-    entries, errors, reports = import_environments(args.format, path, name, options_of(args), args.isolate,
-                                                   show_progress=True)
+    entries, errors, reports = import_environments(
+        args.format, path, name, options_of(args), args.isolate, show_progress=True
+    )
     table = Table(title=f"imported from {path}")
     table.add_column("env id", no_wrap=True)
     for column in ("source key", "tools", "tasks", "ground truth failing", "nondeterministic", "skipped", "reward"):
         table.add_column(column)
     for entry in entries:
-        table.add_row(gym_id(entry["name"]), entry["key"], str(entry["tools"]), str(entry["tasks"]),
-                      str(len(entry["failing_tasks"])), str(len(entry["nondeterministic_tasks"])),
-                      str(entry["skipped_tasks"]), reward_label(entry))
+        table.add_row(
+            gym_id(entry["name"]),
+            entry["key"],
+            str(entry["tools"]),
+            str(entry["tasks"]),
+            str(len(entry["failing_tasks"])),
+            str(len(entry["nondeterministic_tasks"])),
+            str(entry["skipped_tasks"]),
+            reward_label(entry),
+        )
     console.print(table)
     for env, (notes, decisions) in reports.items():
         console.print(f"[bold]{gym_id(env)}[/bold]")
         reads = sorted(t for t, why in decisions.items() if why.startswith("read"))
         writes = sorted(t for t, why in decisions.items() if why.startswith("write"))
-        console.print(f"  reads ({len(reads)}): " + ", ".join(f"{t} [dim]({decisions[t].split(': ', 1)[1]})[/dim]"
-                                                               for t in reads))
-        console.print(f"  writes ({len(writes)}): " + ", ".join(f"{t} [dim]({decisions[t].split(': ', 1)[1]})[/dim]"
-                                                                for t in writes))
+        console.print(
+            f"  reads ({len(reads)}): " + ", ".join(f"{t} [dim]({decisions[t].split(': ', 1)[1]})[/dim]" for t in reads)
+        )
+        console.print(
+            f"  writes ({len(writes)}): "
+            + ", ".join(f"{t} [dim]({decisions[t].split(': ', 1)[1]})[/dim]" for t in writes)
+        )
         for note in notes:
             console.print(f"  {note}")
     for error in errors:
@@ -201,8 +242,14 @@ def list_external() -> int:
     for column in ("format", "source", "tools", "tasks", "reward"):
         table.add_column(column)
     for name, entry in sorted(catalog.items()):
-        table.add_row(gym_id(name), entry["format"], f"{entry['path']} [{entry['key']}]", str(entry.get("tools", "")),
-                      str(entry.get("tasks", "")), reward_label(entry))
+        table.add_row(
+            gym_id(name),
+            entry["format"],
+            f"{entry['path']} [{entry['key']}]",
+            str(entry.get("tools", "")),
+            str(entry.get("tasks", "")),
+            reward_label(entry),
+        )
     console.print(table)
     console.print(f"{len(catalog)} external environments")
     return 0
@@ -220,10 +267,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--docs", help="function docs folder (BFCL)")
     parser.add_argument("--writes", default="", help="comma-separated tools to treat as writing")
     parser.add_argument("--reads", default="", help="comma-separated tools to treat as read-only")
-    parser.add_argument("--cache-fields", default="",
-                        help="comma-separated field names that are caches, left out of the compared state")
-    parser.add_argument("--allow-network", action="store_true",
-                        help="let the environment's code use the network (refused by default)")
+    parser.add_argument(
+        "--cache-fields", default="", help="comma-separated field names that are caches, left out of the compared state"
+    )
+    parser.add_argument(
+        "--allow-network", action="store_true", help="let the environment's code use the network (refused by default)"
+    )
     parser.add_argument("--only", action="append", default=[], help="import only this key (repeatable)")
     parser.add_argument(
         "--isolate", action="store_true", help="run the external code in the sandbox (envfactory_gym.sandbox)"

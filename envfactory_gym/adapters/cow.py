@@ -49,8 +49,24 @@ ATTRIBUTES = "attributes"
 _MISSING: Any = object()
 _MAX_ATTEMPTS = 32
 _SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
-_IMMUTABLE = (str, int, float, bool, bytes, complex, type(None), Decimal, _dt.date, _dt.time, _dt.timedelta,
-              enum.Enum, uuid.UUID, frozenset, range, type)
+_IMMUTABLE = (
+    str,
+    int,
+    float,
+    bool,
+    bytes,
+    complex,
+    type(None),
+    Decimal,
+    _dt.date,
+    _dt.time,
+    _dt.timedelta,
+    enum.Enum,
+    uuid.UUID,
+    frozenset,
+    range,
+    type,
+)
 Owner = tuple[str, str]  # (collection, key), or (ATTRIBUTES, attribute) for a database attribute that is no collection
 
 
@@ -182,8 +198,11 @@ def _equal_frozen(self: Any, other: Any) -> Any:
     if _ORIGINAL_OF.get(type(other), type(other)) is not original:
         return NotImplemented
     if isinstance(self, BaseModel):
-        return (self.__dict__ == other.__dict__ and self.__pydantic_extra__ == other.__pydantic_extra__
-                and self.__pydantic_private__ == other.__pydantic_private__)
+        return (
+            self.__dict__ == other.__dict__
+            and self.__pydantic_extra__ == other.__pydantic_extra__
+            and self.__pydantic_private__ == other.__pydantic_private__
+        )
     return vars(self) == vars(other)
 
 
@@ -353,8 +372,12 @@ def shell_class(cls: type) -> Any:
     """The subclass of a database class whose attribute assignments are logged."""
     with _CLASS_LOCK:
         if cls not in _SHELL_CLASSES:
-            namespace = {"__slots__": (), "__module__": cls.__module__, "__setattr__": _tracking_setattr,
-                         "__qualname__": f"Session{cls.__qualname__}"}
+            namespace = {
+                "__slots__": (),
+                "__module__": cls.__module__,
+                "__setattr__": _tracking_setattr,
+                "__qualname__": f"Session{cls.__qualname__}",
+            }
             _SHELL_CLASSES[cls] = type.__new__(type(cls), f"Session{cls.__name__}", (cls,), namespace)
         return _SHELL_CLASSES[cls]
 
@@ -418,8 +441,9 @@ class CowState:
         payload = pickle.dumps(("envfactory-cow", records, self.entropy.random.getstate()), pickle.HIGHEST_PROTOCOL)
         version = StateVersion(payload)
         version.tables = {name: dict(self.db.__dict__[name]) for name in self.store.layout.collections}
-        version.attributes = {name: self.db.__dict__[name] for name in self.store.layout.attributes
-                              if name in self.db.__dict__}
+        version.attributes = {
+            name: self.db.__dict__[name] for name in self.store.layout.attributes if name in self.db.__dict__
+        }
         version.registry = dict(self.registry.entries)
         version.rows = dict(self.rows)
         version.changed = frozenset(self.changed)
@@ -429,8 +453,11 @@ class CowState:
 
     def restore(self, data: bytes) -> None:
         """Make the state equal to a snapshot (a `StateVersion` of this store: dict copies; other bytes: rebuilt)."""
-        version = data if isinstance(data, StateVersion) and getattr(data, "store", None) is self.store \
+        version = (
+            data
+            if isinstance(data, StateVersion) and getattr(data, "store", None) is self.store
             else self.store.version_from_bytes(data)
+        )
         attributes = self.db.__dict__
         attributes.clear()
         for name, rows in version.tables.items():
@@ -482,7 +509,8 @@ class CowState:
                 if owner is None or owner in learned:
                     raise UntrackableChange(
                         f"a change reached a shared {type(mutation.target).__name__} outside the record it was "
-                        "fetched through; import this environment with the plain object state") from None
+                        "fetched through; import this environment with the plain object state"
+                    ) from None
                 self._rollback_to_call_start()
                 learned.append(owner)
                 self.store.learn(tool, owner[0])
@@ -646,8 +674,11 @@ def record_tables(db: Any, store: "CowStore") -> CanonicalState:
     """A plain database object dumped exactly as a `CowState` dumps its own (for the plain-object reference)."""
     store.seed()
     attributes = db.__dict__
-    tables: CanonicalState = {name: {str(k): store.row(v) for k, v in attributes[name].items()}
-                              for name in store.layout.collections if name in attributes}
+    tables: CanonicalState = {
+        name: {str(k): store.row(v) for k, v in attributes[name].items()}
+        for name in store.layout.collections
+        if name in attributes
+    }
     tables.update(attribute_tables(attributes, store.layout, store.hidden_fields))
     return tables
 
@@ -697,9 +728,14 @@ class CowStore:
     `load_seed()` builds the database model of the seed; `make_toolkit(db)` the object whose methods are the tools;
     `apply(state, payload)` turns the seed into a snapshot file's state (run inside calls of `state`)."""
 
-    def __init__(self, load_seed: Callable[[], BaseModel], make_toolkit: Callable[[Any], Any],
-                 apply: Callable[["CowState", Any], None], hidden_fields: frozenset[str] = frozenset(),
-                 network: NetworkPolicy | None = None) -> None:
+    def __init__(
+        self,
+        load_seed: Callable[[], BaseModel],
+        make_toolkit: Callable[[Any], Any],
+        apply: Callable[["CowState", Any], None],
+        hidden_fields: frozenset[str] = frozenset(),
+        network: NetworkPolicy | None = None,
+    ) -> None:
         self.load_seed, self.make_toolkit, self.apply = load_seed, make_toolkit, apply
         self.hidden_fields = hidden_fields
         self.network = network
@@ -734,9 +770,15 @@ class CowStore:
                 collections.append(name)
             else:
                 others.append(name)
-        self.layout = Layout(tuple(collections), tuple(others), {
-            # cast: a model field always has an annotation (pydantic refuses one without)
-            name: TypeAdapter(cast(Any, type(db).model_fields[name].annotation)) for name in type(db).model_fields})
+        self.layout = Layout(
+            tuple(collections),
+            tuple(others),
+            {
+                # cast: a model field always has an annotation (pydantic refuses one without)
+                name: TypeAdapter(cast(Any, type(db).model_fields[name].annotation))
+                for name in type(db).model_fields
+            },
+        )
         version = StateVersion(pickle.dumps(("envfactory-cow", {}, Entropy().random.getstate())))
         version.tables = {}
         for name in collections:

@@ -24,11 +24,34 @@ SEED = 20250115
 _REAL_DATETIME = _datetime_module.datetime
 _REAL_DATE = _datetime_module.date
 #: Methods of `random.Random` that the module-level functions of `random` are bound to.
-_RANDOM_FUNCTIONS = frozenset({
-    "random", "uniform", "triangular", "randint", "choice", "randrange", "sample", "shuffle", "choices",
-    "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate", "gauss", "betavariate",
-    "paretovariate", "weibullvariate", "getrandbits", "randbytes", "binomialvariate", "seed", "getstate", "setstate",
-})
+_RANDOM_FUNCTIONS = frozenset(
+    {
+        "random",
+        "uniform",
+        "triangular",
+        "randint",
+        "choice",
+        "randrange",
+        "sample",
+        "shuffle",
+        "choices",
+        "normalvariate",
+        "lognormvariate",
+        "expovariate",
+        "vonmisesvariate",
+        "gammavariate",
+        "gauss",
+        "betavariate",
+        "paretovariate",
+        "weibullvariate",
+        "getrandbits",
+        "randbytes",
+        "binomialvariate",
+        "seed",
+        "getstate",
+        "setstate",
+    }
+)
 
 
 class Entropy:
@@ -69,7 +92,8 @@ class Entropy:
 
 _FALLBACK = Entropy()
 _ACTIVE: ContextVar[tuple[Entropy, Callable[[], _datetime_module.datetime]] | None] = ContextVar(
-    "envfactory_entropy", default=None)
+    "envfactory_entropy", default=None
+)
 
 
 class session_entropy:  # noqa: N801 - used as a context manager, like contextlib's
@@ -193,31 +217,53 @@ class SimulatedDate(_REAL_DATE, metaclass=_DateTimeMeta):
         return _now().date()
 
 
-RANDOM = _StandIn(_random_module, {
-    **{name: _random_function(name) for name in _RANDOM_FUNCTIONS if hasattr(_random_module.Random, name)},
-    "SystemRandom": _session_generator,
-})
-SECRETS = _StandIn(_secrets_module, {
-    "token_bytes": lambda nbytes=32: _generator().randbytes(nbytes),
-    "token_hex": lambda nbytes=32: _generator().randbytes(nbytes).hex(),
-    "token_urlsafe": lambda nbytes=32: _generator().randbytes(nbytes).hex(),
-    "choice": lambda seq: _generator().choice(seq),
-    "randbelow": lambda n: _generator().randrange(n),
-    "randbits": lambda k: _generator().getrandbits(k),
-    "SystemRandom": _session_generator,
-})
+RANDOM = _StandIn(
+    _random_module,
+    {
+        **{name: _random_function(name) for name in _RANDOM_FUNCTIONS if hasattr(_random_module.Random, name)},
+        "SystemRandom": _session_generator,
+    },
+)
+SECRETS = _StandIn(
+    _secrets_module,
+    {
+        "token_bytes": lambda nbytes=32: _generator().randbytes(nbytes),
+        "token_hex": lambda nbytes=32: _generator().randbytes(nbytes).hex(),
+        "token_urlsafe": lambda nbytes=32: _generator().randbytes(nbytes).hex(),
+        "choice": lambda seq: _generator().choice(seq),
+        "randbelow": lambda n: _generator().randrange(n),
+        "randbits": lambda k: _generator().getrandbits(k),
+        "SystemRandom": _session_generator,
+    },
+)
 UUID = _StandIn(_uuid_module, {"uuid1": _uuid1, "uuid4": _uuid4})
-TIME = _StandIn(_time_module, {
-    "time": _timestamp, "time_ns": _time_ns, "monotonic": _timestamp, "monotonic_ns": _time_ns,
-    "perf_counter": _timestamp, "perf_counter_ns": _time_ns, "sleep": _sleep, "localtime": _struct(_time_module.gmtime),
-    "gmtime": _struct(_time_module.gmtime), "ctime": _struct(_time_module.ctime), "strftime": _strftime,
-})
+TIME = _StandIn(
+    _time_module,
+    {
+        "time": _timestamp,
+        "time_ns": _time_ns,
+        "monotonic": _timestamp,
+        "monotonic_ns": _time_ns,
+        "perf_counter": _timestamp,
+        "perf_counter_ns": _time_ns,
+        "sleep": _sleep,
+        "localtime": _struct(_time_module.gmtime),
+        "gmtime": _struct(_time_module.gmtime),
+        "ctime": _struct(_time_module.ctime),
+        "strftime": _strftime,
+    },
+)
 DATETIME = _StandIn(_datetime_module, {"datetime": SimulatedDateTime, "date": SimulatedDate})
 
 #: Real object -> stand-in, for module globals bound with `import x` or `from x import y`.
 _REPLACEMENTS: dict[int, Any] = {
-    id(_random_module): RANDOM, id(_secrets_module): SECRETS, id(_uuid_module): UUID, id(_time_module): TIME,
-    id(_datetime_module): DATETIME, id(_REAL_DATETIME): SimulatedDateTime, id(_REAL_DATE): SimulatedDate,
+    id(_random_module): RANDOM,
+    id(_secrets_module): SECRETS,
+    id(_uuid_module): UUID,
+    id(_time_module): TIME,
+    id(_datetime_module): DATETIME,
+    id(_REAL_DATETIME): SimulatedDateTime,
+    id(_REAL_DATE): SimulatedDate,
 }
 for _stand_in in (RANDOM, SECRETS, UUID, TIME):
     for _name, _value in _stand_in.__dict__.items():

@@ -71,7 +71,7 @@ class _ToolRecorder:
         """Never serves: the runtime serves the environment itself."""
 
     def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: (lambda func: func)  # resource/prompt decorators: keep the function
+        return lambda *args, **kwargs: lambda func: func  # resource/prompt decorators: keep the function
 
 
 class ServerStandIn:
@@ -121,8 +121,11 @@ def _recording_fastmcp() -> Iterator[None]:
     file imports with mcp 2.x installed (which has no FastMCP) and its tools are recorded, never served."""
     finder = _StandInFinder()
     with _STUB_LOCK:
-        saved = {name: module for name, module in sys.modules.items()
-                 if any(name == s or name.startswith(s + ".") for s in SERVER_MODULES)}
+        saved = {
+            name: module
+            for name, module in sys.modules.items()
+            if any(name == s or name.startswith(s + ".") for s in SERVER_MODULES)
+        }
         for name in saved:
             del sys.modules[name]
         sys.meta_path.insert(0, finder)
@@ -164,8 +167,10 @@ def sources(path: Path, key: str, options: ImportOptions) -> list[Path]:
 def _api_of(module: types.ModuleType) -> tuple[type, list[str]]:
     """The API class and the module-level names bound to its instance."""
     names = [
-        name for name, value in vars(module).items()
-        if not isinstance(value, (type, types.ModuleType)) and callable(getattr(type(value), "load_scenario", None))
+        name
+        for name, value in vars(module).items()
+        if not isinstance(value, (type, types.ModuleType))
+        and callable(getattr(type(value), "load_scenario", None))
         and callable(getattr(type(value), "save_scenario", None))
     ]
     if not names:
@@ -184,9 +189,13 @@ def _without_server_parameters(func: Callable[..., Any]) -> Callable[..., Any]:
     """The tool function with parameters the server injects (a `Context`) left out of its signature; they are
     passed as None."""
     signature = inspect.signature(func)
-    injected = [p for p in signature.parameters.values()
-                if isinstance(p.annotation, type) and issubclass(p.annotation, ServerStandIn)
-                or (isinstance(p.annotation, str) and p.annotation.split(".")[-1] in ("Context", "ctx"))]
+    injected = [
+        p
+        for p in signature.parameters.values()
+        if isinstance(p.annotation, type)
+        and issubclass(p.annotation, ServerStandIn)
+        or (isinstance(p.annotation, str) and p.annotation.split(".")[-1] in ("Context", "ctx"))
+    ]
     if not injected:
         return func
     names = {p.name for p in injected}
@@ -196,7 +205,8 @@ def _without_server_parameters(func: Callable[..., Any]) -> Callable[..., Any]:
 
     without.__name__, without.__doc__ = func.__name__, func.__doc__
     without.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[p for p in signature.parameters.values() if p.name not in names])
+        parameters=[p for p in signature.parameters.values() if p.name not in names]
+    )
     without.__annotations__ = {k: v for k, v in getattr(func, "__annotations__", {}).items() if k not in names}
     return without
 
@@ -299,8 +309,11 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
         hint = read_only_hint(recorder.annotations.get(func.__name__, info.get("annotations")))
         read_only, decisions[func.__name__] = read_decision(func.__name__, options, hint, "MCP readOnlyHint", prefixes)
         tools[func.__name__] = external_tool(
-            func.__name__, description, signature_fields(_without_server_parameters(func), info.get("input_schema")),
-            read_only)
+            func.__name__,
+            description,
+            signature_fields(_without_server_parameters(func), info.get("input_schema")),
+            read_only,
+        )
 
     def make_roots() -> Roots:
         return {"api": api_class()}
@@ -316,8 +329,11 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
 
     def view(roots: Roots) -> Any:
         scenario = roots["api"].save_scenario()
-        return object_tables({k: v for k, v in scenario.items() if not str(k).startswith("_")}
-                             if isinstance(scenario, dict) else {"scenario": scenario})
+        return object_tables(
+            {k: v for k, v in scenario.items() if not str(k).startswith("_")}
+            if isinstance(scenario, dict)
+            else {"scenario": scenario}
+        )
 
     backend = ObjectBackend(make_roots, load_scenario, view, bind, frozenset(options.cache_fields), network)
     tasks, snapshots = _rl_tasks(Path(options.tasks), key) if options.tasks else ([], {})
@@ -331,7 +347,13 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     snapshots["seed"] = seed if seed is not None else next(iter(snapshots.values()), {})
     skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     return external_spec(
-        name, metadata.get("description", module.__doc__ or ""), metadata.get("class_name", key), tools, folder,
-        backend, source=f"{FORMAT}:{tool_file}", notes={"skipped_tasks": skipped + len(stale), "notes": notes},
+        name,
+        metadata.get("description", module.__doc__ or ""),
+        metadata.get("class_name", key),
+        tools,
+        folder,
+        backend,
+        source=f"{FORMAT}:{tool_file}",
+        notes={"skipped_tasks": skipped + len(stale), "notes": notes},
         decisions=decisions,
     )

@@ -117,8 +117,10 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     class_name = item.get("env_class_name") or (items[0]["env_class_name"] if items else None)
     network = options.network_policy(f"the EnvScaler class of {key}")
     module = import_path(_class_source(item, key, folder), network=network)
-    cls = getattr(module, class_name) if class_name else next(
-        v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__
+    cls = (
+        getattr(module, class_name)
+        if class_name
+        else next(v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__)
     )
     schemas = _schemas(item)
     prefixes = product_prefixes(list(schemas), key, class_name or "")
@@ -140,8 +142,9 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
     def view(roots: Roots) -> Any:  # what R_state compares: the public attributes (checks get them all)
         return object_tables({k: v for k, v in state_of(roots["env"]).items() if not k.startswith("_")})
 
-    backend = ObjectBackend(lambda: {"env": new_instance(cls, {})}, load_config, view, bind,
-                            frozenset(options.cache_fields), network)
+    backend = ObjectBackend(
+        lambda: {"env": new_instance(cls, {})}, load_config, view, bind, frozenset(options.cache_fields), network
+    )
     solutions = read_solutions(Path(options.solutions) if options.solutions else None)
     tasks: list[dict[str, Any]] = []
     snapshots, checks = {}, {}
@@ -149,17 +152,29 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
         task_id = str(raw["task_id"])
         snapshots[f"t{index:04d}"] = maybe_json(raw.get("init_config") or {})
         checks[task_id] = [c["check_func"] for c in raw.get("checklist_with_func", []) if c.get("check_func")]
-        tasks.append({
-            "id": task_id, "snapshot": f"t{index:04d}", "turns": turns(raw["task"], solutions.get(task_id, [])),
-            "provenance": {"format": FORMAT,
-                           "checklist": [c.get("check_item", "") for c in raw.get("checklist_with_func", [])]},
-        })
+        tasks.append(
+            {
+                "id": task_id,
+                "snapshot": f"t{index:04d}",
+                "turns": turns(raw["task"], solutions.get(task_id, [])),
+                "provenance": {
+                    "format": FORMAT,
+                    "checklist": [c.get("check_item", "") for c in raw.get("checklist_with_func", [])],
+                },
+            }
+        )
     snapshots["seed"] = next(iter(snapshots.values()), {})
     skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     rules = "".join(f"\n- {rule}" for rule in item.get("constraints_rules", []))
     return external_spec(
-        name, item.get("environment_introduction", "") + (f"\n\nRules:{rules}" if rules else ""), class_name or key,
-        tools, folder, backend, source=f"{FORMAT}:{path}:{key}", checklist=checklist_hook(checks, backend, folder),
+        name,
+        item.get("environment_introduction", "") + (f"\n\nRules:{rules}" if rules else ""),
+        class_name or key,
+        tools,
+        folder,
+        backend,
+        source=f"{FORMAT}:{path}:{key}",
+        checklist=checklist_hook(checks, backend, folder),
         notes={"skipped_tasks": skipped, "unsolved_tasks": sum(1 for t in tasks if not t["turns"][0]["calls"])},
         decisions=decisions,
     )

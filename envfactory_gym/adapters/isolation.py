@@ -55,16 +55,24 @@ class SandboxedEnvironment:
         self.stops: list[SandboxResult] = []  # calls the sandbox stopped or refused, in order
 
     @classmethod
-    def from_format(cls, fmt: str, path: Path, key: str, name: str, options: ImportOptions,
-                    limits: Limits = Limits()) -> "SandboxedEnvironment":
+    def from_format(
+        cls, fmt: str, path: Path, key: str, name: str, options: ImportOptions, limits: Limits = Limits()
+    ) -> "SandboxedEnvironment":
         """An adapter's environment, from a copy of its source files."""
         files = adapter(fmt).sources(path, key, options)
         root = Path(os.path.commonpath([str(p.resolve().parent) for p in [path, *files]]))
         copied = {f"src/{p.resolve().relative_to(root)}": p.read_bytes() for p in files if p.is_file()}
-        relocated = {k: f"src/{Path(v).resolve().relative_to(root)}" if v else None for k, v in
-                     ((k, getattr(options, k)) for k in PATH_OPTIONS)}
-        request = {"format": fmt, "path": f"src/{path.resolve().relative_to(root)}", "key": key, "name": name,
-                   "options": {**options.to_json(), **relocated}}
+        relocated = {
+            k: f"src/{Path(v).resolve().relative_to(root)}" if v else None
+            for k, v in ((k, getattr(options, k)) for k in PATH_OPTIONS)
+        }
+        request = {
+            "format": fmt,
+            "path": f"src/{path.resolve().relative_to(root)}",
+            "key": key,
+            "name": name,
+            "options": {**options.to_json(), **relocated},
+        }
         preload = (*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", FORMATS[fmt], *FORMAT_PRELOAD.get(fmt, ()))
         return cls(Worker(limits, files=copied, preload=preload), request)
 
@@ -118,7 +126,7 @@ class IsolatedState:
         answer = self.environment.run("call", state=_encode(self.data), tool=name, arguments=arguments, clock=now)
         if not answer["ok"]:
             kind = answer["kind"] or "ToolError"
-            message = answer["error"][len(kind) + 2:] if answer["error"].startswith(f"{kind}: ") else answer["error"]
+            message = answer["error"][len(kind) + 2 :] if answer["error"].startswith(f"{kind}: ") else answer["error"]
             raise ExternalError(kind, message)
         self.data = base64.b64decode(answer["state"])
         return answer["output"]
@@ -185,8 +193,12 @@ class JSONSchemaOutput:
 
 def _tool(described: Mapping[str, Any]) -> ToolSpec:
     parameters = described["parameters"]
-    tool = external_tool(described["name"], described["description"],
-                         schema_fields(parameters, parameters.get("$defs")), described["read_only"])
+    tool = external_tool(
+        described["name"],
+        described["description"],
+        schema_fields(parameters, parameters.get("$defs")),
+        described["read_only"],
+    )
     output = described.get("output_schema")
     tool = dataclasses.replace(tool, user_only=bool(described.get("user_only", False)))
     return tool if output is None else dataclasses.replace(tool, output_adapter=JSONSchemaOutput(output))
@@ -201,8 +213,9 @@ def _schema(tables: Mapping[str, Mapping[str, list[str]]]) -> MetaData:
     return metadata
 
 
-def isolated_spec(environment: SandboxedEnvironment, described: Mapping[str, Any], folder: Path, name: str,
-                  source: str, **fields: Any) -> EnvironmentSpec:
+def isolated_spec(
+    environment: SandboxedEnvironment, described: Mapping[str, Any], folder: Path, name: str, source: str, **fields: Any
+) -> EnvironmentSpec:
     """The spec of a sandboxed environment from its description: its tasks and snapshots written to `folder`,
     tools that call into the worker, and the table layout it reported."""
     for relative, text in described["files"].items():
@@ -211,16 +224,27 @@ def isolated_spec(environment: SandboxedEnvironment, described: Mapping[str, Any
         target.write_text(text, encoding="utf-8")
     tools = {t["name"]: _tool(t) for t in described["tools"]}
     checklist = _checklist(environment) if described["checklist"] else None
-    return external_spec(name, described["description"], described["product"], tools, folder,
-                         IsolatedBackend(environment), source=source, checklist=checklist, notes=described["notes"],
-                         schema=_schema(described.get("tables", {})), **fields)
+    return external_spec(
+        name,
+        described["description"],
+        described["product"],
+        tools,
+        folder,
+        IsolatedBackend(environment),
+        source=source,
+        checklist=checklist,
+        notes=described["notes"],
+        schema=_schema(described.get("tables", {})),
+        **fields,
+    )
 
 
 def load_isolated(fmt: str, path: Path, key: str, name: str, folder: Path, options: ImportOptions) -> EnvironmentSpec:
     """Convert an environment in the sandbox and return a spec whose every call runs there too."""
     if fmt == "awm":
-        raise NotImplementedError("AWM apps need an asyncio event loop, which the sandbox's guard forbids; "
-                                  "import AWM without isolation")
+        raise NotImplementedError(
+            "AWM apps need an asyncio event loop, which the sandbox's guard forbids; import AWM without isolation"
+        )
     environment = SandboxedEnvironment.from_format(fmt, path.resolve(), key, name, options)
     described = environment.run("describe")
     return isolated_spec(environment, described, folder, name, f"{fmt}:{path.resolve()}:{key} (sandboxed)")
@@ -239,8 +263,14 @@ def _tool_json(tool: ToolSpec) -> dict[str, Any]:
         output: Any = tool.output_schema
     except Exception:  # a type pydantic cannot describe: outputs go unchecked, as in-process
         output = None
-    return {"name": tool.name, "description": tool.description, "parameters": tool.input_schema,
-            "read_only": tool.read_only, "user_only": tool.user_only, "output_schema": output}
+    return {
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.input_schema,
+        "read_only": tool.read_only,
+        "user_only": tool.user_only,
+        "output_schema": output,
+    }
 
 
 @lru_cache(maxsize=1)
@@ -258,13 +288,24 @@ def _child_spec(request_json: str) -> EnvironmentSpec:
 
 def describe(spec: EnvironmentSpec) -> dict[str, Any]:
     """What the parent needs to rebuild the spec: texts of its tasks and snapshots, tools, tables, metadata."""
-    files = {str(p.relative_to(spec.folder)): p.read_text(encoding="utf-8")
-             for p in [spec.tasks_path, *sorted((spec.folder / "snapshots").glob("*.json"))] if p.is_file()}
-    tables = {t.name: {"columns": list(t.columns.keys()), "primary_key": [c.name for c in t.primary_key.columns]}
-              for t in spec.schema.sorted_tables}
-    return {"description": spec.description, "product": spec.product, "files": files, "tables": tables,
-            "tools": [_tool_json(t) for t in spec.tools.values()], "checklist": spec.checklist is not None,
-            "notes": {k: v for k, v in spec.extra.items() if k != "source"}}
+    files = {
+        str(p.relative_to(spec.folder)): p.read_text(encoding="utf-8")
+        for p in [spec.tasks_path, *sorted((spec.folder / "snapshots").glob("*.json"))]
+        if p.is_file()
+    }
+    tables = {
+        t.name: {"columns": list(t.columns.keys()), "primary_key": [c.name for c in t.primary_key.columns]}
+        for t in spec.schema.sorted_tables
+    }
+    return {
+        "description": spec.description,
+        "product": spec.product,
+        "files": files,
+        "tables": tables,
+        "tools": [_tool_json(t) for t in spec.tools.values()],
+        "checklist": spec.checklist is not None,
+        "notes": {k: v for k, v in spec.extra.items() if k != "source"},
+    }
 
 
 def serve(request: dict[str, Any]) -> Any:
@@ -291,7 +332,12 @@ def serve(request: dict[str, Any]) -> Any:
             return spec.checklist(load_tasks(spec)[request["task"]], session.state) if spec.checklist else None
         # the parent's executor already applied the caller rules (user-only tools): here the call just runs
         outcome = session.call(request["tool"], request["arguments"], caller="user")
-        return {"ok": outcome.ok, "output": outcome.output, "error": outcome.error, "kind": outcome.error_kind,
-                "state": _encode(session.state.snapshot())}
+        return {
+            "ok": outcome.ok,
+            "output": outcome.output,
+            "error": outcome.error,
+            "kind": outcome.error_kind,
+            "state": _encode(session.state.snapshot()),
+        }
     finally:
         session.close()

@@ -17,12 +17,38 @@ from pathlib import Path
 from typing import Any, Iterator
 
 #: Modules whose import means the code can reach the network.
-NETWORK_MODULES = frozenset({
-    "requests", "urllib.request", "urllib3", "http.client", "httpx", "httpx2", "aiohttp", "socket", "websocket",
-    "websockets", "ftplib", "smtplib", "grpc", "openai", "anthropic", "boto3", "googleapiclient",
-})
-_EVENTS = frozenset({"socket.connect", "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
-                     "socket.sendto", "socket.sendmsg", "urllib.Request"})
+NETWORK_MODULES = frozenset(
+    {
+        "requests",
+        "urllib.request",
+        "urllib3",
+        "http.client",
+        "httpx",
+        "httpx2",
+        "aiohttp",
+        "socket",
+        "websocket",
+        "websockets",
+        "ftplib",
+        "smtplib",
+        "grpc",
+        "openai",
+        "anthropic",
+        "boto3",
+        "googleapiclient",
+    }
+)
+_EVENTS = frozenset(
+    {
+        "socket.connect",
+        "socket.getaddrinfo",
+        "socket.gethostbyname",
+        "socket.gethostbyaddr",
+        "socket.sendto",
+        "socket.sendmsg",
+        "urllib.Request",
+    }
+)
 _HOOK_LOCK = threading.Lock()
 _hook_installed = False
 
@@ -45,7 +71,8 @@ class NetworkPolicy:
             self.attempts.append(what)
         return NetworkRefused(
             f"{self.source} tried to use the network ({what}); imported environments run offline unless imported "
-            "with --allow-network")
+            "with --allow-network"
+        )
 
 
 _ACTIVE: ContextVar[NetworkPolicy | None] = ContextVar("envfactory_network", default=None)
@@ -56,8 +83,11 @@ def _describe(event: str, args: tuple[Any, ...]) -> str:
         return f"request to {args[0]}"
     if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
         address = args[1] if len(args) > 1 else "?"
-        return f"connection to {address[0]}:{address[1]}" if isinstance(address, tuple) and len(address) >= 2 else \
-            f"connection to {address}"
+        return (
+            f"connection to {address[0]}:{address[1]}"
+            if isinstance(address, tuple) and len(address) >= 2
+            else f"connection to {address}"
+        )
     return f"lookup of {args[0]}" if args else event
 
 

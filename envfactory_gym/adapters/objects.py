@@ -153,9 +153,11 @@ class ObjectState:
             view_after = self.dump()
             if view_after != view_before:
                 self.restore(before)
-                raise ReadOnlyViolation(f"this tool is declared read-only but changed "
-                                        f"{first_difference(view_before, view_after)}; the change was undone (a cache "
-                                        "field? import with --cache-fields NAME)")
+                raise ReadOnlyViolation(
+                    f"this tool is declared read-only but changed "
+                    f"{first_difference(view_before, view_after)}; the change was undone (a cache "
+                    "field? import with --cache-fields NAME)"
+                )
 
     def dump(self) -> CanonicalState:
         """Canonical table-like view of the objects."""

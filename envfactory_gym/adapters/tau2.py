@@ -113,8 +113,11 @@ def _db_class(toolkit: type, package: Any, options: ImportOptions) -> type[BaseM
     if isinstance(hint, type) and issubclass(hint, BaseModel):
         return hint
     models = _import(package, "data_model", options)
-    found = [v for v in vars(models).values()
-             if isinstance(v, type) and issubclass(v, BaseModel) and v.__name__.endswith("DB")]
+    found = [
+        v
+        for v in vars(models).values()
+        if isinstance(v, type) and issubclass(v, BaseModel) and v.__name__.endswith("DB")
+    ]
     if not found:
         raise ValueError("cannot tell the domain's DB model (annotate the toolkit's `db` attribute)")
     return found[-1]
@@ -125,8 +128,9 @@ def _import(package: Any, name: str, options: ImportOptions) -> Any:
         return import_submodule(package, name, options.network_policy(f"{package.__name__}.{name}"))
     except MissingDependency as exc:
         if "'tau2'" in str(exc):
-            raise MissingDependency(f"the domain code imports tau2 (tau2-bench), which is not installed here: "
-                                    f"{INSTALL_HINT}") from exc
+            raise MissingDependency(
+                f"the domain code imports tau2 (tau2-bench), which is not installed here: {INSTALL_HINT}"
+            ) from exc
         raise
 
 
@@ -146,16 +150,21 @@ def _unsupported(task: dict[str, Any]) -> bool:
     actions = (task.get("evaluation_criteria") or {}).get("actions") or []
     initial = task.get("initial_state") or {}
     setup = initial.get("initialization_actions") or []
-    return (any(a.get("requestor", "assistant") != "assistant" for a in actions) or bool(initial.get("message_history"))
-            or any(a.get("env_type") != "assistant" for a in setup))
+    return (
+        any(a.get("requestor", "assistant") != "assistant" for a in actions)
+        or bool(initial.get("message_history"))
+        or any(a.get("env_type") != "assistant" for a in setup)
+    )
 
 
 def _task(task: dict[str, Any]) -> tuple[dict[str, Any], str, Any]:
     """Our task, its snapshot name and payload (the agent-side update of `db.json` and the setup calls)."""
     initial = task.get("initial_state") or {}
     update = (initial.get("initialization_data") or {}).get("agent_data") or {}
-    setup = [{"func_name": a["func_name"], "arguments": a.get("arguments", {})}
-             for a in initial.get("initialization_actions") or []]
+    setup = [
+        {"func_name": a["func_name"], "arguments": a.get("arguments", {})}
+        for a in initial.get("initialization_actions") or []
+    ]
     payload = {"update": update, "actions": setup}
     snapshot = "seed" if not update and not setup else content_name(payload)
     calls = []
@@ -169,9 +178,13 @@ def _task(task: dict[str, Any]) -> tuple[dict[str, Any], str, Any]:
         instructions = "\n".join(f"{k}: {v}" for k, v in instructions.items() if v)
     user = {"profile": scenario.get("persona") or "", "scenario": instructions}
     basis = (task.get("evaluation_criteria") or {}).get("reward_basis", ["DB"])
-    ours = {"id": str(task["id"]), "snapshot": snapshot, "user": user,
-            "turns": turns(task.get("ticket") or _query(scenario), calls),
-            "provenance": {"format": FORMAT, "reward_basis": basis}}
+    ours = {
+        "id": str(task["id"]),
+        "snapshot": snapshot,
+        "user": user,
+        "turns": turns(task.get("ticket") or _query(scenario), calls),
+        "provenance": {"format": FORMAT, "reward_basis": basis},
+    }
     return ours, snapshot, payload
 
 
@@ -208,18 +221,29 @@ def load(path: Path, key: str, name: str, folder: Path, options: ImportOptions) 
         task, snapshot, payload = _task(raw)
         snapshots[snapshot] = payload
         tasks.append(task)
-        checks = [c for c in (raw.get("evaluation_criteria") or {}).get("env_assertions") or []
-                  if c.get("env_type", "assistant") == "assistant"]
+        checks = [
+            c
+            for c in (raw.get("evaluation_criteria") or {}).get("env_assertions") or []
+            if c.get("env_type", "assistant") == "assistant"
+        ]
         if checks:
             assertions[task["id"]] = checks
     skipped = materialize(folder, snapshots, tasks, tools, options.expected_errors)
     plain_objects = options.object_state == "plain"
     return external_spec(
-        name, (toolkit_class.__doc__ or "").strip() or f"The {key} domain of tau2-bench.", key, tools, folder,
-        store.reference if plain_objects else store, source=f"{FORMAT}:{path}",
+        name,
+        (toolkit_class.__doc__ or "").strip() or f"The {key} domain of tau2-bench.",
+        key,
+        tools,
+        folder,
+        store.reference if plain_objects else store,
+        source=f"{FORMAT}:{path}",
         checklist=assertion_checklist(assertions) if assertions else None,
-        notes={"skipped_tasks": skipped + unsupported, "full_state_checker": True,
-               "state": "plain objects" if plain_objects else "copy-on-write records (adapters/cow.py)"},
+        notes={
+            "skipped_tasks": skipped + unsupported,
+            "full_state_checker": True,
+            "state": "plain objects" if plain_objects else "copy-on-write records (adapters/cow.py)",
+        },
         decisions=decisions,
     )
 
@@ -236,8 +260,11 @@ def _applier() -> Callable[[CowState, Any], None]:
                     table = state.db.__dict__[attribute]
                     for key, part in update.items():
                         old = dict.get(table, key)
-                        merged = deep_update(old.model_dump() if isinstance(old, BaseModel) else plain(old), part) \
-                            if old is not None else part
+                        merged = (
+                            deep_update(old.model_dump() if isinstance(old, BaseModel) else plain(old), part)
+                            if old is not None
+                            else part
+                        )
                         table[key] = layout.adapters[attribute].validate_python({key: merged})[key]
                 else:
                     old = state.db.__dict__.get(attribute)
@@ -251,8 +278,9 @@ def _applier() -> Callable[[CowState, Any], None]:
     return apply
 
 
-def _reference_backend(toolkit_class: type, db_class: type[BaseModel], seed_data: Callable[[], Any], store: CowStore,
-                       network: Any) -> ObjectBackend:
+def _reference_backend(
+    toolkit_class: type, db_class: type[BaseModel], seed_data: Callable[[], Any], store: CowStore, network: Any
+) -> ObjectBackend:
     """The same domain on plain objects (pickled snapshots, each session its own objects): what the copy-on-write
     state must agree with; the import compares them and falls back to this one when they differ."""
 
@@ -269,7 +297,10 @@ def _reference_backend(toolkit_class: type, db_class: type[BaseModel], seed_data
     return ObjectBackend(
         lambda: {"toolkit": object.__new__(toolkit_class)},  # an empty shell: every session starts with a restore
         lambda roots, payload: replace_attributes(roots["toolkit"], build(payload)),
-        lambda roots: record_tables(roots["toolkit"].db, store), bind, frozenset(), network,
+        lambda roots: record_tables(roots["toolkit"].db, store),
+        bind,
+        frozenset(),
+        network,
     )
 
 

@@ -13,13 +13,39 @@ from ..spec import ToolSpec, parse_docstring
 from .objects import plain
 
 #: Name words that mark a tool as read-only when the format has no flag for it.
-READ_WORDS = frozenset({
-    "get", "list", "search", "find", "query", "fetch", "lookup", "read", "view", "show", "describe", "count",
-    "retrieve", "browse", "display", "check", "is", "has",
-})
+READ_WORDS = frozenset(
+    {
+        "get",
+        "list",
+        "search",
+        "find",
+        "query",
+        "fetch",
+        "lookup",
+        "read",
+        "view",
+        "show",
+        "describe",
+        "count",
+        "retrieve",
+        "browse",
+        "display",
+        "check",
+        "is",
+        "has",
+    }
+)
 _JSON_TYPES: dict[str, Any] = {
-    "string": str, "integer": int, "number": float, "float": float, "boolean": bool, "bool": bool,
-    "object": dict[str, Any], "dict": dict[str, Any], "any": Any, "null": type(None),
+    "string": str,
+    "integer": int,
+    "number": float,
+    "float": float,
+    "boolean": bool,
+    "bool": bool,
+    "object": dict[str, Any],
+    "dict": dict[str, Any],
+    "any": Any,
+    "null": type(None),
 }
 _ANY_OUTPUT = TypeAdapter(Any)
 #: Argument fields: name -> (annotation, default or ..., description).
@@ -59,8 +85,9 @@ def product_prefixes(names: list[str], *known: str) -> frozenset[str]:
     return frozenset(prefixes - READ_WORDS)
 
 
-def read_decision(tool: str, options: Any, flag: bool | None = None, flag_reason: str = "",
-                  prefixes: frozenset[str] = frozenset()) -> tuple[bool, str]:
+def read_decision(
+    tool: str, options: Any, flag: bool | None = None, flag_reason: str = "", prefixes: frozenset[str] = frozenset()
+) -> tuple[bool, str]:
     """Whether a tool reads only, and why: the user's `--reads`/`--writes`, then a replay that changed the state,
     then the format's own flag, then the name (with any product prefix left out)."""
     if tool in options.writes:
@@ -177,6 +204,11 @@ def external_tool(name: str, description: str, fields: Fields, read_only: bool) 
 
     run.__name__ = name
     return ToolSpec(
-        name=name, func=run, description=description.strip(), read_only=read_only, user_only=False,
-        input_model=input_model(name, fields), output_adapter=_ANY_OUTPUT,
+        name=name,
+        func=run,
+        description=description.strip(),
+        read_only=read_only,
+        user_only=False,
+        input_model=input_model(name, fields),
+        output_adapter=_ANY_OUTPUT,
     )

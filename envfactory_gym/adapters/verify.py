@@ -57,8 +57,11 @@ def verify_external(spec: EnvironmentSpec) -> VerificationReport:
         expected = [c for turn in task.turns for c in turn.calls]
         for item, outcome in zip(expected, (o for turn in result.outcomes for o in turn)):
             if outcome.ok and item.expected_error is not None:
-                report.add("tasks", "ground truth", f"{task.id}: {item.name} was recorded failing with "
-                           f"{item.expected_error!r} but succeeds now")
+                report.add(
+                    "tasks",
+                    "ground truth",
+                    f"{task.id}: {item.name} was recorded failing with {item.expected_error!r} but succeeds now",
+                )
             elif not outcome.ok and outcome.error != item.expected_error:
                 report.add("tool code", "ground truth", f"{task.id}: {item.name} failed: {outcome.error}")
         final = ToolSession(spec)
@@ -84,8 +87,11 @@ def _check_episodes(spec: EnvironmentSpec, report: VerificationReport) -> None:
             result = run_episode(env, ReferenceAgent(), seed=0, task_id=task_id)
             report.tasks_checked += 1
             if result["reward"] != 1.0:
-                report.add("tasks", "reward", f"{task_id}: ground truth scores {result['reward']:.3f}, not 1.0 "
-                           f"({result['components']})")
+                report.add(
+                    "tasks",
+                    "reward",
+                    f"{task_id}: ground truth scores {result['reward']:.3f}, not 1.0 ({result['components']})",
+                )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             check_env(env, skip_render_check=True)

@@ -7,5 +7,13 @@ from .records import EpisodeRecord
 from .rundir import RunDirectory
 from .runner import BenchConfig, run_bench
 
-__all__ = ["BenchConfig", "EpisodeRecord", "RunDirectory", "Summary", "pass_at_k", "pass_hat_k", "run_bench",
-           "summarize"]
+__all__ = [
+    "BenchConfig",
+    "EpisodeRecord",
+    "RunDirectory",
+    "Summary",
+    "pass_at_k",
+    "pass_hat_k",
+    "run_bench",
+    "summarize",
+]

@@ -53,12 +53,28 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
     if (args.price_in is None) != (args.price_out is None):
         raise SystemExit("--price-in and --price-out go together (dollars per million prompt / completion tokens)")
     return BenchConfig(
-        model=args.model, base_url=base_url, api_key=args.api_key or env_value(ENV_API_KEY), envs=args.envs,
-        domains=args.domain, split=args.split, k=args.k, concurrency=args.concurrency, user=args.user,
-        user_model=args.user_model, user_base_url=args.user_base_url, tool_format=args.tool_format,
-        temperature=args.temperature, max_tokens=args.max_tokens, thinking=args.thinking, max_steps=args.max_steps,
-        episode_timeout=args.episode_timeout, request_timeout=args.request_timeout, seed=args.seed,
-        baselines=baselines, price_in=args.price_in, price_out=args.price_out,
+        model=args.model,
+        base_url=base_url,
+        api_key=args.api_key or env_value(ENV_API_KEY),
+        envs=args.envs,
+        domains=args.domain,
+        split=args.split,
+        k=args.k,
+        concurrency=args.concurrency,
+        user=args.user,
+        user_model=args.user_model,
+        user_base_url=args.user_base_url,
+        tool_format=args.tool_format,
+        temperature=args.temperature,
+        max_tokens=args.max_tokens,
+        thinking=args.thinking,
+        max_steps=args.max_steps,
+        episode_timeout=args.episode_timeout,
+        request_timeout=args.request_timeout,
+        seed=args.seed,
+        baselines=baselines,
+        price_in=args.price_in,
+        price_out=args.price_out,
     )
 
 
@@ -72,9 +88,14 @@ class AgentProgress:
     """One progress row per agent: episodes done of its total and the mean reward of its finished episodes, the
     run's stored episodes included (a resumed run, or one refused at the start, shows the run's numbers)."""
 
-    COLUMNS = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("mean reward {task.fields[mean]:.3f}"),
-               TextColumn("{task.fields[rate]:.1f} episodes/s"), TimeElapsedColumn())
+    COLUMNS = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("mean reward {task.fields[mean]:.3f}"),
+        TextColumn("{task.fields[rate]:.1f} episodes/s"),
+        TimeElapsedColumn(),
+    )
 
     def __init__(self, progress: Progress, agents: list[str], per_agent: int, stored: list[EpisodeRecord]) -> None:
         self.progress = progress
@@ -87,8 +108,13 @@ class AgentProgress:
         self.rows = {}
         for agent in agents:
             done, reward, _ = self.totals[agent]
-            self.rows[agent] = progress.add_task(agent, total=per_agent, completed=min(int(done), per_agent),
-                                                 mean=reward / done if done else 0.0, rate=0.0)
+            self.rows[agent] = progress.add_task(
+                agent,
+                total=per_agent,
+                completed=min(int(done), per_agent),
+                mean=reward / done if done else 0.0,
+                rate=0.0,
+            )
 
     def __call__(self, record: EpisodeRecord) -> None:
         """Count one played episode (an episode cut short counts only when it is played again to its end)."""
@@ -98,8 +124,12 @@ class AgentProgress:
         totals[0] += 1
         totals[1] += record.reward
         totals[2] += 1
-        self.progress.update(self.rows[record.agent], advance=1, mean=totals[1] / totals[0],
-                             rate=totals[2] / (time.perf_counter() - self.started))
+        self.progress.update(
+            self.rows[record.agent],
+            advance=1,
+            mean=totals[1] / totals[0],
+            rate=totals[2] / (time.perf_counter() - self.started),
+        )
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -121,22 +151,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
             progress.stop()
             return _error(exc)
     settings = run_settings(rundir)
-    given = (Price(config.price_in, config.price_out)
-             if config.price_in is not None and config.price_out is not None else None)  # both or neither (parse)
+    given = (
+        Price(config.price_in, config.price_out)
+        if config.price_in is not None and config.price_out is not None
+        else None
+    )  # both or neither (parse)
     prices = agent_prices(settings, table, given)
-    paths = write_report(rundir.path, records, f"envfactory bench: {config.model or 'baselines'} ({config.split})",
-                         settings, prices)
+    paths = write_report(
+        rundir.path, records, f"envfactory bench: {config.model or 'baselines'} ({config.split})", settings, prices
+    )
     summaries = summarize(records, "all", prices)
     console.print(overview(summaries))
     console.print(f"report: {paths['markdown']} and {paths['html']}; episodes in {rundir.path / 'episodes.jsonl'}")
     refused = sum(s.errors - s.transient_errors for s in summaries)
     transient = sum(s.transient_errors for s in summaries)
     if refused:
-        console.print(f"[yellow]{refused} episodes ended on a request the endpoint refused (e.g. a prompt beyond the "
-                      "context window); they count as failures.[/yellow]")
+        console.print(
+            f"[yellow]{refused} episodes ended on a request the endpoint refused (e.g. a prompt beyond the "
+            "context window); they count as failures.[/yellow]"
+        )
     if transient:
-        console.print(f"[red]{transient} episodes were cut short by the endpoint or a timeout; run the same command "
-                      "again to play them.[/red]")
+        console.print(
+            f"[red]{transient} episodes were cut short by the endpoint or a timeout; run the same command "
+            "again to play them.[/red]"
+        )
         return 1
     return 0
 
@@ -144,17 +182,40 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def overview(summaries: list[Summary]) -> Table:
     """The headline numbers per agent, for the terminal (the report has every column)."""
     table = Table(title="envfactory bench")
-    for column in ("agent", "tasks", "episodes", "reward (95% CI)", "R_traj", "R_state", "pass^1", "pass^k",
-                   "tool err", "calls/ep", "tokens in/out", "cost", "call p50", "errors"):
+    for column in (
+        "agent",
+        "tasks",
+        "episodes",
+        "reward (95% CI)",
+        "R_traj",
+        "R_state",
+        "pass^1",
+        "pass^k",
+        "tool err",
+        "calls/ep",
+        "tokens in/out",
+        "cost",
+        "call p50",
+        "errors",
+    ):
         table.add_column(column)
     for s in summaries:
         k = max(s.pass_hat)
         table.add_row(
-            s.agent, str(s.tasks), str(s.episodes), f"{s.reward:.3f} ({s.reward_low:.2f}-{s.reward_high:.2f})",
-            f"{s.components['trajectory']:.3f}", f"{s.components['state']:.3f}", f"{s.pass_hat[1]:.3f}",
-            f"{s.pass_hat[k]:.3f} (k={k})", f"{s.tool_error_rate:.1%}", f"{s.calls:.1f}",
-            f"{s.prompt_tokens:,.0f}/{s.completion_tokens:,.0f}", "-" if s.cost is None else f"${s.cost:,.4f}",
-            "-" if s.call_latency_median is None else f"{s.call_latency_median:.2f} s", str(s.errors),
+            s.agent,
+            str(s.tasks),
+            str(s.episodes),
+            f"{s.reward:.3f} ({s.reward_low:.2f}-{s.reward_high:.2f})",
+            f"{s.components['trajectory']:.3f}",
+            f"{s.components['state']:.3f}",
+            f"{s.pass_hat[1]:.3f}",
+            f"{s.pass_hat[k]:.3f} (k={k})",
+            f"{s.tool_error_rate:.1%}",
+            f"{s.calls:.1f}",
+            f"{s.prompt_tokens:,.0f}/{s.completion_tokens:,.0f}",
+            "-" if s.cost is None else f"${s.cost:,.4f}",
+            "-" if s.call_latency_median is None else f"{s.call_latency_median:.2f} s",
+            str(s.errors),
         )
     return table
 
@@ -190,8 +251,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     sections = compare_runs(a, b)
     if not sections["all"]:
         return _error(f"{a.path} and {b.path} share no task played by {a.agent} and {b.agent}")
-    notes = COMPARE_NOTES.format(a=name_a, b=name_b, anchor=a.path if any(
-        r.agent in BASELINES for r in a.records) else b.path)
+    notes = COMPARE_NOTES.format(
+        a=name_a, b=name_b, anchor=a.path if any(r.agent in BASELINES for r in a.records) else b.path
+    )
     markdown = [f"# {name_b} vs {name_a}", "", notes, ""]
     html_sections = []
     for heading, by in (("Overall", "all"), ("Per domain", "domain"), ("Per environment", "env")):
@@ -205,7 +267,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out = Path(args.out)
         if out.suffix.lower() in (".html", ".htm"):
             intro = f"<p class=note>{page.esc(notes)}</p>" + "".join(
-                f"<p class=note>warning: {page.esc(w)}</p>" for w in warnings)
+                f"<p class=note>warning: {page.esc(w)}</p>" for w in warnings
+            )
             out.write_text(page.document(f"{name_b} vs {name_a}", html_sections, intro), encoding="utf-8")
         else:
             out.write_text(text + "\n", encoding="utf-8")
@@ -235,24 +298,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `bench`, `compare` and `leaderboard` to the `envfactory` command."""
     bench = sub.add_parser("bench", help="evaluate a model (OpenAI-compatible endpoint) and the baselines on the zoo")
     bench.add_argument("--model", help="served model name (without it, only the baselines run)")
-    bench.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 "
-                                          "(default: $ENVFACTORY_LLM_BASE_URL)")
+    bench.add_argument(
+        "--base-url",
+        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: $ENVFACTORY_LLM_BASE_URL)",
+    )
     bench.add_argument("--api-key", help="default: $ENVFACTORY_LLM_API_KEY or $OPENAI_API_KEY")
     bench.add_argument("--envs", nargs="*", default=[], help="environments (default: the whole zoo)")
     bench.add_argument("--domain", action="append", default=[], help="only these domains (repeatable)")
-    bench.add_argument("--split", choices=["test", "train", "all"], default="test",
-                       help="task split (default: the held-out test tasks)")
+    bench.add_argument(
+        "--split",
+        choices=["test", "train", "all"],
+        default="test",
+        help="task split (default: the held-out test tasks)",
+    )
     bench.add_argument("--k", type=positive_int, default=4, help="samples per task (pass^k, pass@k)")
     bench.add_argument("--concurrency", type=positive_int, default=64, help="model episodes in flight")
     bench.add_argument("--user", choices=["scripted", "llm"], default="scripted", help="simulated user")
     bench.add_argument("--user-model", help="the LLM user's model (default: --model)")
     bench.add_argument("--user-base-url", help="the LLM user's endpoint (default: --base-url)")
-    bench.add_argument("--tool-format", choices=["text", "native"], default="text",
-                       help="text: <tool_call> blocks in the prompt; native: the endpoint's tool calling")
+    bench.add_argument(
+        "--tool-format",
+        choices=["text", "native"],
+        default="text",
+        help="text: <tool_call> blocks in the prompt; native: the endpoint's tool calling",
+    )
     bench.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (default 0.7)")
     bench.add_argument("--max-tokens", type=positive_int, default=4096, help="per model answer")
-    bench.add_argument("--thinking", action=argparse.BooleanOptionalAction, default=None,
-                       help="chat_template_kwargs.enable_thinking (Qwen3-style models); default: the server's")
+    bench.add_argument(
+        "--thinking",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="chat_template_kwargs.enable_thinking (Qwen3-style models); default: the server's",
+    )
     bench.add_argument("--max-steps", type=positive_int, default=40, help="actions per episode before truncation")
     bench.add_argument("--episode-timeout", type=float, default=1200.0, help="seconds per episode")
     bench.add_argument("--request-timeout", type=float, default=300.0, help="seconds per model request")
@@ -261,20 +338,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--run-dir", help="default: runs/bench/<model>-<split>; an existing run resumes")
     bench.add_argument("--price-in", type=_price, help="dollars per million prompt tokens (with --price-out)")
     bench.add_argument("--price-out", type=_price, help="dollars per million completion tokens (with --price-in)")
-    bench.add_argument("--price-table", help="JSON file of model -> [input, output] dollars per million tokens, "
-                                             "extending the known prices")
+    bench.add_argument(
+        "--price-table",
+        help="JSON file of model -> [input, output] dollars per million tokens, extending the known prices",
+    )
     bench.set_defaults(func=cmd_bench)
     compare = sub.add_parser("compare", help="two benchmark runs side by side, with a paired test per group")
     compare.add_argument("run_a", help="the first run directory")
     compare.add_argument("run_b", help="the second run directory")
     compare.add_argument("--out", help="also write the comparison here (Markdown, or HTML for a .html name)")
-    compare.add_argument("--force", action="store_true",
-                         help="compare runs of different environment content, split or user anyway")
+    compare.add_argument(
+        "--force", action="store_true", help="compare runs of different environment content, split or user anyway"
+    )
     compare.set_defaults(func=cmd_compare)
     board = sub.add_parser("leaderboard", help="one table of several runs, one row per model")
     board.add_argument("runs", nargs="+", metavar="RUN_DIR", help="bench run directories, one row per model")
     board.add_argument("--out", default="runs/leaderboard", help="folder for leaderboard.md and leaderboard.html")
     board.add_argument("--price-table", help="JSON file of model -> [input, output] dollars per million tokens")
-    board.add_argument("--force", action="store_true",
-                       help="rank runs of different environment content, split or user anyway")
+    board.add_argument(
+        "--force", action="store_true", help="rank runs of different environment content, split or user anyway"
+    )
     board.set_defaults(func=cmd_leaderboard)

@@ -43,8 +43,15 @@ def task_scores(records: list[EpisodeRecord], agent: str) -> dict[TaskKey, tuple
     for record in records:
         if record.agent == agent:
             runs[(record.env_id, record.task_id)].append(record)
-    return {key: (statistics.fmean(r.reward for r in rs), statistics.fmean(r.solved for r in rs), rs[0].domain,
-                  rs[0].env_id) for key, rs in runs.items()}
+    return {
+        key: (
+            statistics.fmean(r.reward for r in rs),
+            statistics.fmean(r.solved for r in rs),
+            rs[0].domain,
+            rs[0].env_id,
+        )
+        for key, rs in runs.items()
+    }
 
 
 @dataclass
@@ -73,10 +80,18 @@ def compare_runs(a: LoadedRun, b: LoadedRun, seed: int = 0) -> dict[str, list[Co
         for group, keys in sorted(groups.items()):
             test = paired_difference(group, {k: left[k][0] for k in keys}, {k: right[k][0] for k in keys}, seed)
             assert test is not None
-            rows.append(ComparisonRow(
-                test, statistics.fmean(left[k][1] for k in keys), statistics.fmean(right[k][1] for k in keys),
-                {name: statistics.fmean(scores[k][0] for k in keys)
-                 for name, scores in anchors.items() if all(k in scores for k in keys)}))
+            rows.append(
+                ComparisonRow(
+                    test,
+                    statistics.fmean(left[k][1] for k in keys),
+                    statistics.fmean(right[k][1] for k in keys),
+                    {
+                        name: statistics.fmean(scores[k][0] for k in keys)
+                        for name, scores in anchors.items()
+                        if all(k in scores for k in keys)
+                    },
+                )
+            )
         sections[by] = rows
     return sections
 
@@ -84,19 +99,44 @@ def compare_runs(a: LoadedRun, b: LoadedRun, seed: int = 0) -> dict[str, list[Co
 def comparison_table(rows: list[ComparisonRow], name_a: str, name_b: str) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of one section."""
     anchors = list(dict.fromkeys(name for row in rows for name in row.anchors))
-    headers = ["group", "tasks", f"reward {name_a}", f"reward {name_b}", "change", "95% CI", "p", "verdict",
-               f"pass^1 {name_a}", f"pass^1 {name_b}", *anchors]
+    headers = [
+        "group",
+        "tasks",
+        f"reward {name_a}",
+        f"reward {name_b}",
+        "change",
+        "95% CI",
+        "p",
+        "verdict",
+        f"pass^1 {name_a}",
+        f"pass^1 {name_b}",
+        *anchors,
+    ]
     cells = []
     for row in rows:
         t = row.test
         verdict = {"B better": f"{name_b} better", "A better": f"{name_a} better"}.get(t.verdict, t.verdict)
-        cells.append([t.group, str(t.tasks), f"{t.mean_a:.3f}", f"{t.mean_b:.3f}", f"{t.difference:+.3f}",
-                      f"{t.low:+.3f} to {t.high:+.3f}", f"{t.p_value:.3g}", verdict, f"{row.pass1_a:.3f}",
-                      f"{row.pass1_b:.3f}", *(f"{row.anchors[n]:.3f}" if n in row.anchors else "-" for n in anchors)])
+        cells.append(
+            [
+                t.group,
+                str(t.tasks),
+                f"{t.mean_a:.3f}",
+                f"{t.mean_b:.3f}",
+                f"{t.difference:+.3f}",
+                f"{t.low:+.3f} to {t.high:+.3f}",
+                f"{t.p_value:.3g}",
+                verdict,
+                f"{row.pass1_a:.3f}",
+                f"{row.pass1_b:.3f}",
+                *(f"{row.anchors[n]:.3f}" if n in row.anchors else "-" for n in anchors),
+            ]
+        )
     return headers, cells
 
 
-NOTES = ("change: mean reward of {b} minus {a} over the tasks both played (each task's mean over its samples). "
-         "95% CI: paired bootstrap over tasks; p: two-sided sign-flip permutation test of no difference; a verdict "
-         "names a side only when the interval excludes 0 and p < 0.05. With many environments, about one in twenty "
-         "shows p < 0.05 by chance. The baselines' columns (from {anchor}) are mean rewards over the same tasks.")
+NOTES = (
+    "change: mean reward of {b} minus {a} over the tasks both played (each task's mean over its samples). "
+    "95% CI: paired bootstrap over tasks; p: two-sided sign-flip permutation test of no difference; a verdict "
+    "names a side only when the interval excludes 0 and p < 0.05. With many environments, about one in twenty "
+    "shows p < 0.05 by chance. The baselines' columns (from {anchor}) are mean rewards over the same tasks."
+)

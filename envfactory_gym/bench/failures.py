@@ -58,8 +58,13 @@ class ErrorClass:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"env_id": self.env_id, "class": self.name, "counts": self.counts,
-                "tools": dict(self.tools.most_common(3)), "example": self.example}
+        return {
+            "env_id": self.env_id,
+            "class": self.name,
+            "counts": self.counts,
+            "tools": dict(self.tools.most_common(3)),
+            "example": self.example,
+        }
 
 
 def tool_error_classes(records: Iterable[EpisodeRecord], agents: list[str]) -> dict[str, list[ErrorClass]]:
@@ -82,8 +87,10 @@ def tool_error_classes(records: Iterable[EpisodeRecord], agents: list[str]) -> d
     for entry in classes.values():
         by_env[entry.env_id].append(entry)
     first = agents[0] if agents else ""
-    return {env: sorted(entries, key=lambda e: (-e.counts.get(first, 0), -e.total, e.name))
-            for env, entries in sorted(by_env.items())}
+    return {
+        env: sorted(entries, key=lambda e: (-e.counts.get(first, 0), -e.total, e.name))
+        for env, entries in sorted(by_env.items())
+    }
 
 
 def format_error_examples(records: Iterable[EpisodeRecord], per_agent: int = 5) -> list[dict[str, Any]]:
@@ -96,9 +103,16 @@ def format_error_examples(records: Iterable[EpisodeRecord], per_agent: int = 5) 
             if message.get("role") == "assistant":
                 said = str(message.get("content") or "")
             elif message.get("role") == "tool" and message.get("name") == FORMAT_ERROR_TOOL:
-                found[record.agent].append({"agent": record.agent, "env_id": record.env_id, "task_id": record.task_id,
-                                            "sample": record.sample, "text": _shorten(said, 400),
-                                            "error": _shorten(str(message.get("content", "")), 240)})
+                found[record.agent].append(
+                    {
+                        "agent": record.agent,
+                        "env_id": record.env_id,
+                        "task_id": record.task_id,
+                        "sample": record.sample,
+                        "text": _shorten(said, 400),
+                        "error": _shorten(str(message.get("content", "")), 240),
+                    }
+                )
                 break  # one example per episode
     examples = []
     for items in found.values():
@@ -138,8 +152,14 @@ class StopPoints:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"agent": self.agent, "group": self.group, "episodes": self.episodes, "reasons": dict(self.reasons),
-                "stopped_in": dict(self.stopped_in), "first_missed": dict(self.first_missed)}
+        return {
+            "agent": self.agent,
+            "group": self.group,
+            "episodes": self.episodes,
+            "reasons": dict(self.reasons),
+            "stopped_in": dict(self.stopped_in),
+            "first_missed": dict(self.first_missed),
+        }
 
 
 def stop_points(records: Iterable[EpisodeRecord], by: str = "all") -> list[StopPoints]:

@@ -119,8 +119,13 @@ def _summary(agent: str, group: str, records: list[EpisodeRecord], price: Price 
     latency = _median_p95([s for r in records for s in r.call_seconds])
     episode_seconds = _median_p95([r.seconds for r in records])
     return Summary(
-        agent=agent, group=group, episodes=len(records), tasks=len(by_task),
-        reward=statistics.fmean(task_means), reward_low=low, reward_high=high,
+        agent=agent,
+        group=group,
+        episodes=len(records),
+        tasks=len(by_task),
+        reward=statistics.fmean(task_means),
+        reward_low=low,
+        reward_high=high,
         components={c: statistics.fmean(float(r.components.get(c, 0.0)) for r in records) for c in COMPONENTS},
         solved=statistics.fmean(r.solved for r in records),
         pass_hat={k: over_tasks(pass_hat_k, k) for k in range(1, max_k + 1)},
@@ -132,16 +137,21 @@ def _summary(agent: str, group: str, records: list[EpisodeRecord], price: Price 
         tokens=statistics.fmean(r.prompt_tokens + r.completion_tokens for r in records),
         errors=sum(r.error is not None for r in records),
         transient_errors=sum(r.error is not None and r.error_transient for r in records),
-        pass1_low=pass1_low, pass1_high=pass1_high,
-        prompt_tokens=prompt / len(records), completion_tokens=completion / len(records),
+        pass1_low=pass1_low,
+        pass1_high=pass1_high,
+        prompt_tokens=prompt / len(records),
+        completion_tokens=completion / len(records),
         cost=price.cost(prompt, completion) if price else None,
-        call_latency_median=latency[0], call_latency_p95=latency[1],
-        episode_seconds_median=episode_seconds[0] or 0.0, episode_seconds_p95=episode_seconds[1] or 0.0,
+        call_latency_median=latency[0],
+        call_latency_p95=latency[1],
+        episode_seconds_median=episode_seconds[0] or 0.0,
+        episode_seconds_p95=episode_seconds[1] or 0.0,
     )
 
 
-def summarize(records: Iterable[EpisodeRecord], by: GroupBy = "all",
-              prices: Mapping[str, Price] | None = None) -> list[Summary]:
+def summarize(
+    records: Iterable[EpisodeRecord], by: GroupBy = "all", prices: Mapping[str, Price] | None = None
+) -> list[Summary]:
     """One `Summary` per (agent, group), agents in order of first appearance, groups sorted; `prices` gives the
     price of an agent's tokens (agents without one get no cost)."""
     groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
@@ -152,5 +162,7 @@ def summarize(records: Iterable[EpisodeRecord], by: GroupBy = "all",
         groups[(record.agent, group)].append(record)
     order = {agent: index for index, agent in enumerate(agents)}
     prices = prices or {}
-    return [_summary(agent, group, groups[(agent, group)], prices.get(agent))
-            for agent, group in sorted(groups, key=lambda key: (order[key[0]], key[1]))]
+    return [
+        _summary(agent, group, groups[(agent, group)], prices.get(agent))
+        for agent, group in sorted(groups, key=lambda key: (order[key[0]], key[1]))
+    ]

@@ -80,13 +80,19 @@ def _cell_class(index: int, value: object, text_columns: int) -> str:
     return " class=text" if index < text_columns else ""
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, sortable: bool = True,
-          row_classes: Iterable[str] | None = None, text_columns: int = 1) -> str:
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    sortable: bool = True,
+    row_classes: Iterable[str] | None = None,
+    text_columns: int = 1,
+) -> str:
     """An HTML table (in a horizontally scrolling box) of escaped cells; the first `text_columns` columns are left
     aligned and cells longer than `WRAP_AFTER` characters wrap; `row_classes` gives each row a class (`anchor`
     for the baselines)."""
     classes = list(row_classes) if row_classes is not None else None
-    head = "".join(f'<th{" class=text" if i < text_columns else ""}>{esc(h)}</th>' for i, h in enumerate(headers))
+    head = "".join(f"<th{' class=text' if i < text_columns else ''}>{esc(h)}</th>" for i, h in enumerate(headers))
     body = []
     for index, row in enumerate(rows):
         cls = f' class="{esc(classes[index])}"' if classes and classes[index] else ""
@@ -110,17 +116,22 @@ def png_data_uri(path: Path) -> str:
 
 def figure(path: Path, caption: str) -> str:
     """A plot embedded in the page, with its caption."""
-    return (f'<figure><img src="{png_data_uri(path)}" alt="{esc(caption)}">'
-            f"<figcaption>{esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure><img src="{png_data_uri(path)}" alt="{esc(caption)}"><figcaption>{esc(caption)}</figcaption></figure>'
+    )
 
 
 def document(title: str, sections: Sequence[tuple[str, str, str]], intro: str = "") -> str:
     """A whole page: the title, a navigation bar over `sections` (`(anchor id, heading, html)`), the intro and the
     sections; inline style and script only."""
     nav = "".join(f'<a href="#{esc(anchor)}">{esc(heading)}</a>' for anchor, heading, _ in sections)
-    body = "".join(f'<section id="{esc(anchor)}"><h2>{esc(heading)}</h2>{content}</section>'
-                   for anchor, heading, content in sections)
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title>'
-            f"<style>{STYLE}</style></head><body><main><h1>{esc(title)}</h1><nav>{nav}</nav>{intro}{body}</main>"
-            f"<script>{SCRIPT}</script></body></html>")
+    body = "".join(
+        f'<section id="{esc(anchor)}"><h2>{esc(heading)}</h2>{content}</section>'
+        for anchor, heading, content in sections
+    )
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title>'
+        f"<style>{STYLE}</style></head><body><main><h1>{esc(title)}</h1><nav>{nav}</nav>{intro}{body}</main>"
+        f"<script>{SCRIPT}</script></body></html>"
+    )

@@ -62,8 +62,9 @@ def _sign_flip_p(diffs: np.ndarray, rng: np.random.Generator) -> float:
     return float((extreme + 1) / (PERMUTATIONS + 1))
 
 
-def paired_difference(group: str, a: Mapping[Any, float], b: Mapping[Any, float], seed: int = 0,
-                      level: float = 0.95) -> PairedDifference | None:
+def paired_difference(
+    group: str, a: Mapping[Any, float], b: Mapping[Any, float], seed: int = 0, level: float = 0.95
+) -> PairedDifference | None:
     """The paired test of B against A over the task keys both hold (None when they share none); deterministic for
     a seed."""
     shared = sorted(set(a) & set(b), key=repr)
@@ -80,5 +81,14 @@ def paired_difference(group: str, a: Mapping[Any, float], b: Mapping[Any, float]
         low, high = float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail))
     else:  # one task: no interval to speak of
         low = high = float("nan")
-    return PairedDifference(group, len(shared), float(left.mean()), float(right.mean()), float(diffs.mean()),
-                            low, high, _sign_flip_p(diffs, rng) if diffs.any() else 1.0, level)
+    return PairedDifference(
+        group,
+        len(shared),
+        float(left.mean()),
+        float(right.mean()),
+        float(diffs.mean()),
+        low,
+        high,
+        _sign_flip_p(diffs, rng) if diffs.any() else 1.0,
+        level,
+    )

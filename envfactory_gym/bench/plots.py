@@ -105,11 +105,16 @@ def write_plots(folder: Path, tables: dict[str, list[Summary]]) -> dict[str, Pat
     except ImportError:
         import sys
 
-        print("matplotlib is not installed: the report has no plots (pip install 'envfactory-gym[bench]')",
-              file=sys.stderr)
+        print(
+            "matplotlib is not installed: the report has no plots (pip install 'envfactory-gym[bench]')",
+            file=sys.stderr,
+        )
         return {}
-    paths = {"per-domain reward": folder / "domains.png", "reward components": folder / "components.png",
-             "pass^k": folder / "pass_k.png"}
+    paths = {
+        "per-domain reward": folder / "domains.png",
+        "reward components": folder / "components.png",
+        "pass^k": folder / "pass_k.png",
+    }
     plot_domains(paths["per-domain reward"], tables["domain"])
     plot_components(paths["reward components"], tables["all"])
     plot_pass_k(paths["pass^k"], tables["all"])

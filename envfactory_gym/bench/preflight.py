@@ -57,11 +57,11 @@ def check_endpoint(base_url: str, model: str, api_key: str | None = None, timeou
     if response.status_code == 404:
         return EndpointInfo(shown, "openai-compatible", listed=False)
     if response.status_code in (401, 403):
-        raise EndpointCheckError(f"{shown} rejected the API key (HTTP {response.status_code}): set --api-key or "
-                                 "ENVFACTORY_LLM_API_KEY")
+        raise EndpointCheckError(
+            f"{shown} rejected the API key (HTTP {response.status_code}): set --api-key or ENVFACTORY_LLM_API_KEY"
+        )
     if response.status_code >= 400:
-        raise EndpointCheckError(f"{shown}: GET /models answered HTTP {response.status_code}: "
-                                 f"{response.text[:200]}")
+        raise EndpointCheckError(f"{shown}: GET /models answered HTTP {response.status_code}: {response.text[:200]}")
     try:
         listed = response.json().get("data") or []
         entries = {str(entry["id"]): entry for entry in listed}
@@ -72,5 +72,6 @@ def check_endpoint(base_url: str, model: str, api_key: str | None = None, timeou
         raise EndpointCheckError(f"{shown} does not serve {model!r} (it serves: {served})")
     entry = entries[model]
     length = entry.get("max_model_len")
-    return EndpointInfo(shown, str(entry.get("owned_by") or "openai-compatible"),
-                        int(length) if isinstance(length, int) else None)
+    return EndpointInfo(
+        shown, str(entry.get("owned_by") or "openai-compatible"), int(length) if isinstance(length, int) else None
+    )

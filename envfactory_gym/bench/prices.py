@@ -63,10 +63,14 @@ def load_price_table(path: str | Path | None = None) -> dict[str, tuple[float, f
         raise ValueError(f"price table {path}: expected an object of model name -> prices")
     for model, value in data.items():
         pair = [value.get("input"), value.get("output")] if isinstance(value, dict) else value
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in pair)):
-            raise ValueError(f"price table {path}: {model!r} needs [input, output] dollars per million tokens, "
-                             f"got {value!r}")
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in pair)
+        ):
+            raise ValueError(
+                f"price table {path}: {model!r} needs [input, output] dollars per million tokens, got {value!r}"
+            )
         table[str(model).lower()] = (float(pair[0]), float(pair[1]))
     return table
 

@@ -81,8 +81,7 @@ class EpisodeRecord:
     def solved(self) -> bool:
         """The task is done: every ground-truth call matched and the final state as expected (extra calls are
         allowed here; the reward's length penalty charges them)."""
-        return (self.error is None and self.components.get("trajectory") == 1.0
-                and self.components.get("state") == 1.0)
+        return self.error is None and self.components.get("trajectory") == 1.0 and self.components.get("state") == 1.0
 
     def with_counts(self) -> "EpisodeRecord":
         """Fill turns and call counts from the messages; returns self."""
@@ -96,8 +95,15 @@ class EpisodeRecord:
     def trajectory_record(self) -> dict[str, Any]:
         """The episode in the one trajectory format (`envfactory_gym.rollout.trajectory_record`), with its agent
         and sample index: what SFT and RL exports of benchmark runs are built from."""
-        return trajectory_record(resolve(self.env_id), self.task_id, self.messages, self.reward,
-                                 self.components or None, agent=self.agent, sample=self.sample)
+        return trajectory_record(
+            resolve(self.env_id),
+            self.task_id,
+            self.messages,
+            self.reward,
+            self.components or None,
+            agent=self.agent,
+            sample=self.sample,
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "EpisodeRecord":
@@ -105,18 +111,39 @@ class EpisodeRecord:
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
 
     @classmethod
-    def from_trajectory(cls, agent: str, env: str, domain: str, trajectory: Trajectory,
-                        call_seconds: list[float] | None = None, task_turns: int = 0) -> "EpisodeRecord":
+    def from_trajectory(
+        cls,
+        agent: str,
+        env: str,
+        domain: str,
+        trajectory: Trajectory,
+        call_seconds: list[float] | None = None,
+        task_turns: int = 0,
+    ) -> "EpisodeRecord":
         """The record of a rollout trajectory (with the latency of each model call, when timed)."""
         return cls(
-            agent=agent, env_id=trajectory.env_id, env=env, domain=domain, task_id=trajectory.task_id,
-            sample=trajectory.sample, reward=trajectory.reward, components=dict(trajectory.reward_components),
-            turn_rewards=[float(t["total"]) for t in trajectory.turn_rewards], steps=trajectory.steps,
-            requests=trajectory.usage["requests"], prompt_tokens=trajectory.usage["prompt_tokens"],
-            completion_tokens=trajectory.usage["completion_tokens"], terminated=trajectory.terminated,
-            truncated=trajectory.truncated, error=trajectory.error, error_transient=trajectory.error_transient,
-            error_kind=trajectory.error_kind, seconds=trajectory.timings["total_s"],
-            messages=trajectory.messages, call_seconds=list(call_seconds or []), task_turns=task_turns,
+            agent=agent,
+            env_id=trajectory.env_id,
+            env=env,
+            domain=domain,
+            task_id=trajectory.task_id,
+            sample=trajectory.sample,
+            reward=trajectory.reward,
+            components=dict(trajectory.reward_components),
+            turn_rewards=[float(t["total"]) for t in trajectory.turn_rewards],
+            steps=trajectory.steps,
+            requests=trajectory.usage["requests"],
+            prompt_tokens=trajectory.usage["prompt_tokens"],
+            completion_tokens=trajectory.usage["completion_tokens"],
+            terminated=trajectory.terminated,
+            truncated=trajectory.truncated,
+            error=trajectory.error,
+            error_transient=trajectory.error_transient,
+            error_kind=trajectory.error_kind,
+            seconds=trajectory.timings["total_s"],
+            messages=trajectory.messages,
+            call_seconds=list(call_seconds or []),
+            task_turns=task_turns,
         ).with_counts()
 
 

@@ -31,8 +31,10 @@ class RunDirectory:
             stored = json.loads(config.read_text())
             changed = sorted(k for k in set(stored) | set(identity) if stored.get(k) != identity.get(k))
             if changed:
-                raise ValueError(f"{self.path} holds a run with other settings ({', '.join(changed)}); "
-                                 "resume it with the same settings or use another run directory")
+                raise ValueError(
+                    f"{self.path} holds a run with other settings ({', '.join(changed)}); "
+                    "resume it with the same settings or use another run directory"
+                )
         else:
             config.write_text(json.dumps(identity, indent=2, sort_keys=True) + "\n")
 

@@ -73,8 +73,16 @@ class BenchConfig:
         when given, each environment's version and content hash (`environment_fingerprints`). Endpoints, keys,
         timeouts and prices are left out: a run may resume against a restarted server."""
         settings = asdict(self)
-        for key in ("base_url", "api_key", "user_base_url", "concurrency", "episode_timeout", "request_timeout",
-                    "price_in", "price_out"):
+        for key in (
+            "base_url",
+            "api_key",
+            "user_base_url",
+            "concurrency",
+            "episode_timeout",
+            "request_timeout",
+            "price_in",
+            "price_out",
+        ):
             settings.pop(key)
         settings["baselines"] = list(self.baselines)
         settings["tasks"] = [[t.env, t.task_id] for t in tasks]
@@ -111,8 +119,10 @@ def plan_tasks(config: BenchConfig) -> list[TaskRef]:
 def environment_fingerprints(tasks: list[TaskRef]) -> dict[str, dict[str, Any]]:
     """Each environment of the tasks: its version and content hash (`environment_content_hash`), by env id."""
     specs = {ref.env: resolve(ref.env) for ref in tasks}
-    return {env_id: {"version": spec.version, "hash": environment_content_hash(spec.folder)}
-            for env_id, spec in sorted(specs.items())}
+    return {
+        env_id: {"version": spec.version, "hash": environment_content_hash(spec.folder)}
+        for env_id, spec in sorted(specs.items())
+    }
 
 
 def package_version() -> str:
@@ -131,8 +141,12 @@ def check_endpoints(config: BenchConfig) -> EndpointInfo:
         raise ValueError(f"the model {config.model!r} needs an endpoint: set base_url (--base-url)")
     info = check_endpoint(config.base_url, config.model, config.api_key, timeout=min(config.request_timeout, 30.0))
     if config.user == "llm" and (config.user_base_url or config.user_model):
-        check_endpoint(config.user_base_url or config.base_url, config.user_model or config.model, config.api_key,
-                       timeout=min(config.request_timeout, 30.0))
+        check_endpoint(
+            config.user_base_url or config.base_url,
+            config.user_model or config.model,
+            config.api_key,
+            timeout=min(config.request_timeout, 30.0),
+        )
     return info
 
 
@@ -141,8 +155,14 @@ def _llm_user_factory(config: BenchConfig) -> Callable[[], Any]:
     from ..users.llm import LLMUser
 
     def make() -> LLMUser:
-        return LLMUser(LLMClient(config.user_base_url or config.base_url, config.user_model or config.model,
-                                 config.api_key, timeout=config.request_timeout))
+        return LLMUser(
+            LLMClient(
+                config.user_base_url or config.base_url,
+                config.user_model or config.model,
+                config.api_key,
+                timeout=config.request_timeout,
+            )
+        )
 
     return make
 
@@ -155,8 +175,9 @@ def env_kwargs(config: BenchConfig) -> dict[str, Any]:
     return kwargs
 
 
-def play_baselines(config: BenchConfig, tasks: list[TaskRef], done: set, rundir: RunDirectory,
-                   on_record: OnRecord) -> None:
+def play_baselines(
+    config: BenchConfig, tasks: list[TaskRef], done: set, rundir: RunDirectory, on_record: OnRecord
+) -> None:
     """Every baseline agent on every task sample not yet in the run, in this process, saved one by one."""
     envs: dict[str, ToolUseEnv] = {}
     try:
@@ -174,23 +195,38 @@ def play_baselines(config: BenchConfig, tasks: list[TaskRef], done: set, rundir:
                     except Exception as exc:  # a bug of the env: recorded with its traceback, the run goes on
                         envs.pop(ref.env).close()
                         record = EpisodeRecord(
-                            agent=agent_name, env_id=ref.env, env=env.spec_env.key, domain=env.spec_env.domain,
-                            task_id=ref.task_id, sample=sample, error=f"environment error: {type(exc).__name__}: "
-                            f"{exc}", error_transient=False, error_kind="environment",
+                            agent=agent_name,
+                            env_id=ref.env,
+                            env=env.spec_env.key,
+                            domain=env.spec_env.domain,
+                            task_id=ref.task_id,
+                            sample=sample,
+                            error=f"environment error: {type(exc).__name__}: {exc}",
+                            error_transient=False,
+                            error_kind="environment",
                             seconds=time.perf_counter() - started,
                             task_turns=len(load_tasks(env.spec_env)[ref.task_id].turns),
                         ).with_counts()
-                        save_traceback(rundir, record, "".join(traceback.format_exception(type(exc), exc,
-                                                                                          exc.__traceback__)))
+                        save_traceback(
+                            rundir, record, "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+                        )
                     else:
                         assert env.task is not None
                         record = EpisodeRecord(
-                            agent=agent_name, env_id=ref.env, env=env.spec_env.key, domain=env.spec_env.domain,
-                            task_id=ref.task_id, sample=sample, reward=result["reward"],
-                            components=result["components"], turn_rewards=result["turn_rewards"],
+                            agent=agent_name,
+                            env_id=ref.env,
+                            env=env.spec_env.key,
+                            domain=env.spec_env.domain,
+                            task_id=ref.task_id,
+                            sample=sample,
+                            reward=result["reward"],
+                            components=result["components"],
+                            turn_rewards=result["turn_rewards"],
                             steps=result["steps"],
-                            terminated=bool(result["terminated"]), truncated=not result["terminated"],
-                            seconds=time.perf_counter() - started, messages=result["info"]["messages"],
+                            terminated=bool(result["terminated"]),
+                            truncated=not result["terminated"],
+                            seconds=time.perf_counter() - started,
+                            messages=result["info"]["messages"],
                             task_turns=len(env.task.turns),
                         ).with_counts()
                     rundir.append([record])
@@ -200,25 +236,41 @@ def play_baselines(config: BenchConfig, tasks: list[TaskRef], done: set, rundir:
             env.close()
 
 
-async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundir: RunDirectory,
-                     on_record: OnRecord, policy: ChatPolicy | None = None) -> None:
+async def play_model(
+    config: BenchConfig,
+    tasks: list[TaskRef],
+    done: set,
+    rundir: RunDirectory,
+    on_record: OnRecord,
+    policy: ChatPolicy | None = None,
+) -> None:
     """The model on every task sample not yet in the run, `concurrency` episodes at once, each saved as soon as
     it ends, with the latency of each model call. `policy` overrides the endpoint policy built from the config."""
     from ..llm import LLMClient
 
     assert config.model is not None
     if policy is None:
-        client = LLMClient(config.base_url, config.model, config.api_key, timeout=config.request_timeout,
-                           concurrency=config.concurrency)
+        client = LLMClient(
+            config.base_url,
+            config.model,
+            config.api_key,
+            timeout=config.request_timeout,
+            concurrency=config.concurrency,
+        )
         policy = ChatPolicy(client, tool_mode=config.tool_format, **config.request_options())
     timer = CallTimer(policy)
     specs: dict[str, EnvironmentSpec] = {ref.env: resolve(ref.env) for ref in tasks}
 
     def save(trajectory: Trajectory) -> None:
         spec = specs[trajectory.env_id]
-        record = EpisodeRecord.from_trajectory(config.model or "", spec.key, spec.domain, trajectory,
-                                               call_seconds=timer.take(trajectory.messages),
-                                               task_turns=len(load_tasks(spec)[trajectory.task_id].turns))
+        record = EpisodeRecord.from_trajectory(
+            config.model or "",
+            spec.key,
+            spec.domain,
+            trajectory,
+            call_seconds=timer.take(trajectory.messages),
+            task_turns=len(load_tasks(spec)[trajectory.task_id].turns),
+        )
         if trajectory.error_traceback is not None:
             save_traceback(rundir, record, trajectory.error_traceback)
         rundir.append([record])
@@ -226,10 +278,19 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
 
     skip = {(env_id, task_id, sample) for agent, env_id, task_id, sample in done if agent == config.model}
     try:
-        await arollout(timer, tasks, split=config.split, evaluation=True, concurrency=config.concurrency,
-                       group_size=config.k,
-                       episode_timeout=config.episode_timeout, seed=config.seed, env_kwargs=env_kwargs(config),
-                       skip=skip, on_episode=save)
+        await arollout(
+            timer,
+            tasks,
+            split=config.split,
+            evaluation=True,
+            concurrency=config.concurrency,
+            group_size=config.k,
+            episode_timeout=config.episode_timeout,
+            seed=config.seed,
+            env_kwargs=env_kwargs(config),
+            skip=skip,
+            on_episode=save,
+        )
     finally:
         await timer.aclose()
 
@@ -237,8 +298,10 @@ async def play_model(config: BenchConfig, tasks: list[TaskRef], done: set, rundi
 def save_traceback(rundir: RunDirectory, record: EpisodeRecord, text: str) -> Path:
     """Write the traceback of an episode's environment error to `env_errors/<agent>--<env>--<task>--<sample>.txt`
     in the run directory and name that file in `record.error`; returns the path."""
-    name = "--".join(re.sub(r"[^A-Za-z0-9._-]+", "_", str(part)) for part in
-                     (record.agent, record.env, record.task_id, record.sample))
+    name = "--".join(
+        re.sub(r"[^A-Za-z0-9._-]+", "_", str(part))
+        for part in (record.agent, record.env, record.task_id, record.sample)
+    )
     path = rundir.path / ENV_ERRORS / f"{name}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"{record.error}\n\n{text}", encoding="utf-8")
@@ -254,8 +317,12 @@ def finished(records: list[EpisodeRecord]) -> dict[tuple, EpisodeRecord]:
     return {key: record for key, record in latest.items() if record.finished}
 
 
-def run_bench(config: BenchConfig, rundir: RunDirectory, on_record: OnRecord = lambda record: None,
-              policy: ChatPolicy | None = None) -> list[EpisodeRecord]:
+def run_bench(
+    config: BenchConfig,
+    rundir: RunDirectory,
+    on_record: OnRecord = lambda record: None,
+    policy: ChatPolicy | None = None,
+) -> list[EpisodeRecord]:
     """Play what the run directory does not have yet (baselines first, then the model); returns the run's
     records, one per episode (the latest where an episode was played again).
 
@@ -281,10 +348,19 @@ def run_bench(config: BenchConfig, rundir: RunDirectory, on_record: OnRecord = l
     play_baselines(config, tasks, done, rundir, count)
     if config.model:
         asyncio.run(play_model(config, tasks, done, rundir, count, policy))
-    price = ({"input": config.price_in, "output": config.price_out}
-             if config.price_in is not None and config.price_out is not None else None)
-    rundir.log_session({"started_at": started_at.isoformat(timespec="seconds"),
-                        "seconds": round(time.perf_counter() - started, 3), "played": played[0],
-                        "endpoint": endpoint.as_dict() if endpoint else None, "package_version": package_version(),
-                        "price": price})
+    price = (
+        {"input": config.price_in, "output": config.price_out}
+        if config.price_in is not None and config.price_out is not None
+        else None
+    )
+    rundir.log_session(
+        {
+            "started_at": started_at.isoformat(timespec="seconds"),
+            "seconds": round(time.perf_counter() - started, 3),
+            "played": played[0],
+            "endpoint": endpoint.as_dict() if endpoint else None,
+            "package_version": package_version(),
+            "price": price,
+        }
+    )
     return list({record.key: record for record in rundir.records()}.values())

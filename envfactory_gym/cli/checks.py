@@ -26,8 +26,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = verify_environment(spec)
             progress.advance(job)
             if report.passed:
-                progress.console.print(f"[green]PASS[/green] {spec.env_id}: {report.tasks_checked} tasks replay to "
-                                       "1.0, check_env ok")
+                progress.console.print(
+                    f"[green]PASS[/green] {spec.env_id}: {report.tasks_checked} tasks replay to 1.0, check_env ok"
+                )
                 continue
             failed += 1
             progress.console.print(f"[red]FAIL[/red] {spec.env_id}")
@@ -58,8 +59,10 @@ def cmd_split(args: argparse.Namespace) -> int:
             console.print(f"{'ok' if split == stored else '[red]stale[/red]'} {spec.env_id}")
             continue
         if installed(spec.folder):
-            console.print(f"[red]{spec.env_id} is part of an installed package ({spec.folder}): its split ships "
-                          "with it and is not rewritten[/red]")
+            console.print(
+                f"[red]{spec.env_id} is part of an installed package ({spec.folder}): its split ships "
+                "with it and is not rewritten[/red]"
+            )
             stale += 1
             continue
         if stored is not None and args.test_fraction is not None:
@@ -72,13 +75,17 @@ def cmd_split(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add verify and split."""
     verify = sub.add_parser("verify", help="replay every task's ground truth and run check_env")
-    verify.add_argument("names", nargs="*",
-                        help="environments (key, name, id) or environment folders (default: every environment)")
+    verify.add_argument(
+        "names", nargs="*", help="environments (key, name, id) or environment folders (default: every environment)"
+    )
     verify.set_defaults(func=cmd_verify)
     split = sub.add_parser("split", help="store each environment's held-out train/test task split")
     split.add_argument("names", nargs="*", help="environments or environment folders (default: every environment)")
-    split.add_argument("--test-fraction", type=fraction, default=None,
-                       help="share of the tasks held out for test, 0-1 (default 0.3; with a stored split it "
-                            "places only new tasks)")
+    split.add_argument(
+        "--test-fraction",
+        type=fraction,
+        default=None,
+        help="share of the tasks held out for test, 0-1 (default 0.3; with a stored split it places only new tasks)",
+    )
     split.add_argument("--check", action="store_true", help="only check that every stored split is complete")
     split.set_defaults(func=cmd_split)

@@ -41,7 +41,11 @@ COMMANDS = ("help", "tools", "quit")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.-]*$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _JSON_TYPES: dict[type, set[str]] = {
-    bool: {"boolean"}, int: {"integer", "number"}, float: {"number"}, list: {"array"}, dict: {"object"},
+    bool: {"boolean"},
+    int: {"integer", "number"},
+    float: {"number"},
+    list: {"array"},
+    dict: {"object"},
     type(None): {"null"},
 }
 
@@ -91,7 +95,7 @@ def read_line(line: str, spec: EnvironmentSpec) -> Entry:
     if first in COMMANDS:
         return Entry("command", text)
     if first == "say":
-        message = text[len("say"):].strip()
+        message = text[len("say") :].strip()
         return Entry("say", message) if message else Entry("error", "say what? write: say TEXT")
     if text.startswith("<tool_call>"):
         return Entry("action", text)
@@ -181,8 +185,11 @@ class Game:
         self._seen = len(info["messages"])
         task = self.env.task
         assert task is not None
-        self.out.say(f"{self.spec.name} ({self.spec.env_id}), task {task.id}: {len(task.turns)} user request(s), "
-                     f"at most {self.env.max_steps} actions. Type `help` for the syntax.", "bold")
+        self.out.say(
+            f"{self.spec.name} ({self.spec.env_id}), task {task.id}: {len(task.turns)} user request(s), "
+            f"at most {self.env.max_steps} actions. Type `help` for the syntax.",
+            "bold",
+        )
         if task.user.scenario:
             self.out.say(f"scenario: {task.user.scenario}", "dim")
         self.show_tools()
@@ -231,8 +238,10 @@ class Game:
         self.out.say(f"final reward: {reward:.3f}", "bold green" if reward >= 0.999 else "bold yellow")
         for name in ("trajectory", "state", "length_penalty", "format_penalty"):
             self.out.say(f"  {name}: {components[name]:.3f}")
-        self.out.say(f"  matched calls: {components['matched_calls']}/{components['expected_calls']} "
-                     f"(you made {components['agent_calls']})")
+        self.out.say(
+            f"  matched calls: {components['matched_calls']}/{components['expected_calls']} "
+            f"(you made {components['agent_calls']})"
+        )
 
     def command(self, text: str) -> None:
         """Run a local command (help, tools)."""
@@ -271,8 +280,11 @@ class FreePlay(Game):
     def run(self, task_id: str | None = None, seed: int | None = None) -> int:
         """Call tools until `quit` or the end of input (0: there is no reward to wait for)."""
         self.session.reset()
-        self.out.say(f"{self.spec.name}: no tasks, so no user and no reward; your calls run on its start state. "
-                     "Type `help` for the syntax, `quit` to stop.", "bold")
+        self.out.say(
+            f"{self.spec.name}: no tasks, so no user and no reward; your calls run on its start state. "
+            "Type `help` for the syntax, `quit` to stop.",
+            "bold",
+        )
         self.show_tools()
         try:
             while True:
@@ -329,7 +341,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `play` sub-command."""
     play = subparsers.add_parser(
-        "play", help="be the agent: play a task in the terminal", description=HELP,
+        "play",
+        help="be the agent: play a task in the terminal",
+        description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("name", help="environment key, name or gymnasium id (e.g. notion)")

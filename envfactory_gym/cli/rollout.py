@@ -26,8 +26,9 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     for column in ("env id", "episodes", "mean reward", "R_traj", "R_state", "steps"):
         table.add_column(column)
     specs = environment_specs(args.names)
-    envs = [ToolUseEnv(s, split=args.split, **(external_env_kwargs(s.name) if s.extra.get("source") else {}))
-            for s in specs]
+    envs = [
+        ToolUseEnv(s, split=args.split, **(external_env_kwargs(s.name) if s.extra.get("source") else {})) for s in specs
+    ]
     means = []
     with Progress(console=console, transient=True) as progress:
         job = progress.add_task("episodes", total=sum(min(args.episodes or 10**9, len(e.task_ids)) for e in envs))
@@ -42,7 +43,9 @@ def cmd_rollout(args: argparse.Namespace) -> int:
             mean = statistics.fmean(r["reward"] for r in results)
             means.append(mean)
             table.add_row(
-                env.spec_env.env_id, str(len(results)), f"{mean:.3f}",
+                env.spec_env.env_id,
+                str(len(results)),
+                f"{mean:.3f}",
                 f"{statistics.fmean(r['components']['trajectory'] for r in results):.3f}",
                 f"{statistics.fmean(r['components']['state'] for r in results):.3f}",
                 f"{statistics.fmean(r['steps'] for r in results):.1f}",
@@ -57,9 +60,14 @@ def register(sub: Any) -> None:
     rollout = sub.add_parser("rollout", help="run a baseline agent and print mean rewards")
     rollout.add_argument("names", nargs="*", help="environments or environment folders (default: every one)")
     rollout.add_argument("--agent", choices=sorted(AGENTS), default="reference", help="which baseline agent plays")
-    rollout.add_argument("--episodes", type=non_negative_int, default=0,
-                         help="episodes per environment (default 0: every task)")
-    rollout.add_argument("--split", choices=["train", "test", "all"], default="all",
-                         help="which stored task split to play (default: all)")
+    rollout.add_argument(
+        "--episodes", type=non_negative_int, default=0, help="episodes per environment (default 0: every task)"
+    )
+    rollout.add_argument(
+        "--split",
+        choices=["train", "test", "all"],
+        default="all",
+        help="which stored task split to play (default: all)",
+    )
     rollout.add_argument("--seed", type=int, default=0, help="seed of the episodes (and of the random agent)")
     rollout.set_defaults(func=cmd_rollout)

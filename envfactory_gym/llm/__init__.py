@@ -10,7 +10,21 @@ from .types import ChatModel, ChatResponse, JSONModel, LLMError, Messages
 from .usage import StageUsage, UsageTracker
 
 __all__ = [
-    "BaseChatModel", "ChatModel", "ChatResponse", "JSONModel", "LLMClient", "LLMError", "Messages", "Prompt",
-    "RecordedLLM", "StageUsage", "UnrecordedRequest", "UsageTracker", "find_internal_ids", "internal_ids",
-    "load_prompt", "render_state", "request_key",
+    "BaseChatModel",
+    "ChatModel",
+    "ChatResponse",
+    "JSONModel",
+    "LLMClient",
+    "LLMError",
+    "Messages",
+    "Prompt",
+    "RecordedLLM",
+    "StageUsage",
+    "UnrecordedRequest",
+    "UsageTracker",
+    "find_internal_ids",
+    "internal_ids",
+    "load_prompt",
+    "render_state",
+    "request_key",
 ]

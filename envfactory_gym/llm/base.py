@@ -51,17 +51,19 @@ class BaseChatModel:
         """One chat completion (implemented by each backend)."""
         raise NotImplementedError
 
-    async def acomplete_json(
-        self, stage: str, messages: Messages, schema: Any = None, **opts: Any
-    ) -> dict[str, Any]:
+    async def acomplete_json(self, stage: str, messages: Messages, schema: Any = None, **opts: Any) -> dict[str, Any]:
         """Ask for a JSON object; on an unparsable or invalid answer, show the model the error and ask again
         (`repair_retries` times). Returns the validated dict; raises LLMError when no answer was usable."""
         if self.json_mode == "object":
             opts.setdefault("response_format", {"type": "json_object"})
         elif self.json_mode == "schema" and schema is not None:
-            opts.setdefault("response_format", {
-                "type": "json_schema", "json_schema": {"name": stage.replace(".", "_"), "schema": schema_of(schema)},
-            })
+            opts.setdefault(
+                "response_format",
+                {
+                    "type": "json_schema",
+                    "json_schema": {"name": stage.replace(".", "_"), "schema": schema_of(schema)},
+                },
+            )
         conversation = list(messages)
         for attempt in range(self.repair_retries + 1):
             response = await self.acomplete(stage, conversation, **opts)
@@ -73,7 +75,8 @@ class BaseChatModel:
                     raise LLMError(f"[{stage}] no usable JSON answer: {exc}") from None
                 self.usage.record_retry(stage)
                 conversation = conversation + [
-                    {"role": "assistant", "content": response.content}, repair_message(str(exc)),
+                    {"role": "assistant", "content": response.content},
+                    repair_message(str(exc)),
                 ]
         raise AssertionError("unreachable")
 

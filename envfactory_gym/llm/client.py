@@ -89,7 +89,9 @@ class LLMClient(BaseChatModel):
         if resources is None:
             headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
             http = httpx.AsyncClient(
-                base_url=self.base_url, headers=headers, timeout=httpx.Timeout(self.timeout),
+                base_url=self.base_url,
+                headers=headers,
+                timeout=httpx.Timeout(self.timeout),
                 limits=httpx.Limits(max_connections=max(self.concurrency, 1) * 2),
             )
             resources = _LoopResources(http, asyncio.Semaphore(self.concurrency))
@@ -121,8 +123,12 @@ class LLMClient(BaseChatModel):
         for a non-retryable status (400, 401, 404, ...)."""
         resources = self._loop_resources()
         async with resources.semaphore:
-            body = {"model": await self._model_name(resources.http), "messages": messages,
-                    **self.default_options, **opts}
+            body = {
+                "model": await self._model_name(resources.http),
+                "messages": messages,
+                **self.default_options,
+                **opts,
+            }
             problem = ""
             for attempt in range(self.max_retries + 1):
                 started = time.perf_counter()
@@ -136,8 +142,9 @@ class LLMClient(BaseChatModel):
                 else:
                     if response.status_code < 400:
                         result = _parse(response.json())
-                        self.usage.record(stage, result.prompt_tokens, result.completion_tokens,
-                                          time.perf_counter() - started)
+                        self.usage.record(
+                            stage, result.prompt_tokens, result.completion_tokens, time.perf_counter() - started
+                        )
                         return result
                     problem = f"HTTP {response.status_code}: {response.text[:500]}"
                     if response.status_code not in RETRY_STATUSES:

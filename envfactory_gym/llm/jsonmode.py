@@ -11,7 +11,12 @@ from pydantic import BaseModel, ValidationError
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _JSON_TYPES: dict[str, type | tuple[type, ...]] = {
-    "object": dict, "array": list, "string": str, "integer": int, "number": (int, float), "boolean": bool,
+    "object": dict,
+    "array": list,
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
 }
 
 

@@ -21,8 +21,9 @@ class UnrecordedRequest(LLMError):
 
 def request_key(stage: str, messages: Messages, options: dict[str, Any]) -> str:
     """Stable hash of what determines an answer: the stage, the messages and the request options."""
-    blob = json.dumps({"stage": stage, "messages": messages, "options": options}, sort_keys=True,
-                      ensure_ascii=False, default=str)
+    blob = json.dumps(
+        {"stage": stage, "messages": messages, "options": options}, sort_keys=True, ensure_ascii=False, default=str
+    )
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
@@ -41,7 +42,11 @@ class RecordedLLM(BaseChatModel):
     """
 
     def __init__(
-        self, directory: str | Path, *, record: ChatModel | None = None, json_mode: JSONMode = "object",
+        self,
+        directory: str | Path,
+        *,
+        record: ChatModel | None = None,
+        json_mode: JSONMode = "object",
         repair_retries: int = 1,
     ) -> None:
         super().__init__(json_mode=json_mode, repair_retries=repair_retries)
@@ -79,8 +84,12 @@ class RecordedLLM(BaseChatModel):
         if self.recorder is None:
             raise UnrecordedRequest(self._miss_report(stage, key, {"messages": messages, "options": opts}))
         response = await self.recorder.acomplete(stage, messages, **opts)
-        entry = {"key": key, "stage": stage, "request": {"messages": messages, "options": opts},
-                 "response": response.to_dict()}
+        entry = {
+            "key": key,
+            "stage": stage,
+            "request": {"messages": messages, "options": opts},
+            "response": response.to_dict(),
+        }
         with self._lock:
             self.directory.mkdir(parents=True, exist_ok=True)
             with (self.directory / f"{stage}.jsonl").open("a") as handle:
@@ -98,10 +107,22 @@ class RecordedLLM(BaseChatModel):
             lines.append(f"Nothing is recorded for this stage (recorded stages: {known}).")
         else:
             wanted = _request_text(request)
-            closest = max(same_stage, key=lambda e: difflib.SequenceMatcher(
-                None, _request_text(e["request"]), wanted, autojunk=False).ratio())
-            diff = list(difflib.unified_diff(_request_text(closest["request"]), wanted,
-                                             f"recorded {closest['key']}", "requested", n=1, lineterm=""))
+            closest = max(
+                same_stage,
+                key=lambda e: difflib.SequenceMatcher(
+                    None, _request_text(e["request"]), wanted, autojunk=False
+                ).ratio(),
+            )
+            diff = list(
+                difflib.unified_diff(
+                    _request_text(closest["request"]),
+                    wanted,
+                    f"recorded {closest['key']}",
+                    "requested",
+                    n=1,
+                    lineterm="",
+                )
+            )
             lines.append(f"{len(same_stage)} answers are recorded for this stage; the closest differs by:")
             lines += [line[:200] for line in diff[:40]]
             if len(diff) > 40:

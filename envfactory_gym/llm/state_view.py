@@ -94,8 +94,9 @@ def render_state(
     labels = {}
     if redact:
         labels = {key: f"<{table}: {row_label(state[table][key])}>" for key, table in internal_ids(state).items()}
-    raw = {table: {key: json.dumps(row, ensure_ascii=False) for key, row in rows.items()}
-           for table, rows in state.items()}
+    raw = {
+        table: {key: json.dumps(row, ensure_ascii=False) for key, row in rows.items()} for table, rows in state.items()
+    }
     focused = {key for rows in raw.values() for key, text in rows.items() if any(f in text or f == key for f in focus)}
     related = {key for rows in raw.values() for key, text in rows.items() if any(k in text for k in focused)}
     lines_by_table: dict[str, list[str]] = {}

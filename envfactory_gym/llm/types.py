@@ -78,9 +78,7 @@ class ChatModel(Protocol):
     async def acomplete(self, stage: str, messages: Messages, **opts: Any) -> ChatResponse:
         """One chat completion; `opts` are request fields (tools, tool_choice, temperature, seed, ...)."""
 
-    async def acomplete_json(
-        self, stage: str, messages: Messages, schema: Any = None, **opts: Any
-    ) -> dict[str, Any]:
+    async def acomplete_json(self, stage: str, messages: Messages, schema: Any = None, **opts: Any) -> dict[str, Any]:
         """A JSON-mode completion parsed (and validated against `schema`, if given) into a dict."""
 
     def complete(self, stage: str, messages: Messages, **opts: Any) -> ChatResponse:

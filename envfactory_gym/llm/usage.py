@@ -80,14 +80,26 @@ class UsageTracker:
         scale = 1 / per if per > 0 else 1.0
         suffix = f" / {unit}" if per > 0 else ""
         table = Table(title=f"LLM usage{f' ({model})' if model else ''}")
-        for column in ("stage", "calls", f"prompt tokens{suffix}", f"completion tokens{suffix}", f"time{suffix}",
-                       "retries", "failures"):
+        for column in (
+            "stage",
+            "calls",
+            f"prompt tokens{suffix}",
+            f"completion tokens{suffix}",
+            f"time{suffix}",
+            "retries",
+            "failures",
+        ):
             table.add_column(column, justify="left" if column == "stage" else "right", no_wrap=column == "stage")
         rows = list(self.stages().items()) + [("total", self.total())]
         for name, usage in rows:
             table.add_row(
-                name, str(usage.calls), _tokens(usage.prompt_tokens * scale), _tokens(usage.completion_tokens * scale),
-                f"{usage.latency_s * scale:.1f} s", str(usage.retries), str(usage.failures),
+                name,
+                str(usage.calls),
+                _tokens(usage.prompt_tokens * scale),
+                _tokens(usage.completion_tokens * scale),
+                f"{usage.latency_s * scale:.1f} s",
+                str(usage.retries),
+                str(usage.failures),
             )
         return table
 

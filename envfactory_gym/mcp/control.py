@@ -39,8 +39,10 @@ def describe(episode_uri: str) -> dict[str, Any]:
     """The control surface as data (served as the `control` resource): each tool's name, description and input
     schema, and the resource that reports the episode."""
     return {
-        "tools": [{"name": name, "description": model.__doc__, "inputSchema": model.model_json_schema()}
-                  for name, model in ARGUMENTS.items()],
+        "tools": [
+            {"name": name, "description": model.__doc__, "inputSchema": model.model_json_schema()}
+            for name, model in ARGUMENTS.items()
+        ],
         "episode_resource": episode_uri,
         "note": "control tools are not listed in tools/list: never offer them to the agent",
     }
@@ -51,8 +53,9 @@ def run_control(session_of: Callable[[], McpSession], name: str, arguments: Any)
     try:
         parsed = ARGUMENTS[name].model_validate(arguments or {})
     except ValidationError as exc:
-        return ToolResult(content=f"Error: invalid arguments for '{name}': {format_validation_error(exc)}",
-                          is_error=True)
+        return ToolResult(
+            content=f"Error: invalid arguments for '{name}': {format_validation_error(exc)}", is_error=True
+        )
     try:
         session = session_of()
         if isinstance(parsed, ResetArguments):

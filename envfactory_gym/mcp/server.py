@@ -69,8 +69,9 @@ def run_call(store: SessionStore, name: Any, arguments: Any, wrap: bool = False)
     if not result.ok:
         return ToolResult(content=result.text, is_error=True)
     if wrap:
-        return ToolResult(content=result.text, structured_content={"result": result.output},
-                          meta={"fastmcp": {"wrap_result": True}})
+        return ToolResult(
+            content=result.text, structured_content={"result": result.output}, meta={"fastmcp": {"wrap_result": True}}
+        )
     return ToolResult(content=result.text, structured_content=result.output)
 
 
@@ -185,8 +186,8 @@ def server(
     `max_sessions`, `idle_timeout` (seconds), and the Env's limits on calls and results are `SessionStore`'s.
     `control` adds the trainers' control surface (unlisted tools `envfactory.reset` / `envfactory.respond`, the
     `episode` and `control` resources). The tasks and the start state are loaded here: a malformed tasks file
-    raises `DataFileError`, a start state that does not load `ValueError`, before anything is served. The server object is for embedding
-    (`Client(server("notion"))`, `.http_app()`) or running (`.run()`).
+    raises `DataFileError`, a start state that does not load `ValueError`, before anything is served. The server
+    object is for embedding (`Client(server("notion"))`, `.http_app()`) or running (`.run()`).
     """
     spec = name if isinstance(name, EnvironmentSpec) else resolve(name)
     tasks = load_tasks(spec)
@@ -195,8 +196,14 @@ def server(
         if task_id not in tasks:
             raise KeyError(f"unknown task {task_id!r} for {spec.name}")
         task = tasks[task_id]
-    store = SessionStore(spec, task, max_sessions=max_sessions, idle_timeout=idle_timeout,
-                         max_action_length=max_action_length, max_tool_response_length=max_tool_response_length)
+    store = SessionStore(
+        spec,
+        task,
+        max_sessions=max_sessions,
+        idle_timeout=idle_timeout,
+        max_action_length=max_action_length,
+        max_tool_response_length=max_tool_response_length,
+    )
     try:  # a broken start state is said when the server starts, not with every call
         store.probe()
     except Exception as exc:

@@ -123,7 +123,8 @@ class McpSession:
             raise EpisodeError(f"unknown task {task_id!r} for {self.store.spec.name}")
         if self.episode is None:
             self.episode = ToolUseEnv(
-                self.store.spec, max_action_length=self.store.max_action_length,
+                self.store.spec,
+                max_action_length=self.store.max_action_length,
                 max_tool_response_length=self.store.max_tool_response_length,
             )
             if self.free is not None:
@@ -131,9 +132,14 @@ class McpSession:
                 self.free = None
         query, info = self.episode.reset(seed=seed, options={"task_id": task_id} if task_id else None)
         self._advance(False, info)
-        return {"task_id": info["task_id"], "query": query, "turn": 0,
-                "turns": len(self.store.tasks[info["task_id"]].turns), "max_steps": self.episode.max_steps,
-                "system_prompt": info["system_prompt"]}
+        return {
+            "task_id": info["task_id"],
+            "query": query,
+            "turn": 0,
+            "turns": len(self.store.tasks[info["task_id"]].turns),
+            "max_steps": self.episode.max_steps,
+            "system_prompt": info["system_prompt"],
+        }
 
     def respond(self, message: str) -> dict[str, Any]:
         """The agent's message to the user, which ends its turn: the user's next request, or the end of the
@@ -147,9 +153,14 @@ class McpSession:
         query, _, terminated, truncated, info = self.episode.step(message)
         self._advance(terminated or truncated, info)
         components = info.get("reward_components") if self.over else None
-        return {"query": None if self.over else query, "turn": info["turn"], "done": self.over,
-                "turn_reward": info.get("turn_reward"), "reward": components["total"] if components else None,
-                "reward_components": components}
+        return {
+            "query": None if self.over else query,
+            "turn": info["turn"],
+            "done": self.over,
+            "turn_reward": info.get("turn_reward"),
+            "reward": components["total"] if components else None,
+            "reward_components": components,
+        }
 
     def _advance(self, over: bool, info: dict[str, Any]) -> None:
         self.over, self.turn, self.steps = over, info["turn"], info["step"]
@@ -161,8 +172,14 @@ class McpSession:
             raise EpisodeError("no episode in this session: start one with envfactory.reset")
         assert self.episode.task is not None
         score = self.episode.current_score()
-        return {"task_id": self.episode.task.id, "turn": self.turn, "step": self.steps, "done": self.over,
-                "reward": score.total, "reward_components": score.as_dict()}
+        return {
+            "task_id": self.episode.task.id,
+            "turn": self.turn,
+            "step": self.steps,
+            "done": self.over,
+            "reward": score.total,
+            "reward_components": score.as_dict(),
+        }
 
     def close(self) -> None:
         """Release the state (and the episode's env); closing twice is harmless."""
@@ -216,12 +233,15 @@ class SessionStore:
         session = self._sessions.get(owner)
         if session is None:
             if owner in self._expired:
-                raise NoSession(f"this MCP session was closed after {self.idle_timeout:g} s without a request; "
-                                "open a new session")
+                raise NoSession(
+                    f"this MCP session was closed after {self.idle_timeout:g} s without a request; open a new session"
+                )
             self.close_idle()
             if self.max_sessions is not None and len(self._sessions) >= self.max_sessions:
-                raise NoSession(f"the server already holds its limit of {self.max_sessions} MCP sessions; close a "
-                                "session (or wait for an idle one to time out) and try again")
+                raise NoSession(
+                    f"the server already holds its limit of {self.max_sessions} MCP sessions; close a "
+                    "session (or wait for an idle one to time out) and try again"
+                )
             session = McpSession(self)
             self._sessions[owner] = session
             if owner is connection:

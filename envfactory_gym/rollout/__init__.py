@@ -11,7 +11,24 @@ from .pool import EnvHandle, EnvPool, LocalEnvPool
 from .trajectory import TaskRef, Trajectory, chat_messages, expand_tasks, trajectory_record, validate_record
 
 __all__ = [
-    "AsyncToolEnv", "ChatPolicy", "EnvHandle", "EnvPool", "GroundTruthPolicy", "LocalEnvPool", "OpenAIChatPolicy",
-    "Policy", "PolicyError", "PolicyReply", "TaskRef", "Trajectory", "arollout", "expand_tasks", "make_pool",
-    "replay_trajectory", "rollout", "chat_messages", "trajectory_record", "validate_record",
+    "AsyncToolEnv",
+    "ChatPolicy",
+    "EnvHandle",
+    "EnvPool",
+    "GroundTruthPolicy",
+    "LocalEnvPool",
+    "OpenAIChatPolicy",
+    "Policy",
+    "PolicyError",
+    "PolicyReply",
+    "TaskRef",
+    "Trajectory",
+    "arollout",
+    "expand_tasks",
+    "make_pool",
+    "replay_trajectory",
+    "rollout",
+    "chat_messages",
+    "trajectory_record",
+    "validate_record",
 ]

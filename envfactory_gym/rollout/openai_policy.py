@@ -136,7 +136,9 @@ class OpenAIChatPolicy(ChatPolicy):
         max_connections: int = 256,
         extra_body: dict[str, Any] | None = None,
     ) -> None:
-        client = LLMClient(base_url, model, api_key, timeout=timeout, max_retries=retries, backoff=backoff,
-                           concurrency=max_connections)
-        super().__init__(client, tool_mode=tool_mode, temperature=temperature, max_tokens=max_tokens,
-                         **(extra_body or {}))
+        client = LLMClient(
+            base_url, model, api_key, timeout=timeout, max_retries=retries, backoff=backoff, concurrency=max_connections
+        )
+        super().__init__(
+            client, tool_mode=tool_mode, temperature=temperature, max_tokens=max_tokens, **(extra_body or {})
+        )

@@ -58,7 +58,8 @@ class _WorkerProcess:
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         self.process = subprocess.Popen(
             [sys.executable, "-m", __name__, str(request_read), str(answer_write)],
-            pass_fds=(request_read, answer_write), env=environment,
+            pass_fds=(request_read, answer_write),
+            env=environment,
         )
         os.close(request_read)
         os.close(answer_write)

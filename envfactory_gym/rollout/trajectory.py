@@ -69,8 +69,9 @@ def expand_tasks(tasks: Iterable[TaskLike], split: Split | Literal["all"] = "all
             outside.append(task_id)
         refs.append(TaskRef(spec.env_id, task_id))
     if outside:
-        warnings.warn(f"tasks outside the {split} split: {sorted(outside)[:5]}{' ...' if len(outside) > 5 else ''}",
-                      stacklevel=2)
+        warnings.warn(
+            f"tasks outside the {split} split: {sorted(outside)[:5]}{' ...' if len(outside) > 5 else ''}", stacklevel=2
+        )
     return refs
 
 
@@ -118,8 +119,14 @@ class Trajectory:
 
     def record(self) -> Record:
         """The episode in the one trajectory format (see the module docstring), with its `sample` index."""
-        return trajectory_record(resolve(self.env_id), self.task_id, self.messages, self.reward,
-                                 self.reward_components or None, sample=self.sample)
+        return trajectory_record(
+            resolve(self.env_id),
+            self.task_id,
+            self.messages,
+            self.reward,
+            self.reward_components or None,
+            sample=self.sample,
+        )
 
 
 def chat_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -133,8 +140,9 @@ def chat_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if role == "system":
             out.append({"role": "system", "content": without_tool_listing(message["content"])})
         elif role == "tool" and message.get("tool_call_id") not in asked:
-            out.append({"role": "user", "name": message.get("name") or FORMAT_ERROR_TOOL,
-                        "content": message["content"]})
+            out.append(
+                {"role": "user", "name": message.get("name") or FORMAT_ERROR_TOOL, "content": message["content"]}
+            )
         else:
             asked.update(call["id"] for call in message.get("tool_calls") or [])
             out.append({k: message.get(k) for k in _MESSAGE_KEYS if message.get(k) is not None or k == "content"})
@@ -152,8 +160,12 @@ def trajectory_record(
     """One trajectory (or prompt, with no reward yet) of `spec`'s task in the trajectory format; `messages` are
     the env's (`info["messages"]`). `extra` fields (e.g. `sample`, `turn`) are added as they are."""
     record: Record = {
-        "messages": chat_messages(messages), "tools": [json.loads(json.dumps(t)) for t in spec.openai_tools],
-        "env": spec.key, "env_version": spec.version, "env_hash": content_hash(spec.folder), "task_id": task_id,
+        "messages": chat_messages(messages),
+        "tools": [json.loads(json.dumps(t)) for t in spec.openai_tools],
+        "env": spec.key,
+        "env_version": spec.version,
+        "env_hash": content_hash(spec.folder),
+        "task_id": task_id,
         "reward": None if reward is None else float(reward),
         "reward_components": None if reward_components is None else dict(reward_components),
     }

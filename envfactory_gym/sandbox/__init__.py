@@ -13,5 +13,16 @@ from .kernel import SandboxUnavailable, check_available
 from .limits import Limits
 from .runner import OPT_OUT, Sandbox, SandboxResult, Worker, WorkerStartError, violation_reason
 
-__all__ = ["Limits", "OPT_OUT", "Sandbox", "SandboxResult", "SandboxUnavailable", "SandboxViolation", "Worker",
-           "WorkerStartError", "check_available", "mark", "violation_reason"]
+__all__ = [
+    "Limits",
+    "OPT_OUT",
+    "Sandbox",
+    "SandboxResult",
+    "SandboxUnavailable",
+    "SandboxViolation",
+    "Worker",
+    "WorkerStartError",
+    "check_available",
+    "mark",
+    "violation_reason",
+]

@@ -36,6 +36,7 @@ def mark(label: str) -> None:
 def violation(record: dict[str, Any]) -> None:
     """Report a refused operation, with the progress mark it happened under."""
     if _state["fd"] is not None:
-        body = {k: str(v)[:400 if k != "message" else 1900] for k, v in record.items()}
-        write_frame(_state["fd"], {"type": "violation", "id": _state["call"],
-                                   "violation": {**body, "during": _state["mark"]}})
+        body = {k: str(v)[: 400 if k != "message" else 1900] for k, v in record.items()}
+        write_frame(
+            _state["fd"], {"type": "violation", "id": _state["call"], "violation": {**body, "during": _state["mark"]}}
+        )

@@ -11,23 +11,65 @@ from types import FrameType
 from typing import Any, Callable
 
 #: Modules generated code may not import (network, processes, foreign functions).
-BLOCKED_MODULES = frozenset({
-    "socket", "_socket", "ssl", "_ssl", "select", "selectors", "socketserver", "http.client", "urllib.request",
-    "ftplib", "smtplib", "subprocess", "_posixsubprocess", "multiprocessing", "_multiprocessing", "pty",
-    "ctypes", "_ctypes", "cffi", "_cffi_backend", "mmap", "pyseccomp",
-})
+BLOCKED_MODULES = frozenset(
+    {
+        "socket",
+        "_socket",
+        "ssl",
+        "_ssl",
+        "select",
+        "selectors",
+        "socketserver",
+        "http.client",
+        "urllib.request",
+        "ftplib",
+        "smtplib",
+        "subprocess",
+        "_posixsubprocess",
+        "multiprocessing",
+        "_multiprocessing",
+        "pty",
+        "ctypes",
+        "_ctypes",
+        "cffi",
+        "_cffi_backend",
+        "mmap",
+        "pyseccomp",
+    }
+)
 #: Audit events that are refused outright.
-_PROCESS_EVENTS = {"os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec", "os.system",
-                   "subprocess.Popen", "pty.spawn", "os.kill", "os.killpg", "signal.pthread_kill"}
+_PROCESS_EVENTS = {
+    "os.fork",
+    "os.forkpty",
+    "os.posix_spawn",
+    "os.spawn",
+    "os.exec",
+    "os.system",
+    "subprocess.Popen",
+    "pty.spawn",
+    "os.kill",
+    "os.killpg",
+    "signal.pthread_kill",
+}
 _INTROSPECTION_EVENTS = {"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames"}
 _LIMIT_EVENTS = {"resource.setrlimit", "resource.prlimit"}
 _SQLITE_EVENTS = {"sqlite3.enable_load_extension", "sqlite3.load_extension"}
 #: event -> ((path position, dir_fd position or None), ...) for the paths it writes to.
 _PATH_EVENTS: dict[str, tuple[tuple[int, int | None], ...]] = {
-    "os.remove": ((0, 1),), "os.rmdir": ((0, 1),), "os.mkdir": ((0, 2),), "os.rename": ((0, 2), (1, 3)),
-    "os.link": ((0, 2), (1, 3)), "os.symlink": ((1, 2),), "os.chmod": ((0, 2),), "os.chown": ((0, 3),),
-    "os.truncate": ((0, None),), "os.utime": ((0, 3),), "shutil.rmtree": ((0, None),), "os.mkfifo": ((0, 2),),
-    "os.mknod": ((0, 3),), "sqlite3.connect": ((0, None),),
+    "os.remove": ((0, 1),),
+    "os.rmdir": ((0, 1),),
+    "os.mkdir": ((0, 2),),
+    "os.rename": ((0, 2), (1, 3)),
+    "os.link": ((0, 2), (1, 3)),
+    "os.symlink": ((1, 2),),
+    "os.chmod": ((0, 2),),
+    "os.chown": ((0, 3),),
+    "os.truncate": ((0, None),),
+    "os.utime": ((0, 3),),
+    "shutil.rmtree": ((0, None),),
+    "os.mkfifo": ((0, 2),),
+    "os.mknod": ((0, 3),),
+    "sqlite3.connect": ((0, None),),
 }
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _HARMLESS = {os.devnull, ":memory:", ""}
@@ -54,8 +96,9 @@ def _category(event: str) -> str | None:
 class Guard:
     """Decides on every audit event; `record` is called with each violation before it is raised."""
 
-    def __init__(self, scratch: str, record: Callable[[dict[str, Any]], None],
-                 blocked_modules: frozenset[str] = BLOCKED_MODULES) -> None:
+    def __init__(
+        self, scratch: str, record: Callable[[dict[str, Any]], None], blocked_modules: frozenset[str] = BLOCKED_MODULES
+    ) -> None:
         self.scratch = os.path.realpath(scratch)
         self.record = record
         self.blocked_modules = blocked_modules

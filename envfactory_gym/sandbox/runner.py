@@ -26,9 +26,15 @@ from .protocol import FrameBuffer, Mark, ProtocolError, Ready, Result, Violation
 
 #: Environment variable that, set to "1", explicitly runs workers without kernel isolation (results say so).
 OPT_OUT = "ENVFACTORY_UNSANDBOXED"
-VIOLATION_LABELS = {"network": "network access", "process": "process creation", "file": "file write",
-                    "import": "import", "ffi": "foreign function call", "introspection": "interpreter introspection",
-                    "limits": "change of resource limits"}
+VIOLATION_LABELS = {
+    "network": "network access",
+    "process": "process creation",
+    "file": "file write",
+    "import": "import",
+    "ffi": "foreign function call",
+    "introspection": "interpreter introspection",
+    "limits": "change of resource limits",
+}
 #: Trusted modules every worker imports before its guard is installed (generated code finds them loaded).
 DEFAULT_PRELOAD = ("envfactory_gym", "envfactory_gym.verify", "gymnasium.utils.env_checker", "sqlalchemy", "pydantic")
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -90,7 +96,7 @@ class _OutputTail:
         os.close(self.fd)
 
     def text(self) -> str:
-        return b"".join(self.chunks)[-self.limit:].decode(errors="replace")
+        return b"".join(self.chunks)[-self.limit :].decode(errors="replace")
 
 
 class Worker:
@@ -103,18 +109,29 @@ class Worker:
     `ENVFACTORY_UNSANDBOXED=1`) explicitly opts out; results then carry `sandboxed=False`.
     """
 
-    def __init__(self, limits: Limits = Limits(), *, files: Mapping[str, str | bytes] | None = None,
-                 preload: tuple[str, ...] = DEFAULT_PRELOAD, packages: tuple[str, ...] = ("envfactory_gym",),
-                 unsandboxed: bool | None = None, log: Any = None, uid: int = NOBODY, gid: int = NOBODY,
-                 guard: bool = True) -> None:
+    def __init__(
+        self,
+        limits: Limits = Limits(),
+        *,
+        files: Mapping[str, str | bytes] | None = None,
+        preload: tuple[str, ...] = DEFAULT_PRELOAD,
+        packages: tuple[str, ...] = ("envfactory_gym",),
+        unsandboxed: bool | None = None,
+        log: Any = None,
+        uid: int = NOBODY,
+        gid: int = NOBODY,
+        guard: bool = True,
+    ) -> None:
         self.limits = limits
-        self.files = {k: base64.b64encode(v if isinstance(v, bytes) else v.encode()).decode()
-                      for k, v in (files or {}).items()}
+        self.files = {
+            k: base64.b64encode(v if isinstance(v, bytes) else v.encode()).decode() for k, v in (files or {}).items()
+        }
         self.preload = preload
         self.packages = tuple(dict.fromkeys(("envfactory_gym", "env_zoo", *packages)))
         self.unsandboxed = unsandboxed_opt_out() if unsandboxed is None else unsandboxed
-        self.isolation = "unsandboxed (explicit opt-out): rlimits + guard only" if self.unsandboxed else \
-            kernel.check_available()
+        self.isolation = (
+            "unsandboxed (explicit opt-out): rlimits + guard only" if self.unsandboxed else kernel.check_available()
+        )
         self.log = log  # a list (or anything with `append`) kept by the caller: every violation is added to it
         self.uid, self.gid = uid, gid
         self.guard = guard  # False only to test the kernel layer alone
@@ -125,10 +142,15 @@ class Worker:
     # ------------------------------------------------------------------------------------------ life cycle
     def _command(self, seccomp_fd: int | None, scratch: str, responses: int) -> list[str]:
         roots = kernel.package_dirs(self.packages)
-        config = {"rlimits": rlimit_values(self.limits, self.uid if os.geteuid() == 0 else os.getuid()),
-                  "responses": responses, "scratch": scratch}
-        boot = (f"import sys; sys.path[:0] = {sorted(set(roots.values()))!r}; "
-                "from envfactory_gym.sandbox.worker import main; sys.exit(main(sys.argv))")
+        config = {
+            "rlimits": rlimit_values(self.limits, self.uid if os.geteuid() == 0 else os.getuid()),
+            "responses": responses,
+            "scratch": scratch,
+        }
+        boot = (
+            f"import sys; sys.path[:0] = {sorted(set(roots.values()))!r}; "
+            "from envfactory_gym.sandbox.worker import main; sys.exit(main(sys.argv))"
+        )
         python = [sys.executable, "-I", "-B", "-c", boot, json.dumps(config)]
         if self.unsandboxed:
             return python
@@ -136,8 +158,17 @@ class Worker:
         packages = tuple(p for p in sorted(roots) if not any(p.startswith(r + "/") for r in python_roots))
         mounts = kernel.Mounts(tuple(python_roots), packages)
         assert seccomp_fd is not None
-        return [*kernel.bwrap_command(mounts, seccomp_fd=seccomp_fd, disk_mb=self.limits.disk_mb,
-                                      root=os.geteuid() == 0, uid=self.uid, gid=self.gid), *python]
+        return [
+            *kernel.bwrap_command(
+                mounts,
+                seccomp_fd=seccomp_fd,
+                disk_mb=self.limits.disk_mb,
+                root=os.geteuid() == 0,
+                uid=self.uid,
+                gid=self.gid,
+            ),
+            *python,
+        ]
 
     def start(self) -> None:
         """Start the worker (done by the first call when needed) and wait until it is ready."""
@@ -153,9 +184,15 @@ class Worker:
         keep = (responses_w,) if seccomp_fd is None else (responses_w, seccomp_fd)
         try:
             self.process = subprocess.Popen(
-                self._command(seccomp_fd, scratch, responses_w), stdin=subprocess.PIPE, stdout=output_w,
-                stderr=output_w, pass_fds=keep, close_fds=True, start_new_session=True,
-                cwd=scratch if self.unsandboxed else "/", env=kernel.worker_environment(scratch),
+                self._command(seccomp_fd, scratch, responses_w),
+                stdin=subprocess.PIPE,
+                stdout=output_w,
+                stderr=output_w,
+                pass_fds=keep,
+                close_fds=True,
+                start_new_session=True,
+                cwd=scratch if self.unsandboxed else "/",
+                env=kernel.worker_environment(scratch),
             )
         finally:
             for fd in (responses_w, output_w, *(() if seccomp_fd is None else (seccomp_fd,))):
@@ -163,10 +200,14 @@ class Worker:
         self._responses, self._buffer = responses_r, FrameBuffer(self.limits.message_mb * 1024 * 1024)
         self._output = _OutputTail(output_r)
         self._pid: int | None = None
-        exec_program = "" if self.limits.processes > 0 or self.unsandboxed else \
-            base64.b64encode(exec_filter()).decode()
-        init = {"files": self.files, "preload": list(self.preload), "cpu_s": self.limits.cpu_s,
-                "exec_filter": exec_program, "guard": self.guard}
+        exec_program = "" if self.limits.processes > 0 or self.unsandboxed else base64.b64encode(exec_filter()).decode()
+        init = {
+            "files": self.files,
+            "preload": list(self.preload),
+            "cpu_s": self.limits.cpu_s,
+            "exec_filter": exec_program,
+            "guard": self.guard,
+        }
         self._call_started = time.monotonic()
         deadline = self._call_started + self.limits.wall_s
         frames: list[Any] = []
@@ -209,8 +250,9 @@ class Worker:
             pass
 
     # ------------------------------------------------------------------------------------------ calls
-    def call(self, entry: str, payload: Any = None, schema: type[BaseModel] | Any = None,
-             wall_s: float | None = None) -> SandboxResult:
+    def call(
+        self, entry: str, payload: Any = None, schema: type[BaseModel] | Any = None, wall_s: float | None = None
+    ) -> SandboxResult:
         """Run `entry(payload)` in the worker: `package.module:function` (trusted code, preloaded or importable) or
         `file.py:function` (a file of the scratch folder). With `schema` (a pydantic model or TypeAdapter), an
         ok value must validate against it (the validated object becomes `value`). `wall_s` lowers the wall-clock
@@ -224,8 +266,13 @@ class Worker:
                 try:
                     self.start()
                 except (WorkerStartError, OSError) as exc:
-                    return SandboxResult(status="crashed", reason=str(exc), isolation=self.isolation,
-                                         sandboxed=not self.unsandboxed, wall_s=round(time.monotonic() - started, 3))
+                    return SandboxResult(
+                        status="crashed",
+                        reason=str(exc),
+                        isolation=self.isolation,
+                        sandboxed=not self.unsandboxed,
+                        wall_s=round(time.monotonic() - started, 3),
+                    )
             self._next_id += 1
             call_id = self._next_id
             deadline = started + wall
@@ -233,8 +280,9 @@ class Worker:
             cpu_before = self._cpu_at_end = self._cpu()
             outcome = self._send({"type": "call", "id": call_id, "entry": entry, "payload": payload}, deadline)
             if outcome is None:
-                outcome = self._receive(lambda f: isinstance(f, Result) and f.id == call_id, frames, deadline,
-                                        cpu_before)
+                outcome = self._receive(
+                    lambda f: isinstance(f, Result) and f.id == call_id, frames, deadline, cpu_before
+                )
             result = self._verdict(call_id, frames, outcome, schema)
             result.wall_s = round(time.monotonic() - started, 3)
             result.cpu_s = round(max(0.0, self._cpu_at_end - cpu_before), 3)
@@ -246,8 +294,13 @@ class Worker:
         for record in violations:
             if self.log is not None:
                 self.log.append(record)
-        result = SandboxResult(status="crashed", violations=violations, last_mark=marks[-1] if marks else "",
-                               isolation=self.isolation, sandboxed=not self.unsandboxed)
+        result = SandboxResult(
+            status="crashed",
+            violations=violations,
+            last_mark=marks[-1] if marks else "",
+            isolation=self.isolation,
+            sandboxed=not self.unsandboxed,
+        )
         during = f" during {result.last_mark}" if result.last_mark else ""
         if outcome is not None:  # the worker is gone or was killed
             result.status, result.reason = outcome
@@ -265,8 +318,11 @@ class Worker:
                 if schema is not None:
                     try:
                         validator = schema if hasattr(schema, "validate_python") else None
-                        result.value = validator.validate_python(answer.value) if validator else \
-                            schema.model_validate(answer.value)
+                        result.value = (
+                            validator.validate_python(answer.value)
+                            if validator
+                            else schema.model_validate(answer.value)
+                        )
                     except ValidationError as exc:
                         result.status, result.value = "invalid", None
                         result.reason = f"the answer does not match its schema: {str(exc)[:1500]}"
@@ -290,7 +346,7 @@ class Worker:
             _, writable, _ = select.select([], [fd], [], min(remaining, 0.1))
             if writable:
                 try:
-                    data = data[os.write(fd, data):]
+                    data = data[os.write(fd, data) :]
                 except BrokenPipeError:
                     return self._ended()
         return None
@@ -402,19 +458,32 @@ def _kill(process: subprocess.Popen) -> int | None:
 class Sandbox:
     """One-shot runs: each `run` gets a fresh worker with its own scratch folder, used for one call and stopped."""
 
-    def __init__(self, limits: Limits = Limits(), *, preload: tuple[str, ...] = DEFAULT_PRELOAD,
-                 packages: tuple[str, ...] = ("envfactory_gym",), unsandboxed: bool | None = None,
-                 log: Any = None) -> None:
+    def __init__(
+        self,
+        limits: Limits = Limits(),
+        *,
+        preload: tuple[str, ...] = DEFAULT_PRELOAD,
+        packages: tuple[str, ...] = ("envfactory_gym",),
+        unsandboxed: bool | None = None,
+        log: Any = None,
+    ) -> None:
         self.limits, self.preload, self.packages, self.log = limits, preload, packages, log
         self.unsandboxed = unsandboxed_opt_out() if unsandboxed is None else unsandboxed
 
     def worker(self, files: Mapping[str, str | bytes] | None = None) -> Worker:
         """A persistent worker with these limits and files (the caller closes it)."""
-        return Worker(self.limits, files=files, preload=self.preload, packages=self.packages,
-                      unsandboxed=self.unsandboxed, log=self.log)
+        return Worker(
+            self.limits,
+            files=files,
+            preload=self.preload,
+            packages=self.packages,
+            unsandboxed=self.unsandboxed,
+            log=self.log,
+        )
 
-    def run(self, entry: str, payload: Any = None, files: Mapping[str, str | bytes] | None = None,
-            schema: Any = None) -> SandboxResult:
+    def run(
+        self, entry: str, payload: Any = None, files: Mapping[str, str | bytes] | None = None, schema: Any = None
+    ) -> SandboxResult:
         """Start a worker with `files`, call `entry(payload)` once, stop it."""
         with self.worker(files) as worker:
             return worker.call(entry, payload, schema)

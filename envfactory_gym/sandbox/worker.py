@@ -103,8 +103,11 @@ def resolve_entry(entry: str, scratch: Path) -> Callable[[Any], Any]:
 
 
 def _failure(status: str, exc: BaseException) -> dict[str, Any]:
-    return {"status": status, "error": f"{type(exc).__name__}: {exc}"[:19000],
-            "traceback": "".join(traceback.format_exception(exc)[-6:])[-19000:]}
+    return {
+        "status": status,
+        "error": f"{type(exc).__name__}: {exc}"[:19000],
+        "traceback": "".join(traceback.format_exception(exc)[-6:])[-19000:],
+    }
 
 
 def run_call(request: dict[str, Any], scratch: Path, cpu_s: float) -> dict[str, Any]:
@@ -164,8 +167,10 @@ def main(argv: list[str]) -> int:
         try:
             write_frame(RESPONSES, {"type": "result", "id": request["id"], **result})
         except (TypeError, ValueError) as exc:
-            write_frame(RESPONSES, {"type": "result", "id": request["id"], "status": "error",
-                                    "error": f"result is not JSON: {exc}"})
+            write_frame(
+                RESPONSES,
+                {"type": "result", "id": request["id"], "status": "error", "error": f"result is not JSON: {exc}"},
+            )
     return 0
 
 

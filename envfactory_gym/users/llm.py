@@ -66,7 +66,12 @@ class LLMUser:
     """
 
     def __init__(
-        self, model: ChatModel, *, max_retries: int = 2, state_budget: int = 8_000, stop_token: str = STOP_TOKEN,
+        self,
+        model: ChatModel,
+        *,
+        max_retries: int = 2,
+        state_budget: int = 8_000,
+        stop_token: str = STOP_TOKEN,
         options: dict[str, Any] | None = None,
     ) -> None:
         self.model = model
@@ -124,8 +129,12 @@ class LLMUser:
             problems += found
             conversation = conversation + [
                 {"role": "assistant", "content": json.dumps(data, ensure_ascii=False)},
-                {"role": "user", "content": "That reply breaks the rules: " + " ".join(found)
-                 + " Write the reply again, as the user, following every rule."},
+                {
+                    "role": "user",
+                    "content": "That reply breaks the rules: "
+                    + " ".join(found)
+                    + " Write the reply again, as the user, following every rule.",
+                },
             ]
         return self._fallback(problems)
 
@@ -137,23 +146,33 @@ class LLMUser:
             dialogue.append({"role": "assistant", "content": agent_message})
         spec = self.session.spec if self.session else None
         user_tools = [t for t in spec.tools.values() if t.user_only] if spec else []
-        tools_text = "\n".join(
-            f"  - {t.name}({', '.join(t.input_model.model_fields)}): {t.description}" for t in user_tools
-        ) or "  (none in this product)"
+        tools_text = (
+            "\n".join(f"  - {t.name}({', '.join(t.input_model.model_fields)}): {t.description}" for t in user_tools)
+            or "  (none in this product)"
+        )
         goals = "\n".join(f"{i + 1}. {turn.query}" for i, turn in enumerate(self.task.turns))
         current = self.task.turns[min(self.goal, len(self.task.turns) - 1)].query
         state = ""
         if self.session is not None:
             current_state = self.session.dump()
             named = goals.casefold()
-            focus = [key for rows in current_state.values() for key, row in rows.items()
-                     if len(label := row_label(row)) >= 4 and label.casefold() in named]
+            focus = [
+                key
+                for rows in current_state.values()
+                for key, row in rows.items()
+                if len(label := row_label(row)) >= 4 and label.casefold() in named
+            ]
             state = render_state(current_state, focus=focus, redact=True, budget=self.state_budget)
         persona = self.task.user
         return self.prompt.render(
-            product=spec.product if spec else "the product", persona=f"{persona.name}. {persona.profile}".strip(". "),
-            scenario=persona.scenario or "(none given)", goals=goals, user_tools=tools_text, stop=self.stop_token,
-            state=state or "(not visible)", dialogue=dialogue_text(dialogue),
+            product=spec.product if spec else "the product",
+            persona=f"{persona.name}. {persona.profile}".strip(". "),
+            scenario=persona.scenario or "(none given)",
+            goals=goals,
+            user_tools=tools_text,
+            stop=self.stop_token,
+            state=state or "(not visible)",
+            dialogue=dialogue_text(dialogue),
             current=f"{self.goal + 1}. {current}",
         )
 
@@ -166,8 +185,10 @@ class LLMUser:
             own = self.task.user.known_values() if self.task is not None else set()
             leaked = [i for i in find_internal_ids(reply.message, internal_ids(self.session.dump())) if i not in own]
             if leaked:
-                found.append(f"It recites internal identifiers ({', '.join(leaked)}) that a person would not know;"
-                             " refer to things by name.")
+                found.append(
+                    f"It recites internal identifiers ({', '.join(leaked)}) that a person would not know;"
+                    " refer to things by name."
+                )
             for call in reply.user_calls:
                 tool = self.session.spec.tools.get(call.name)
                 if tool is None or not tool.user_only:

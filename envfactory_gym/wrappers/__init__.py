@@ -5,5 +5,11 @@ from .format_penalty import StepFormatPenalty
 from .history import TruncateHistory, truncate_history
 from .user_errors import FlagUserErrors
 
-__all__ = ["ChatTemplateObservation", "FlagUserErrors", "StepFormatPenalty", "TruncateHistory", "template_messages",
-           "truncate_history"]
+__all__ = [
+    "ChatTemplateObservation",
+    "FlagUserErrors",
+    "StepFormatPenalty",
+    "TruncateHistory",
+    "template_messages",
+    "truncate_history",
+]

@@ -22,10 +22,13 @@ def template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for message in messages:
         calls = message.get("tool_calls")
         if calls:
-            message = {**message, "tool_calls": [
-                {**call, "function": {**call["function"], "arguments": _decoded(call["function"]["arguments"])}}
-                for call in calls
-            ]}
+            message = {
+                **message,
+                "tool_calls": [
+                    {**call, "function": {**call["function"], "arguments": _decoded(call["function"]["arguments"])}}
+                    for call in calls
+                ],
+            }
         out.append(message)
     return out
 
@@ -62,7 +65,10 @@ class ChatTemplateObservation(gym.Wrapper):
     def prompt(self, info: dict[str, Any]) -> str:
         """The conversation of a reset's or step's info, rendered with the generation prompt."""
         text = self.tokenizer.apply_chat_template(
-            template_messages(info["messages"]), tools=info["tools"], tokenize=False, add_generation_prompt=True,
+            template_messages(info["messages"]),
+            tools=info["tools"],
+            tokenize=False,
+            add_generation_prompt=True,
             **self.template_kwargs,
         )
         if not isinstance(text, str):

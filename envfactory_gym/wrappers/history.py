@@ -19,7 +19,7 @@ def truncate_history(messages: Messages, max_turns: int) -> Messages:
     if len(starts) <= max_turns:
         return list(messages)
     head = [m for m in messages[: starts[0]] if m["role"] == "system"]
-    return head + messages[starts[-max_turns]:]
+    return head + messages[starts[-max_turns] :]
 
 
 class TruncateHistory(gym.Wrapper):

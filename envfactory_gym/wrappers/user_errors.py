@@ -66,8 +66,14 @@ class FlagUserErrors(gym.Wrapper):
         if isinstance(user, LLMUser):
             for index, record in enumerate(user.log):
                 if record.source == "fallback":
-                    details.append({"turn": index, "kind": "broke_rules", "source": "rules",
-                                    "explanation": "; ".join(record.problems)[:500]})
+                    details.append(
+                        {
+                            "turn": index,
+                            "kind": "broke_rules",
+                            "source": "rules",
+                            "explanation": "; ".join(record.problems)[:500],
+                        }
+                    )
         try:
             verdict = Verdict.model_validate(self.judge.complete_json(STAGE, self._request(env, messages), Verdict))
         except LLMError as exc:
@@ -89,7 +95,8 @@ class FlagUserErrors(gym.Wrapper):
             elif message["role"] == "assistant":
                 numbered.append(message)
         return self.prompt.render(
-            product=env.spec_env.product, persona=f"{task.user.name}. {task.user.profile}".strip(". "),
+            product=env.spec_env.product,
+            persona=f"{task.user.name}. {task.user.profile}".strip(". "),
             scenario=task.user.scenario or "(none given)",
             goals="\n".join(f"{i + 1}. {t.query}" for i, t in enumerate(task.turns)),
             state=render_state(env.session.dump(), redact=True, budget=self.state_budget),

@@ -32,17 +32,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `synth env`."""
     env = _synth_group(subparsers).add_parser("env", help="EnvGen: propose, build and verify a new environment")
     env.add_argument("--topic", required=True, help='what to build, e.g. "library loans and holds"')
-    env.add_argument("--source", type=Path, action="append", default=[], required=True,
-                     help="folder of API docs (.md/.txt) and OpenAPI specs (.json/.yaml); repeatable")
+    env.add_argument(
+        "--source",
+        type=Path,
+        action="append",
+        default=[],
+        required=True,
+        help="folder of API docs (.md/.txt) and OpenAPI specs (.json/.yaml); repeatable",
+    )
     env.add_argument("--llm", help="OpenAI-compatible base URL (default: $ENVFACTORY_LLM_BASE_URL)")
     env.add_argument("--model", help="model name (default: $ENVFACTORY_LLM_MODEL, else what the server lists)")
     env.add_argument("--api-key", help="API key (default: $ENVFACTORY_LLM_API_KEY or $OPENAI_API_KEY)")
     env.add_argument("--budget", type=positive_int, default=3, help="revision rounds after the first check (default 3)")
     env.add_argument("--out", type=Path, help="zoo folder the environment joins (default: the installed env_zoo)")
-    env.add_argument("--runs", type=Path, help="folder for the run record and last draft "
-                     "(default: runs/envgen/<topic>)")
-    env.add_argument("--cassettes", type=Path, help="replay recorded LLM answers from this folder (offline); "
-                     "with --llm, record the missing ones there")
+    env.add_argument(
+        "--runs", type=Path, help="folder for the run record and last draft (default: runs/envgen/<topic>)"
+    )
+    env.add_argument(
+        "--cassettes",
+        type=Path,
+        help="replay recorded LLM answers from this folder (offline); with --llm, record the missing ones there",
+    )
     env.add_argument("--cpu", type=float, default=Limits.cpu_s, help="CPU seconds per sandboxed check")
     env.add_argument("--memory-mb", type=positive_int, default=Limits.memory_mb, help="memory per sandboxed check")
     env.set_defaults(func=cmd_env)
@@ -82,9 +92,11 @@ class StageProgress:
 def print_record(record: EnvGenRecord) -> None:
     """The outcome: status, iterations, the last report's findings when it failed."""
     colour = {"passed": "green", "budget_exhausted": "yellow", "failed": "red"}[record.status]
-    console.print(f"[{colour}]{record.status}[/{colour}] {record.name or record.topic}: {record.iterations} checks, "
-                  f"{record.revisions} revision rounds, {record.seconds:.1f} s" + (f" -> {record.output}"
-                                                                                    if record.output else ""))
+    console.print(
+        f"[{colour}]{record.status}[/{colour}] {record.name or record.topic}: {record.iterations} checks, "
+        f"{record.revisions} revision rounds, {record.seconds:.1f} s"
+        + (f" -> {record.output}" if record.output else "")
+    )
     if record.reason:
         console.print(f"  {record.reason}")
     if record.status != "passed" and record.reports:
@@ -97,8 +109,10 @@ def cmd_env(args: argparse.Namespace) -> int:
     runs = args.runs or Path("runs") / "envgen" / (re.sub(r"[^a-z0-9]+", "_", args.topic.lower()).strip("_") or "env")
     model = make_model(args)
     config = EnvGenConfig(budget=args.budget, limits=Limits(cpu_s=args.cpu, memory_mb=args.memory_mb))
-    console.print(f"EnvGen: {args.topic!r} from {', '.join(map(str, args.source))} into {zoo} "
-                  f"(sandbox: {Worker(config.limits).isolation})")
+    console.print(
+        f"EnvGen: {args.topic!r} from {', '.join(map(str, args.source))} into {zoo} "
+        f"(sandbox: {Worker(config.limits).isolation})"
+    )
     columns = (SpinnerColumn(finished_text="[green]✓[/green]"), TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress:
         stages = StageProgress(progress)

@@ -60,6 +60,9 @@ def zoo_coverage(folder: Path | None = None) -> Coverage:
     """Coverage of the installed zoo (through `envfactory_gym.registry`), or of another zoo folder."""
     if folder is None or Path(folder).resolve() == registry.zoo_root().resolve():
         return Coverage(tuple(_entry(k, registry.zoo_metadata(k)) for k in registry.zoo_keys()))
-    entries = [_entry(p.name, json.loads((p / "metadata.json").read_text()))
-               for p in sorted(Path(folder).iterdir()) if (p / "metadata.json").is_file()]
+    entries = [
+        _entry(p.name, json.loads((p / "metadata.json").read_text()))
+        for p in sorted(Path(folder).iterdir())
+        if (p / "metadata.json").is_file()
+    ]
     return Coverage(tuple(entries))

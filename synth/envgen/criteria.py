@@ -33,11 +33,24 @@ CANDIDATE = "candidate/env"
 PACKAGE = "envgen_candidate"
 _TEST_MARK = re.compile(r"^unit test (?P<test>\S+) \((?P<tool>\w+)\)$")
 #: The verifier's checks, by criterion.
-VERIFIER_CRITERIA = {"metadata": 1, "interface": 1, "snapshot": 2, "tasks": 2, "ground truth": 2, "check_env": 2,
-                     "output schema": 3, "state change": 4, "reward": 4}
+VERIFIER_CRITERIA = {
+    "metadata": 1,
+    "interface": 1,
+    "snapshot": 2,
+    "tasks": 2,
+    "ground truth": 2,
+    "check_env": 2,
+    "output schema": 3,
+    "state change": 4,
+    "reward": 4,
+}
 #: The verifier's components in EnvGen's words (the test agent writes the tasks).
-VERIFIER_COMPONENTS: dict[str, Component] = {"metadata": "metadata", "schema": "schema", "tool code": "tool code",
-                                             "tasks": "test"}
+VERIFIER_COMPONENTS: dict[str, Component] = {
+    "metadata": "metadata",
+    "schema": "schema",
+    "tool code": "tool code",
+    "tasks": "test",
+}
 
 
 class _Strict(BaseModel):
@@ -83,8 +96,11 @@ class Description(_Strict):
 
 def envgen_sandbox(limits: Limits = Limits()) -> Sandbox:
     """The sandbox EnvGen checks drafts in: the runtime and `synth` readable, the describing harness preloaded."""
-    return Sandbox(limits, packages=("synth",),
-                   preload=(*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", "synth.envgen.harness"))
+    return Sandbox(
+        limits,
+        packages=("synth",),
+        preload=(*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", "synth.envgen.harness"),
+    )
 
 
 def _blame(where: str, during: str) -> tuple[Component, str | None, str | None]:
@@ -101,13 +117,29 @@ def sandbox_findings(result: SandboxResult, during: str) -> list[Finding]:
     for violation in result.violations:
         component, tool, test = _blame(violation.get("where", ""), during)
         where = f" at {violation['where']}" if violation.get("where") else ""
-        findings.append(Finding(criterion=2, component=component, check="sandbox", tool=tool, test=test,
-                                message=f"blocked: {violation['message']}{where} (during {during})"))
+        findings.append(
+            Finding(
+                criterion=2,
+                component=component,
+                check="sandbox",
+                tool=tool,
+                test=test,
+                message=f"blocked: {violation['message']}{where} (during {during})",
+            )
+        )
     if result.status not in ("ok", "violation"):
         component, tool, test = _blame("", during)
         detail = result.stderr.strip().splitlines()[-3:] if result.status in ("error", "crashed") else []
-        findings.append(Finding(criterion=2, component=component, check="sandbox", tool=tool, test=test,
-                                message=" | ".join([f"{result.status}: {result.reason}", *detail])))
+        findings.append(
+            Finding(
+                criterion=2,
+                component=component,
+                check="sandbox",
+                tool=tool,
+                test=test,
+                message=" | ".join([f"{result.status}: {result.reason}", *detail]),
+            )
+        )
     return findings
 
 
@@ -120,12 +152,17 @@ def mentioned_tool(message: str, spec: EnvironmentSpec) -> str | None:
 def from_verifier(finding: verify.Finding, spec: EnvironmentSpec) -> Finding:
     """A verifier finding as an EnvGen finding (criterion, component, tool)."""
     component = VERIFIER_COMPONENTS[finding.component]
-    if finding.check == "ground truth" and re.search(r"invalid arguments for|unknown tool|can only be performed",
-                                                     finding.message):
+    if finding.check == "ground truth" and re.search(
+        r"invalid arguments for|unknown tool|can only be performed", finding.message
+    ):
         component = "test"  # the task calls the interface wrongly; the code matches m (criterion 1 checks that)
-    return Finding(criterion=VERIFIER_CRITERIA.get(finding.check, 2), component=component,
-                   check=f"verifier {finding.check}", message=finding.message,
-                   tool=mentioned_tool(finding.message, spec))
+    return Finding(
+        criterion=VERIFIER_CRITERIA.get(finding.check, 2),
+        component=component,
+        check=f"verifier {finding.check}",
+        message=finding.message,
+        tool=mentioned_tool(finding.message, spec),
+    )
 
 
 class _Run:
@@ -135,8 +172,7 @@ class _Run:
         self.draft, self.environment = draft, environment
         self.findings: list[Finding] = []
         self.stopped: SandboxResult | None = None
-        self.stats: dict[str, Any] = {"unit_tests": len(draft.unit_tests), "unit_tests_run": 0,
-                                      "unit_tests_failed": 0}
+        self.stats: dict[str, Any] = {"unit_tests": len(draft.unit_tests), "unit_tests_run": 0, "unit_tests_failed": 0}
 
     def phase(self, during: str, findings: list[Finding]) -> bool:
         """Keep a phase's findings, unless the sandbox stopped one of its calls: then that is the finding (the rest
@@ -190,14 +226,31 @@ def check_draft(draft: Draft, iteration: int, sandbox: Sandbox, taken_keys: set[
         else:
             description = described.value.environment.model_dump()
             description.update(description=m.description, product=m.product)
-            spec = isolated_spec(environment, description, Path(folder), m.name, "envgen candidate (sandboxed)",
-                                 domain=m.domain, docs_url=m.docs_url)
+            spec = isolated_spec(
+                environment,
+                description,
+                Path(folder),
+                m.name,
+                "envgen candidate (sandboxed)",
+                domain=m.domain,
+                docs_url=m.docs_url,
+            )
             run.check(spec)
         last = run.stopped or described
-        sandbox_info = {"status": run.stopped.status if run.stopped else described.status,
-                        "reason": last.reason, "wall_s": round(time.monotonic() - started, 3),
-                        "isolation": described.isolation, "sandboxed": described.sandboxed}
+        sandbox_info = {
+            "status": run.stopped.status if run.stopped else described.status,
+            "reason": last.reason,
+            "wall_s": round(time.monotonic() - started, 3),
+            "isolation": described.isolation,
+            "sandboxed": described.sandboxed,
+        }
     if not described.sandboxed:
-        findings.append(Finding(criterion=2, component="tool code", check="sandbox",
-                                message="checked without kernel isolation (explicit opt-out): not a passing check"))
+        findings.append(
+            Finding(
+                criterion=2,
+                component="tool code",
+                check="sandbox",
+                message="checked without kernel isolation (explicit opt-out): not a passing check",
+            )
+        )
     return ErrorReport(iteration=iteration, findings=findings + run.findings, stats=run.stats, sandbox=sandbox_info)

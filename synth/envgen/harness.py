@@ -20,14 +20,16 @@ from .models import Finding
 def import_failure(exc: BaseException, folder: Path) -> Finding:
     """An import error, blamed on the generated file where it happened (with the line)."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).parent == folder]
-    filename, line, code = (Path(frames[-1].filename).name, frames[-1].lineno, frames[-1].line) if frames else \
-        (None, None, None)
+    filename, line, code = (
+        (Path(frames[-1].filename).name, frames[-1].lineno, frames[-1].line) if frames else (None, None, None)
+    )
     if isinstance(exc, SyntaxError) and exc.filename:
         filename, line, code = Path(exc.filename).name, exc.lineno, (exc.text or "").strip()
     where = f" ({filename} line {line}: {code})" if filename else ""
     message = f"{type(exc).__name__}: {exc}{where}".replace(f"{Path.cwd()}{os.sep}", "")
-    return Finding(criterion=2, component=FILE_COMPONENTS.get(filename or "", "tool code"), check="import",
-                   message=message)
+    return Finding(
+        criterion=2, component=FILE_COMPONENTS.get(filename or "", "tool code"), check="import", message=message
+    )
 
 
 def describe_candidate(payload: dict[str, Any]) -> dict[str, Any]:

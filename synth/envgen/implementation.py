@@ -15,6 +15,7 @@ SAMPLE_ROWS = 3
 
 def implement(llm: ChatModel, m: EnvMetadata, schema_py: str, seed: dict[str, Any]) -> str:
     """Ask the code agent for tools.py."""
-    messages = render(STAGE, metadata=metadata_text(m), schema_py=schema_py,
-                      seed_sample=seed_text(seed, rows_per_table=SAMPLE_ROWS))
+    messages = render(
+        STAGE, metadata=metadata_text(m), schema_py=schema_py, seed_sample=seed_text(seed, rows_per_table=SAMPLE_ROWS)
+    )
     return block(STAGE, llm.complete(STAGE, messages).content, "python")

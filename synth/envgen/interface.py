@@ -66,8 +66,19 @@ def schema_types(schema: dict[str, Any], definitions: dict[str, Any]) -> set[str
         types.add(kind)
     elif "enum" in schema or "const" in schema:
         values = schema.get("enum", [schema.get("const")])
-        types.update({"string" if isinstance(v, str) else "boolean" if isinstance(v, bool) else
-                      "integer" if isinstance(v, int) else "number" for v in values if v is not None})
+        types.update(
+            {
+                "string"
+                if isinstance(v, str)
+                else "boolean"
+                if isinstance(v, bool)
+                else "integer"
+                if isinstance(v, int)
+                else "number"
+                for v in values
+                if v is not None
+            }
+        )
     for option in schema.get("anyOf", []) + schema.get("oneOf", []):
         types |= schema_types(option, definitions)
     return types - {"null"}
@@ -105,8 +116,10 @@ def compare_interface(m: EnvMetadata, spec: EnvironmentSpec) -> list[Finding]:
         if extra:
             add(sketch.name, f"parameters {extra} are not in the metadata")
         if set(tool.required_inputs) != set(sketch.required):
-            add(sketch.name, f"required parameters are {sorted(tool.required_inputs)}, "
-                             f"the metadata says {sorted(sketch.required)}")
+            add(
+                sketch.name,
+                f"required parameters are {sorted(tool.required_inputs)}, the metadata says {sorted(sketch.required)}",
+            )
         definitions = derived.get("$defs", {})
         for name, expected in sketch.properties.items():
             if name in properties:
@@ -125,9 +138,26 @@ def metadata_from_spec(spec: EnvironmentSpec) -> EnvMetadata:
     tools = []
     for tool in spec.tools.values():
         schema = tool.input_schema
-        tools.append({"name": tool.name, "description": tool.description, "read_only": tool.read_only,
-                      "user_only": tool.user_only, "parameters": {
-                          "type": "object", "properties": schema.get("properties", {}),
-                          "required": schema.get("required", [])}})
-    return EnvMetadata(key=spec.key, name=spec.name, version=spec.version, domain=spec.domain, product=spec.product,
-                       docs_url=spec.docs_url, description=spec.description, tools=tools)
+        tools.append(
+            {
+                "name": tool.name,
+                "description": tool.description,
+                "read_only": tool.read_only,
+                "user_only": tool.user_only,
+                "parameters": {
+                    "type": "object",
+                    "properties": schema.get("properties", {}),
+                    "required": schema.get("required", []),
+                },
+            }
+        )
+    return EnvMetadata(
+        key=spec.key,
+        name=spec.name,
+        version=spec.version,
+        domain=spec.domain,
+        product=spec.product,
+        docs_url=spec.docs_url,
+        description=spec.description,
+        tools=tools,
+    )

@@ -33,7 +33,7 @@ def fragment(name: str) -> str:
 def render(stage: str, **values: Any) -> Messages:
     """The messages of a stage: placeholders from `values`, `fragment_<name>` placeholders from the fragments."""
     template = prompt(stage)
-    fragments = {v: fragment(v[len(FRAGMENT_PREFIX):]) for v in template.variables if v.startswith(FRAGMENT_PREFIX)}
+    fragments = {v: fragment(v[len(FRAGMENT_PREFIX) :]) for v in template.variables if v.startswith(FRAGMENT_PREFIX)}
     return template.render(**fragments, **values)
 
 

@@ -69,8 +69,15 @@ class EnvMetadata(BaseModel):
 
     def zoo_metadata(self, provenance: dict[str, Any]) -> dict[str, Any]:
         """The environment's metadata.json."""
-        return {"name": self.name, "version": self.version, "domain": self.domain, "product": self.product,
-                "docs_url": self.docs_url, "description": self.description, "provenance": provenance}
+        return {
+            "name": self.name,
+            "version": self.version,
+            "domain": self.domain,
+            "product": self.product,
+            "docs_url": self.docs_url,
+            "description": self.description,
+            "provenance": provenance,
+        }
 
     @property
     def valid_key(self) -> bool:
@@ -91,8 +98,9 @@ class StateChange(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     created: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="table -> new rows (subsets)")
-    updated: dict[str, dict[str, dict[str, Any]]] = Field(default_factory=dict,
-                                                          description="table -> key -> columns after the call")
+    updated: dict[str, dict[str, dict[str, Any]]] = Field(
+        default_factory=dict, description="table -> key -> columns after the call"
+    )
     deleted: dict[str, list[str]] = Field(default_factory=dict, description="table -> removed keys")
 
 
@@ -133,8 +141,10 @@ class Finding(BaseModel):
     def line(self) -> str:
         """One readable line."""
         where = "".join(f" {k}={v}" for k, v in (("tool", self.tool), ("test", self.test)) if v)
-        return f"[{self.component}] criterion {self.criterion} ({CRITERIA[self.criterion]}), {self.check}{where}: " \
-               f"{self.message}"
+        return (
+            f"[{self.component}] criterion {self.criterion} ({CRITERIA[self.criterion]}), {self.check}{where}: "
+            f"{self.message}"
+        )
 
 
 class ErrorReport(BaseModel):

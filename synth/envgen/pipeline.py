@@ -45,17 +45,26 @@ def _usage_delta(before: dict, after: dict) -> dict[str, dict[str, int | float]]
         row = {k: v - old.get(k, 0) for k, v in asdict(usage).items()}
         if row["calls"]:
             delta[stage] = row
-    delta["total"] = {k: sum(r[k] for r in delta.values()) for k in ("calls", "prompt_tokens", "completion_tokens",
-                                                                      "retries", "failures", "latency_s")}
+    delta["total"] = {
+        k: sum(r[k] for r in delta.values())
+        for k in ("calls", "prompt_tokens", "completion_tokens", "retries", "failures", "latency_s")
+    }
     return delta
 
 
 class EnvGen:
     """One EnvGen run: the LLM, the sources, the zoo it adds to, and the folder where its record goes."""
 
-    def __init__(self, llm: ChatModel, sources: list[DocSource], zoo_dir: Path, run_dir: Path,
-                 config: EnvGenConfig | None = None, coverage: Coverage | None = None,
-                 progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        llm: ChatModel,
+        sources: list[DocSource],
+        zoo_dir: Path,
+        run_dir: Path,
+        config: EnvGenConfig | None = None,
+        coverage: Coverage | None = None,
+        progress: Progress | None = None,
+    ) -> None:
         self.llm = llm
         self.sources = sources
         self.zoo_dir = Path(zoo_dir)
@@ -96,8 +105,9 @@ class EnvGen:
             if report.passed:
                 self.progress(f"check {iteration}", "all criteria pass")
                 return draft
-            self.progress(f"check {iteration}", f"{len(report.findings)} findings blame "
-                                                f"{', '.join(report.components())}")
+            self.progress(
+                f"check {iteration}", f"{len(report.findings)} findings blame {', '.join(report.components())}"
+            )
             if iteration == self.config.budget:
                 break
             revised = []
@@ -127,8 +137,12 @@ class EnvGen:
                 record.status, record.reason = "budget_exhausted", "findings remain after the last revision"
             else:
                 draft = passed
-                provenance = {"method": "envgen", "topic": topic, "source": draft.metadata.source,
-                              "iterations": record.iterations}
+                provenance = {
+                    "method": "envgen",
+                    "topic": topic,
+                    "source": draft.metadata.source,
+                    "iterations": record.iterations,
+                }
                 record.output = str(write_env(draft, self.zoo_dir, provenance))
                 record.key, record.name, record.status = draft.metadata.key, draft.metadata.name, "passed"
                 self.progress("emit", record.output)

@@ -30,8 +30,12 @@ def sources_text(docs: list[SourceDoc], budget: int) -> str:
 def propose(llm: ChatModel, topic: str, coverage: Coverage, docs: list[SourceDoc], budget: int) -> EnvMetadata:
     """Ask the search agent for the metadata m of one new environment."""
     messages = render(
-        STAGE, topic=topic, domains=", ".join(sorted(DOMAINS)), coverage=coverage.render(),
-        gaps=", ".join(coverage.gaps()), taken_keys=", ".join(sorted(coverage.keys)) or "none",
+        STAGE,
+        topic=topic,
+        domains=", ".join(sorted(DOMAINS)),
+        coverage=coverage.render(),
+        gaps=", ".join(coverage.gaps()),
+        taken_keys=", ".join(sorted(coverage.keys)) or "none",
         sources=sources_text(docs, budget),
     )
     answer = llm.complete_json(STAGE, messages)

@@ -54,15 +54,20 @@ class WebSearch:
 def summarize_openapi(spec: dict[str, Any]) -> str:
     """A compact text of an OpenAPI document: info, then one line per operation with its parameters and body."""
     info = spec.get("info", {})
-    lines = [f"{info.get('title', 'API')} (OpenAPI {spec.get('openapi') or spec.get('swagger', '?')})",
-             info.get("description", "").strip()]
+    lines = [
+        f"{info.get('title', 'API')} (OpenAPI {spec.get('openapi') or spec.get('swagger', '?')})",
+        info.get("description", "").strip(),
+    ]
     for path, operations in spec.get("paths", {}).items():
         for method in _METHODS:
             operation = operations.get(method)
             if not operation:
                 continue
-            params = [f"{p.get('name')} ({p.get('in')}{', required' if p.get('required') else ''}): "
-                      f"{p.get('description', '')}".strip() for p in operation.get("parameters", [])]
+            params = [
+                f"{p.get('name')} ({p.get('in')}{', required' if p.get('required') else ''}): "
+                f"{p.get('description', '')}".strip()
+                for p in operation.get("parameters", [])
+            ]
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
             lines.append(f"{method.upper()} {path}: {operation.get('summary', '')}")
             if operation.get("description"):

@@ -32,12 +32,16 @@ def parse_tests(stage: str, answer: dict[str, Any]) -> tuple[list[UnitTest], lis
 
 def tests_text(tests: list[UnitTest], tasks: list[dict[str, Any]]) -> str:
     """The current tests as the JSON object the test agent answers with."""
-    return json.dumps({"unit_tests": [t.model_dump(exclude_defaults=True) for t in tests], "tasks": tasks}, indent=1,
-                      ensure_ascii=False)
+    return json.dumps(
+        {"unit_tests": [t.model_dump(exclude_defaults=True) for t in tests], "tasks": tasks},
+        indent=1,
+        ensure_ascii=False,
+    )
 
 
-def write_tests(llm: ChatModel, m: EnvMetadata, schema_py: str,
-                seed: dict[str, Any]) -> tuple[list[UnitTest], list[dict[str, Any]]]:
+def write_tests(
+    llm: ChatModel, m: EnvMetadata, schema_py: str, seed: dict[str, Any]
+) -> tuple[list[UnitTest], list[dict[str, Any]]]:
     """Ask the test agent for unit tests and tasks."""
     messages = render(STAGE, metadata=metadata_text(m), schema_py=schema_py, seed=seed_text(seed))
     return parse_tests(STAGE, llm.complete_json(STAGE, messages))

@@ -45,8 +45,10 @@ def validate_test(test: UnitTest, m: EnvMetadata, spec: EnvironmentSpec) -> list
     for table in change.deleted:
         if table not in spec.schema.tables:
             problems.append(f"expects deletions in table {table!r}, which the schema does not have")
-    return [Finding(criterion=3, component="test", check="unit test", message=p, tool=test.tool, test=test.name)
-            for p in problems]
+    return [
+        Finding(criterion=3, component="test", check="unit test", message=p, tool=test.tool, test=test.name)
+        for p in problems
+    ]
 
 
 def subset_mismatch(expected: Any, actual: Any, path: str = "output") -> str | None:
@@ -69,8 +71,9 @@ def subset_mismatch(expected: Any, actual: Any, path: str = "output") -> str | N
             if found:
                 return found
         return None
-    if expected != actual and not (isinstance(expected, float) and isinstance(actual, (int, float))
-                                   and abs(expected - actual) < 1e-9):
+    if expected != actual and not (
+        isinstance(expected, float) and isinstance(actual, (int, float)) and abs(expected - actual) < 1e-9
+    ):
         return f"{path}: expected {_short(expected)}, got {_short(actual)}"
     return None
 
@@ -119,8 +122,14 @@ def _outcome_finding(test: UnitTest, outcome: ToolOutcome, stage: str) -> Findin
     kind = outcome.error_kind or ""
     component = "test" if kind in _REQUEST_ERRORS else "tool code"
     criterion = 2 if kind == "internal" else 3
-    return Finding(criterion=criterion, component=component, check="unit test", tool=outcome.name, test=test.name,
-                   message=f"{stage} {outcome.name}({_short(outcome.arguments)}) failed: Error: {outcome.error}")
+    return Finding(
+        criterion=criterion,
+        component=component,
+        check="unit test",
+        tool=outcome.name,
+        test=test.name,
+        message=f"{stage} {outcome.name}({_short(outcome.arguments)}) failed: Error: {outcome.error}",
+    )
 
 
 def run_unit_test(spec: EnvironmentSpec, test: UnitTest) -> list[Finding]:
@@ -140,8 +149,16 @@ def run_unit_test(spec: EnvironmentSpec, test: UnitTest) -> list[Finding]:
     findings = []
 
     def add(criterion: int, message: str) -> None:
-        findings.append(Finding(criterion=criterion, component="tool code", check="unit test", message=message,
-                                tool=test.tool, test=test.name))
+        findings.append(
+            Finding(
+                criterion=criterion,
+                component="tool code",
+                check="unit test",
+                message=message,
+                tool=test.tool,
+                test=test.name,
+            )
+        )
 
     if test.expect_error:
         if outcome.ok:
@@ -156,8 +173,11 @@ def run_unit_test(spec: EnvironmentSpec, test: UnitTest) -> list[Finding]:
         mismatch = subset_mismatch(test.expect_output, outcome.output)
         if mismatch:
             add(3, mismatch)
-    expected_change = test.expect_state if test.expect_state is not None else (
-        StateChange() if test.expect_error or spec.tools[test.tool].read_only else None)
+    expected_change = (
+        test.expect_state
+        if test.expect_state is not None
+        else (StateChange() if test.expect_error or spec.tools[test.tool].read_only else None)
+    )
     if expected_change is not None:
         for problem in transition_problems(expected_change, before, after):
             add(4, problem)

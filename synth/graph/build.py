@@ -60,10 +60,15 @@ def build_graph(
         meta["refinement"], report = "seed", link_with_seed(graph, spec, observations)
         for tool in graph.tools():
             graph.tool(tool)["needs_one_of"] = observations.needs_one_of(tool) if observations else []
-            graph.tool(tool)["accepts"] = {
-                slot: sorted(f"{t}.{c}" for t, c in columns)
-                for (owner, slot), columns in sorted(observations.accepts.items()) if owner == tool and columns
-            } if observations else {}
+            graph.tool(tool)["accepts"] = (
+                {
+                    slot: sorted(f"{t}.{c}" for t, c in columns)
+                    for (owner, slot), columns in sorted(observations.accepts.items())
+                    if owner == tool and columns
+                }
+                if observations
+                else {}
+            )
         meta["report"] = {"semantic_edges": semantic_edges, **report, **prune(graph)}
         return graph
     if llm is not None:

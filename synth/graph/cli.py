@@ -17,11 +17,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--edge-threshold", type=float, help="cosine for an output -> input edge (default 0.85)")
     parser.add_argument("--merge-threshold", type=float, help="cosine for merging parameters (default 0.92)")
     parser.add_argument("--cache-dir", type=Path, help="embedding cache (default ~/.cache/envfactory)")
-    parser.add_argument("--refinement", choices=("seed", "rules"),
-                        help="offline refinement: 'seed' (default: observe the tools on the snapshot) or 'rules'")
+    parser.add_argument(
+        "--refinement",
+        choices=("seed", "rules"),
+        help="offline refinement: 'seed' (default: observe the tools on the snapshot) or 'rules'",
+    )
     parser.add_argument("--snapshot", help="snapshot the seed refinement observes (default: seed)")
-    parser.add_argument("--llm", help="OpenAI-compatible base URL for the LLM refinement and classification "
-                        "(default: the offline refinement, --refinement)")
+    parser.add_argument(
+        "--llm",
+        help="OpenAI-compatible base URL for the LLM refinement and classification "
+        "(default: the offline refinement, --refinement)",
+    )
     parser.add_argument("--llm-model", help="LLM model name (default: $ENVFACTORY_LLM_MODEL or what the server lists)")
     parser.add_argument("--cassettes", type=Path, help="replay recorded LLM answers from this folder (offline)")
     parser.set_defaults(func=cmd_graph)
@@ -45,11 +51,18 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
     spec = resolve(args.name)
     config = GraphConfig(
-        **{k: v for k, v in {
-            "edge_threshold": args.edge_threshold, "merge_threshold": args.merge_threshold,
-            "model": args.model, "cache_dir": args.cache_dir, "refinement": args.refinement,
-            "snapshot": args.snapshot,
-        }.items() if v is not None}
+        **{
+            k: v
+            for k, v in {
+                "edge_threshold": args.edge_threshold,
+                "merge_threshold": args.merge_threshold,
+                "model": args.model,
+                "cache_dir": args.cache_dir,
+                "refinement": args.refinement,
+                "snapshot": args.snapshot,
+            }.items()
+            if v is not None
+        }
     )
     graph = build_graph(spec, config, llm=make_llm(args))
     json_path = graph.save(args.out / f"{spec.key}.graph.json")

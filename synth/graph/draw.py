@@ -82,33 +82,78 @@ def draw_graph(graph: ToolGraph, path: Path, title: str = "") -> Path:
     fig, ax = plt.subplots(figsize=(12, 12))
     for role, color in (("produces", PRODUCE_COLOR), ("takes", CONSUME_COLOR)):
         edges = [(u, v) for u, v, d in picture.edges(data=True) if d["role"] == role]
-        nx.draw_networkx_edges(picture, positions, edgelist=edges, ax=ax, edge_color=color, alpha=0.45, arrowsize=9,
-                               node_size=700, connectionstyle="arc3,rad=0.08")
+        nx.draw_networkx_edges(
+            picture,
+            positions,
+            edgelist=edges,
+            ax=ax,
+            edge_color=color,
+            alpha=0.45,
+            arrowsize=9,
+            node_size=700,
+            connectionstyle="arc3,rad=0.08",
+        )
     tool_graph = nx.DiGraph(order_only)
-    nx.draw_networkx_edges(tool_graph, positions, edgelist=order_only, ax=ax, edge_color=ORDER_COLOR, style="dashed",
-                           alpha=0.7, arrowsize=9, node_size=700, connectionstyle="arc3,rad=0.15")
+    nx.draw_networkx_edges(
+        tool_graph,
+        positions,
+        edgelist=order_only,
+        ax=ax,
+        edge_color=ORDER_COLOR,
+        style="dashed",
+        alpha=0.7,
+        arrowsize=9,
+        node_size=700,
+        connectionstyle="arc3,rad=0.15",
+    )
     tools = [n for n, d in picture.nodes(data=True) if d["role"] == "tool"]
-    nx.draw_networkx_nodes(picture, positions, nodelist=tools, ax=ax, node_size=700,
-                           node_color=[NODE_COLORS[_kind(picture.nodes[t])] for t in tools])
+    nx.draw_networkx_nodes(
+        picture,
+        positions,
+        nodelist=tools,
+        ax=ax,
+        node_size=700,
+        node_color=[NODE_COLORS[_kind(picture.nodes[t])] for t in tools],
+    )
     for tool in tools:
         x, y = positions[tool]
         degrees = math.degrees(math.atan2(y, x))
-        ax.text(1.1 * x, 1.1 * y, tool, fontsize=8, va="center", rotation_mode="anchor",
-                ha="left" if x >= 0 else "right", rotation=degrees if x >= 0 else degrees - 180)
+        ax.text(
+            1.1 * x,
+            1.1 * y,
+            tool,
+            fontsize=8,
+            va="center",
+            rotation_mode="anchor",
+            ha="left" if x >= 0 else "right",
+            rotation=degrees if x >= 0 else degrees - 180,
+        )
     for node, data in picture.nodes(data=True):
         if data["role"] == "kind":
             x, y = positions[node]
-            ax.text(x, y, node[5:], fontsize=8, ha="center", va="center",
-                    bbox={"boxstyle": "round,pad=0.3", "facecolor": "#F2F2F2", "edgecolor": "#888888"})
+            ax.text(
+                x,
+                y,
+                node[5:],
+                fontsize=8,
+                ha="center",
+                va="center",
+                bbox={"boxstyle": "round,pad=0.3", "facecolor": "#F2F2F2", "edgecolor": "#888888"},
+            )
     handles = [Line2D([], [], marker="o", ls="", color=c, label=f"{k} tool") for k, c in NODE_COLORS.items()]
-    handles += [Line2D([], [], color=PRODUCE_COLOR, label="produces (tool -> kind of value)"),
-                Line2D([], [], color=CONSUME_COLOR, label="takes (kind of value -> tool)"),
-                Line2D([], [], color=ORDER_COLOR, ls="--", label="order only (no parameter)")]
+    handles += [
+        Line2D([], [], color=PRODUCE_COLOR, label="produces (tool -> kind of value)"),
+        Line2D([], [], color=CONSUME_COLOR, label="takes (kind of value -> tool)"),
+        Line2D([], [], color=ORDER_COLOR, ls="--", label="order only (no parameter)"),
+    ]
     ax.legend(handles=handles, loc="lower left", fontsize=8)
     stats = graph.stats()
     kinds = sum(1 for _, d in picture.nodes(data=True) if d["role"] == "kind")
-    ax.set_title(title or f"{graph.graph.graph.get('env_name', '')}: {stats['tools']} tools, {stats['dependencies']} "
-                 f"dependencies through {kinds} kinds of value, {stats['internal_inputs']} internal inputs")
+    ax.set_title(
+        title
+        or f"{graph.graph.graph.get('env_name', '')}: {stats['tools']} tools, {stats['dependencies']} "
+        f"dependencies through {kinds} kinds of value, {stats['internal_inputs']} internal inputs"
+    )
     ax.set_xlim(-1.7, 1.7)
     ax.set_ylim(-1.7, 1.7)
     ax.axis("off")

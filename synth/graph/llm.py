@@ -44,8 +44,10 @@ def edge_listing(graph: ToolGraph) -> str:
 def refine_messages(graph: ToolGraph, description: str) -> list[dict[str, str]]:
     """The chat messages of the refinement request."""
     user = REFINE_USER.format(
-        env=graph.graph.graph.get("env_name", ""), description=description,
-        tools=tool_listing(graph), edges=edge_listing(graph),
+        env=graph.graph.graph.get("env_name", ""),
+        description=description,
+        tools=tool_listing(graph),
+        edges=edge_listing(graph),
     )
     return [{"role": "system", "content": REFINE_SYSTEM}, {"role": "user", "content": user}]
 

@@ -82,8 +82,7 @@ class ToolGraph:
     def tools(self, agent_only: bool = False) -> list[str]:
         """Tool names in insertion (definition) order; `agent_only` leaves user-only tools out."""
         return [
-            n for n, d in self.graph.nodes(data=True)
-            if d["kind"] == "tool" and not (agent_only and d.get("user_only"))
+            n for n, d in self.graph.nodes(data=True) if d["kind"] == "tool" and not (agent_only and d.get("user_only"))
         ]
 
     def params(self) -> list[str]:

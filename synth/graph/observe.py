@@ -138,7 +138,9 @@ class StateIndex:
         for column, found in index.values.items():
             containing = [k for k in index.keys if found and len(found & index.values[k]) >= 0.95 * len(found)]
             if containing:
-                index.refers[column] = column if column in containing else min(containing, key=lambda k: len(index.values[k]))
+                index.refers[column] = (
+                    column if column in containing else min(containing, key=lambda k: len(index.values[k]))
+                )
         for key in index.keys:
             for value in index.values[key]:
                 index.holders.setdefault(value, set()).add(key)
@@ -335,7 +337,7 @@ def near_miss(value: Any, taken: frozenset | set, skip: int = 0) -> Any:
             options = [alphabet[(alphabet.index(char.lower()) + step) % 26] for step in range(1, 26)]
             options = [o.upper() if char.isupper() else o for o in options]
         for option in options:
-            candidate = text[:position] + option + text[position + 1:]
+            candidate = text[:position] + option + text[position + 1 :]
             if candidate not in taken:
                 return candidate
     return text + "x"
@@ -363,8 +365,15 @@ def _size(output: Any) -> int:
 class Prober:
     """Runs the probes of one environment in one session, from one base state."""
 
-    def __init__(self, spec: EnvironmentSpec, session: ToolSession, index: StateIndex, observations: SeedObservations,
-                 clock: datetime, rng: np.random.Generator) -> None:
+    def __init__(
+        self,
+        spec: EnvironmentSpec,
+        session: ToolSession,
+        index: StateIndex,
+        observations: SeedObservations,
+        clock: datetime,
+        rng: np.random.Generator,
+    ) -> None:
         self.spec = spec
         self.session = session
         self.index = index
@@ -405,7 +414,9 @@ class Prober:
         created: dict[Any, set[Column]] = {}
         raw = self.session.state.raw
         for value in set(flatten(output)) - given:
-            if value in self.index.holders or (isinstance(value, str) and (len(value) > MAX_VALUE_LENGTH or _SPACE.search(value))):
+            if value in self.index.holders or (
+                isinstance(value, str) and (len(value) > MAX_VALUE_LENGTH or _SPACE.search(value))
+            ):
                 continue
             where = set()
             for table, column in self.index.keys:
@@ -439,16 +450,31 @@ class Prober:
                 for sub in inner.get("required", []):
                     if skip is not None and (name, sub) == (skip.input, skip.field):
                         continue  # the probe puts its value there
-                    item[sub] = self._value(tool, f"{name}{'[]' if many else ''}.{sub}", sub,
-                                            resolve_schema(inner["properties"][sub], defs), row, table, defs)
+                    item[sub] = self._value(
+                        tool,
+                        f"{name}{'[]' if many else ''}.{sub}",
+                        sub,
+                        resolve_schema(inner["properties"][sub], defs),
+                        row,
+                        table,
+                        defs,
+                    )
                 arguments[name] = [item] if many else item
                 continue
             value = self._value(tool, name, name, inner, row, table, defs)
             arguments[name] = [value] if many and not isinstance(value, list) else value
         return arguments
 
-    def _value(self, tool: str, slot: str, name: str, schema: dict[str, Any], row: dict[str, Any] | None,
-               table: str | None, defs: dict[str, Any]) -> Any:
+    def _value(
+        self,
+        tool: str,
+        slot: str,
+        name: str,
+        schema: dict[str, Any],
+        row: dict[str, Any] | None,
+        table: str | None,
+        defs: dict[str, Any],
+    ) -> Any:
         from synth.sampling.values import external_value
 
         known = self.obs.accepted(tool, slot)
@@ -482,7 +508,10 @@ class Prober:
                     return value
             for t, c in sorted(columns):
                 for candidate in self.index.tables.get(t, []):
-                    if any(v in row.values() for v in candidate.values() if _scalar(v)) and candidate.get(c) is not None:
+                    if (
+                        any(v in row.values() for v in candidate.values() if _scalar(v))
+                        and candidate.get(c) is not None
+                    ):
                         return candidate[c]
         for column in sorted(columns):
             rows = self._rows(column)
@@ -496,7 +525,11 @@ class Prober:
         table, name = column
         rows = [r for r in self.index.tables.get(table, []) if r.get(name) is not None]
         account = self.obs.account
-        mine = (lambda r: account.owns(table, r)) if account is not None and account.table is not None else (lambda r: False)
+        mine = (
+            (lambda r: account.owns(table, r))
+            if account is not None and account.table is not None
+            else (lambda r: False)
+        )
         rows.sort(key=lambda r: (not mine(r), -self.index.mentions.get(r[name], 0)))
         return rows
 
@@ -530,8 +563,10 @@ class Prober:
         defs = schema.get("$defs", {})
         prop = resolve_schema(schema["properties"][name], defs)
         inner = resolve_schema(prop.get("items", {}), defs) if prop.get("type") == "array" else prop
-        return {s: external_value(s, resolve_schema(inner["properties"][s], defs), defs, self.pool, self.rng)
-                for s in inner.get("required", [])}
+        return {
+            s: external_value(s, resolve_schema(inner["properties"][s], defs), defs, self.pool, self.rng)
+            for s in inner.get("required", [])
+        }
 
     def exercise(self, tool: str, rows: int = 4) -> None:
         """Call `tool` a few more times for its outputs: with its required inputs only, once with each option of
@@ -546,7 +581,7 @@ class Prober:
         accepted = [(s, c) for s in slots(self.spec, tool) for c in sorted(self.obs.accepted(tool, s.name))]
         for slot, column in accepted[:2]:
             found = self._rows(column)
-            for row in found[: rows // 2] + found[len(found) - rows // 2:] if len(found) > rows else found:
+            for row in found[: rows // 2] + found[len(found) - rows // 2 :] if len(found) > rows else found:
                 arguments = self.with_object(tool, slot, self.fill(tool, slot, row, column[0]))
                 arguments = self.place(arguments, slot, row[column[1]], tool)
                 self.outcome(tool, arguments)
@@ -555,7 +590,9 @@ class Prober:
         """Key columns of the slot's type, the likeliest first: tables and columns its name or description
         names (`channel`: "The conversation ID" -> `conversations.id`), primary keys before other keys."""
         field_name = slot.field or slot.input
-        description = "" if slot.field else (self.spec.tools[tool].input_model.model_fields[slot.input].description or "")
+        description = (
+            "" if slot.field else (self.spec.tools[tool].input_model.model_fields[slot.input].description or "")
+        )
         said = set(words(f"{field_name} {description}"))
         scored = []
         for position, column in enumerate(self.index.keys):
@@ -592,7 +629,10 @@ class Prober:
                     works = False
                     base = self._template(tool, slot)
                     for value in found[:values]:
-                        if value not in set(flatten(base)) and self.outcome(tool, self.place(base, slot, value, tool), (value,))[0] == "ok":
+                        if (
+                            value not in set(flatten(base))
+                            and self.outcome(tool, self.place(base, slot, value, tool), (value,))[0] == "ok"
+                        ):
                             works = True
                             break
                     self.obs.works[(producer, path, tool, slot.name)] = works
@@ -630,8 +670,11 @@ class Prober:
         for column in self.candidates(tool, slot):
             if self.made >= budget:
                 break
-            rows = [r for r in self._rows(column) if isinstance(r[column[1]], wanted)
-                    and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)]
+            rows = [
+                r
+                for r in self._rows(column)
+                if isinstance(r[column[1]], wanted) and (wanted is int or len(r[column[1]]) >= MIN_PROBE_LENGTH)
+            ]
             rows = sorted(rows, key=lambda r: len(self.index.holders.get(r[column[1]], ())) > 1)[:ROWS_PER_COLUMN]
             for row in rows:
                 value = row[column[1]]
@@ -682,8 +725,13 @@ def _matching_columns(name: str, table: str | None, row: dict[str, Any]) -> list
     return found
 
 
-def observe(spec: EnvironmentSpec, snapshot: str = "seed", clock: datetime = DEFAULT_CLOCK, seed: int = 0,
-            tools: Iterable[str] | None = None) -> SeedObservations:
+def observe(
+    spec: EnvironmentSpec,
+    snapshot: str = "seed",
+    clock: datetime = DEFAULT_CLOCK,
+    seed: int = 0,
+    tools: Iterable[str] | None = None,
+) -> SeedObservations:
     """Probe every agent tool (or `tools`) of an SQLite environment on `snapshot`, the scenario's user signed in,
     in two rounds (the second fills inputs with the columns the first found they accept)."""
     from synth.sampling.account import sign_in
@@ -693,8 +741,11 @@ def observe(spec: EnvironmentSpec, snapshot: str = "seed", clock: datetime = DEF
     try:
         session.reset(snapshot, clock)
         dump = session.state.dump_snapshot()["tables"]
-        primary = {t.name: list(t.primary_key.columns)[0].name for t in spec.schema.tables.values()
-                   if len(t.primary_key.columns) == 1}
+        primary = {
+            t.name: list(t.primary_key.columns)[0].name
+            for t in spec.schema.tables.values()
+            if len(t.primary_key.columns) == 1
+        }
         index = StateIndex.build(dump, primary)
         obs = SeedObservations(spec.key, index, read_only={n: t.read_only for n, t in spec.tools.items()})
         obs.account = sign_in(session, spec, dump)

@@ -95,10 +95,17 @@ def input_parameters(tool: ToolSpec) -> list[Param]:
     params = []
     for name, field in tool.input_model.model_fields.items():
         prop = schema["properties"].get(name, {})
-        params.append(Param(
-            tool=tool.name, name=name, direction="input", type=type_name(prop, defs),
-            description=field.description or "", required=field.is_required(), path=name,
-        ))
+        params.append(
+            Param(
+                tool=tool.name,
+                name=name,
+                direction="input",
+                type=type_name(prop, defs),
+                description=field.description or "",
+                required=field.is_required(),
+                path=name,
+            )
+        )
     return params
 
 
@@ -130,11 +137,18 @@ def _object_fields(tool: str, model: dict[str, Any], defs: dict[str, Any], prefi
         if _is_object_with_fields(resolved):
             params += _object_fields(tool, resolved, defs, f"{prefix}{name}.")
             continue
-        params.append(Param(
-            tool=tool, name=name, direction="output", type=type_name(prop, defs),
-            description=resolved.get("description", ""), path=f"{prefix}{name}",
-            owner=model.get("title", ""), owner_description=model.get("description", ""),
-        ))
+        params.append(
+            Param(
+                tool=tool,
+                name=name,
+                direction="output",
+                type=type_name(prop, defs),
+                description=resolved.get("description", ""),
+                path=f"{prefix}{name}",
+                owner=model.get("title", ""),
+                owner_description=model.get("description", ""),
+            )
+        )
     return params
 
 
@@ -174,7 +188,8 @@ def feeds(output_type: str, input_type: str) -> bool:
     return any(
         (inp.startswith("array<") and not out.startswith("array<") and types_compatible(out, inp[6:-1]))
         or (out.startswith("array<") and not inp.startswith("array<") and types_compatible(out[6:-1], inp))
-        for out in _alternatives(output_type) for inp in _alternatives(input_type)
+        for out in _alternatives(output_type)
+        for inp in _alternatives(input_type)
     )
 
 

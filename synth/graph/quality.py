@@ -72,8 +72,12 @@ def load_gold(key: str, spec: EnvironmentSpec | None = None, folder: Path = GOLD
                 raise GoldError(f"{path} {entity}: consumer {tool}.{name} is not an internal input")
         dependencies |= {(u, v, name) for u, _ in producers for v, name in consumers if u != v}
     gold = GoldStandard(
-        env=data["env"], env_version=data["env_version"], split=data["split"], roles=roles,
-        dependencies=frozenset(dependencies), notes=tuple(data.get("notes", ())),
+        env=data["env"],
+        env_version=data["env_version"],
+        split=data["split"],
+        roles=roles,
+        dependencies=frozenset(dependencies),
+        notes=tuple(data.get("notes", ())),
     )
     if spec is not None:
         check_gold(gold, data, spec, path)
@@ -140,16 +144,24 @@ def score(graph: ToolGraph, gold: GoldStandard) -> GraphScore:
     edges = {(u, v) for u, v, _ in graph.dependencies()}
     roles = {f"{t}.{i['name']}": graph.role(t, i["name"]) for t in graph.tools() for i in graph.inputs(t)}
     return GraphScore(
-        env=gold.env, split=gold.split, edges=len(edges), gold_edges=len(gold.edges),
+        env=gold.env,
+        split=gold.split,
+        edges=len(edges),
+        gold_edges=len(gold.edges),
         true_positives=len(edges & gold.edges),
-        roles_correct=sum(roles.get(k) == r for k, r in gold.roles.items()), roles_total=len(gold.roles),
+        roles_correct=sum(roles.get(k) == r for k, r in gold.roles.items()),
+        roles_total=len(gold.roles),
     )
 
 
 def pooled(scores: list[GraphScore]) -> GraphScore:
     """Micro-average of several environments' scores (edges and inputs summed)."""
     return GraphScore(
-        env="all", split="+".join(sorted({s.split for s in scores})), edges=sum(s.edges for s in scores),
-        gold_edges=sum(s.gold_edges for s in scores), true_positives=sum(s.true_positives for s in scores),
-        roles_correct=sum(s.roles_correct for s in scores), roles_total=sum(s.roles_total for s in scores),
+        env="all",
+        split="+".join(sorted({s.split for s in scores})),
+        edges=sum(s.edges for s in scores),
+        gold_edges=sum(s.gold_edges for s in scores),
+        true_positives=sum(s.true_positives for s in scores),
+        roles_correct=sum(s.roles_correct for s in scores),
+        roles_total=sum(s.roles_total for s in scores),
     )

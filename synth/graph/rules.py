@@ -121,8 +121,13 @@ def link_ids(graph: ToolGraph) -> int:
                     if u != v and entity in carried and feeds(output["type"], item["type"]):
                         if not graph.provides(u, v, item["name"]):
                             added += 1
-                        graph.add_dependency(u, v, "rule", [(output["path"], item["name"], RULE_SCORE)],
-                                             f"{output['path']} is a {entity} id")
+                        graph.add_dependency(
+                            u,
+                            v,
+                            "rule",
+                            [(output["path"], item["name"], RULE_SCORE)],
+                            f"{output['path']} is a {entity} id",
+                        )
     return added
 
 
@@ -231,8 +236,11 @@ def prune(graph: ToolGraph) -> dict[str, int]:
         out_types = {o["path"]: o["type"] for o in graph.outputs(u)}
         in_types = {i["name"]: i["type"] for i in graph.inputs(v)}
         typed = [
-            pair for pair in data["via"]
-            if pair[0] in out_types and _input_of(pair[1]) in in_types and fills(out_types[pair[0]], in_types[_input_of(pair[1])])
+            pair
+            for pair in data["via"]
+            if pair[0] in out_types
+            and _input_of(pair[1]) in in_types
+            and fills(out_types[pair[0]], in_types[_input_of(pair[1])])
         ]
         observed = "seed" in data["sources"]  # the seed already showed what it produces
         kept = [pair for pair in typed if observed or not _pass_through(graph, u, pair[0], v, pair[1])]

@@ -88,8 +88,12 @@ def _choice(schema: dict[str, Any], defs: dict[str, Any]) -> bool:
     schema = resolve_schema(schema, defs)
     if schema.get("type") == "array":
         return _choice(schema.get("items", {}), defs)
-    return ("enum" in schema or "const" in schema or schema.get("type") in ("boolean", "number")
-            or schema.get("format") in ("date", "date-time"))
+    return (
+        "enum" in schema
+        or "const" in schema
+        or schema.get("type") in ("boolean", "number")
+        or schema.get("format") in ("date", "date-time")
+    )
 
 
 def _name_role(obs: SeedObservations | None, name: str, description: str, tools: set[str]) -> Role:
@@ -128,10 +132,19 @@ def _lent(borrowed: dict[str, set[Column]], name: str, description: str) -> set[
     return borrowed[named[0]] if named else set()
 
 
-def _slot_role(obs: SeedObservations | None, tool: str, slot: str, name: str, description: str, tools: set[str],
-               borrowed: dict[str, set[Column]]) -> Role:
+def _slot_role(
+    obs: SeedObservations | None,
+    tool: str,
+    slot: str,
+    name: str,
+    description: str,
+    tools: set[str],
+    borrowed: dict[str, set[Column]],
+) -> Role:
     if obs is not None:
-        accepted = obs.accepted(tool, slot) or ((tool, slot) not in obs.unchecked and _lent(borrowed, name, description))
+        accepted = obs.accepted(tool, slot) or (
+            (tool, slot) not in obs.unchecked and _lent(borrowed, name, description)
+        )
         if accepted:
             return "external" if any(human_column(obs, c) for c in accepted) else "internal"
         if (tool, slot) in obs.unchecked:
@@ -139,8 +152,13 @@ def _slot_role(obs: SeedObservations | None, tool: str, slot: str, name: str, de
     return _name_role(obs, name, description, tools)
 
 
-def seed_role(spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, name: str,
-              borrowed: dict[str, set[Column]] | None = None) -> Role:
+def seed_role(
+    spec: EnvironmentSpec,
+    obs: SeedObservations | None,
+    tool: str,
+    name: str,
+    borrowed: dict[str, set[Column]] | None = None,
+) -> Role:
     """The class of one input (module docstring, rules 1-6)."""
     tool_spec = spec.tools[tool]
     if tool_spec.user_only:
@@ -159,7 +177,10 @@ def seed_role(spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, na
     if fields:
         required = set(_object_schema(prop, defs).get("required", []))
         for slot in fields:
-            if slot.field in required and _slot_role(obs, tool, slot.name, slot.field, "", tools, borrowed) == "internal":
+            if (
+                slot.field in required
+                and _slot_role(obs, tool, slot.name, slot.field, "", tools, borrowed) == "internal"
+            ):
                 return "internal"
         return "external"
     return _slot_role(obs, tool, name, name, description, tools, borrowed)
@@ -175,7 +196,8 @@ def seed_roles(spec: EnvironmentSpec, obs: SeedObservations | None) -> dict[str,
     borrowed = _borrowed(obs)
     return {
         f"{tool}.{name}": seed_role(spec, obs, tool, name, borrowed)
-        for tool in spec.tools for name in spec.tools[tool].input_schema["properties"]
+        for tool in spec.tools
+        for name in spec.tools[tool].input_schema["properties"]
     }
 
 
@@ -264,8 +286,9 @@ def _same_name(output: dict[str, Any], name: str) -> bool:
     return output["name"] == name and len(words(name)) > 1
 
 
-def _targets(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | None, tool: str,
-             item: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+def _targets(
+    graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | None, tool: str, item: dict[str, Any]
+) -> list[tuple[str, str, str | None]]:
     """Where an internal input's values go: (slot name, value type, entity its name names). A plain input is one
     slot; an input taking objects has one per field that is itself internal (`segments[].origin`,
     `segments[].train_number`), so an edge says which field a value fills."""
@@ -276,7 +299,8 @@ def _targets(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservations | No
     borrowed = _borrowed(obs)
     return [
         (s.name, s.kind, input_entity(graph, tool, {"name": s.field}))
-        for s in fields if _slot_role(obs, tool, s.name, s.field, "", tools, borrowed) == "internal"
+        for s in fields
+        if _slot_role(obs, tool, s.name, s.field, "", tools, borrowed) == "internal"
     ]
 
 
@@ -297,7 +321,9 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
                     if u == v:
                         continue
                     for output in graph.outputs(u):
-                        if not feeds(output["type"], wanted_type) or (obs is not None and obs.shown_empty(u, output["path"])):
+                        if not feeds(output["type"], wanted_type) or (
+                            obs is not None and obs.shown_empty(u, output["path"])
+                        ):
                             continue
                         signal = _signal(graph, kinds, semantic, u, output, v, item["name"], slot, wanted_entity)
                         if signal is None or not _produces(graph, kinds, u, output, v, item["name"]):
@@ -308,15 +334,31 @@ def link_with_seed(graph: ToolGraph, spec: EnvironmentSpec, obs: SeedObservation
                             score = RULE_SCORE if obs.works[(u, output["path"], v, slot)] else FAILED_SCORE
                         else:
                             score = UNSEEN_SCORE
-                        graph.add_dependency(u, v, {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],
-                                             [(output["path"], slot, score)], f"{output['path']} -> {slot} ({signal})")
-                        graph.tool(v).setdefault("slot_kinds", {})[slot] = _kind_names(kinds.slot(v, slot), wanted_entity)
+                        graph.add_dependency(
+                            u,
+                            v,
+                            {"seed": "seed", "names": "rule", "semantic": "semantic"}[signal],
+                            [(output["path"], slot, score)],
+                            f"{output['path']} -> {slot} ({signal})",
+                        )
+                        graph.tool(v).setdefault("slot_kinds", {})[slot] = _kind_names(
+                            kinds.slot(v, slot), wanted_entity
+                        )
                         counts[signal] += 1
     return counts
 
 
-def _signal(graph: ToolGraph, kinds: _Kinds, semantic: dict, u: str, output: dict[str, Any], v: str, name: str,
-            slot: str, wanted_entity: str | None) -> str | None:
+def _signal(
+    graph: ToolGraph,
+    kinds: _Kinds,
+    semantic: dict,
+    u: str,
+    output: dict[str, Any],
+    v: str,
+    name: str,
+    slot: str,
+    wanted_entity: str | None,
+) -> str | None:
     """Which signal says `output` of `u` is the kind of value slot `slot` of `v` takes: the seed (both sides
     observed or borrowed), else the names, else the embeddings; None when none does."""
     wanted = kinds.slot(v, slot)

@@ -66,8 +66,11 @@ def semantic_graph(
 
     graph = ToolGraph()
     graph.graph.graph.update(
-        env=spec.key, env_name=spec.name, model=embedder.model_name,
-        edge_threshold=edge, merge_threshold=merge,
+        env=spec.key,
+        env_name=spec.name,
+        model=embedder.model_name,
+        edge_threshold=edge,
+        merge_threshold=merge,
     )
     for param, group in zip(params, groups):
         node = names[group]
@@ -77,7 +80,10 @@ def semantic_graph(
     for name, tool in spec.tools.items():
         ins, outs = per_tool[name]
         graph.add_tool(
-            name, description=tool.description, read_only=tool.read_only, user_only=tool.user_only,
+            name,
+            description=tool.description,
+            read_only=tool.read_only,
+            user_only=tool.user_only,
             inputs=[{**_public(p), "param": node_of[p.key], "role": "external"} for p in ins],
             outputs=[{**_public(p), "param": node_of[p.key]} for p in outs],
         )
@@ -99,6 +105,9 @@ def semantic_graph(
 
 
 def _public(param: Param) -> dict:
-    keep = ("name", "path", "type", "description", "owner", "owner_description") if param.direction == "output" else (
-        "name", "type", "description", "required")
+    keep = (
+        ("name", "path", "type", "description", "owner", "owner_description")
+        if param.direction == "output"
+        else ("name", "type", "description", "required")
+    )
     return {k: getattr(param, k) for k in keep}

@@ -36,8 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tasks = _synth_subparsers(subparsers).add_parser("tasks", help="QueryGen: tasks with SFT and RL data")
     tasks.add_argument("name", help="environment (key, name or gym id)")
     tasks.add_argument("--n", type=positive_int, default=50, help="tasks to synthesize")
-    tasks.add_argument("--llm", help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1 "
-                       "(default: $ENVFACTORY_LLM_BASE_URL)")
+    tasks.add_argument(
+        "--llm", help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1 (default: $ENVFACTORY_LLM_BASE_URL)"
+    )
     tasks.add_argument("--model", help="model name (default: $ENVFACTORY_LLM_MODEL, else what the server lists)")
     tasks.add_argument("--api-key", help="API key (default: $ENVFACTORY_LLM_API_KEY or $OPENAI_API_KEY)")
     tasks.add_argument("--out", type=Path, help="output folder (default: runs/querygen/<env>)")
@@ -46,8 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tasks.add_argument("--seed", type=int, default=0, help="seed of the chain draws and the LLM sampling")
     tasks.add_argument("--chain-length", type=positive_int, default=5, help="tools per sampled chain")
     tasks.add_argument("--chains", type=Path, help="jsonl of tool lists to use instead of sampling")
-    tasks.add_argument("--cassettes", type=Path, help="replay recorded LLM answers from this folder (offline); "
-                       "with --llm, record the missing ones there")
+    tasks.add_argument(
+        "--cassettes",
+        type=Path,
+        help="replay recorded LLM answers from this folder (offline); with --llm, record the missing ones there",
+    )
     tasks.set_defaults(func=cmd_tasks)
 
 
@@ -101,10 +105,14 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     else:
         chains = sample_chains(spec, args.n, args.seed, args.chain_length)
     done = out.done_ids()
-    jobs = [(task_id(spec.key, args.seed, i), chain, args.seed + i)
-            for i, chain in enumerate(chains) if task_id(spec.key, args.seed, i) not in done]
-    console.print(f"{spec.env_id}: {len(chains)} chains, {len(chains) - len(jobs)} already done, {len(jobs)} to go "
-                  f"-> {out.path}")
+    jobs = [
+        (task_id(spec.key, args.seed, i), chain, args.seed + i)
+        for i, chain in enumerate(chains)
+        if task_id(spec.key, args.seed, i) not in done
+    ]
+    console.print(
+        f"{spec.env_id}: {len(chains)} chains, {len(chains) - len(jobs)} already done, {len(jobs)} to go -> {out.path}"
+    )
     model = make_model(args)
     ctx = QueryGenContext(spec, model, QueryGenConfig(k=args.k))
     started = time.perf_counter()
@@ -115,6 +123,8 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     attempted = counts["ok"] + counts["failed"]
     console.print(usage.table(model=str(getattr(model, "model", "") or ""), per=max(1, attempted), unit="task"))
     if attempted:
-        console.print(f"success rate {counts['ok'] / attempted:.1%} ({counts['ok']}/{attempted}), "
-                      f"{elapsed / attempted:.1f} s per task")
+        console.print(
+            f"success rate {counts['ok'] / attempted:.1%} ({counts['ok']}/{attempted}), "
+            f"{elapsed / attempted:.1f} s per task"
+        )
     return 0 if counts["ok"] or not jobs else 1

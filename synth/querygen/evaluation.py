@@ -32,7 +32,10 @@ class CandidateScore:
 
 
 def score_candidate(
-    ctx: QueryGenContext, candidate: Candidate, initial: CanonicalState, expected: CanonicalState,
+    ctx: QueryGenContext,
+    candidate: Candidate,
+    initial: CanonicalState,
+    expected: CanonicalState,
     planned: list[GroundTruthCall],
 ) -> CandidateScore:
     """Compare by state (R_state against the planned final state) and by calls (R_traj against the plan)."""
@@ -41,10 +44,12 @@ def score_candidate(
     agent_plan = [c for c in planned if c.caller == "agent"]
     matched = match_calls(ctx.spec, records, agent_plan)
     return CandidateScore(
-        index=candidate.index, finished=candidate.finished,
+        index=candidate.index,
+        finished=candidate.finished,
         state=state_reward(initial, candidate.final_state, expected),
         trajectory=matched / len(agent_plan) if agent_plan else 1.0,
-        failed_calls=sum(not c.outcome.ok for c in calls), calls=len(calls),
+        failed_calls=sum(not c.outcome.ok for c in calls),
+        calls=len(calls),
     )
 
 

@@ -45,16 +45,23 @@ def sft_samples(task_id: str, candidate: Candidate, system: str, tools: list[dic
                 kind = "tool_call"
             else:
                 message, kind = _assistant(step.content, step.reasoning, []), "user_interaction"
-            samples.append({
-                "id": f"{task_id}-step{len(samples):02d}", "task_id": task_id, "kind": kind,
-                "messages": history + [message], "tools": tools,
-            })
-            history = history + [_assistant(step.content, "", [(c.call_id, c.name, c.arguments)
-                                                                for c in step.calls if c.outcome.ok])]
+            samples.append(
+                {
+                    "id": f"{task_id}-step{len(samples):02d}",
+                    "task_id": task_id,
+                    "kind": kind,
+                    "messages": history + [message],
+                    "tools": tools,
+                }
+            )
+            history = history + [
+                _assistant(step.content, "", [(c.call_id, c.name, c.arguments) for c in step.calls if c.outcome.ok])
+            ]
             for call in step.calls:
                 if call.outcome.ok:
-                    history.append({"role": "tool", "tool_call_id": call.call_id, "name": call.name,
-                                    "content": call.outcome.text})
+                    history.append(
+                        {"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": call.outcome.text}
+                    )
     return samples
 
 
@@ -69,12 +76,18 @@ def rl_rows(
     rows = []
     for index, turn in enumerate(task.turns):
         messages.append({"role": "user", "content": turn.query})
-        rows.append({
-            "id": f"{task.id}-turn{index}", "env": spec.env_id, "task_id": task.id, "turn": index,
-            "snapshot": task.snapshot, "prompt": list(messages),
-            "ground_truth": [c.model_dump() for c in turn.agent_calls],
-            "user_calls": [c.model_dump() for c in turn.user_calls],
-        })
+        rows.append(
+            {
+                "id": f"{task.id}-turn{index}",
+                "env": spec.env_id,
+                "task_id": task.id,
+                "turn": index,
+                "snapshot": task.snapshot,
+                "prompt": list(messages),
+                "ground_truth": [c.model_dump() for c in turn.agent_calls],
+                "user_calls": [c.model_dump() for c in turn.user_calls],
+            }
+        )
         agent_outcomes = [o for o, c in zip(outcomes[index], turn.calls) if c.caller == "agent"]
         for number, (call, outcome) in enumerate(zip(turn.agent_calls, agent_outcomes)):
             call_id = f"gt_{index}_{number}"

@@ -33,15 +33,22 @@ def _problem(subgoals: list[Subgoal], tools: list[str]) -> str:
 
 
 async def decompose(
-    ctx: QueryGenContext, plan: Plan, tools: list[str], session: ToolSession, history: list[tuple[str, list[str]]],
+    ctx: QueryGenContext,
+    plan: Plan,
+    tools: list[str],
+    session: ToolSession,
+    history: list[tuple[str, list[str]]],
     focus: list[str],
 ) -> tuple[list[Subgoal], list[GroundTruthCall], list[ToolOutcome]]:
     """The turn's subgoals and their calls, executed in `session` (left after the turn on success). A wrong tool
     list or a failing call is shown to the model once; raises SynthesisError if the repair fails too."""
     start, start_time = session.state.snapshot(), session.clock.now()
     messages = ctx.prompt(DECOMPOSE).render(
-        product=ctx.spec.product, persona=persona_text(plan.persona), scenario=plan.persona.scenario,
-        history=history_text(history), tools=ctx.tool_text(tools),
+        product=ctx.spec.product,
+        persona=persona_text(plan.persona),
+        scenario=plan.persona.scenario,
+        history=history_text(history),
+        tools=ctx.tool_text(tools),
         state=render_state(session.dump(), focus=focus, budget=ctx.config.state_budget),
     )
     problem = ""
@@ -50,8 +57,9 @@ async def decompose(
         problem = _problem(answer.subgoals, tools)
         if not problem:
             calls = [
-                GroundTruthCall(name=s.tool, arguments=s.arguments,
-                                caller="user" if ctx.spec.tools[s.tool].user_only else "agent")
+                GroundTruthCall(
+                    name=s.tool, arguments=s.arguments, caller="user" if ctx.spec.tools[s.tool].user_only else "agent"
+                )
                 for s in answer.subgoals
             ]
             outcomes = execute(session, calls)
@@ -68,16 +76,20 @@ async def decompose(
 
 
 async def articulate(
-    ctx: QueryGenContext, plan: Plan, subgoals: list[Subgoal], calls: list[GroundTruthCall],
+    ctx: QueryGenContext,
+    plan: Plan,
+    subgoals: list[Subgoal],
+    calls: list[GroundTruthCall],
     history: list[tuple[str, list[str]]],
 ) -> str:
     """The explicit request that asks for every subgoal."""
-    listed = "\n".join(
-        f"- {s.intent} -> {call_text(c.name, c.arguments, c.caller)}" for s, c in zip(subgoals, calls)
-    )
+    listed = "\n".join(f"- {s.intent} -> {call_text(c.name, c.arguments, c.caller)}" for s, c in zip(subgoals, calls))
     messages = ctx.prompt(ARTICULATE).render(
-        product=ctx.spec.product, persona=persona_text(plan.persona), scenario=plan.persona.scenario,
-        history=history_text(history), subgoals=listed,
+        product=ctx.spec.product,
+        persona=persona_text(plan.persona),
+        scenario=plan.persona.scenario,
+        history=history_text(history),
+        subgoals=listed,
     )
     answer = await ctx.model.acomplete_json(ARTICULATE, messages, ArticulateAnswer)
     return ArticulateAnswer.model_validate(answer).query.strip()

@@ -20,7 +20,8 @@ MAX_TOOL_TEXT = 16_000
 def agent_system_prompt(ctx: QueryGenContext) -> str:
     """The agent's system message (tools travel separately, as OpenAI tool schemas)."""
     return ctx.prompt(STAGE).render(
-        product=ctx.spec.product, description=ctx.spec.description,
+        product=ctx.spec.product,
+        description=ctx.spec.description,
         now=ctx.clock.strftime("%A %Y-%m-%d %H:%M UTC"),
     )[0]["content"]
 
@@ -50,7 +51,11 @@ async def run_candidate(ctx: QueryGenContext, plan: Plan, task: Task, index: int
         while steps < ctx.config.max_steps:
             steps += 1
             response = await ctx.model.acomplete(
-                STAGE, messages, tools=ctx.spec.openai_tools, seed=index, temperature=ctx.config.agent_temperature,
+                STAGE,
+                messages,
+                tools=ctx.spec.openai_tools,
+                seed=index,
+                temperature=ctx.config.agent_temperature,
             )
             requested = response.calls()
             if not requested:
@@ -65,21 +70,29 @@ async def run_candidate(ctx: QueryGenContext, plan: Plan, task: Task, index: int
                 continue
             step = AgentStep(response.content.strip(), response.reasoning)
             ids = [f"call_{steps}_{n}" for n in range(len(requested))]
-            messages.append({
-                "role": "assistant", "content": response.content or None,
-                "tool_calls": [
-                    {"id": call_id, "type": "function", "function": {
-                        "name": name,
-                        "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False),
-                    }}
-                    for call_id, (_, name, args) in zip(ids, requested)
-                ],
-            })
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": response.content or None,
+                    "tool_calls": [
+                        {
+                            "id": call_id,
+                            "type": "function",
+                            "function": {
+                                "name": name,
+                                "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False),
+                            },
+                        }
+                        for call_id, (_, name, args) in zip(ids, requested)
+                    ],
+                }
+            )
             for call_id, (_, name, args) in zip(ids, requested):
                 outcome = session.call(name, args)
                 step.calls.append(StepCall(call_id, name, args, outcome))
-                messages.append({"role": "tool", "tool_call_id": call_id, "name": name,
-                                 "content": outcome.text[:MAX_TOOL_TEXT]})
+                messages.append(
+                    {"role": "tool", "tool_call_id": call_id, "name": name, "content": outcome.text[:MAX_TOOL_TEXT]}
+                )
             segments[-1].steps.append(step)
         return Candidate(index, segments, finished, session.dump(), steps)
     finally:

@@ -75,7 +75,11 @@ async def generate_turns(
 
 
 def evaluate(
-    ctx: QueryGenContext, plan: Plan, planned: Task, candidates: list[Candidate], initial: CanonicalState,
+    ctx: QueryGenContext,
+    plan: Plan,
+    planned: Task,
+    candidates: list[Candidate],
+    initial: CanonicalState,
     expected: CanonicalState,
 ) -> tuple[list[CandidateScore], Candidate, list[tuple[str, list[GroundTruthCall], int]]]:
     """Score and rank the candidates; the best one that reaches the planned state (within `min_state_score`)
@@ -111,12 +115,20 @@ async def synthesize(ctx: QueryGenContext, chain: list[str], task_id: str, seed:
     plan = await make_plan(ctx, chain, rng)
     drafts, initial, expected = await generate_turns(ctx, plan, rng)
     snapshot_name = f"qg-{task_id}" if plan.new_rows else DEFAULT_SNAPSHOT
-    planned = Task(id=task_id, snapshot=snapshot_name, clock=ctx.clock, user=plan.persona,
-                   turns=[Turn(query=d.refined, calls=d.calls) for d in drafts])
+    planned = Task(
+        id=task_id,
+        snapshot=snapshot_name,
+        clock=ctx.clock,
+        user=plan.persona,
+        turns=[Turn(query=d.refined, calls=d.calls) for d in drafts],
+    )
     candidates = await run_candidates(ctx, plan, planned)
     scores, chosen, turns = evaluate(ctx, plan, planned, candidates, initial, expected)
     task = Task(
-        id=task_id, snapshot=snapshot_name, clock=ctx.clock, user=plan.persona,
+        id=task_id,
+        snapshot=snapshot_name,
+        clock=ctx.clock,
+        user=plan.persona,
         turns=[Turn(query=query, calls=calls) for query, calls, _ in turns],
         provenance=_provenance(ctx, chain, seed, plan, drafts, scores, chosen),
     )
@@ -130,19 +142,30 @@ async def synthesize(ctx: QueryGenContext, chain: list[str], task_id: str, seed:
 
 
 def _provenance(
-    ctx: QueryGenContext, chain: list[str], seed: int, plan: Plan, drafts: list[TurnDraft],
-    scores: list[CandidateScore], chosen: Candidate,
+    ctx: QueryGenContext,
+    chain: list[str],
+    seed: int,
+    plan: Plan,
+    drafts: list[TurnDraft],
+    scores: list[CandidateScore],
+    chosen: Candidate,
 ) -> dict[str, Any]:
     """Where the task came from: model, prompt versions, chain, seed, the planned turns and the candidates."""
     return {
         "method": "querygen",
         "model": str(getattr(ctx.model, "model", None) or type(ctx.model).__name__),
         "prompts": {stage: (load_prompt(stage) if stage == USER_STAGE else ctx.prompt(stage)).id for stage in STAGES},
-        "chain": chain, "seed": seed, "turn_tools": plan.turn_tools,
+        "chain": chain,
+        "seed": seed,
+        "turn_tools": plan.turn_tools,
         "new_rows": {table: len(rows) for table, rows in plan.new_rows.items()},
         "turns": [
-            {"blueprint": [c.model_dump(exclude_defaults=True) for c in d.calls],
-             "articulated": d.articulated, "refined": d.refined, "refinements": d.refinements}
+            {
+                "blueprint": [c.model_dump(exclude_defaults=True) for c in d.calls],
+                "articulated": d.articulated,
+                "refined": d.refined,
+                "refinements": d.refinements,
+            }
             for d in drafts
         ],
         "candidates": [s.__dict__ for s in scores],

@@ -77,8 +77,12 @@ async def plan(ctx: QueryGenContext, chain: list[str], rng: random.Random) -> Pl
         session.close()
     turns = "; ".join(f"turn {i + 1}: {', '.join(tools)}" for i, tools in enumerate(turn_tools))
     messages = ctx.prompt(STAGE).render(
-        product=ctx.spec.product, description=ctx.spec.description, tools=ctx.tool_text(chain), turns=turns,
-        schemas=ctx.schema_text(), state=state,
+        product=ctx.spec.product,
+        description=ctx.spec.description,
+        tools=ctx.tool_text(chain),
+        turns=turns,
+        schemas=ctx.schema_text(),
+        state=state,
     )
     answer = PlanAnswer.model_validate(await ctx.model.acomplete_json(STAGE, messages, PlanAnswer))
     snapshot, data = seed, seed_bytes
@@ -88,8 +92,11 @@ async def plan(ctx: QueryGenContext, chain: list[str], rng: random.Random) -> Pl
         except ValueError as error:
             retry = messages + [
                 {"role": "assistant", "content": answer.model_dump_json()},
-                {"role": "user", "content": f"The new rows do not fit the schema: {error}. Answer again with "
-                 "corrected new_rows (or none)."},
+                {
+                    "role": "user",
+                    "content": f"The new rows do not fit the schema: {error}. Answer again with "
+                    "corrected new_rows (or none).",
+                },
             ]
             answer = PlanAnswer.model_validate(await ctx.model.acomplete_json(STAGE, retry, PlanAnswer))
             try:

@@ -44,21 +44,32 @@ def references(ids: dict[str, str], states: list[CanonicalState], texts: list[st
     for key in mentioned:
         table = ids[key]
         row = next((s[table][key] for s in states if key in s.get(table, {})), {})
-        lines.append(f"- {key}: {table} \"{row_label(row)}\"")
+        lines.append(f'- {key}: {table} "{row_label(row)}"')
     return "\n".join(lines) or "(none)"
 
 
 async def refine(
-    ctx: QueryGenContext, plan: Plan, draft: TurnDraft, session: ToolSession, history: list[tuple[str, list[str]]],
-    kinds: list[str], ids: dict[str, str], states: list[CanonicalState],
+    ctx: QueryGenContext,
+    plan: Plan,
+    draft: TurnDraft,
+    session: ToolSession,
+    history: list[tuple[str, list[str]]],
+    kinds: list[str],
+    ids: dict[str, str],
+    states: list[CanonicalState],
 ) -> None:
     """Rewrite `draft.articulated` into `draft.refined`; with goal expansion, the extra call is executed in
     `session` and joins the turn's calls. Each problem (a recited id, a missing or failing extra call) is shown
     to the model, up to `refine_retries` times; raises SynthesisError if it persists."""
     calls_text = "\n".join(f"- {call_text(c.name, c.arguments, c.caller)}" for c in draft.calls)
     messages = ctx.prompt(STAGE).render(
-        product=ctx.spec.product, refinements=instructions(kinds), persona=persona_text(plan.persona),
-        scenario=plan.persona.scenario, history=history_text(history), draft=draft.articulated, calls=calls_text,
+        product=ctx.spec.product,
+        refinements=instructions(kinds),
+        persona=persona_text(plan.persona),
+        scenario=plan.persona.scenario,
+        history=history_text(history),
+        draft=draft.articulated,
+        calls=calls_text,
         references=references(ids, states, [draft.articulated, calls_text]),
     )
     problems: list[str] = []

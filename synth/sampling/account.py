@@ -75,7 +75,9 @@ def _primary_key(spec: EnvironmentSpec, table: str) -> str | None:
     return columns[0].name if len(columns) == 1 else None
 
 
-def _candidate_columns(spec: EnvironmentSpec, tool: str, name: str, tables: dict[str, list[dict]]) -> list[tuple[str, str]]:
+def _candidate_columns(
+    spec: EnvironmentSpec, tool: str, name: str, tables: dict[str, list[dict]]
+) -> list[tuple[str, str]]:
     """(table, column) pairs an input of the sign-in tool may take: a column of the same name first, then
     columns named by words of the input's name and description (`login`: "member number or email")."""
     description = spec.tools[tool].input_model.model_fields[name].description or ""
@@ -134,7 +136,9 @@ def _references(tables: dict[str, list[dict]]) -> tuple[dict[Any, set[str]], Cou
     return census.where, census.counts
 
 
-def own_records(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> dict[str, list[dict]]:
+def own_records(
+    spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]
+) -> dict[str, list[dict]]:
     """The user's records: rows holding the account's key (their orders, their cart), then rows holding the key
     of one of those (the lines of their orders and of their cart)."""
     pk = _primary_key(spec, table)
@@ -185,7 +189,9 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
                 continue
             logins = [r.get(column) for r in rows if _scalar(r.get(column))]
             if len(set(logins)) == len(logins):
-                ranked += [((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)]
+                ranked += [
+                    ((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)
+                ]
     elif spec.tools[tool].required_inputs:
         first = spec.tools[tool].required_inputs[0]
         for rank, (table, column) in enumerate(_candidate_columns(spec, tool, first, tables)):
@@ -206,11 +212,12 @@ def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
     if not ranked or pick == 0:
         return ranked
     first = pick % min(among, len(ranked))
-    return [ranked[first]] + ranked[:first] + ranked[first + 1:]
+    return [ranked[first]] + ranked[:first] + ranked[first + 1 :]
 
 
-def _richest(spec: EnvironmentSpec, tables: dict[str, list[dict]], found: list[tuple[str, dict]],
-             top: int = RICHEST_OF) -> list[tuple[str, dict]]:
+def _richest(
+    spec: EnvironmentSpec, tables: dict[str, list[dict]], found: list[tuple[str, dict]], top: int = RICHEST_OF
+) -> list[tuple[str, dict]]:
     """The first `top` candidates reordered by how varied their records are (the states their records are in:
     distinct values of the state's few-valued text columns, such as a status), then how many they have, the
     rest after: the most referred-to account may hold only old, finished business."""
@@ -235,8 +242,13 @@ def _state_columns(tables: dict[str, list[dict]], most: int = 12) -> dict[str, l
     return found
 
 
-def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[dict]], pick: int = 0,
-            ranked: list[tuple[str, dict]] | None = None) -> Account:
+def sign_in(
+    session: ToolSession,
+    spec: EnvironmentSpec,
+    tables: dict[str, list[dict]],
+    pick: int = 0,
+    ranked: list[tuple[str, dict]] | None = None,
+) -> Account:
     """Sign the scenario's user in on `session` (a user-only call that stays in the state) and return who it is.
 
     The accounts of `candidates` (`ranked`, computed when not given) are tried in order, the `pick`-th of the
@@ -265,7 +277,14 @@ def sign_in(session: ToolSession, spec: EnvironmentSpec, tables: dict[str, list[
             outcome = session.call(tool, {**arguments, **grant}, "user")
             if outcome.ok:
                 pk = _primary_key(spec, table)
-                return Account(tool, {**arguments, **grant}, table, row, row.get(pk) if pk else None,
-                               own_records(spec, tables, table, row), outcome.output)
+                return Account(
+                    tool,
+                    {**arguments, **grant},
+                    table,
+                    row,
+                    row.get(pk) if pk else None,
+                    own_records(spec, tables, table, row),
+                    outcome.output,
+                )
             session.clock.reset(before)
     return Account(tool=tool)

@@ -37,7 +37,9 @@ class Chain:
                     continue
                 if not any(self.graph.provides(u, tool, item["name"]) for u in earlier):
                     missing.append((tool, item["name"]))
-            group = [i["name"] for i in self.graph.inputs(tool) if i["name"] in self.graph.tool(tool).get("needs_one_of", [])]
+            group = [
+                i["name"] for i in self.graph.inputs(tool) if i["name"] in self.graph.tool(tool).get("needs_one_of", [])
+            ]
             if group and not any(
                 self.graph.role(tool, name) == "external" or any(self.graph.provides(u, tool, name) for u in earlier)
                 for name in group

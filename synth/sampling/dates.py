@@ -46,8 +46,9 @@ def _offset_days(name: str, rng: np.random.Generator) -> int:
     return days if rng.random() < 0.5 else -days
 
 
-def date_string(name: str, schema: dict[str, Any], existing: Sequence[str], clock: datetime,
-                rng: np.random.Generator) -> str | None:
+def date_string(
+    name: str, schema: dict[str, Any], existing: Sequence[str], clock: datetime, rng: np.random.Generator
+) -> str | None:
     """A date-like string for an input, or None when neither its schema, its name nor the state's values under
     that name say it is a date."""
     fmt = schema.get("format", "")

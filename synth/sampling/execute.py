@@ -45,8 +45,15 @@ class ChainExecution:
     account: Account = field(default_factory=Account)
 
 
-def _run_tool(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tool: str, attempts: int,
-              result: ChainExecution, avoid: set[str]) -> tuple[str | None, dict[str, Any] | None]:
+def _run_tool(
+    session: ToolSession,
+    filler: ChainFiller,
+    spec: EnvironmentSpec,
+    tool: str,
+    attempts: int,
+    result: ChainExecution,
+    avoid: set[str],
+) -> tuple[str | None, dict[str, Any] | None]:
     """Try one tool up to `attempts` times, each attempt redrawing the arguments the last error blamed (and never
     arguments in `avoid`, tried before a backtrack); record the first success in `result`. Returns (None, the
     arguments) on success, else (the last error, the arguments last tried or None)."""
@@ -101,8 +108,15 @@ class _Frame:
     arguments: dict[str, Any]
 
 
-def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec, tools: list[str], attempts: int,
-               backtracks: int, result: ChainExecution) -> None:
+def _run_steps(
+    session: ToolSession,
+    filler: ChainFiller,
+    spec: EnvironmentSpec,
+    tools: list[str],
+    attempts: int,
+    backtracks: int,
+    result: ChainExecution,
+) -> None:
     """Run the chain's tools in order. When a tool fails every attempt and the failure may come from an earlier
     choice (`_blames_earlier`), go back one step (restore the state before it, forget its call) and have it
     choose other arguments, at most `backtracks` times in all: a reservation that turns out to be completed is
@@ -132,7 +146,7 @@ def _run_steps(session: ToolSession, filler: ChainFiller, spec: EnvironmentSpec,
         index -= 1
         frame = frames.pop()
         session.restore_bytes(frame.state, frame.clock)
-        del result.calls[frame.calls:], result.outputs[frame.calls:], filler.done[frame.done:]
+        del result.calls[frame.calls :], result.outputs[frame.calls :], filler.done[frame.done :]
         avoid[index].add(_key(frame.arguments))
 
 
@@ -152,7 +166,9 @@ class _SeedState:
 
 
 @lru_cache(maxsize=8)
-def _seed_state(spec: EnvironmentSpec, snapshot: str, entities: tuple[str, ...] | list[str], clock: datetime) -> _SeedState:
+def _seed_state(
+    spec: EnvironmentSpec, snapshot: str, entities: tuple[str, ...] | list[str], clock: datetime
+) -> _SeedState:
     session = ToolSession(spec)
     try:
         session.reset(snapshot, clock)
@@ -191,15 +207,37 @@ def execute_chain(
     result = ChainExecution()
     tries = users if sign_in else 1
     for user in range(tries):
-        result = _execute(spec, chain, snapshot, seed, clock, attempts, backtracks, internal_from_state, sign_in,
-                          seed + user, final=user == tries - 1)
+        result = _execute(
+            spec,
+            chain,
+            snapshot,
+            seed,
+            clock,
+            attempts,
+            backtracks,
+            internal_from_state,
+            sign_in,
+            seed + user,
+            final=user == tries - 1,
+        )
         if result.ok:
             break
     return result
 
 
-def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: int, clock: datetime, attempts: int,
-             backtracks: int, internal_from_state: bool, sign_in: bool, user: int, final: bool = True) -> ChainExecution:
+def _execute(
+    spec: EnvironmentSpec,
+    chain: Chain,
+    snapshot: str | bytes,
+    seed: int,
+    clock: datetime,
+    attempts: int,
+    backtracks: int,
+    internal_from_state: bool,
+    sign_in: bool,
+    user: int,
+    final: bool = True,
+) -> ChainExecution:
     """One execution of `chain` (see `execute_chain`), the `user`-th account signed in; the final state is read
     when it worked or when no other user will try (`final`)."""
     rng = np.random.default_rng(seed)
@@ -219,8 +257,9 @@ def _execute(spec: EnvironmentSpec, chain: Chain, snapshot: str | bytes, seed: i
         if sign_in:
             result.account = sign_in_user(session, spec, tables, pick=user, ranked=seed_state.accounts)
             if result.account.tool is not None and result.account.table is not None:
-                result.calls.append(GroundTruthCall(name=result.account.tool, arguments=result.account.arguments,
-                                                    caller="user"))
+                result.calls.append(
+                    GroundTruthCall(name=result.account.tool, arguments=result.account.arguments, caller="user")
+                )
                 result.outputs.append(result.account.output)
         own = result.account.own_with_account()
         pool = seed_state.pool.mine(own)

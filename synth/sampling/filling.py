@@ -7,10 +7,10 @@
   the state, the user's own records first.
 - **External inputs** are what the scenario's user can say: values from one row of the state for inputs said
   together (an origin and a destination of one route; their own rows first), a value an earlier call was given
-  or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a date an output
-  holds, which belongs to a past booking), an empty search where the input says empty matches everything, their
-  own records (their last name, their licence number), else
-  a plausible value of the state (an option, an existing title, a date near the clock; `values.external_value`).
+  or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a
+  date an output holds, which belongs to a past booking), an empty search where the input says empty matches
+  everything, their own records (their last name, their licence number), else a plausible value of the state
+  (an option, an existing title, a date near the clock; `values.external_value`).
 - An input that takes objects (cart lines, a trip's segments) gets one object: each field an earlier output
   feeds (the graph's `via` slot `segments[].origin`) from that output, its other required fields as external
   values.
@@ -18,8 +18,8 @@
 Attempts differ: a failed call's error names the arguments it blames (their names or values appear in it), and
 the next attempt draws those again and keeps the rest; an error that blames none redraws all. A redrawn text
 may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
-(those the chain links to an earlier producer always), and one input of a group the tool needs one of (`needs_one_of`, from the
-seed: a fed one, else one the user says) is always set.
+(those the chain links to an earlier producer always), and one input of a group the tool needs one of
+(`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
 """
 
 from __future__ import annotations
@@ -45,9 +45,17 @@ EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|a
 class ChainFiller:
     """Chooses the arguments of each call of one chain execution (module docstring)."""
 
-    def __init__(self, spec: EnvironmentSpec, graph: ToolGraph, pool: ValuePool, rng: np.random.Generator,
-                 internal_from_state: bool = True, links: set[tuple[str, str]] | None = None,
-                 tables: dict[str, list[dict[str, Any]]] | None = None, own: dict[str, list[dict]] | None = None) -> None:
+    def __init__(
+        self,
+        spec: EnvironmentSpec,
+        graph: ToolGraph,
+        pool: ValuePool,
+        rng: np.random.Generator,
+        internal_from_state: bool = True,
+        links: set[tuple[str, str]] | None = None,
+        tables: dict[str, list[dict[str, Any]]] | None = None,
+        own: dict[str, list[dict]] | None = None,
+    ) -> None:
         self.spec = spec
         self.graph = graph
         self.links = links or set()
@@ -78,14 +86,15 @@ class ChainFiller:
     def linked(self, tool: str, name: str) -> bool:
         """Whether an earlier call of a tool the chain links to `tool` produces input `name` (the sampler chose
         it for that input): such an optional input is set; others narrow a listing only on later attempts."""
-        return any((producer, tool) in self.links and self.graph.provides(producer, tool, name)
-                   for producer, _, _ in self.done)
+        return any(
+            (producer, tool) in self.links and self.graph.provides(producer, tool, name) for producer, _, _ in self.done
+        )
 
     def said(self, name: str, outputs: bool = True) -> list[Any]:
         """Values of fields called `name` in earlier arguments (and `outputs`) of the chain, latest first."""
         found: list[Any] = []
         for _, arguments, output in reversed(self.done):
-            for source in ((output, arguments) if outputs else (arguments,)):
+            for source in (output, arguments) if outputs else (arguments,):
                 found += _fields(source, name)
         return _unique(found)
 
@@ -108,7 +117,9 @@ class ChainFiller:
         own = [v for v in self.pool.existing(name, own=True) if not isinstance(v, (dict, list))]
         return own if own and is_id_like(name) else self.pool.entity_ids(name)
 
-    def external(self, tool: str, name: str, schema: dict[str, Any], defs: dict[str, Any], slot: str | None = None) -> list[Any]:
+    def external(
+        self, tool: str, name: str, schema: dict[str, Any], defs: dict[str, Any], slot: str | None = None
+    ) -> list[Any]:
         """Candidates for an external input (or object field `slot`): what the user already said in the chain
         (earlier arguments; an output's date of a past booking is no date to book), values of the columns the
         seed showed it accepts (the user's own rows first), then one drawn value (own records first)."""
@@ -130,7 +141,9 @@ class ChainFiller:
         found: list[Any] = []
         for column in self.graph.tool(tool).get("accepts", {}).get(slot, []):
             table, _, field = column.partition(".")
-            rows = list(self.own.get(table, [])) + [r for r in self.tables.get(table, []) if r not in self.own.get(table, [])]
+            rows = list(self.own.get(table, [])) + [
+                r for r in self.tables.get(table, []) if r not in self.own.get(table, [])
+            ]
             picks = [rows[int(i)] for i in self.rng.permutation(len(rows))[:most]] if len(rows) > most else rows
             own_first = sorted(picks, key=lambda r: r not in self.own.get(table, []))
             found += [r[field] for r in own_first if r.get(field) is not None]
@@ -167,7 +180,9 @@ class ChainFiller:
         others = [v for v in found if v != previous] or found
         return others[int(self.rng.integers(len(others)))]
 
-    def _objects(self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any) -> tuple[bool, Any]:
+    def _objects(
+        self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any
+    ) -> tuple[bool, Any]:
         """The object(s) an internal input takes: each field an earlier output feeds (`segments[].origin`) from
         that output, the other required fields as the user would say them; not found when no field is fed."""
         many, inner = shape
@@ -186,8 +201,9 @@ class ChainFiller:
             return False, None
         return True, [item] if many else item
 
-    def arguments(self, tool: str, attempt: int, previous: dict[str, Any] | None = None,
-                  blamed: set[str] | None = None) -> tuple[dict[str, Any] | None, str]:
+    def arguments(
+        self, tool: str, attempt: int, previous: dict[str, Any] | None = None, blamed: set[str] | None = None
+    ) -> tuple[dict[str, Any] | None, str]:
         """The arguments of one attempt (module docstring), or (None, reason) when a required internal input
         has no value."""
         if previous is None or blamed is None or blamed & set(self.context):
@@ -217,7 +233,9 @@ class ChainFiller:
                 if name != keep:
                     arguments.pop(name)
         if group and not any(i["name"] in arguments for i in group):
-            fed = [i for i in group if self.graph.role(tool, i["name"]) == "internal" and self.internal(tool, i["name"])]
+            fed = [
+                i for i in group if self.graph.role(tool, i["name"]) == "internal" and self.internal(tool, i["name"])
+            ]
             said = [i for i in group if self.graph.role(tool, i["name"]) == "external"]
             choices = fed or said
             if choices:
@@ -234,13 +252,15 @@ class ChainFiller:
             arguments[item["name"]] = self.value(tool, item)[1]
         return arguments, ""
 
-
     def row_context(self, tool: str) -> dict[str, Any]:
         """Values for several external inputs from one row of the state (an origin and a destination of one
         route, a city and its country), the user's own rows first: inputs said together should fit together.
         Dates are left out (a row's date is a past one)."""
-        names = [i["name"] for i in self.graph.inputs(tool)
-                 if self.graph.role(tool, i["name"]) == "external" and not is_date_name(i["name"])]
+        names = [
+            i["name"]
+            for i in self.graph.inputs(tool)
+            if self.graph.role(tool, i["name"]) == "external" and not is_date_name(i["name"])
+        ]
         best, table = 1, None
         for candidate, rows in self.tables.items():
             matched = sum(name in rows[0] for name in names) if rows else 0
@@ -250,7 +270,9 @@ class ChainFiller:
             return {}
         rows = self.own.get(table) or self.tables[table]
         row = rows[int(self.rng.integers(len(rows)))]
-        return {name: row[name] for name in names if row.get(name) is not None and not isinstance(row[name], (dict, list))}
+        return {
+            name: row[name] for name in names if row.get(name) is not None and not isinstance(row[name], (dict, list))
+        }
 
 
 def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:

@@ -52,8 +52,13 @@ class SamplingReport:
 
 
 def evaluate(
-    spec: EnvironmentSpec, graph: ToolGraph, method: str, chains: int = 100, seed: int = 0,
-    lengths: tuple[int, int] = (3, 6), snapshot: str = "seed",
+    spec: EnvironmentSpec,
+    graph: ToolGraph,
+    method: str,
+    chains: int = 100,
+    seed: int = 0,
+    lengths: tuple[int, int] = (3, 6),
+    snapshot: str = "seed",
 ) -> SamplingReport:
     """Sample `chains` chains (start tool and target length drawn per chain from `seed`, the same draws for
     every method), check each statically and execute it from `snapshot` with internal inputs taken only from
@@ -75,6 +80,12 @@ def evaluate(
         branches.append(mean)
         nonlinear += linear_not
     return SamplingReport(
-        env=spec.key, method=method, chains=chains, executable=executable / chains, executes=executes / chains,
-        mean_length=statistics.fmean(sizes), mean_branching=statistics.fmean(branches), nonlinear=nonlinear / chains,
+        env=spec.key,
+        method=method,
+        chains=chains,
+        executable=executable / chains,
+        executes=executes / chains,
+        mean_length=statistics.fmean(sizes),
+        mean_branching=statistics.fmean(branches),
+        nonlinear=nonlinear / chains,
     )

@@ -63,7 +63,8 @@ class TopologySampler:
     def unmet(self, tool: str, visited: list[str]) -> int:
         """How many required inputs (or needed groups) of `tool` would still need a producer of their own."""
         return sum(not self.is_valid(tool, item, visited) for item in self.graph.inputs(tool)) + bool(
-            self.open_group(tool, visited))
+            self.open_group(tool, visited)
+        )
 
     def sample_priors(
         self, tool: str, visited: list[str], members: set[str], chain: Chain, depth: int, rng: np.random.Generator
@@ -80,8 +81,16 @@ class TopologySampler:
         if group:
             self._resolve(tool, group[int(rng.integers(len(group)))], visited, members, chain, depth, rng)
 
-    def _resolve(self, tool: str, item: dict, visited: list[str], members: set[str], chain: Chain, depth: int,
-                 rng: np.random.Generator) -> None:
+    def _resolve(
+        self,
+        tool: str,
+        item: dict,
+        visited: list[str],
+        members: set[str],
+        chain: Chain,
+        depth: int,
+        rng: np.random.Generator,
+    ) -> None:
         """Add a producer of one input (Algorithm 2's backward step) with its own priors first."""
         pending = members.difference(visited)
         candidates = [u for u in self.graph.producers(tool, item["name"]) if u not in pending]

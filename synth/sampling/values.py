@@ -38,8 +38,13 @@ class ValuePool:
     """The values of one state (snapshot JSON `{"tables": {...}}`), indexed by column name and by entity; with
     an `own` table -> rows map (the signed-in user's records), values of those rows come first."""
 
-    def __init__(self, snapshot: dict[str, Any], entities: list[str], clock: datetime,
-                 own: dict[str, list[dict[str, Any]]] | None = None) -> None:
+    def __init__(
+        self,
+        snapshot: dict[str, Any],
+        entities: list[str],
+        clock: datetime,
+        own: dict[str, list[dict[str, Any]]] | None = None,
+    ) -> None:
         self.clock = clock
         self.columns: dict[str, list[Any]] = {}
         self.table_columns: dict[tuple[str, str], list[Any]] = {}
@@ -77,7 +82,9 @@ class ValuePool:
         """Values of columns matching a parameter name: `title`; `page_title` -> `title` of pages; `title`
         anywhere for `new_title` (not for a vague last word: `country_code` is no discount `code`). With `own`,
         only the user's own records."""
-        columns, table_columns = (self.own_columns, self.own_table_columns) if own else (self.columns, self.table_columns)
+        columns, table_columns = (
+            (self.own_columns, self.own_table_columns) if own else (self.columns, self.table_columns)
+        )
         if name in columns:
             return columns[name]
         tokens = name.split("_")
@@ -93,7 +100,9 @@ class ValuePool:
         return self.ids.get(entity, []) if entity else self.columns.get(name, [])
 
 
-def external_value(name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> Any:
+def external_value(
+    name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator
+) -> Any:
     """A plausible value a user could give for an input: an option, an existing title/name/date of the state,
     a word of an existing title for a search query, or a short made-up text."""
     schema = resolve_schema(schema, defs)

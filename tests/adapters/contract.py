@@ -35,8 +35,9 @@ def convert_checked(
     """Convert as `envfactory import` does: replay the ground truth, then convert again with what was decided
     (failing ground-truth calls, reads that touch state)."""
     spec = convert(fmt, path, folder, options, key)
-    spec, findings = analyze(spec, load_tasks(spec), reload=lambda chosen: convert(fmt, path, folder, chosen, key),
-                             options=options)
+    spec, findings = analyze(
+        spec, load_tasks(spec), reload=lambda chosen: convert(fmt, path, folder, chosen, key), options=options
+    )
     return convert(fmt, path, folder, findings.options(options), key), findings
 
 
@@ -109,8 +110,9 @@ def assert_ground_truth_scores_one(spec: EnvironmentSpec) -> None:
         assert result["components"]["state"] == 1.0
 
 
-def assert_wrong_write_scores_lower(spec: EnvironmentSpec, task_id: str, tool: str,
-                                    change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+def assert_wrong_write_scores_lower(
+    spec: EnvironmentSpec, task_id: str, tool: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[str, Any]:
     """A trajectory whose write goes wrong scores below the ground truth, in trajectory and in state."""
     env = ToolUseEnv(spec)
     script = ground_truth(env.tasks[task_id])

@@ -33,7 +33,11 @@ def spec(tmp_path_factory):
 def test_load_builds_tools_from_the_app(spec):
     assert adapter("awm").discover(FIXTURE, OPTIONS) == ["library_1"]
     assert {name: tool.read_only for name, tool in spec.tools.items()} == {
-        "search_books": True, "get_book": True, "borrow_book": False, "return_book": False}
+        "search_books": True,
+        "get_book": True,
+        "borrow_book": False,
+        "return_book": False,
+    }
     assert spec.tools["borrow_book"].required_inputs == ("book_id", "member")  # body fields, flattened
     assert spec.tools["search_books"].input_schema["properties"]["only_available"]["default"] is False
     assert sorted(load_tasks(spec)) == ["library_1-0", "library_1-1"]
@@ -95,8 +99,9 @@ PIPELINE = FIXTURES / "awm_pipeline"  # what AWM's pipeline writes: gen_verifier
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
-    return convert_checked("awm", PIPELINE, tmp_path_factory.mktemp("desk"),
-                           ImportOptions(solutions=str(PIPELINE / "solutions.jsonl")))
+    return convert_checked(
+        "awm", PIPELINE, tmp_path_factory.mktemp("desk"), ImportOptions(solutions=str(PIPELINE / "solutions.jsonl"))
+    )
 
 
 def test_examples_seed_the_database_and_gen_verifier_jsonl_is_read(desk):

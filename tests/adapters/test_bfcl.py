@@ -31,8 +31,10 @@ OPTIONS = ImportOptions(code=str(FIXTURES / "bfcl" / "backend"))
 
 @pytest.fixture(scope="module")
 def specs(tmp_path_factory):
-    return {key: convert("bfcl", QUESTIONS, tmp_path_factory.mktemp(key.replace("+", "_")), OPTIONS, key)
-            for key in ("NotesAPI", "NotesAPI+UnitConverter")}
+    return {
+        key: convert("bfcl", QUESTIONS, tmp_path_factory.mktemp(key.replace("+", "_")), OPTIONS, key)
+        for key in ("NotesAPI", "NotesAPI+UnitConverter")
+    }
 
 
 def test_entries_group_by_involved_classes(specs):
@@ -47,7 +49,10 @@ def test_entries_group_by_involved_classes(specs):
 def test_ground_truth_strings_are_parsed_not_evaluated():
     signatures = {"mv": inspect.signature(lambda source, destination=".": None)}
     assert parse_call("mv('a.txt', destination=('x', 'y'))", signatures) == {
-        "name": "mv", "arguments": {"source": "a.txt", "destination": ["x", "y"]}, "masked": []}
+        "name": "mv",
+        "arguments": {"source": "a.txt", "destination": ["x", "y"]},
+        "masked": [],
+    }
     with pytest.raises(ValueError):
         parse_call("mv(source=__import__('os').getcwd())", signatures)
     with pytest.raises(ValueError):
@@ -65,8 +70,10 @@ def test_tasks_keep_turns_and_skip_unreadable_calls(specs):
 def test_state_is_the_public_attributes(specs):
     session = ToolSession(specs["NotesAPI+UnitConverter"])
     session.reset(load_tasks(specs["NotesAPI+UnitConverter"])["multi_turn_base_0"].snapshot)
-    assert session.dump() == {"NotesAPI.notes": {"1": {"title": "todo", "body": "call mom"}},
-                              "NotesAPI.attributes": {"next_id": {"value": 2}}}
+    assert session.dump() == {
+        "NotesAPI.notes": {"1": {"title": "todo", "body": "call mom"}},
+        "NotesAPI.attributes": {"next_id": {"value": 2}},
+    }
     session.close()
 
 
@@ -80,8 +87,9 @@ def test_ground_truth_scores_one(specs):
 
 
 def test_wrong_note_scores_lower(specs):
-    assert_wrong_write_scores_lower(specs["NotesAPI+UnitConverter"], "multi_turn_base_0", "append_to_note",
-                                    lambda a: {**a, "text": "5 km"})
+    assert_wrong_write_scores_lower(
+        specs["NotesAPI+UnitConverter"], "multi_turn_base_0", "append_to_note", lambda a: {**a, "text": "5 km"}
+    )
 
 
 def test_sessions_are_isolated(specs):
@@ -94,8 +102,10 @@ MISS_PARAM = FIXTURES / "bfcl" / "BFCL_v4_multi_turn_miss_param.json"
 
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory):
-    return {path.stem: convert_checked("bfcl", path, tmp_path_factory.mktemp(path.stem), OPTIONS)
-            for path in (MISS_FUNC, MISS_PARAM)}
+    return {
+        path.stem: convert_checked("bfcl", path, tmp_path_factory.mktemp(path.stem), OPTIONS)
+        for path in (MISS_FUNC, MISS_PARAM)
+    }
 
 
 def test_a_missing_function_arrives_with_its_turn(variants):
@@ -135,7 +145,8 @@ def test_a_failing_ground_truth_call_and_a_private_cache(variants):
     task = load_tasks(spec)["multi_turn_miss_func_1"]
     failing = task.turns[0].calls[1]
     assert failing.arguments == {"note_id": "one", "text": "buy flowers"} and failing.expected_error.startswith(
-        "invalid arguments for 'append_to_note'")
+        "invalid arguments for 'append_to_note'"
+    )
     assert spec.tools["get_note"].read_only and not findings.behaviour  # its word-count cache is private
     assert play(spec, task.id)["reward"] == 1.0
 
@@ -144,8 +155,9 @@ def test_the_ground_truth_and_its_variations_agree_with_bfcls_own_checker(tmp_pa
     pytest.importorskip("bfcl_eval")
     for questions in (QUESTIONS, MISS_FUNC, MISS_PARAM):
         keys = adapter("bfcl").discover(questions, OPTIONS)
-        specs = {key: convert_checked("bfcl", questions, tmp_path / questions.stem / key, OPTIONS, key)[0]
-                 for key in keys}
+        specs = {
+            key: convert_checked("bfcl", questions, tmp_path / questions.stem / key, OPTIONS, key)[0] for key in keys
+        }
         agreement = compare(questions, specs, OPTIONS)
         kinds = agreement.by_kind()
         assert kinds["ground truth"][1] == kinds["ground truth"][0]  # BFCL calls every ground truth valid

@@ -54,11 +54,30 @@ def test_import_registers_and_lists_external_envs(envfactory_home, capsys):
 
 def test_a_new_process_registers_the_catalog(envfactory_home):
     fixture = FIXTURES / "bfcl"
-    assert main(["import", "bfcl", str(fixture / "BFCL_v4_multi_turn_base.json"), "--name", "notes",
-                 "--code", str(fixture / "backend"), "--only", "NotesAPI"]) == 0
+    assert (
+        main(
+            [
+                "import",
+                "bfcl",
+                str(fixture / "BFCL_v4_multi_turn_base.json"),
+                "--name",
+                "notes",
+                "--code",
+                str(fixture / "backend"),
+                "--only",
+                "NotesAPI",
+            ]
+        )
+        == 0
+    )
     code = "import envfactory_gym; print([i for i in envfactory_gym.ENV_IDS if 'ext-' in i])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "ENVFACTORY_HOME": str(envfactory_home)}).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "ENVFACTORY_HOME": str(envfactory_home)},
+    ).stdout
     assert "envfactory/ext-notes-v0" in out
 
 
@@ -118,7 +137,7 @@ def test_an_environment_without_tasks_imports_serves_and_plays(envfactory_home, 
             return (await client.call_tool("pantry_audit", {})).content[0].text
 
     assert json.loads(asyncio.run(call())) == {"items": 3, "value": 66.75}
-    monkeypatch.setattr("sys.stdin", io.StringIO('pantry_get_item item_id=rice\nsay hello\nquit\n'))
+    monkeypatch.setattr("sys.stdin", io.StringIO("pantry_get_item item_id=rice\nsay hello\nquit\n"))
     capsys.readouterr()
     assert main(["play", "ext-shelf"]) == 0
     out = capsys.readouterr().out
@@ -144,11 +163,15 @@ def test_an_environment_whose_package_is_missing_is_one_line(envfactory_home, tm
         (domain / "tau2" / name).write_text((FIXTURES / "tau2" / "stub" / "tau2" / name).read_text())
     for name in ("data_model.py", "tools.py", "db.json", "tasks.json"):
         (domain / name).write_text((FIXTURES / "tau2" / "giftshop" / name).read_text())
-    env = {**os.environ, "ENVFACTORY_HOME": str(envfactory_home), "PYTHONPATH": f"{domain}{os.pathsep}"
-           + os.environ.get("PYTHONPATH", "")}
+    env = {
+        **os.environ,
+        "ENVFACTORY_HOME": str(envfactory_home),
+        "PYTHONPATH": f"{domain}{os.pathsep}" + os.environ.get("PYTHONPATH", ""),
+    }
     command = [sys.executable, "-m", "envfactory_gym.cli"]
-    subprocess.run(command + ["import", "tau2", str(domain), "--name", "gifts"], check=True, env=env,
-                   capture_output=True)
+    subprocess.run(
+        command + ["import", "tau2", str(domain), "--name", "gifts"], check=True, env=env, capture_output=True
+    )
     shutil.rmtree(domain / "tau2")  # tau2-bench is gone
     result = subprocess.run(command + ["info", "ext-gifts"], env=env, capture_output=True, text=True)
     assert result.returncode == 2 and result.stdout == ""

@@ -75,8 +75,9 @@ def test_a_failing_write_changes_nothing_even_after_partial_changes(spec):
         with state.atomic():
             state.run("partial", partial)
     assert session.dump() == before
-    assert not session.call("swap_pending_items", {"order_id": order_id, "skus": ["nope"], "new_skus": ["nope"],
-                                                   "method_id": "card_0"}).ok
+    assert not session.call(
+        "swap_pending_items", {"order_id": order_id, "skus": ["nope"], "new_skus": ["nope"], "method_id": "card_0"}
+    ).ok
     assert session.dump() == before
     session.close()
 
@@ -154,6 +155,10 @@ def test_ground_truth_agrees_with_plain_objects_and_scores_one(spec):
 def test_the_same_task_replays_the_same_ids(spec):
     task = next(t for t in load_tasks(spec).values() if any(c.name == "return_delivered_items" for c in t.calls))
     first, second = replay(spec, task), replay(spec, task)
-    refs = [s["orders"][o]["return_ref"] for s in (first.final.full(), second.final.full()) for o in s["orders"]
-            if s["orders"][o].get("return_ref")]
+    refs = [
+        s["orders"][o]["return_ref"]
+        for s in (first.final.full(), second.final.full())
+        for o in s["orders"]
+        if s["orders"][o].get("return_ref")
+    ]
     assert refs and refs[0] == refs[1] and refs[0].startswith("RMA-")  # uuid4 drawn from the session's generator

@@ -97,8 +97,13 @@ def pantry(tmp_path_factory):
 
 def test_files_written_for_mcp_before_2_import_and_their_hints_count(pantry):
     spec, _ = pantry
-    assert list(spec.tools) == ["pantry_get_item", "pantry_quote", "pantry_place_order", "pantry_check_out_item",
-                                "pantry_audit"]
+    assert list(spec.tools) == [
+        "pantry_get_item",
+        "pantry_quote",
+        "pantry_place_order",
+        "pantry_check_out_item",
+        "pantry_audit",
+    ]
     assert "ctx" not in spec.tools["pantry_get_item"].input_schema["properties"]  # Context is the server's
     decisions = spec.extra["tool_decisions"]
     assert decisions["pantry_audit"] == "read: MCP readOnlyHint"
@@ -163,17 +168,26 @@ def test_state_kept_outside_the_scenario_is_reported_as_nondeterministic(tmp_pat
 
 def test_network_use_is_refused_unless_allowed(tmp_path):
     spec, findings = convert_checked("envfactory", real("Weather"), tmp_path / "refused", ROWS)
-    assert findings.network == ["request to http://127.0.0.1:9/v1/stations",
-                                "request to http://127.0.0.1:9/v1/forecast/oslo"]
+    assert findings.network == [
+        "request to http://127.0.0.1:9/v1/stations",
+        "request to http://127.0.0.1:9/v1/forecast/oslo",
+    ]
     assert "NetworkRefused" in findings.failing["weather-rl-0004"]
     outcome = ToolSession(spec).call("get_forecast", {"station": "lima"})
     assert outcome.error_kind == "NetworkRefused" and "--allow-network" in outcome.error
-    allowed, findings = convert_checked("envfactory", real("Weather"), tmp_path / "allowed",
-                                        ImportOptions(tasks=str(REAL / "rows.json"), allow_network=True))
+    allowed, findings = convert_checked(
+        "envfactory",
+        real("Weather"),
+        tmp_path / "allowed",
+        ImportOptions(tasks=str(REAL / "rows.json"), allow_network=True),
+    )
     assert not findings.failing and "connection to 127.0.0.1:9" in findings.network  # tried, and failed on its own
 
 
 def test_a_missing_dependency_is_named(tmp_path):
-    with pytest.raises(MissingDependency, match=r"^Holidays.py imports 'holidays', which is not installed here: "
-                                                r"pip install holidays$"):
+    with pytest.raises(
+        MissingDependency,
+        match=r"^Holidays.py imports 'holidays', which is not installed here: "
+        r"pip install holidays$",
+    ):
         convert("envfactory", real("Holidays"), tmp_path)

@@ -33,7 +33,10 @@ def spec(tmp_path_factory):
 def test_load(spec):
     assert adapter("envscaler").discover(FIXTURE / "env_items.json", OPTIONS) == ["env_7_rl"]
     assert {n: t.read_only for n, t in spec.tools.items()} == {
-        "list_items": True, "use_item": False, "add_to_shopping_list": False}
+        "list_items": True,
+        "use_item": False,
+        "add_to_shopping_list": False,
+    }
     assert "Quantities never go below zero." in spec.description
     tasks = load_tasks(spec)
     assert [c.name for c in tasks["env_7_rl-task_2"].agent_calls] == ["list_items", "add_to_shopping_list"]

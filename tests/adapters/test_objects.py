@@ -49,21 +49,34 @@ class Shop:
 def test_plain_turns_objects_into_json_like_values():
     root = Node("root")
     root.children.append(Node("child", root))
-    assert plain(root) == {"name": "root", "parent": None,
-                           "children": [{"name": "child", "parent": "<cycle>", "children": []}]}
+    assert plain(root) == {
+        "name": "root",
+        "parent": None,
+        "children": [{"name": "child", "parent": "<cycle>", "children": []}],
+    }
     assert plain({"p": Point(1, 2), "i": Item(name="cup"), "s": {3, 1}, "t": (1, 2)}) == {
-        "p": {"x": 1, "y": 2}, "i": {"name": "cup", "color": "red"}, "s": [1, 3], "t": [1, 2]}
+        "p": {"x": 1, "y": 2},
+        "i": {"name": "cup", "color": "red"},
+        "s": [1, 3],
+        "t": [1, 2],
+    }
 
 
 def test_object_tables_make_collections_tables_and_the_rest_attributes():
     tables = object_tables({"items": {"a": Item(name="cup")}, "log": [{"n": 1}], "count": 3, "empty": []})
-    assert tables == {"items": {"a": {"name": "cup", "color": "red"}}, "log": {"0": {"n": 1}}, "empty": {},
-                      "attributes": {"count": {"value": 3}}}
+    assert tables == {
+        "items": {"a": {"name": "cup", "color": "red"}},
+        "log": {"0": {"n": 1}},
+        "empty": {},
+        "attributes": {"count": {"value": 3}},
+    }
 
 
 def make_state() -> ObjectState:
-    return ObjectState({"shop": Shop()}, lambda roots: object_tables({k: v for k, v in vars(roots["shop"]).items()
-                                                                      if not k.startswith("_")}))
+    return ObjectState(
+        {"shop": Shop()},
+        lambda roots: object_tables({k: v for k, v in vars(roots["shop"]).items() if not k.startswith("_")}),
+    )
 
 
 def test_snapshot_restore_keeps_the_root_objects():
@@ -97,7 +110,12 @@ def test_atomic_undoes_a_failed_block_and_guards_read_only_blocks():
 
 def test_read_only_guess_and_json_types():
     assert [guess_read_only(n) for n in ("get_user", "listItems", "search", "cancel_order", "getaway")] == [
-        True, True, True, False, False]
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
     assert json_type({"type": "string", "enum": ["a", "b"]}) == Literal["a", "b"]
     assert json_type({"anyOf": [{"type": "integer"}, {"type": "null"}]}) == Optional[int]
     defs = {"X": {"type": "array", "items": {"type": "float"}}}
@@ -127,8 +145,9 @@ def test_long_requests_become_turns_of_five_calls():
 
 
 def test_checklist_component_is_weighted_and_reported(tmp_path):
-    spec = EnvironmentSpec(name="x", domain="d", description="", product="", docs_url="", schema=None, tools={},
-                           folder=tmp_path)
+    spec = EnvironmentSpec(
+        name="x", domain="d", description="", product="", docs_url="", schema=None, tools={}, folder=tmp_path
+    )
     plain_score = score(spec, [], [], {}, {}, {})
     assert plain_score.total == 1.0 and plain_score.checklist is None
     reported = score(spec, [], [], {}, {}, {}, checklist=0.25)
@@ -161,8 +180,13 @@ def test_imported_code_draws_from_the_session_and_reads_its_clock():
 
     def draw(entropy: Entropy) -> tuple:
         with session_entropy(entropy, lambda: clock):
-            return (namespace["random"].random(), namespace["randint"](1, 10**9), namespace["uuid"].uuid4(),
-                    namespace["time"].time(), namespace["datetime"].now().isoformat())
+            return (
+                namespace["random"].random(),
+                namespace["randint"](1, 10**9),
+                namespace["uuid"].uuid4(),
+                namespace["time"].time(),
+                namespace["datetime"].now().isoformat(),
+            )
 
     first, second = draw(Entropy()), draw(Entropy())
     assert first == second and first[3] == clock.timestamp() and first[4] == "2025-03-01T12:00:00"
@@ -182,7 +206,10 @@ def test_network_use_is_refused_and_recorded():
             pass
     assert policy.attempts == ["lookup of example.org", "lookup of 127.0.0.1"]
     assert source_network_imports("import requests\nfrom http.client import HTTPConnection\nimport json") == [
-        "http.client", "http.client.HTTPConnection", "requests"]
+        "http.client",
+        "http.client.HTTPConnection",
+        "requests",
+    ]
 
 
 def test_a_failed_ground_truth_call_is_matched_only_by_the_same_failure():

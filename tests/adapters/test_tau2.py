@@ -37,7 +37,12 @@ def spec(tmp_path_factory):
 def test_load_reads_marks_and_tasks(spec):
     assert adapter("tau2").discover(DOMAIN, ImportOptions()) == ["giftshop"]
     assert {n: t.read_only for n, t in spec.tools.items()} == {
-        "calculate": True, "cancel_order": False, "get_customer": True, "list_products": True, "place_order": False}
+        "calculate": True,
+        "cancel_order": False,
+        "get_customer": True,
+        "list_products": True,
+        "place_order": False,
+    }
     assert "assert_order_status" not in spec.tools  # not marked as a tool
     tasks = load_tasks(spec)
     assert sorted(tasks) == ["0", "1"] and spec.extra["skipped_tasks"] == 1  # task 2 needs a user-side tool
@@ -65,8 +70,9 @@ def test_ground_truth_scores_one(spec):
 
 
 def test_wrong_order_scores_lower(spec):
-    assert_wrong_write_scores_lower(spec, "0", "place_order",
-                                    lambda a: {**a, "items": [{"product_id": "p_candle", "quantity": 3}]})
+    assert_wrong_write_scores_lower(
+        spec, "0", "place_order", lambda a: {**a, "items": [{"product_id": "p_candle", "quantity": 3}]}
+    )
 
 
 def test_env_assertions_fail_when_nothing_is_done(spec):
@@ -77,8 +83,13 @@ def test_errors_roll_back(spec):
     session = ToolSession(spec)
     session.reset("seed")
     before = session.dump()
-    outcome = session.call("place_order", {"customer_id": "cus_1", "items": [
-        {"product_id": "p_candle", "quantity": 1}, {"product_id": "p_mug", "quantity": 9}]})
+    outcome = session.call(
+        "place_order",
+        {
+            "customer_id": "cus_1",
+            "items": [{"product_id": "p_candle", "quantity": 1}, {"product_id": "p_mug", "quantity": 9}],
+        },
+    )
     assert outcome.text == "Error: ValueError: Not enough Stoneware mug in stock"
     assert session.dump() == before  # the candle taken before the failure is back
     session.close()
@@ -92,8 +103,9 @@ def test_sessions_are_isolated(spec):
 @pytest.fixture(scope="module")
 def outfitters(outfitters_data, tmp_path_factory):
     """A realistic tau2-shaped domain, converted as `envfactory import` converts it."""
-    return convert_checked("tau2", outfitters_data, tmp_path_factory.mktemp("outfitters"),
-                           ImportOptions(code=str(OUTFITTERS)))
+    return convert_checked(
+        "tau2", outfitters_data, tmp_path_factory.mktemp("outfitters"), ImportOptions(code=str(OUTFITTERS))
+    )
 
 
 def test_a_gold_action_that_fails_in_tau2_is_matched_by_the_same_failure(outfitters):

@@ -160,7 +160,9 @@ def test_forged_and_garbled_answers_end_the_worker_not_the_verdict(worker, host)
         result = run(worker, host, name)
         assert result.status == "crashed" and result.value is None, (name, result)
     assert worker.call("write_outside.py:main", {k: v for k, v in host.items() if k != "hits"}).status in (
-        "ok", "violation")  # a fresh worker answers the next call
+        "ok",
+        "violation",
+    )  # a fresh worker answers the next call
 
 
 @pytest.mark.parametrize("attack", ["forged_results_for_every_id", "results_forged_ahead"])

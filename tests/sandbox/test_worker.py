@@ -25,8 +25,10 @@ PROBE = (
 
 @pytest.fixture(scope="module")
 def worker():
-    with Worker(LIMITS, files={"probe.py": PROBE, "count.py": "calls = []\ndef main(p):\n    calls.append(p)\n"
-                               "    return len(calls)\n"}) as sandboxed:
+    with Worker(
+        LIMITS,
+        files={"probe.py": PROBE, "count.py": "calls = []\ndef main(p):\n    calls.append(p)\n    return len(calls)\n"},
+    ) as sandboxed:
         yield sandboxed
 
 

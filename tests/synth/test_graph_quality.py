@@ -37,15 +37,21 @@ def _copy(tmp_path, key="notion"):
     return target, json.loads(target.read_text())
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["inputs"].pop("empty_trash"), "tools differ"),
-    (lambda d: d["inputs"]["update_page"].pop("icon"), "inputs of update_page differ"),
-    (lambda d: d["entities"]["page"]["producers"].append("search_pages results[].nope"), "no output 'results[].nope'"),
-    (lambda d: d["entities"]["page"]["consumers"].append("create_page title"), "not an internal input"),
-    (lambda d: d["entities"]["page"]["producers"].append("add_connection "), "is not 'tool path'"),
-    (lambda d: d.update(env_version=7), "labelled version 7"),
-    (lambda d: d["inputs"]["update_page"].update(icon="maybe"), "internal or external"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["inputs"].pop("empty_trash"), "tools differ"),
+        (lambda d: d["inputs"]["update_page"].pop("icon"), "inputs of update_page differ"),
+        (
+            lambda d: d["entities"]["page"]["producers"].append("search_pages results[].nope"),
+            "no output 'results[].nope'",
+        ),
+        (lambda d: d["entities"]["page"]["consumers"].append("create_page title"), "not an internal input"),
+        (lambda d: d["entities"]["page"]["producers"].append("add_connection "), "is not 'tool path'"),
+        (lambda d: d.update(env_version=7), "labelled version 7"),
+        (lambda d: d["inputs"]["update_page"].update(icon="maybe"), "internal or external"),
+    ],
+)
 def test_a_gold_file_that_does_not_fit_fails_loudly(tmp_path, notion_spec, change, message):
     target, data = _copy(tmp_path)
     change(data)
@@ -66,8 +72,14 @@ def test_user_only_tools_neither_produce_nor_take(tmp_path, notion_spec):
 def _graph(edges, roles):
     graph = ToolGraph()
     for tool in ("a", "b", "c"):
-        graph.add_tool(tool, description=tool, read_only=True, user_only=False,
-                       inputs=[{"name": "x", "type": "string", "required": True, "description": ""}], outputs=[])
+        graph.add_tool(
+            tool,
+            description=tool,
+            read_only=True,
+            user_only=False,
+            inputs=[{"name": "x", "type": "string", "required": True, "description": ""}],
+            outputs=[],
+        )
     for u, v in edges:
         graph.add_dependency(u, v, "seed", [("id", "x", 1.0)])
     graph.set_roles(roles, "test")
@@ -75,8 +87,13 @@ def _graph(edges, roles):
 
 
 def test_scores_count_edges_and_classes():
-    gold = GoldStandard("toy", 0, "dev", {"a.x": "external", "b.x": "internal", "c.x": "internal"},
-                        frozenset({("a", "b", "x"), ("a", "c", "x"), ("b", "c", "x")}))
+    gold = GoldStandard(
+        "toy",
+        0,
+        "dev",
+        {"a.x": "external", "b.x": "internal", "c.x": "internal"},
+        frozenset({("a", "b", "x"), ("a", "c", "x"), ("b", "c", "x")}),
+    )
     graph = _graph([("a", "b"), ("c", "a")], {"a.x": "external", "b.x": "internal", "c.x": "external"})
     result = score(graph, gold)
     assert (result.edges, result.gold_edges, result.true_positives) == (2, 3, 1)

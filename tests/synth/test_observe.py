@@ -83,4 +83,5 @@ def test_the_user_signs_in_with_a_seed_account_that_has_records(hertz_spec):
     assert account.arguments["login"] in {account.row["member_number"], account.row["email"]}
     assert account.own["reservations"] and all(r["member_number"] == account.key for r in account.own["reservations"])
     assert obs.observed("list_reservations") and obs.output_columns(
-        "list_reservations", "results[].confirmation_number") == {("reservations", "confirmation_number")}
+        "list_reservations", "results[].confirmation_number"
+    ) == {("reservations", "confirmation_number")}

@@ -100,8 +100,14 @@ def test_failed_and_redundant_calls_are_removed(synthesized):
     assert ("query_database", False) in raw and raw.count(("query_database", True)) == 2
     assert len(raw) == 9
     kept = [c.name for c in result.task.agent_calls]
-    assert kept == ["search_pages", "query_database", "retrieve_block_children", "list_users", "update_page",
-                    "create_comment"]
+    assert kept == [
+        "search_pages",
+        "query_database",
+        "retrieve_block_children",
+        "list_users",
+        "update_page",
+        "create_comment",
+    ]
     assert all(c.arguments.get("query") != "Emma Rossi" for c in result.task.agent_calls)  # the empty search
     assert result.task.turns[1].query.startswith("Thanks, that's helpful!")
 
@@ -213,8 +219,23 @@ def test_cli_is_resumable(tmp_path, capsys):
     chains = tmp_path / "chains.jsonl"
     chains.write_text(json.dumps(CHAIN) + "\n")
     out = tmp_path / "out"
-    argv = ["synth", "tasks", "notion", "--n", "1", "--k", "2", "--seed", str(SEED), "--chains", str(chains),
-            "--cassettes", str(CASSETTES), "--out", str(out)]
+    argv = [
+        "synth",
+        "tasks",
+        "notion",
+        "--n",
+        "1",
+        "--k",
+        "2",
+        "--seed",
+        str(SEED),
+        "--chains",
+        str(chains),
+        "--cassettes",
+        str(CASSETTES),
+        "--out",
+        str(out),
+    ]
     assert envfactory_main(argv) == 0
     written = OutputDir(out)
     assert [row["id"] for row in written.read("tasks.jsonl")] == [TASK_ID]
@@ -245,8 +266,17 @@ def test_split_chain_groups_of_one_to_five():
 def test_planned_rows_are_validated_by_the_schema():
     ctx = QueryGenContext(resolve("notion"), RecordedLLM(CASSETTES))
     seed = seed_snapshot(ctx)
-    dangling = {"comments": [{"id": "c-new-0001", "page_id": NORDLICHT.replace("7b1e", "0afa"), "author_id": "x",
-                          "text": "hi", "created_time": "2025-01-15T09:00:00Z"}]}
+    dangling = {
+        "comments": [
+            {
+                "id": "c-new-0001",
+                "page_id": NORDLICHT.replace("7b1e", "0afa"),
+                "author_id": "x",
+                "text": "hi",
+                "created_time": "2025-01-15T09:00:00Z",
+            }
+        ]
+    }
     with pytest.raises(ValueError, match="FOREIGN KEY|IntegrityError"):
         validate_rows(ctx, seed, dangling)
     with pytest.raises(ValueError, match="title.*Field required"):
@@ -299,7 +329,9 @@ def test_mask_variants():
     assert variants(page_size, 10) == [11, 20]
     assert variants({"type": "string"}, "Q4 roadmap") == ["Q4", "roadmap"]
     assert variants({"anyOf": [{"enum": ["page", "database"], "type": "string"}, {"type": "null"}]}, None) == [
-        "page", "database"]
+        "page",
+        "database",
+    ]
     assert variants({"type": "boolean"}, False) == [True]
     assert variants({"anyOf": [{"type": "string"}, {"type": "null"}]}, None) == []
     assert variants({"type": "array"}, [1]) == []

@@ -22,9 +22,16 @@ ACYCLIC = {
         "purge": [],
     },
     "edges": [
-        ("search", "get", "item_id"), ("make", "get", "item_id"), ("search", "edit", "item_id"),
-        ("make", "edit", "item_id"), ("get", "edit", "version_id"), ("search", "comment", "item_id"),
-        ("make", "comment", "item_id"), ("edit", "comment", None), ("comment", "purge", None), ("edit", "purge", None),
+        ("search", "get", "item_id"),
+        ("make", "get", "item_id"),
+        ("search", "edit", "item_id"),
+        ("make", "edit", "item_id"),
+        ("get", "edit", "version_id"),
+        ("search", "comment", "item_id"),
+        ("make", "comment", "item_id"),
+        ("edit", "comment", None),
+        ("comment", "purge", None),
+        ("edit", "purge", None),
     ],
 }
 CYCLIC = {
@@ -38,7 +45,10 @@ def graph_of(definition: dict) -> ToolGraph:
     graph = ToolGraph()
     for tool, inputs in definition["tools"].items():
         graph.add_tool(
-            tool, description=tool, read_only=False, user_only=False,
+            tool,
+            description=tool,
+            read_only=False,
+            user_only=False,
             inputs=[{"name": n, "type": "string", "required": r, "description": ""} for n, _, r in inputs],
             outputs=[{"name": "out", "path": "out", "type": "string"}],
         )
@@ -94,8 +104,9 @@ def test_depth_cap_is_respected():
 
 
 def test_extra_prior_probability():
-    graph = graph_of({"tools": {"lister": [], "reader": [("cursor", "internal", False)]},
-                      "edges": [("lister", "reader", "cursor")]})
+    graph = graph_of(
+        {"tools": {"lister": [], "reader": [("cursor", "internal", False)]}, "edges": [("lister", "reader", "cursor")]}
+    )
     always = TopologySampler(graph, p_extra=1.0).sample("reader", 1, 0)
     never = TopologySampler(graph, p_extra=0.0).sample("reader", 1, 0)
     assert always.tools == ["lister", "reader"] and never.tools == ["reader"]
@@ -113,8 +124,12 @@ def test_sampling_is_deterministic_per_seed():
 
 
 def test_forward_expansion_takes_one_to_k_neighbours():
-    fan = graph_of({"tools": {"hub": []} | {f"leaf{i}": [] for i in range(4)},
-                    "edges": [("hub", f"leaf{i}", None) for i in range(4)]})
+    fan = graph_of(
+        {
+            "tools": {"hub": []} | {f"leaf{i}": [] for i in range(4)},
+            "edges": [("hub", f"leaf{i}", None) for i in range(4)],
+        }
+    )
     for k, most in ((1, 1), (3, 3)):
         counts = [len(TopologySampler(fan, k=k).sample("hub", 5, s).tools) - 1 for s in range(200)]
         assert min(counts) >= 1 and max(counts) == most
@@ -129,6 +144,7 @@ def test_random_walk_follows_edges():
 
 
 # ---------------------------------------------------------------- execution on real environments
+
 
 @pytest.fixture(scope="module")
 def hotel_graph(hotel, embedder):
@@ -186,9 +202,13 @@ def test_executability_metric_on_a_sample_of_the_zoo(embedder):
     assert topology >= 0.75 and topology - walk >= 0.25, rows
     assert all(r["topology"].executable >= r["random_walk"].executable for r in rows.values()), rows
     assert np.mean([r["topology"].executes for r in rows.values()]) >= np.mean(
-        [r["random_walk"].executes for r in rows.values()]), rows
-    assert np.mean([r["topology"].nonlinear for r in rows.values()]) > 0 == max(
-        r["random_walk"].nonlinear for r in rows.values())
+        [r["random_walk"].executes for r in rows.values()]
+    ), rows
+    assert (
+        np.mean([r["topology"].nonlinear for r in rows.values()])
+        > 0
+        == max(r["random_walk"].nonlinear for r in rows.values())
+    )
 
 
 def test_the_sign_in_prelude_grants_every_scope_a_chain_may_need(embedder):
@@ -209,11 +229,14 @@ def test_the_sign_in_prelude_grants_every_scope_a_chain_may_need(embedder):
 
 # ---------------------------------------------------------------- Algorithm 2's choices
 
+
 def test_a_pending_producer_is_never_a_prior():
-    graph = graph_of({
-        "tools": {"a": [("y", "internal", True)], "b": [("x", "internal", True)], "c": []},
-        "edges": [("a", "b", "x"), ("b", "a", "y"), ("c", "a", "y")],
-    })
+    graph = graph_of(
+        {
+            "tools": {"a": [("y", "internal", True)], "b": [("x", "internal", True)], "c": []},
+            "edges": [("a", "b", "x"), ("b", "a", "y"), ("c", "a", "y")],
+        }
+    )
     for seed in range(40):
         chain = TopologySampler(graph, p_extra=0.0).sample("b", 1, seed)
         assert chain.tools == ["c", "a", "b"] and chain.executable(), chain.tools  # never b as a's prior
@@ -221,8 +244,13 @@ def test_a_pending_producer_is_never_a_prior():
 
 def test_producers_that_need_least_and_score_best_are_preferred():
     definition = {
-        "tools": {"find": [], "lookup": [("key", "internal", True)], "use": [("x", "internal", True)],
-                  "list": [], "other": []},
+        "tools": {
+            "find": [],
+            "lookup": [("key", "internal", True)],
+            "use": [("x", "internal", True)],
+            "list": [],
+            "other": [],
+        },
         "edges": [("find", "use", "x"), ("lookup", "use", "x"), ("list", "lookup", "key")],
     }
     graph = graph_of(definition)
@@ -235,10 +263,16 @@ def test_producers_that_need_least_and_score_best_are_preferred():
 
 
 def test_a_group_the_seed_showed_needed_gets_one_producer():
-    graph = graph_of({
-        "tools": {"pages": [], "dbs": [], "create": [("parent_page_id", "internal", False), ("database_id", "internal", False)]},
-        "edges": [("pages", "create", "parent_page_id"), ("dbs", "create", "database_id")],
-    })
+    graph = graph_of(
+        {
+            "tools": {
+                "pages": [],
+                "dbs": [],
+                "create": [("parent_page_id", "internal", False), ("database_id", "internal", False)],
+            },
+            "edges": [("pages", "create", "parent_page_id"), ("dbs", "create", "database_id")],
+        }
+    )
     assert TopologySampler(graph, p_extra=0.0).sample("create", 1, 0).tools == ["create"]  # optional: no prior
     graph.tool("create")["needs_one_of"] = ["database_id", "parent_page_id"]
     alone = Chain(["create"], "create", "test", graph)
@@ -252,8 +286,9 @@ def test_going_back_for_another_choice_keeps_the_calls_replayable(hotel, hotel_g
 
     graph = ToolGraph.from_json(hotel_graph.to_json())
     graph.add_dependency("search_hotels", "cancel_booking", "rule", [("[].id", "booking_id", 1.0)])  # a wrong link
-    chain = Chain(["search_hotels", "cancel_booking"], "search_hotels", "test", graph,
-                  links=[("search_hotels", "cancel_booking")])
+    chain = Chain(
+        ["search_hotels", "cancel_booking"], "search_hotels", "test", graph, links=[("search_hotels", "cancel_booking")]
+    )
     graph.remove_dependency("book_hotel", "cancel_booking")
     graph.remove_dependency("list_bookings", "cancel_booking")
     result = execute_chain(hotel, chain, "seed", seed=0, internal_from_state=False, attempts=2, backtracks=3)
@@ -280,7 +315,10 @@ def test_hertz_chains_run_for_a_seed_member(hertz_spec, hertz_graph):
     assert sign_in.arguments["login"] in {result.account.row["member_number"], result.account.row["email"]}
     assert check.arguments["pickup_location_id"] in {r["location_id"] for r in result.outputs[1]["results"]}
     assert create.arguments["pickup_datetime"] == check.arguments["pickup_datetime"]  # said once, kept
-    assert create.arguments["pickup_datetime"] > "2025-01-15" and cancel.arguments["confirmation_number"] == result.outputs[3]["confirmation_number"]
+    assert (
+        create.arguments["pickup_datetime"] > "2025-01-15"
+        and cancel.arguments["confirmation_number"] == result.outputs[3]["confirmation_number"]
+    )
     session = ToolSession(hertz_spec)
     session.reset("seed")
     for call in result.calls:

@@ -50,7 +50,8 @@ def test_degenerate_environments_give_zero():
 def test_apply_erpo_rewrites_experience_rewards_in_batch_order():
     def experience(rewards, envs, errors):
         return SimpleNamespace(
-            rewards=torch.tensor(rewards), labels=[json.dumps({"env": e}) for e in envs],
+            rewards=torch.tensor(rewards),
+            labels=[json.dumps({"env": e}) for e in envs],
             info={"user_error": torch.tensor(errors)},
         )
 

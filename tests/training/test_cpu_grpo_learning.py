@@ -36,7 +36,7 @@ def response(tokenizer, prompt: str, action: str) -> dict:
 
 def action_logprob(script, model, item: dict) -> float:
     ids = torch.tensor([item["observation_tokens"]])
-    (start, end), = item["action_ranges"]
+    ((start, end),) = item["action_ranges"]
     with torch.no_grad():
         return float(script.tiny.token_logprobs(model, ids)[0, start - 1 : end - 1].sum())
 
@@ -68,7 +68,7 @@ def test_only_action_tokens_carry_the_gradient(setup):
     optimizer = torch.optim.SGD(model.parameters(), lr=1.0)
     script.policy_step(model, optimizer, [item], torch.tensor([2.0]))
     ids = torch.tensor([item["observation_tokens"]])
-    (start, end), = item["action_ranges"]
+    ((start, end),) = item["action_ranges"]
     loss = -2.0 * script.tiny.token_logprobs(reference, ids)[0, start - 1 : end - 1].sum() / (end - start)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(reference.parameters(), 1.0)

@@ -36,7 +36,10 @@ def prompt_row(task_id: str, mode: str, turn: int = 0) -> dict:
 
 
 def run(
-    row: dict, actions: list[str], max_length: int = BIG, settings: SampleSettings | None = None,
+    row: dict,
+    actions: list[str],
+    max_length: int = BIG,
+    settings: SampleSettings | None = None,
     first_budget: int | None = None,
 ) -> tuple[dict, ScriptedEngine]:
     """One sample through the real executor; the prompt is the row rendered as OpenRLHF's PromptDataset does."""
@@ -60,8 +63,11 @@ def reference(label: EpisodeLabel, actions: list[str]) -> tuple[float, list[dict
         if label.mode == "turn" and "turn_reward" in info:
             score = info["turn_reward"]["total"]
             break
-        score = info["reward_components"]["total"] if terminated else env.current_score(
-            label.mode if label.mode == "turn" else "episode").total
+        score = (
+            info["reward_components"]["total"]
+            if terminated
+            else env.current_score(label.mode if label.mode == "turn" else "episode").total
+        )
     env.close()
     return score, info["messages"]
 
@@ -202,8 +208,11 @@ def test_history_truncation_keeps_the_last_turns_in_the_prompt():
     queries = [t.query for t in TASKS[task].turns]
     assert queries[2] in prompt and queries[0] not in prompt and queries[1] not in prompt
     assert prompt.startswith("<|im_start|>system\n" + row["messages"][0]["content"])
-    assert len(engine.prompts[0]) < len(tiny_tokenizer()(tiny_tokenizer().apply_chat_template(
-        row["messages"], tokenize=False, add_generation_prompt=True))["input_ids"])
+    assert len(engine.prompts[0]) < len(
+        tiny_tokenizer()(
+            tiny_tokenizer().apply_chat_template(row["messages"], tokenize=False, add_generation_prompt=True)
+        )["input_ids"]
+    )
     assert response["reward"] == pytest.approx(full["reward"]) == pytest.approx(1.0)
 
 

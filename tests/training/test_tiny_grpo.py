@@ -26,9 +26,33 @@ def load_script():
 
 def test_sft_then_grpo_steps_run_end_to_end_on_the_cpu(tmp_path, capsys):
     script = load_script()
-    assert script.main(["--device", "cpu", "--width", "64", "--layers", "1", "--vocab", "600", "--sft-steps", "3",
-                        "--grpo-steps", "2", "--prompts", "2", "--samples", "2", "--max-new-tokens", "12",
-                        "--out", str(tmp_path)]) == 0
+    assert (
+        script.main(
+            [
+                "--device",
+                "cpu",
+                "--width",
+                "64",
+                "--layers",
+                "1",
+                "--vocab",
+                "600",
+                "--sft-steps",
+                "3",
+                "--grpo-steps",
+                "2",
+                "--prompts",
+                "2",
+                "--samples",
+                "2",
+                "--max-new-tokens",
+                "12",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     report = json.loads((tmp_path / "report.json").read_text())
     assert len(report["sft_losses"]) == 3 and len(report["grpo"]) == 2
     # every token the engine generated is inside an action range the executor recorded, and nothing else is
@@ -42,8 +66,11 @@ def test_assistant_tokens_are_the_only_sft_targets():
     from training.tiny import chatml_tokenizer
 
     script = load_script()
-    messages = [{"role": "system", "content": "tools"}, {"role": "user", "content": "hi"},
-                {"role": "assistant", "content": "hello there"}]
+    messages = [
+        {"role": "system", "content": "tools"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello there"},
+    ]
     tokenizer = chatml_tokenizer([json.dumps(messages)], vocab_size=300)
     ids, mask = script.tokenize_chat(tokenizer, messages, max_tokens=10_000)
     assert (

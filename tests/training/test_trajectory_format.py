@@ -133,8 +133,23 @@ def test_trainer_rows_load_back_as_written(tmp_path):
     record = next(prompt_records("notion", "conversation", "test"))
     for trainer in ("openrlhf", "trl", "verl", "skyrl"):
         out = tmp_path / trainer
-        assert main(["train-data", "notion", "--mode", "conversation", "--split", "test", "--trainer", trainer,
-                     "--out", str(out)]) == 0
+        assert (
+            main(
+                [
+                    "train-data",
+                    "notion",
+                    "--mode",
+                    "conversation",
+                    "--split",
+                    "test",
+                    "--trainer",
+                    trainer,
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         first = datasets.load_dataset(str(out), split="test")[0]
         assert first == json.loads(json.dumps(renderer(trainer, "prompt")(record)))
     assert main(["train-data", "notion", "--mode", "sft", "--trainer", "verl", "--out", str(tmp_path / "x")]) == 2
@@ -145,8 +160,23 @@ def test_push_to_hub_sends_the_saved_rows(tmp_path, monkeypatch):
     # the Hub is the network boundary: record the call instead of sending
     monkeypatch.setattr(datasets.Dataset, "push_to_hub", lambda self, repo, **kw: pushed.append((self, repo, kw)))
     out = tmp_path / "sft"
-    assert main(["train-data", "notion", "--mode", "sft", "--split", "test", "--out", str(out),
-                 "--push-to-hub", "someone/envfactory-sft"]) == 0
-    (dataset, repo, options), = pushed
+    assert (
+        main(
+            [
+                "train-data",
+                "notion",
+                "--mode",
+                "sft",
+                "--split",
+                "test",
+                "--out",
+                str(out),
+                "--push-to-hub",
+                "someone/envfactory-sft",
+            ]
+        )
+        == 0
+    )
+    ((dataset, repo, options),) = pushed
     assert repo == "someone/envfactory-sft" and options == {"split": "test", "private": True}
     assert dataset.to_list() == datasets.load_dataset(str(out), split="test").to_list()

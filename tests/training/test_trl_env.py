@@ -114,13 +114,26 @@ def test_grpo_trainer_runs_mixed_environments_with_env_owned_rewards(tmp_path, m
         Recorded.__name__ = base.__name__
         factories[key] = Recorded
     args = GRPOConfig(
-        output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2, max_completion_length=200,
-        max_steps=1, learning_rate=1e-3, use_cpu=True, report_to=[], logging_steps=1, save_strategy="no",
-        max_tool_calling_iterations=2, shuffle_dataset=False, seed=0,
+        output_dir=str(tmp_path),
+        per_device_train_batch_size=4,
+        num_generations=2,
+        max_completion_length=200,
+        max_steps=1,
+        learning_rate=1e-3,
+        use_cpu=True,
+        report_to=[],
+        logging_steps=1,
+        save_strategy="no",
+        max_tool_calling_iterations=2,
+        shuffle_dataset=False,
+        seed=0,
     )
     trainer = GRPOTrainer(
-        model=scripted_model(tokenizer, rows), args=args, train_dataset=Dataset.from_list(rows),
-        processing_class=tokenizer, environment_factory=factories,
+        model=scripted_model(tokenizer, rows),
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        processing_class=tokenizer,
+        environment_factory=factories,
     )
     before = {n: p.detach().clone() for n, p in trainer.model.named_parameters()}
     trainer.train()
@@ -136,5 +149,6 @@ def test_grpo_trainer_runs_mixed_environments_with_env_owned_rewards(tmp_path, m
     assert all(sorted(values)[-1] == pytest.approx(1.0) and sorted(values)[0] < 1.0 for values in by_label.values())
     logged = trainer.state.log_history[0]
     assert logged["rewards/NotionEnvironment/mean"] == pytest.approx(
-        sum(v for key, v in rewards if '"notion"' in key) / sum(1 for key, _ in rewards if '"notion"' in key))
+        sum(v for key, v in rewards if '"notion"' in key) / sum(1 for key, _ in rewards if '"notion"' in key)
+    )
     assert any(not p.detach().equal(before[n]) for n, p in trainer.model.named_parameters())  # it trained

@@ -43,7 +43,7 @@ class ScriptedModel:
     def __call__(self, body: dict) -> dict:
         messages = body["messages"]
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
-        query, after = messages[start]["content"], messages[start + 1:]
+        query, after = messages[start]["content"], messages[start + 1 :]
         made = [c for m in after if m["role"] == "assistant" for c in m.get("tool_calls") or []]
         if made:
             good = made[0]["function"]["name"] != "no_such_tool"
@@ -72,17 +72,40 @@ def test_vf_eval_runs_the_zoo_environment_with_the_composite_rubric(tmp_path):
     endpoint.responder = ScriptedModel("notion")
     try:
         run = subprocess.run(
-            [str(VF_EVAL), "envfactory-verifiers", "-a", json.dumps({"env": "notion", "num_examples": 2}),
-             "-n", "2", "-r", "2", "-m", "scripted", "-b", endpoint.url, "-k", "ENVFACTORY_TEST_KEY", "-s",
-             "-o", str(tmp_path), "-d", "--disable-env-server"],
+            [
+                str(VF_EVAL),
+                "envfactory-verifiers",
+                "-a",
+                json.dumps({"env": "notion", "num_examples": 2}),
+                "-n",
+                "2",
+                "-r",
+                "2",
+                "-m",
+                "scripted",
+                "-b",
+                endpoint.url,
+                "-k",
+                "ENVFACTORY_TEST_KEY",
+                "-s",
+                "-o",
+                str(tmp_path),
+                "-d",
+                "--disable-env-server",
+            ],
             env={**os.environ, "ENVFACTORY_TEST_KEY": "sk-test", "PYTHONPATH": str(REPO)},
-            capture_output=True, text=True, timeout=600,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
     finally:
         endpoint.close()
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    results = [json.loads(line) for path in glob.glob(str(tmp_path / "evals" / "*" / "*" / "results.jsonl"))
-               for line in open(path)]
+    results = [
+        json.loads(line)
+        for path in glob.glob(str(tmp_path / "evals" / "*" / "*" / "results.jsonl"))
+        for line in open(path)
+    ]
     assert len(results) == 4 and {r["example_id"] for r in results} == {0, 1}
     for example in (0, 1):
         good, bad = sorted((r for r in results if r["example_id"] == example), key=lambda r: -r["reward"])

@@ -104,15 +104,18 @@ def verl_setup(tmp_path_factory):
     for name, rows in (("turns", turn_rows), ("conversations", conversation_rows)):
         write_dataset(rows, folder / name, trajectory_format=False)
     with initialize_config_dir(config_dir=str(Path(verl.__file__).parent / "trainer" / "config"), version_base=None):
-        config = compose(config_name="ppo_trainer", overrides=[
-            f"actor_rollout_ref.model.path={model_dir}",
-            f"actor_rollout_ref.rollout.agent.agent_loop_config_path={AGENT_LOOPS}",
-            "actor_rollout_ref.rollout.name=vllm",
-            "actor_rollout_ref.rollout.prompt_length=16384",
-            "actor_rollout_ref.rollout.response_length=16384",
-            "actor_rollout_ref.rollout.n=2",
-            "data.max_prompt_length=16384",
-        ])
+        config = compose(
+            config_name="ppo_trainer",
+            overrides=[
+                f"actor_rollout_ref.model.path={model_dir}",
+                f"actor_rollout_ref.rollout.agent.agent_loop_config_path={AGENT_LOOPS}",
+                "actor_rollout_ref.rollout.name=vllm",
+                "actor_rollout_ref.rollout.prompt_length=16384",
+                "actor_rollout_ref.rollout.response_length=16384",
+                "actor_rollout_ref.rollout.n=2",
+                "data.max_prompt_length=16384",
+            ],
+        )
     turns = {}
     for env in ("notion", "stripe"):
         for task in load_tasks(load_zoo_environment(env)).values():
@@ -155,7 +158,7 @@ def generate(config, parquet: Path, turns: dict, monkeypatch, response_length: i
 
 def responses(output, tokenizer) -> list[tuple[str, str]]:
     """Each sample's response tokens decoded in two parts: the model's (mask 1) and the context's (mask 0)."""
-    lengths = output.batch["attention_mask"][:, output.batch["prompts"].shape[1]:].sum(-1)
+    lengths = output.batch["attention_mask"][:, output.batch["prompts"].shape[1] :].sum(-1)
     out = []
     for i, length in enumerate(lengths.tolist()):
         tokens, mask = output.batch["responses"][i][:length], output.batch["response_mask"][i][:length].bool()
@@ -181,7 +184,7 @@ def test_verl_worker_plays_turn_samples_with_the_composite_reward(verl_setup, mo
     rm = output.batch["rm_scores"]
     scores = rm.sum(-1).tolist()
     assert all(score == pytest.approx(1.0) if ok else score < 1.0 for score, ok in zip(scores, good))
-    lengths = output.batch["attention_mask"][:, output.batch["prompts"].shape[1]:].sum(-1)
+    lengths = output.batch["attention_mask"][:, output.batch["prompts"].shape[1] :].sum(-1)
     assert all(rm[i, lengths[i] - 1] == scores[i] for i in range(4))
     # every component reaches verl's reward_extra_info
     keys = output.meta_info["reward_extra_keys"]
@@ -217,7 +220,7 @@ def test_conversation_samples_get_the_next_request_as_context(verl_setup, monkey
 def test_a_budget_stop_pays_the_partial_score(verl_setup, monkeypatch):
     config, parquet, _, turns = verl_setup
     output, _, server, _ = generate(config, parquet["turns"], turns, monkeypatch, response_length=8)
-    lengths = output.batch["attention_mask"][:, output.batch["prompts"].shape[1]:].sum(-1)
+    lengths = output.batch["attention_mask"][:, output.batch["prompts"].shape[1] :].sum(-1)
     assert lengths.max() <= 8 and server.max_tokens[0] == 8
     # the cut call could not run: the score is the turn's score without it (never the full reward)
     assert (output.batch["rm_scores"].sum(-1) < 1.0).all()

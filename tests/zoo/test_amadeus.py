@@ -21,6 +21,7 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 # ---------------------------------------------------------------- seed lookups (by name and route, not raw ids)
 
+
 def profile(first: str, last: str) -> str:
     return next(t["id"] for t in SEED["travelers"] if (t["first_name"], t["last_name"]) == (first, last))
 
@@ -31,7 +32,8 @@ def party(*names: tuple[str, str]) -> list[dict[str, str]]:
 
 def order_of(last: str, first: str | None = None, status: str | None = None) -> dict[str, Any]:
     return next(
-        o for o in SEED["flight_orders"]
+        o
+        for o in SEED["flight_orders"]
         if any(t["lastName"] == last and first in (None, t["firstName"]) for t in o["travelers"])
         and status in (None, o["status"])
     )
@@ -61,8 +63,14 @@ def fails(session: ToolSession, name: str, kind: str, fragment: str, /, caller: 
 
 def search(session: ToolSession, origin: str, destination: str, day: str, **args: Any) -> list[dict[str, Any]]:
     args.setdefault("max_results", 250)
-    return ok(session, "search_flight_offers", origin_location_code=origin, destination_location_code=destination,
-              departure_date=day, **args)["data"]
+    return ok(
+        session,
+        "search_flight_offers",
+        origin_location_code=origin,
+        destination_location_code=destination,
+        departure_date=day,
+        **args,
+    )["data"]
 
 
 def offer_on(session: ToolSession, origin: str, destination: str, day: str, brand: str, **args: Any) -> dict[str, Any]:
@@ -78,13 +86,19 @@ def segment_flights(offer_id: str) -> list[str]:
 
 
 def book(session: ToolSession, offer_id: str, *profiles: str, **args: Any) -> dict[str, Any]:
-    return ok(session, "create_flight_order", flight_offer_id=offer_id,
-              travelers=[{"traveler_profile_id": p} for p in profiles], **args)
+    return ok(
+        session,
+        "create_flight_order",
+        flight_offer_id=offer_id,
+        travelers=[{"traveler_profile_id": p} for p in profiles],
+        **args,
+    )
 
 
 def payments_of(session: ToolSession, order_id: str) -> list[tuple[str, int]]:
-    return sorted((p["type"], p["amount"]) for p in session.dump()["payments"].values()
-                  if p["flight_order_id"] == order_id)
+    return sorted(
+        (p["type"], p["amount"]) for p in session.dump()["payments"].values() if p["flight_order_id"] == order_id
+    )
 
 
 def free_seats(session: ToolSession, order_id: str, segment: str = "1") -> list[dict[str, Any]]:
@@ -92,6 +106,7 @@ def free_seats(session: ToolSession, order_id: str, segment: str = "1") -> list[
 
 
 # ---------------------------------------------------------------- locations and offers
+
 
 def test_airport_search_finds_cities_and_their_airports(session):
     found = ok(session, "search_airports", keyword="london")
@@ -121,8 +136,9 @@ def test_search_leaves_out_flights_without_enough_seats(session):
     full = "LH170-20250516"
     assert flight(full)["seats_left"]["ECONOMY"] == 1
     one = {o["id"] for o in search(session, "FRA", "BER", "2025-05-16", travel_class="ECONOMY", non_stop=True)}
-    two = {o["id"] for o in search(session, "FRA", "BER", "2025-05-16", travel_class="ECONOMY", non_stop=True,
-                                    adults=2)}
+    two = {
+        o["id"] for o in search(session, "FRA", "BER", "2025-05-16", travel_class="ECONOMY", non_stop=True, adults=2)
+    }
     assert any(full in i for i in one) and not any(full in i for i in two)
     assert all(o["numberOfBookableSeats"] <= 9 for o in search(session, "FRA", "BER", "2025-05-16"))
 
@@ -166,20 +182,29 @@ def test_price_gives_traveler_types_and_fare_rules(session):
 
 
 def test_price_unknown_offer_is_not_found(session):
-    fails(session, "price_flight_offer", "NotFound", "search flight offers again",
-          flight_offer_id="LH1-20250515/ECOFLEX")
+    fails(
+        session, "price_flight_offer", "NotFound", "search flight offers again", flight_offer_id="LH1-20250515/ECOFLEX"
+    )
     fails(session, "price_flight_offer", "NotFound", "not found", flight_offer_id="garbage")
 
 
 # ---------------------------------------------------------------- booking
 
+
 def test_confirmed_order_takes_seats_charges_and_credits_partner_miles(session):
     offer = offer_on(session, "FRA", "LIS", "2025-05-15", "ECOCLASSIC", non_stop=True)
     (flight_id,) = segment_flights(offer["id"])
     before = seats_left(session, flight_id, "ECONOMY")
-    order = ok(session, "create_flight_order", flight_offer_id=offer["id"], travelers=[
-        {"traveler_profile_id": profile("ANNA", "WEBER"), "loyalty_program_owner": "LH"},
-        {"traveler_profile_id": profile("ELLA", "WEBER")}, {"traveler_profile_id": profile("TIM", "WEBER")}])
+    order = ok(
+        session,
+        "create_flight_order",
+        flight_offer_id=offer["id"],
+        travelers=[
+            {"traveler_profile_id": profile("ANNA", "WEBER"), "loyalty_program_owner": "LH"},
+            {"traveler_profile_id": profile("ELLA", "WEBER")},
+            {"traveler_profile_id": profile("TIM", "WEBER")},
+        ],
+    )
     assert order["status"] == "TICKETED" and len(order["associatedRecords"][0]["reference"]) == 6
     types = [(t["id"], t["name"]["firstName"], t["travelerType"], t["associatedAdultId"]) for t in order["travelers"]]
     assert types == [("1", "ANNA", "ADULT", None), ("2", "TIM", "ADULT", None), ("3", "ELLA", "HELD_INFANT", "1")]
@@ -192,61 +217,127 @@ def test_confirmed_order_takes_seats_charges_and_credits_partner_miles(session):
 
 def test_star_alliance_program_is_credited_on_a_partner(session):
     offer = offer_on(session, "SFO", "FRA", "2025-05-20", "PREMECO", included_airline_codes=["LH"])
-    order = ok(session, "create_flight_order", flight_offer_id=offer["id"], travelers=[
-        {"traveler_profile_id": profile("YUKI", "TANAKA"), "loyalty_program_owner": "UA"}])
+    order = ok(
+        session,
+        "create_flight_order",
+        flight_offer_id=offer["id"],
+        travelers=[{"traveler_profile_id": profile("YUKI", "TANAKA"), "loyalty_program_owner": "UA"}],
+    )
     assert order["travelers"][0]["loyaltyPrograms"][0]["programOwner"] == "UA"
 
 
 def test_loyalty_of_another_alliance_is_refused(session):
     offer = offer_on(session, "FRA", "LIS", "2025-05-15", "ECOCLASSIC", non_stop=True)
-    fails(session, "create_flight_order", "InvalidRequest", "cannot be credited", flight_offer_id=offer["id"],
-          travelers=[{"traveler_profile_id": profile("JONAS", "BECKER"), "loyalty_program_owner": "AF"}])
-    fails(session, "create_flight_order", "InvalidRequest", "no saved BA", flight_offer_id=offer["id"],
-          travelers=[{"traveler_profile_id": profile("JONAS", "BECKER"), "loyalty_program_owner": "BA"}])
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "cannot be credited",
+        flight_offer_id=offer["id"],
+        travelers=[{"traveler_profile_id": profile("JONAS", "BECKER"), "loyalty_program_owner": "AF"}],
+    )
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "no saved BA",
+        flight_offer_id=offer["id"],
+        travelers=[{"traveler_profile_id": profile("JONAS", "BECKER"), "loyalty_program_owner": "BA"}],
+    )
 
 
 def test_booking_needs_birth_date_and_adult_contact(session):
     offer = offer_on(session, "FRA", "LIS", "2025-05-15", "ECOCLASSIC", non_stop=True)
-    fails(session, "create_flight_order", "InvalidRequest", "dateOfBirth is required", flight_offer_id=offer["id"],
-          travelers=party(("MARCO", "ROSSI"), ("MILA", "ROSSI")))
-    fails(session, "create_flight_order", "InvalidRequest", "contact", flight_offer_id=offer["id"],
-          travelers=[{"traveler_profile_id": profile("HANNAH", "SCHULZ")}])
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "dateOfBirth is required",
+        flight_offer_id=offer["id"],
+        travelers=party(("MARCO", "ROSSI"), ("MILA", "ROSSI")),
+    )
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "contact",
+        flight_offer_id=offer["id"],
+        travelers=[{"traveler_profile_id": profile("HANNAH", "SCHULZ")}],
+    )
     ok(session, "update_traveler_profile", traveler_profile_id=profile("HANNAH", "SCHULZ"), email="Hannah@Larkspur.io")
     assert book(session, offer["id"], profile("HANNAH", "SCHULZ"))["status"] == "TICKETED"
 
 
 def test_minors_cannot_fly_alone_and_infants_need_their_own_adult(session):
     offer = offer_on(session, "FRA", "LIS", "2025-05-15", "ECOCLASSIC", non_stop=True)
-    fails(session, "create_flight_order", "InvalidRequest", "At least one adult", flight_offer_id=offer["id"],
-          travelers=[{"traveler_profile_id": profile("LUCA", "ROSSI")}])
-    fails(session, "create_flight_order", "InvalidRequest", "different travelers", flight_offer_id=offer["id"],
-          travelers=party(("ANNA", "WEBER"), ("ANNA", "WEBER")))
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "At least one adult",
+        flight_offer_id=offer["id"],
+        travelers=[{"traveler_profile_id": profile("LUCA", "ROSSI")}],
+    )
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "different travelers",
+        flight_offer_id=offer["id"],
+        travelers=party(("ANNA", "WEBER"), ("ANNA", "WEBER")),
+    )
 
 
 def test_sold_out_segment_fails_the_whole_order(session):
-    offer_id = next(o["id"] for o in search(session, "FRA", "BER", "2025-05-16", non_stop=True)
-                    if "LH170-20250516" in o["id"] and o["fare"]["brandedFare"] == "ECOLIGHT")
-    fails(session, "create_flight_order", "Conflict", "SEGMENT SELL FAILURE", flight_offer_id=offer_id,
-          travelers=party(("FELIX", "BRAUN"), ("ANNA", "WEBER")))
+    offer_id = next(
+        o["id"]
+        for o in search(session, "FRA", "BER", "2025-05-16", non_stop=True)
+        if "LH170-20250516" in o["id"] and o["fare"]["brandedFare"] == "ECOLIGHT"
+    )
+    fails(
+        session,
+        "create_flight_order",
+        "Conflict",
+        "SEGMENT SELL FAILURE",
+        flight_offer_id=offer_id,
+        travelers=party(("FELIX", "BRAUN"), ("ANNA", "WEBER")),
+    )
     book(session, offer_id, profile("FELIX", "BRAUN"))
     assert seats_left(session, "LH170-20250516", "ECONOMY") == 0
-    fails(session, "create_flight_order", "Conflict", "0 seat(s) left", flight_offer_id=offer_id,
-          travelers=[{"traveler_profile_id": profile("ANNA", "WEBER")}])
+    fails(
+        session,
+        "create_flight_order",
+        "Conflict",
+        "0 seat(s) left",
+        flight_offer_id=offer_id,
+        travelers=[{"traveler_profile_id": profile("ANNA", "WEBER")}],
+    )
 
 
 def test_departed_flights_cannot_be_booked(session):
     session.reset("seed", datetime(2025, 5, 15, 12, 0, tzinfo=timezone.utc))
     offer_id = order_of("BRAUN")["flight_offer_id"].split("~")[0] + "/ECOCLASSIC"
-    fails(session, "create_flight_order", "Conflict", "already departed", flight_offer_id=offer_id,
-          travelers=[{"traveler_profile_id": profile("ANNA", "WEBER")}])
+    fails(
+        session,
+        "create_flight_order",
+        "Conflict",
+        "already departed",
+        flight_offer_id=offer_id,
+        travelers=[{"traveler_profile_id": profile("ANNA", "WEBER")}],
+    )
 
 
 def test_hold_reserves_seats_without_payment_until_the_traveler_approves(session):
     offer = offer_on(session, "LON", "AMS", "2025-05-16", "ECOLIGHT", adults=2)
     (flight_id,) = segment_flights(offer["id"])
     before = seats_left(session, flight_id, "ECONOMY")
-    order = book(session, offer["id"], profile("PRIYA", "RAMAN"), profile("SARA", "LINDQVIST"),
-                 ticketing_option="DELAY_TO_CANCEL")
+    order = book(
+        session,
+        offer["id"],
+        profile("PRIYA", "RAMAN"),
+        profile("SARA", "LINDQVIST"),
+        ticketing_option="DELAY_TO_CANCEL",
+    )
     assert order["status"] == "HELD" and order["ticketingAgreement"]["dateTime"] == "2025-05-10T23:59:00"
     assert payments_of(session, order["id"]) == [] and seats_left(session, flight_id, "ECONOMY") == before - 2
     pnr = order["associatedRecords"][0]["reference"]
@@ -261,8 +352,15 @@ def test_lapsed_hold_cannot_be_paid_and_late_holds_are_refused(session):
     fails(session, "approve_payment", "Conflict", "lapsed", caller="user", record_locator=lapsed["record_locator"])
     session.reset("seed", datetime(2025, 5, 15, 8, 0, tzinfo=timezone.utc))
     offer = offer_on(session, "FRA", "BER", "2025-05-15", "ECOCLASSIC", non_stop=True)
-    fails(session, "create_flight_order", "InvalidRequest", "cannot be held", flight_offer_id=offer["id"],
-          travelers=[{"traveler_profile_id": profile("ANNA", "WEBER")}], ticketing_option="DELAY_TO_CANCEL")
+    fails(
+        session,
+        "create_flight_order",
+        "InvalidRequest",
+        "cannot be held",
+        flight_offer_id=offer["id"],
+        travelers=[{"traveler_profile_id": profile("ANNA", "WEBER")}],
+        ticketing_option="DELAY_TO_CANCEL",
+    )
 
 
 def test_cancel_all_held_orders_releases_every_hold_and_nothing_else(session):
@@ -281,6 +379,7 @@ def test_cancel_all_held_orders_releases_every_hold_and_nothing_else(session):
 
 
 # ---------------------------------------------------------------- cancelling and changing
+
 
 def test_basic_fare_cancels_without_refund(session):
     marco = order_of("ROSSI", "MARCO")
@@ -321,15 +420,24 @@ def test_flown_orders_cannot_be_cancelled(session):
 def test_basic_fare_cannot_change(session):
     marco = order_of("ROSSI", "MARCO")
     new = offer_on(session, "MUC", "LIN", "2025-05-17", "ECOLIGHT", return_date="2025-05-18")
-    fails(session, "change_flight_order", "Conflict", "non-changeable", flight_order_id=marco["id"],
-          new_flight_offer_id=new["id"])
+    fails(
+        session,
+        "change_flight_order",
+        "Conflict",
+        "non-changeable",
+        flight_order_id=marco["id"],
+        new_flight_offer_id=new["id"],
+    )
 
 
 def test_standard_fare_change_charges_fee_and_difference_and_keeps_unchanged_seats(session):
     felix = order_of("BRAUN")
     outbound, inbound = segment_flights(felix["flight_offer_id"])
-    new = next(o for o in search(session, "FRA", "LIS", "2025-05-15", return_date="2025-05-19", non_stop=True)
-               if o["fare"]["brandedFare"] == "ECOCLASSIC" and segment_flights(o["id"])[0] == outbound)
+    new = next(
+        o
+        for o in search(session, "FRA", "LIS", "2025-05-15", return_date="2025-05-19", non_stop=True)
+        if o["fare"]["brandedFare"] == "ECOCLASSIC" and segment_flights(o["id"])[0] == outbound
+    )
     new_return = segment_flights(new["id"])[1]
     before_old, before_new = seats_left(session, inbound, "ECONOMY"), seats_left(session, new_return, "ECONOMY")
     kept_before = seats_left(session, outbound, "ECONOMY")
@@ -358,46 +466,120 @@ def test_flexible_fare_changes_free(session):
 def test_change_keeps_fare_route_and_needs_a_ticket(session):
     felix = order_of("BRAUN")
     flex = offer_on(session, "FRA", "LIS", "2025-05-15", "ECOFLEX", return_date="2025-05-19", non_stop=True)
-    fails(session, "change_flight_order", "InvalidRequest", "keeps the booked fare", flight_order_id=felix["id"],
-          new_flight_offer_id=flex["id"])
+    fails(
+        session,
+        "change_flight_order",
+        "InvalidRequest",
+        "keeps the booked fare",
+        flight_order_id=felix["id"],
+        new_flight_offer_id=flex["id"],
+    )
     other_route = offer_on(session, "FRA", "MAD", "2025-05-15", "ECOCLASSIC", return_date="2025-05-19")
-    fails(session, "change_flight_order", "InvalidRequest", "same origin and destination", flight_order_id=felix["id"],
-          new_flight_offer_id=other_route["id"])
-    fails(session, "change_flight_order", "InvalidRequest", "same flights", flight_order_id=felix["id"],
-          new_flight_offer_id=felix["flight_offer_id"])
+    fails(
+        session,
+        "change_flight_order",
+        "InvalidRequest",
+        "same origin and destination",
+        flight_order_id=felix["id"],
+        new_flight_offer_id=other_route["id"],
+    )
+    fails(
+        session,
+        "change_flight_order",
+        "InvalidRequest",
+        "same flights",
+        flight_order_id=felix["id"],
+        new_flight_offer_id=felix["flight_offer_id"],
+    )
     emma = order_of("NOVAK", status="HELD")
-    fails(session, "change_flight_order", "Conflict", "only ticketed orders", flight_order_id=emma["id"],
-          new_flight_offer_id=emma["flight_offer_id"])
+    fails(
+        session,
+        "change_flight_order",
+        "Conflict",
+        "only ticketed orders",
+        flight_order_id=emma["id"],
+        new_flight_offer_id=emma["flight_offer_id"],
+    )
 
 
 # ---------------------------------------------------------------- seats
 
+
 def test_seat_assignment_moves_and_shows_as_occupied(session):
     jonas = order_of("BECKER")
     seat = next(s["number"] for s in free_seats(session, jonas["id"]) if "E" not in s["characteristicsCodes"])
-    order = ok(session, "assign_seat", flight_order_id=jonas["id"], segment_id="1", traveler_id="1",
-               seat_number=seat.lower())
+    order = ok(
+        session, "assign_seat", flight_order_id=jonas["id"], segment_id="1", traveler_id="1", seat_number=seat.lower()
+    )
     assert {"segmentId": "1", "travelerId": "1", "number": seat} in order["seatAssignments"]
     assert len([s for s in order["seatAssignments"] if s["segmentId"] == "1"]) == 1  # the previous seat is released
     assert seat not in {s["number"] for s in free_seats(session, jonas["id"])}
-    fails(session, "assign_seat", "Conflict", "already assigned", flight_order_id=jonas["id"], segment_id="1",
-          traveler_id="1", seat_number=seat)
+    fails(
+        session,
+        "assign_seat",
+        "Conflict",
+        "already assigned",
+        flight_order_id=jonas["id"],
+        segment_id="1",
+        traveler_id="1",
+        seat_number=seat,
+    )
 
 
 def test_seat_must_exist_be_free_and_in_the_booked_cabin(session):
     jonas = order_of("BECKER")
     seat_map = ok(session, "get_seatmap", flight_order_id=jonas["id"], segment_id="1", only_available=False)[0]
     taken = next(s["number"] for s in seat_map["decks"][0]["seats"] if s["seatAvailabilityStatus"] == "OCCUPIED")
-    fails(session, "assign_seat", "Conflict", "occupied", flight_order_id=jonas["id"], segment_id="1",
-          traveler_id="1", seat_number=taken)
-    fails(session, "assign_seat", "InvalidRequest", "is in BUSINESS", flight_order_id=jonas["id"], segment_id="1",
-          traveler_id="1", seat_number="1A")
-    fails(session, "assign_seat", "NotFound", "does not exist", flight_order_id=jonas["id"], segment_id="1",
-          traveler_id="1", seat_number="99Z")
-    fails(session, "assign_seat", "NotFound", "Segment '7'", flight_order_id=jonas["id"], segment_id="7",
-          traveler_id="1", seat_number="20A")
-    fails(session, "assign_seat", "NotFound", "Traveler '5'", flight_order_id=jonas["id"], segment_id="1",
-          traveler_id="5", seat_number="20A")
+    fails(
+        session,
+        "assign_seat",
+        "Conflict",
+        "occupied",
+        flight_order_id=jonas["id"],
+        segment_id="1",
+        traveler_id="1",
+        seat_number=taken,
+    )
+    fails(
+        session,
+        "assign_seat",
+        "InvalidRequest",
+        "is in BUSINESS",
+        flight_order_id=jonas["id"],
+        segment_id="1",
+        traveler_id="1",
+        seat_number="1A",
+    )
+    fails(
+        session,
+        "assign_seat",
+        "NotFound",
+        "does not exist",
+        flight_order_id=jonas["id"],
+        segment_id="1",
+        traveler_id="1",
+        seat_number="99Z",
+    )
+    fails(
+        session,
+        "assign_seat",
+        "NotFound",
+        "Segment '7'",
+        flight_order_id=jonas["id"],
+        segment_id="7",
+        traveler_id="1",
+        seat_number="20A",
+    )
+    fails(
+        session,
+        "assign_seat",
+        "NotFound",
+        "Traveler '5'",
+        flight_order_id=jonas["id"],
+        segment_id="1",
+        traveler_id="5",
+        seat_number="20A",
+    )
 
 
 def test_exit_rows_are_not_for_minors(session):
@@ -405,10 +587,24 @@ def test_exit_rows_are_not_for_minors(session):
     ids = {t["firstName"]: t["id"] for t in carters["travelers"]}
     exit_seat = next(s["number"] for s in free_seats(session, carters["id"]) if "E" in s["characteristicsCodes"])
     for minor in ("NOAH", "MAYA"):
-        fails(session, "assign_seat", "InvalidRequest", "under 18", flight_order_id=carters["id"], segment_id="1",
-              traveler_id=ids[minor], seat_number=exit_seat)
-    ok(session, "assign_seat", flight_order_id=carters["id"], segment_id="1", traveler_id=ids["BEN"],
-       seat_number=exit_seat)
+        fails(
+            session,
+            "assign_seat",
+            "InvalidRequest",
+            "under 18",
+            flight_order_id=carters["id"],
+            segment_id="1",
+            traveler_id=ids[minor],
+            seat_number=exit_seat,
+        )
+    ok(
+        session,
+        "assign_seat",
+        flight_order_id=carters["id"],
+        segment_id="1",
+        traveler_id=ids["BEN"],
+        seat_number=exit_seat,
+    )
 
 
 def test_infants_get_no_seat_and_their_adult_no_exit_row(session):
@@ -417,10 +613,26 @@ def test_infants_get_no_seat_and_their_adult_no_exit_row(session):
     seat_map = free_seats(session, order["id"])
     exit_seat = next(s["number"] for s in seat_map if "E" in s["characteristicsCodes"])
     plain = next(s["number"] for s in seat_map if "E" not in s["characteristicsCodes"])
-    fails(session, "assign_seat", "InvalidRequest", "no seat", flight_order_id=order["id"], segment_id="1",
-          traveler_id="3", seat_number=plain)
-    fails(session, "assign_seat", "InvalidRequest", "holding an infant", flight_order_id=order["id"], segment_id="1",
-          traveler_id="1", seat_number=exit_seat)
+    fails(
+        session,
+        "assign_seat",
+        "InvalidRequest",
+        "no seat",
+        flight_order_id=order["id"],
+        segment_id="1",
+        traveler_id="3",
+        seat_number=plain,
+    )
+    fails(
+        session,
+        "assign_seat",
+        "InvalidRequest",
+        "holding an infant",
+        flight_order_id=order["id"],
+        segment_id="1",
+        traveler_id="1",
+        seat_number=exit_seat,
+    )
     ok(session, "assign_seat", flight_order_id=order["id"], segment_id="1", traveler_id="2", seat_number=exit_seat)
 
 
@@ -432,32 +644,74 @@ def test_seatmap_shows_only_the_booked_cabin_with_characteristics(session):
     assert {s["seatAvailabilityStatus"] for s in seats} == {"AVAILABLE", "OCCUPIED"}
     assert all(s["characteristicsCodes"] for s in seats)
     assert {"W", "A"} <= {c for s in seats for c in s["characteristicsCodes"]}
-    fails(session, "get_seatmap", "InvalidRequest", "exactly one", flight_order_id=anna["id"],
-          flight_offer_id=anna["flight_offer_id"])
+    fails(
+        session,
+        "get_seatmap",
+        "InvalidRequest",
+        "exactly one",
+        flight_order_id=anna["id"],
+        flight_offer_id=anna["flight_offer_id"],
+    )
     by_offer = ok(session, "get_seatmap", flight_offer_id=anna["flight_offer_id"], segment_id="2")
     assert [m["segmentId"] for m in by_offer] == ["2"]
 
 
 # ---------------------------------------------------------------- profiles and listings
 
+
 def test_create_profile_normalizes_and_refuses_duplicates(session):
-    created = ok(session, "create_traveler_profile", first_name="Tomás", last_name=" ribeiro ",
-                 date_of_birth="1994-03-02", email="Tomas.Ribeiro@Larkspur.io", phone="+351 913 555 210")
+    created = ok(
+        session,
+        "create_traveler_profile",
+        first_name="Tomás",
+        last_name=" ribeiro ",
+        date_of_birth="1994-03-02",
+        email="Tomas.Ribeiro@Larkspur.io",
+        phone="+351 913 555 210",
+    )
     assert created["name"] == {"firstName": "TOMÁS", "lastName": "RIBEIRO"}
     assert created["contact"]["emailAddress"] == "tomas.ribeiro@larkspur.io"
     phone = created["contact"]["phones"][0]
     assert phone == {"deviceType": "MOBILE", "countryCallingCode": "351", "number": "913555210"}
     assert created["id"] in session.dump()["travelers"]
     fails(session, "create_traveler_profile", "Conflict", "already exists", first_name="tomás", last_name="RIBEIRO")
-    fails(session, "create_traveler_profile", "InvalidRequest", "future", first_name="Baby", last_name="Nobody",
-          date_of_birth="2026-01-01")
-    fails(session, "create_traveler_profile", "invalid_arguments", "phone: must be an international number",
-          first_name="Baby", last_name="Nobody", phone="0151 234")
-    fails(session, "create_traveler_profile", "invalid_arguments", "email", first_name="Baby", last_name="Nobody",
-          email="baby@nowhere")
+    fails(
+        session,
+        "create_traveler_profile",
+        "InvalidRequest",
+        "future",
+        first_name="Baby",
+        last_name="Nobody",
+        date_of_birth="2026-01-01",
+    )
+    fails(
+        session,
+        "create_traveler_profile",
+        "invalid_arguments",
+        "phone: must be an international number",
+        first_name="Baby",
+        last_name="Nobody",
+        phone="0151 234",
+    )
+    fails(
+        session,
+        "create_traveler_profile",
+        "invalid_arguments",
+        "email",
+        first_name="Baby",
+        last_name="Nobody",
+        email="baby@nowhere",
+    )
     fails(session, "create_traveler_profile", "invalid_arguments", "first_name", first_name="   ", last_name="Nobody")
-    fails(session, "create_traveler_profile", "InvalidRequest", "date_of_birth '1990-02-30' is not a valid date",
-          first_name="Baby", last_name="Nobody", date_of_birth="1990-02-30")
+    fails(
+        session,
+        "create_traveler_profile",
+        "InvalidRequest",
+        "date_of_birth '1990-02-30' is not a valid date",
+        first_name="Baby",
+        last_name="Nobody",
+        date_of_birth="1990-02-30",
+    )
     dialled = ok(session, "create_traveler_profile", first_name="Ines", last_name="Costa", phone="00 351 (913) 555-210")
     assert dialled["contact"]["phones"] == [
         {"deviceType": "MOBILE", "countryCallingCode": "351", "number": "913555210"}
@@ -466,17 +720,36 @@ def test_create_profile_normalizes_and_refuses_duplicates(session):
 
 def test_update_profile_loyalty_replaces_the_same_program(session):
     marco = profile("MARCO", "ROSSI")
-    updated = ok(session, "update_traveler_profile", traveler_profile_id=marco,
-                 loyalty_program={"program_owner": "lh", "id": "992 000 111 222 333"})
-    assert updated["loyaltyPrograms"] == [{"programOwner": "AF", "id": "1182776530"},
-                                          {"programOwner": "LH", "id": "992000111222333"}]
-    fails(session, "update_traveler_profile", "InvalidRequest", "does not run", traveler_profile_id=marco,
-          loyalty_program={"program_owner": "LX", "id": "12345678"})
-    fails(session, "update_traveler_profile", "invalid_arguments", "loyalty_program.id", traveler_profile_id=marco,
-          loyalty_program={"program_owner": "LH", "id": "12 34"})
+    updated = ok(
+        session,
+        "update_traveler_profile",
+        traveler_profile_id=marco,
+        loyalty_program={"program_owner": "lh", "id": "992 000 111 222 333"},
+    )
+    assert updated["loyaltyPrograms"] == [
+        {"programOwner": "AF", "id": "1182776530"},
+        {"programOwner": "LH", "id": "992000111222333"},
+    ]
+    fails(
+        session,
+        "update_traveler_profile",
+        "InvalidRequest",
+        "does not run",
+        traveler_profile_id=marco,
+        loyalty_program={"program_owner": "LX", "id": "12345678"},
+    )
+    fails(
+        session,
+        "update_traveler_profile",
+        "invalid_arguments",
+        "loyalty_program.id",
+        traveler_profile_id=marco,
+        loyalty_program={"program_owner": "LH", "id": "12 34"},
+    )
     fails(session, "update_traveler_profile", "InvalidRequest", "Nothing to update", traveler_profile_id=marco)
-    fails(session, "update_traveler_profile", "NotFound", "Traveler profile", traveler_profile_id="TRV9999",
-          gender="MALE")
+    fails(
+        session, "update_traveler_profile", "NotFound", "Traveler profile", traveler_profile_id="TRV9999", gender="MALE"
+    )
 
 
 def test_list_orders_filters_by_pnr_name_and_status(session):
@@ -493,6 +766,7 @@ def test_list_orders_filters_by_pnr_name_and_status(session):
 
 
 # ---------------------------------------------------------------- the schema shows every limit the tools enforce
+
 
 def _property(tool: str, argument: str) -> dict[str, Any]:
     prop = SPEC.tools[tool].input_schema["properties"][argument]
@@ -539,12 +813,19 @@ def test_argument_limits_are_in_the_schema(tool, argument, limits):
 )
 def test_out_of_bounds_arguments_are_refused_by_name(session, tool, args, argument):
     base = {
-        "search_flight_offers": {"origin_location_code": "FRA", "destination_location_code": "LIS",
-                                 "departure_date": "2025-05-15"},
+        "search_flight_offers": {
+            "origin_location_code": "FRA",
+            "destination_location_code": "LIS",
+            "departure_date": "2025-05-15",
+        },
         "price_flight_offer": {"flight_offer_id": "LH1166-20250515/ECOLIGHT"},
         "create_flight_order": {"flight_offer_id": "LH1166-20250515/ECOLIGHT"},
-        "assign_seat": {"flight_order_id": order_of("BECKER")["id"], "segment_id": "1", "traveler_id": "1",
-                        "seat_number": "20A"},
+        "assign_seat": {
+            "flight_order_id": order_of("BECKER")["id"],
+            "segment_id": "1",
+            "traveler_id": "1",
+            "seat_number": "20A",
+        },
         "approve_payment": {},
     }[tool]
     caller = "user" if tool == "approve_payment" else "agent"
@@ -556,8 +837,16 @@ def test_out_of_bounds_arguments_are_refused_by_name(session, tool, args, argume
 
 # ---------------------------------------------------------------- ranking
 
-def _brute_force(session: ToolSession, origin: str, destination: str, out_day: str, back_day: str | None,
-                 types: list[str], max_price: int | None) -> tuple[int, list[str]]:
+
+def _brute_force(
+    session: ToolSession,
+    origin: str,
+    destination: str,
+    out_day: str,
+    back_day: str | None,
+    types: list[str],
+    max_price: int | None,
+) -> tuple[int, list[str]]:
     """Every offer priced one by one from the schedule, as the ranking must order them."""
     from env_zoo.amadeus import offers, rules
 
@@ -599,14 +888,27 @@ def _brute_force(session: ToolSession, origin: str, destination: str, out_day: s
 )
 def test_round_trip_ranking_matches_pricing_every_pair(session, route, party, max_price):
     origin, destination, out_day, back_day = route
-    types = (["ADULT"] * party.get("adults", 1) + ["CHILD"] * party.get("children", 0)
-             + ["HELD_INFANT"] * party.get("infants", 0))
+    types = (
+        ["ADULT"] * party.get("adults", 1)
+        + ["CHILD"] * party.get("children", 0)
+        + ["HELD_INFANT"] * party.get("infants", 0)
+    )
     count, expected = _brute_force(session, origin, destination, out_day, back_day, types, max_price)
     assert count > 0
-    args = {**party, **({"return_date": back_day} if back_day else {}),
-            **({"max_price": max_price} if max_price else {})}
+    args = {
+        **party,
+        **({"return_date": back_day} if back_day else {}),
+        **({"max_price": max_price} if max_price else {}),
+    }
     for limit in (1, 10, 250):
-        found = ok(session, "search_flight_offers", origin_location_code=origin,
-                   destination_location_code=destination, departure_date=out_day, max_results=limit, **args)
+        found = ok(
+            session,
+            "search_flight_offers",
+            origin_location_code=origin,
+            destination_location_code=destination,
+            departure_date=out_day,
+            max_results=limit,
+            **args,
+        )
         assert found["meta"]["count"] == count
         assert [o["id"] for o in found["data"]] == expected[:limit]

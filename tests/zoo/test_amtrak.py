@@ -42,18 +42,21 @@ def expected_fare(route: str, code: str, train: str, origin: str, destination: s
 
 
 def ride(train: str, day: str, origin: str, destination: str, fare: str) -> dict:
-    return {"train_number": train, "travel_date": day, "origin": origin, "destination": destination,
-            "fare_code": fare}
+    return {"train_number": train, "travel_date": day, "origin": origin, "destination": destination, "fare_code": fare}
 
 
 def adult(first: str = "Maya", last: str = "Okafor", kind: str = "adult") -> dict:
     return {"first_name": first, "last_name": last, "passenger_type": kind}
 
 
-def book(session: ToolSession, segments: list[dict], passengers: list[dict] | None = None, member: str = MAYA,
-         **extra) -> dict:
-    return ok(session, "create_reservation", {"member_number": member, "segments": segments,
-                                              "passengers": passengers or [adult()], **extra})
+def book(
+    session: ToolSession, segments: list[dict], passengers: list[dict] | None = None, member: str = MAYA, **extra
+) -> dict:
+    return ok(
+        session,
+        "create_reservation",
+        {"member_number": member, "segments": segments, "passengers": passengers or [adult()], **extra},
+    )
 
 
 def departure(session: ToolSession, departure_id: str) -> dict:
@@ -70,6 +73,7 @@ def new_rows(session: ToolSession, table: str) -> list[dict]:
 
 
 # ---------------------------------------------------------------- interface and timetable
+
 
 def test_tools_and_the_eticket_scan_is_user_only(session):
     assert len(SPEC.tools) == 18
@@ -111,22 +115,38 @@ def test_search_prices_fares_and_orders_by_departure(session):
     assert fares["SAVER"]["seats_left"] == min(dep["saver_seats"], min(dep["seats_available"]["coach"][0:10]))
     acela = next(o for o in options if o["train_number"] == "2163")
     assert {f["fare_code"] for f in acela["fares"]} == {"SAVER", "VALUE", "FLEX", "FIRST"}
-    fails(session, "search_trains", {"origin": "NYP", "destination": "WAS", "travel_date": "19/06/2025"},
-          "InvalidRequest", "travel_date")
+    fails(
+        session,
+        "search_trains",
+        {"origin": "NYP", "destination": "WAS", "travel_date": "19/06/2025"},
+        "InvalidRequest",
+        "travel_date",
+    )
 
 
 def test_search_hides_departed_trains_and_flags_cancelled_and_sold_out(session):
     today = ok(session, "search_trains", {"origin": "NYP", "destination": "PHL", "travel_date": "2025-06-10"})
     assert "95" not in {o["train_number"] for o in today} and "2163" in {o["train_number"] for o in today}
-    saturday = {o["train_number"]: o for o in ok(session, "search_trains", {
-        "origin": "WAS", "destination": "NYP", "travel_date": "2025-06-14"})}
+    saturday = {
+        o["train_number"]: o
+        for o in ok(session, "search_trains", {"origin": "WAS", "destination": "NYP", "travel_date": "2025-06-14"})
+    }
     assert saturday["176"]["status"] == "CANCELLED" and not any(f["available"] for f in saturday["176"]["fares"])
-    friday = next(o for o in ok(session, "search_trains", {"origin": "NYP", "destination": "PHL",
-                                                           "travel_date": "2025-06-27"}) if o["train_number"] == "2163")
+    friday = next(
+        o
+        for o in ok(session, "search_trains", {"origin": "NYP", "destination": "PHL", "travel_date": "2025-06-27"})
+        if o["train_number"] == "2163"
+    )
     saver = next(f for f in friday["fares"] if f["fare_code"] == "SAVER")
     assert (saver["seats_left"], saver["available"]) == (0, False)
-    sleepers = next(o for o in ok(session, "search_trains", {"origin": "NYP", "destination": "CHI",
-                                                             "travel_date": "2025-07-03", "passengers": 2}))
+    sleepers = next(
+        o
+        for o in ok(
+            session,
+            "search_trains",
+            {"origin": "NYP", "destination": "CHI", "travel_date": "2025-07-03", "passengers": 2},
+        )
+    )
     roomette = next(f for f in sleepers["fares"] if f["fare_code"] == "ROOMETTE")
     assert roomette["available"] is False and roomette["price_cents"] > roomette["room_charge_cents"]
 
@@ -140,8 +160,9 @@ def test_train_status_applies_the_delay_and_tracks_progress(session):
     keystone = ok(session, "get_train_status", {"train_number": "641", "service_date": "2025-06-10"})
     states = {s["station_code"]: s["state"] for s in keystone["stops"]}
     assert keystone["status"] == "EN ROUTE" and states["NYP"] == "Departed" and states["HAR"] == "Expected"
-    assert ok(session, "get_train_status", {"train_number": "176", "service_date": "2025-06-14"})["status"] \
-        == "CANCELLED"
+    assert (
+        ok(session, "get_train_status", {"train_number": "176", "service_date": "2025-06-14"})["status"] == "CANCELLED"
+    )
     fails(session, "get_train_status", {"train_number": "2150", "service_date": "2025-06-14"}, "NotFound", "2150")
 
 
@@ -158,11 +179,17 @@ def test_fare_rules_and_member_lookup(session):
 
 
 def test_update_member_profile_rules(session):
-    updated = ok(session, "update_member_profile", {"member_number": MAYA, "phone": "(215) 555-0100",
-                                                    "home_station": "phl"})
+    updated = ok(
+        session, "update_member_profile", {"member_number": MAYA, "phone": "(215) 555-0100", "home_station": "phl"}
+    )
     assert (updated["phone"], updated["home_station"]) == ("215-555-0100", "PHL")
-    fails(session, "update_member_profile", {"member_number": MAYA, "email": "priya.n@outlook.com"},
-          "Conflict", "another Guest Rewards account")
+    fails(
+        session,
+        "update_member_profile",
+        {"member_number": MAYA, "email": "priya.n@outlook.com"},
+        "Conflict",
+        "another Guest Rewards account",
+    )
     fails(session, "update_member_profile", {"member_number": MAYA, "phone": "555-0100"}, "InvalidRequest", "10-digit")
     fails(session, "update_member_profile", {"member_number": MAYA, "home_station": "XYZ"}, "NotFound", "Station")
     fails(session, "update_member_profile", {"member_number": MAYA}, "InvalidRequest", "Nothing to update")
@@ -175,17 +202,23 @@ def test_list_reservations_filters_and_pages(session):
     rest = ok(session, "list_reservations", {"member_number": MAYA, "page_size": 50, "cursor": page["next_cursor"]})
     assert len(page["results"]) + len(rest["results"]) == len(mine)
     upcoming = ok(session, "list_reservations", {"member_number": MAYA, "status": "CONFIRMED"})["results"]
-    assert [r["reservation_number"] for r in upcoming] == [r["reservation_number"] for r in mine
-                                                         if r["status"] == "CONFIRMED"]
+    assert [r["reservation_number"] for r in upcoming] == [
+        r["reservation_number"] for r in mine if r["status"] == "CONFIRMED"
+    ]
     assert upcoming[0]["itinerary"] == ["2025-07-07 train 233 NYP-HUD CONFIRMED"]
 
 
 # ---------------------------------------------------------------- booking
 
+
 def test_booking_prices_discounts_and_holds_seats_on_the_ridden_legs(session):
     before = departure(session, "171-2025-07-10")
-    party = [adult("Ann", "Lee"), adult("Bo", "Lee", "child"), adult("Cy", "Lee", "senior"),
-             adult("Di", "Lee", "infant")]
+    party = [
+        adult("Ann", "Lee"),
+        adult("Bo", "Lee", "child"),
+        adult("Cy", "Lee", "senior"),
+        adult("Di", "Lee", "infant"),
+    ]
     trip = book(session, [ride("171", "2025-07-10", "PVD", "NYP", "VALUE")], party)
     full = expected_fare("NER", "VALUE", "171", "PVD", "NYP")
     fares = sorted(trip["segments"][0]["passenger_fares"].values())
@@ -193,8 +226,24 @@ def test_booking_prices_discounts_and_holds_seats_on_the_ridden_legs(session):
     assert trip["total_cents"] == trip["paid_card_cents"] == sum(fares) and trip["trip_type"] == "one_way"
     after = departure(session, "171-2025-07-10")
     # stops 3 (PVD) to 8 (NYP): legs 3..8 lose three seats (the infant rides on a lap), the others none
-    assert [b - a for b, a in zip(before["seats_available"]["coach"], after["seats_available"]["coach"])] \
-        == [0, 0, 0, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert [b - a for b, a in zip(before["seats_available"]["coach"], after["seats_available"]["coach"])] == [
+        0,
+        0,
+        0,
+        3,
+        3,
+        3,
+        3,
+        3,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ]
     ticket = row(session, "etickets", trip["eticket_number"])
     assert (ticket["status"], ticket["reservation_number"]) == ("ISSUED", trip["reservation_number"])
     charge = [p for p in new_rows(session, "payments") if p["reservation_number"] == trip["reservation_number"]]
@@ -203,9 +252,11 @@ def test_booking_prices_discounts_and_holds_seats_on_the_ridden_legs(session):
 
 def test_saver_fares_take_saver_inventory_and_ignore_discounts(session):
     before = departure(session, "95-2025-06-19")["saver_seats"]
-    trip = book(session, [ride("95", "2025-06-19", "NYP", "WAS", "SAVER"),
-                          ride("2172", "2025-06-19", "WAS", "NYP", "SAVER")],
-                [adult(), adult("Kid", "Okafor", "child")])
+    trip = book(
+        session,
+        [ride("95", "2025-06-19", "NYP", "WAS", "SAVER"), ride("2172", "2025-06-19", "WAS", "NYP", "SAVER")],
+        [adult(), adult("Kid", "Okafor", "child")],
+    )
     assert trip["trip_type"] == "round_trip"
     out = trip["segments"][0]["passenger_fares"]
     assert len(set(out.values())) == 1  # the child pays the full Saver fare
@@ -227,13 +278,27 @@ def test_sleepers_charge_a_room_per_two_travellers(session):
 
 def test_party_rules(session):
     base = {"member_number": MAYA, "segments": [ride("95", "2025-06-19", "NYP", "WAS", "VALUE")]}
-    fails(session, "create_reservation", {**base, "passengers": [adult("Kid", "A", "child")]},
-          "InvalidRequest", "must travel with an adult")
-    fails(session, "create_reservation", {**base, "passengers": [adult(), adult("B", "A", "infant"),
-                                                                 adult("C", "A", "infant")]},
-          "InvalidRequest", "one infant per adult")
-    fails(session, "create_reservation", {**base, "passengers": [adult(str(i), "A") for i in range(9)]},
-          "InvalidRequest", "1 to 8 passengers")
+    fails(
+        session,
+        "create_reservation",
+        {**base, "passengers": [adult("Kid", "A", "child")]},
+        "InvalidRequest",
+        "must travel with an adult",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {**base, "passengers": [adult(), adult("B", "A", "infant"), adult("C", "A", "infant")]},
+        "InvalidRequest",
+        "one infant per adult",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {**base, "passengers": [adult(str(i), "A") for i in range(9)]},
+        "InvalidRequest",
+        "1 to 8 passengers",
+    )
     fails(session, "create_reservation", {**base, "passengers": [adult(" ", "A")]}, "InvalidRequest", "last name")
 
 
@@ -241,84 +306,201 @@ def test_schedule_and_route_rules(session):
     def booking(*segments):
         return {"member_number": MAYA, "segments": list(segments), "passengers": [adult()]}
 
-    fails(session, "create_reservation", booking(ride("2150", "2025-06-14", "WAS", "NYP", "VALUE")),
-          "NotFound", "does not run on Sat")
-    fails(session, "create_reservation", booking(ride("95", "2025-06-19", "WAS", "NYP", "VALUE")),
-          "InvalidRequest", "does not run from WAS to NYP")
-    fails(session, "create_reservation", booking(ride("176", "2025-06-14", "WAS", "NYP", "VALUE")),
-          "Conflict", "cancelled")
-    fails(session, "create_reservation", booking(ride("95", "2025-06-10", "NYP", "WAS", "VALUE")),
-          "Conflict", "already left NYP")
-    fails(session, "create_reservation", booking(ride("95", "2025-06-19", "NYP", "WAS", "FIRST")),
-          "InvalidRequest", "FIRST is not sold on Northeast Regional")
-    fails(session, "create_reservation", booking(ride("2172", "2025-06-19", "WAS", "NYP", "VALUE"),
-                                                 ride("95", "2025-06-19", "NYP", "WAS", "VALUE")),
-          "InvalidRequest", "travel order")
+    fails(
+        session,
+        "create_reservation",
+        booking(ride("2150", "2025-06-14", "WAS", "NYP", "VALUE")),
+        "NotFound",
+        "does not run on Sat",
+    )
+    fails(
+        session,
+        "create_reservation",
+        booking(ride("95", "2025-06-19", "WAS", "NYP", "VALUE")),
+        "InvalidRequest",
+        "does not run from WAS to NYP",
+    )
+    fails(
+        session,
+        "create_reservation",
+        booking(ride("176", "2025-06-14", "WAS", "NYP", "VALUE")),
+        "Conflict",
+        "cancelled",
+    )
+    fails(
+        session,
+        "create_reservation",
+        booking(ride("95", "2025-06-10", "NYP", "WAS", "VALUE")),
+        "Conflict",
+        "already left NYP",
+    )
+    fails(
+        session,
+        "create_reservation",
+        booking(ride("95", "2025-06-19", "NYP", "WAS", "FIRST")),
+        "InvalidRequest",
+        "FIRST is not sold on Northeast Regional",
+    )
+    fails(
+        session,
+        "create_reservation",
+        booking(ride("2172", "2025-06-19", "WAS", "NYP", "VALUE"), ride("95", "2025-06-19", "NYP", "WAS", "VALUE")),
+        "InvalidRequest",
+        "travel order",
+    )
 
 
 def test_sold_out_inventory(session):
-    fails(session, "create_reservation", {"member_number": MAYA, "passengers": [adult()],
-                                          "segments": [ride("2163", "2025-06-27", "NYP", "PHL", "SAVER")]},
-          "Conflict", "Saver fares are sold out")
-    fails(session, "create_reservation", {"member_number": MAYA, "passengers": [adult()],
-                                          "segments": [ride("49", "2025-07-03", "NYP", "CHI", "ROOMETTE")]},
-          "Conflict", "0 roomette rooms left")
-    fails(session, "create_reservation", {"member_number": MAYA, "passengers": [adult()],
-                                          "segments": [ride("171", "2025-06-13", "BOS", "PHL", "VALUE")]},
-          "Conflict", "0 coach seats left")
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": MAYA,
+            "passengers": [adult()],
+            "segments": [ride("2163", "2025-06-27", "NYP", "PHL", "SAVER")],
+        },
+        "Conflict",
+        "Saver fares are sold out",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": MAYA,
+            "passengers": [adult()],
+            "segments": [ride("49", "2025-07-03", "NYP", "CHI", "ROOMETTE")],
+        },
+        "Conflict",
+        "0 roomette rooms left",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": MAYA,
+            "passengers": [adult()],
+            "segments": [ride("171", "2025-06-13", "BOS", "PHL", "VALUE")],
+        },
+        "Conflict",
+        "0 coach seats left",
+    )
     book(session, [ride("171", "2025-06-13", "BOS", "NHV", "VALUE")])  # the sold-out legs are further south
 
 
 def test_points_redemption(session):
     start = ok(session, "find_member", {"member_number": HAROLD})["points_balance"]
-    trip = book(session, [ride("650", "2025-07-03", "HAR", "NYP", "VALUE")], [adult("Harold", "Jenkins", "senior")],
-                member=HAROLD, payment_method="points")
+    trip = book(
+        session,
+        [ride("650", "2025-07-03", "HAR", "NYP", "VALUE")],
+        [adult("Harold", "Jenkins", "senior")],
+        member=HAROLD,
+        payment_method="points",
+    )
     needed = math.ceil(trip["total_cents"] * 10 / 29)
     assert (trip["award"], trip["paid_points"], trip["paid_card_cents"]) == (True, needed, 0)
     assert ok(session, "find_member", {"member_number": HAROLD})["points_balance"] == start - needed
     assert ok(session, "get_rewards_activity", {"member_number": HAROLD})["results"][0]["points"] == -needed
-    fails(session, "create_reservation", {"member_number": member_no("hannah.schmidt@gmail.com"),
-                                          "segments": [ride("95", "2025-06-19", "NYP", "WAS", "FLEX")],
-                                          "passengers": [adult()], "payment_method": "points"},
-          "Conflict", "Not enough points")
-    fails(session, "create_reservation", {"member_number": AISHA, "passengers": [adult()],
-                                          "segments": [ride("95", "2025-06-19", "NYP", "WAS", "VALUE")],
-                                          "payment_method": "points", "evoucher_number": "EV00000005"},
-          "InvalidRequest", "can't be combined")
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": member_no("hannah.schmidt@gmail.com"),
+            "segments": [ride("95", "2025-06-19", "NYP", "WAS", "FLEX")],
+            "passengers": [adult()],
+            "payment_method": "points",
+        },
+        "Conflict",
+        "Not enough points",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": AISHA,
+            "passengers": [adult()],
+            "segments": [ride("95", "2025-06-19", "NYP", "WAS", "VALUE")],
+            "payment_method": "points",
+            "evoucher_number": "EV00000005",
+        },
+        "InvalidRequest",
+        "can't be combined",
+    )
 
 
 def test_evoucher_payment(session):
-    trip = book(session, [ride("233", "2025-06-27", "NYP", "RHI", "VALUE")], [adult("Aisha", "Rahman")],
-                member=AISHA, evoucher_number="ev00000005")
+    trip = book(
+        session,
+        [ride("233", "2025-06-27", "NYP", "RHI", "VALUE")],
+        [adult("Aisha", "Rahman")],
+        member=AISHA,
+        evoucher_number="ev00000005",
+    )
     voucher = next(v for v in ok(session, "list_evouchers", {"member_number": AISHA}))
     assert (trip["paid_evoucher_cents"], trip["paid_card_cents"]) == (trip["total_cents"], 0)
     assert voucher["balance_cents"] == 12900 - trip["total_cents"]
-    fails(session, "create_reservation", {"member_number": AISHA, "passengers": [adult()],
-                                          "segments": [ride("233", "2025-06-27", "NYP", "RHI", "VALUE")],
-                                          "evoucher_number": "EV00000002"}, "Conflict", "expired")
-    fails(session, "create_reservation", {"member_number": MAYA, "passengers": [adult()],
-                                          "segments": [ride("233", "2025-06-27", "NYP", "RHI", "VALUE")],
-                                          "evoucher_number": "EV00000005"}, "InvalidRequest", "another Guest Rewards")
-    fails(session, "create_reservation", {"member_number": SAMUEL, "passengers": [adult()],
-                                          "segments": [ride("95", "2025-06-19", "NYP", "WAS", "FLEX")],
-                                          "evoucher_number": "EV00000001"}, "Conflict", "No payment card on file")
-    assert [v["evoucher_number"] for v in ok(session, "list_evouchers", {"member_number": AISHA,
-                                                                         "include_used": True})] \
-        == ["EV00000002", "EV00000005"]
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": AISHA,
+            "passengers": [adult()],
+            "segments": [ride("233", "2025-06-27", "NYP", "RHI", "VALUE")],
+            "evoucher_number": "EV00000002",
+        },
+        "Conflict",
+        "expired",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": MAYA,
+            "passengers": [adult()],
+            "segments": [ride("233", "2025-06-27", "NYP", "RHI", "VALUE")],
+            "evoucher_number": "EV00000005",
+        },
+        "InvalidRequest",
+        "another Guest Rewards",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {
+            "member_number": SAMUEL,
+            "passengers": [adult()],
+            "segments": [ride("95", "2025-06-19", "NYP", "WAS", "FLEX")],
+            "evoucher_number": "EV00000001",
+        },
+        "Conflict",
+        "No payment card on file",
+    )
+    assert [
+        v["evoucher_number"] for v in ok(session, "list_evouchers", {"member_number": AISHA, "include_used": True})
+    ] == ["EV00000002", "EV00000005"]
 
 
 # ---------------------------------------------------------------- cancellations
 
+
 def test_value_fare_within_14_days_refunds_only_to_an_evoucher_less_25_percent(session):
     args = {"reservation_number": "f8ee79", "segment_ids": ["SEG00004", "SEG00005"]}
     quote = ok(session, "quote_cancellation", args)
-    total = sum(s["passenger_fares"][p] for s in SEED["segments"] if s["reservation_number"] == "F8EE79"
-                for p in s["passenger_fares"])
+    total = sum(
+        s["passenger_fares"][p]
+        for s in SEED["segments"]
+        if s["reservation_number"] == "F8EE79"
+        for p in s["passenger_fares"]
+    )
     assert quote["fee_cents"] == sum(line["amount_cents"] * 25 // 100 for line in quote["lines"])
     assert quote["refundable_cents"] == total - quote["fee_cents"]
     assert all(line["refund_methods"] == ["evoucher"] for line in quote["lines"])
-    fails(session, "cancel_reservation", {**args, "refund_method": "original_payment"}, "InvalidRequest",
-          "can't be refunded to original_payment")
+    fails(
+        session,
+        "cancel_reservation",
+        {**args, "refund_method": "original_payment"},
+        "InvalidRequest",
+        "can't be refunded to original_payment",
+    )
     before = departure(session, "176-2025-06-17")["seats_available"]["coach"]
     result = ok(session, "cancel_reservation", {**args, "refund_method": "evoucher"})
     assert (result["reservation_status"], result["eticket_number"]) == ("CANCELLED", None)
@@ -330,56 +512,113 @@ def test_value_fare_within_14_days_refunds_only_to_an_evoucher_less_25_percent(s
 
 
 def test_value_fare_15_days_out_refunds_to_the_card(session):
-    result = ok(session, "cancel_reservation", {"reservation_number": "15E5B0", "segment_ids": ["SEG00045"],
-                                                "refund_method": "original_payment"})
+    result = ok(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "15E5B0", "segment_ids": ["SEG00045"], "refund_method": "original_payment"},
+    )
     assert (result["refunded_to_card_cents"], result["fee_cents"], result["evoucher"]) == (20200, 0, None)
     assert row(session, "reservations", "15E5B0")["paid_card_cents"] == 0
 
 
 def test_saver_after_24_hours_is_forfeited_but_within_24_hours_refunded(session):
-    saver = ok(session, "cancel_reservation", {"reservation_number": "A47CEF", "segment_ids": ["SEG00010"],
-                                               "refund_method": "evoucher"})
+    saver = ok(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "A47CEF", "segment_ids": ["SEG00010"], "refund_method": "evoucher"},
+    )
     assert (saver["forfeited_cents"], saver["refunded_to_card_cents"], saver["evoucher"]) == (9400, 0, None)
     assert departure(session, "2163-2025-06-20")["saver_seats"] == SEED_DEPARTURES["2163-2025-06-20"]["saver_seats"] + 1
     fresh = {"reservation_number": "7469B8", "segment_ids": ["SEG00031"], "refund_method": "original_payment"}
     assert ok(session, "cancel_reservation", fresh)["refunded_to_card_cents"] == 3600
     session.reset("seed", datetime(2025, 6, 10, 23, 30, tzinfo=timezone.utc))  # 24 hours after booking
-    assert ok(session, "quote_cancellation", {"reservation_number": "7469B8", "segment_ids": ["SEG00031"]})[
-        "forfeited_cents"] == 3600
+    assert (
+        ok(session, "quote_cancellation", {"reservation_number": "7469B8", "segment_ids": ["SEG00031"]})[
+            "forfeited_cents"
+        ]
+        == 3600
+    )
 
 
 def test_no_shows_and_departed_trains_cannot_be_cancelled(session):
-    fails(session, "cancel_reservation", {"reservation_number": "BF1483", "segment_ids": ["SEG00039"],
-                                          "refund_method": "original_payment"}, "Conflict", "is completed")
+    fails(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "BF1483", "segment_ids": ["SEG00039"], "refund_method": "original_payment"},
+        "Conflict",
+        "is completed",
+    )
     session.reset("seed", datetime(2025, 6, 10, 16, 0, tzinfo=timezone.utc))  # train 641 has left New York
-    fails(session, "cancel_reservation", {"reservation_number": "B718AF", "segment_ids": ["SEG00019"],
-                                          "refund_method": "evoucher"}, "Conflict", "no-show")
-    fails(session, "cancel_reservation", {"reservation_number": "B718AF", "segment_ids": ["SEG00040"],
-                                          "refund_method": "evoucher"}, "NotFound", "not on reservation")
-    fails(session, "cancel_reservation", {"reservation_number": "B718AF", "segment_ids": [],
-                                          "refund_method": "evoucher"}, "InvalidRequest", "segment_ids")
+    fails(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "B718AF", "segment_ids": ["SEG00019"], "refund_method": "evoucher"},
+        "Conflict",
+        "no-show",
+    )
+    fails(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "B718AF", "segment_ids": ["SEG00040"], "refund_method": "evoucher"},
+        "NotFound",
+        "not on reservation",
+    )
+    fails(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "B718AF", "segment_ids": [], "refund_method": "evoucher"},
+        "InvalidRequest",
+        "segment_ids",
+    )
 
 
 def test_award_cancellation_gives_the_points_back(session):
     start = ok(session, "find_member", {"member_number": "7012845519"})["points_balance"]
-    result = ok(session, "cancel_reservation", {"reservation_number": "0723E3", "segment_ids": ["SEG00036"],
-                                                "refund_method": "original_payment"})
+    result = ok(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "0723E3", "segment_ids": ["SEG00036"], "refund_method": "original_payment"},
+    )
     assert result["points_returned"] == 28759 and result["evoucher"] is None
     assert ok(session, "find_member", {"member_number": "7012845519"})["points_balance"] == start + 28759
-    fails(session, "cancel_reservation", {"reservation_number": "2326FD", "segment_ids": ["SEG00061"],
-                                          "refund_method": "bank"}, "invalid_arguments", "refund_method")
+    fails(
+        session,
+        "cancel_reservation",
+        {"reservation_number": "2326FD", "segment_ids": ["SEG00061"], "refund_method": "bank"},
+        "invalid_arguments",
+        "refund_method",
+    )
 
 
 # ---------------------------------------------------------------- changes
 
+
 def test_saver_cannot_change_unless_amtrak_cancelled_the_train(session):
-    fails(session, "change_segment", {"reservation_number": "A47CEF", "segment_id": "SEG00010",
-                                      "new_train_number": "2163", "new_travel_date": "2025-06-21",
-                                      "new_fare_code": "SAVER"}, "PermissionDenied", "Saver fares can't be changed")
+    fails(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "A47CEF",
+            "segment_id": "SEG00010",
+            "new_train_number": "2163",
+            "new_travel_date": "2025-06-21",
+            "new_fare_code": "SAVER",
+        },
+        "PermissionDenied",
+        "Saver fares can't be changed",
+    )
     saver_left = departure(session, "94-2025-06-14")["saver_seats"]
-    result = ok(session, "change_segment", {"reservation_number": "BCDD9C", "segment_id": "SEG00012",
-                                            "new_train_number": "94", "new_travel_date": "2025-06-14",
-                                            "new_fare_code": "SAVER"})
+    result = ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "BCDD9C",
+            "segment_id": "SEG00012",
+            "new_train_number": "94",
+            "new_travel_date": "2025-06-14",
+            "new_fare_code": "SAVER",
+        },
+    )
     assert (result["change_fee_cents"], result["collected_cents"], result["new_fare_cents"]) == (0, 0, 5100)
     assert departure(session, "94-2025-06-14")["saver_seats"] == saver_left - 1
     assert row(session, "etickets", "2873400000008")["void_reason"] == "exchanged"
@@ -387,59 +626,127 @@ def test_saver_cannot_change_unless_amtrak_cancelled_the_train(session):
 
 
 def test_value_change_fee_within_14_days_and_the_select_executive_waiver(session):
-    grace = ok(session, "change_segment", {"reservation_number": "B718AF", "segment_id": "SEG00020",
-                                           "new_train_number": "650", "new_travel_date": "2025-06-13",
-                                           "new_fare_code": "VALUE"})
+    grace = ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "B718AF",
+            "segment_id": "SEG00020",
+            "new_train_number": "650",
+            "new_travel_date": "2025-06-13",
+            "new_fare_code": "VALUE",
+        },
+    )
     assert grace["change_fee_cents"] == 6300 * 15 // 100
     assert grace["collected_cents"] == grace["new_fare_cents"] - grace["old_fare_cents"] + grace["change_fee_cents"]
-    moore = ok(session, "change_segment", {"reservation_number": "86A11A", "segment_id": "SEG00029",
-                                           "new_train_number": "2163", "new_travel_date": "2025-06-19",
-                                           "new_fare_code": "VALUE"})
+    moore = ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "86A11A",
+            "segment_id": "SEG00029",
+            "new_train_number": "2163",
+            "new_travel_date": "2025-06-19",
+            "new_fare_code": "VALUE",
+        },
+    )
     assert (moore["change_fee_cents"], moore["collected_cents"]) == (0, 0)
 
 
 def test_residual_value_goes_to_an_evoucher_or_back_to_the_card_for_flex(session):
-    downgrade = ok(session, "change_segment", {"reservation_number": "F65998", "segment_id": "SEG00035",
-                                               "new_train_number": "2153", "new_travel_date": "2025-06-30",
-                                               "new_fare_code": "SAVER"})
+    downgrade = ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "F65998",
+            "segment_id": "SEG00035",
+            "new_train_number": "2153",
+            "new_travel_date": "2025-06-30",
+            "new_fare_code": "SAVER",
+        },
+    )
     residual = downgrade["old_fare_cents"] - downgrade["new_fare_cents"]
     assert downgrade["evoucher"]["balance_cents"] == residual and downgrade["refunded_to_card_cents"] == 0
-    flex = ok(session, "change_segment", {"reservation_number": "BB025A", "segment_id": "SEG00033",
-                                          "new_train_number": "176", "new_travel_date": "2025-06-24",
-                                          "new_fare_code": "FLEX"})
+    flex = ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "BB025A",
+            "segment_id": "SEG00033",
+            "new_train_number": "176",
+            "new_travel_date": "2025-06-24",
+            "new_fare_code": "FLEX",
+        },
+    )
     assert flex["refunded_to_card_cents"] == flex["old_fare_cents"] - flex["new_fare_cents"] > 0
     assert flex["evoucher"] is None
 
 
 def test_change_checks(session):
     base = {"reservation_number": "BB025A", "segment_id": "SEG00033"}
-    fails(session, "change_segment", {**base, "new_train_number": "2150", "new_travel_date": "2025-06-24",
-                                      "new_fare_code": "FLEX"}, "InvalidRequest", "Nothing to change")
-    fails(session, "change_segment", {**base, "new_train_number": "2150", "new_travel_date": "2025-06-27",
-                                      "new_fare_code": "FLEX"}, "InvalidRequest", "travel order")
-    fails(session, "change_segment", {**base, "new_train_number": "95", "new_travel_date": "2025-06-24",
-                                      "new_fare_code": "FLEX"}, "InvalidRequest", "does not run from NYP to BOS")
-    fails(session, "change_segment", {"reservation_number": "8E50EA", "segment_id": "SEG00044",
-                                      "new_train_number": "55", "new_travel_date": "2025-06-25",
-                                      "new_fare_code": "BUSINESS"}, "Conflict", "No payment card on file")
+    fails(
+        session,
+        "change_segment",
+        {**base, "new_train_number": "2150", "new_travel_date": "2025-06-24", "new_fare_code": "FLEX"},
+        "InvalidRequest",
+        "Nothing to change",
+    )
+    fails(
+        session,
+        "change_segment",
+        {**base, "new_train_number": "2150", "new_travel_date": "2025-06-27", "new_fare_code": "FLEX"},
+        "InvalidRequest",
+        "travel order",
+    )
+    fails(
+        session,
+        "change_segment",
+        {**base, "new_train_number": "95", "new_travel_date": "2025-06-24", "new_fare_code": "FLEX"},
+        "InvalidRequest",
+        "does not run from NYP to BOS",
+    )
+    fails(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "8E50EA",
+            "segment_id": "SEG00044",
+            "new_train_number": "55",
+            "new_travel_date": "2025-06-25",
+            "new_fare_code": "BUSINESS",
+        },
+        "Conflict",
+        "No payment card on file",
+    )
 
 
 def test_within_24_hours_a_new_saver_can_still_be_upgraded_free(session):
     trip = book(session, [ride("95", "2025-06-19", "NYP", "WAS", "SAVER")])
-    result = ok(session, "change_segment", {"reservation_number": trip["reservation_number"],
-                                            "segment_id": trip["segments"][0]["segment_id"],
-                                            "new_train_number": "95", "new_travel_date": "2025-06-19",
-                                            "new_fare_code": "VALUE"})
+    result = ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": trip["reservation_number"],
+            "segment_id": trip["segments"][0]["segment_id"],
+            "new_train_number": "95",
+            "new_travel_date": "2025-06-19",
+            "new_fare_code": "VALUE",
+        },
+    )
     assert result["change_fee_cents"] == 0
     assert result["collected_cents"] == result["new_fare_cents"] - result["old_fare_cents"]
 
 
 # ---------------------------------------------------------------- travellers and contacts
 
+
 def test_remove_passenger_refunds_their_fare_and_frees_their_seat(session):
     before = departure(session, "56-2025-07-02")["seats_available"]["coach"]
-    result = ok(session, "remove_passenger", {"reservation_number": "261BB0", "passenger_id": "PAX00017",
-                                              "refund_method": "original_payment"})
+    result = ok(
+        session,
+        "remove_passenger",
+        {"reservation_number": "261BB0", "passenger_id": "PAX00017", "refund_method": "original_payment"},
+    )
     assert (result["refunded_to_card_cents"], result["reservation_status"]) == (9100, "CONFIRMED")
     assert row(session, "passengers", "PAX00017")["status"] == "REMOVED"
     assert "PAX00017" not in row(session, "segments", "SEG00018")["passenger_fares"]
@@ -450,30 +757,66 @@ def test_remove_passenger_refunds_their_fare_and_frees_their_seat(session):
 
 
 def test_remove_passenger_rules(session):
-    fails(session, "remove_passenger", {"reservation_number": "F65998", "passenger_id": "PAX00034",
-                                        "refund_method": "evoucher"}, "Conflict", "only traveller")
-    ok(session, "remove_passenger", {"reservation_number": "261BB0", "passenger_id": "PAX00017",
-                                     "refund_method": "evoucher"})
-    fails(session, "remove_passenger", {"reservation_number": "261BB0", "passenger_id": "PAX00016",
-                                        "refund_method": "evoucher"}, "InvalidRequest", "must travel with an adult")
-    fails(session, "remove_passenger", {"reservation_number": "261BB0", "passenger_id": "PAX00017",
-                                        "refund_method": "evoucher"}, "NotFound", "not travelling")
+    fails(
+        session,
+        "remove_passenger",
+        {"reservation_number": "F65998", "passenger_id": "PAX00034", "refund_method": "evoucher"},
+        "Conflict",
+        "only traveller",
+    )
+    ok(
+        session,
+        "remove_passenger",
+        {"reservation_number": "261BB0", "passenger_id": "PAX00017", "refund_method": "evoucher"},
+    )
+    fails(
+        session,
+        "remove_passenger",
+        {"reservation_number": "261BB0", "passenger_id": "PAX00016", "refund_method": "evoucher"},
+        "InvalidRequest",
+        "must travel with an adult",
+    )
+    fails(
+        session,
+        "remove_passenger",
+        {"reservation_number": "261BB0", "passenger_id": "PAX00017", "refund_method": "evoucher"},
+        "NotFound",
+        "not travelling",
+    )
 
 
 def test_update_reservation_contact(session):
-    result = ok(session, "update_reservation_contact", {"reservation_number": "c02670",
-                                                        "contact_email": "Jordan.Lee@gmail.com",
-                                                        "contact_phone": "+1 804 555 0177"})
+    result = ok(
+        session,
+        "update_reservation_contact",
+        {"reservation_number": "c02670", "contact_email": "Jordan.Lee@gmail.com", "contact_phone": "+1 804 555 0177"},
+    )
     assert (result["contact_email"], result["contact_phone"]) == ("jordan.lee@gmail.com", "804-555-0177")
-    fails(session, "update_reservation_contact", {"reservation_number": "C02670", "contact_email": "jordan@"},
-          "InvalidRequest", "not a valid email")
-    fails(session, "update_reservation_contact", {"reservation_number": "DBB90E", "contact_phone": "6465550181"},
-          "Conflict", "cancelled")
-    fails(session, "update_reservation_contact", {"reservation_number": "ZZZZZZ", "contact_phone": "6465550181"},
-          "NotFound", "Reservation")
+    fails(
+        session,
+        "update_reservation_contact",
+        {"reservation_number": "C02670", "contact_email": "jordan@"},
+        "InvalidRequest",
+        "not a valid email",
+    )
+    fails(
+        session,
+        "update_reservation_contact",
+        {"reservation_number": "DBB90E", "contact_phone": "6465550181"},
+        "Conflict",
+        "cancelled",
+    )
+    fails(
+        session,
+        "update_reservation_contact",
+        {"reservation_number": "ZZZZZZ", "contact_phone": "6465550181"},
+        "NotFound",
+        "Reservation",
+    )
 
 
 # ---------------------------------------------------------------- on board
+
 
 def test_scanning_the_eticket_uses_the_ride_and_credits_points(session):
     args = {"eticket_number": "2873400000012", "train_number": "641"}
@@ -499,9 +842,23 @@ def test_tier_bonus_and_completed_trips(session):
 
 
 def test_a_void_eticket_cannot_be_scanned(session):
-    ok(session, "change_segment", {"reservation_number": "B718AF", "segment_id": "SEG00020",
-                                   "new_train_number": "650", "new_travel_date": "2025-06-13",
-                                   "new_fare_code": "VALUE"})
+    ok(
+        session,
+        "change_segment",
+        {
+            "reservation_number": "B718AF",
+            "segment_id": "SEG00020",
+            "new_train_number": "650",
+            "new_travel_date": "2025-06-13",
+            "new_fare_code": "VALUE",
+        },
+    )
     session.clock.reset(datetime(2025, 6, 10, 14, 45, tzinfo=timezone.utc))
-    fails(session, "scan_eticket", {"eticket_number": "2873400000012", "train_number": "641"}, "Conflict",
-          "void (exchanged)", caller="user")
+    fails(
+        session,
+        "scan_eticket",
+        {"eticket_number": "2873400000012", "train_number": "641"},
+        "Conflict",
+        "void (exchanged)",
+        caller="user",
+    )

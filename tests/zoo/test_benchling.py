@@ -61,8 +61,13 @@ def schema(name: str) -> str:
 
 def request(schema_name: str, key: str, value) -> dict:
     sid = schema(schema_name)
-    return next(r for r in SEED["requests"] if r["schema_id"] == sid and r["fields"].get(key) == value
-                and r["request_status"] not in ("COMPLETED", "CANCELLED"))
+    return next(
+        r
+        for r in SEED["requests"]
+        if r["schema_id"] == sid
+        and r["fields"].get(key) == value
+        and r["request_status"] not in ("COMPLETED", "CANCELLED")
+    )
 
 
 REGISTRY = one("registries", name="Corvid Registry")["id"]
@@ -80,6 +85,7 @@ def container(session: ToolSession, container_id: str) -> dict:
 
 
 # ---------------------------------------------------------------- interface, sign-in, project access
+
 
 def test_interface_and_user_only_tools(session):
     assert len(SPEC.tools) == 23
@@ -105,8 +111,11 @@ def test_every_call_needs_a_signed_in_user(session):
 def test_projects_show_only_collaborations_with_roles(session):
     sign_in(session, "gpark")
     names = {p["id"]: p["name"] for p in SEED["projects"] if not p["archive_reason"]}
-    expected = {names[c["project_id"]]: c["role"] for c in SEED["collaborations"]
-                if c["user_id"] == uid("gpark") and c["project_id"] in names}
+    expected = {
+        names[c["project_id"]]: c["role"]
+        for c in SEED["collaborations"]
+        if c["user_id"] == uid("gpark") and c["project_id"] in names
+    }
     listed = ok(session, "list_projects", {})["results"]
     assert {p["name"]: p["your_role"] for p in listed} == expected and len(expected) == 3
     assert [p["name"] for p in listed] == sorted(expected)
@@ -120,12 +129,21 @@ def test_projects_show_only_collaborations_with_roles(session):
 
 # ---------------------------------------------------------------- notebook entries
 
+
 def test_read_role_cannot_create_entries(session):
     sign_in(session, "gpark")
-    fails(session, "create_entry", {"name": "PCR practice 2", "folder_id": folder("Round 3 - Thermostability")},
-          "PermissionDenied", "you have READ")
-    created = ok(session, "create_entry", {"name": "PCR practice 2", "folder_id": folder("Grace Park"),
-                                           "schema_id": schema("Experiment")})
+    fails(
+        session,
+        "create_entry",
+        {"name": "PCR practice 2", "folder_id": folder("Round 3 - Thermostability")},
+        "PermissionDenied",
+        "you have READ",
+    )
+    created = ok(
+        session,
+        "create_entry",
+        {"name": "PCR practice 2", "folder_id": folder("Grace Park"), "schema_id": schema("Experiment")},
+    )
     latest = max(e["display_id"] for e in SEED["entries"] if e["display_id"].startswith("EXP25"))
     assert created["display_id"] == f"EXP25{int(latest[5:]) + 1:06d}"
     assert created["review_record"]["status"] == "IN_PROGRESS"
@@ -137,17 +155,27 @@ def test_archived_projects_folders_and_non_writer_authors(session):
     sign_in(session, "mchen")
     fails(session, "create_entry", {"name": "x", "folder_id": folder("Screening Data")}, "Conflict", "archived")
     fails(session, "create_entry", {"name": "x", "folder_id": folder("Old drafts")}, "Conflict", "archived")
-    fails(session, "create_entry", {"name": "x", "folder_id": folder("Round 2 - Screening"),
-                                    "author_ids": [uid("gpark")]},
-          "InvalidRequest", "Grace Park needs WRITE")
-    fails(session, "create_entry", {"name": "x", "folder_id": folder("Round 2 - Screening"),
-                                    "schema_id": schema("Plasmid")}, "InvalidRequest", "not a entry schema")
+    fails(
+        session,
+        "create_entry",
+        {"name": "x", "folder_id": folder("Round 2 - Screening"), "author_ids": [uid("gpark")]},
+        "InvalidRequest",
+        "Grace Park needs WRITE",
+    )
+    fails(
+        session,
+        "create_entry",
+        {"name": "x", "folder_id": folder("Round 2 - Screening"), "schema_id": schema("Plasmid")},
+        "InvalidRequest",
+        "not a entry schema",
+    )
 
 
 def test_only_authors_or_a_project_admin_edit_an_entry(session):
     sign_in(session, "npetrova")
-    fails(session, "update_entry", {"entry_id": THERMO["id"], "name": "Mine now"}, "PermissionDenied",
-          "Only the authors")
+    fails(
+        session, "update_entry", {"entry_id": THERMO["id"], "name": "Mine now"}, "PermissionDenied", "Only the authors"
+    )
     sign_in(session, "evasquez")  # ADMIN of the PETase project
     updated = ok(session, "update_entry", {"entry_id": THERMO["id"], "name": "R3 thermostability assay"})
     assert updated["name"] == "R3 thermostability assay"
@@ -168,10 +196,16 @@ def test_schema_fields_are_validated(session):
     fails(session, "update_entry", args | {"fields": {"Colour": "blue"}}, "InvalidRequest", "Unknown field 'Colour'")
     fails(session, "update_entry", args | {"fields": {"Outcome": "Great"}}, "InvalidRequest", "one of: Successful")
     fails(session, "update_entry", args | {"fields": {"Related Construct": "seq_missing"}}, "NotFound", "Entity")
-    linked = ok(session, "update_entry", args | {"fields": {"Related Construct": seq("pCVD-PETase-R3-07"),
-                                                            "Outcome": "Successful"}})
-    assert linked["fields"] == {"Experiment Type": "Enzyme Assay", "Outcome": "Successful",
-                                "Related Construct": seq("pCVD-PETase-R3-07")}
+    linked = ok(
+        session,
+        "update_entry",
+        args | {"fields": {"Related Construct": seq("pCVD-PETase-R3-07"), "Outcome": "Successful"}},
+    )
+    assert linked["fields"] == {
+        "Experiment Type": "Enzyme Assay",
+        "Outcome": "Successful",
+        "Related Construct": seq("pCVD-PETase-R3-07"),
+    }
     cleared = ok(session, "update_entry", args | {"fields": {"Outcome": None}})
     assert "Outcome" not in cleared["fields"]
 
@@ -181,10 +215,10 @@ def test_review_needs_required_fields_and_proper_reviewers(session):
     args = {"entry_id": THERMO["id"], "reviewer_ids": [uid("evasquez")]}
     fails(session, "submit_entry_for_review", args, "InvalidRequest", "required field(s) Outcome")
     ok(session, "update_entry", {"entry_id": THERMO["id"], "fields": {"Outcome": "Partially Successful"}})
-    fails(session, "submit_entry_for_review", args | {"reviewer_ids": [uid("mchen")]}, "InvalidRequest",
-          "can't review it")
-    fails(session, "submit_entry_for_review", args | {"reviewer_ids": [uid("iduarte")]}, "InvalidRequest",
-          "no access")
+    fails(
+        session, "submit_entry_for_review", args | {"reviewer_ids": [uid("mchen")]}, "InvalidRequest", "can't review it"
+    )
+    fails(session, "submit_entry_for_review", args | {"reviewer_ids": [uid("iduarte")]}, "InvalidRequest", "no access")
     fails(session, "submit_entry_for_review", args | {"reviewer_ids": [uid("badler")]}, "InvalidRequest", "suspended")
     fails(session, "submit_entry_for_review", args | {"reviewer_ids": []}, "InvalidRequest", "at least one")
     sent = ok(session, "submit_entry_for_review", args)
@@ -195,8 +229,13 @@ def test_review_needs_required_fields_and_proper_reviewers(session):
 
 def test_only_authors_send_for_review(session):
     sign_in(session, "evasquez")
-    fails(session, "submit_entry_for_review", {"entry_id": entry("R3-07 and R3-08 Ni-NTA purification")["id"],
-                                               "reviewer_ids": [uid("riyer")]}, "PermissionDenied", "Only the authors")
+    fails(
+        session,
+        "submit_entry_for_review",
+        {"entry_id": entry("R3-07 and R3-08 Ni-NTA purification")["id"], "reviewer_ids": [uid("riyer")]},
+        "PermissionDenied",
+        "Only the authors",
+    )
 
 
 def test_e_signature_only_by_an_assigned_reviewer(session):
@@ -204,11 +243,19 @@ def test_e_signature_only_by_an_assigned_reviewer(session):
     args = {"display_id": EXPRESSION["display_id"], "decision": "ACCEPTED"}
     fails(session, "sign_entry_review", args, "PermissionDenied", "not an assigned reviewer", caller="user")
     sign_in(session, "evasquez")
-    fails(session, "sign_entry_review", args | {"decision": "REJECTED"}, "InvalidRequest", "comment is required",
-          caller="user")
+    fails(
+        session,
+        "sign_entry_review",
+        args | {"decision": "REJECTED"},
+        "InvalidRequest",
+        "comment is required",
+        caller="user",
+    )
     signed = ok(session, "sign_entry_review", args | {"comment": "Looks good"}, caller="user")
-    assert (signed["review_record"]["status"], signed["review_record"]["signed_by"]["id"]) == ("ACCEPTED",
-                                                                                            uid("evasquez"))
+    assert (signed["review_record"]["status"], signed["review_record"]["signed_by"]["id"]) == (
+        "ACCEPTED",
+        uid("evasquez"),
+    )
     fails(session, "sign_entry_review", args, "Conflict", "not waiting for review", caller="user")
     log = ok(session, "get_audit_log", {"object_id": EXPRESSION["id"]})["results"]
     assert log[-1]["action"] == "REVIEW" and log[-1]["changes"] == {"review_status": ["NEEDS_REVIEW", "ACCEPTED"]}
@@ -216,10 +263,15 @@ def test_e_signature_only_by_an_assigned_reviewer(session):
 
 def test_rejected_entry_reopens_for_edit_and_resubmission(session):
     sign_in(session, "hbrooks")
-    ok(session, "sign_entry_review", {"display_id": TRANSFECTION["display_id"], "decision": "REJECTED",
-                                      "comment": "Add viability counts."}, caller="user")
-    coauthored = ok(session, "update_entry", {"entry_id": TRANSFECTION["id"],
-                                              "author_ids": [uid("therrera"), uid("falsayed")]})
+    ok(
+        session,
+        "sign_entry_review",
+        {"display_id": TRANSFECTION["display_id"], "decision": "REJECTED", "comment": "Add viability counts."},
+        caller="user",
+    )
+    coauthored = ok(
+        session, "update_entry", {"entry_id": TRANSFECTION["id"], "author_ids": [uid("therrera"), uid("falsayed")]}
+    )
     assert [a["id"] for a in coauthored["authors"]] == [uid("therrera"), uid("falsayed")]
     sign_in(session, "therrera")
     again = ok(session, "submit_entry_for_review", {"entry_id": TRANSFECTION["id"], "reviewer_ids": [uid("hbrooks")]})
@@ -243,16 +295,27 @@ def test_list_entries_filters_and_pages(session):
 
 # ---------------------------------------------------------------- registry
 
+
 def test_create_dna_sequence_validates_bases_and_annotations(session):
     sign_in(session, "srossi")
     args = {"name": "YL-test", "bases": "acgt tgca", "folder_id": folder("Primers", "Strain Engineering - Yarrowia")}
     fails(session, "create_dna_sequence", args | {"bases": "ACGXTZ"}, "InvalidRequest", "Invalid base(s) X, Z")
     feature = {"name": "f", "type": "misc_feature", "start": 6, "end": 2}
     fails(session, "create_dna_sequence", args | {"annotations": [feature]}, "InvalidRequest", "outside")
-    fails(session, "create_dna_sequence", args | {"annotations": [feature | {"start": 0, "end": 9}]},
-          "InvalidRequest", "outside")
-    fails(session, "create_dna_sequence", args | {"schema_id": schema("Oligo"), "fields": {"Purpose": "Cloning"}},
-          "InvalidRequest", "Purpose")
+    fails(
+        session,
+        "create_dna_sequence",
+        args | {"annotations": [feature | {"start": 0, "end": 9}]},
+        "InvalidRequest",
+        "outside",
+    )
+    fails(
+        session,
+        "create_dna_sequence",
+        args | {"schema_id": schema("Oligo"), "fields": {"Purpose": "Cloning"}},
+        "InvalidRequest",
+        "Purpose",
+    )
     made = ok(session, "create_dna_sequence", args | {"is_circular": True, "annotations": [feature]})
     assert (made["bases"], made["length"], made["entity_registry_id"]) == ("ACGTTGCA", 8, None)
     assert made["annotations"][0]["start"] == 6 and made["annotations"][0]["end"] == 2
@@ -260,52 +323,97 @@ def test_create_dna_sequence_validates_bases_and_annotations(session):
 
 def test_register_assigns_the_next_id_of_the_schema_prefix(session):
     sign_in(session, "evasquez")
-    numbers = [int(s["entity_registry_id"][2:]) for s in SEED["dna_sequences"]
-               if (s["entity_registry_id"] or "").startswith("PL")]
-    done = ok(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                             "entity_ids": [seq("pCVD-PETase-R3-07"), seq("pCVD-PETase-R3-08")]})
+    numbers = [
+        int(s["entity_registry_id"][2:])
+        for s in SEED["dna_sequences"]
+        if (s["entity_registry_id"] or "").startswith("PL")
+    ]
+    done = ok(
+        session,
+        "register_entities",
+        {
+            "registry_id": REGISTRY,
+            "naming_strategy": "NEW_IDS",
+            "entity_ids": [seq("pCVD-PETase-R3-07"), seq("pCVD-PETase-R3-08")],
+        },
+    )
     assert [d["entity_registry_id"] for d in done] == [f"PL{max(numbers) + 1:04d}", f"PL{max(numbers) + 2:04d}"]
     stored = session.dump()["dna_sequences"][seq("pCVD-PETase-R3-07")]
     assert (stored["registry_id"], stored["name"]) == (REGISTRY, "pCVD-PETase-R3-07")
-    fails(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                         "entity_ids": [seq("pCVD-PETase-R3-07")]}, "Conflict",
-          "already registered as PL")
+    fails(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS", "entity_ids": [seq("pCVD-PETase-R3-07")]},
+        "Conflict",
+        "already registered as PL",
+    )
 
 
 def test_registration_is_all_or_nothing_and_needs_required_fields(session):
     sign_in(session, "evasquez")
-    fails(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                         "entity_ids": [seq("pCVD-PETase-R3-07"), seq("pCVD-PETase-R3-09")]},
-          "InvalidRequest", "missing required field(s): Resistance")
-    fails(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                         "entity_ids": [seq("NEB pMAL-c5X (GenBank import)")]}, "PermissionDenied",
-          "WRITE access")
+    fails(
+        session,
+        "register_entities",
+        {
+            "registry_id": REGISTRY,
+            "naming_strategy": "NEW_IDS",
+            "entity_ids": [seq("pCVD-PETase-R3-07"), seq("pCVD-PETase-R3-09")],
+        },
+        "InvalidRequest",
+        "missing required field(s): Resistance",
+    )
+    fails(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS", "entity_ids": [seq("NEB pMAL-c5X (GenBank import)")]},
+        "PermissionDenied",
+        "WRITE access",
+    )
     sign_in(session, "dokafor")
-    fails(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                         "entity_ids": [seq("NEB pMAL-c5X (GenBank import)")]}, "InvalidRequest",
-          "needs a schema of the Corvid Registry")
+    fails(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS", "entity_ids": [seq("NEB pMAL-c5X (GenBank import)")]},
+        "InvalidRequest",
+        "needs a schema of the Corvid Registry",
+    )
 
 
 def test_registered_names_are_unique_per_schema(session):
     sign_in(session, "falsayed")
     duplicate = ent("CVD-214 clone C3", entity_registry_id=None)
     original = one("custom_entities", name="CVD-214 clone C3", registry_id=REGISTRY)["entity_registry_id"]
-    fails(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                         "entity_ids": [duplicate]}, "Conflict", f"already registered as {original}")
-    fails(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS",
-                                         "entity_ids": [ent("CVD-214 clone D4")]}, "InvalidRequest",
-          "Mycoplasma Tested")
+    fails(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS", "entity_ids": [duplicate]},
+        "Conflict",
+        f"already registered as {original}",
+    )
+    fails(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS", "entity_ids": [ent("CVD-214 clone D4")]},
+        "InvalidRequest",
+        "Mycoplasma Tested",
+    )
 
 
 def test_naming_strategies(session):
     sign_in(session, "srossi")
-    deleted = ok(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "DELETE_NAMES",
-                                                "entity_ids": [seq("pYL-TEF-ELO2")]})[0]
+    deleted = ok(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "DELETE_NAMES", "entity_ids": [seq("pYL-TEF-ELO2")]},
+    )[0]
     stored = session.dump()["dna_sequences"][seq("pYL-TEF-ELO2")]
     assert stored["name"] == deleted["entity_registry_id"] and stored["aliases"] == ["pYL-TEF-ELO2"]
     sign_in(session, "therrera")
-    kept = ok(session, "register_entities", {"registry_id": REGISTRY, "naming_strategy": "KEEP_NAMES",
-                                             "entity_ids": [seq("pCVD-GS-Dual-214-v2")]})[0]
+    kept = ok(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "KEEP_NAMES", "entity_ids": [seq("pCVD-GS-Dual-214-v2")]},
+    )[0]
     assert kept["entity_registry_id"] == "pCVD-GS-Dual-214-v2"
 
 
@@ -323,16 +431,25 @@ def test_list_sequences_filters_registration_state(session):
 
 # ---------------------------------------------------------------- inventory
 
+
 def test_transfer_dilutes_by_volume(session):
     sign_in(session, "aokoye")
-    result = ok(session, "transfer_into_container", {
-        "destination_container_id": con("CVD-214 L3 working 0.5 mg/mL"),
-        "source_container_id": con("CVD-214 mAb lot 3 stock"), "transfer_quantity": {"value": 0.02, "units": "mL"}})
+    result = ok(
+        session,
+        "transfer_into_container",
+        {
+            "destination_container_id": con("CVD-214 L3 working 0.5 mg/mL"),
+            "source_container_id": con("CVD-214 mAb lot 3 stock"),
+            "transfer_quantity": {"value": 0.02, "units": "mL"},
+        },
+    )
     assert result["source"]["quantity"] == {"value": 430.0, "units": "uL"}
     assert result["destination"]["quantity"] == {"value": 400.0, "units": "uL"}
     content = result["destination"]["contents"][0]
-    assert (content["entity"]["name"], content["concentration"]) == ("CVD-214 mAb lot 3",
-                                                                     {"value": 0.5, "units": "mg/mL"})
+    assert (content["entity"]["name"], content["concentration"]) == (
+        "CVD-214 mAb lot 3",
+        {"value": 0.5, "units": "mg/mL"},
+    )
     log = ok(session, "get_audit_log", {"object_id": con("CVD-214 mAb lot 3 stock")})["results"]
     assert log[-1]["action"] == "TRANSFER" and log[-1]["changes"]["quantity"] == [450.0, 430.0]
 
@@ -341,35 +458,76 @@ def test_transfer_rules(session):
     sign_in(session, "aokoye")
     stock, work = con("CVD-214 mAb lot 3 stock"), con("CVD-214 L3 working 0.5 mg/mL")
     args = {"destination_container_id": work, "source_container_id": stock}
-    fails(session, "transfer_into_container", args | {"transfer_quantity": {"value": 451, "units": "uL"}},
-          "Conflict", "only holds 450 uL")
-    fails(session, "transfer_into_container", args | {"transfer_quantity": {"value": 1, "units": "mg"}},
-          "InvalidRequest", "measured in uL")
-    fails(session, "transfer_into_container", args | {"transfer_quantity": {"value": -5, "units": "uL"}},
-          "invalid_arguments", "greater than 0")
-    fails(session, "transfer_into_container", args | {"source_container_id": work,
-                                                      "transfer_quantity": {"value": 1, "units": "uL"}},
-          "InvalidRequest", "different containers")
-    fails(session, "transfer_into_container", args | {"destination_container_id": con("CVD-214 L4 2 mg aliquot"),
-                                                      "source_container_id": con("CVD-214 lot 4 lyophilized"),
-                                                      "transfer_quantity": {"value": 20, "units": "mg"}},
-          "Conflict", "only holds 10 mg")
+    fails(
+        session,
+        "transfer_into_container",
+        args | {"transfer_quantity": {"value": 451, "units": "uL"}},
+        "Conflict",
+        "only holds 450 uL",
+    )
+    fails(
+        session,
+        "transfer_into_container",
+        args | {"transfer_quantity": {"value": 1, "units": "mg"}},
+        "InvalidRequest",
+        "measured in uL",
+    )
+    fails(
+        session,
+        "transfer_into_container",
+        args | {"transfer_quantity": {"value": -5, "units": "uL"}},
+        "invalid_arguments",
+        "greater than 0",
+    )
+    fails(
+        session,
+        "transfer_into_container",
+        args | {"source_container_id": work, "transfer_quantity": {"value": 1, "units": "uL"}},
+        "InvalidRequest",
+        "different containers",
+    )
+    fails(
+        session,
+        "transfer_into_container",
+        args
+        | {
+            "destination_container_id": con("CVD-214 L4 2 mg aliquot"),
+            "source_container_id": con("CVD-214 lot 4 lyophilized"),
+            "transfer_quantity": {"value": 20, "units": "mg"},
+        },
+        "Conflict",
+        "only holds 10 mg",
+    )
     sign_in(session, "loconnor")
-    fails(session, "transfer_into_container", {
-        "destination_container_id": con("PETase-WT HPLC calibration series"),
-        "source_container_id": con("PETase-WT reference standard 1 mg/mL vial 3"),
-        "transfer_quantity": {"value": 10, "units": "uL"}}, "Conflict", "reserved for Lucas Moreau")
+    fails(
+        session,
+        "transfer_into_container",
+        {
+            "destination_container_id": con("PETase-WT HPLC calibration series"),
+            "source_container_id": con("PETase-WT reference standard 1 mg/mL vial 3"),
+            "transfer_quantity": {"value": 10, "units": "uL"},
+        },
+        "Conflict",
+        "reserved for Lucas Moreau",
+    )
 
 
 def test_mass_transfer_into_an_empty_vial(session):
     sign_in(session, "jfeld")
-    result = ok(session, "transfer_into_container", {
-        "destination_container_id": con("CVD-214 L4 2 mg aliquot"),
-        "source_container_id": con("CVD-214 lot 4 lyophilized"), "transfer_quantity": {"value": 2000, "units": "ug"}})
+    result = ok(
+        session,
+        "transfer_into_container",
+        {
+            "destination_container_id": con("CVD-214 L4 2 mg aliquot"),
+            "source_container_id": con("CVD-214 lot 4 lyophilized"),
+            "transfer_quantity": {"value": 2000, "units": "ug"},
+        },
+    )
     assert result["destination"]["quantity"] == {"value": 2.0, "units": "mg"}
     assert result["source"]["quantity"] == {"value": 8.0, "units": "mg"}
     assert [(c["entity"]["name"], c["concentration"]) for c in result["destination"]["contents"]] == [
-        ("CVD-214 mAb lot 4", None)]
+        ("CVD-214 mAb lot 4", None)
+    ]
 
 
 def test_moving_a_container_into_a_box_position(session):
@@ -377,14 +535,34 @@ def test_moving_a_container_into_a_box_position(session):
     strains, stock = box("Yarrowia Strains"), con("Po1f TEF-ELO2 glycerol 1")
     listed = ok(session, "list_storage", {"name_includes": "Yarrowia Strains"})["results"][0]
     assert (listed["filled_positions"], listed["empty_positions"][0]) == (17, "B9")
-    fails(session, "update_container", {"container_id": stock, "parent_storage_id": f"{strains}:A1"}, "Conflict",
-          "already occupied by 'Po1f TEF-DGA1 glycerol 1'")
-    fails(session, "update_container", {"container_id": stock, "parent_storage_id": f"{strains}:J1"},
-          "InvalidRequest", "not a position")
-    fails(session, "update_container", {"container_id": stock, "parent_storage_id": strains}, "InvalidRequest",
-          "Give a position")
-    fails(session, "update_container", {"container_id": stock, "parent_storage_id": box("Lipase Library 2023") + ":A1"},
-          "Conflict", "archived")
+    fails(
+        session,
+        "update_container",
+        {"container_id": stock, "parent_storage_id": f"{strains}:A1"},
+        "Conflict",
+        "already occupied by 'Po1f TEF-DGA1 glycerol 1'",
+    )
+    fails(
+        session,
+        "update_container",
+        {"container_id": stock, "parent_storage_id": f"{strains}:J1"},
+        "InvalidRequest",
+        "not a position",
+    )
+    fails(
+        session,
+        "update_container",
+        {"container_id": stock, "parent_storage_id": strains},
+        "InvalidRequest",
+        "Give a position",
+    )
+    fails(
+        session,
+        "update_container",
+        {"container_id": stock, "parent_storage_id": box("Lipase Library 2023") + ":A1"},
+        "Conflict",
+        "archived",
+    )
     moved = ok(session, "update_container", {"container_id": stock, "parent_storage_id": f"{strains}:b9"})
     assert (moved["parent_storage_id"], moved["position"]) == (strains, "B9")
     listed = ok(session, "list_storage", {"name_includes": "Yarrowia Strains"})["results"][0]
@@ -395,9 +573,13 @@ def test_moving_a_container_into_a_box_position(session):
 
 def test_boxes_of_other_projects_are_off_limits(session):
     sign_in(session, "mchen")  # READ on the Yarrowia project
-    fails(session, "update_container", {"container_id": con("pCVD-PETase-R2-04 miniprep 3"),
-                                        "parent_storage_id": f"{box('Yarrowia Strains')}:C1"}, "PermissionDenied",
-          "you have READ")
+    fails(
+        session,
+        "update_container",
+        {"container_id": con("pCVD-PETase-R2-04 miniprep 3"), "parent_storage_id": f"{box('Yarrowia Strains')}:C1"},
+        "PermissionDenied",
+        "you have READ",
+    )
     sign_in(session, "gpark")
     assert ok(session, "list_storage", {"name_includes": "CHO"})["results"] == []
 
@@ -406,33 +588,72 @@ def test_plate_wells_stay_in_their_plate(session):
     sign_in(session, "pshah")
     plate = one("plates", name="Sanger Plate SQ-0610")["id"]
     well = next(c["id"] for c in SEED["containers"] if c["parent_storage_id"] == plate and c["position"] == "A1")
-    fails(session, "update_container", {"container_id": well, "parent_storage_id": one(
-        "locations", name="Sequencing Bench (Core)")["id"]}, "InvalidRequest", "Plate wells")
-    fails(session, "update_container", {"container_id": con("Q5 2X Master Mix lot 10231"),
-                                        "parent_storage_id": f"{plate}:H12"}, "InvalidRequest",
-          "transfer into its wells")
+    fails(
+        session,
+        "update_container",
+        {"container_id": well, "parent_storage_id": one("locations", name="Sequencing Bench (Core)")["id"]},
+        "InvalidRequest",
+        "Plate wells",
+    )
+    fails(
+        session,
+        "update_container",
+        {"container_id": con("Q5 2X Master Mix lot 10231"), "parent_storage_id": f"{plate}:H12"},
+        "InvalidRequest",
+        "transfer into its wells",
+    )
     listed = ok(session, "list_storage", {"storage_type": "plate", "name_includes": "Sanger"})["results"][0]
     assert (listed["rows"], listed["columns"], listed["filled_positions"]) == (8, 12, 3)
 
 
 def test_checkout_rules(session):
     sign_in(session, "therrera")
-    reserved, mine, free = (con("CHO-K1 GS-KO WB-2025 vial 04"), con("CHO-K1 GS-KO WB-2025 vial 05"),
-                            con("CHO-K1 GS-KO WB-2025 vial 06"))
-    fails(session, "checkout_containers", {"container_ids": [reserved], "action": "check_out",
-                                           "assignee_id": uid("therrera")}, "Conflict", "reserved for Hannah Brooks")
-    fails(session, "checkout_containers", {"container_ids": [free], "action": "check_out"}, "InvalidRequest",
-          "assignee_id is required")
-    fails(session, "checkout_containers", {"container_ids": [free], "action": "check_in"}, "Conflict",
-          "not checked out")
-    fails(session, "checkout_containers", {"container_ids": [reserved], "action": "check_in"}, "PermissionDenied",
-          "only they or a project ADMIN")
-    fails(session, "checkout_containers", {"container_ids": [mine], "action": "check_out",
-                                           "assignee_id": uid("therrera")}, "Conflict", "already checked out")
-    taken = ok(session, "checkout_containers", {"container_ids": [free], "action": "check_out",
-                                                "assignee_id": uid("therrera"), "comment": "Thaw"})[0]
-    assert taken["checkout_record"] == {"status": "CHECKED_OUT", "comment": "Thaw", "assignee": {
-        "id": uid("therrera"), "handle": "therrera", "name": "Tomás Herrera"}}
+    reserved, mine, free = (
+        con("CHO-K1 GS-KO WB-2025 vial 04"),
+        con("CHO-K1 GS-KO WB-2025 vial 05"),
+        con("CHO-K1 GS-KO WB-2025 vial 06"),
+    )
+    fails(
+        session,
+        "checkout_containers",
+        {"container_ids": [reserved], "action": "check_out", "assignee_id": uid("therrera")},
+        "Conflict",
+        "reserved for Hannah Brooks",
+    )
+    fails(
+        session,
+        "checkout_containers",
+        {"container_ids": [free], "action": "check_out"},
+        "InvalidRequest",
+        "assignee_id is required",
+    )
+    fails(
+        session, "checkout_containers", {"container_ids": [free], "action": "check_in"}, "Conflict", "not checked out"
+    )
+    fails(
+        session,
+        "checkout_containers",
+        {"container_ids": [reserved], "action": "check_in"},
+        "PermissionDenied",
+        "only they or a project ADMIN",
+    )
+    fails(
+        session,
+        "checkout_containers",
+        {"container_ids": [mine], "action": "check_out", "assignee_id": uid("therrera")},
+        "Conflict",
+        "already checked out",
+    )
+    taken = ok(
+        session,
+        "checkout_containers",
+        {"container_ids": [free], "action": "check_out", "assignee_id": uid("therrera"), "comment": "Thaw"},
+    )[0]
+    assert taken["checkout_record"] == {
+        "status": "CHECKED_OUT",
+        "comment": "Thaw",
+        "assignee": {"id": uid("therrera"), "handle": "therrera", "name": "Tomás Herrera"},
+    }
     sign_in(session, "hbrooks")  # ADMIN of the CHO project checks in someone else's vial
     back = ok(session, "checkout_containers", {"container_ids": [mine], "action": "check_in"})[0]
     assert back["checkout_record"]["status"] == "AVAILABLE" and back["checkout_record"]["assignee"] is None
@@ -441,8 +662,9 @@ def test_checkout_rules(session):
 def test_a_reservation_becomes_a_checkout_for_its_holder(session):
     sign_in(session, "lmoreau")
     vial = con("PETase-WT reference standard 1 mg/mL vial 3")
-    out = ok(session, "checkout_containers", {"container_ids": [vial], "action": "check_out",
-                                              "assignee_id": uid("lmoreau")})[0]
+    out = ok(
+        session, "checkout_containers", {"container_ids": [vial], "action": "check_out", "assignee_id": uid("lmoreau")}
+    )[0]
     assert out["checkout_record"]["status"] == "CHECKED_OUT"
     assert container(session, vial)["checkout_comment"] == ""
 
@@ -453,65 +675,122 @@ def test_archiving_frees_the_position_and_is_final(session):
     assert one("containers", id=dry)["position"] == "B1"
     change = ok(session, "archive_containers", {"container_ids": [dry], "reason": "Expended"})
     assert change == {"container_ids": [dry], "reason": "Expended"}
-    assert (container(session, dry)["parent_storage_id"], container(session, dry)["archive_reason"]) == (None,
-                                                                                                       "Expended")
+    assert (container(session, dry)["parent_storage_id"], container(session, dry)["archive_reason"]) == (
+        None,
+        "Expended",
+    )
     fails(session, "archive_containers", {"container_ids": [dry], "reason": "Other"}, "Conflict", "archived")
     fails(session, "update_container", {"container_id": dry, "name": "x"}, "Conflict", "archived")
     names = [c["name"] for c in ok(session, "list_containers", {"name_includes": "R2-04"})["results"]]
     assert "pCVD-PETase-R2-04 miniprep 2" not in names
-    fresh = ok(session, "update_container", {"container_id": con("pCVD-PETase-R2-04 miniprep 3"),
-                                             "parent_storage_id": f"{box('PETase Plasmids Box 1')}:B1"})
+    fresh = ok(
+        session,
+        "update_container",
+        {
+            "container_id": con("pCVD-PETase-R2-04 miniprep 3"),
+            "parent_storage_id": f"{box('PETase Plasmids Box 1')}:B1",
+        },
+    )
     assert fresh["position"] == "B1"
-    fails(session, "archive_containers", {"container_ids": [con("CHO-K1 GS-KO WB-2025 vial 04")],
-                                          "reason": "Expired"}, "PermissionDenied", "you have READ")
+    fails(
+        session,
+        "archive_containers",
+        {"container_ids": [con("CHO-K1 GS-KO WB-2025 vial 04")], "reason": "Expired"},
+        "PermissionDenied",
+        "you have READ",
+    )
 
 
 def test_inventory_outside_your_projects_is_invisible(session):
     sign_in(session, "srossi")
     vial = con("CHO-K1 GS-KO WB-2025 vial 06")
-    fails(session, "checkout_containers", {"container_ids": [vial], "action": "check_out",
-                                           "assignee_id": uid("srossi")}, "NotFound", "Container")
+    fails(
+        session,
+        "checkout_containers",
+        {"container_ids": [vial], "action": "check_out", "assignee_id": uid("srossi")},
+        "NotFound",
+        "Container",
+    )
     assert ok(session, "list_containers", {"name_includes": "WB-2025"})["results"] == []
 
 
 # ---------------------------------------------------------------- requests and the audit log
 
+
 def test_request_status_moves_forward_by_assignees(session):
     sign_in(session, "pshah")
     waiting = request("Sanger Sequencing", "Construct", "pCVD-PETase-R3-07 to R3-09")
-    fails(session, "update_request", {"request_id": waiting["id"], "request_status": "COMPLETED"}, "Conflict",
-          "can't go from REQUESTED to COMPLETED")
-    fails(session, "update_request", {"request_id": waiting["id"], "request_status": "SCHEDULED"}, "InvalidRequest",
-          "Give scheduled_on")
-    fails(session, "update_request", {"request_id": waiting["id"], "scheduled_on": "2025-06-09"}, "InvalidRequest",
-          "past")
+    fails(
+        session,
+        "update_request",
+        {"request_id": waiting["id"], "request_status": "COMPLETED"},
+        "Conflict",
+        "can't go from REQUESTED to COMPLETED",
+    )
+    fails(
+        session,
+        "update_request",
+        {"request_id": waiting["id"], "request_status": "SCHEDULED"},
+        "InvalidRequest",
+        "Give scheduled_on",
+    )
+    fails(
+        session, "update_request", {"request_id": waiting["id"], "scheduled_on": "2025-06-09"}, "InvalidRequest", "past"
+    )
     started = ok(session, "update_request", {"request_id": waiting["id"], "request_status": "IN_PROGRESS"})
     assert started["request_status"] == "IN_PROGRESS"
     done = ok(session, "update_request", {"request_id": waiting["id"], "request_status": "COMPLETED"})
     assert done["request_status"] == "COMPLETED"
-    fails(session, "update_request", {"request_id": waiting["id"], "scheduled_on": "2025-06-20"}, "Conflict",
-          "COMPLETED and can't change")
+    fails(
+        session,
+        "update_request",
+        {"request_id": waiting["id"], "scheduled_on": "2025-06-20"},
+        "Conflict",
+        "COMPLETED and can't change",
+    )
 
 
 def test_only_assignees_work_a_request_but_requestors_cancel(session):
     sign_in(session, "therrera")
     maxi = request("Plasmid Maxiprep", "Plasmid", "pCVD-GS-Dual-214-v2")
-    fails(session, "update_request", {"request_id": maxi["id"], "request_status": "IN_PROGRESS"}, "PermissionDenied",
-          "Only the assignees")
-    assert ok(session, "update_request", {"request_id": maxi["id"], "request_status": "CANCELLED"})[
-        "request_status"] == "CANCELLED"
+    fails(
+        session,
+        "update_request",
+        {"request_id": maxi["id"], "request_status": "IN_PROGRESS"},
+        "PermissionDenied",
+        "Only the assignees",
+    )
+    assert (
+        ok(session, "update_request", {"request_id": maxi["id"], "request_status": "CANCELLED"})["request_status"]
+        == "CANCELLED"
+    )
 
 
 def test_reassigning_a_request(session):
     sign_in(session, "gpark")  # READ on the core project
     ben = request("Sanger Sequencing", "Construct", "pCVD-GS-Dual-214-v2")
-    fails(session, "update_request", {"request_id": ben["id"], "assignee_ids": [uid("pshah")]}, "PermissionDenied",
-          "WRITE access")
+    fails(
+        session,
+        "update_request",
+        {"request_id": ben["id"], "assignee_ids": [uid("pshah")]},
+        "PermissionDenied",
+        "WRITE access",
+    )
     sign_in(session, "dokafor")
-    fails(session, "update_request", {"request_id": ben["id"], "assignee_ids": [uid("iduarte")]}, "InvalidRequest",
-          "no access")
-    fails(session, "update_request", {"request_id": ben["id"], "assignee_ids": [uid("badler")]}, "InvalidRequest",
-          "suspended")
+    fails(
+        session,
+        "update_request",
+        {"request_id": ben["id"], "assignee_ids": [uid("iduarte")]},
+        "InvalidRequest",
+        "no access",
+    )
+    fails(
+        session,
+        "update_request",
+        {"request_id": ben["id"], "assignee_ids": [uid("badler")]},
+        "InvalidRequest",
+        "suspended",
+    )
     moved = ok(session, "update_request", {"request_id": ben["id"], "assignee_ids": [uid("pshah")]})
     assert [a["handle"] for a in moved["assignees"]] == ["pshah"]
     assert ben["id"] in {r["id"] for r in ok(session, "list_requests", {"assignee_id": uid("pshah")})["results"]}
@@ -522,7 +801,8 @@ def test_audit_log_records_changes_and_follows_access(session):
     ok(session, "update_entry", {"entry_id": THERMO["id"], "name": "R3 DSF assay"})
     log = ok(session, "get_audit_log", {"object_id": THERMO["id"]})["results"]
     assert log[0]["action"] == "CREATE" and log[-1]["changes"] == {
-        "name": ["R3 thermostability assay - variants 07-12", "R3 DSF assay"]}
+        "name": ["R3 thermostability assay - variants 07-12", "R3 DSF assay"]
+    }
     assert log[-1]["user"]["handle"] == "mchen"
     sign_in(session, "iduarte")
     fails(session, "get_audit_log", {"object_id": THERMO["id"]}, "NotFound", "Object")

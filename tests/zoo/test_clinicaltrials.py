@@ -21,6 +21,7 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 # ---------------------------------------------------------------- seed lookups (by title and name)
 
+
 def nct(title_start: str) -> str:
     found = [s["nct_id"] for s in SEED["studies"] if s["brief_title"].startswith(title_start)]
     assert len(found) == 1, (title_start, found)
@@ -55,16 +56,37 @@ def screen(session: ToolSession, name: str, study: str) -> dict[str, Any]:
 
 
 def refer(session: ToolSession, name: str, study: str, facility: str) -> dict[str, Any]:
-    return ok(session, "contact_site", {"nct_id": study, "location_id": site(study, facility), "subject": "Referral",
-                                        "message": "Referring a participant.", "participant_id": person(name)})
+    return ok(
+        session,
+        "contact_site",
+        {
+            "nct_id": study,
+            "location_id": site(study, facility),
+            "subject": "Referral",
+            "message": "Referring a participant.",
+            "participant_id": person(name),
+        },
+    )
 
 
 def refer_fails(session: ToolSession, name: str, study: str, facility: str, kind: str, text: str) -> None:
-    fails(session, "contact_site", {"nct_id": study, "location_id": site(study, facility), "subject": "Referral",
-                                    "message": "Referring a participant.", "participant_id": person(name)}, kind, text)
+    fails(
+        session,
+        "contact_site",
+        {
+            "nct_id": study,
+            "location_id": site(study, facility),
+            "subject": "Referral",
+            "message": "Referring a participant.",
+            "participant_id": person(name),
+        },
+        kind,
+        text,
+    )
 
 
 # ---------------------------------------------------------------- interface
+
 
 def test_nineteen_tools_with_one_user_only_consent_tool():
     assert len(SPEC.tools) == 19
@@ -73,6 +95,7 @@ def test_nineteen_tools_with_one_user_only_consent_tool():
 
 
 # ---------------------------------------------------------------- registry search and records
+
 
 def all_results(session: ToolSession, **args: Any) -> list[dict[str, Any]]:
     return ok(session, "search_studies", {**args, "page_size": 1000})["studies"]
@@ -117,8 +140,11 @@ def test_location_and_geo_search(session):
 
 def test_sort_and_pages(session):
     first = ok(session, "search_studies", {"sort": "EnrollmentCount:desc", "page_size": 5})
-    second = ok(session, "search_studies", {"sort": "EnrollmentCount:desc", "page_size": 5,
-                                            "page_token": first["nextPageToken"]})
+    second = ok(
+        session,
+        "search_studies",
+        {"sort": "EnrollmentCount:desc", "page_size": 5, "page_token": first["nextPageToken"]},
+    )
     counts = [s["enrollmentCount"] for s in first["studies"] + second["studies"]]
     assert counts == sorted(counts, reverse=True) and first["totalCount"] == len(SEED["studies"])
     ids = [s["nctId"] for s in ok(session, "search_studies", {"sort": "NCTId", "page_size": 20})["studies"]]
@@ -135,10 +161,13 @@ def test_get_study_and_its_sites(session):
     assert sites["Capital City Diabetes & Endocrine Center"]["placesLeft"] == 0
     acri = sites["Austin Clinical Research Institute"]
     assert (acri["enrolled"], acri["openReferrals"], acri["placesLeft"]) == (28, 1, 1)
-    recruiting = ok(session, "list_study_locations", {"nct_id": SUMMIT, "status": ["RECRUITING"],
-                                                      "query_locn": "Austin"})
-    assert [s["facility"] for s in recruiting] == ["Capital City Diabetes & Endocrine Center",
-                                                   "Austin Clinical Research Institute"]
+    recruiting = ok(
+        session, "list_study_locations", {"nct_id": SUMMIT, "status": ["RECRUITING"], "query_locn": "Austin"}
+    )
+    assert [s["facility"] for s in recruiting] == [
+        "Capital City Diabetes & Endocrine Center",
+        "Austin Clinical Research Institute",
+    ]
     fails(session, "get_study", {"nct_id": "NCT1"}, "InvalidRequest", "not a valid NCT number")
     fails(session, "get_study", {"nct_id": "NCT00000001"}, "NotFound", "Study NCT00000001 not found")
 
@@ -153,6 +182,7 @@ def test_field_values_count_every_study_once(session):
 
 # ---------------------------------------------------------------- saved studies
 
+
 def test_save_list_and_remove(session):
     saved = ok(session, "save_study", {"nct_id": PSILO, "label": "later", "note": "opens in June"})
     assert saved["overallStatus"] == "NOT_YET_RECRUITING"
@@ -166,12 +196,16 @@ def test_save_list_and_remove(session):
 
 # ---------------------------------------------------------------- watch lists
 
+
 def test_alerts_show_new_changes_once(session):
     lists = {w["id"]: w for w in ok(session, "list_watchlists")}
     assert lists["wl_0001"]["unreadAlerts"] == 3 and lists["wl_0002"]["unreadAlerts"] == 0
     alerts = ok(session, "check_watchlist_alerts", {"watchlist_id": "wl_0001"})["alerts"]
     assert [(a["nctId"], a["eventType"]) for a in alerts] == [
-        (SUMMIT, "NEW_SITE"), (T2D_DONE, "RESULTS_POSTED"), (ORAL_INSULIN, "STATUS_CHANGE")]
+        (SUMMIT, "NEW_SITE"),
+        (T2D_DONE, "RESULTS_POSTED"),
+        (ORAL_INSULIN, "STATUS_CHANGE"),
+    ]
     assert ok(session, "check_watchlist_alerts", {"watchlist_id": "wl_0001"})["alerts"] == []
     heart = ok(session, "check_watchlist_alerts", {"watchlist_id": "wl_0003"})["alerts"]
     assert [(a["nctId"], a["eventType"]) for a in heart] == [(HFPEF, "STATUS_CHANGE")]
@@ -179,8 +213,11 @@ def test_alerts_show_new_changes_once(session):
 
 
 def test_new_watch_lists_only_alert_on_later_changes(session):
-    created = ok(session, "create_watchlist", {"name": "Memory", "nct_ids": [MEMORY, MEMORY2, MEMORY],
-                                               "alert_on": ["STATUS_CHANGE"]})
+    created = ok(
+        session,
+        "create_watchlist",
+        {"name": "Memory", "nct_ids": [MEMORY, MEMORY2, MEMORY], "alert_on": ["STATUS_CHANGE"]},
+    )
     assert created["nctIds"] == sorted([MEMORY, MEMORY2]) and created["unreadAlerts"] == 0
     assert created["frequency"] == "WEEKLY"
     updated = ok(session, "update_watchlist", {"watchlist_id": "wl_0002", "add_nct_ids": [ORAL_INSULIN]})
@@ -195,13 +232,16 @@ def test_change_types_are_a_set_whatever_order_they_are_named_in(session, alert_
     assert updated["alertOn"] == ["STATUS_CHANGE", "NEW_SITE"]
 
 
-@pytest.mark.parametrize("args,kind,text", [
-    ({"name": "oncology REFERRALS", "nct_ids": [SUMMIT]}, "Conflict", "already exists"),
-    ({"name": "X", "nct_ids": []}, "InvalidRequest", "at least one study"),
-    ({"name": "X", "nct_ids": ["NCT00000001"]}, "NotFound", "not found"),
-    ({"name": " ", "nct_ids": [SUMMIT]}, "InvalidRequest", "name must not be empty"),
-    ({"name": "X", "nct_ids": [SUMMIT], "alert_on": []}, "InvalidRequest", "at least one change type"),
-])
+@pytest.mark.parametrize(
+    "args,kind,text",
+    [
+        ({"name": "oncology REFERRALS", "nct_ids": [SUMMIT]}, "Conflict", "already exists"),
+        ({"name": "X", "nct_ids": []}, "InvalidRequest", "at least one study"),
+        ({"name": "X", "nct_ids": ["NCT00000001"]}, "NotFound", "not found"),
+        ({"name": " ", "nct_ids": [SUMMIT]}, "InvalidRequest", "name must not be empty"),
+        ({"name": "X", "nct_ids": [SUMMIT], "alert_on": []}, "InvalidRequest", "at least one change type"),
+    ],
+)
 def test_create_watchlist_rules(session, args, kind, text):
     fails(session, "create_watchlist", args, kind, text)
 
@@ -213,35 +253,101 @@ def test_at_most_ten_watch_lists(session):
 
 
 def test_update_watchlist_rules(session):
-    fails(session, "update_watchlist", {"watchlist_id": "wl_0001", "add_nct_ids": [SUMMIT]}, "Conflict",
-          "already on the watch list")
-    fails(session, "update_watchlist", {"watchlist_id": "wl_0001", "remove_nct_ids": [HER2]}, "NotFound",
-          "is not on the watch list")
-    fails(session, "update_watchlist", {"watchlist_id": "wl_0003", "remove_nct_ids": [HFPEF, nct("Remote Pulmonary")]},
-          "InvalidRequest", "at least one study")
-    fails(session, "update_watchlist", {"watchlist_id": "wl_0003", "name": "Oncology referrals"}, "Conflict",
-          "already exists")
+    fails(
+        session,
+        "update_watchlist",
+        {"watchlist_id": "wl_0001", "add_nct_ids": [SUMMIT]},
+        "Conflict",
+        "already on the watch list",
+    )
+    fails(
+        session,
+        "update_watchlist",
+        {"watchlist_id": "wl_0001", "remove_nct_ids": [HER2]},
+        "NotFound",
+        "is not on the watch list",
+    )
+    fails(
+        session,
+        "update_watchlist",
+        {"watchlist_id": "wl_0003", "remove_nct_ids": [HFPEF, nct("Remote Pulmonary")]},
+        "InvalidRequest",
+        "at least one study",
+    )
+    fails(
+        session,
+        "update_watchlist",
+        {"watchlist_id": "wl_0003", "name": "Oncology referrals"},
+        "Conflict",
+        "already exists",
+    )
     fails(session, "update_watchlist", {"watchlist_id": "wl_0003"}, "InvalidRequest", "Nothing to update")
-    done = ok(session, "update_watchlist", {"watchlist_id": "wl_0001", "remove_nct_ids": [ORAL_INSULIN],
-                                            "frequency": "DAILY"})
+    done = ok(
+        session, "update_watchlist", {"watchlist_id": "wl_0001", "remove_nct_ids": [ORAL_INSULIN], "frequency": "DAILY"}
+    )
     assert ORAL_INSULIN not in done["nctIds"] and done["frequency"] == "DAILY" and done["unreadAlerts"] == 2
 
 
 # ---------------------------------------------------------------- participants and pre-screens
 
+
 def test_create_and_update_participants(session):
-    created = ok(session, "create_participant", {
-        "display_name": "Ellen Park", "birth_date": "1984-09-17", "sex": "FEMALE", "city": "Austin", "state": "TX",
-        "zip": "78745", "conditions": ["Migraine", "migraine"]})
+    created = ok(
+        session,
+        "create_participant",
+        {
+            "display_name": "Ellen Park",
+            "birth_date": "1984-09-17",
+            "sex": "FEMALE",
+            "city": "Austin",
+            "state": "TX",
+            "zip": "78745",
+            "conditions": ["Migraine", "migraine"],
+        },
+    )
     assert (created["age"], created["consentStatus"], created["conditions"]) == (40, "NOT_GIVEN", ["Migraine"])
-    fails(session, "create_participant", {"display_name": "ellen park", "birth_date": "1984-09-17", "sex": "FEMALE",
-                                          "city": "Austin", "state": "TX", "zip": "78745"}, "Conflict",
-          "already exists")
-    fails(session, "create_participant", {"display_name": "A", "birth_date": "2030-01-01", "sex": "MALE",
-                                          "city": "Austin", "state": "TX", "zip": "78745"}, "InvalidRequest", "future")
-    fails(session, "create_participant", {"display_name": "A", "birth_date": "1990-02-30", "sex": "MALE",
-                                          "city": "Austin", "state": "TX", "zip": "78745"}, "InvalidRequest",
-          "not a valid date")
+    fails(
+        session,
+        "create_participant",
+        {
+            "display_name": "ellen park",
+            "birth_date": "1984-09-17",
+            "sex": "FEMALE",
+            "city": "Austin",
+            "state": "TX",
+            "zip": "78745",
+        },
+        "Conflict",
+        "already exists",
+    )
+    fails(
+        session,
+        "create_participant",
+        {
+            "display_name": "A",
+            "birth_date": "2030-01-01",
+            "sex": "MALE",
+            "city": "Austin",
+            "state": "TX",
+            "zip": "78745",
+        },
+        "InvalidRequest",
+        "future",
+    )
+    fails(
+        session,
+        "create_participant",
+        {
+            "display_name": "A",
+            "birth_date": "1990-02-30",
+            "sex": "MALE",
+            "city": "Austin",
+            "state": "TX",
+            "zip": "78745",
+        },
+        "InvalidRequest",
+        "not a valid date",
+    )
     fails(session, "update_participant", {"participant_id": created["id"], "zip": "787"}, "InvalidRequest", "5-digit")
     fails(session, "update_participant", {"participant_id": created["id"]}, "InvalidRequest", "Nothing to update")
     moved = ok(session, "update_participant", {"participant_id": created["id"], "city": "Round Rock", "zip": "78664"})
@@ -255,7 +361,8 @@ def test_prescreen_applies_age_sex_condition_and_volunteer_rules(session):
     assert james["outcome"] == "ELIGIBLE" and james["ageYears"] == 75
     harold = screen(session, "Harold Jenkins", SUMMIT)
     assert harold["outcome"] == "INELIGIBLE" and harold["reasons"] == [
-        "Age 86 years is above the maximum age of 75 Years"]
+        "Age 86 years is above the maximum age of 75 Years"
+    ]
     assert harold["id"] == "psc_0003"  # screening the same pair again replaces the record
     kevin = screen(session, "Kevin O'Brien", HER2)
     assert "The study enrolls female participants only" in kevin["reasons"]
@@ -272,51 +379,123 @@ def test_prescreen_applies_age_sex_condition_and_volunteer_rules(session):
 
 
 def test_only_recruiting_studies_can_be_prescreened(session):
-    fails(session, "prescreen_participant", {"participant_id": person("Marcus Reed"), "nct_id": HFPEF}, "Conflict",
-          "is ACTIVE_NOT_RECRUITING")
+    fails(
+        session,
+        "prescreen_participant",
+        {"participant_id": person("Marcus Reed"), "nct_id": HFPEF},
+        "Conflict",
+        "is ACTIVE_NOT_RECRUITING",
+    )
     assert screen(session, "Priya Shah", PSILO)["outcome"] == "ELIGIBLE"  # not yet recruiting is fine
-    fails(session, "prescreen_participant", {"participant_id": "par_0099", "nct_id": SUMMIT}, "NotFound",
-          "Participant 'par_0099'")
+    fails(
+        session,
+        "prescreen_participant",
+        {"participant_id": "par_0099", "nct_id": SUMMIT},
+        "NotFound",
+        "Participant 'par_0099'",
+    )
 
 
 def test_consent_is_given_by_the_participant_only(session):
-    fails(session, "grant_data_sharing_consent", {"participant_name": "James Whitfield"}, "user_only",
-          "only be performed by the user")
-    fails(session, "grant_data_sharing_consent", {"participant_name": "Rosa Martinez"}, "Conflict",
-          "already given consent", caller="user")
-    fails(session, "grant_data_sharing_consent", {"participant_name": "Nobody"}, "NotFound", "No participant",
-          caller="user")
+    fails(
+        session,
+        "grant_data_sharing_consent",
+        {"participant_name": "James Whitfield"},
+        "user_only",
+        "only be performed by the user",
+    )
+    fails(
+        session,
+        "grant_data_sharing_consent",
+        {"participant_name": "Rosa Martinez"},
+        "Conflict",
+        "already given consent",
+        caller="user",
+    )
+    fails(
+        session,
+        "grant_data_sharing_consent",
+        {"participant_name": "Nobody"},
+        "NotFound",
+        "No participant",
+        caller="user",
+    )
     james = ok(session, "grant_data_sharing_consent", {"participant_name": "james whitfield"}, caller="user")
     assert (james["consentStatus"], james["consentDate"]) == ("GRANTED", "2025-04-15")
 
 
 # ---------------------------------------------------------------- messages and referrals
 
+
 def test_inquiries_reach_open_sites_even_before_recruiting(session):
-    sent = ok(session, "contact_site", {"nct_id": PSILO, "location_id": site(PSILO, "Austin Clinical Research "
-                                                                                   "Institute"),
-                                        "subject": "Start date", "message": "When do you open?"})
+    sent = ok(
+        session,
+        "contact_site",
+        {
+            "nct_id": PSILO,
+            "location_id": site(PSILO, "Austin Clinical Research Institute"),
+            "subject": "Start date",
+            "message": "When do you open?",
+        },
+    )
     assert (sent["kind"], sent["status"], sent["participantId"]) == ("INQUIRY", "SENT", None)
-    fails(session, "contact_site", {"nct_id": HER2, "location_id": site(HER2, "North Texas Heart & Vascular "
-                                                                              "Institute"),
-                                    "subject": "Hi", "message": "Hello"}, "Conflict", "is WITHDRAWN")
-    fails(session, "contact_site", {"nct_id": HER2, "location_id": site(SUMMIT, "Gulf Coast Clinical Trials"),
-                                    "subject": "Hi", "message": "Hello"}, "NotFound", "is not a site of")
-    fails(session, "contact_site", {"nct_id": HER2, "location_id": site(HER2, "Bayou City Cancer Center"),
-                                    "subject": "Hi", "message": "x" * 2001}, "InvalidRequest", "at most 2000")
-    fails(session, "contact_site", {"nct_id": HER2, "location_id": site(HER2, "Bayou City Cancer Center"),
-                                    "subject": " ", "message": "Hello"}, "InvalidRequest", "must not be empty")
+    fails(
+        session,
+        "contact_site",
+        {
+            "nct_id": HER2,
+            "location_id": site(HER2, "North Texas Heart & Vascular Institute"),
+            "subject": "Hi",
+            "message": "Hello",
+        },
+        "Conflict",
+        "is WITHDRAWN",
+    )
+    fails(
+        session,
+        "contact_site",
+        {
+            "nct_id": HER2,
+            "location_id": site(SUMMIT, "Gulf Coast Clinical Trials"),
+            "subject": "Hi",
+            "message": "Hello",
+        },
+        "NotFound",
+        "is not a site of",
+    )
+    fails(
+        session,
+        "contact_site",
+        {"nct_id": HER2, "location_id": site(HER2, "Bayou City Cancer Center"), "subject": "Hi", "message": "x" * 2001},
+        "InvalidRequest",
+        "at most 2000",
+    )
+    fails(
+        session,
+        "contact_site",
+        {"nct_id": HER2, "location_id": site(HER2, "Bayou City Cancer Center"), "subject": " ", "message": "Hello"},
+        "InvalidRequest",
+        "must not be empty",
+    )
 
 
 def test_referral_needs_consent_and_an_eligible_prescreen(session):
     screen(session, "James Whitfield", KIDNEY)
-    refer_fails(session, "James Whitfield", KIDNEY, "Dell Seton Medical Center", "PermissionDenied",
-                "has not given consent")
+    refer_fails(
+        session, "James Whitfield", KIDNEY, "Dell Seton Medical Center", "PermissionDenied", "has not given consent"
+    )
     screen(session, "Marcus Reed", nct("Remote Pulmonary"))
-    refer_fails(session, "Marcus Reed", nct("Remote Pulmonary"), "Gulf Coast Clinical Trials", "PermissionDenied",
-                "consent status REVOKED")
-    refer_fails(session, "Rosa Martinez", SUMMIT, "Austin Clinical Research Institute", "Conflict",
-                "has not been pre-screened")
+    refer_fails(
+        session,
+        "Marcus Reed",
+        nct("Remote Pulmonary"),
+        "Gulf Coast Clinical Trials",
+        "PermissionDenied",
+        "consent status REVOKED",
+    )
+    refer_fails(
+        session, "Rosa Martinez", SUMMIT, "Austin Clinical Research Institute", "Conflict", "has not been pre-screened"
+    )
     screen(session, "Kevin O'Brien", HER2)
     refer_fails(session, "Kevin O'Brien", HER2, "Bayou City Cancer Center", "Conflict", "INELIGIBLE")
     ok(session, "grant_data_sharing_consent", {"participant_name": "James Whitfield"}, caller="user")
@@ -328,21 +507,39 @@ def test_referral_needs_consent_and_an_eligible_prescreen(session):
 def test_referral_needs_a_recruiting_study_and_site(session):
     screen(session, "Priya Shah", PSILO)
     ok(session, "grant_data_sharing_consent", {"participant_name": "Priya Shah"}, caller="user")
-    refer_fails(session, "Priya Shah", PSILO, "Austin Clinical Research Institute", "Conflict",
-                "referrals open once it is RECRUITING")
+    refer_fails(
+        session,
+        "Priya Shah",
+        PSILO,
+        "Austin Clinical Research Institute",
+        "Conflict",
+        "referrals open once it is RECRUITING",
+    )
     screen(session, "Rosa Martinez", SUMMIT)
     refer_fails(session, "Rosa Martinez", SUMMIT, "Trinity Research Group", "Conflict", "not recruiting")
 
 
 def test_site_enrollment_limits_count_open_referrals(session):
     screen(session, "Rosa Martinez", SUMMIT)
-    refer_fails(session, "Rosa Martinez", SUMMIT, "Capital City Diabetes & Endocrine Center", "Conflict",
-                "reached its enrollment limit (40 enrolled + 0 open referrals of 40)")
+    refer_fails(
+        session,
+        "Rosa Martinez",
+        SUMMIT,
+        "Capital City Diabetes & Endocrine Center",
+        "Conflict",
+        "reached its enrollment limit (40 enrolled + 0 open referrals of 40)",
+    )
     refer(session, "Rosa Martinez", SUMMIT, "Austin Clinical Research Institute")
     screen(session, "James Whitfield", SUMMIT)
     ok(session, "grant_data_sharing_consent", {"participant_name": "James Whitfield"}, caller="user")
-    refer_fails(session, "James Whitfield", SUMMIT, "Austin Clinical Research Institute", "Conflict",
-                "(28 enrolled + 2 open referrals of 30)")
+    refer_fails(
+        session,
+        "James Whitfield",
+        SUMMIT,
+        "Austin Clinical Research Institute",
+        "Conflict",
+        "(28 enrolled + 2 open referrals of 30)",
+    )
     ok(session, "withdraw_referral", {"message_id": "msg_0004"})  # frees the place the test referral held
     assert refer(session, "James Whitfield", SUMMIT, "Austin Clinical Research Institute")["status"] == "PENDING"
 

@@ -20,8 +20,13 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 ZONE = {z["name"]: z["id"] for z in SEED["zones"]}
 ACCOUNT = {a["name"]: a["id"] for a in SEED["accounts"]}
 LATTICE, HARBOR, SHOP = ZONE["latticedigital.com"], ZONE["harborcoffee.com"], ZONE["harborcoffee.shop"]
-NORTHPEAK, VERDANT, LABS, AGENCY, DEV = (ZONE["northpeak.com"], ZONE["verdantclinics.org"], ZONE["latticelabs.io"],
-                                         ZONE["lattice.agency"], ZONE["lattice.dev"])
+NORTHPEAK, VERDANT, LABS, AGENCY, DEV = (
+    ZONE["northpeak.com"],
+    ZONE["verdantclinics.org"],
+    ZONE["latticelabs.io"],
+    ZONE["lattice.agency"],
+    ZONE["lattice.dev"],
+)
 
 
 session = session_fixture(SPEC, CLOCK)
@@ -41,26 +46,40 @@ def settings(session: ToolSession, zone: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- interface and zones
 
+
 def test_tools_and_the_owner_actions_are_user_only(session):
     assert 12 <= len(SPEC.tools) <= 20
-    assert sorted(t.name for t in SPEC.tools.values() if t.user_only) == ["approve_member_invitation",
-                                                                          "update_registrar"]
-    fails(session, "update_registrar", {"domain": "latticelabs.io", "name_servers": ["a.b.com", "c.d.com"]},
-          "user_only", "")
+    assert sorted(t.name for t in SPEC.tools.values() if t.user_only) == [
+        "approve_member_invitation",
+        "update_registrar",
+    ]
+    fails(
+        session,
+        "update_registrar",
+        {"domain": "latticelabs.io", "name_servers": ["a.b.com", "c.d.com"]},
+        "user_only",
+        "",
+    )
 
 
 def test_zones_show_the_tokens_permissions_per_account(session):
     zones = {z["name"]: z for z in ok(session, "list_zones", {"page_size": 100})["results"]}
     assert set(zones) == set(ZONE)
     assert "#cache_purge:edit" in zones["latticedigital.com"]["permissions"]
-    assert zones["northpeak.com"]["permissions"] == ["#zone:read", "#dns_records:read", "#zone_settings:read",
-                                                     "#member:read", "#dns_records:edit"]
+    assert zones["northpeak.com"]["permissions"] == [
+        "#zone:read",
+        "#dns_records:read",
+        "#zone_settings:read",
+        "#member:read",
+        "#dns_records:edit",
+    ]
     assert "#dns_records:edit" not in zones["verdantclinics.org"]["permissions"]
     pending = ok(session, "list_zones", {"status": "pending"})["results"]
     assert sorted(z["name"] for z in pending) == ["lattice.agency", "latticelabs.io"]
 
 
 # ---------------------------------------------------------------- DNS records
+
 
 def test_create_normalizes_names_and_proxied_records_get_automatic_ttl(session):
     row = create(session, LATTICE, type="A", name="Shop", content="203.0.113.77", proxied=True, ttl=300)
@@ -74,38 +93,59 @@ def test_create_normalizes_names_and_proxied_records_get_automatic_ttl(session):
     assert caa["data"] == {"flags": 0, "tag": "issuewild", "value": "sectigo.com"}
 
 
-@pytest.mark.parametrize("record,kind,text", [
-    ({"type": "A", "name": "x", "content": "300.1.1.1"}, "InvalidRequest", "code 9005"),
-    ({"type": "AAAA", "name": "x", "content": "203.0.113.1"}, "InvalidRequest", "code 9006"),
-    ({"type": "MX", "name": "@", "content": "203.0.113.5", "priority": 10}, "InvalidRequest", "must be a hostname"),
-    ({"type": "MX", "name": "@", "content": "mx.example.net"}, "InvalidRequest", "priority is required"),
-    ({"type": "CNAME", "name": "x", "content": "198.51.100.1"}, "InvalidRequest", "code 9007"),
-    ({"type": "TXT", "name": "x", "content": "hello", "proxied": True}, "InvalidRequest", "cannot be proxied"),
-    ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 30}, "InvalidRequest", "Invalid TTL"),
-    ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 90000}, "InvalidRequest", "Invalid TTL"),
-    ({"type": "SRV", "name": "sip", "content": "1 5060 sip.example.net", "priority": 1}, "InvalidRequest", "_service"),
-    ({"type": "CAA", "name": "@", "content": "0 issue letsencrypt.org"}, "InvalidRequest", "code 9103"),
-    ({"type": "CNAME", "name": "api", "content": "api.example.net"}, "Conflict", "code 81053"),
-    ({"type": "TXT", "name": "www", "content": "hello"}, "Conflict", "code 81054"),
-    ({"type": "A", "name": "www", "content": "203.0.113.9"}, "Conflict", "code 81053"),
-    ({"type": "A", "name": "api", "content": "203.0.113.21"}, "Conflict", "Identical record already exists"),
-])
+@pytest.mark.parametrize(
+    "record,kind,text",
+    [
+        ({"type": "A", "name": "x", "content": "300.1.1.1"}, "InvalidRequest", "code 9005"),
+        ({"type": "AAAA", "name": "x", "content": "203.0.113.1"}, "InvalidRequest", "code 9006"),
+        ({"type": "MX", "name": "@", "content": "203.0.113.5", "priority": 10}, "InvalidRequest", "must be a hostname"),
+        ({"type": "MX", "name": "@", "content": "mx.example.net"}, "InvalidRequest", "priority is required"),
+        ({"type": "CNAME", "name": "x", "content": "198.51.100.1"}, "InvalidRequest", "code 9007"),
+        ({"type": "TXT", "name": "x", "content": "hello", "proxied": True}, "InvalidRequest", "cannot be proxied"),
+        ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 30}, "InvalidRequest", "Invalid TTL"),
+        ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 90000}, "InvalidRequest", "Invalid TTL"),
+        (
+            {"type": "SRV", "name": "sip", "content": "1 5060 sip.example.net", "priority": 1},
+            "InvalidRequest",
+            "_service",
+        ),
+        ({"type": "CAA", "name": "@", "content": "0 issue letsencrypt.org"}, "InvalidRequest", "code 9103"),
+        ({"type": "CNAME", "name": "api", "content": "api.example.net"}, "Conflict", "code 81053"),
+        ({"type": "TXT", "name": "www", "content": "hello"}, "Conflict", "code 81054"),
+        ({"type": "A", "name": "www", "content": "203.0.113.9"}, "Conflict", "code 81053"),
+        ({"type": "A", "name": "api", "content": "203.0.113.21"}, "Conflict", "Identical record already exists"),
+    ],
+)
 def test_record_rules(session, record, kind, text):
     fails(session, "create_dns_record", {"zone_id": LATTICE, **record}, kind, text)
 
 
 def test_update_merges_fields_and_rechecks_the_rules(session):
     blog = records(session, LATTICE, name="blog")[0]
-    fails(session, "update_dns_record", {"zone_id": LATTICE, "dns_record_id": blog["id"], "type": "TXT"},
-          "InvalidRequest", "cannot be proxied")
-    moved = ok(session, "update_dns_record", {"zone_id": LATTICE, "dns_record_id": blog["id"],
-                                              "content": "lattice-blog.pages.dev", "comment": "moved off Ghost"})
+    fails(
+        session,
+        "update_dns_record",
+        {"zone_id": LATTICE, "dns_record_id": blog["id"], "type": "TXT"},
+        "InvalidRequest",
+        "cannot be proxied",
+    )
+    moved = ok(
+        session,
+        "update_dns_record",
+        {
+            "zone_id": LATTICE,
+            "dns_record_id": blog["id"],
+            "content": "lattice-blog.pages.dev",
+            "comment": "moved off Ghost",
+        },
+    )
     assert (moved["content"], moved["proxied"], moved["comment"]) == ("lattice-blog.pages.dev", True, "moved off Ghost")
     api = records(session, LATTICE, name="api", type="A")[0]
     dns_only = ok(session, "update_dns_record", {"zone_id": LATTICE, "dns_record_id": api["id"], "ttl": 600})
     assert dns_only["ttl"] == 600
-    fails(session, "update_dns_record", {"zone_id": HARBOR, "dns_record_id": api["id"], "ttl": 300}, "NotFound",
-          "81044")
+    fails(
+        session, "update_dns_record", {"zone_id": HARBOR, "dns_record_id": api["id"], "ttl": 300}, "NotFound", "81044"
+    )
 
 
 def test_delete_then_a_cname_may_take_the_name(session):
@@ -118,73 +158,156 @@ def test_delete_then_a_cname_may_take_the_name(session):
 
 # ---------------------------------------------------------------- roles
 
+
 def test_roles_limit_what_the_token_may_do(session):
-    fails(session, "create_dns_record", {"zone_id": VERDANT, "type": "A", "name": "x", "content": "203.0.113.1"},
-          "PermissionDenied", "Administrator Read Only")
+    fails(
+        session,
+        "create_dns_record",
+        {"zone_id": VERDANT, "type": "A", "name": "x", "content": "203.0.113.1"},
+        "PermissionDenied",
+        "Administrator Read Only",
+    )
     assert records(session, VERDANT, type="MX")  # reading is fine
     create(session, NORTHPEAK, type="TXT", name="_acme-challenge", content="token123")  # DNS role edits records
-    fails(session, "edit_zone_setting", {"zone_id": NORTHPEAK, "setting_id": "ssl", "value": "full"},
-          "PermissionDenied", "can't edit zone settings")
-    fails(session, "purge_cache", {"zone_id": NORTHPEAK, "purge_everything": True}, "PermissionDenied",
-          "can't purge the cache")
-    fails(session, "create_account_member", {"account_id": ACCOUNT["Northpeak Outfitters"], "email": "a@b.com",
-                                             "roles": ["DNS"]}, "PermissionDenied", "can't manage members")
+    fails(
+        session,
+        "edit_zone_setting",
+        {"zone_id": NORTHPEAK, "setting_id": "ssl", "value": "full"},
+        "PermissionDenied",
+        "can't edit zone settings",
+    )
+    fails(
+        session,
+        "purge_cache",
+        {"zone_id": NORTHPEAK, "purge_everything": True},
+        "PermissionDenied",
+        "can't purge the cache",
+    )
+    fails(
+        session,
+        "create_account_member",
+        {"account_id": ACCOUNT["Northpeak Outfitters"], "email": "a@b.com", "roles": ["DNS"]},
+        "PermissionDenied",
+        "can't manage members",
+    )
     assert ok(session, "list_account_members", {"account_id": ACCOUNT["Verdant Health Clinics"]})
 
 
 # ---------------------------------------------------------------- settings
 
+
 def test_settings_values_and_https_rules(session):
     assert settings(session, LATTICE)["ssl"] == "strict"
-    fails(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "ssl", "value": "off"}, "Conflict",
-          "Turn off always_use_https")
-    fails(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "ssl", "value": "strictest"},
-          "InvalidRequest", "Invalid value for zone setting ssl")
-    fails(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "security_level", "value": "off"},
-          "InvalidRequest", "Enterprise")
+    fails(
+        session,
+        "edit_zone_setting",
+        {"zone_id": LATTICE, "setting_id": "ssl", "value": "off"},
+        "Conflict",
+        "Turn off always_use_https",
+    )
+    fails(
+        session,
+        "edit_zone_setting",
+        {"zone_id": LATTICE, "setting_id": "ssl", "value": "strictest"},
+        "InvalidRequest",
+        "Invalid value for zone setting ssl",
+    )
+    fails(
+        session,
+        "edit_zone_setting",
+        {"zone_id": LATTICE, "setting_id": "security_level", "value": "off"},
+        "InvalidRequest",
+        "Enterprise",
+    )
     ok(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "always_use_https", "value": "off"})
     ok(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "ssl", "value": "off"})
-    fails(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "always_use_https", "value": "on"},
-          "Conflict", "needs SSL")
+    fails(
+        session,
+        "edit_zone_setting",
+        {"zone_id": LATTICE, "setting_id": "always_use_https", "value": "on"},
+        "Conflict",
+        "needs SSL",
+    )
     ttl = ok(session, "edit_zone_setting", {"zone_id": LATTICE, "setting_id": "browser_cache_ttl", "value": "7200"})
     assert ttl["value"] == 7200 and settings(session, LATTICE)["browser_cache_ttl"] == 7200
 
 
 # ---------------------------------------------------------------- page rules
 
+
 def test_page_rules_plan_limit_patterns_and_action_combinations(session):
     forward = [{"id": "forwarding_url", "value": {"url": "https://harborcoffee.com/fall", "status_code": 302}}]
-    fails(session, "create_page_rule", {"zone_id": SHOP, "url": "harborcoffee.shop/fall*", "actions": forward},
-          "Conflict", "the Free plan allows 3 page rules")
+    fails(
+        session,
+        "create_page_rule",
+        {"zone_id": SHOP, "url": "harborcoffee.shop/fall*", "actions": forward},
+        "Conflict",
+        "the Free plan allows 3 page rules",
+    )
     promo = ok(session, "list_page_rules", {"zone_id": SHOP, "status": "disabled"})[0]
-    reused = ok(session, "update_page_rule", {"zone_id": SHOP, "pagerule_id": promo["id"],
-                                              "url": "harborcoffee.shop/fall*", "actions": forward,
-                                              "status": "active"})
+    reused = ok(
+        session,
+        "update_page_rule",
+        {
+            "zone_id": SHOP,
+            "pagerule_id": promo["id"],
+            "url": "harborcoffee.shop/fall*",
+            "actions": forward,
+            "status": "active",
+        },
+    )
     assert reused["targets"][0]["constraint"]["value"] == "harborcoffee.shop/fall*" and reused["status"] == "active"
-    fails(session, "create_page_rule", {"zone_id": DEV, "url": "example.com/*",
-                                        "actions": [{"id": "cache_level", "value": "bypass"}]},
-          "InvalidRequest", "must be on lattice.dev")
-    fails(session, "create_page_rule", {"zone_id": DEV, "url": "lattice.dev/old/*", "actions": [
-        forward[0], {"id": "cache_level", "value": "bypass"}]}, "InvalidRequest", "can not be combined")
-    fails(session, "create_page_rule", {"zone_id": DEV, "url": "lattice.dev/docs/*",
-                                        "actions": [{"id": "cache_level", "value": "bypass"}]}, "Conflict",
-          "already exists")
-    rule = ok(session, "create_page_rule", {"zone_id": DEV, "url": "lattice.dev/api/*",
-                                            "actions": [{"id": "cache_level", "value": "bypass"}]})
+    fails(
+        session,
+        "create_page_rule",
+        {"zone_id": DEV, "url": "example.com/*", "actions": [{"id": "cache_level", "value": "bypass"}]},
+        "InvalidRequest",
+        "must be on lattice.dev",
+    )
+    fails(
+        session,
+        "create_page_rule",
+        {"zone_id": DEV, "url": "lattice.dev/old/*", "actions": [forward[0], {"id": "cache_level", "value": "bypass"}]},
+        "InvalidRequest",
+        "can not be combined",
+    )
+    fails(
+        session,
+        "create_page_rule",
+        {"zone_id": DEV, "url": "lattice.dev/docs/*", "actions": [{"id": "cache_level", "value": "bypass"}]},
+        "Conflict",
+        "already exists",
+    )
+    rule = ok(
+        session,
+        "create_page_rule",
+        {"zone_id": DEV, "url": "lattice.dev/api/*", "actions": [{"id": "cache_level", "value": "bypass"}]},
+    )
     assert rule["priority"] == 2
     assert [r["id"] for r in ok(session, "list_page_rules", {"zone_id": DEV})][0] == rule["id"]
 
 
 # ---------------------------------------------------------------- cache
 
+
 def test_purge_rules(session):
     fails(session, "purge_cache", {"zone_id": HARBOR}, "InvalidRequest", "exactly one")
     fails(session, "purge_cache", {"zone_id": HARBOR, "tags": ["menu"]}, "InvalidRequest", "Enterprise")
-    fails(session, "purge_cache", {"zone_id": HARBOR, "files": ["https://example.com/a.css"]}, "InvalidRequest",
-          "must be an http(s) URL on harborcoffee.com")
+    fails(
+        session,
+        "purge_cache",
+        {"zone_id": HARBOR, "files": ["https://example.com/a.css"]},
+        "InvalidRequest",
+        "must be an http(s) URL on harborcoffee.com",
+    )
     fails(session, "purge_cache", {"zone_id": LABS, "purge_everything": True}, "Conflict", "not active")
-    fails(session, "purge_cache", {"zone_id": HARBOR, "files": [f"https://harborcoffee.com/{i}" for i in range(31)]},
-          "InvalidRequest", "at most 30")
+    fails(
+        session,
+        "purge_cache",
+        {"zone_id": HARBOR, "files": [f"https://harborcoffee.com/{i}" for i in range(31)]},
+        "InvalidRequest",
+        "at most 30",
+    )
     result = ok(session, "purge_cache", {"zone_id": HARBOR, "files": ["https://harborcoffee.com/menu"]})
     assert len(result["id"]) == 32
     purges = session.dump()["cache_purges"]
@@ -192,6 +315,7 @@ def test_purge_rules(session):
 
 
 # ---------------------------------------------------------------- DNSSEC and activation
+
 
 def test_dnssec_waits_for_the_ds_record_at_the_registrar(session):
     assert ok(session, "get_dnssec", {"zone_id": DEV})["status"] == "disabled"
@@ -224,11 +348,23 @@ def test_zone_activation_follows_the_registrar(session):
 def test_partial_zone_needs_the_verification_txt(session):
     agency = ok(session, "list_zones", {"name": "lattice.agency"})["results"][0]
     fails(session, "zone_activation_check", {"zone_id": AGENCY}, "Conflict", agency["verification_key"])
-    ok(session, "update_registrar", {"domain": "lattice.agency", "txt_name": "cloudflare-verify.lattice.agency",
-                                     "txt_content": "wrong"}, caller="user")
+    ok(
+        session,
+        "update_registrar",
+        {"domain": "lattice.agency", "txt_name": "cloudflare-verify.lattice.agency", "txt_content": "wrong"},
+        caller="user",
+    )
     fails(session, "zone_activation_check", {"zone_id": AGENCY}, "Conflict", "Activation check failed")
-    ok(session, "update_registrar", {"domain": "lattice.agency", "txt_name": "cloudflare-verify.lattice.agency",
-                                     "txt_content": agency["verification_key"]}, caller="user")
+    ok(
+        session,
+        "update_registrar",
+        {
+            "domain": "lattice.agency",
+            "txt_name": "cloudflare-verify.lattice.agency",
+            "txt_content": agency["verification_key"],
+        },
+        caller="user",
+    )
     assert ok(session, "zone_activation_check", {"zone_id": AGENCY})["status"] == "active"
 
 
@@ -269,7 +405,9 @@ def test_export_round_trips_through_import(session):
     assert "www.harborcoffee.com.\t1\tIN\tCNAME\tharborcoffee.com ; cf_tags=cf-proxied:true" in exported
     count = len(records(session, HARBOR))
     assert ok(session, "import_dns_records", {"zone_id": HARBOR, "file": exported}) == {
-        "recs_added": 0, "total_records_parsed": count}
+        "recs_added": 0,
+        "total_records_parsed": count,
+    }
     for row in records(session, SHOP):
         ok(session, "delete_dns_record", {"zone_id": SHOP, "dns_record_id": row["id"]})
     shop_file = exported.replace("harborcoffee.com", "harborcoffee.shop")
@@ -279,18 +417,38 @@ def test_export_round_trips_through_import(session):
 
 # ---------------------------------------------------------------- members
 
+
 def test_invitations_wait_for_the_owner(session):
     lattice = ACCOUNT["Lattice Digital"]
-    invited = ok(session, "create_account_member", {"account_id": lattice, "email": "Nina@LatticeDigital.com",
-                                                    "roles": ["DNS"]})
-    assert (invited["status"], invited["user"]["email"], invited["roles"]) == ("pending", "nina@latticedigital.com",
-                                                                               ["DNS"])
-    fails(session, "create_account_member", {"account_id": lattice, "email": "tom@latticedigital.com",
-                                             "roles": ["Administrator"]}, "Conflict", "already a member")
-    approved = ok(session, "approve_member_invitation", {"account_name": "Lattice Digital",
-                                                         "email": "nina@latticedigital.com"}, caller="user")
+    invited = ok(
+        session, "create_account_member", {"account_id": lattice, "email": "Nina@LatticeDigital.com", "roles": ["DNS"]}
+    )
+    assert (invited["status"], invited["user"]["email"], invited["roles"]) == (
+        "pending",
+        "nina@latticedigital.com",
+        ["DNS"],
+    )
+    fails(
+        session,
+        "create_account_member",
+        {"account_id": lattice, "email": "tom@latticedigital.com", "roles": ["Administrator"]},
+        "Conflict",
+        "already a member",
+    )
+    approved = ok(
+        session,
+        "approve_member_invitation",
+        {"account_name": "Lattice Digital", "email": "nina@latticedigital.com"},
+        caller="user",
+    )
     assert approved["status"] == "accepted"
-    fails(session, "approve_member_invitation", {"account_name": "Harbor Coffee Co", "email": "it@harborcoffee.com"},
-          "PermissionDenied", "Only the Super Administrator", caller="user")
+    fails(
+        session,
+        "approve_member_invitation",
+        {"account_name": "Harbor Coffee Co", "email": "it@harborcoffee.com"},
+        "PermissionDenied",
+        "Only the Super Administrator",
+        caller="user",
+    )
     pending = ok(session, "list_account_members", {"account_id": lattice, "status": "pending"})
     assert [m["user"]["email"] for m in pending] == ["omar.haddad@freelance.dev"]

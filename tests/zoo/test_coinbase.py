@@ -26,8 +26,9 @@ def method(prefix: str) -> str:
     return next(p["id"] for p in SEED["payment_methods"] if p["name"].startswith(prefix))
 
 
-CHASE, CARD, WALLET, PAYPAL, NEW_CARD = (method(p) for p in ("CHASE", "Visa Debit", "USD Wallet", "PayPal",
-                                                             "Visa ******0093"))
+CHASE, CARD, WALLET, PAYPAL, NEW_CARD = (
+    method(p) for p in ("CHASE", "Visa Debit", "USD Wallet", "PayPal", "Visa ******0093")
+)
 
 
 def open_order(product: str) -> dict:
@@ -49,8 +50,9 @@ def limits(session: ToolSession, method_id: str) -> dict[int, Decimal]:
 
 
 def buy(session: ToolSession, code: str, usd: float, method_id: str = CHASE, tool: str = "place_buy") -> dict:
-    return ok(session, tool, {"account_id": ACC[code], "amount": usd, "currency": "USD",
-                              "payment_method_id": method_id})
+    return ok(
+        session, tool, {"account_id": ACC[code], "amount": usd, "currency": "USD", "payment_method_id": method_id}
+    )
 
 
 def new_rows(session: ToolSession, table: str) -> list[dict]:
@@ -62,6 +64,7 @@ def new_rows(session: ToolSession, table: str) -> list[dict]:
 
 # ---------------------------------------------------------------- interface, user, wallets
 
+
 def test_tools_and_the_in_app_approval_is_user_only(session):
     assert len(SPEC.tools) == 20
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["approve_send_in_app"]
@@ -72,10 +75,16 @@ def test_tools_and_the_in_app_approval_is_user_only(session):
 
 def test_fee_tier_follows_30_day_volume(session):
     since = "2025-05-13T15:00:00Z"
-    usd = {"USD": Decimal(1), "BTC": Decimal(PRODUCTS["BTC-USD"]["price"]),
-           "ETH": Decimal(PRODUCTS["ETH-USD"]["price"])}
-    volume = sum(Decimal(f["price"]) * Decimal(f["size"]) * usd[PRODUCTS[f["product_id"]]["quote_currency_id"]]
-                 for f in SEED["fills"] if f["trade_time"] > since)
+    usd = {
+        "USD": Decimal(1),
+        "BTC": Decimal(PRODUCTS["BTC-USD"]["price"]),
+        "ETH": Decimal(PRODUCTS["ETH-USD"]["price"]),
+    }
+    volume = sum(
+        Decimal(f["price"]) * Decimal(f["size"]) * usd[PRODUCTS[f["product_id"]]["quote_currency_id"]]
+        for f in SEED["fills"]
+        if f["trade_time"] > since
+    )
     user = ok(session, "get_current_user")
     assert Decimal(user["advanced_trade_volume_30d"]) == volume.quantize(Decimal("0.01"))
     assert 10_000 <= volume < 50_000
@@ -87,8 +96,11 @@ def test_fee_tier_follows_30_day_volume(session):
 
 
 def test_wallet_holds_match_open_orders(session):
-    usd_held = sum(Decimal(o["outstanding_hold_amount"]) for o in SEED["orders"]
-                   if o["status"] == "OPEN" and o["side"] == "BUY" and o["product_id"].endswith("-USD"))
+    usd_held = sum(
+        Decimal(o["outstanding_hold_amount"])
+        for o in SEED["orders"]
+        if o["status"] == "OPEN" and o["side"] == "BUY" and o["product_id"].endswith("-USD")
+    )
     assert wallet(session, "USD")[1] == usd_held > 0
     assert wallet(session, "DOGE")[1] == Decimal(open_order("DOGE-USD")["outstanding_hold_amount"]) == 3200
     assert wallet(session, "BTC")[1] == 0
@@ -102,44 +114,72 @@ def test_list_accounts_paginates(session):
     assert names == sorted(names) and len(names) == len(SEED["accounts"]) and not rest["has_more"]
     btc = next(a for a in rest["results"] + first["results"] if a["currency"] == "BTC")
     assert [(n["name"], n["network_fee"], n["min_send"]) for n in btc["networks"]] == [
-        ("bitcoin", "0.00002000", "0.00010000")]
+        ("bitcoin", "0.00002000", "0.00010000")
+    ]
     fails(session, "list_accounts", {"limit": 0}, "InvalidRequest", "page_size")
 
 
 # ---------------------------------------------------------------- simple buys and sells
 
+
 def test_quote_prices_the_spread_and_the_larger_fee(session):
-    quote = ok(session, "get_quote", {"side": "buy", "account_id": ACC["BTC"], "amount": 250, "currency": "USD",
-                                      "payment_method_id": CHASE})
+    quote = ok(
+        session,
+        "get_quote",
+        {"side": "buy", "account_id": ACC["BTC"], "amount": 250, "currency": "USD", "payment_method_id": CHASE},
+    )
     unit = Decimal(PRODUCTS["BTC-USD"]["price"]) * Decimal("1.005")
     assert Decimal(quote["unit_price"]["amount"]) == unit
     assert quote["amount"]["amount"] == str((Decimal(250) / unit).quantize(Decimal("1e-8"), ROUND_DOWN))
     assert (quote["fee"]["amount"], quote["total"]["amount"]) == ("3.73", "253.73")  # 1.49% beats the $2.99 flat fee
     assert (quote["id"], quote["committed"]) == (None, False)
-    small = ok(session, "get_quote", {"side": "buy", "account_id": ACC["BTC"], "amount": 20, "currency": "USD",
-                                      "payment_method_id": CHASE})
+    small = ok(
+        session,
+        "get_quote",
+        {"side": "buy", "account_id": ACC["BTC"], "amount": 20, "currency": "USD", "payment_method_id": CHASE},
+    )
     assert small["fee"]["amount"] == "1.49"  # flat fee for $10-$25
-    card = ok(session, "get_quote", {"side": "buy", "account_id": ACC["BTC"], "amount": 100, "currency": "USD",
-                                     "payment_method_id": PAYPAL})
+    card = ok(
+        session,
+        "get_quote",
+        {"side": "buy", "account_id": ACC["BTC"], "amount": 100, "currency": "USD", "payment_method_id": PAYPAL},
+    )
     assert card["fee"]["amount"] == "3.99"  # 3.99% beats the $2.99 flat fee
-    fails(session, "get_quote", {"side": "buy", "account_id": ACC["BTC"], "amount": 1.5, "currency": "USD",
-                                 "payment_method_id": CHASE}, "InvalidRequest", "minimum buy is $2.00")
+    fails(
+        session,
+        "get_quote",
+        {"side": "buy", "account_id": ACC["BTC"], "amount": 1.5, "currency": "USD", "payment_method_id": CHASE},
+        "InvalidRequest",
+        "minimum buy is $2.00",
+    )
 
 
 def test_card_weekly_limit(session):
     assert limits(session, CARD) == {1: Decimal("1000.00"), 7: Decimal("347.41")}
-    fails(session, "place_buy", {"account_id": ACC["SOL"], "amount": 400, "currency": "USD",
-                                 "payment_method_id": CARD}, "Conflict", "weekly buy limit for Visa Debit")
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["SOL"], "amount": 400, "currency": "USD", "payment_method_id": CARD},
+        "Conflict",
+        "weekly buy limit for Visa Debit",
+    )
     bought = buy(session, "SOL", 300, CARD)
     assert bought["total"]["amount"] == "311.97"  # 3.99% card fee
-    assert limits(session, CARD) == {1: Decimal("1000.00") - Decimal("311.97"),
-                                     7: Decimal("347.41") - Decimal("311.97")}
+    assert limits(session, CARD) == {
+        1: Decimal("1000.00") - Decimal("311.97"),
+        7: Decimal("347.41") - Decimal("311.97"),
+    }
 
 
 def test_bank_daily_limit_counts_todays_buys(session):
     assert limits(session, CHASE)[1] == Decimal("7462.75")
-    fails(session, "place_buy", {"account_id": ACC["BTC"], "amount": 7400, "currency": "USD",
-                                 "payment_method_id": CHASE}, "Conflict", "daily buy limit")
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["BTC"], "amount": 7400, "currency": "USD", "payment_method_id": CHASE},
+        "Conflict",
+        "daily buy limit",
+    )
     buy(session, "BTC", 7300)
     assert limits(session, CHASE)[1] == Decimal("7462.75") - Decimal("7408.77")
     session.reset("seed", CLOCK + timedelta(hours=23))  # this morning's buy leaves the rolling day
@@ -147,16 +187,41 @@ def test_bank_daily_limit_counts_todays_buys(session):
 
 
 def test_payment_method_rules(session):
-    fails(session, "place_buy", {"account_id": ACC["ADA"], "amount": 150, "currency": "USD",
-                                 "payment_method_id": NEW_CARD}, "PermissionDenied", "isn't verified")
-    fails(session, "place_sell", {"account_id": ACC["ADA"], "amount": 100, "currency": "USD",
-                                  "payment_method_id": CARD}, "InvalidRequest", "Sales can't be paid out")
-    fails(session, "place_buy", {"account_id": ACC["USD"], "amount": 10, "currency": "USD",
-                                 "payment_method_id": CHASE}, "InvalidRequest", "crypto wallet")
-    fails(session, "place_buy", {"account_id": ACC["BTC"], "amount": 1, "currency": "ETH",
-                                 "payment_method_id": CHASE}, "InvalidRequest", "USD or BTC")
-    fails(session, "place_buy", {"account_id": ACC["BTC"], "amount": 20000, "currency": "USD",
-                                 "payment_method_id": WALLET}, "Conflict", "on hold")
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["ADA"], "amount": 150, "currency": "USD", "payment_method_id": NEW_CARD},
+        "PermissionDenied",
+        "isn't verified",
+    )
+    fails(
+        session,
+        "place_sell",
+        {"account_id": ACC["ADA"], "amount": 100, "currency": "USD", "payment_method_id": CARD},
+        "InvalidRequest",
+        "Sales can't be paid out",
+    )
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["USD"], "amount": 10, "currency": "USD", "payment_method_id": CHASE},
+        "InvalidRequest",
+        "crypto wallet",
+    )
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["BTC"], "amount": 1, "currency": "ETH", "payment_method_id": CHASE},
+        "InvalidRequest",
+        "USD or BTC",
+    )
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["BTC"], "amount": 20000, "currency": "USD", "payment_method_id": WALLET},
+        "Conflict",
+        "on hold",
+    )
 
 
 def test_usd_wallet_buy_moves_both_wallets_and_books_history(session):
@@ -172,33 +237,55 @@ def test_usd_wallet_buy_moves_both_wallets_and_books_history(session):
 
 def test_sell_proceeds_depend_on_the_destination(session):
     usd_before = wallet(session, "USD")[0]
-    to_bank = ok(session, "place_sell", {"account_id": ACC["ETH"], "amount": 1500, "currency": "USD",
-                                         "payment_method_id": CHASE})
+    to_bank = ok(
+        session, "place_sell", {"account_id": ACC["ETH"], "amount": 1500, "currency": "USD", "payment_method_id": CHASE}
+    )
     assert to_bank["payout_at"] > to_bank["created_at"] and wallet(session, "USD")[0] == usd_before
     assert Decimal(to_bank["total"]["amount"]) == Decimal("1500.00") - Decimal(to_bank["fee"]["amount"])
-    to_wallet = ok(session, "place_sell", {"account_id": ACC["UNI"], "amount": 30, "currency": "UNI",
-                                           "payment_method_id": WALLET})
+    to_wallet = ok(
+        session, "place_sell", {"account_id": ACC["UNI"], "amount": 30, "currency": "UNI", "payment_method_id": WALLET}
+    )
     assert wallet(session, "USD")[0] == usd_before + Decimal(to_wallet["total"]["amount"])
     assert wallet(session, "UNI")[0] == 0
-    fails(session, "place_sell", {"account_id": ACC["UNI"], "amount": 1, "currency": "UNI",
-                                  "payment_method_id": WALLET}, "Conflict", "Insufficient funds")
+    fails(
+        session,
+        "place_sell",
+        {"account_id": ACC["UNI"], "amount": 1, "currency": "UNI", "payment_method_id": WALLET},
+        "Conflict",
+        "Insufficient funds",
+    )
 
 
 def test_restricted_products_have_no_simple_trades(session):
-    fails(session, "place_buy", {"account_id": ACC["RNDR"], "amount": 50, "currency": "USD",
-                                 "payment_method_id": CHASE}, "Conflict", "cancel-only")
-    fails(session, "place_buy", {"account_id": ACC["PENGU"], "amount": 50, "currency": "USD",
-                                 "payment_method_id": CHASE}, "Conflict", "limit orders only")
-    fails(session, "create_convert_quote", {"from_account": ACC["RNDR"], "to_account": ACC["USDC"], "amount": 10},
-          "Conflict", "cancel-only")
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["RNDR"], "amount": 50, "currency": "USD", "payment_method_id": CHASE},
+        "Conflict",
+        "cancel-only",
+    )
+    fails(
+        session,
+        "place_buy",
+        {"account_id": ACC["PENGU"], "amount": 50, "currency": "USD", "payment_method_id": CHASE},
+        "Conflict",
+        "limit orders only",
+    )
+    fails(
+        session,
+        "create_convert_quote",
+        {"from_account": ACC["RNDR"], "to_account": ACC["USDC"], "amount": 10},
+        "Conflict",
+        "cancel-only",
+    )
 
 
 # ---------------------------------------------------------------- conversions
 
+
 def test_convert_quote_then_commit(session):
     usdc, eth = wallet(session, "USDC")[0], wallet(session, "ETH")[0]
-    quote = ok(session, "create_convert_quote", {"from_account": ACC["USDC"], "to_account": ACC["ETH"],
-                                                 "amount": 1000})
+    quote = ok(session, "create_convert_quote", {"from_account": ACC["USDC"], "to_account": ACC["ETH"], "amount": 1000})
     assert (quote["status"], quote["fee"]["value"]) == ("TRADE_STATUS_CREATED", "5.000000")
     assert wallet(session, "USDC")[0] == usdc  # a quote moves nothing
     args = {"trade_id": quote["trade_id"], "from_account": ACC["USDC"], "to_account": ACC["ETH"]}
@@ -210,34 +297,70 @@ def test_convert_quote_then_commit(session):
 
 def test_expired_quote_cannot_be_committed(session):
     stale = next(c for c in SEED["conversions"] if c["status"] == "TRADE_STATUS_CREATED")
-    fails(session, "commit_convert_trade", {"trade_id": stale["id"], "from_account": stale["source_account_id"],
-                                            "to_account": stale["target_account_id"]}, "Conflict", "expired")
+    fails(
+        session,
+        "commit_convert_trade",
+        {"trade_id": stale["id"], "from_account": stale["source_account_id"], "to_account": stale["target_account_id"]},
+        "Conflict",
+        "expired",
+    )
     fresh = ok(session, "create_convert_quote", {"from_account": ACC["ETH"], "to_account": ACC["SOL"], "amount": 1})
-    fails(session, "commit_convert_trade", {"trade_id": fresh["trade_id"], "from_account": ACC["SOL"],
-                                            "to_account": ACC["ETH"]}, "InvalidRequest", "source and target")
+    fails(
+        session,
+        "commit_convert_trade",
+        {"trade_id": fresh["trade_id"], "from_account": ACC["SOL"], "to_account": ACC["ETH"]},
+        "InvalidRequest",
+        "source and target",
+    )
 
 
 def test_convert_rules_and_stablecoins(session):
-    fails(session, "create_convert_quote", {"from_account": ACC["USD"], "to_account": ACC["ETH"], "amount": 100},
-          "InvalidRequest", "USD converts only to and from USDC")
-    fails(session, "create_convert_quote", {"from_account": ACC["ETH"], "to_account": ACC["ETH"], "amount": 1},
-          "InvalidRequest", "two different")
-    fails(session, "create_convert_quote", {"from_account": ACC["DOGE"], "to_account": ACC["XRP"], "amount": 2},
-          "InvalidRequest", "minimum conversion")
-    fails(session, "create_convert_quote", {"from_account": ACC["UNI"], "to_account": ACC["ETH"], "amount": 31},
-          "Conflict", "Insufficient funds")
-    stable = ok(session, "create_convert_quote", {"from_account": ACC["USD"], "to_account": ACC["USDC"],
-                                                  "amount": 2000})
+    fails(
+        session,
+        "create_convert_quote",
+        {"from_account": ACC["USD"], "to_account": ACC["ETH"], "amount": 100},
+        "InvalidRequest",
+        "USD converts only to and from USDC",
+    )
+    fails(
+        session,
+        "create_convert_quote",
+        {"from_account": ACC["ETH"], "to_account": ACC["ETH"], "amount": 1},
+        "InvalidRequest",
+        "two different",
+    )
+    fails(
+        session,
+        "create_convert_quote",
+        {"from_account": ACC["DOGE"], "to_account": ACC["XRP"], "amount": 2},
+        "InvalidRequest",
+        "minimum conversion",
+    )
+    fails(
+        session,
+        "create_convert_quote",
+        {"from_account": ACC["UNI"], "to_account": ACC["ETH"], "amount": 31},
+        "Conflict",
+        "Insufficient funds",
+    )
+    stable = ok(
+        session, "create_convert_quote", {"from_account": ACC["USD"], "to_account": ACC["USDC"], "amount": 2000}
+    )
     assert (stable["exchange_rate"]["value"], stable["target_amount"]["value"], stable["fee"]["value"]) == (
-        "1", "2000.000000", "0.00")
+        "1",
+        "2000.000000",
+        "0.00",
+    )
 
 
 # ---------------------------------------------------------------- Advanced Trade
 
+
 def test_market_buy_spends_at_most_quote_size(session):
     usd = wallet(session, "USD")[0]
-    order = ok(session, "create_order", {"product_id": "BTC-USD", "side": "BUY", "order_type": "MARKET",
-                                         "quote_size": 500})
+    order = ok(
+        session, "create_order", {"product_id": "BTC-USD", "side": "BUY", "order_type": "MARKET", "quote_size": 500}
+    )
     spent = Decimal(order["filled_value"]) + Decimal(order["total_fees"])
     assert order["status"] == "FILLED" and order["average_filled_price"] == PRODUCTS["BTC-USD"]["best_ask"]
     assert Decimal("499") < spent <= 500 and wallet(session, "USD")[0] == usd - spent
@@ -248,19 +371,27 @@ def test_market_buy_spends_at_most_quote_size(session):
 
 def test_resting_limit_order_holds_and_cancel_releases(session):
     usd, held = wallet(session, "USD")
-    order = ok(session, "create_order", {"product_id": "SOL-USD", "side": "BUY", "order_type": "LIMIT",
-                                         "base_size": 2, "limit_price": 150})
+    order = ok(
+        session,
+        "create_order",
+        {"product_id": "SOL-USD", "side": "BUY", "order_type": "LIMIT", "base_size": 2, "limit_price": 150},
+    )
     assert (order["status"], order["outstanding_hold_amount"]) == ("OPEN", "301.20")  # 300 + 0.4% fee reserve
     assert wallet(session, "USD") == (usd - Decimal("301.20"), held + Decimal("301.20"))
     result = ok(session, "cancel_orders", {"order_ids": [order["order_id"], order["order_id"], "no-such-order"]})
     assert [(r["success"], r["failure_reason"]) for r in result] == [
-        (True, None), (False, "DUPLICATE_CANCEL_REQUEST"), (False, "UNKNOWN_CANCEL_ORDER")]
+        (True, None),
+        (False, "DUPLICATE_CANCEL_REQUEST"),
+        (False, "UNKNOWN_CANCEL_ORDER"),
+    ]
     assert wallet(session, "USD") == (usd, held)
     again = ok(session, "cancel_orders", {"order_ids": [order["order_id"]]})
     assert again[0]["failure_reason"] == "INVALID_CANCEL_REQUEST"
     filled = next(o for o in SEED["orders"] if o["status"] == "FILLED")
-    assert ok(session, "cancel_orders", {"order_ids": [filled["order_id"]]})[0]["failure_reason"] == \
-        "ORDER_IS_FULLY_FILLED"
+    assert (
+        ok(session, "cancel_orders", {"order_ids": [filled["order_id"]]})[0]["failure_reason"]
+        == "ORDER_IS_FULLY_FILLED"
+    )
     fails(session, "cancel_orders", {"order_ids": []}, "InvalidRequest", "1 to 100")
 
 
@@ -274,25 +405,62 @@ def test_partially_filled_order_releases_only_what_it_still_holds(session):
 
 
 def test_marketable_limit_fills_at_the_best_price_and_post_only_is_rejected(session):
-    order = ok(session, "create_order", {"product_id": "ETH-USD", "side": "SELL", "order_type": "LIMIT",
-                                         "base_size": 0.5, "limit_price": 2700})
+    order = ok(
+        session,
+        "create_order",
+        {"product_id": "ETH-USD", "side": "SELL", "order_type": "LIMIT", "base_size": 0.5, "limit_price": 2700},
+    )
     assert (order["status"], order["average_filled_price"]) == ("FILLED", PRODUCTS["ETH-USD"]["best_bid"])
-    fails(session, "create_order", {"product_id": "ETH-USD", "side": "SELL", "order_type": "LIMIT",
-                                    "base_size": 0.5, "limit_price": 2740, "post_only": True},
-          "InvalidRequest", "Post-only order would cross")
-    rest = ok(session, "create_order", {"product_id": "ETH-USD", "side": "SELL", "order_type": "LIMIT",
-                                        "base_size": 0.5, "limit_price": 2800, "post_only": True})
+    fails(
+        session,
+        "create_order",
+        {
+            "product_id": "ETH-USD",
+            "side": "SELL",
+            "order_type": "LIMIT",
+            "base_size": 0.5,
+            "limit_price": 2740,
+            "post_only": True,
+        },
+        "InvalidRequest",
+        "Post-only order would cross",
+    )
+    rest = ok(
+        session,
+        "create_order",
+        {
+            "product_id": "ETH-USD",
+            "side": "SELL",
+            "order_type": "LIMIT",
+            "base_size": 0.5,
+            "limit_price": 2800,
+            "post_only": True,
+        },
+    )
     assert (rest["status"], rest["outstanding_hold_amount"]) == ("OPEN", "0.50000000")
 
 
 def test_product_modes(session):
-    fails(session, "create_order", {"product_id": "RNDR-USD", "side": "SELL", "order_type": "LIMIT",
-                                    "base_size": 10, "limit_price": 3.5}, "Conflict", "cancel-only")
+    fails(
+        session,
+        "create_order",
+        {"product_id": "RNDR-USD", "side": "SELL", "order_type": "LIMIT", "base_size": 10, "limit_price": 3.5},
+        "Conflict",
+        "cancel-only",
+    )
     assert ok(session, "cancel_orders", {"order_ids": [open_order("RNDR-USD")["order_id"]]})[0]["success"]
-    fails(session, "create_order", {"product_id": "PENGU-USD", "side": "BUY", "order_type": "MARKET",
-                                    "quote_size": 10}, "InvalidRequest", "limit-only")
-    limit = ok(session, "create_order", {"product_id": "PENGU-USD", "side": "BUY", "order_type": "LIMIT",
-                                         "base_size": 50000, "limit_price": 0.0106})
+    fails(
+        session,
+        "create_order",
+        {"product_id": "PENGU-USD", "side": "BUY", "order_type": "MARKET", "quote_size": 10},
+        "InvalidRequest",
+        "limit-only",
+    )
+    limit = ok(
+        session,
+        "create_order",
+        {"product_id": "PENGU-USD", "side": "BUY", "order_type": "LIMIT", "base_size": 50000, "limit_price": 0.0106},
+    )
     assert (limit["status"], limit["average_filled_price"]) == ("FILLED", PRODUCTS["PENGU-USD"]["best_ask"])
 
 
@@ -302,17 +470,37 @@ def test_order_validation(session):
     fails(session, "create_order", {**base, "quote_size": 10}, "InvalidRequest", "market sell takes base_size")
     fails(session, "create_order", {**base, "base_size": 3}, "InvalidRequest", "too small")
     fails(session, "create_order", {**base, "base_size": 14000}, "Conflict", "3200.00000000 DOGE is on hold")
-    fails(session, "create_order", {"product_id": "SOL-USD", "side": "BUY", "order_type": "LIMIT", "base_size": 1,
-                                    "limit_price": 150.005}, "InvalidRequest", "limit_price must be a multiple")
-    fails(session, "create_order", {"product_id": "SOL-USD", "side": "BUY", "order_type": "LIMIT",
-                                    "quote_size": 100, "limit_price": 150}, "InvalidRequest", "base_size and limit")
-    fails(session, "create_order", {"product_id": "DOT-USD", "side": "BUY", "order_type": "MARKET",
-                                    "quote_size": 10}, "NotFound", "Product")
+    fails(
+        session,
+        "create_order",
+        {"product_id": "SOL-USD", "side": "BUY", "order_type": "LIMIT", "base_size": 1, "limit_price": 150.005},
+        "InvalidRequest",
+        "limit_price must be a multiple",
+    )
+    fails(
+        session,
+        "create_order",
+        {"product_id": "SOL-USD", "side": "BUY", "order_type": "LIMIT", "quote_size": 100, "limit_price": 150},
+        "InvalidRequest",
+        "base_size and limit",
+    )
+    fails(
+        session,
+        "create_order",
+        {"product_id": "DOT-USD", "side": "BUY", "order_type": "MARKET", "quote_size": 10},
+        "NotFound",
+        "Product",
+    )
 
 
 def test_client_order_id_is_idempotent(session):
-    args = {"product_id": "AVAX-USD", "side": "BUY", "order_type": "MARKET", "base_size": 10,
-            "client_order_id": "avax-dip-1"}
+    args = {
+        "product_id": "AVAX-USD",
+        "side": "BUY",
+        "order_type": "MARKET",
+        "base_size": 10,
+        "client_order_id": "avax-dip-1",
+    }
     first = ok(session, "create_order", args)
     avax = wallet(session, "AVAX")[0]
     assert ok(session, "create_order", args)["order_id"] == first["order_id"]
@@ -327,8 +515,9 @@ def test_order_and_fill_listings(session):
     page = ok(session, "list_orders", {"limit": 10})
     assert len(page["results"]) == 10 and page["has_more"]
     may = ok(session, "list_orders", {"start_date": "2025-05-01", "end_date": "2025-06-01", "product_id": "eth-usd"})
-    assert may["results"] and all(o["created_time"].startswith("2025-05") and o["product_id"] == "ETH-USD"
-                                  for o in may["results"])
+    assert may["results"] and all(
+        o["created_time"].startswith("2025-05") and o["product_id"] == "ETH-USD" for o in may["results"]
+    )
     link = ok(session, "list_fills", {"product_id": "LINK-USD"})["results"]
     assert [f["side"] for f in link] == ["SELL", "BUY"]  # newest first
     fails(session, "list_fills", {"start_sequence_timestamp": "May 1"}, "InvalidRequest", "RFC 3339")
@@ -336,16 +525,27 @@ def test_order_and_fill_listings(session):
 
 # ---------------------------------------------------------------- sends
 
+
 def send(session: ToolSession, code: str, to: str, amount: float, **extra) -> dict:
     return ok(session, "send_money", {"account_id": ACC[code], "to": to, "amount": amount, **extra})
 
 
 def test_allowlisting_and_the_48_hour_wait(session):
     stranger = "bc1q9d4ywgfnd8h43da5tpcxcn6ajv590cg6d3tg6axemvljvt2k76zs50tv4q"
-    fails(session, "send_money", {"account_id": ACC["BTC"], "to": stranger, "amount": 0.001},
-          "PermissionDenied", "add this address to your address book")
-    fails(session, "send_money", {"account_id": ACC["BTC"], "to": BOOK[("Trezor Safe 5", "BTC")], "amount": 0.001},
-          "PermissionDenied", "it can receive from 2025-06-13T18:20:14Z")
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["BTC"], "to": stranger, "amount": 0.001},
+        "PermissionDenied",
+        "add this address to your address book",
+    )
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["BTC"], "to": BOOK[("Trezor Safe 5", "BTC")], "amount": 0.001},
+        "PermissionDenied",
+        "it can receive from 2025-06-13T18:20:14Z",
+    )
     trezor = next(e for e in ok(session, "list_address_book", {"currency": "btc"}) if e["label"] == "Trezor Safe 5")
     assert trezor["allowlist_status"] == "pending"
     session.reset("seed", datetime(2025, 6, 13, 18, 21, tzinfo=timezone.utc))
@@ -358,17 +558,42 @@ def test_network_fee_minimum_and_address_checks(session):
     sent = send(session, "USDC", ledger, 250, network="ethereum")
     assert (sent["amount"]["amount"], sent["network"]["transaction_fee"]["amount"]) == ("-252.850000", "2.850000")
     assert wallet(session, "USDC")[0] == before - Decimal("252.85")
-    fails(session, "send_money", {"account_id": ACC["USDC"], "to": ledger, "amount": 4, "network": "ethereum"},
-          "InvalidRequest", "minimum send of USDC on Ethereum is 5.000000")
-    fails(session, "send_money", {"account_id": ACC["BTC"], "to": BOOK[("Ledger Nano X", "BTC")], "amount": 0.01,
-                                  "network": "base"}, "InvalidRequest", "Supported networks: bitcoin")
-    fails(session, "send_money", {"account_id": ACC["ETH"], "to": "0x1234", "amount": 0.1},
-          "InvalidRequest", "not a valid Ethereum address")
-    fails(session, "send_money", {"account_id": ACC["USD"], "to": ledger, "amount": 10},
-          "InvalidRequest", "choose a crypto wallet")
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["USDC"], "to": ledger, "amount": 4, "network": "ethereum"},
+        "InvalidRequest",
+        "minimum send of USDC on Ethereum is 5.000000",
+    )
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["BTC"], "to": BOOK[("Ledger Nano X", "BTC")], "amount": 0.01, "network": "base"},
+        "InvalidRequest",
+        "Supported networks: bitcoin",
+    )
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["ETH"], "to": "0x1234", "amount": 0.1},
+        "InvalidRequest",
+        "not a valid Ethereum address",
+    )
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["USD"], "to": ledger, "amount": 10},
+        "InvalidRequest",
+        "choose a crypto wallet",
+    )
     ltc = wallet(session, "LTC")[0]
-    fails(session, "send_money", {"account_id": ACC["LTC"], "to": BOOK[("Kraken", "LTC")], "amount": float(ltc)},
-          "Conflict", "Insufficient funds")
+    fails(
+        session,
+        "send_money",
+        {"account_id": ACC["LTC"], "to": BOOK[("Kraken", "LTC")], "amount": float(ltc)},
+        "Conflict",
+        "Insufficient funds",
+    )
     assert send(session, "LTC", BOOK[("Kraken", "LTC")], float(ltc - Decimal("0.0001")))["status"] == "completed"
     assert wallet(session, "LTC")[0] == 0
 
@@ -380,8 +605,14 @@ def test_large_sends_wait_for_approval_in_the_app(session):
     assert wallet(session, "ETH") == (available - Decimal("1.50042"), held + Decimal("1.50042"))
     small = send(session, "ETH", BOOK[("Maya Okafor", "ETH")], 0.15, network="ethereum")
     assert (small["status"], small["awaiting_2fa"]) == ("completed", False)  # $412 is under the $1,000 threshold
-    fails(session, "approve_send_in_app", {"amount": 1.4, "currency": "ETH"}, "NotFound", "waiting for your approval",
-          caller="user")
+    fails(
+        session,
+        "approve_send_in_app",
+        {"amount": 1.4, "currency": "ETH"},
+        "NotFound",
+        "waiting for your approval",
+        caller="user",
+    )
     denied = ok(session, "approve_send_in_app", {"amount": 1.5, "currency": "eth", "approve": False}, caller="user")
     assert denied["status"] == "canceled"
     assert wallet(session, "ETH") == (available - Decimal("0.15042"), held)
@@ -401,6 +632,7 @@ def test_idem_repeats_return_the_first_send(session):
 
 # ---------------------------------------------------------------- addresses, address book, history
 
+
 def test_receive_addresses_are_valid_for_their_network(session):
     networks = {c["code"]: c["networks"] for c in SEED["currencies"]}
     for code in ("BTC", "ETH", "SOL", "DOGE", "ADA", "XRP", "LTC", "AVAX"):
@@ -410,25 +642,51 @@ def test_receive_addresses_are_valid_for_their_network(session):
     named = ok(session, "create_address", {"account_id": ACC["USDC"], "name": "Invoice 1063", "network": "solana"})
     assert ok(session, "list_addresses", {"account_id": ACC["USDC"]})[0]["id"] == named["id"]
     fails(session, "create_address", {"account_id": ACC["USD"]}, "InvalidRequest", "choose a crypto wallet")
-    fails(session, "create_address", {"account_id": ACC["SOL"], "network": "ethereum"}, "InvalidRequest",
-          "Supported networks: solana")
+    fails(
+        session,
+        "create_address",
+        {"account_id": ACC["SOL"], "network": "ethereum"},
+        "InvalidRequest",
+        "Supported networks: solana",
+    )
 
 
 def test_address_book_rules(session):
-    entry = ok(session, "add_address_book_entry", {"currency": "ETH", "label": "Tomás - MetaMask",
-                                                   "address": "0x8B3f21aC6d04E97b5a1F0c2D8e4B6a9C7d3E1f05"})
+    entry = ok(
+        session,
+        "add_address_book_entry",
+        {"currency": "ETH", "label": "Tomás - MetaMask", "address": "0x8B3f21aC6d04E97b5a1F0c2D8e4B6a9C7d3E1f05"},
+    )
     assert (entry["network"], entry["allowlist_status"]) == ("ethereum", "pending")
     assert entry["usable_from"] == "2025-06-14T15:00:00Z"
-    fails(session, "add_address_book_entry", {"currency": "ETH", "label": "Again",
-                                              "address": BOOK[("Maya Okafor", "ETH")]}, "Conflict", "Maya Okafor")
-    fails(session, "add_address_book_entry", {"currency": "SOL", "label": "Bad",
-                                              "address": "0x8B3f21aC6d04E97b5a1F0c2D8e4B6a9C7d3E1f05"},
-          "InvalidRequest", "not a valid Solana address")
-    fails(session, "add_address_book_entry", {"currency": "BTC", "label": " ",
-                                              "address": "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"},
-          "InvalidRequest", "label")
-    fails(session, "add_address_book_entry", {"currency": "USD", "label": "Bank", "address": "x"},
-          "InvalidRequest", "fiat")
+    fails(
+        session,
+        "add_address_book_entry",
+        {"currency": "ETH", "label": "Again", "address": BOOK[("Maya Okafor", "ETH")]},
+        "Conflict",
+        "Maya Okafor",
+    )
+    fails(
+        session,
+        "add_address_book_entry",
+        {"currency": "SOL", "label": "Bad", "address": "0x8B3f21aC6d04E97b5a1F0c2D8e4B6a9C7d3E1f05"},
+        "InvalidRequest",
+        "not a valid Solana address",
+    )
+    fails(
+        session,
+        "add_address_book_entry",
+        {"currency": "BTC", "label": " ", "address": "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"},
+        "InvalidRequest",
+        "label",
+    )
+    fails(
+        session,
+        "add_address_book_entry",
+        {"currency": "USD", "label": "Bank", "address": "x"},
+        "InvalidRequest",
+        "fiat",
+    )
 
 
 def test_transaction_history_is_newest_first_and_paginates(session):

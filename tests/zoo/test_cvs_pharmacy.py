@@ -48,8 +48,11 @@ def prescription(session: ToolSession, rx_number: str, patient_id: str | None = 
     found: list[dict] = []
     cursor = None
     while True:
-        args = {"page_size": 15, **({"cursor": cursor} if cursor else {}),
-                **({"patient_id": patient_id} if patient_id else {})}
+        args = {
+            "page_size": 15,
+            **({"cursor": cursor} if cursor else {}),
+            **({"patient_id": patient_id} if patient_id else {}),
+        }
         page = ok(session, "list_prescriptions", args)
         found += page["results"]
         cursor = page["next_cursor"]
@@ -58,6 +61,7 @@ def prescription(session: ToolSession, rx_number: str, patient_id: str | None = 
 
 
 # ---------------------------------------------------------------- interface, sign-in, profile and family access
+
 
 def test_tools_user_only_actions_and_the_parameterless_profile(session):
     assert len(SPEC.tools) == 20
@@ -81,8 +85,12 @@ def test_profile_shows_family_access_and_extracare(session):
     sign_in(session, DANA)
     profile = ok(session, "get_profile")
     family = {f["first_name"]: (f["relationship"], f["access"]) for f in profile["family_members"]}
-    assert family == {"Owen": ("child", "active"), "Lily": ("child", "active"), "Margaret": ("parent", "active"),
-                      "Mark": ("spouse", "pending_authorization")}
+    assert family == {
+        "Owen": ("child", "active"),
+        "Lily": ("child", "active"),
+        "Margaret": ("parent", "active"),
+        "Mark": ("spouse", "pending_authorization"),
+    }
     assert (profile["extracare"]["pharmacy_credits"], profile["extracare"]["credits_to_next_reward"]) == (6, 4)
     assert profile["preferred_store"]["store_id"] == "2047"
 
@@ -91,8 +99,13 @@ def test_pending_and_foreign_patients_are_out_of_reach(session):
     sign_in(session, DANA)
     mark = pid("Mark", "Whitfield")
     fails(session, "list_prescriptions", {"patient_id": mark}, "PermissionDenied", "hasn't authorized")
-    fails(session, "request_refill", {"rx_number": rx("Mark", "Whitfield", "Losartan")}, "PermissionDenied",
-          "access pending")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": rx("Mark", "Whitfield", "Losartan")},
+        "PermissionDenied",
+        "access pending",
+    )
     fails(session, "list_insurance_plans", {"patient_id": pid("Tom", "Castellano")}, "NotFound", "not on your")
     fails(session, "request_refill", {"rx_number": rx("Tom", "Castellano", "Tamsulosin")}, "NotFound", "not on your")
     listed = {p["patient_id"] for p in ok(session, "list_prescriptions", {"page_size": 15})["results"]}
@@ -103,24 +116,44 @@ def test_adding_family_members_minor_active_adult_pending(session):
     sign_in(session, "jasmine.ortiz@yahoo.com")
     base = {"first_name": "mateo", "last_name": "ORTIZ", "date_of_birth": "2021-05-02"}
     fails(session, "add_family_member", {**base, "relationship": "other"}, "InvalidRequest", "relationship 'child'")
-    fails(session, "add_family_member", {**base, "date_of_birth": "2020-05-02", "relationship": "child"},
-          "NotFound", "couldn't find")
-    fails(session, "add_family_member", {**base, "date_of_birth": "05/02/2021", "relationship": "child"},
-          "InvalidRequest", "date_of_birth")
+    fails(
+        session,
+        "add_family_member",
+        {**base, "date_of_birth": "2020-05-02", "relationship": "child"},
+        "NotFound",
+        "couldn't find",
+    )
+    fails(
+        session,
+        "add_family_member",
+        {**base, "date_of_birth": "05/02/2021", "relationship": "child"},
+        "InvalidRequest",
+        "date_of_birth",
+    )
     mateo = ok(session, "add_family_member", {**base, "relationship": "child"})
     assert (mateo["patient_id"], mateo["access"]) == (pid("Mateo", "Ortiz"), "active")
-    assert prescription(session, rx("Mateo", "Ortiz", "Montelukast"), mateo["patient_id"])["refill_status"] == \
-        "refillable"
+    assert (
+        prescription(session, rx("Mateo", "Ortiz", "Montelukast"), mateo["patient_id"])["refill_status"] == "refillable"
+    )
     fails(session, "add_family_member", {**base, "relationship": "child"}, "Conflict", "already on your account")
-    luis = ok(session, "add_family_member", {"first_name": "Luis", "last_name": "Ortiz",
-                                             "date_of_birth": "1989-11-30", "relationship": "spouse"})
+    luis = ok(
+        session,
+        "add_family_member",
+        {"first_name": "Luis", "last_name": "Ortiz", "date_of_birth": "1989-11-30", "relationship": "spouse"},
+    )
     assert luis["access"] == "pending_authorization"
     fails(session, "list_prescriptions", {"patient_id": luis["patient_id"]}, "PermissionDenied", "hasn't authorized")
-    fails(session, "add_family_member", {"first_name": "Jasmine", "last_name": "Ortiz", "date_of_birth": "1991-08-14",
-                                         "relationship": "other"}, "InvalidRequest", "That's you")
+    fails(
+        session,
+        "add_family_member",
+        {"first_name": "Jasmine", "last_name": "Ortiz", "date_of_birth": "1991-08-14", "relationship": "other"},
+        "InvalidRequest",
+        "That's you",
+    )
 
 
 # ---------------------------------------------------------------- the Prescription Center
+
 
 def test_refill_status_of_each_kind_of_prescription(session):
     sign_in(session, DANA)
@@ -144,8 +177,9 @@ def test_prescriptions_paginate(session):
     assert len(first["results"]) == 5 and first["has_more"] and first["next_cursor"] == "5"
     rest = ok(session, "list_prescriptions", {"page_size": 15, "cursor": first["next_cursor"]})
     numbers = [p["rx_number"] for p in first["results"] + rest["results"]]
-    dana_family = {pid(*n) for n in (("Dana", "Whitfield"), ("Owen", "Whitfield"), ("Lily", "Whitfield"),
-                                     ("Margaret", "Doyle"))}
+    dana_family = {
+        pid(*n) for n in (("Dana", "Whitfield"), ("Owen", "Whitfield"), ("Lily", "Whitfield"), ("Margaret", "Doyle"))
+    }
     assert sorted(numbers) == sorted(r["rx_number"] for r in SEED["prescriptions"] if r["patient_id"] in dana_family)
     assert not rest["has_more"] and rest["next_cursor"] is None
     fails(session, "list_prescriptions", {"page_size": 16}, "InvalidRequest", "page_size")
@@ -155,8 +189,12 @@ def test_refill_for_pickup_uses_a_refill_and_bills_the_copay(session):
     sign_in(session, DANA)
     number = rx("Dana", "Whitfield", "Sertraline")
     order = ok(session, "request_refill", {"rx_number": number})
-    assert (order["status"], order["fulfillment"], order["fill_date"], order["store_id"]) == \
-        ("received", "pickup", "2025-10-14", "2047")
+    assert (order["status"], order["fulfillment"], order["fill_date"], order["store_id"]) == (
+        "received",
+        "pickup",
+        "2025-10-14",
+        "2047",
+    )
     assert (order["payment"], order["copay"], order["delivery_fee"]) == ("insurance", 1000, 0)  # BCBS tier 1
     assert order["ready_by"] == "2025-10-14T11:45"  # two hours out, on a quarter hour
     after = prescription(session, number)
@@ -174,8 +212,13 @@ def test_pickup_after_closing_is_promised_for_the_next_opening(session):
 
 def test_too_soon_refill_is_refused_until_its_date(session):
     sign_in(session, DANA)
-    fails(session, "request_refill", {"rx_number": rx("Dana", "Whitfield", "Levothyroxine")}, "Conflict",
-          "can be refilled from 2025-11-09")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": rx("Dana", "Whitfield", "Levothyroxine")},
+        "Conflict",
+        "can be refilled from 2025-11-09",
+    )
     carvedilol = rx("Tom", "Castellano", "Carvedilol")  # 30 days from 2025-09-22: 23 days must pass
     at(session, CLOCK, TOM)
     fails(session, "request_refill", {"rx_number": carvedilol}, "Conflict", "from 2025-10-15")
@@ -193,10 +236,20 @@ def test_controlled_substances_wait_for_90_percent_of_the_supply(session):
 
 def test_no_refills_expired_and_schedule_ii_need_the_prescriber(session):
     sign_in(session, DANA)
-    fails(session, "request_refill", {"rx_number": rx("Margaret", "Doyle", "Lisinopril")}, "InvalidRequest",
-          "no refills left; request a renewal")
-    fails(session, "request_refill", {"rx_number": rx("Owen", "Whitfield", "Methylphenidate")}, "InvalidRequest",
-          "schedule II")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": rx("Margaret", "Doyle", "Lisinopril")},
+        "InvalidRequest",
+        "no refills left; request a renewal",
+    )
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": rx("Owen", "Whitfield", "Methylphenidate")},
+        "InvalidRequest",
+        "schedule II",
+    )
     at(session, CLOCK, "elena.petrova@gmail.com")
     estradiol = rx("Elena", "Petrova", "Estradiol")
     assert prescription(session, estradiol)["refills_remaining"] == 1
@@ -205,34 +258,53 @@ def test_no_refills_expired_and_schedule_ii_need_the_prescriber(session):
 
 def test_renewal_requests(session):
     sign_in(session, DANA)
-    fails(session, "request_renewal", {"rx_number": rx("Dana", "Whitfield", "Sertraline")}, "InvalidRequest",
-          "still has 5 refill(s)")
+    fails(
+        session,
+        "request_renewal",
+        {"rx_number": rx("Dana", "Whitfield", "Sertraline")},
+        "InvalidRequest",
+        "still has 5 refill(s)",
+    )
     lisinopril = rx("Margaret", "Doyle", "Lisinopril")
     sent = ok(session, "request_renewal", {"rx_number": lisinopril, "note": "Out in 10 days"})
-    assert (sent["status"], sent["note"], sent["prescriber"]["name"]) == \
-        ("sent_to_prescriber", "Out in 10 days", "Elena Rossi, MD")
+    assert (sent["status"], sent["note"], sent["prescriber"]["name"]) == (
+        "sent_to_prescriber",
+        "Out in 10 days",
+        "Elena Rossi, MD",
+    )
     assert prescription(session, lisinopril)["renewal_pending"] is True
     fails(session, "request_renewal", {"rx_number": lisinopril}, "Conflict", "already waiting")
     assert ok(session, "request_renewal", {"rx_number": rx("Owen", "Whitfield", "Methylphenidate")})["note"] is None
     at(session, CLOCK, TOM)
-    fails(session, "request_renewal", {"rx_number": rx("Tom", "Castellano", "Omeprazole")}, "Conflict",
-          "already waiting")
+    fails(
+        session, "request_renewal", {"rx_number": rx("Tom", "Castellano", "Omeprazole")}, "Conflict", "already waiting"
+    )
     at(session, CLOCK, SAM)
-    fails(session, "request_renewal", {"rx_number": rx("Sam", "Okafor", "Hydrochlorothiazide")}, "Conflict",
-          "discontinued")
+    fails(
+        session,
+        "request_renewal",
+        {"rx_number": rx("Sam", "Okafor", "Hydrochlorothiazide")},
+        "Conflict",
+        "discontinued",
+    )
 
 
 # ---------------------------------------------------------------- transfers
+
 
 def test_transfer_moves_the_prescription_with_its_refills(session):
     sign_in(session, "priya.raman@gmail.com")
     number = rx("Priya", "Raman", "Norgestimate")
     moved = ok(session, "transfer_prescription", {"rx_number": number, "store_id": "#1240"})
     assert (moved["store"]["store_id"], moved["refills_remaining"], moved["transfer_count"]) == ("1240", 2, 1)
-    fails(session, "transfer_prescription", {"rx_number": number, "store_id": "1240"}, "InvalidRequest",
-          "already at store #1240")
-    fails(session, "transfer_prescription", {"rx_number": number, "store_id": "0233"}, "InvalidRequest",
-          "no pharmacy")
+    fails(
+        session,
+        "transfer_prescription",
+        {"rx_number": number, "store_id": "1240"},
+        "InvalidRequest",
+        "already at store #1240",
+    )
+    fails(session, "transfer_prescription", {"rx_number": number, "store_id": "0233"}, "InvalidRequest", "no pharmacy")
     fails(session, "transfer_prescription", {"rx_number": number, "store_id": "9999"}, "NotFound", "Store #9999")
     order = ok(session, "request_refill", {"rx_number": number})
     assert order["store_id"] == "1240"
@@ -240,17 +312,32 @@ def test_transfer_moves_the_prescription_with_its_refills(session):
 
 def test_controlled_transfer_limits(session):
     sign_in(session, "priya.raman@gmail.com")
-    fails(session, "transfer_prescription", {"rx_number": rx("Priya", "Raman", "Zolpidem"), "store_id": "1240"},
-          "Conflict", "already transferred once")
+    fails(
+        session,
+        "transfer_prescription",
+        {"rx_number": rx("Priya", "Raman", "Zolpidem"), "store_id": "1240"},
+        "Conflict",
+        "already transferred once",
+    )
     at(session, CLOCK, "bwalsh@gmail.com")
     tramadol = rx("Brian", "Walsh", "Tramadol")
     assert ok(session, "transfer_prescription", {"rx_number": tramadol, "store_id": "3312"})["transfer_count"] == 1
     fails(session, "transfer_prescription", {"rx_number": tramadol, "store_id": "0951"}, "Conflict", "once")
     at(session, CLOCK, DANA)
-    fails(session, "transfer_prescription", {"rx_number": rx("Owen", "Whitfield", "Methylphenidate"),
-                                             "store_id": "1129"}, "InvalidRequest", "Schedule II")
-    fails(session, "transfer_prescription", {"rx_number": rx("Margaret", "Doyle", "Lisinopril"), "store_id": "1129"},
-          "InvalidRequest", "no refills left")
+    fails(
+        session,
+        "transfer_prescription",
+        {"rx_number": rx("Owen", "Whitfield", "Methylphenidate"), "store_id": "1129"},
+        "InvalidRequest",
+        "Schedule II",
+    )
+    fails(
+        session,
+        "transfer_prescription",
+        {"rx_number": rx("Margaret", "Doyle", "Lisinopril"), "store_id": "1129"},
+        "InvalidRequest",
+        "no refills left",
+    )
 
 
 def test_transfer_waits_for_the_order_in_progress(session):
@@ -259,11 +346,13 @@ def test_transfer_waits_for_the_order_in_progress(session):
     fails(session, "transfer_prescription", {"rx_number": losartan, "store_id": "2460"}, "Conflict", "cancel it")
     ready = ok(session, "list_orders", {"rx_number": losartan, "status": "ready_for_pickup"})["results"]
     ok(session, "cancel_order", {"order_id": ready[0]["order_id"]})
-    assert ok(session, "transfer_prescription", {"rx_number": losartan, "store_id": "2460"})["store"]["store_id"] == \
-        "2460"
+    assert (
+        ok(session, "transfer_prescription", {"rx_number": losartan, "store_id": "2460"})["store"]["store_id"] == "2460"
+    )
 
 
 # ---------------------------------------------------------------- orders
+
 
 def test_cancelling_an_order_returns_its_refill(session):
     sign_in(session, SAM)
@@ -273,8 +362,11 @@ def test_cancelling_an_order_returns_its_refill(session):
     cancelled = ok(session, "cancel_order", {"order_id": ready["order_id"]})
     assert cancelled["status"] == "cancelled"
     after = prescription(session, losartan)
-    assert (after["refills_remaining"], after["refill_status"], after["last_fill_date"]) == \
-        (6, "refillable", "2025-09-11")
+    assert (after["refills_remaining"], after["refill_status"], after["last_fill_date"]) == (
+        6,
+        "refillable",
+        "2025-09-11",
+    )
     fails(session, "cancel_order", {"order_id": ready["order_id"]}, "Conflict", "cancelled and can't be cancelled")
     picked = ok(session, "list_orders", {"rx_number": losartan, "status": "picked_up"})["results"][0]
     fails(session, "cancel_order", {"order_id": picked["order_id"]}, "Conflict", "picked up")
@@ -308,37 +400,78 @@ def test_list_orders_filters_newest_first(session):
 
 # ---------------------------------------------------------------- delivery and payment
 
+
 def test_controlled_substances_are_pickup_only(session):
     sign_in(session, "bwalsh@gmail.com")
     tramadol = rx("Brian", "Walsh", "Tramadol")
-    fails(session, "request_refill", {"rx_number": tramadol, "fulfillment": "delivery"}, "InvalidRequest",
-          "can't be delivered")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": tramadol, "fulfillment": "delivery"},
+        "InvalidRequest",
+        "can't be delivered",
+    )
     assert ok(session, "request_refill", {"rx_number": tramadol})["fulfillment"] == "pickup"
 
 
 def test_same_day_delivery_fee_cutoff_and_stores(session):
     sign_in(session, DANA)
     sertraline = rx("Dana", "Whitfield", "Sertraline")
-    fails(session, "request_refill", {"rx_number": sertraline, "delivery_instructions": "Ring twice"},
-          "InvalidRequest", "only apply to delivery")
-    order = ok(session, "request_refill", {"rx_number": sertraline, "fulfillment": "delivery",
-                                           "delivery_speed": "same_day", "delivery_instructions": "Ring twice"})
-    assert (order["delivery_fee"], order["delivery_address"], order["delivery_instructions"], order["ready_by"]) == \
-        (899, "41 Highland Ave, Apt 2, Somerville, MA 02143", "Ring twice", "2025-10-14T20:00")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": sertraline, "delivery_instructions": "Ring twice"},
+        "InvalidRequest",
+        "only apply to delivery",
+    )
+    order = ok(
+        session,
+        "request_refill",
+        {
+            "rx_number": sertraline,
+            "fulfillment": "delivery",
+            "delivery_speed": "same_day",
+            "delivery_instructions": "Ring twice",
+        },
+    )
+    assert (order["delivery_fee"], order["delivery_address"], order["delivery_instructions"], order["ready_by"]) == (
+        899,
+        "41 Highland Ave, Apt 2, Somerville, MA 02143",
+        "Ring twice",
+        "2025-10-14T20:00",
+    )
     at(session, datetime(2025, 10, 14, 18, 5, tzinfo=timezone.utc), DANA)  # 2:05 PM
-    fails(session, "request_refill", {"rx_number": sertraline, "fulfillment": "delivery",
-                                      "delivery_speed": "same_day"}, "InvalidRequest", "by 2:00 PM")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": sertraline, "fulfillment": "delivery", "delivery_speed": "same_day"},
+        "InvalidRequest",
+        "by 2:00 PM",
+    )
     standard = ok(session, "request_refill", {"rx_number": sertraline, "fulfillment": "delivery"})
     assert (standard["delivery_speed"], standard["delivery_fee"]) == ("standard", 0)
     at(session, CLOCK, SAM)  # Fields Corner has no same-day delivery
-    fails(session, "request_refill", {"rx_number": rx("Sam", "Okafor", "Montelukast"), "fulfillment": "delivery",
-                                      "delivery_speed": "same_day"}, "InvalidRequest", "doesn't offer same-day")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": rx("Sam", "Okafor", "Montelukast"), "fulfillment": "delivery", "delivery_speed": "same_day"},
+        "InvalidRequest",
+        "doesn't offer same-day",
+    )
 
 
 def test_carepass_members_get_free_same_day_delivery(session):
     at(session, datetime(2025, 10, 14, 15, 10, tzinfo=timezone.utc), "alicia.brooks@gmail.com")
-    order = ok(session, "request_refill", {"rx_number": rx("Alicia", "Brooks", "Bupropion"), "fulfillment": "delivery",
-                                           "delivery_speed": "same_day", "payment": "cash"})
+    order = ok(
+        session,
+        "request_refill",
+        {
+            "rx_number": rx("Alicia", "Brooks", "Bupropion"),
+            "fulfillment": "delivery",
+            "delivery_speed": "same_day",
+            "payment": "cash",
+        },
+    )
     assert (order["delivery_fee"], order["copay"], order["insurance_plan_id"]) == (0, 4500, None)
 
 
@@ -346,21 +479,37 @@ def test_insurance_plan_choice_and_copays(session):
     sign_in(session, "marcus.bell@outlook.com")
     jardiance = rx("Marcus", "Bell", "Empagliflozin")
     plans = {p["status"]: p for p in ok(session, "list_insurance_plans", {"patient_id": pid("Marcus", "Bell")})}
-    fails(session, "request_refill", {"rx_number": jardiance, "insurance_plan_id": plans["terminated"]["plan_id"]},
-          "InvalidRequest", "coverage ended on 2025-09-30")
-    fails(session, "request_refill", {"rx_number": jardiance, "payment": "cash",
-                                      "insurance_plan_id": plans["active"]["plan_id"]}, "InvalidRequest", "only when")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": jardiance, "insurance_plan_id": plans["terminated"]["plan_id"]},
+        "InvalidRequest",
+        "coverage ended on 2025-09-30",
+    )
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": jardiance, "payment": "cash", "insurance_plan_id": plans["active"]["plan_id"]},
+        "InvalidRequest",
+        "only when",
+    )
     foreign = next(p["plan_id"] for p in SEED["insurance_plans"] if p["patient_id"] == pid("Tom", "Castellano"))
-    fails(session, "request_refill", {"rx_number": jardiance, "insurance_plan_id": foreign}, "InvalidRequest",
-          "another patient")
+    fails(
+        session,
+        "request_refill",
+        {"rx_number": jardiance, "insurance_plan_id": foreign},
+        "InvalidRequest",
+        "another patient",
+    )
     order = ok(session, "request_refill", {"rx_number": jardiance})
     assert (order["insurance_plan_id"], order["copay"]) == (plans["active"]["plan_id"], 4000)  # HPHC tier 2
 
 
 def test_a_tier_the_plan_does_not_cover_must_be_paid_in_cash(session):
     def drop_tier_two(tables):
-        plan = next(p for p in tables["insurance_plans"]
-                    if p["patient_id"] == pid("Marcus", "Bell") and p["status"] == "active")
+        plan = next(
+            p for p in tables["insurance_plans"] if p["patient_id"] == pid("Marcus", "Bell") and p["status"] == "active"
+        )
         del plan["copays"]["2"]
 
     restore_seed_with(session, drop_tier_two, CLOCK)
@@ -372,21 +521,38 @@ def test_a_tier_the_plan_does_not_cover_must_be_paid_in_cash(session):
 
 # ---------------------------------------------------------------- ReadyFill
 
+
 def test_readyfill_enrollment_rules(session):
     sign_in(session, DANA)
     sertraline = rx("Dana", "Whitfield", "Sertraline")
     assert ok(session, "set_readyfill", {"rx_number": sertraline, "enabled": True})["readyfill"] is True
     fails(session, "set_readyfill", {"rx_number": sertraline, "enabled": True}, "Conflict", "already enrolled")
     assert ok(session, "set_readyfill", {"rx_number": sertraline, "enabled": False})["readyfill"] is False
-    fails(session, "set_readyfill", {"rx_number": rx("Owen", "Whitfield", "Methylphenidate"), "enabled": True},
-          "InvalidRequest", "Controlled substances")
-    fails(session, "set_readyfill", {"rx_number": rx("Margaret", "Doyle", "Lisinopril"), "enabled": True},
-          "InvalidRequest", "no refills")
-    fails(session, "set_readyfill", {"rx_number": rx("Owen", "Whitfield", "Montelukast"), "enabled": True},
-          "Conflict", "already enrolled")
+    fails(
+        session,
+        "set_readyfill",
+        {"rx_number": rx("Owen", "Whitfield", "Methylphenidate"), "enabled": True},
+        "InvalidRequest",
+        "Controlled substances",
+    )
+    fails(
+        session,
+        "set_readyfill",
+        {"rx_number": rx("Margaret", "Doyle", "Lisinopril"), "enabled": True},
+        "InvalidRequest",
+        "no refills",
+    )
+    fails(
+        session,
+        "set_readyfill",
+        {"rx_number": rx("Owen", "Whitfield", "Montelukast"), "enabled": True},
+        "Conflict",
+        "already enrolled",
+    )
 
 
 # ---------------------------------------------------------------- at the counter and ExtraCare
+
 
 def test_signing_the_pickup_log_earns_the_pharmacy_reward(session):
     sign_in(session, TOM)
@@ -396,8 +562,12 @@ def test_signing_the_pickup_log_earns_the_pharmacy_reward(session):
     receipt = ok(session, "sign_pickup_log", {"rx_number": eliquis}, caller="user")
     assert (receipt["order"]["status"], receipt["pharmacy_credits"]) == ("picked_up", 0)
     reward = receipt["reward"]
-    assert (reward["amount_off"], reward["kind"], reward["status"], reward["expires"]) == \
-        (500, "extrabucks", "available", "2025-11-13")
+    assert (reward["amount_off"], reward["kind"], reward["status"], reward["expires"]) == (
+        500,
+        "extrabucks",
+        "available",
+        "2025-11-13",
+    )
     assert ok(session, "get_profile")["extracare"]["credits_to_next_reward"] == 10
     assert ok(session, "send_coupon_to_card", {"coupon_id": reward["coupon_id"]})["status"] == "on_card"
     fails(session, "sign_pickup_log", {"rx_number": eliquis}, "Conflict", "Nothing is ready", caller="user")
@@ -435,6 +605,7 @@ def test_coupons_expire_and_go_to_the_card_once(session):
 
 # ---------------------------------------------------------------- stores
 
+
 def test_store_hours_lunch_breaks_and_filters(session):
     at(session, datetime(2025, 10, 14, 17, 40, tzinfo=timezone.utc), "priya.raman@gmail.com")  # 1:40 PM, lunch
     newton = {s["store_id"]: s for s in ok(session, "find_stores", {"city": "newton"})["results"]}
@@ -452,26 +623,39 @@ def test_store_hours_lunch_breaks_and_filters(session):
 
 # ---------------------------------------------------------------- vaccines
 
+
 def test_vaccine_eligibility_rules(session):
     sign_in(session, DANA)
     margaret, owen, lily = pid("Margaret", "Doyle"), pid("Owen", "Whitfield"), pid("Lily", "Whitfield")
     shingrix = ok(session, "check_vaccine_eligibility", {"patient_id": margaret, "vaccine": "shingrix"})
     assert (shingrix["eligible"], shingrix["dose_number"], shingrix["next_eligible_date"]) == (False, 2, "2025-10-27")
-    later = ok(session, "check_vaccine_eligibility", {"patient_id": margaret, "vaccine": "shingrix",
-                                                      "on_date": "2025-10-27"})
+    later = ok(
+        session, "check_vaccine_eligibility", {"patient_id": margaret, "vaccine": "shingrix", "on_date": "2025-10-27"}
+    )
     assert (later["eligible"], later["reason"]) == (True, "Eligible for dose 2 of 2.")
-    assert "50 and older" in ok(session, "check_vaccine_eligibility", {"patient_id": owen, "vaccine": "shingrix"})[
-        "reason"]
+    assert (
+        "50 and older"
+        in ok(session, "check_vaccine_eligibility", {"patient_id": owen, "vaccine": "shingrix"})["reason"]
+    )
     assert ok(session, "check_vaccine_eligibility", {"patient_id": lily, "vaccine": "hpv"})["eligible"] is True
     assert ok(session, "check_vaccine_eligibility", {"patient_id": owen, "vaccine": "flu"})["eligible"] is True
-    fails(session, "check_vaccine_eligibility", {"patient_id": owen, "vaccine": "flu", "on_date": "next week"},
-          "InvalidRequest", "on_date")
+    fails(
+        session,
+        "check_vaccine_eligibility",
+        {"patient_id": owen, "vaccine": "flu", "on_date": "next week"},
+        "InvalidRequest",
+        "on_date",
+    )
     at(session, CLOCK, TOM)
     tom = pid("Tom", "Castellano")
-    assert "Already received this season's" in ok(session, "check_vaccine_eligibility",
-                                                   {"patient_id": tom, "vaccine": "flu"})["reason"]
-    assert "already complete" in ok(session, "check_vaccine_eligibility",
-                                    {"patient_id": tom, "vaccine": "pneumococcal"})["reason"]
+    assert (
+        "Already received this season's"
+        in ok(session, "check_vaccine_eligibility", {"patient_id": tom, "vaccine": "flu"})["reason"]
+    )
+    assert (
+        "already complete"
+        in ok(session, "check_vaccine_eligibility", {"patient_id": tom, "vaccine": "pneumococcal"})["reason"]
+    )
     tdap = ok(session, "check_vaccine_eligibility", {"patient_id": tom, "vaccine": "tdap"})
     assert (tdap["eligible"], tdap["next_eligible_date"]) == (False, "2029-06-01")
     at(session, CLOCK, SAM)
@@ -484,10 +668,20 @@ def test_slot_search_shows_only_open_future_times(session):
     saturday = ok(session, "search_vaccine_slots", {"store_id": "2047", "date": "2025-10-18", "vaccine": "flu"})
     starts = {s["start"]: s["available"] for s in saturday}
     assert "2025-10-18T10:00" not in starts and starts["2025-10-18T10:30"] == 2
-    fails(session, "search_vaccine_slots", {"store_id": "1186", "date": "2025-10-18", "vaccine": "hpv"},
-          "InvalidRequest", "doesn't give hpv")
-    fails(session, "search_vaccine_slots", {"store_id": "2047", "date": "2025-10-13", "vaccine": "flu"},
-          "InvalidRequest", "Choose a day")
+    fails(
+        session,
+        "search_vaccine_slots",
+        {"store_id": "1186", "date": "2025-10-18", "vaccine": "hpv"},
+        "InvalidRequest",
+        "doesn't give hpv",
+    )
+    fails(
+        session,
+        "search_vaccine_slots",
+        {"store_id": "2047", "date": "2025-10-13", "vaccine": "flu"},
+        "InvalidRequest",
+        "Choose a day",
+    )
     at(session, datetime(2025, 10, 14, 19, 10, tzinfo=timezone.utc), DANA)  # 3:10 PM
     today = ok(session, "search_vaccine_slots", {"store_id": "2047", "date": "2025-10-14", "vaccine": "flu"})
     assert today and all(s["start"] > "2025-10-14T15:10" for s in today)
@@ -497,23 +691,47 @@ def test_booking_fills_slots_and_checks_each_vaccine(session):
     sign_in(session, DANA)
     owen, lily, margaret = pid("Owen", "Whitfield"), pid("Lily", "Whitfield"), pid("Margaret", "Doyle")
     ten_thirty = slot("2047", "2025-10-18T10:30")
-    fails(session, "schedule_vaccine_appointment", {"patient_id": margaret, "slot_id": ten_thirty,
-                                                    "vaccines": ["flu", "shingrix"]}, "InvalidRequest",
-          "isn't eligible for shingrix")
-    fails(session, "schedule_vaccine_appointment", {"patient_id": owen, "slot_id": ten_thirty, "vaccines": []},
-          "InvalidRequest", "one to three")
-    booked = ok(session, "schedule_vaccine_appointment", {"patient_id": owen, "slot_id": ten_thirty,
-                                                          "vaccines": ["flu"]})
+    fails(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": margaret, "slot_id": ten_thirty, "vaccines": ["flu", "shingrix"]},
+        "InvalidRequest",
+        "isn't eligible for shingrix",
+    )
+    fails(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": owen, "slot_id": ten_thirty, "vaccines": []},
+        "InvalidRequest",
+        "one to three",
+    )
+    booked = ok(
+        session, "schedule_vaccine_appointment", {"patient_id": owen, "slot_id": ten_thirty, "vaccines": ["flu"]}
+    )
     assert (booked["status"], booked["start"], booked["store"]["store_id"]) == ("scheduled", "2025-10-18T10:30", "2047")
-    fails(session, "schedule_vaccine_appointment", {"patient_id": owen, "slot_id": slot("2047", "2025-10-18T11:00"),
-                                                    "vaccines": ["flu"]}, "Conflict", "already has flu booked")
-    ok(session, "schedule_vaccine_appointment", {"patient_id": lily, "slot_id": ten_thirty,
-                                                 "vaccines": ["hpv", "flu"]})
+    fails(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": owen, "slot_id": slot("2047", "2025-10-18T11:00"), "vaccines": ["flu"]},
+        "Conflict",
+        "already has flu booked",
+    )
+    ok(session, "schedule_vaccine_appointment", {"patient_id": lily, "slot_id": ten_thirty, "vaccines": ["hpv", "flu"]})
     assert session.dump()["vaccine_slots"][ten_thirty]["booked"] == 3
-    fails(session, "schedule_vaccine_appointment", {"patient_id": margaret, "slot_id": ten_thirty,
-                                                    "vaccines": ["flu"]}, "Conflict", "no longer available")
-    fails(session, "schedule_vaccine_appointment", {"patient_id": margaret, "slot_id": slot("2460", "2025-10-18T11:00"),
-                                                    "vaccines": ["hpv"]}, "InvalidRequest", "doesn't give hpv")
+    fails(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": margaret, "slot_id": ten_thirty, "vaccines": ["flu"]},
+        "Conflict",
+        "no longer available",
+    )
+    fails(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": margaret, "slot_id": slot("2460", "2025-10-18T11:00"), "vaccines": ["hpv"]},
+        "InvalidRequest",
+        "doesn't give hpv",
+    )
     mine = ok(session, "list_vaccine_appointments", {"status": "scheduled"})
     assert sorted(a["patient_id"] for a in mine) == sorted([owen, lily])
 
@@ -522,25 +740,42 @@ def test_cancelling_an_appointment_frees_its_place(session):
     sign_in(session, SAM)
     appointment = ok(session, "list_vaccine_appointments", {"status": "scheduled"})[0]
     before = session.dump()["vaccine_slots"][slot("2458", "2025-10-16T10:00")]["booked"]
-    assert ok(session, "cancel_vaccine_appointment", {"appointment_id": appointment["appointment_id"]})["status"] == \
-        "cancelled"
+    assert (
+        ok(session, "cancel_vaccine_appointment", {"appointment_id": appointment["appointment_id"]})["status"]
+        == "cancelled"
+    )
     assert session.dump()["vaccine_slots"][slot("2458", "2025-10-16T10:00")]["booked"] == before - 1
-    fails(session, "cancel_vaccine_appointment", {"appointment_id": appointment["appointment_id"]}, "Conflict",
-          "cancelled and can't be cancelled")
-    again = ok(session, "schedule_vaccine_appointment", {"patient_id": pid("Sam", "Okafor"),
-                                                         "slot_id": slot("2460", "2025-10-18T11:00"),
-                                                         "vaccines": ["flu"]})
+    fails(
+        session,
+        "cancel_vaccine_appointment",
+        {"appointment_id": appointment["appointment_id"]},
+        "Conflict",
+        "cancelled and can't be cancelled",
+    )
+    again = ok(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": pid("Sam", "Okafor"), "slot_id": slot("2460", "2025-10-18T11:00"), "vaccines": ["flu"]},
+    )
     assert again["store"]["store_id"] == "2460"
     foreign = next(a for a in SEED["vaccine_appointments"] if a["patient_id"] == pid("Hannah", "Lee"))
-    fails(session, "cancel_vaccine_appointment", {"appointment_id": foreign["appointment_id"]}, "NotFound",
-          "not found")
+    fails(session, "cancel_vaccine_appointment", {"appointment_id": foreign["appointment_id"]}, "NotFound", "not found")
 
 
 def test_started_appointments_cannot_be_cancelled_online(session):
     at(session, datetime(2025, 10, 16, 14, 5, tzinfo=timezone.utc), SAM)  # 10:05 AM on the day
     appointment = ok(session, "list_vaccine_appointments", {"status": "scheduled"})[0]
-    fails(session, "cancel_vaccine_appointment", {"appointment_id": appointment["appointment_id"]}, "Conflict",
-          "already started")
-    fails(session, "schedule_vaccine_appointment", {"patient_id": pid("Sam", "Okafor"),
-                                                    "slot_id": slot("2458", "2025-10-16T10:00"), "vaccines": ["flu"]},
-          "InvalidRequest", "already passed")
+    fails(
+        session,
+        "cancel_vaccine_appointment",
+        {"appointment_id": appointment["appointment_id"]},
+        "Conflict",
+        "already started",
+    )
+    fails(
+        session,
+        "schedule_vaccine_appointment",
+        {"patient_id": pid("Sam", "Okafor"), "slot_id": slot("2458", "2025-10-16T10:00"), "vaccines": ["flu"]},
+        "InvalidRequest",
+        "already passed",
+    )

@@ -20,6 +20,7 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 # ---------------------------------------------------------------- seed lookups (by name, never by raw id)
 
+
 def person(first: str) -> dict[str, Any]:
     return next(c for c in SEED["consumers"] if c["first_name"] == first)
 
@@ -45,9 +46,16 @@ def options(item_id: str, *names: str) -> list[str]:
 
 
 def order(first: str, store_name: str, status: str | None = None) -> dict[str, Any]:
-    found = sorted((o for o in SEED["orders"] if o["consumer_id"] == person(first)["id"]
-                    and o["store_id"] == store(store_name) and status in (None, o["status"])),
-                   key=lambda o: o["created_at"])
+    found = sorted(
+        (
+            o
+            for o in SEED["orders"]
+            if o["consumer_id"] == person(first)["id"]
+            and o["store_id"] == store(store_name)
+            and status in (None, o["status"])
+        ),
+        key=lambda o: o["created_at"],
+    )
     return found[-1]
 
 
@@ -84,6 +92,7 @@ def credits(session: ToolSession) -> int:
 
 # ---------------------------------------------------------------- interface and sign-in
 
+
 def test_interface_and_user_only_tools(session):
     assert len(SPEC.tools) == 20
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["log_in", "show_id_to_dasher"]
@@ -114,6 +123,7 @@ def test_consumer_counts_only_orders_that_were_not_cancelled(session):
 
 
 # ---------------------------------------------------------------- stores, hours and menus
+
 
 def test_search_only_returns_stores_whose_radius_covers_the_address(session):
     log_in(session, "Kevin")
@@ -173,32 +183,56 @@ def test_menu_marks_sold_out_items_and_required_choices(session):
     assert menu["Chips & Guacamole"]["required_choices"] == []
     burrito = ok(session, "get_item", {"item_id": item("La Taqueria", "Super Burrito")})
     assert [(e["name"], e["min_num_options"], e["max_num_options"]) for e in burrito["extras"]] == [
-        ("Choose Your Meat", 1, 1), ("Style", 0, 1), ("Extras", 0, 3)]
+        ("Choose Your Meat", 1, 1),
+        ("Style", 0, 1),
+        ("Extras", 0, 3),
+    ]
     fails(session, "get_item", {"item_id": "000"}, "NotFound", "Item")
 
 
 # ---------------------------------------------------------------- the cart
 
+
 def test_extras_rules_when_adding_to_the_cart(session):
     log_in(session, "Priya")
     burrito = item("La Taqueria", "Super Burrito")
     fails(session, "add_to_cart", {"item_id": burrito}, "InvalidRequest", "Choose at least 1 for 'Choose Your Meat'")
-    fails(session, "add_to_cart", {"item_id": burrito, "option_ids": options(burrito, "Carnitas", "Lengua")},
-          "InvalidRequest", "Choose at most 1")
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": burrito, "option_ids": options(burrito, "Carnitas", "Lengua")},
+        "InvalidRequest",
+        "Choose at most 1",
+    )
     four = options(burrito, "Carnitas", "Extra Meat", "Avocado", "Cheese", "Sour Cream")
     fails(session, "add_to_cart", {"item_id": burrito, "option_ids": four}, "InvalidRequest", "at most 3 for 'Extras'")
     taco_option = options(item("La Taqueria", "Carnitas Taco"), "Cheese")
-    fails(session, "add_to_cart", {"item_id": burrito, "option_ids": options(burrito, "Carnitas") + taco_option},
-          "InvalidRequest", "isn't an option of Super Burrito")
-    fails(session, "add_to_cart", {"item_id": burrito, "option_ids": options(burrito, "Carnitas") * 2},
-          "InvalidRequest", "only once")
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": burrito, "option_ids": options(burrito, "Carnitas") + taco_option},
+        "InvalidRequest",
+        "isn't an option of Super Burrito",
+    )
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": burrito, "option_ids": options(burrito, "Carnitas") * 2},
+        "InvalidRequest",
+        "only once",
+    )
     agua = item("La Taqueria", "Agua Fresca")
     fails(
         session, "add_to_cart", {"item_id": agua, "option_ids": options(agua, "Tamarindo")}, "Conflict", "unavailable"
     )
     fails(session, "add_to_cart", {"item_id": item("La Taqueria", "Jarritos")}, "Conflict", "sold out")
-    fails(session, "add_to_cart", {"item_id": agua, "option_ids": options(agua, "Jamaica"), "quantity": 21},
-          "InvalidRequest", "quantity")
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": agua, "option_ids": options(agua, "Jamaica"), "quantity": 21},
+        "InvalidRequest",
+        "quantity",
+    )
 
 
 def test_same_line_adds_up_and_options_price_the_line(session):
@@ -207,11 +241,17 @@ def test_same_line_adds_up_and_options_price_the_line(session):
     cart = add(session, "La Taqueria", "Super Burrito", "Avocado", "Vegetarian (no meat)", quantity=2)
     assert len(cart["items"]) == 1
     assert (cart["items"][0]["quantity"], cart["items"][0]["unit_price"]) == (3, 1375 - 200 + 200)
-    cart = add(session, "La Taqueria", "Super Burrito", "Vegetarian (no meat)", "Avocado",
-               special_instructions="No onions")
+    cart = add(
+        session, "La Taqueria", "Super Burrito", "Vegetarian (no meat)", "Avocado", special_instructions="No onions"
+    )
     assert len(cart["items"]) == 2 and cart["subtotal"] == 4 * 1375
-    fails(session, "add_to_cart", {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 20,
-                                   "special_instructions": "x" * 201}, "InvalidRequest", "at most 200")
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 20, "special_instructions": "x" * 201},
+        "InvalidRequest",
+        "at most 200",
+    )
 
 
 def test_the_cart_holds_one_store_at_a_time(session):
@@ -223,7 +263,10 @@ def test_the_cart_holds_one_store_at_a_time(session):
     ok(session, "apply_promo_code", {"code": "PIZZAFRIDAY"})
     cart = ok(session, "add_to_cart", {"item_id": chips, "replace_cart": True})
     assert (cart["store_name"], cart["promo_code"], [i["name"] for i in cart["items"]]) == (
-        "La Taqueria", None, ["Chips & Salsa"])
+        "La Taqueria",
+        None,
+        ["Chips & Salsa"],
+    )
     state = session.dump()
     assert before["id"] not in state["carts"]
     assert not [ci for ci in state["cart_items"].values() if ci["cart_id"] == before["id"]]
@@ -233,8 +276,10 @@ def test_update_cart_item_and_an_emptied_cart_goes_away(session):
     log_in(session, "Alex")
     cart = ok(session, "get_cart")
     ids = {i["name"]: i["id"] for i in cart["items"]}
-    assert ok(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 3})["subtotal"] == \
-        cart["subtotal"] + 2 * 600
+    assert (
+        ok(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 3})["subtotal"]
+        == cart["subtotal"] + 2 * 600
+    )
     fails(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 21}, "InvalidRequest", "quantity")
     for line_id in ids.values():
         last = ok(session, "update_cart_item", {"cart_item_id": line_id, "quantity": 0})
@@ -245,6 +290,7 @@ def test_update_cart_item_and_an_emptied_cart_goes_away(session):
 
 
 # ---------------------------------------------------------------- promo codes
+
 
 def test_promo_conditions(session):
     log_in(session, "Marcus")  # Golden Boy cart, $21.75, no DashPass, many orders
@@ -289,13 +335,18 @@ def test_promo_is_checked_again_at_checkout(session):
 
 # ---------------------------------------------------------------- pricing
 
+
 def test_dashpass_waives_delivery_and_cuts_the_service_fee(session):
     log_in(session, "Elena")
     member = quote(session, tip=400)
     subtotal = 2 * 895 + 1075 + 200 + 575 + 200
     tax = (subtotal * 8625 + 50_000) // 100_000
     assert (member["subtotal"], member["delivery_fee"], member["service_fee"], member["tax"]) == (
-        subtotal, 0, (subtotal * 5 + 50) // 100, tax)
+        subtotal,
+        0,
+        (subtotal * 5 + 50) // 100,
+        tax,
+    )
     assert member["dashpass_applied"] and member["total"] == subtotal + member["service_fee"] + tax + 400
 
     def lapse(tables):
@@ -305,7 +356,10 @@ def test_dashpass_waives_delivery_and_cuts_the_service_fee(session):
     log_in(session, "Elena")
     other = quote(session, tip=400)
     assert (other["delivery_fee"], other["service_fee"], other["dashpass_applied"]) == (
-        149, (subtotal * 15 + 50) // 100, False)
+        149,
+        (subtotal * 15 + 50) // 100,
+        False,
+    )
 
 
 def test_small_order_fee_and_minimum_service_fee(session):
@@ -313,7 +367,11 @@ def test_small_order_fee_and_minimum_service_fee(session):
     line_id = add(session, "Bob's Donuts", "Maple Bar")["items"][0]["id"]
     small = quote(session)
     assert (small["small_order_fee"], small["delivery_fee"], small["service_fee"], small["dashpass_applied"]) == (
-        300, 199, 200, False)
+        300,
+        199,
+        200,
+        False,
+    )
     ok(session, "update_cart_item", {"cart_item_id": line_id, "quantity": 4})
     assert (quote(session)["small_order_fee"], quote(session)["service_fee"]) == (0, 200)
     ok(session, "update_cart_item", {"cart_item_id": line_id, "quantity": 5})
@@ -324,10 +382,19 @@ def test_pickup_has_no_fees_and_no_tip(session):
     log_in(session, "Ben")
     pickup = quote(session, fulfillment_type="pickup")
     assert (pickup["delivery_fee"], pickup["service_fee"], pickup["small_order_fee"], pickup["address_id"]) == (
-        0, 0, 0, None)
+        0,
+        0,
+        0,
+        None,
+    )
     fails(session, "place_order", {"fulfillment_type": "pickup", "tip": 200}, "InvalidRequest", "pickup orders can't")
-    fails(session, "place_order", {"fulfillment_type": "pickup", "dropoff_instructions": "Lobby"}, "InvalidRequest",
-          "no drop-off")
+    fails(
+        session,
+        "place_order",
+        {"fulfillment_type": "pickup", "dropoff_instructions": "Lobby"},
+        "InvalidRequest",
+        "no drop-off",
+    )
     placed = ok(session, "place_order", {"fulfillment_type": "pickup"})
     assert placed["delivery"] is None and placed["total"] == placed["subtotal"] + placed["tax"]
 
@@ -345,6 +412,7 @@ def test_credits_pay_everything_but_the_tip(session):
 
 
 # ---------------------------------------------------------------- checkout rules
+
 
 def test_delivery_radius_blocks_checkout_but_pickup_works(session):
     log_in(session, "Kevin")
@@ -397,7 +465,8 @@ def test_place_order_turns_the_cart_into_a_submitted_order(session):
         assert placed[key] == cart["quote"][key]
     assert placed["status"] == "submitted" and placed["fulfillment_type"] == "delivery"
     assert sorted((i["name"], i["quantity"]) for i in placed["items"]) == sorted(
-        (i["name"], i["quantity"]) for i in cart["items"])
+        (i["name"], i["quantity"]) for i in cart["items"]
+    )
     assert placed["delivery"]["dropoff_address"] == "1000 3rd St Apt 1408, San Francisco, CA 94158"
     assert placed["delivery"]["contactless_dropoff"] is True
     assert ok(session, "get_cart")["items"] == []
@@ -407,8 +476,13 @@ def test_place_order_turns_the_cart_into_a_submitted_order(session):
 
 def test_alcohol_needs_21_and_is_handed_over(session):
     log_in(session, "Sam")
-    fails(session, "add_to_cart", {"item_id": item("Rosamunde Sausage Grill", "Pliny the Elder")}, "PermissionDenied",
-          "21 or older")
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": item("Rosamunde Sausage Grill", "Pliny the Elder")},
+        "PermissionDenied",
+        "21 or older",
+    )
     log_in(session, "Zoe")  # leave_at_door at home
     add(session, "Rosamunde Sausage Grill", "Bratwurst", "Sesame Roll")
     add(session, "Rosamunde Sausage Grill", "Anchor Steam", quantity=2)
@@ -416,7 +490,10 @@ def test_alcohol_needs_21_and_is_handed_over(session):
     delivery = placed["delivery"]
     assert delivery["order_contains"] == {"alcohol": True} and delivery["dropoff_requires_id"]
     assert (delivery["dropoff_option"], delivery["contactless_dropoff"], delivery["id_verified"]) == (
-        "hand_to_me", False, False)
+        "hand_to_me",
+        False,
+        False,
+    )
 
 
 def test_showing_id_completes_the_alcohol_delivery(session):
@@ -431,12 +508,16 @@ def test_showing_id_completes_the_alcohol_delivery(session):
 
 # ---------------------------------------------------------------- cancellation and changes
 
+
 def test_cancel_is_free_before_the_store_confirms(session):
     log_in(session, "Daniel")
     curry = order("Daniel", "Curry Up Now (Valencia)", "submitted")
     cancelled = ok(session, "cancel_order", {"order_id": curry["id"]})
     assert (cancelled["status"], cancelled["cancellation_fee"], cancelled["refunded_amount"]) == (
-        "cancelled", 0, curry["amount_charged"])
+        "cancelled",
+        0,
+        curry["amount_charged"],
+    )
     fails(session, "cancel_order", {"order_id": curry["id"]}, "Conflict", "already cancelled")
     fails(session, "update_order", {"order_id": curry["id"], "tip": 500}, "Conflict", "was cancelled")
 
@@ -451,8 +532,13 @@ def test_a_confirmed_order_costs_the_food_to_cancel(session):
 
 def test_picked_up_and_delivered_orders_cannot_be_cancelled(session):
     log_in(session, "Zoe")
-    fails(session, "cancel_order", {"order_id": order("Zoe", "Super Duper", "picked_up")["id"]}, "Conflict",
-          "Your Dasher has already picked up")
+    fails(
+        session,
+        "cancel_order",
+        {"order_id": order("Zoe", "Super Duper", "picked_up")["id"]},
+        "Conflict",
+        "Your Dasher has already picked up",
+    )
     log_in(session, "Grace")
     fails(session, "cancel_order", {"order_id": order("Grace", "Roam")["id"]}, "Conflict", "report a problem")
     fails(session, "get_order", {"order_id": order("Zoe", "Super Duper", "picked_up")["id"]}, "NotFound", "Order")
@@ -473,7 +559,10 @@ def test_tips_go_down_only_before_pickup_and_up_until_a_day_after_delivery(sessi
     rosamunde = order("Marcus", "Rosamunde", "confirmed")
     lowered = ok(session, "update_order", {"order_id": rosamunde["id"], "tip": 200})
     assert (lowered["tip"], lowered["total"], lowered["amount_charged"]) == (
-        200, rosamunde["total"] - 200, rosamunde["amount_charged"] - 200)
+        200,
+        rosamunde["total"] - 200,
+        rosamunde["amount_charged"] - 200,
+    )
     log_in(session, "Zoe")
     zoe = order("Zoe", "Super Duper", "picked_up")
     fails(session, "update_order", {"order_id": zoe["id"], "tip": 500}, "Conflict", "can't be lowered")
@@ -482,8 +571,13 @@ def test_tips_go_down_only_before_pickup_and_up_until_a_day_after_delivery(sessi
     souvla, marufuku = order("Hannah", "Souvla"), order("Hannah", "Marufuku")
     assert ok(session, "update_order", {"order_id": souvla["id"], "tip": 800})["tip"] == 800
     fails(session, "update_order", {"order_id": marufuku["id"], "tip": 900}, "Conflict", "24 hours after delivery")
-    fails(session, "update_order", {"order_id": souvla["id"], "dropoff_instructions": "Side door"}, "Conflict",
-          "already delivered")
+    fails(
+        session,
+        "update_order",
+        {"order_id": souvla["id"], "dropoff_instructions": "Side door"},
+        "Conflict",
+        "already delivered",
+    )
     fails(session, "update_order", {"order_id": souvla["id"]}, "InvalidRequest", "Nothing to update")
 
 
@@ -492,29 +586,49 @@ def test_drop_off_instructions_until_delivery_but_never_on_pickup(session):
     zoe = order("Zoe", "Super Duper", "picked_up")
     updated = ok(session, "update_order", {"order_id": zoe["id"], "dropoff_instructions": "Back cottage"})
     assert updated["delivery"]["dropoff_instructions"] == "Back cottage"
-    fails(session, "update_order", {"order_id": zoe["id"], "dropoff_instructions": "x" * 501}, "InvalidRequest",
-          "at most 500")
+    fails(
+        session,
+        "update_order",
+        {"order_id": zoe["id"], "dropoff_instructions": "x" * 501},
+        "InvalidRequest",
+        "at most 500",
+    )
     log_in(session, "Mei")
-    pickup = next(o for o in SEED["orders"] if o["consumer_id"] == person("Mei")["id"]
-                  and o["fulfillment_type"] == "pickup" and o["status"] == "picked_up")
+    pickup = next(
+        o
+        for o in SEED["orders"]
+        if o["consumer_id"] == person("Mei")["id"] and o["fulfillment_type"] == "pickup" and o["status"] == "picked_up"
+    )
     fails(session, "update_order", {"order_id": pickup["id"], "tip": 100}, "InvalidRequest", "Pickup orders")
 
 
 # ---------------------------------------------------------------- support
 
+
 def test_missing_item_credits_and_refunds(session):
     log_in(session, "Grace")
     roam = order("Grace", "Roam")
     fries = line(roam, "Sweet Potato Fries")
-    issue = ok(session, "report_order_issue", {"order_id": roam["id"], "order_item_id": fries["id"],
-                                               "issue_type": "missing_item"})
+    issue = ok(
+        session,
+        "report_order_issue",
+        {"order_id": roam["id"], "order_item_id": fries["id"], "issue_type": "missing_item"},
+    )
     assert (issue["amount"], issue["resolution"], issue["item_name"]) == (650, "credits", "Sweet Potato Fries")
     assert credits(session) == 1500 + 650
-    fails(session, "report_order_issue", {"order_id": roam["id"], "order_item_id": fries["id"],
-                                          "issue_type": "missing_item"}, "Conflict", "1 ordered and 1 already reported")
+    fails(
+        session,
+        "report_order_issue",
+        {"order_id": roam["id"], "order_item_id": fries["id"], "issue_type": "missing_item"},
+        "Conflict",
+        "1 ordered and 1 already reported",
+    )
     shake = line(roam, "Organic Shake")
-    refund = ok(session, "report_order_issue", {"order_id": roam["id"], "order_item_id": shake["id"],
-                                                "issue_type": "incorrect_item", "resolution": "refund"})
+    refund = ok(
+        session,
+        "report_order_issue",
+        {"order_id": roam["id"], "order_item_id": shake["id"], "issue_type": "incorrect_item", "resolution": "refund"},
+    )
     got = ok(session, "get_order", {"order_id": roam["id"]})
     assert (got["refunded_amount"], got["refunded_credits"]) == (refund["amount"], 650)
     assert {i["item_name"] for i in got["issues"]} == {"Sweet Potato Fries", "Organic Shake"}
@@ -524,13 +638,33 @@ def test_missing_item_credits_and_refunds(session):
 def test_support_rules(session):
     log_in(session, "Hannah")
     old = order("Hannah", "Marufuku")
-    fails(session, "report_order_issue", {"order_id": old["id"], "order_item_id": line(old, "Karaage")["id"],
-                                          "issue_type": "missing_item"}, "Conflict", "within 7 days")
+    fails(
+        session,
+        "report_order_issue",
+        {"order_id": old["id"], "order_item_id": line(old, "Karaage")["id"], "issue_type": "missing_item"},
+        "Conflict",
+        "within 7 days",
+    )
     souvla = order("Hannah", "Souvla")
-    fails(session, "report_order_issue", {"order_id": souvla["id"], "order_item_id": line(old, "Karaage")["id"],
-                                          "issue_type": "missing_item"}, "NotFound", "not found in this order")
-    fails(session, "report_order_issue", {"order_id": souvla["id"], "order_item_id": line(souvla, "Greek Fries")["id"],
-                                          "issue_type": "missing_item", "quantity": 2}, "Conflict", "1 ordered")
+    fails(
+        session,
+        "report_order_issue",
+        {"order_id": souvla["id"], "order_item_id": line(old, "Karaage")["id"], "issue_type": "missing_item"},
+        "NotFound",
+        "not found in this order",
+    )
+    fails(
+        session,
+        "report_order_issue",
+        {
+            "order_id": souvla["id"],
+            "order_item_id": line(souvla, "Greek Fries")["id"],
+            "issue_type": "missing_item",
+            "quantity": 2,
+        },
+        "Conflict",
+        "1 ordered",
+    )
     log_in(session, "Daniel")
     curry = order("Daniel", "Curry Up Now (Valencia)", "submitted")
     fails(
@@ -564,24 +698,49 @@ def test_a_refund_never_exceeds_what_the_card_paid(session):
 
 # ---------------------------------------------------------------- addresses and orders
 
+
 def test_saved_addresses(session):
     log_in(session, "Jordan")
     assert ok(session, "get_consumer")["addresses"] == []
     fails(session, "search_stores", {}, "InvalidRequest", "Add a delivery address first")
-    fails(session, "add_address", {"street": "2200 Shattuck Ave", "zip_code": "94704"}, "InvalidRequest",
-          "doesn't deliver to 94704")
+    fails(
+        session,
+        "add_address",
+        {"street": "2200 Shattuck Ave", "zip_code": "94704"},
+        "InvalidRequest",
+        "doesn't deliver to 94704",
+    )
     first = ok(session, "add_address", {"street": "1420 Irving St", "zip_code": "94122", "subpremise": "Apt 3"})
     assert first["is_default"] and (first["city"], first["state"]) == ("San Francisco", "CA")
-    fails(session, "add_address", {"street": "1420 irving st", "zip_code": "94122", "subpremise": "apt 3"}, "Conflict",
-          "already saved")
-    work = ok(session, "add_address", {"street": "500 Parnassus Ave", "zip_code": "94122", "label": "Work",
-                                       "make_default": True})
+    fails(
+        session,
+        "add_address",
+        {"street": "1420 irving st", "zip_code": "94122", "subpremise": "apt 3"},
+        "Conflict",
+        "already saved",
+    )
+    work = ok(
+        session,
+        "add_address",
+        {"street": "500 Parnassus Ave", "zip_code": "94122", "label": "Work", "make_default": True},
+    )
     saved = {a["id"]: a["is_default"] for a in ok(session, "get_consumer")["addresses"]}
     assert saved == {work["id"]: True, first["id"]: False}
-    updated = ok(session, "update_address", {"address_id": first["id"], "dropoff_option": "hand_to_me",
-                                             "dropoff_instructions": "Buzz #3", "make_default": True})
+    updated = ok(
+        session,
+        "update_address",
+        {
+            "address_id": first["id"],
+            "dropoff_option": "hand_to_me",
+            "dropoff_instructions": "Buzz #3",
+            "make_default": True,
+        },
+    )
     assert (updated["dropoff_option"], updated["dropoff_instructions"], updated["is_default"]) == (
-        "hand_to_me", "Buzz #3", True)
+        "hand_to_me",
+        "Buzz #3",
+        True,
+    )
     fails(session, "update_address", {"address_id": first["id"]}, "InvalidRequest", "Nothing to update")
     fails(session, "update_address", {"address_id": address("Grace", "Home"), "label": "Mine"}, "NotFound", "Address")
 

@@ -23,6 +23,7 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 # ---------------------------------------------------------------- seed lookups (by title, never by raw id)
 
+
 def item(title: str) -> str:
     found = [i["item_id"] for i in SEED["items"] if i["title"].startswith(title)]
     assert len(found) == 1, found
@@ -68,6 +69,7 @@ WHITE_YETI = "YETI Tundra 45 Hard Cooler - White"
 
 # ---------------------------------------------------------------- interface and signing in
 
+
 def test_tools_flags_and_the_user_only_tools_are_refused_to_the_agent(session):
     assert len(SPEC.tools) == 20
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["sign_in", "confirm_payment"]
@@ -99,13 +101,16 @@ def test_sign_in_by_username_or_email_and_suspended_accounts(session):
 
 # ---------------------------------------------------------------- Browse
 
+
 def test_search_keywords_conditions_and_price_sort_skip_ended_listings(session):
     page = ok(session, "search_items", {"q": "YETI Tundra 45", "conditions": ["NEW"], "sort": "price"})
     assert [r["price"]["value"] for r in page["results"]] == ["249.99", "269.99", "289.99"]
     assert ok(session, "search_items", {"q": "Grapes of Wrath Steinbeck"})["results"] == []
     both = ok(session, "search_items", {"q": "Jordan 1 Lost and Found 10.5"})["results"]
-    assert {r["itemId"] for r in both} == {item("Nike Air Jordan 1 Retro High OG Chicago"),
-                                           item("Air Jordan 1 High OG Lost and Found Chicago 2022")}
+    assert {r["itemId"] for r in both} == {
+        item("Nike Air Jordan 1 Retro High OG Chicago"),
+        item("Air Jordan 1 High OG Lost and Found Chicago 2022"),
+    }
 
 
 def test_search_filters_auctions_on_the_current_bid(session):
@@ -133,8 +138,10 @@ def test_item_details_hide_the_reserve_and_estimate_delivery(session):
     assert omega["reservePriceMet"] is False and omega["uniqueBidderCount"] == 2
     assert "reserve_price" not in omega and "high_bidder" not in json.dumps(omega)
     drone = ok(session, "get_item", {"item_id": item("DJI Mini 4 Pro Fly More Combo Plus")})
-    windows = {o["shippingOptionId"]: (o["minEstimatedDeliveryDate"], o["maxEstimatedDeliveryDate"])
-               for o in drone["shippingOptions"]}
+    windows = {
+        o["shippingOptionId"]: (o["minEstimatedDeliveryDate"], o["maxEstimatedDeliveryDate"])
+        for o in drone["shippingOptions"]
+    }
     assert windows["USPSGroundAdvantage"] == ("2025-06-25", "2025-06-29")  # 2 handling days + 5 to 9 in transit
     assert windows["UPSGround"] == ("2025-06-23", "2025-06-25")
     terms = ok(session, "get_item", {"item_id": item("The Lord of the Rings Folio")})["returnTerms"]
@@ -147,6 +154,7 @@ def test_item_ids_are_restful(session):
 
 
 # ---------------------------------------------------------------- Watchlist
+
 
 def test_watchlist_add_and_remove_move_the_watch_count(session):
     sign_in(session, "guitar_gabe")
@@ -172,8 +180,9 @@ def test_ended_listings_cannot_be_watched_but_can_be_removed(session):
 
 def test_watchlist_pages_newest_first(session):
     sign_in(session, "kmorales_84")
-    mine = sorted((w for w in SEED["watchlist"] if w["username"] == "kmorales_84"), key=lambda w: w["added"],
-                  reverse=True)
+    mine = sorted(
+        (w for w in SEED["watchlist"] if w["username"] == "kmorales_84"), key=lambda w: w["added"], reverse=True
+    )
     first = ok(session, "get_watchlist", {"limit": 2})
     rest = ok(session, "get_watchlist", {"limit": 50, "offset": 2})
     assert first["has_more"] and not rest["has_more"]
@@ -182,10 +191,27 @@ def test_watchlist_pages_newest_first(session):
 
 # ---------------------------------------------------------------- auctions
 
-@pytest.mark.parametrize("price,step", [
-    (99, 5), (100, 25), (499, 25), (500, 50), (2499, 50), (2500, 100), (9999, 100), (10000, 250), (24999, 250),
-    (25000, 500), (50000, 1000), (100000, 2500), (250000, 5000), (500000, 10000), (1234567, 10000),
-])
+
+@pytest.mark.parametrize(
+    "price,step",
+    [
+        (99, 5),
+        (100, 25),
+        (499, 25),
+        (500, 50),
+        (2499, 50),
+        (2500, 100),
+        (9999, 100),
+        (10000, 250),
+        (24999, 250),
+        (25000, 500),
+        (50000, 1000),
+        (100000, 2500),
+        (250000, 5000),
+        (500000, 10000),
+        (1234567, 10000),
+    ],
+)
 def test_ebay_bid_increments(price, step):
     assert increment(price) == step
 
@@ -194,8 +220,11 @@ def test_a_proxy_bid_beats_the_leader_by_one_increment(session):
     sign_in(session, "dtran_gaming")
     emerald = item(EMERALD)
     before = ok(session, "get_bidding", {"item_id": emerald})
-    assert (before["highBidder"], before["currentPrice"]["value"], before["currentProxyBid"]["maxAmount"]["value"]) \
-        == (False, "62.00", "61.00")
+    assert (before["highBidder"], before["currentPrice"]["value"], before["currentProxyBid"]["maxAmount"]["value"]) == (
+        False,
+        "62.00",
+        "61.00",
+    )
     after = ok(session, "place_proxy_bid", {"item_id": emerald, "max_amount": 80})
     assert (after["highBidder"], after["currentPrice"]["value"], after["bidCount"]) == (True, "76.00", 7)
     assert [a["value"] for a in after["suggestedBidAmounts"]] == ["77.00", "78.00", "79.00"]
@@ -231,8 +260,13 @@ def test_the_first_bid_removes_buy_it_now(session):
 
 def test_no_bids_on_ended_auctions_or_fixed_price_listings(session):
     sign_in(session, "sam_okoro_pc")
-    fails(session, "place_proxy_bid", {"item_id": item("EVGA GeForce RTX 3080"), "max_amount": 500},
-          "Conflict", "has ended")
+    fails(
+        session,
+        "place_proxy_bid",
+        {"item_id": item("EVGA GeForce RTX 3080"), "max_amount": 500},
+        "Conflict",
+        "has ended",
+    )
     fails(session, "place_proxy_bid", {"item_id": item(AE1), "max_amount": 150}, "InvalidRequest", "isn't an auction")
     fails(session, "get_bidding", {"item_id": item("Fender Player Telecaster")}, "NotFound", "haven't bid")
     won = ok(session, "get_bidding", {"item_id": item("EVGA GeForce RTX 3080")})
@@ -248,10 +282,16 @@ def test_an_auction_closes_at_its_end_time(session):
 
 # ---------------------------------------------------------------- where sellers ship
 
+
 def test_sellers_do_not_sell_where_they_do_not_ship(session):
     sign_in(session, "aloha_keoni")
-    fails(session, "initiate_checkout_session", {"line_items": [{"item_id": item(WHITE_YETI)}]},
-          "PermissionDenied", "doesn't ship to HI")
+    fails(
+        session,
+        "initiate_checkout_session",
+        {"line_items": [{"item_id": item(WHITE_YETI)}]},
+        "PermissionDenied",
+        "doesn't ship to HI",
+    )
     navy = checkout(session, ("YETI Tundra 45 Cooler Navy", 1))
     assert navy["pricingSummary"]["tax"]["value"] == "10.80"  # Hawaii: 4% of $269.99
     sign_in(session, "drew_k_collects")
@@ -259,6 +299,7 @@ def test_sellers_do_not_sell_where_they_do_not_ship(session):
 
 
 # ---------------------------------------------------------------- Best Offers
+
 
 def test_automatic_acceptance_makes_an_order_and_low_offers_are_declined(session):
     sign_in(session, "mhale_bikes")
@@ -271,33 +312,53 @@ def test_automatic_acceptance_makes_an_order_and_low_offers_are_declined(session
     assert (bought["unitPrice"]["value"], bought["purchaseType"]) == ("300.00", "BEST_OFFER")
     assert row(session, "items", garmin)["quantity"] == 3
     sign_in(session, "sneakerhead_jay")
-    declined = ok(session, "make_best_offer", {"item_id": item("Air Jordan 1 High OG Lost and Found Chicago 2022"),
-                                               "price": 230})
+    declined = ok(
+        session, "make_best_offer", {"item_id": item("Air Jordan 1 High OG Lost and Found Chicago 2022"), "price": 230}
+    )
     assert (declined["status"], declined["purchaseOrderId"]) == ("DECLINED", None)
 
 
 def test_offer_rules(session):
     sign_in(session, "pkapoor_home")
-    fails(session, "make_best_offer", {"item_id": item("Le Creuset Signature 5.5 Qt Round Dutch Oven Marseille"),
-                                       "price": 249.95}, "InvalidRequest", "below the Buy It Now price")
+    fails(
+        session,
+        "make_best_offer",
+        {"item_id": item("Le Creuset Signature 5.5 Qt Round Dutch Oven Marseille"), "price": 249.95},
+        "InvalidRequest",
+        "below the Buy It Now price",
+    )
     fails(session, "make_best_offer", {"item_id": item(AE1), "price": 150}, "InvalidRequest", "doesn't accept offers")
-    fails(session, "make_best_offer", {"item_id": item(MIXER), "price": 250}, "Conflict",
-          "already have an active offer")
+    fails(
+        session, "make_best_offer", {"item_id": item(MIXER), "price": 250}, "Conflict", "already have an active offer"
+    )
     sign_in(session, "rfernandez_nyc")
-    fails(session, "make_best_offer", {"item_id": item("Coach Tabby Shoulder Bag"), "price": 220}, "Conflict",
-          "maximum of 5 offers")
+    fails(
+        session,
+        "make_best_offer",
+        {"item_id": item("Coach Tabby Shoulder Bag"), "price": 220},
+        "Conflict",
+        "maximum of 5 offers",
+    )
 
 
 def test_accepting_a_counteroffer_buys_at_the_counter_price(session):
     sign_in(session, "dtran_gaming")
-    result = ok(session, "respond_to_counter_offer",
-                {"best_offer_id": offer("dtran_gaming", "Nintendo GameCube Indigo"), "action": "ACCEPT"})
+    result = ok(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": offer("dtran_gaming", "Nintendo GameCube Indigo"), "action": "ACCEPT"},
+    )
     assert result["status"] == "ACCEPTED"
     order = ok(session, "get_order", {"purchase_order_id": result["purchaseOrderId"]})
     assert order["pricingSummary"]["priceSubtotal"]["value"] == "165.00"
     assert order["pricingSummary"]["tax"]["value"] == "11.25"  # Texas 6.25% of $165 + $14.95 shipping
-    fails(session, "respond_to_counter_offer", {"best_offer_id": result["bestOfferId"], "action": "ACCEPT"},
-          "Conflict", "no counteroffer to answer")
+    fails(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": result["bestOfferId"], "action": "ACCEPT"},
+        "Conflict",
+        "no counteroffer to answer",
+    )
 
 
 def test_counteroffers_lapse_after_48_hours(session):
@@ -307,19 +368,37 @@ def test_counteroffers_lapse_after_48_hours(session):
     fails(session, "respond_to_counter_offer", {"best_offer_id": vaporfly, "action": "ACCEPT"}, "Conflict", "expired")
     assert ok(session, "make_best_offer", {"item_id": item("Nike Vaporfly 3"), "price": 170})["status"] == "ACCEPTED"
     sign_in(session, "bookworm_henry")
-    fails(session, "respond_to_counter_offer", {"best_offer_id": offer("bookworm_henry", "The Old Man and the Sea"),
-                                                "action": "ACCEPT"}, "Conflict", "it is EXPIRED")
+    fails(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": offer("bookworm_henry", "The Old Man and the Sea"), "action": "ACCEPT"},
+        "Conflict",
+        "it is EXPIRED",
+    )
 
 
 def test_a_buyer_counter_declines_the_sellers_counter_and_is_a_new_offer(session):
     sign_in(session, "pkapoor_home")
     mixer = offer("pkapoor_home", MIXER)
-    fails(session, "respond_to_counter_offer", {"best_offer_id": mixer, "action": "COUNTER", "counter_price": 260},
-          "InvalidRequest", "accept it instead")
-    fails(session, "respond_to_counter_offer", {"best_offer_id": mixer, "action": "COUNTER"}, "InvalidRequest",
-          "counter_price is required")
-    new = ok(session, "respond_to_counter_offer", {"best_offer_id": mixer, "action": "COUNTER", "counter_price": 240,
-                                                   "message": "Would you meet me at $240?"})
+    fails(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": mixer, "action": "COUNTER", "counter_price": 260},
+        "InvalidRequest",
+        "accept it instead",
+    )
+    fails(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": mixer, "action": "COUNTER"},
+        "InvalidRequest",
+        "counter_price is required",
+    )
+    new = ok(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": mixer, "action": "COUNTER", "counter_price": 240, "message": "Would you meet me at $240?"},
+    )
     assert (new["status"], new["price"]["value"], new["message"]) == ("PENDING", "240.00", "Would you meet me at $240?")
     assert row(session, "best_offers", mixer)["status"] == "DECLINED"
     assert [o["status"] for o in ok(session, "get_best_offers", {"item_id": item(MIXER)})] == ["PENDING", "DECLINED"]
@@ -328,35 +407,69 @@ def test_a_buyer_counter_declines_the_sellers_counter_and_is_a_new_offer(session
 def test_declining_a_counteroffer_buys_nothing(session):
     sign_in(session, "mhale_bikes")
     orders = len(session.dump()["purchase_orders"])
-    result = ok(session, "respond_to_counter_offer",
-                {"best_offer_id": offer("mhale_bikes", "Shimano Ultegra"), "action": "DECLINE"})
+    result = ok(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": offer("mhale_bikes", "Shimano Ultegra"), "action": "DECLINE"},
+    )
     assert result["status"] == "DECLINED" and len(session.dump()["purchase_orders"]) == orders
-    fails(session, "respond_to_counter_offer", {"best_offer_id": offer("mhale_bikes", "Shimano Ultegra"),
-                                                "action": "DECLINE"}, "Conflict", "no counteroffer")
-    fails(session, "respond_to_counter_offer", {"best_offer_id": offer("dtran_gaming", "Nintendo GameCube Indigo"),
-                                                "action": "ACCEPT"}, "NotFound", "not found on your account")
+    fails(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": offer("mhale_bikes", "Shimano Ultegra"), "action": "DECLINE"},
+        "Conflict",
+        "no counteroffer",
+    )
+    fails(
+        session,
+        "respond_to_counter_offer",
+        {"best_offer_id": offer("dtran_gaming", "Nintendo GameCube Indigo"), "action": "ACCEPT"},
+        "NotFound",
+        "not found on your account",
+    )
 
 
 # ---------------------------------------------------------------- checkout and orders
 
+
 def test_checkout_prices_shipping_choices_and_tax(session):
     sign_in(session, "tomw_tools")
-    started = checkout(session, ("DeWalt 20V MAX XR Brushless 2-Tool Combo Kit", 1),
-                       ("DeWalt DCB205-2 20V MAX 5.0Ah Battery 2-Pack", 1))
+    started = checkout(
+        session,
+        ("DeWalt 20V MAX XR Brushless 2-Tool Combo Kit", 1),
+        ("DeWalt DCB205-2 20V MAX 5.0Ah Battery 2-Pack", 1),
+    )
     assert started["pricingSummary"] == {
-        "priceSubtotal": {"value": "428.99", "currency": "USD"}, "deliveryCost": {"value": "0.00", "currency": "USD"},
-        "tax": {"value": "25.74", "currency": "USD"}, "total": {"value": "454.73", "currency": "USD"}}
+        "priceSubtotal": {"value": "428.99", "currency": "USD"},
+        "deliveryCost": {"value": "0.00", "currency": "USD"},
+        "tax": {"value": "25.74", "currency": "USD"},
+        "total": {"value": "454.73", "currency": "USD"},
+    }
     session_id = started["checkoutSessionId"]
-    changed = ok(session, "update_shipping_option", {"checkout_session_id": session_id, "line_item_id": "1",
-                                                     "shipping_option_id": "FedEx2Day"})
-    assert (changed["pricingSummary"]["deliveryCost"]["value"], changed["pricingSummary"]["total"]["value"]) \
-        == ("29.99", "486.52")
+    changed = ok(
+        session,
+        "update_shipping_option",
+        {"checkout_session_id": session_id, "line_item_id": "1", "shipping_option_id": "FedEx2Day"},
+    )
+    assert (changed["pricingSummary"]["deliveryCost"]["value"], changed["pricingSummary"]["total"]["value"]) == (
+        "29.99",
+        "486.52",
+    )
     assert [o["shippingOptionId"] for o in changed["lineItems"][0]["shippingOptions"] if o["selected"]] == ["FedEx2Day"]
-    fails(session, "update_shipping_option", {"checkout_session_id": session_id, "line_item_id": "2",
-                                              "shipping_option_id": "FedEx2Day"}, "InvalidRequest",
-          "USPSPriority, UPS2ndDay")
-    fails(session, "update_shipping_option", {"checkout_session_id": session_id, "line_item_id": "3",
-                                              "shipping_option_id": "UPSGround"}, "NotFound", "Line item 3")
+    fails(
+        session,
+        "update_shipping_option",
+        {"checkout_session_id": session_id, "line_item_id": "2", "shipping_option_id": "FedEx2Day"},
+        "InvalidRequest",
+        "USPSPriority, UPS2ndDay",
+    )
+    fails(
+        session,
+        "update_shipping_option",
+        {"checkout_session_id": session_id, "line_item_id": "3", "shipping_option_id": "UPSGround"},
+        "NotFound",
+        "Line item 3",
+    )
 
 
 def test_placing_an_order_sells_stock_once(session):
@@ -381,8 +494,13 @@ def test_quantity_limits_per_buyer_and_in_stock(session):
     titanic = [{"item_id": item("LEGO Icons Titanic"), "quantity": 1}]
     fails(session, "initiate_checkout_session", {"line_items": titanic}, "Conflict", "to 1 per buyer")
     sign_in(session, "tomw_tools")
-    fails(session, "initiate_checkout_session", {"line_items": [{"item_id": item("DeWalt 20V MAX XR"), "quantity": 7}]},
-          "Conflict", "Only 6 available")
+    fails(
+        session,
+        "initiate_checkout_session",
+        {"line_items": [{"item_id": item("DeWalt 20V MAX XR"), "quantity": 7}]},
+        "Conflict",
+        "Only 6 available",
+    )
     twice = [{"item_id": item("DeWalt 20V MAX XR")}, {"item_id": item("DeWalt 20V MAX XR")}]
     fails(session, "initiate_checkout_session", {"line_items": twice}, "InvalidRequest", "listed twice")
 
@@ -402,8 +520,14 @@ def test_the_buyer_confirms_a_payment_once(session):
     paid = ok(session, "confirm_payment", {"purchase_order_id": gpu}, caller="user")
     assert paid["purchaseOrderPaymentStatus"] == "PAID"
     fails(session, "confirm_payment", {"purchase_order_id": gpu}, "Conflict", "already paid", caller="user")
-    fails(session, "confirm_payment", {"purchase_order_id": "25-12977-40113"}, "NotFound", "not found on your account",
-          caller="user")
+    fails(
+        session,
+        "confirm_payment",
+        {"purchase_order_id": "25-12977-40113"},
+        "NotFound",
+        "not found on your account",
+        caller="user",
+    )
 
 
 def test_orders_newest_first_with_a_status_filter(session):
@@ -417,33 +541,58 @@ def test_orders_newest_first_with_a_status_filter(session):
     assert tracking["shippingCarrierCode"] == "UPS" and tracking["actualDeliveryDate"] is None
     page = ok(session, "get_orders", {"limit": 1, "offset": 1})
     assert page["results"][0]["purchaseOrderId"] == everything[1]["purchaseOrderId"]
-    fails(session, "get_order", {"purchase_order_id": line("vinylvic", "Rumours")["purchase_order_id"]}, "NotFound",
-          "not found on your account")
+    fails(
+        session,
+        "get_order",
+        {"purchase_order_id": line("vinylvic", "Rumours")["purchase_order_id"]},
+        "NotFound",
+        "not found on your account",
+    )
 
 
 # ---------------------------------------------------------------- returns
 
+
 def test_remorse_returns_follow_the_listing_policy(session):
     sign_in(session, "jchen_audio")
-    sony = ok(session, "create_return", {"line_item_id": line("jchen_audio", "Sony WH-1000XM5")["line_item_id"],
-                                         "reason": "NO_LONGER_NEED_ITEM"})
-    assert (sony["reasonType"], sony["status"], sony["returnShippingCostPayer"]) == ("REMORSE", "READY_FOR_SHIPPING",
-                                                                                      "BUYER")
+    sony = ok(
+        session,
+        "create_return",
+        {"line_item_id": line("jchen_audio", "Sony WH-1000XM5")["line_item_id"], "reason": "NO_LONGER_NEED_ITEM"},
+    )
+    assert (sony["reasonType"], sony["status"], sony["returnShippingCostPayer"]) == (
+        "REMORSE",
+        "READY_FOR_SHIPPING",
+        "BUYER",
+    )
     assert sony["estimatedRefundAmount"]["value"] == "328.00"  # the item only: remorse keeps the shipping
     airpods = line("jchen_audio", "AirPods Pro 2")["line_item_id"]
-    fails(session, "create_return", {"line_item_id": airpods, "reason": "NO_LONGER_NEED_ITEM"}, "Conflict",
-          "closed on 2025-05-28")
+    fails(
+        session,
+        "create_return",
+        {"line_item_id": airpods, "reason": "NO_LONGER_NEED_ITEM"},
+        "Conflict",
+        "closed on 2025-05-28",
+    )
     fails(session, "create_return", {"line_item_id": airpods, "reason": "DEFECTIVE_ITEM"}, "Conflict", "closed on")
 
 
 def test_items_not_as_described_go_back_even_without_a_return_policy(session):
     sign_in(session, "bookworm_henry")
     folio = line("bookworm_henry", "Folio Society")["line_item_id"]
-    fails(session, "create_return", {"line_item_id": folio, "reason": "FOUND_BETTER_PRICE"}, "PermissionDenied",
-          "doesn't accept returns")
+    fails(
+        session,
+        "create_return",
+        {"line_item_id": folio, "reason": "FOUND_BETTER_PRICE"},
+        "PermissionDenied",
+        "doesn't accept returns",
+    )
     result = ok(session, "create_return", {"line_item_id": folio, "reason": "ARRIVED_DAMAGED"})
-    assert (result["reasonType"], result["status"], result["returnShippingCostPayer"]) == \
-        ("SNAD", "RETURN_REQUESTED", "SELLER")
+    assert (result["reasonType"], result["status"], result["returnShippingCostPayer"]) == (
+        "SNAD",
+        "RETURN_REQUESTED",
+        "SELLER",
+    )
     assert result["estimatedRefundAmount"]["value"] == "194.00"  # the item and its original shipping
     folio_order = line("bookworm_henry", "Folio Society")["purchase_order_id"]
     order = ok(session, "get_order", {"purchase_order_id": folio_order})
@@ -452,10 +601,20 @@ def test_items_not_as_described_go_back_even_without_a_return_policy(session):
 
 def test_returns_need_a_delivery_and_only_one_open_return(session):
     sign_in(session, "campfire_tess")
-    fails(session, "create_return", {"line_item_id": line("campfire_tess", "Half Dome")["line_item_id"],
-                                     "reason": "DEFECTIVE_ITEM"}, "Conflict", "once the item has been delivered")
-    fails(session, "create_return", {"line_item_id": line("campfire_tess", "IsoPro")["line_item_id"],
-                                     "reason": "DEFECTIVE_ITEM", "quantity": 3}, "InvalidRequest", "between 1 and 2")
+    fails(
+        session,
+        "create_return",
+        {"line_item_id": line("campfire_tess", "Half Dome")["line_item_id"], "reason": "DEFECTIVE_ITEM"},
+        "Conflict",
+        "once the item has been delivered",
+    )
+    fails(
+        session,
+        "create_return",
+        {"line_item_id": line("campfire_tess", "IsoPro")["line_item_id"], "reason": "DEFECTIVE_ITEM", "quantity": 3},
+        "InvalidRequest",
+        "between 1 and 2",
+    )
     sign_in(session, "kmorales_84")
     lens = next(r["line_item_id"] for r in SEED["returns"] if r["buyer"] == "kmorales_84")
     fails(session, "create_return", {"line_item_id": lens, "reason": "DEFECTIVE_ITEM"}, "Conflict", "already open")
@@ -463,37 +622,85 @@ def test_returns_need_a_delivery_and_only_one_open_return(session):
 
 # ---------------------------------------------------------------- feedback
 
+
 def test_feedback_moves_the_sellers_score_once_per_purchase(session):
     sign_in(session, "vinylvic")
     rumours = line("vinylvic", "Rumours")
     seller = row(session, "sellers", rumours["seller"])
-    left = ok(session, "leave_feedback", {"line_item_id": rumours["line_item_id"], "comment_type": "POSITIVE",
-                                          "comment_text": "  Gorgeous copy, packed like a fortress. A+ "})
-    assert (left["commentText"], left["sellerFeedbackScore"]) == ("Gorgeous copy, packed like a fortress. A+",
-                                                                  seller["feedback_score"] + 1)
+    left = ok(
+        session,
+        "leave_feedback",
+        {
+            "line_item_id": rumours["line_item_id"],
+            "comment_type": "POSITIVE",
+            "comment_text": "  Gorgeous copy, packed like a fortress. A+ ",
+        },
+    )
+    assert (left["commentText"], left["sellerFeedbackScore"]) == (
+        "Gorgeous copy, packed like a fortress. A+",
+        seller["feedback_score"] + 1,
+    )
     assert row(session, "sellers", rumours["seller"])["positive_count"] == seller["positive_count"] + 1
-    fails(session, "leave_feedback", {"line_item_id": rumours["line_item_id"], "comment_type": "NEGATIVE",
-                                      "comment_text": "Changed my mind"}, "Conflict", "already left feedback")
+    fails(
+        session,
+        "leave_feedback",
+        {"line_item_id": rumours["line_item_id"], "comment_type": "NEGATIVE", "comment_text": "Changed my mind"},
+        "Conflict",
+        "already left feedback",
+    )
     sign_in(session, "jchen_audio")
     airpods = line("jchen_audio", "AirPods Pro 2")
     before = row(session, "sellers", airpods["seller"])
-    ok(session, "leave_feedback", {"line_item_id": airpods["line_item_id"], "comment_type": "NEGATIVE",
-                                   "comment_text": "Hinge broke"})
+    ok(
+        session,
+        "leave_feedback",
+        {"line_item_id": airpods["line_item_id"], "comment_type": "NEGATIVE", "comment_text": "Hinge broke"},
+    )
     after = row(session, "sellers", airpods["seller"])
-    assert (after["feedback_score"], after["negative_count"]) == (before["feedback_score"] - 1,
-                                                                  before["negative_count"] + 1)
+    assert (after["feedback_score"], after["negative_count"]) == (
+        before["feedback_score"] - 1,
+        before["negative_count"] + 1,
+    )
 
 
 def test_feedback_needs_a_paid_purchase_within_60_days(session):
     sign_in(session, "drew_k_collects")
-    fails(session, "leave_feedback", {"line_item_id": line("drew_k_collects", "2023 1 oz American Silver Eagle")[
-        "line_item_id"], "comment_type": "POSITIVE", "comment_text": "Great"}, "Conflict", "within 60 days")
+    fails(
+        session,
+        "leave_feedback",
+        {
+            "line_item_id": line("drew_k_collects", "2023 1 oz American Silver Eagle")["line_item_id"],
+            "comment_type": "POSITIVE",
+            "comment_text": "Great",
+        },
+        "Conflict",
+        "within 60 days",
+    )
     britannia = line("drew_k_collects", "Britannia")["line_item_id"]
-    fails(session, "leave_feedback", {"line_item_id": britannia, "comment_type": "POSITIVE", "comment_text": "x" * 81},
-          "InvalidRequest", "1 to 80 characters")
-    fails(session, "leave_feedback", {"line_item_id": line("vinylvic", "Rumours")["line_item_id"],
-                                      "comment_type": "POSITIVE", "comment_text": "Nice"}, "NotFound", "Line item")
+    fails(
+        session,
+        "leave_feedback",
+        {"line_item_id": britannia, "comment_type": "POSITIVE", "comment_text": "x" * 81},
+        "InvalidRequest",
+        "1 to 80 characters",
+    )
+    fails(
+        session,
+        "leave_feedback",
+        {
+            "line_item_id": line("vinylvic", "Rumours")["line_item_id"],
+            "comment_type": "POSITIVE",
+            "comment_text": "Nice",
+        },
+        "NotFound",
+        "Line item",
+    )
     sign_in(session, "sam_okoro_pc")
     unpaid = line("sam_okoro_pc", "RTX 3080")["line_item_id"]
-    fails(session, "leave_feedback", {"line_item_id": unpaid, "comment_type": "POSITIVE", "comment_text": "Fast"},
-          "Conflict", "once the order is paid")
+    fails(
+        session,
+        "leave_feedback",
+        {"line_item_id": unpaid, "comment_type": "POSITIVE", "comment_text": "Fast"},
+        "Conflict",
+        "once the order is paid",
+    )

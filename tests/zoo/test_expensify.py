@@ -14,8 +14,10 @@ from .toolkit import fails, ok, session_fixture
 SPEC = resolve("expensify")
 CLOCK = datetime(2025, 6, 16, 16, 0, tzinfo=timezone.utc)
 SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
-US, EU, CO = (next(p["policy_id"] for p in SEED["policies"] if p["name"] == name)
-              for name in ("Fernhill Studio US", "Fernhill Studio EU", "Fernhill Contractors"))
+US, EU, CO = (
+    next(p["policy_id"] for p in SEED["policies"] if p["name"] == name)
+    for name in ("Fernhill Studio US", "Fernhill Studio EU", "Fernhill Contractors")
+)
 
 session = session_fixture(SPEC, CLOCK)
 
@@ -29,9 +31,14 @@ def report(owner: str, title: str) -> str:
 
 
 def expense(owner: str, merchant: str, created: str, **extra) -> str:
-    return next(t["transaction_id"] for t in SEED["transactions"]
-                if t["account_email"] == email(owner) and t["merchant"] == merchant and t["created"] == created
-                and all(t[k] == v for k, v in extra.items()))
+    return next(
+        t["transaction_id"]
+        for t in SEED["transactions"]
+        if t["account_email"] == email(owner)
+        and t["merchant"] == merchant
+        and t["created"] == created
+        and all(t[k] == v for k, v in extra.items())
+    )
 
 
 def sign_in(session: ToolSession, who: str) -> dict:
@@ -57,6 +64,7 @@ BERLIN = report("kenji.watanabe", "Berlin – Kaleido Mobility workshop")
 
 # ---------------------------------------------------------------- interface, sign-in, roles
 
+
 def test_tools_and_the_user_only_actions(session):
     assert len(SPEC.tools) == 22
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["sign_in", "smartscan_receipt"]
@@ -68,15 +76,22 @@ def test_tools_and_the_user_only_actions(session):
 
 def test_every_tool_needs_someone_signed_in(session):
     fails(session, "get_account", {}, "PermissionDenied", "Nobody is signed in")
-    fails(session, "create_expense", {"merchant": "Uber", "amount": 1200, "created": "2025-06-12"},
-          "PermissionDenied", "Nobody is signed in")
+    fails(
+        session,
+        "create_expense",
+        {"merchant": "Uber", "amount": 1200, "created": "2025-06-12"},
+        "PermissionDenied",
+        "Nobody is signed in",
+    )
     fails(session, "sign_in", {"email": "nobody@fernhillstudio.com"}, "NotFound", "No Expensify account", caller="user")
 
 
 def test_account_lists_workspaces_with_roles(session):
     kenji = sign_in(session, "KENJI.WATANABE@fernhillstudio.com")
     assert {(w["name"], w["role"], w["submits_to"]) for w in kenji["workspaces"]} == {
-        ("Fernhill Studio US", "user", email("raj.patel")), ("Fernhill Studio EU", "user", email("lena.hoffmann"))}
+        ("Fernhill Studio US", "user", email("raj.patel")),
+        ("Fernhill Studio EU", "user", email("lena.hoffmann")),
+    }
     ruth = as_(session, "ruth.kessler@kesslercpa.com", "get_account")
     assert {w["role"] for w in ruth["workspaces"]} == {"auditor"}
 
@@ -94,6 +109,7 @@ def test_policy_rules_and_membership(session):
 
 
 # ---------------------------------------------------------------- listing
+
 
 def test_expenses_paginate_newest_first(session):
     sign_in(session, "carla.mendes")
@@ -137,10 +153,20 @@ def test_report_visibility_follows_roles(session):
 
 # ---------------------------------------------------------------- expenses and rules
 
+
 def test_create_expense_converts_to_the_workspace_currency(session):
     sign_in(session, "emily.novak")
-    new = ok(session, "create_expense", {"merchant": "Café de Jaren", "amount": 2450, "currency": "eur",
-                                         "created": "2025-06-13", "category": "Travel Meals"})
+    new = ok(
+        session,
+        "create_expense",
+        {
+            "merchant": "Café de Jaren",
+            "amount": 2450,
+            "currency": "eur",
+            "created": "2025-06-13",
+            "category": "Travel Meals",
+        },
+    )
     assert (new["policy_id"], new["currency"], new["converted_amount"]) == (US, "EUR", 2769)
     assert (new["type"], new["reimbursable"], new["billable"], new["violations"]) == ("cash", True, False, [])
     assert row(session, "transactions", new["transaction_id"])["report_id"] is None
@@ -172,14 +198,29 @@ def test_duplicates_are_refused_unless_asked(session):
 
 def test_violations_for_limits_comments_and_missing_receipts(session):
     sign_in(session, "raj.patel")
-    flight = ok(session, "create_expense", {"merchant": "Delta Air Lines", "amount": 320000, "created": "2025-06-12",
-                                            "category": "Airfare"})
+    flight = ok(
+        session,
+        "create_expense",
+        {"merchant": "Delta Air Lines", "amount": 320000, "created": "2025-06-12", "category": "Airfare"},
+    )
     assert flight["violations"] == ["receiptRequired", "overLimit"]
-    dinner = ok(session, "create_expense", {"merchant": "Canlis", "amount": 15100, "created": "2025-06-12",
-                                            "category": "Meals & Entertainment"})
+    dinner = ok(
+        session,
+        "create_expense",
+        {"merchant": "Canlis", "amount": 15100, "created": "2025-06-12", "category": "Meals & Entertainment"},
+    )
     assert dinner["violations"] == ["missingComment", "receiptRequired", "overCategoryLimit"]
-    small = ok(session, "create_expense", {"merchant": "Canlis", "amount": 7500, "created": "2025-06-13",
-                                           "category": "Meals & Entertainment", "comment": "Lunch with Acme"})
+    small = ok(
+        session,
+        "create_expense",
+        {
+            "merchant": "Canlis",
+            "amount": 7500,
+            "created": "2025-06-13",
+            "category": "Meals & Entertainment",
+            "comment": "Lunch with Acme",
+        },
+    )
     assert small["violations"] == []  # exactly $75 needs no receipt
 
 
@@ -187,8 +228,12 @@ def test_receipt_required_blocks_submission_until_smartscan_merges_it(session):
     sign_in(session, "maya.chen")
     fails(session, "submit_report", {"report_id": MAYA_JUNE}, "Conflict", "Olympia Provisions USD 128.40")
     count = len(session.dump()["transactions"])
-    merged = ok(session, "smartscan_receipt", {"merchant": "Olympia Provisions", "amount": 12840,
-                                               "created": "2025-06-11"}, caller="user")
+    merged = ok(
+        session,
+        "smartscan_receipt",
+        {"merchant": "Olympia Provisions", "amount": 12840, "created": "2025-06-11"},
+        caller="user",
+    )
     assert merged["transaction_id"] == expense("maya.chen", "Olympia Provisions", "2025-06-10")
     assert merged["receipt"]["smartscan_amount"] == 12840 and merged["violations"] == []
     assert len(session.dump()["transactions"]) == count
@@ -201,8 +246,12 @@ def test_receipt_required_blocks_submission_until_smartscan_merges_it(session):
 
 def test_smartscan_without_a_match_creates_an_uncategorized_expense(session):
     sign_in(session, "olivia.brooks")
-    new = ok(session, "smartscan_receipt", {"merchant": "Powell's Books", "amount": 2899, "created": "2025-06-14"},
-             caller="user")
+    new = ok(
+        session,
+        "smartscan_receipt",
+        {"merchant": "Powell's Books", "amount": 2899, "created": "2025-06-14"},
+        caller="user",
+    )
     assert (new["type"], new["category"], new["report_id"]) == ("cash", None, None)
     assert new["receipt"] is not None and new["violations"] == ["missingCategory"]
 
@@ -227,6 +276,7 @@ def test_category_limit_fixed_by_claiming_less(session):
 
 # ---------------------------------------------------------------- distance and per diem
 
+
 def test_distance_expenses_use_the_workspace_rate(session):
     sign_in(session, "nate.sullivan")
     drive = ok(session, "create_distance_expense", {"distance": 94, "created": "2025-06-15", "comment": "Salem"})
@@ -234,25 +284,41 @@ def test_distance_expenses_use_the_workspace_rate(session):
     assert drive["violations"] == []
     long_drive = ok(session, "create_distance_expense", {"distance": 150, "created": "2025-06-14", "comment": "Bend"})
     assert long_drive["amount"] == 10500 and "receiptRequired" not in long_drive["violations"]
-    fails(session, "create_distance_expense", {"distance": 0, "created": "2025-06-15", "comment": "x"},
-          "InvalidRequest", "more than 0")
+    fails(
+        session,
+        "create_distance_expense",
+        {"distance": 0, "created": "2025-06-15", "comment": "x"},
+        "InvalidRequest",
+        "more than 0",
+    )
     sign_in(session, "leo.marchetti@marchetti-illustration.com")
-    fails(session, "create_distance_expense", {"distance": 10, "created": "2025-06-15", "comment": "x"},
-          "InvalidRequest", "aren't enabled")
+    fails(
+        session,
+        "create_distance_expense",
+        {"distance": 10, "created": "2025-06-15", "comment": "x"},
+        "InvalidRequest",
+        "aren't enabled",
+    )
 
 
 def test_per_diem_pays_partial_travel_days_and_full_days_between(session):
     sign_in(session, "kenji.watanabe")
-    claim = ok(session, "create_per_diem_expense", {"destination": "germany", "start_date": "2025-06-02",
-                                                    "end_date": "2025-06-06", "report_id": BERLIN})
+    claim = ok(
+        session,
+        "create_per_diem_expense",
+        {"destination": "germany", "start_date": "2025-06-02", "end_date": "2025-06-06", "report_id": BERLIN},
+    )
     assert (claim["amount"], claim["currency"], claim["policy_id"]) == (11200, "EUR", EU)
     assert (claim["category"], claim["merchant"], claim["report_id"]) == ("Per Diem", "Per Diem: Germany", BERLIN)
     subrates = [(s["subrate"], s["quantity"]) for s in claim["per_diem"]["subrates"]]
     assert subrates == [("Partial day", 2), ("Full day", 3)]
     overlap = {"destination": "Germany", "start_date": "2025-06-06", "end_date": "2025-06-07", "policy_id": EU}
     fails(session, "create_per_diem_expense", overlap, "Conflict", "already claimed")
-    day = ok(session, "create_per_diem_expense", {"destination": "France - Paris", "start_date": "2025-06-10",
-                                                  "end_date": "2025-06-10", "policy_id": EU})
+    day = ok(
+        session,
+        "create_per_diem_expense",
+        {"destination": "France - Paris", "start_date": "2025-06-10", "end_date": "2025-06-10", "policy_id": EU},
+    )
     assert day["amount"] == 3900
 
 
@@ -268,22 +334,36 @@ def test_per_diem_rules(session):
 
 # ---------------------------------------------------------------- editing and deleting
 
+
 def test_update_expense_rules(session):
     sign_in(session, "aisha.karim")
     card = expense("aisha.karim", "Delta Air Lines", "2025-06-05", type="card")
     fails(session, "update_expense", {"transaction_id": card, "amount": 100}, "InvalidRequest", "card feed")
-    fails(session, "update_expense", {"transaction_id": card, "reimbursable": True}, "InvalidRequest",
-          "can't be reimbursable")
+    fails(
+        session,
+        "update_expense",
+        {"transaction_id": card, "reimbursable": True},
+        "InvalidRequest",
+        "can't be reimbursable",
+    )
     fails(session, "update_expense", {"transaction_id": card}, "InvalidRequest", "Nothing to update")
-    fails(session, "update_expense", {"transaction_id": expense("maya.chen", "Uber", "2025-06-10"), "comment": "x"},
-          "NotFound", "Expense")
+    fails(
+        session,
+        "update_expense",
+        {"transaction_id": expense("maya.chen", "Uber", "2025-06-10"), "comment": "x"},
+        "NotFound",
+        "Expense",
+    )
     updated = ok(session, "update_expense", {"transaction_id": card, "tag": "", "comment": "Bend scouting"})
     assert (updated["tag"], updated["comment"]) == (None, "Bend scouting")
     sign_in(session, "sam.okafor")
     on_submitted = expense("sam.okafor", "Muji", "2025-05-06")
     fails(session, "update_expense", {"transaction_id": on_submitted, "comment": "x"}, "Conflict", "PROCESSING")
-    figma = ok(session, "update_expense", {"transaction_id": expense("sam.okafor", "Figma", "2025-06-06"),
-                                           "amount": 4000, "currency": "GBP"})
+    figma = ok(
+        session,
+        "update_expense",
+        {"transaction_id": expense("sam.okafor", "Figma", "2025-06-06"), "amount": 4000, "currency": "GBP"},
+    )
     assert figma["converted_amount"] == 5360
 
 
@@ -298,11 +378,17 @@ def test_delete_expense_rules(session):
     state = session.dump()
     assert gitnation not in state["transactions"] and receipt not in state["receipts"]
     sign_in(session, "ben.harrington")
-    fails(session, "delete_expense", {"transaction_id": expense("ben.harrington", "Apple Store", "2025-06-03")},
-          "Conflict", "PROCESSING")
+    fails(
+        session,
+        "delete_expense",
+        {"transaction_id": expense("ben.harrington", "Apple Store", "2025-06-03")},
+        "Conflict",
+        "PROCESSING",
+    )
 
 
 # ---------------------------------------------------------------- reports
+
 
 def test_create_report_and_move_expenses(session):
     sign_in(session, "lucia.ferreira")
@@ -323,16 +409,24 @@ def test_create_report_and_move_expenses(session):
 
 def test_moving_onto_another_workspace_converts(session):
     sign_in(session, "kenji.watanabe")
-    lunch = ok(session, "create_expense", {"merchant": "Curry 36", "amount": 1130, "created": "2025-06-04",
-                                           "category": "Ground Transportation"})
+    lunch = ok(
+        session,
+        "create_expense",
+        {"merchant": "Curry 36", "amount": 1130, "created": "2025-06-04", "category": "Ground Transportation"},
+    )
     moved = ok(session, "move_expenses", {"transaction_ids": [lunch["transaction_id"]], "report_id": BERLIN})[0]
     assert (moved["policy_id"], moved["currency"], moved["converted_amount"]) == (EU, "USD", 1000)
 
 
 def test_only_the_submitter_submits(session):
     sign_in(session, "jordan.ellis")
-    fails(session, "submit_report", {"report_id": report("owen.fitzgerald", "Northwind Bank dinner – June")},
-          "NotFound", "Report")
+    fails(
+        session,
+        "submit_report",
+        {"report_id": report("owen.fitzgerald", "Northwind Bank dinner – June")},
+        "NotFound",
+        "Report",
+    )
     fails(session, "submit_report", {"report_id": BEN}, "PermissionDenied", "Only ben.harrington")
 
 
@@ -348,13 +442,17 @@ def test_submit_and_close_workspace_closes_without_approval(session):
 
 # ---------------------------------------------------------------- approvals
 
+
 def test_advanced_approval_forwards_over_the_approvers_limit(session):
     sign_in(session, "jordan.ellis")
     small = ok(session, "approve_report", {"report_id": SAM_MAY, "comment": "Thanks!"})
     assert (small["status"], small["history"][-1]["message"]) == ("APPROVED", "Thanks!")
     big = ok(session, "approve_report", {"report_id": BEN})  # $1,689.97 > Jordan's $1,000 limit
     assert (big["status"], big["manager_email"], big["history"][-1]["action"]) == (
-        "PROCESSING", email("dana.whitfield"), "FORWARDED")
+        "PROCESSING",
+        email("dana.whitfield"),
+        "FORWARDED",
+    )
     fails(session, "approve_report", {"report_id": BEN}, "PermissionDenied", "waiting on dana.whitfield")
     final = as_(session, "dana.whitfield", "approve_report", {"report_id": BEN})
     assert final["status"] == "APPROVED" and row(session, "reports", BEN)["manager_email"] == email("dana.whitfield")
@@ -373,8 +471,13 @@ def test_who_may_approve(session):
     fails(session, "approve_report", {"report_id": BEN}, "PermissionDenied", "your own report")
     sign_in(session, "dana.whitfield")
     fails(session, "approve_report", {"report_id": BEN}, "PermissionDenied", "waiting on jordan.ellis")
-    fails(session, "approve_report", {"report_id": report("nate.sullivan", "June 2025 – Nate Sullivan")},
-          "Conflict", "only Processing reports")
+    fails(
+        session,
+        "approve_report",
+        {"report_id": report("nate.sullivan", "June 2025 – Nate Sullivan")},
+        "Conflict",
+        "only Processing reports",
+    )
     sign_in(session, "ruth.kessler@kesslercpa.com")
     fails(session, "approve_report", {"report_id": BEN}, "PermissionDenied", "not yours")
 
@@ -386,8 +489,11 @@ def test_reject_rules(session):
     fails(session, "reject_report", {"report_id": BEN, "reason": "  "}, "InvalidRequest", "reason")
     rejected = ok(session, "reject_report", {"report_id": BEN, "reason": "Split the personal keyboard out."})
     assert (rejected["status"], rejected["manager_email"], rejected["submitted"]) == ("OPEN", None, None)
-    assert rejected["history"][-1] == {**rejected["history"][-1], "action": "REJECTED",
-                                       "message": "Split the personal keyboard out."}
+    assert rejected["history"][-1] == {
+        **rejected["history"][-1],
+        "action": "REJECTED",
+        "message": "Split the personal keyboard out.",
+    }
     sign_in(session, "ben.harrington")
     keyboard = expense("ben.harrington", "Best Buy", "2025-06-03")
     assert ok(session, "update_expense", {"transaction_id": keyboard, "comment": "Keyboard"})["comment"] == "Keyboard"
@@ -411,7 +517,10 @@ def test_mark_reports_reimbursed_skips_what_it_cannot_mark(session):
     result = ok(session, "mark_reports_reimbursed", {"report_ids": [olivia, card_only, BEN, "12345678", olivia]})
     assert result["report_ids"] == [olivia]
     assert {s["report_id"]: s["reason"].split(":")[0].split(";")[0] for s in result["skipped_reports"]} == {
-        card_only: "Nothing to reimburse", BEN: "Report is PROCESSING", "12345678": "Report not found."}
+        card_only: "Nothing to reimburse",
+        BEN: "Report is PROCESSING",
+        "12345678": "Report not found.",
+    }
     done = ok(session, "get_report", {"report_id": olivia})
     assert (done["status"], done["history"][-1]["message"]) == ("REIMBURSED", "Reimbursed USD 113.10")
     fails(session, "mark_reports_reimbursed", {"report_ids": [olivia]}, "Conflict", "Report is REIMBURSED")
@@ -419,41 +528,76 @@ def test_mark_reports_reimbursed_skips_what_it_cannot_mark(session):
 
 # ---------------------------------------------------------------- members and categories
 
+
 def test_adding_and_changing_members(session):
     sign_in(session, "lena.hoffmann")
     new = {"policy_id": EU, "email": "Paula.Becker@fernhillstudio.com", "submits_to": email("lena.hoffmann")}
     fails(session, "set_policy_member", new, "InvalidRequest", "give first_name and last_name")
-    paula = ok(session, "set_policy_member", {**new, "first_name": "Paula", "last_name": "Becker",
-                                              "employee_id": "FS-EU-019"})
-    assert (paula["email"], paula["role"], paula["submits_to"]) == ("paula.becker@fernhillstudio.com", "user",
-                                                                    email("lena.hoffmann"))
+    paula = ok(
+        session, "set_policy_member", {**new, "first_name": "Paula", "last_name": "Becker", "employee_id": "FS-EU-019"}
+    )
+    assert (paula["email"], paula["role"], paula["submits_to"]) == (
+        "paula.becker@fernhillstudio.com",
+        "user",
+        email("lena.hoffmann"),
+    )
     assert row(session, "accounts", "paula.becker@fernhillstudio.com")["default_policy_id"] == EU
     fails(session, "set_policy_member", {"policy_id": EU, "email": "not-an-email"}, "InvalidRequest", "valid email")
     jonas = {"policy_id": EU, "email": email("jonas.weber")}
     fails(session, "set_policy_member", {**jonas, "submits_to": email("raj.patel")}, "InvalidRequest", "isn't a member")
-    fails(session, "set_policy_member", {"policy_id": EU, "email": email("jonas.weber"),
-                                         "submits_to": email("jonas.weber")}, "InvalidRequest", "their own reports")
-    fails(session, "set_policy_member", {"policy_id": EU, "email": email("jonas.weber"), "approval_limit": 50000},
-          "InvalidRequest", "over_limit_approver")
-    fails(session, "set_policy_member", {"policy_id": EU, "email": email("dana.whitfield"), "role": "user"},
-          "Conflict", "owner must stay an admin")
+    fails(
+        session,
+        "set_policy_member",
+        {"policy_id": EU, "email": email("jonas.weber"), "submits_to": email("jonas.weber")},
+        "InvalidRequest",
+        "their own reports",
+    )
+    fails(
+        session,
+        "set_policy_member",
+        {"policy_id": EU, "email": email("jonas.weber"), "approval_limit": 50000},
+        "InvalidRequest",
+        "over_limit_approver",
+    )
+    fails(
+        session,
+        "set_policy_member",
+        {"policy_id": EU, "email": email("dana.whitfield"), "role": "user"},
+        "Conflict",
+        "owner must stay an admin",
+    )
     fails(session, "set_policy_member", {"policy_id": EU, "email": email("jonas.weber")}, "InvalidRequest", "Nothing")
     promoted = ok(session, "set_policy_member", {"policy_id": EU, "email": email("jonas.weber"), "role": "auditor"})
     assert promoted["role"] == "auditor"
     sign_in(session, "jonas.weber")
-    fails(session, "set_policy_member", {"policy_id": EU, "email": email("anna.kowalski"), "role": "admin"},
-          "PermissionDenied", "Only admins")
+    fails(
+        session,
+        "set_policy_member",
+        {"policy_id": EU, "email": email("anna.kowalski"), "role": "admin"},
+        "PermissionDenied",
+        "Only admins",
+    )
 
 
 def test_removing_members(session):
     sign_in(session, "marcus.oyelaran")
     fails(session, "remove_policy_member", {"policy_id": US, "email": email("dana.whitfield")}, "Conflict", "owner")
-    fails(session, "remove_policy_member", {"policy_id": US, "email": email("grace.kim")}, "Conflict",
-          "theo.marsh@fernhillstudio.com still route reports to grace.kim")
+    fails(
+        session,
+        "remove_policy_member",
+        {"policy_id": US, "email": email("grace.kim")},
+        "Conflict",
+        "theo.marsh@fernhillstudio.com still route reports to grace.kim",
+    )
     theo = {"policy_id": US, "email": email("theo.marsh")}
     ok(session, "set_policy_member", {**theo, "submits_to": email("priya.raman")})
-    fails(session, "remove_policy_member", {"policy_id": US, "email": email("grace.kim")}, "Conflict",
-          "1 report(s) are waiting on grace.kim")
+    fails(
+        session,
+        "remove_policy_member",
+        {"policy_id": US, "email": email("grace.kim")},
+        "Conflict",
+        "1 report(s) are waiting on grace.kim",
+    )
     fails(session, "remove_policy_member", {"policy_id": US, "email": "someone@else.com"}, "NotFound", "isn't a member")
     removed = ok(session, "remove_policy_member", {"policy_id": US, "email": email("ben.harrington")})
     assert removed["email"] == email("ben.harrington")
@@ -463,8 +607,13 @@ def test_removing_members(session):
 
 def test_categories_are_managed_by_admins(session):
     sign_in(session, "sam.okafor")
-    fails(session, "set_policy_category", {"policy_id": US, "name": "Travel Meals", "enabled": False},
-          "PermissionDenied", "Only admins")
+    fails(
+        session,
+        "set_policy_category",
+        {"policy_id": US, "name": "Travel Meals", "enabled": False},
+        "PermissionDenied",
+        "Only admins",
+    )
     sign_in(session, "priya.raman")
     added = ok(session, "set_policy_category", {"policy_id": US, "name": "Team Offsite", "gl_code": "6125"})
     assert (added["enabled"], added["max_expense_amount"], added["comment_required"]) == (True, None, False)
@@ -474,8 +623,13 @@ def test_categories_are_managed_by_admins(session):
     sign_in(session, "sam.okafor")
     starbucks = ok(session, "list_expenses", {"merchant": "Starbucks", "unreported_only": True})["results"][0]
     assert starbucks["violations"] == ["categoryOutOfPolicy"]
-    fails(session, "create_expense", {"merchant": "Blue Star Donuts", "amount": 800, "created": "2025-06-12",
-                                      "category": "Travel Meals"}, "InvalidRequest", "disabled")
+    fails(
+        session,
+        "create_expense",
+        {"merchant": "Blue Star Donuts", "amount": 800, "created": "2025-06-12", "category": "Travel Meals"},
+        "InvalidRequest",
+        "disabled",
+    )
     sign_in(session, "priya.raman")
     for name in ("Travel", "Materials", "Software", "Printing"):
         ok(session, "set_policy_category", {"policy_id": CO, "name": name, "enabled": False})

@@ -52,6 +52,7 @@ def send(session: ToolSession, to: list[str], subject: str = "Hello", body: str 
 
 # ---------------------------------------------------------------- interface and access
 
+
 def test_tools_and_sign_in_is_user_only(session):
     assert len(SPEC.tools) == 24
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["sign_in"]
@@ -72,8 +73,13 @@ def test_read_only_grant_reads_but_never_writes(session):
     sign_in(session, MAYA, "gmail.readonly")
     permit = seed_message(MAYA, "Permit 25-104417-RS: checksheet")
     assert ok(session, "messages_get", {"id": permit["id"]})["subject"].startswith("Permit 25-104417-RS")
-    fails(session, "messages_modify", {"id": permit["id"], "addLabelIds": ["STARRED"]}, "PermissionDenied",
-          "insufficient authentication scopes")
+    fails(
+        session,
+        "messages_modify",
+        {"id": permit["id"], "addLabelIds": ["STARRED"]},
+        "PermissionDenied",
+        "insufficient authentication scopes",
+    )
     fails(session, "messages_send", {"to": [TOM], "subject": "x", "body": "y"}, "PermissionDenied", "gmail.modify")
 
 
@@ -97,6 +103,7 @@ def test_mailboxes_are_isolated(session):
 
 
 # ---------------------------------------------------------------- search and listing
+
 
 def test_search_operators(session):
     sign_in(session, MAYA)
@@ -139,8 +146,13 @@ def test_pagination_is_newest_first_and_complete(session):
         token = page["next_cursor"]
     visible = [m for m in SEED["messages"] if m["owner"] == MAYA and not {"SPAM", "TRASH"} & set(m["label_ids"])]
     assert sorted(seen) == sorted(m["id"] for m in visible)
-    fails(session, "messages_list", {"maxResults": 501}, "invalid_arguments",
-          "maxResults: Input should be less than or equal to 500")
+    fails(
+        session,
+        "messages_list",
+        {"maxResults": 501},
+        "invalid_arguments",
+        "maxResults: Input should be less than or equal to 500",
+    )
     fails(session, "messages_list", {"pageToken": "abc"}, "InvalidRequest", "invalid cursor")
 
 
@@ -164,26 +176,45 @@ def test_thread_lists_its_messages_oldest_first(session):
 
 # ---------------------------------------------------------------- sending, threading and delivery
 
+
 def test_reply_joins_the_thread_with_headers_and_re_subject(session):
     sign_in(session, MAYA)
     permit = seed_message(MAYA, "Permit 25-104417-RS: checksheet")
     thread = ok(session, "threads_get", {"id": permit["thread_id"]})
-    reply = ok(session, "messages_send", {"to": ["karen.holt@portlandoregon.gov"], "body": "Thanks",
-                                          "threadId": permit["thread_id"]})
+    reply = ok(
+        session,
+        "messages_send",
+        {"to": ["karen.holt@portlandoregon.gov"], "body": "Thanks", "threadId": permit["thread_id"]},
+    )
     last = thread["messages"][-1]
     assert reply["threadId"] == permit["thread_id"] and reply["labelIds"] == ["SENT"]
     assert reply["subject"] == "Re: Permit 25-104417-RS: checksheet - corrections required"
     assert reply["inReplyTo"] == last["messageId"] and reply["references"][-1] == last["messageId"]
-    fails(session, "messages_send", {"to": ["karen.holt@portlandoregon.gov"], "body": "x", "threadId":
-                                     permit["thread_id"], "subject": "Guardrails"}, "InvalidRequest", "must match")
+    fails(
+        session,
+        "messages_send",
+        {
+            "to": ["karen.holt@portlandoregon.gov"],
+            "body": "x",
+            "threadId": permit["thread_id"],
+            "subject": "Guardrails",
+        },
+        "InvalidRequest",
+        "must match",
+    )
     fails(session, "messages_send", {"to": [TOM], "body": "x", "threadId": "197ffffffffffff0"}, "NotFound", "Thread")
 
 
 def test_send_validation(session):
     sign_in(session, MAYA)
     fails(session, "messages_send", {"to": [TOM], "body": "x"}, "InvalidRequest", "subject is required")
-    fails(session, "messages_send", {"to": ["tom at studio"], "subject": "x", "body": "y"}, "InvalidRequest",
-          "Invalid To header")
+    fails(
+        session,
+        "messages_send",
+        {"to": ["tom at studio"], "subject": "x", "body": "y"},
+        "InvalidRequest",
+        "Invalid To header",
+    )
     fails(session, "messages_send", {"to": [], "subject": "x", "body": "y"}, "InvalidRequest", "Recipient address")
     sent = send(session, ["Somebody Else <TOM@fernhillstudio.com>"])
     assert sent["to"] == ["Tom Becker <tom@fernhillstudio.com>"]  # the directory's name, the address lower-cased
@@ -192,12 +223,25 @@ def test_send_validation(session):
 def test_only_verified_send_as_aliases_can_be_used(session):
     sign_in(session, MAYA)
     aliases = {a["sendAsEmail"]: a["verificationStatus"] for a in ok(session, "settings_sendAs_list")}
-    assert aliases == {"maya@fernhillstudio.com": "accepted", "maya@okafor.design": "pending",
-                       "studio@fernhillstudio.com": "accepted"}
-    fails(session, "messages_send", {"to": [TOM], "subject": "x", "body": "y", "sendAsEmail": "maya@okafor.design"},
-          "PermissionDenied", "not verified")
-    fails(session, "messages_send", {"to": [TOM], "subject": "x", "body": "y",
-                                     "sendAsEmail": "hello@fernhillstudio.com"}, "PermissionDenied", "not a send-as")
+    assert aliases == {
+        "maya@fernhillstudio.com": "accepted",
+        "maya@okafor.design": "pending",
+        "studio@fernhillstudio.com": "accepted",
+    }
+    fails(
+        session,
+        "messages_send",
+        {"to": [TOM], "subject": "x", "body": "y", "sendAsEmail": "maya@okafor.design"},
+        "PermissionDenied",
+        "not verified",
+    )
+    fails(
+        session,
+        "messages_send",
+        {"to": [TOM], "subject": "x", "body": "y", "sendAsEmail": "hello@fernhillstudio.com"},
+        "PermissionDenied",
+        "not a send-as",
+    )
     sent = send(session, [TOM], sendAsEmail="studio@fernhillstudio.com")
     assert sent["from"] == "Fernhill Studio <studio@fernhillstudio.com>"
 
@@ -205,8 +249,11 @@ def test_only_verified_send_as_aliases_can_be_used(session):
 def test_colleagues_receive_a_copy_in_their_own_thread(session):
     sign_in(session, TOM)
     schedule = seed_message(TOM, "Alder Street Cafe - revised construction schedule")
-    ok(session, "messages_send", {"to": ["ray@cascadebuilders.com"], "cc": [MAYA], "body": "Thanks Ray",
-                                  "threadId": schedule["thread_id"]})
+    ok(
+        session,
+        "messages_send",
+        {"to": ["ray@cascadebuilders.com"], "cc": [MAYA], "body": "Thanks Ray", "threadId": schedule["thread_id"]},
+    )
     copy = new_rows(session, MAYA)
     mayas = seed_message(MAYA, "Alder Street Cafe - revised construction schedule")
     assert len(copy) == 1 and copy[0]["thread_id"] == mayas["thread_id"]
@@ -236,8 +283,11 @@ def test_vacation_responder_answers_once_every_four_days(session):
 
 def test_vacation_restrictions_and_window(session):
     sign_in(session, TOM)
-    ok(session, "settings_updateVacation", {"enableAutoReply": True, "responseBodyPlainText": "Away",
-                                            "restrictToContacts": True})
+    ok(
+        session,
+        "settings_updateVacation",
+        {"enableAutoReply": True, "responseBodyPlainText": "Away", "restrictToContacts": True},
+    )
     sign_in(session, PRIYA)  # not in Tom's contacts
     send(session, [TOM])
     sign_in(session, MAYA)  # in Tom's contacts
@@ -245,8 +295,11 @@ def test_vacation_restrictions_and_window(session):
     assert [m for m in new_rows(session, PRIYA) if m["auto_submitted"]] == []
     assert len([m for m in new_rows(session, MAYA) if m["auto_submitted"]]) == 1
     sign_in(session, LUCIA)
-    ok(session, "settings_updateVacation", {"enableAutoReply": True, "responseBodyPlainText": "Away",
-                                            "startTime": "2025-06-16", "endTime": "2025-06-30"})
+    ok(
+        session,
+        "settings_updateVacation",
+        {"enableAutoReply": True, "responseBodyPlainText": "Away", "startTime": "2025-06-16", "endTime": "2025-06-30"},
+    )
     sign_in(session, MAYA)
     send(session, [LUCIA])
     assert len([m for m in new_rows(session, MAYA) if m["auto_submitted"]]) == 1  # Lucia's starts next week
@@ -255,16 +308,33 @@ def test_vacation_restrictions_and_window(session):
 def test_vacation_settings_rules(session):
     sign_in(session, PRIYA)
     fails(session, "settings_updateVacation", {"enableAutoReply": True}, "InvalidRequest", "needs a message")
-    fails(session, "settings_updateVacation", {"enableAutoReply": True, "responseBodyPlainText": "Out",
-                                               "startTime": "2025-06-20", "endTime": "2025-06-20"},
-          "InvalidRequest", "endTime must be after startTime")
-    fails(session, "settings_updateVacation", {"enableAutoReply": False, "startTime": "20/06/2025"},
-          "invalid_arguments", "startTime: must be a date (2025-06-20) or an RFC 3339 date-time")
-    fails(session, "settings_updateVacation", {"enableAutoReply": False, "endTime": "2025-02-30"},
-          "InvalidRequest", "endTime must be an ISO 8601 timestamp")
+    fails(
+        session,
+        "settings_updateVacation",
+        {"enableAutoReply": True, "responseBodyPlainText": "Out", "startTime": "2025-06-20", "endTime": "2025-06-20"},
+        "InvalidRequest",
+        "endTime must be after startTime",
+    )
+    fails(
+        session,
+        "settings_updateVacation",
+        {"enableAutoReply": False, "startTime": "20/06/2025"},
+        "invalid_arguments",
+        "startTime: must be a date (2025-06-20) or an RFC 3339 date-time",
+    )
+    fails(
+        session,
+        "settings_updateVacation",
+        {"enableAutoReply": False, "endTime": "2025-02-30"},
+        "InvalidRequest",
+        "endTime must be an ISO 8601 timestamp",
+    )
     assert ok(session, "settings_getVacation")["endTime"] is None  # refused calls change nothing
-    result = ok(session, "settings_updateVacation", {"enableAutoReply": True, "responseBodyPlainText": "Out",
-                                                     "startTime": "2025-06-20T09:00:00-07:00"})
+    result = ok(
+        session,
+        "settings_updateVacation",
+        {"enableAutoReply": True, "responseBodyPlainText": "Out", "startTime": "2025-06-20T09:00:00-07:00"},
+    )
     assert (result["enableAutoReply"], result["startTime"], result["endTime"]) == (True, "2025-06-20T16:00:00Z", None)
     assert ok(session, "settings_updateVacation", {"enableAutoReply": False, "startTime": ""})["startTime"] is None
     assert ok(session, "settings_getVacation")["responseBodyPlainText"] == "Out"
@@ -272,8 +342,10 @@ def test_vacation_settings_rules(session):
 
 def test_blocked_senders_go_to_spam_and_get_no_vacation_reply(session):
     sign_in(session, SAM)
-    assert ok(session, "block_sender", {"emailAddress": "Maya@FernhillStudio.com"}) == \
-        {"emailAddress": MAYA, "blocked": True}
+    assert ok(session, "block_sender", {"emailAddress": "Maya@FernhillStudio.com"}) == {
+        "emailAddress": MAYA,
+        "blocked": True,
+    }
     sign_in(session, MAYA)
     send(session, [SAM])
     assert [m["label_ids"] for m in new_rows(session, SAM)] == [["SPAM", "UNREAD"]]
@@ -292,19 +364,31 @@ def test_block_sender_rules(session):
 
 # ---------------------------------------------------------------- labels on messages
 
+
 def test_modify_labels_rules(session):
     sign_in(session, MAYA)
     permit = seed_message(MAYA, "Permit 25-104417-RS: checksheet")["id"]
     fails(session, "messages_modify", {"id": permit}, "InvalidRequest", "Give addLabelIds")
     fails(session, "messages_modify", {"id": permit, "addLabelIds": ["SENT"]}, "InvalidRequest", "SENT and DRAFT")
     fails(session, "messages_modify", {"id": permit, "addLabelIds": ["TRASH"]}, "InvalidRequest", "messages_trash")
-    fails(session, "messages_modify", {"id": permit, "addLabelIds": [label_id(TOM, "Projects")]}, "InvalidRequest",
-          "Invalid label")
-    fails(session, "messages_modify", {"id": permit, "addLabelIds": ["STARRED"], "removeLabelIds": ["STARRED"]},
-          "InvalidRequest", "both added and removed")
+    fails(
+        session,
+        "messages_modify",
+        {"id": permit, "addLabelIds": [label_id(TOM, "Projects")]},
+        "InvalidRequest",
+        "Invalid label",
+    )
+    fails(
+        session,
+        "messages_modify",
+        {"id": permit, "addLabelIds": ["STARRED"], "removeLabelIds": ["STARRED"]},
+        "InvalidRequest",
+        "both added and removed",
+    )
     follow = label_id(MAYA, "Follow up")
-    result = ok(session, "messages_modify", {"id": permit, "addLabelIds": [follow, "STARRED"],
-                                             "removeLabelIds": ["INBOX"]})
+    result = ok(
+        session, "messages_modify", {"id": permit, "addLabelIds": [follow, "STARRED"], "removeLabelIds": ["INBOX"]}
+    )
     seeded = next(m["label_ids"] for m in SEED["messages"] if m["id"] == permit)
     assert result["labelIds"] == sorted(set(seeded) - {"INBOX"} | {follow, "STARRED"})
     assert permit in {m["id"] for m in search(session, "label:follow-up is:starred")}
@@ -337,16 +421,25 @@ def test_trash_and_untrash(session):
 
 # ---------------------------------------------------------------- labels
 
+
 def test_label_creation_rules(session):
     sign_in(session, MAYA)
     fails(session, "labels_create", {"name": "permits"}, "Conflict", "exists or conflicts")
     fails(session, "labels_create", {"name": "Inbox"}, "InvalidRequest", "reserved")
     fails(session, "labels_create", {"name": "Competitions/Willamette"}, "InvalidRequest", "'Competitions' doesn't")
     fails(session, "labels_create", {"name": "Clients//X"}, "InvalidRequest", "Invalid label name")
-    fails(session, "labels_create", {"name": "Bids", "color": {"textColor": "#ffffff", "backgroundColor": "#123456"}},
-          "InvalidRequest", "#123456 is not on the allowed color palette")
-    made = ok(session, "labels_create", {"name": " Clients / Willamette Library ",
-                                         "color": {"textColor": "#FFFFFF", "backgroundColor": "#16A766"}})
+    fails(
+        session,
+        "labels_create",
+        {"name": "Bids", "color": {"textColor": "#ffffff", "backgroundColor": "#123456"}},
+        "InvalidRequest",
+        "#123456 is not on the allowed color palette",
+    )
+    made = ok(
+        session,
+        "labels_create",
+        {"name": " Clients / Willamette Library ", "color": {"textColor": "#FFFFFF", "backgroundColor": "#16A766"}},
+    )
     assert (made["name"], made["type"], made["messagesTotal"]) == ("Clients/Willamette Library", "user", 0)
     assert made["color"] == {"textColor": "#ffffff", "backgroundColor": "#16a766"}
     assert made["id"] == f"Label_{len(SEED['labels']) + 1}"
@@ -359,8 +452,13 @@ def test_renaming_a_label_moves_its_nested_labels(session):
     assert {"Jobs", "Jobs/Harbor View", "Jobs/Alder Street Cafe", "Jobs/Lindqvist House"} <= names
     assert not any(n.startswith("Clients") for n in names)
     assert len(search(session, "label:jobs-harbor-view is:unread")) == 4
-    fails(session, "labels_patch", {"id": label_id(MAYA, "Clients"), "name": "Jobs/Harbor View/Old"},
-          "InvalidRequest", "nested under itself")
+    fails(
+        session,
+        "labels_patch",
+        {"id": label_id(MAYA, "Clients"), "name": "Jobs/Harbor View/Old"},
+        "InvalidRequest",
+        "nested under itself",
+    )
     fails(session, "labels_patch", {"id": "INBOX", "name": "Mail"}, "InvalidRequest", "system label")
     fails(session, "labels_patch", {"id": label_id(MAYA, "Travel")}, "InvalidRequest", "Nothing to update")
     fails(session, "labels_patch", {"id": label_id(MAYA, "Travel"), "name": "Finance"}, "Conflict", "exists")
@@ -384,12 +482,16 @@ def test_deleting_a_label_keeps_filters_with_other_actions(session):
     sign_in(session, MAYA)
     newsletters = label_id(MAYA, "Newsletters")
     ok(session, "labels_delete", {"id": newsletters})
-    actions = [f["action"] for f in ok(session, "filters_list")["filter"] if f["criteria"]["from"] in
-               ("newsletter@archdaily.com", "noreply@dezeen.com")]
+    actions = [
+        f["action"]
+        for f in ok(session, "filters_list")["filter"]
+        if f["criteria"]["from"] in ("newsletter@archdaily.com", "noreply@dezeen.com")
+    ]
     assert actions == [{"addLabelIds": [], "removeLabelIds": ["INBOX"], "forward": None}] * 2
 
 
 # ---------------------------------------------------------------- drafts
+
 
 def test_draft_lifecycle(session):
     sign_in(session, PRIYA)
@@ -422,55 +524,110 @@ def test_drafts_need_recipients_and_a_verified_from(session):
 def test_reply_drafts_keep_the_thread_subject(session):
     sign_in(session, MAYA)
     board = seed_message(MAYA, "Board meeting on the 19th")
-    draft = ok(session, "drafts_create", {"to": ["dana@harborviewhoa.org"], "threadId": board["thread_id"],
-                                          "body": "Happy to present."})
+    draft = ok(
+        session,
+        "drafts_create",
+        {"to": ["dana@harborviewhoa.org"], "threadId": board["thread_id"], "body": "Happy to present."},
+    )
     assert draft["message"]["subject"] == "Re: Board meeting on the 19th"
     assert draft["message"]["threadId"] == board["thread_id"]
-    fails(session, "drafts_update", {"id": draft["id"], "subject": "Lobby finishes"}, "InvalidRequest",
-          "must stay 'Re: Board meeting on the 19th'")
+    fails(
+        session,
+        "drafts_update",
+        {"id": draft["id"], "subject": "Lobby finishes"},
+        "InvalidRequest",
+        "must stay 'Re: Board meeting on the 19th'",
+    )
 
 
 # ---------------------------------------------------------------- filters
 
+
 def test_filter_rules(session):
     sign_in(session, LUCIA)
     to_pay = label_id(LUCIA, "Invoices/To Pay")
-    fails(session, "filters_create", {"criteria": {}, "action": {"addLabelIds": [to_pay]}}, "InvalidRequest",
-          "criteria are empty")
-    fails(session, "filters_create", {"criteria": {"from": "x@y.com"}, "action": {}}, "InvalidRequest",
-          "action is empty")
-    fails(session, "filters_create", {"criteria": {"from": "x@y.com"}, "action": {"addLabelIds": ["SENT"]}},
-          "InvalidRequest", "filters can add")
-    fails(session, "filters_create", {"criteria": {"from": "x@y.com"}, "action": {"removeLabelIds": ["STARRED"]}},
-          "InvalidRequest", "filters can remove")
-    fails(session, "filters_create", {"criteria": {"from": "x@y.com"},
-                                      "action": {"forward": "howard.lim@greenleafcpa.com"}},
-          "PermissionDenied", "not a verified forwarding address")
-    fails(session, "filters_create", {"criteria": {"query": "invoice", "hasAttachment": True},
-                                      "action": {"addLabelIds": [to_pay]}}, "Conflict", "Filter already exists")
-    fails(session, "filters_create", {"criteria": {"query": "is:later"}, "action": {"addLabelIds": [to_pay]}},
-          "InvalidRequest", "is:later is not supported")
-    made = ok(session, "filters_create", {"criteria": {"to": "billing@fernhillstudio.com", "hasAttachment": True},
-                                          "action": {"forward": "fernhill@greenleafcpa.com"}})
+    fails(
+        session,
+        "filters_create",
+        {"criteria": {}, "action": {"addLabelIds": [to_pay]}},
+        "InvalidRequest",
+        "criteria are empty",
+    )
+    fails(
+        session, "filters_create", {"criteria": {"from": "x@y.com"}, "action": {}}, "InvalidRequest", "action is empty"
+    )
+    fails(
+        session,
+        "filters_create",
+        {"criteria": {"from": "x@y.com"}, "action": {"addLabelIds": ["SENT"]}},
+        "InvalidRequest",
+        "filters can add",
+    )
+    fails(
+        session,
+        "filters_create",
+        {"criteria": {"from": "x@y.com"}, "action": {"removeLabelIds": ["STARRED"]}},
+        "InvalidRequest",
+        "filters can remove",
+    )
+    fails(
+        session,
+        "filters_create",
+        {"criteria": {"from": "x@y.com"}, "action": {"forward": "howard.lim@greenleafcpa.com"}},
+        "PermissionDenied",
+        "not a verified forwarding address",
+    )
+    fails(
+        session,
+        "filters_create",
+        {"criteria": {"query": "invoice", "hasAttachment": True}, "action": {"addLabelIds": [to_pay]}},
+        "Conflict",
+        "Filter already exists",
+    )
+    fails(
+        session,
+        "filters_create",
+        {"criteria": {"query": "is:later"}, "action": {"addLabelIds": [to_pay]}},
+        "InvalidRequest",
+        "is:later is not supported",
+    )
+    made = ok(
+        session,
+        "filters_create",
+        {
+            "criteria": {"to": "billing@fernhillstudio.com", "hasAttachment": True},
+            "action": {"forward": "fernhill@greenleafcpa.com"},
+        },
+    )
     assert made["action"] == {"addLabelIds": [], "removeLabelIds": [], "forward": "fernhill@greenleafcpa.com"}
     forwarding = ok(session, "filters_list")["forwardingAddresses"]
     assert [(f["forwardingEmail"], f["verificationStatus"]) for f in forwarding] == [
-        ("fernhill@greenleafcpa.com", "accepted"), ("howard.lim@greenleafcpa.com", "pending")]
+        ("fernhill@greenleafcpa.com", "accepted"),
+        ("howard.lim@greenleafcpa.com", "pending"),
+    ]
 
 
 def test_filters_act_on_new_mail_only(session):
     sign_in(session, TOM)
     visits = label_id(TOM, "Site Visits")
     before = {m["id"]: m["label_ids"] for m in mailbox(session, TOM)}
-    ok(session, "filters_create", {"criteria": {"from": "maya@fernhillstudio.com", "negatedQuery": "urgent"},
-                                   "action": {"addLabelIds": [visits], "removeLabelIds": ["INBOX"]}})
+    ok(
+        session,
+        "filters_create",
+        {
+            "criteria": {"from": "maya@fernhillstudio.com", "negatedQuery": "urgent"},
+            "action": {"addLabelIds": [visits], "removeLabelIds": ["INBOX"]},
+        },
+    )
     assert {m["id"]: m["label_ids"] for m in mailbox(session, TOM)} == before
     sign_in(session, MAYA)
     send(session, [TOM], subject="Site visit Friday")
     send(session, [TOM], subject="Urgent: permit call")
     labels = {m["subject"]: m["label_ids"] for m in new_rows(session, TOM)}
-    assert labels == {"Site visit Friday": sorted(["CATEGORY_PERSONAL", "UNREAD", visits]),
-                      "Urgent: permit call": ["CATEGORY_PERSONAL", "INBOX", "UNREAD"]}
+    assert labels == {
+        "Site visit Friday": sorted(["CATEGORY_PERSONAL", "UNREAD", visits]),
+        "Urgent: permit call": ["CATEGORY_PERSONAL", "INBOX", "UNREAD"],
+    }
     sign_in(session, TOM)
     mine = ok(session, "filters_list")["filter"][-1]
     ok(session, "filters_delete", {"id": mine["id"]})

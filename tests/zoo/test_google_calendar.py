@@ -24,6 +24,7 @@ BOS, MUC = "America/New_York", "Europe/Berlin"
 
 # ---------------------------------------------------------------- seed lookups (by name, never by raw id)
 
+
 def email(name: str) -> str:
     return next(p["email"] for p in SEED["people"] if p["display_name"] == name)
 
@@ -37,12 +38,18 @@ def calendar(summary: str) -> str:
 
 
 def event(summary: str, organizer: str | None = None) -> dict[str, Any]:
-    return next(e for e in SEED["events"] if e["summary"] == summary and not e["recurring_event_id"]
-                and (organizer is None or e["organizer_email"] == organizer))
+    return next(
+        e
+        for e in SEED["events"]
+        if e["summary"] == summary
+        and not e["recurring_event_id"]
+        and (organizer is None or e["organizer_email"] == organizer)
+    )
 
 
-ANA, NOOR, JONAS, LEAH, DANIEL = (email(n) for n in ("Ana Ruiz", "Noor Haddad", "Jonas Becker", "Leah Goldberg",
-                                                      "Daniel Osei"))
+ANA, NOOR, JONAS, LEAH, DANIEL = (
+    email(n) for n in ("Ana Ruiz", "Noor Haddad", "Jonas Becker", "Leah Goldberg", "Daniel Osei")
+)
 LAUNCHES, BOARD, PTO = calendar("Kestrel Launches"), calendar("Board & Investors"), calendar("Team PTO")
 NOOR_11 = event("Ana / Noor 1:1")
 CRIT = event("Design critique: onboarding flow")
@@ -78,12 +85,19 @@ def guest(row: dict[str, Any], who: str) -> dict[str, Any]:
 
 
 def week(session: ToolSession, calendar_id: str = "primary", **extra: Any) -> list[dict[str, Any]]:
-    args = {"calendarId": calendar_id, "timeMin": "2025-03-03T00:00:00-05:00",
-            "timeMax": "2025-03-22T00:00:00-04:00", "singleEvents": True, "orderBy": "startTime", **extra}
+    args = {
+        "calendarId": calendar_id,
+        "timeMin": "2025-03-03T00:00:00-05:00",
+        "timeMax": "2025-03-22T00:00:00-04:00",
+        "singleEvents": True,
+        "orderBy": "startTime",
+        **extra,
+    }
     return ok(session, "events_list", args)["results"]
 
 
 # ---------------------------------------------------------------- access
+
 
 def test_grant_access_is_user_only_and_required(session):
     fails(session, "grant_access", {"email": ANA}, "user_only", "only be performed by the user")
@@ -96,8 +110,13 @@ def test_grant_access_is_user_only_and_required(session):
 def test_read_only_grant_reads_but_cannot_write(session):
     grant(session, ANA, "calendar.readonly")
     assert week(session, q="dentist")[0]["id"] == DENTIST["id"]
-    fails(session, "events_delete", {"calendarId": "primary", "eventId": DENTIST["id"]}, "PermissionDenied",
-          "insufficientPermissions")
+    fails(
+        session,
+        "events_delete",
+        {"calendarId": "primary", "eventId": DENTIST["id"]},
+        "PermissionDenied",
+        "insufficientPermissions",
+    )
     grant(session, ANA)
     ok(session, "events_delete", {"calendarId": "primary", "eventId": DENTIST["id"]})
 
@@ -118,11 +137,19 @@ def test_roles_decide_what_can_be_read_and_written(session):
     grant(session, ANA)
     fails(session, "events_list", {"calendarId": DANIEL}, "PermissionDenied", "requiredAccessLevel")  # free/busy only
     fails(session, "events_list", {"calendarId": BOARD}, "NotFound", "notFound")  # not shared with her at all
-    fails(session, "events_insert", {"calendarId": NOOR, "start": at("2025-03-04T09:00:00"),
-                                     "end": at("2025-03-04T10:00:00")}, "PermissionDenied", "writer")
+    fails(
+        session,
+        "events_insert",
+        {"calendarId": NOOR, "start": at("2025-03-04T09:00:00"), "end": at("2025-03-04T10:00:00")},
+        "PermissionDenied",
+        "writer",
+    )
     grant(session, LEAH)  # writer on Daniel's calendar: books for him, as him
-    out = ok(session, "events_insert", {"calendarId": DANIEL, "summary": "Call", "start": at("2025-03-04T09:00:00"),
-                                        "end": at("2025-03-04T09:30:00")})
+    out = ok(
+        session,
+        "events_insert",
+        {"calendarId": DANIEL, "summary": "Call", "start": at("2025-03-04T09:00:00"), "end": at("2025-03-04T09:30:00")},
+    )
     assert out["organizer"]["email"] == DANIEL and out["creator"]["email"] == LEAH
 
 
@@ -136,11 +163,14 @@ def test_private_events_show_as_busy_below_writer_access(session):
 
 # ---------------------------------------------------------------- listing, series and exceptions
 
+
 def test_single_events_expand_series_across_daylight_saving(session):
     grant(session, ANA)
     one_on_ones = [e for e in week(session) if e["summary"] == "Ana / Noor 1:1"]
-    assert [e["id"] for e in one_on_ones] == [instance_id(NOOR_11, "2025-03-05T14:00:00"),
-                                              instance_id(NOOR_11, "2025-03-19T14:00:00")]
+    assert [e["id"] for e in one_on_ones] == [
+        instance_id(NOOR_11, "2025-03-05T14:00:00"),
+        instance_id(NOOR_11, "2025-03-19T14:00:00"),
+    ]
     assert [e["start"]["dateTime"] for e in one_on_ones] == ["2025-03-05T14:00:00-05:00", "2025-03-19T14:00:00-04:00"]
     assert all(e["recurringEventId"] == NOOR_11["id"] for e in one_on_ones)
     series = ok(session, "events_list", {"calendarId": "primary", "q": "Noor 1:1"})["results"]
@@ -161,12 +191,21 @@ def test_exceptions_replace_their_instances(session):
 
 def test_list_arguments_are_checked(session):
     grant(session, ANA)
-    fails(session, "events_list", {"calendarId": "primary", "orderBy": "startTime"}, "InvalidRequest",
-          "singleEvents")
-    fails(session, "events_list", {"calendarId": "primary", "timeMin": "2025-03-03T00:00:00"}, "invalid_arguments",
-          "timeMin")  # RFC3339 needs its offset
-    fails(session, "events_list", {"calendarId": "primary", "timeMin": "2025-03-05T00:00:00-05:00",
-                                   "timeMax": "2025-03-04T00:00:00-05:00"}, "InvalidRequest", "timeRangeEmpty")
+    fails(session, "events_list", {"calendarId": "primary", "orderBy": "startTime"}, "InvalidRequest", "singleEvents")
+    fails(
+        session,
+        "events_list",
+        {"calendarId": "primary", "timeMin": "2025-03-03T00:00:00"},
+        "invalid_arguments",
+        "timeMin",
+    )  # RFC3339 needs its offset
+    fails(
+        session,
+        "events_list",
+        {"calendarId": "primary", "timeMin": "2025-03-05T00:00:00-05:00", "timeMax": "2025-03-04T00:00:00-05:00"},
+        "InvalidRequest",
+        "timeRangeEmpty",
+    )
     for size in (0, 2501):
         fails(session, "events_list", {"calendarId": "primary", "maxResults": size}, "invalid_arguments", "maxResults")
     page = ok(session, "events_list", {"calendarId": "primary", "maxResults": 3})
@@ -179,48 +218,106 @@ def test_instances_and_get(session):
     assert first["results"][0]["start"]["dateTime"] == "2025-01-08T14:00:00-05:00"
     got = ok(session, "events_get", {"calendarId": "primary", "eventId": instance_id(NOOR_11, "2025-03-05T14:00:00")})
     assert got["recurringEventId"] == NOOR_11["id"]
-    fails(session, "events_get", {"calendarId": "primary", "eventId": instance_id(NOOR_11, "2025-03-06T14:00:00")},
-          "NotFound", "notFound")  # not a day of the series
-    fails(session, "events_instances", {"calendarId": "primary", "eventId": DENTIST["id"]}, "InvalidRequest",
-          "not a recurring event")
+    fails(
+        session,
+        "events_get",
+        {"calendarId": "primary", "eventId": instance_id(NOOR_11, "2025-03-06T14:00:00")},
+        "NotFound",
+        "notFound",
+    )  # not a day of the series
+    fails(
+        session,
+        "events_instances",
+        {"calendarId": "primary", "eventId": DENTIST["id"]},
+        "InvalidRequest",
+        "not a recurring event",
+    )
 
 
 # ---------------------------------------------------------------- creating events
 
+
 def test_insert_invites_guests_and_rooms_answer_by_availability(session):
     grant(session, ANA)
-    out = ok(session, "events_insert", {
-        "calendarId": "primary", "summary": "Review", "start": at("2025-03-06T14:00:00"),
-        "end": at("2025-03-06T14:30:00"), "attendees": [{"email": NOOR}, {"email": room("BOS-3-Beacon")},
-                                                         {"email": "Guest@Example.com", "optional": True}],
-        "addGoogleMeet": True})
+    out = ok(
+        session,
+        "events_insert",
+        {
+            "calendarId": "primary",
+            "summary": "Review",
+            "start": at("2025-03-06T14:00:00"),
+            "end": at("2025-03-06T14:30:00"),
+            "attendees": [
+                {"email": NOOR},
+                {"email": room("BOS-3-Beacon")},
+                {"email": "Guest@Example.com", "optional": True},
+            ],
+            "addGoogleMeet": True,
+        },
+    )
     answers = {a["email"]: (a["responseStatus"], a["organizer"], a["resource"]) for a in out["attendees"]}
     assert answers[ANA] == ("accepted", True, False) and answers[NOOR] == ("needsAction", False, False)
     assert answers[room("BOS-3-Beacon")] == ("declined", False, True)  # the ops review holds it
     assert answers["guest@example.com"][0] == "needsAction"
     assert out["hangoutLink"].startswith("https://meet.google.com/")
-    free = ok(session, "events_insert", {"calendarId": "primary", "start": at("2025-03-06T14:00:00"),
-                                         "end": at("2025-03-06T14:30:00"),
-                                         "attendees": [{"email": room("BOS-3-Harbor")}]})
+    free = ok(
+        session,
+        "events_insert",
+        {
+            "calendarId": "primary",
+            "start": at("2025-03-06T14:00:00"),
+            "end": at("2025-03-06T14:30:00"),
+            "attendees": [{"email": room("BOS-3-Harbor")}],
+        },
+    )
     assert free["attendees"][-1]["responseStatus"] == "accepted"
     assert stored(session, out["id"])["calendar_id"] == ANA
 
 
-@pytest.mark.parametrize("args,text", [
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T09:00:00")}, "timeRangeEmpty"),
-    ({"start": {"date": "2025-03-04"}, "end": at("2025-03-04T09:00:00")}, "both be dates"),
-    ({"start": {"dateTime": "2025-03-04T10:00:00"}, "end": {"dateTime": "2025-03-04T11:00:00"}}, "Missing time zone"),
-    ({"start": {"date": "2025-03-04", "dateTime": "2025-03-04T10:00:00Z"}, "end": {"date": "2025-03-05"}},
-     "either date"),
-    ({"start": {"dateTime": "2025-03-04T10:00:00-05:00"}, "end": {"dateTime": "2025-03-04T11:00:00-05:00"},
-      "recurrence": ["RRULE:FREQ=DAILY"]}, "recurring events need start.timeZone"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "recurrence": ["RRULE:FREQ=HOURLY"]},
-     "FREQ must be"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"),
-      "reminders": {"useDefault": True, "overrides": [{"method": "popup", "minutes": 5}]}}, "both default"),
-    ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "eventType": "outOfOffice",
-      "attendees": [{"email": NOOR}]}, "eventTypeRestriction"),
-])
+@pytest.mark.parametrize(
+    "args,text",
+    [
+        ({"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T09:00:00")}, "timeRangeEmpty"),
+        ({"start": {"date": "2025-03-04"}, "end": at("2025-03-04T09:00:00")}, "both be dates"),
+        (
+            {"start": {"dateTime": "2025-03-04T10:00:00"}, "end": {"dateTime": "2025-03-04T11:00:00"}},
+            "Missing time zone",
+        ),
+        (
+            {"start": {"date": "2025-03-04", "dateTime": "2025-03-04T10:00:00Z"}, "end": {"date": "2025-03-05"}},
+            "either date",
+        ),
+        (
+            {
+                "start": {"dateTime": "2025-03-04T10:00:00-05:00"},
+                "end": {"dateTime": "2025-03-04T11:00:00-05:00"},
+                "recurrence": ["RRULE:FREQ=DAILY"],
+            },
+            "recurring events need start.timeZone",
+        ),
+        (
+            {"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00"), "recurrence": ["RRULE:FREQ=HOURLY"]},
+            "FREQ must be",
+        ),
+        (
+            {
+                "start": at("2025-03-04T10:00:00"),
+                "end": at("2025-03-04T11:00:00"),
+                "reminders": {"useDefault": True, "overrides": [{"method": "popup", "minutes": 5}]},
+            },
+            "both default",
+        ),
+        (
+            {
+                "start": at("2025-03-04T10:00:00"),
+                "end": at("2025-03-04T11:00:00"),
+                "eventType": "outOfOffice",
+                "attendees": [{"email": NOOR}],
+            },
+            "eventTypeRestriction",
+        ),
+    ],
+)
 def test_insert_rejects_invalid_events(session, args, text):
     grant(session, ANA)
     fails(session, "events_insert", {"calendarId": "primary", **args}, "InvalidRequest", text)
@@ -229,22 +326,37 @@ def test_insert_rejects_invalid_events(session, args, text):
 HOUR = {"start": at("2025-03-04T10:00:00"), "end": at("2025-03-04T11:00:00")}
 
 
-@pytest.mark.parametrize("tool,args,argument", [
-    ("events_insert", {**HOUR, "colorId": "12"}, "colorId"),
-    ("events_insert", {**HOUR, "reminders": {"useDefault": False, "overrides": [
-        {"method": "popup", "minutes": m} for m in range(6)]}}, "reminders.overrides"),
-    ("events_insert", {**HOUR, "reminders": {"useDefault": False, "overrides": [
-        {"method": "email", "minutes": 50000}]}}, "reminders.overrides.0.minutes"),
-    ("events_insert", {**HOUR, "reminders": {"useDefault": False, "overrides": [
-        {"method": "email", "minutes": -1}]}}, "reminders.overrides.0.minutes"),
-    ("events_insert", {**HOUR, "attendees": [{"email": "noor"}]}, "attendees.0.email"),
-    ("events_insert", {"start": {"date": "4 March"}, "end": {"date": "2025-03-05"}}, "start.date"),
-    ("events_insert", {"start": {"dateTime": "March 4, 10am"}, "end": HOUR["end"]}, "start.dateTime"),
-    ("events_patch", {"eventId": "x", "colorId": "0"}, "colorId"),
-    ("calendarList_patch", {"colorId": "25"}, "colorId"),
-    ("events_instances", {"eventId": "x", "maxResults": 2501}, "maxResults"),
-    ("events_quickAdd", {"text": ""}, "text"),
-])
+@pytest.mark.parametrize(
+    "tool,args,argument",
+    [
+        ("events_insert", {**HOUR, "colorId": "12"}, "colorId"),
+        (
+            "events_insert",
+            {
+                **HOUR,
+                "reminders": {"useDefault": False, "overrides": [{"method": "popup", "minutes": m} for m in range(6)]},
+            },
+            "reminders.overrides",
+        ),
+        (
+            "events_insert",
+            {**HOUR, "reminders": {"useDefault": False, "overrides": [{"method": "email", "minutes": 50000}]}},
+            "reminders.overrides.0.minutes",
+        ),
+        (
+            "events_insert",
+            {**HOUR, "reminders": {"useDefault": False, "overrides": [{"method": "email", "minutes": -1}]}},
+            "reminders.overrides.0.minutes",
+        ),
+        ("events_insert", {**HOUR, "attendees": [{"email": "noor"}]}, "attendees.0.email"),
+        ("events_insert", {"start": {"date": "4 March"}, "end": {"date": "2025-03-05"}}, "start.date"),
+        ("events_insert", {"start": {"dateTime": "March 4, 10am"}, "end": HOUR["end"]}, "start.dateTime"),
+        ("events_patch", {"eventId": "x", "colorId": "0"}, "colorId"),
+        ("calendarList_patch", {"colorId": "25"}, "colorId"),
+        ("events_instances", {"eventId": "x", "maxResults": 2501}, "maxResults"),
+        ("events_quickAdd", {"text": ""}, "text"),
+    ],
+)
 def test_argument_types_reject_what_the_schema_forbids(session, tool, args, argument):
     grant(session, ANA)
     outcome = fails(session, tool, {"calendarId": "primary", **args}, "invalid_arguments", argument)
@@ -270,29 +382,64 @@ def test_constraints_are_in_the_schema():
     assert (minutes["minimum"], minutes["maximum"]) == (0, 40320)
     assert "pattern" in reminders["AttendeeInput"]["properties"]["email"]
     assert set(SPEC.tools["acl_insert"].input_schema["properties"]["scope"]["discriminator"]["mapping"]) == {
-        "user", "group", "domain", "default"}
+        "user",
+        "group",
+        "domain",
+        "default",
+    }
     assert "pattern" in prop("acl_delete", "ruleId") and prop("calendars_insert", "summary")["minLength"] == 1
 
 
 def test_recurring_insert_stores_a_canonical_rule_and_expands(session):
     grant(session, ANA)
-    out = ok(session, "events_insert", {
-        "calendarId": "primary", "summary": "Launch standup", "start": at("2025-03-10T09:30:00"),
-        "end": at("2025-03-10T09:45:00"), "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=TH,MO"]})
+    out = ok(
+        session,
+        "events_insert",
+        {
+            "calendarId": "primary",
+            "summary": "Launch standup",
+            "start": at("2025-03-10T09:30:00"),
+            "end": at("2025-03-10T09:45:00"),
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=TH,MO"],
+        },
+    )
     assert stored(session, out["id"])["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=MO,TH;COUNT=6"]
     runs = ok(session, "events_instances", {"calendarId": "primary", "eventId": out["id"]})["results"]
-    assert [r["start"]["dateTime"][:10] for r in runs] == ["2025-03-10", "2025-03-13", "2025-03-17", "2025-03-20",
-                                                           "2025-03-24", "2025-03-27"]
+    assert [r["start"]["dateTime"][:10] for r in runs] == [
+        "2025-03-10",
+        "2025-03-13",
+        "2025-03-17",
+        "2025-03-20",
+        "2025-03-24",
+        "2025-03-27",
+    ]
 
 
 def test_a_weekly_rule_without_days_is_stored_with_the_start_weekday(session):
     grant(session, ANA)
-    out = ok(session, "events_insert", {"calendarId": "primary", "summary": "Tempo run",
-                                        "start": at("2025-03-06T06:30:00"), "end": at("2025-03-06T07:15:00"),
-                                        "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"]})
+    out = ok(
+        session,
+        "events_insert",
+        {
+            "calendarId": "primary",
+            "summary": "Tempo run",
+            "start": at("2025-03-06T06:30:00"),
+            "end": at("2025-03-06T07:15:00"),
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"],
+        },
+    )
     assert stored(session, out["id"])["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=3"]  # as if BYDAY=TH
-    ok(session, "events_patch", {"calendarId": "primary", "eventId": out["id"], "start": at("2025-03-07T06:30:00"),
-                                 "end": at("2025-03-07T07:15:00"), "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=2"]})
+    ok(
+        session,
+        "events_patch",
+        {
+            "calendarId": "primary",
+            "eventId": out["id"],
+            "start": at("2025-03-07T06:30:00"),
+            "end": at("2025-03-07T07:15:00"),
+            "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=2"],
+        },
+    )
     assert stored(session, out["id"])["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=2"]  # the new first day
     runs = ok(session, "events_instances", {"calendarId": "primary", "eventId": out["id"]})["results"]
     assert [r["start"]["dateTime"][:10] for r in runs] == ["2025-03-07", "2025-03-14"]
@@ -302,31 +449,71 @@ def test_all_day_and_quick_add(session):
     grant(session, ANA)
     out = ok(session, "events_quickAdd", {"calendarId": "primary", "text": "Dentist Friday 3:30pm at Back Bay Dental"})
     assert (out["summary"], out["location"]) == ("Dentist", "Back Bay Dental")
-    assert (out["start"]["dateTime"], out["end"]["dateTime"]) == ("2025-03-07T15:30:00-05:00",
-                                                                  "2025-03-07T16:30:00-05:00")
+    assert (out["start"]["dateTime"], out["end"]["dateTime"]) == (
+        "2025-03-07T15:30:00-05:00",
+        "2025-03-07T16:30:00-05:00",
+    )
     out = ok(session, "events_quickAdd", {"calendarId": "primary", "text": "Team dinner Mar 14 7-9pm"})
-    assert (out["start"]["dateTime"], out["end"]["dateTime"]) == ("2025-03-14T19:00:00-04:00",
-                                                                  "2025-03-14T21:00:00-04:00")
+    assert (out["start"]["dateTime"], out["end"]["dateTime"]) == (
+        "2025-03-14T19:00:00-04:00",
+        "2025-03-14T21:00:00-04:00",
+    )
     out = ok(session, "events_quickAdd", {"calendarId": "primary", "text": "Ski weekend 15 March"})
     assert (out["start"]["date"], out["end"]["date"]) == ("2025-03-15", "2025-03-16")
     fails(session, "events_quickAdd", {"calendarId": "primary", "text": "tomorrow 3pm"}, "InvalidRequest", "title")
-    fails(session, "events_quickAdd", {"calendarId": "primary", "text": "Call 5pm-4pm"}, "InvalidRequest",
-          "timeRangeEmpty")
+    fails(
+        session,
+        "events_quickAdd",
+        {"calendarId": "primary", "text": "Call 5pm-4pm"},
+        "InvalidRequest",
+        "timeRangeEmpty",
+    )
 
 
 # ---------------------------------------------------------------- changing events
 
+
 def test_only_the_organizer_changes_an_event_guests_can_answer(session):
     grant(session, ANA)
-    fails(session, "events_patch", {"calendarId": "primary", "eventId": CRIT["id"], "start": at("2025-03-06T14:00:00"),
-                                    "end": at("2025-03-06T15:00:00")}, "PermissionDenied", "forbiddenForNonOrganizer")
-    fails(session, "events_patch", {"calendarId": "primary", "eventId": CRIT["id"],
-                                    "attendees": [{"email": ANA, "responseStatus": "accepted"},
-                                                  {"email": JONAS}]}, "PermissionDenied", "forbiddenForNonOrganizer")
-    fails(session, "events_patch", {"calendarId": "primary", "eventId": CRIT["id"], "attendees": [{"email": ANA}]},
-          "InvalidRequest", "responseStatus")
-    ok(session, "events_patch", {"calendarId": "primary", "eventId": CRIT["id"],
-                                 "attendees": [{"email": ANA, "responseStatus": "declined", "comment": "Conflict"}]})
+    fails(
+        session,
+        "events_patch",
+        {
+            "calendarId": "primary",
+            "eventId": CRIT["id"],
+            "start": at("2025-03-06T14:00:00"),
+            "end": at("2025-03-06T15:00:00"),
+        },
+        "PermissionDenied",
+        "forbiddenForNonOrganizer",
+    )
+    fails(
+        session,
+        "events_patch",
+        {
+            "calendarId": "primary",
+            "eventId": CRIT["id"],
+            "attendees": [{"email": ANA, "responseStatus": "accepted"}, {"email": JONAS}],
+        },
+        "PermissionDenied",
+        "forbiddenForNonOrganizer",
+    )
+    fails(
+        session,
+        "events_patch",
+        {"calendarId": "primary", "eventId": CRIT["id"], "attendees": [{"email": ANA}]},
+        "InvalidRequest",
+        "responseStatus",
+    )
+    ok(
+        session,
+        "events_patch",
+        {
+            "calendarId": "primary",
+            "eventId": CRIT["id"],
+            "attendees": [{"email": ANA, "responseStatus": "declined", "comment": "Conflict"}],
+        },
+    )
     row = stored(session, CRIT["id"])
     assert guest(row, ANA)["responseStatus"] == "declined" and guest(row, ANA)["comment"] == "Conflict"
     assert guest(row, NOOR)["responseStatus"] == "accepted" and row["start_date_time"] == CRIT["start_date_time"]
@@ -336,8 +523,16 @@ def test_patching_one_instance_creates_an_exception(session):
     grant(session, ANA)
     series_before = stored(session, NOOR_11["id"])
     wednesday = instance_id(NOOR_11, "2025-03-05T14:00:00")
-    out = ok(session, "events_patch", {"calendarId": "primary", "eventId": wednesday,
-                                       "start": at("2025-03-06T14:00:00"), "end": at("2025-03-06T14:30:00")})
+    out = ok(
+        session,
+        "events_patch",
+        {
+            "calendarId": "primary",
+            "eventId": wednesday,
+            "start": at("2025-03-06T14:00:00"),
+            "end": at("2025-03-06T14:30:00"),
+        },
+    )
     assert out["id"] == wednesday and out["start"]["dateTime"] == "2025-03-06T14:00:00-05:00"
     row = stored(session, wednesday)
     assert row["recurring_event_id"] == NOOR_11["id"] and row["original_start_time"] == "2025-03-05T19:00:00Z"
@@ -345,8 +540,13 @@ def test_patching_one_instance_creates_an_exception(session):
     assert stored(session, NOOR_11["id"]) == series_before  # the series itself is untouched
     listed = [e for e in week(session) if e["summary"] == "Ana / Noor 1:1"]
     assert [e["start"]["dateTime"][:10] for e in listed] == ["2025-03-06", "2025-03-19"]
-    fails(session, "events_patch", {"calendarId": "primary", "eventId": wednesday,
-                                    "recurrence": ["RRULE:FREQ=DAILY"]}, "InvalidRequest", "single instance")
+    fails(
+        session,
+        "events_patch",
+        {"calendarId": "primary", "eventId": wednesday, "recurrence": ["RRULE:FREQ=DAILY"]},
+        "InvalidRequest",
+        "single instance",
+    )
 
 
 def test_patch_guest_list_keeps_answers_and_rooms_recheck(session):
@@ -381,15 +581,35 @@ def test_delete_cancels_for_the_organizer_and_declines_for_a_guest(session):
 def test_move_changes_the_organizer(session):
     grant(session, ANA)
     review = event("Q2 launch review")
-    fails(session, "events_move", {"calendarId": "primary", "eventId": CRIT["id"], "destination": LAUNCHES},
-          "PermissionDenied", "forbiddenForNonOrganizer")
-    fails(session, "events_move", {"calendarId": "primary", "eventId": instance_id(NOOR_11, "2025-03-05T14:00:00"),
-                                   "destination": LAUNCHES}, "InvalidRequest", "cannotChangeOrganizerOfInstance")
+    fails(
+        session,
+        "events_move",
+        {"calendarId": "primary", "eventId": CRIT["id"], "destination": LAUNCHES},
+        "PermissionDenied",
+        "forbiddenForNonOrganizer",
+    )
+    fails(
+        session,
+        "events_move",
+        {"calendarId": "primary", "eventId": instance_id(NOOR_11, "2025-03-05T14:00:00"), "destination": LAUNCHES},
+        "InvalidRequest",
+        "cannotChangeOrganizerOfInstance",
+    )
     focus = event("Focus: roadmap writing")
-    fails(session, "events_move", {"calendarId": "primary", "eventId": focus["id"], "destination": LAUNCHES},
-          "InvalidRequest", "eventTypeRestriction")
-    fails(session, "events_move", {"calendarId": "primary", "eventId": review["id"], "destination": BOARD},
-          "NotFound", "notFound")
+    fails(
+        session,
+        "events_move",
+        {"calendarId": "primary", "eventId": focus["id"], "destination": LAUNCHES},
+        "InvalidRequest",
+        "eventTypeRestriction",
+    )
+    fails(
+        session,
+        "events_move",
+        {"calendarId": "primary", "eventId": review["id"], "destination": BOARD},
+        "NotFound",
+        "notFound",
+    )
     out = ok(session, "events_move", {"calendarId": "primary", "eventId": review["id"], "destination": LAUNCHES})
     assert out["organizer"]["email"] == LAUNCHES
     row = stored(session, review["id"])
@@ -399,45 +619,101 @@ def test_move_changes_the_organizer(session):
 
 # ---------------------------------------------------------------- free/busy
 
+
 def test_freebusy_merges_busy_time_and_reports_errors(session):
     grant(session, ANA)
-    out = ok(session, "freebusy_query", {"timeMin": "2025-03-06T09:00:00-05:00",
-                                         "timeMax": "2025-03-06T18:00:00-05:00",
-                                         "items": ["primary", room("BOS-3-Beacon"), "nobody@kestrelrobotics.com"],
-                                         "timeZone": BOS})
+    out = ok(
+        session,
+        "freebusy_query",
+        {
+            "timeMin": "2025-03-06T09:00:00-05:00",
+            "timeMax": "2025-03-06T18:00:00-05:00",
+            "items": ["primary", room("BOS-3-Beacon"), "nobody@kestrelrobotics.com"],
+            "timeZone": BOS,
+        },
+    )
     mine = [(b["start"][11:16], b["end"][11:16]) for b in out["calendars"]["primary"]["busy"]]
     assert mine == [("11:00", "13:00"), ("15:00", "15:30")]  # an unanswered invitation counts as busy
-    assert ("14:00", "15:00") in [(b["start"][11:16], b["end"][11:16])
-                                  for b in out["calendars"][room("BOS-3-Beacon")]["busy"]]
+    assert ("14:00", "15:00") in [
+        (b["start"][11:16], b["end"][11:16]) for b in out["calendars"][room("BOS-3-Beacon")]["busy"]
+    ]
     assert out["calendars"]["nobody@kestrelrobotics.com"]["errors"][0]["reason"] == "notFound"
-    ok(session, "events_patch", {"calendarId": "primary", "eventId": event("All hands")["id"],
-                                 "attendees": [{"email": ANA, "responseStatus": "declined"}]})
-    again = ok(session, "freebusy_query", {"timeMin": "2025-03-06T09:00:00-05:00",
-                                           "timeMax": "2025-03-06T18:00:00-05:00", "items": ["primary"],
-                                           "timeZone": BOS})
+    ok(
+        session,
+        "events_patch",
+        {
+            "calendarId": "primary",
+            "eventId": event("All hands")["id"],
+            "attendees": [{"email": ANA, "responseStatus": "declined"}],
+        },
+    )
+    again = ok(
+        session,
+        "freebusy_query",
+        {
+            "timeMin": "2025-03-06T09:00:00-05:00",
+            "timeMax": "2025-03-06T18:00:00-05:00",
+            "items": ["primary"],
+            "timeZone": BOS,
+        },
+    )
     busy = [(b["start"][11:16], b["end"][11:16]) for b in again["calendars"]["primary"]["busy"]]
     assert busy == [("11:00", "12:00"), ("15:00", "15:30")]  # a declined invitation no longer counts
-    fails(session, "freebusy_query", {"timeMin": "2025-03-01T00:00:00Z", "timeMax": "2025-06-01T00:00:00Z",
-                                      "items": ["primary"]}, "InvalidRequest", "timeRangeTooLong")
+    fails(
+        session,
+        "freebusy_query",
+        {"timeMin": "2025-03-01T00:00:00Z", "timeMax": "2025-06-01T00:00:00Z", "items": ["primary"]},
+        "InvalidRequest",
+        "timeRangeTooLong",
+    )
 
 
 # ---------------------------------------------------------------- sharing and calendars
+
 
 def test_acl_is_for_owners_and_updates_calendar_lists(session):
     grant(session, ANA)
     fails(session, "acl_list", {"calendarId": LAUNCHES}, "PermissionDenied", "owner")
     assert {r["id"] for r in ok(session, "acl_list", {"calendarId": "primary"})} == {
-        f"user:{ANA}", "domain:kestrelrobotics.com", f"user:{NOOR}"}
-    fails(session, "acl_insert", {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": ANA}},
-          "PermissionDenied", "cannotChangeOwnAcl")
-    fails(session, "acl_insert", {"calendarId": "primary", "role": "writer", "scope": {"type": "default"}},
-          "InvalidRequest", "public")
-    fails(session, "acl_insert", {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": "x"}},
-          "invalid_arguments", "scope.user.value")
-    fails(session, "acl_insert", {"calendarId": "primary", "role": "reader",
-                                  "scope": {"type": "domain", "value": "not a domain"}}, "invalid_arguments", "scope")
-    fails(session, "acl_insert", {"calendarId": "primary", "role": "reader",
-                                  "scope": {"type": "default", "value": "everyone"}}, "invalid_arguments", "scope")
+        f"user:{ANA}",
+        "domain:kestrelrobotics.com",
+        f"user:{NOOR}",
+    }
+    fails(
+        session,
+        "acl_insert",
+        {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": ANA}},
+        "PermissionDenied",
+        "cannotChangeOwnAcl",
+    )
+    fails(
+        session,
+        "acl_insert",
+        {"calendarId": "primary", "role": "writer", "scope": {"type": "default"}},
+        "InvalidRequest",
+        "public",
+    )
+    fails(
+        session,
+        "acl_insert",
+        {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": "x"}},
+        "invalid_arguments",
+        "scope.user.value",
+    )
+    fails(
+        session,
+        "acl_insert",
+        {"calendarId": "primary", "role": "reader", "scope": {"type": "domain", "value": "not a domain"}},
+        "invalid_arguments",
+        "scope",
+    )
+    fails(
+        session,
+        "acl_insert",
+        {"calendarId": "primary", "role": "reader", "scope": {"type": "default", "value": "everyone"}},
+        "invalid_arguments",
+        "scope",
+    )
     fails(session, "acl_delete", {"calendarId": "primary", "ruleId": "noor"}, "invalid_arguments", "ruleId")
     liam = email("Liam O'Connor")
     ok(session, "acl_insert", {"calendarId": "primary", "role": "reader", "scope": {"type": "user", "value": liam}})
@@ -448,30 +724,52 @@ def test_acl_is_for_owners_and_updates_calendar_lists(session):
     assert json.dumps([ANA, f"user:{liam}"]) not in session.dump()["acl_rules"]
     assert json.dumps([liam, ANA]) in session.dump()["calendar_list"]  # the domain still lets Liam read it
     fails(session, "acl_delete", {"calendarId": "primary", "ruleId": f"user:{liam}"}, "NotFound", "No sharing rule")
-    fails(session, "acl_delete", {"calendarId": "primary", "ruleId": f"user:{ANA}"}, "PermissionDenied",
-          "cannotChangeOwnAcl")
+    fails(
+        session,
+        "acl_delete",
+        {"calendarId": "primary", "ruleId": f"user:{ANA}"},
+        "PermissionDenied",
+        "cannotChangeOwnAcl",
+    )
 
 
 def test_calendars_insert_makes_the_user_owner(session):
     grant(session, ANA)
     fails(session, "calendars_insert", {"summary": " "}, "invalid_arguments", "summary")
-    fails(session, "calendars_insert", {"summary": "Launch", "timeZone": "Mars/Olympus"}, "InvalidRequest",
-          "IANA")
+    fails(session, "calendars_insert", {"summary": "Launch", "timeZone": "Mars/Olympus"}, "InvalidRequest", "IANA")
     out = ok(session, "calendars_insert", {"summary": "Atlas v2 milestones"})
     assert out["id"].endswith("@group.calendar.google.com") and out["timeZone"] == BOS
     entry = next(e for e in ok(session, "calendarList_list") if e["id"] == out["id"])
     assert entry["accessRole"] == "owner"
-    ok(session, "events_insert", {"calendarId": out["id"], "summary": "Embargo", "start": at("2025-03-25T09:00:00"),
-                                  "end": at("2025-03-25T09:30:00")})
+    ok(
+        session,
+        "events_insert",
+        {
+            "calendarId": out["id"],
+            "summary": "Embargo",
+            "start": at("2025-03-25T09:00:00"),
+            "end": at("2025-03-25T09:30:00"),
+        },
+    )
 
 
 def test_respond_on_phone_and_directory(session):
     grant(session, ANA)
     offsite = event("Kestrel offsite 2025")
-    fails(session, "respond_on_phone", {"summary": "Kestrel offsite 2025", "date": "2025-04-23",
-                                        "response": "accepted"}, "NotFound", "No invitation", caller="user")
-    ok(session, "respond_on_phone", {"summary": "kestrel offsite 2025", "date": "2025-04-22", "response": "accepted"},
-       caller="user")
+    fails(
+        session,
+        "respond_on_phone",
+        {"summary": "Kestrel offsite 2025", "date": "2025-04-23", "response": "accepted"},
+        "NotFound",
+        "No invitation",
+        caller="user",
+    )
+    ok(
+        session,
+        "respond_on_phone",
+        {"summary": "kestrel offsite 2025", "date": "2025-04-22", "response": "accepted"},
+        caller="user",
+    )
     assert guest(stored(session, offsite["id"]), ANA)["responseStatus"] == "accepted"
     found = ok(session, "directory_search", {"query": "harbor"})
     assert [(f["type"], f["capacity"]) for f in found] == [("room", 8)]
@@ -482,34 +780,46 @@ def test_respond_on_phone_and_directory(session):
 
 # ---------------------------------------------------------------- the recurrence module
 
+
 def test_recurrence_rules():
     zone = ZoneInfo(BOS)
     monthly = recurrence.parse(["RRULE:FREQ=MONTHLY;BYDAY=1TH"], zone)
     starts = recurrence.expand(monthly, datetime(2025, 1, 2, 12), datetime(2025, 5, 1))
     assert [s.day for s in starts] == [2, 6, 6, 3]
-    capped = recurrence.parse(["RRULE:FREQ=DAILY;INTERVAL=2;COUNT=3", "EXDATE;TZID=America/New_York:20250305T090000"],
-                              zone)
+    capped = recurrence.parse(
+        ["RRULE:FREQ=DAILY;INTERVAL=2;COUNT=3", "EXDATE;TZID=America/New_York:20250305T090000"], zone
+    )
     assert recurrence.expand(capped, datetime(2025, 3, 3, 9), datetime(2025, 4, 1)) == [
-        datetime(2025, 3, 3, 9), datetime(2025, 3, 7, 9)]
+        datetime(2025, 3, 3, 9),
+        datetime(2025, 3, 7, 9),
+    ]
     until = recurrence.parse(["RRULE:FREQ=WEEKLY;BYDAY=SA;UNTIL=20250315T235959Z"], zone)
     assert len(recurrence.expand(until, date(2025, 3, 1), date(2025, 12, 31))) == 3
-    for bad in (["RRULE:FREQ=WEEKLY;COUNT=2;UNTIL=20250301"], ["RRULE:FREQ=WEEKLY;BYSETPOS=1"], ["RDATE:20250301"],
-                []):
+    for bad in (["RRULE:FREQ=WEEKLY;COUNT=2;UNTIL=20250301"], ["RRULE:FREQ=WEEKLY;BYSETPOS=1"], ["RDATE:20250301"], []):
         with pytest.raises(ValueError):
             recurrence.parse(bad, zone)
 
 
 def test_tentative_events_can_be_confirmed_later(session):
     grant(session, ANA)
-    out = ok(session, "events_insert", {"calendarId": "primary", "summary": "Maybe offsite dinner",
-                                        "status": "tentative", "start": at("2025-04-22T19:00:00"),
-                                        "end": at("2025-04-22T21:00:00")})
+    out = ok(
+        session,
+        "events_insert",
+        {
+            "calendarId": "primary",
+            "summary": "Maybe offsite dinner",
+            "status": "tentative",
+            "start": at("2025-04-22T19:00:00"),
+            "end": at("2025-04-22T21:00:00"),
+        },
+    )
     assert stored(session, out["id"])["status"] == "tentative"
     ok(session, "events_patch", {"calendarId": "primary", "eventId": out["id"], "status": "confirmed"})
     assert stored(session, out["id"])["status"] == "confirmed"
 
 
 # ---------------------------------------------------------------- upgrade (v1): sign-in, list entries, windows
+
 
 def test_grant_access_starts_one_session_that_a_new_grant_replaces(session):
     grant(session, ANA, "calendar.readonly")
@@ -523,8 +833,13 @@ def test_grant_access_starts_one_session_that_a_new_grant_replaces(session):
 def test_calendar_list_patch_changes_only_the_users_own_entry(session):
     grant(session, ANA)
     fails(session, "calendarList_patch", {"calendarId": LAUNCHES}, "InvalidRequest", "Nothing to change")
-    fails(session, "calendarList_patch", {"calendarId": email("Hana Sato"), "hidden": True}, "NotFound",
-          "not on your calendar list")  # readable through the domain, but never added to her list
+    fails(
+        session,
+        "calendarList_patch",
+        {"calendarId": email("Hana Sato"), "hidden": True},
+        "NotFound",
+        "not on your calendar list",
+    )  # readable through the domain, but never added to her list
     fails(session, "calendarList_patch", {"calendarId": BOARD, "hidden": True}, "NotFound", "notFound")
     out = ok(session, "calendarList_patch", {"calendarId": NOOR, "summaryOverride": "Noor (design)", "colorId": "7"})
     assert (out["summaryOverride"], out["colorId"], out["accessRole"]) == ("Noor (design)", "7", "reader")
@@ -536,8 +851,13 @@ def test_calendar_list_patch_changes_only_the_users_own_entry(session):
     assert json.loads(json.dumps(session.dump()["calendar_list"]))[json.dumps([ANA, NOOR])]["summary_override"] is None
     assert session.dump()["calendar_list"][json.dumps([NOOR, NOOR])]["color_id"] != "7"  # Noor's own list unchanged
     grant(session, ANA, "calendar.readonly")
-    fails(session, "calendarList_patch", {"calendarId": NOOR, "selected": False}, "PermissionDenied",
-          "insufficientPermissions")
+    fails(
+        session,
+        "calendarList_patch",
+        {"calendarId": NOOR, "selected": False},
+        "PermissionDenied",
+        "insufficientPermissions",
+    )
 
 
 def test_bounded_listing_shows_a_series_only_when_an_instance_falls_in_the_range(session):
@@ -570,10 +890,18 @@ def test_a_room_declines_a_series_when_any_instance_clashes(session):
     beacon = room("BOS-3-Beacon")
 
     def booked(count: int) -> str:
-        out = ok(session, "events_insert", {
-            "calendarId": "primary", "summary": "Thursday review", "start": at("2025-03-13T14:00:00"),
-            "end": at("2025-03-13T14:30:00"), "recurrence": [f"RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT={count}"],
-            "attendees": [{"email": beacon}]})
+        out = ok(
+            session,
+            "events_insert",
+            {
+                "calendarId": "primary",
+                "summary": "Thursday review",
+                "start": at("2025-03-13T14:00:00"),
+                "end": at("2025-03-13T14:30:00"),
+                "recurrence": [f"RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT={count}"],
+                "attendees": [{"email": beacon}],
+            },
+        )
         return guest(stored(session, out["id"]), beacon)["responseStatus"]
 
     assert booked(1) == "accepted"
@@ -582,9 +910,13 @@ def test_a_room_declines_a_series_when_any_instance_clashes(session):
 
 def test_expansion_from_a_later_day_matches_the_full_expansion():
     zone = ZoneInfo(BOS)
-    lines = [["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,SU"], ["RRULE:FREQ=MONTHLY;BYDAY=-1FR"],
-             ["RRULE:FREQ=DAILY;INTERVAL=3", "EXDATE;TZID=America/New_York:20250304T090000"],
-             ["RRULE:FREQ=YEARLY;INTERVAL=2"], ["RRULE:FREQ=MONTHLY;BYMONTHDAY=31,-1"]]
+    lines = [
+        ["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,SU"],
+        ["RRULE:FREQ=MONTHLY;BYDAY=-1FR"],
+        ["RRULE:FREQ=DAILY;INTERVAL=3", "EXDATE;TZID=America/New_York:20250304T090000"],
+        ["RRULE:FREQ=YEARLY;INTERVAL=2"],
+        ["RRULE:FREQ=MONTHLY;BYMONTHDAY=31,-1"],
+    ]
     for line in lines:
         rule = recurrence.parse(line, zone)
         for skip in (date(2024, 12, 30), date(2025, 3, 3), date(2025, 7, 31), date(2027, 2, 1)):
@@ -594,4 +926,5 @@ def test_expansion_from_a_later_day_matches_the_full_expansion():
             assert full == part and full, (line, skip)
     counted = recurrence.parse(["RRULE:FREQ=DAILY;COUNT=5"], zone)  # COUNT counts from the start: nothing skipped
     assert recurrence.expand(counted, date(2025, 3, 1), date(2026, 1, 1), date(2025, 3, 4)) == [
-        date(2025, 3, d) for d in range(1, 6)]
+        date(2025, 3, d) for d in range(1, 6)
+    ]

@@ -66,6 +66,7 @@ def items(session: ToolSession, list_id: str) -> dict[str, dict]:
 
 # ---------------------------------------------------------------- interface and sign-in
 
+
 def test_tools_and_the_user_only_ones(session):
     assert len(SPEC.tools) == 23
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["sign_in", "check_in"]
@@ -87,11 +88,15 @@ def test_saved_places_need_a_signed_in_account_but_search_does_not(session):
 
 # ---------------------------------------------------------------- text and nearby search
 
+
 def test_text_search_puts_the_named_place_first_and_filters(session):
     results = ok(session, "search_text", {"text_query": "pastéis de nata in Belém"})["results"]
     assert results[0]["display_name"] == "Pastéis de Belém"
-    cheap = ok(session, "search_text", {"text_query": "restaurant", "price_levels": ["PRICE_LEVEL_INEXPENSIVE"],
-                                        "min_rating": 4.2})["results"]
+    cheap = ok(
+        session,
+        "search_text",
+        {"text_query": "restaurant", "price_levels": ["PRICE_LEVEL_INEXPENSIVE"], "min_rating": 4.2},
+    )["results"]
     assert cheap and all(r["price_level"] == "PRICE_LEVEL_INEXPENSIVE" for r in cheap)
     assert all(r["rating"] >= 4.5 for r in cheap)  # min_rating is rounded up to the nearest 0.5
     open_now = ok(session, "search_text", {"text_query": "restaurant", "open_now": True})["results"]
@@ -113,18 +118,37 @@ def test_text_search_pages_and_stops_at_sixty(session):
 
 
 def test_text_search_types_ratings_and_distance_ranking(session):
-    steak = ok(session, "search_text", {"text_query": "beef", "included_type": "steak_house",
-                                        "strict_type_filtering": True})["results"]
+    steak = ok(
+        session, "search_text", {"text_query": "beef", "included_type": "steak_house", "strict_type_filtering": True}
+    )["results"]
     assert {r["display_name"] for r in steak} == {"Casa de Carnes Avenida", "Sala de Corte"}
-    fails(session, "search_text", {"text_query": "dinner", "included_type": "fado_house"}, "InvalidRequest",
-          "Unsupported types: fado_house")
+    fails(
+        session,
+        "search_text",
+        {"text_query": "dinner", "included_type": "fado_house"},
+        "InvalidRequest",
+        "Unsupported types: fado_house",
+    )
     fails(session, "search_text", {"text_query": "cafe", "min_rating": 5.5}, "InvalidRequest", "between 0 and 5")
-    fails(session, "search_text", {"text_query": "cafe", "rank_preference": "DISTANCE"}, "InvalidRequest",
-          "needs a location_bias")
+    fails(
+        session,
+        "search_text",
+        {"text_query": "cafe", "rank_preference": "DISTANCE"},
+        "InvalidRequest",
+        "needs a location_bias",
+    )
     hotel = row("Tivoli Avenida Liberdade Lisboa")
     bias = {"latitude": hotel["latitude"], "longitude": hotel["longitude"], "radius": 2000}
-    near = ok(session, "search_text", {"text_query": "steakhouse", "included_type": "steak_house",
-                                       "location_bias": bias, "rank_preference": "DISTANCE"})["results"]
+    near = ok(
+        session,
+        "search_text",
+        {
+            "text_query": "steakhouse",
+            "included_type": "steak_house",
+            "location_bias": bias,
+            "rank_preference": "DISTANCE",
+        },
+    )["results"]
     assert near[0]["display_name"] == "Casa de Carnes Avenida"
 
 
@@ -138,22 +162,39 @@ def _meters(a: dict, lat: float, lng: float) -> float:
 def test_nearby_search_stays_inside_the_circle(session):
     hotel = row("Tivoli Avenida Liberdade Lisboa")
     circle = {"latitude": hotel["latitude"], "longitude": hotel["longitude"], "radius": 900}
-    found = ok(session, "search_nearby", {"location_restriction": circle, "included_types": ["restaurant"],
-                                          "rank_preference": "DISTANCE"})
+    found = ok(
+        session,
+        "search_nearby",
+        {"location_restriction": circle, "included_types": ["restaurant"], "rank_preference": "DISTANCE"},
+    )
     distances = [_meters(r["location"], hotel["latitude"], hotel["longitude"]) for r in found]
     assert found and all(d <= 900 for d in distances) and distances == sorted(distances)
     assert {"JNcQUOI Avenida", "Casa de Carnes Avenida"} <= {r["display_name"] for r in found}
     assert "Sala de Corte" not in {r["display_name"] for r in found}  # 1.6 km away in Cais do Sodré
-    without = ok(session, "search_nearby", {"location_restriction": circle, "included_types": ["restaurant"],
-                                            "excluded_types": ["steak_house"]})
+    without = ok(
+        session,
+        "search_nearby",
+        {"location_restriction": circle, "included_types": ["restaurant"], "excluded_types": ["steak_house"]},
+    )
     assert "Casa de Carnes Avenida" not in {r["display_name"] for r in without}
-    fails(session, "search_nearby", {"location_restriction": {**circle, "radius": 60000}}, "InvalidRequest",
-          "at most 50000")
-    fails(session, "search_nearby", {"location_restriction": circle, "max_result_count": 21}, "InvalidRequest",
-          "max_result_count")
+    fails(
+        session,
+        "search_nearby",
+        {"location_restriction": {**circle, "radius": 60000}},
+        "InvalidRequest",
+        "at most 50000",
+    )
+    fails(
+        session,
+        "search_nearby",
+        {"location_restriction": circle, "max_result_count": 21},
+        "InvalidRequest",
+        "max_result_count",
+    )
 
 
 # ---------------------------------------------------------------- place details and opening hours
+
 
 def test_special_hours_of_the_santo_antonio_holiday(session):
     pateo = details(session, "Páteo 13")
@@ -182,7 +223,8 @@ def test_open_now_past_midnight_and_next_open(session):
 def test_always_open_closed_and_unpublished_hours(session):
     pharmacy = details(session, "Farmácia Estácio")
     assert pharmacy["regular_opening_hours"]["periods"] == [
-        {"open": {"day": 0, "hour": 0, "minute": 0, "date": None}, "close": None}]
+        {"open": {"day": 0, "hour": 0, "minute": 0, "date": None}, "close": None}
+    ]
     assert pharmacy["open_now"] is True and pharmacy["current_opening_hours"]["next_close_time"] is None
     canas = details(session, "Café Canas")
     assert (canas["business_status"], canas["open_now"]) == ("CLOSED_PERMANENTLY", False)
@@ -204,39 +246,63 @@ def test_details_carry_amenities_and_newest_reviews(session):
 
 # ---------------------------------------------------------------- route matrix
 
+
 def test_route_matrix_modes_and_the_river(session):
     hostel, castle, cristo = (
         place("Home Lisbon Hostel"),
         place("Castelo de São Jorge"),
         place("Santuário de Cristo Rei"),
     )
-    walk = ok(session, "compute_route_matrix", {"origins": [hostel], "destinations": [castle, cristo, hostel],
-                                                "travel_mode": "WALK"})
+    walk = ok(
+        session,
+        "compute_route_matrix",
+        {"origins": [hostel], "destinations": [castle, cristo, hostel], "travel_mode": "WALK"},
+    )
     assert [e["condition"] for e in walk] == ["ROUTE_EXISTS", "ROUTE_NOT_FOUND", "ROUTE_EXISTS"]
     assert (walk[2]["distance_meters"], walk[2]["duration"]) == (0, "0s")
     drive = ok(session, "compute_route_matrix", {"origins": [hostel], "destinations": [castle, cristo]})
-    transit = ok(session, "compute_route_matrix", {"origins": [hostel], "destinations": [cristo],
-                                                   "travel_mode": "TRANSIT"})
+    transit = ok(
+        session, "compute_route_matrix", {"origins": [hostel], "destinations": [cristo], "travel_mode": "TRANSIT"}
+    )
     assert drive[1]["condition"] == transit[0]["condition"] == "ROUTE_EXISTS"
     assert drive[1]["distance_meters"] > transit[0]["distance_meters"]  # the bridge detour
     assert int(walk[0]["duration"][:-1]) > int(drive[0]["duration"][:-1]) - 180
-    by_point = ok(session, "compute_route_matrix", {"origins": ["38.7096,-9.1371"], "destinations": [castle],
-                                                    "travel_mode": "WALK"})
+    by_point = ok(
+        session,
+        "compute_route_matrix",
+        {"origins": ["38.7096,-9.1371"], "destinations": [castle], "travel_mode": "WALK"},
+    )
     assert by_point[0]["condition"] == "ROUTE_EXISTS"
 
 
 def test_route_matrix_limits(session):
     many = [place("Manteigaria")] * 11
-    fails(session, "compute_route_matrix", {"origins": many, "destinations": many, "travel_mode": "TRANSIT"},
-          "InvalidRequest", "TRANSIT allows at most 100")
-    fails(session, "compute_route_matrix", {"origins": [place("Manteigaria")] * 26, "destinations": many[:1] * 26},
-          "InvalidRequest", "at most 625")
+    fails(
+        session,
+        "compute_route_matrix",
+        {"origins": many, "destinations": many, "travel_mode": "TRANSIT"},
+        "InvalidRequest",
+        "TRANSIT allows at most 100",
+    )
+    fails(
+        session,
+        "compute_route_matrix",
+        {"origins": [place("Manteigaria")] * 26, "destinations": many[:1] * 26},
+        "InvalidRequest",
+        "at most 625",
+    )
     fails(session, "compute_route_matrix", {"origins": [], "destinations": many[:1]}, "InvalidRequest", "empty")
-    fails(session, "compute_route_matrix", {"origins": ["ChIJnope"], "destinations": many[:1]}, "NotFound",
-          "Place 'ChIJnope' not found")
+    fails(
+        session,
+        "compute_route_matrix",
+        {"origins": ["ChIJnope"], "destinations": many[:1]},
+        "NotFound",
+        "Place 'ChIJnope' not found",
+    )
 
 
 # ---------------------------------------------------------------- saved lists
+
 
 def test_saved_tab_shows_roles_and_labels(session):
     sign_in(session, MARCO)
@@ -244,10 +310,15 @@ def test_saved_tab_shows_roles_and_labels(session):
     roles = {entry["name"]: entry["role"] for entry in overview["lists"]}
     assert roles["Favorites"] == "OWNER" and roles["Jantares da malta"] == "EDITOR"
     assert roles["Os melhores pastéis de nata"] == "VIEWER"
-    assert [entry["name"] for entry in overview["lists"][:4]] == ["Favorites", "Want to go", "Travel plans",
-                                                                  "Starred places"]
+    assert [entry["name"] for entry in overview["lists"][:4]] == [
+        "Favorites",
+        "Want to go",
+        "Travel plans",
+        "Starred places",
+    ]
     assert [(label["label"], label["display_name"]) for label in overview["labeled"]] == [
-        ("Home", "R. do Poço dos Negros 30")]
+        ("Home", "R. do Poço dos Negros 30")
+    ]
 
 
 def test_a_list_pages_its_places_and_hides_private_lists(session):
@@ -264,7 +335,11 @@ def test_create_list_names_are_checked(session):
     sign_in(session, INES)
     created = ok(session, "create_list", {"name": " Praias ", "description": "Verão", "emoji": "🏖️"})
     assert (created["id"], created["name"], created["visibility"], created["kind"]) == (
-        "list_0077", "Praias", "PRIVATE", "CUSTOM")
+        "list_0077",
+        "Praias",
+        "PRIVATE",
+        "CUSTOM",
+    )
     fails(session, "create_list", {"name": "praias"}, "Conflict", "You already have a list called 'Praias'")
     fails(session, "create_list", {"name": "Want to go"}, "Conflict", "default list")
     fails(session, "create_list", {"name": "x" * 41}, "InvalidRequest", "at most 40")
@@ -277,8 +352,10 @@ def test_default_lists_keep_their_names_and_stay(session):
     fails(session, "update_list", {"list_id": favorites, "name": "Best"}, "InvalidRequest", "default list")
     fails(session, "delete_list", {"list_id": favorites}, "InvalidRequest", "can't be deleted")
     fails(session, "update_list", {"list_id": favorites}, "InvalidRequest", "Nothing to update")
-    assert ok(session, "update_list", {"list_id": favorites, "description": "Os de sempre"})["description"] == \
-        "Os de sempre"
+    assert (
+        ok(session, "update_list", {"list_id": favorites, "description": "Os de sempre"})["description"]
+        == "Os de sempre"
+    )
 
 
 def test_only_the_owner_renames_shares_or_deletes(session):
@@ -291,11 +368,21 @@ def test_only_the_owner_renames_shares_or_deletes(session):
 def test_starred_places_and_private_lists_cant_be_shared_for_editing(session):
     sign_in(session, HELENA)
     starred = saved_list(HELENA, "Starred places")
-    fails(session, "share_list", {"list_id": starred, "visibility": "SHARED"}, "InvalidRequest",
-          "Starred places can't be shared")
+    fails(
+        session,
+        "share_list",
+        {"list_id": starred, "visibility": "SHARED"},
+        "InvalidRequest",
+        "Starred places can't be shared",
+    )
     favorites = saved_list(HELENA, "Favorites")
-    fails(session, "share_list", {"list_id": favorites, "visibility": "PRIVATE", "collaborative": True},
-          "InvalidRequest", "private list can't let others edit")
+    fails(
+        session,
+        "share_list",
+        {"list_id": favorites, "visibility": "PRIVATE", "collaborative": True},
+        "InvalidRequest",
+        "private list can't let others edit",
+    )
     fails(session, "share_list", {"list_id": favorites, "visibility": "PRIVATE"}, "Conflict", "already has")
     shared = ok(session, "share_list", {"list_id": favorites, "visibility": "SHARED"})
     assert shared["share_url"].startswith("https://maps.app.goo.gl/") and len(shared["share_url"]) == 41
@@ -328,25 +415,51 @@ def test_following_rules(session):
 
 def test_viewers_cant_add_places_but_editors_can(session):
     sign_in(session, MARCO)
-    fails(session, "save_place", {"list_id": NATA, "place_id": place("Pastelaria Versailles")}, "PermissionDenied",
-          "Ask Ana Sousa to let others edit")
-    saved = ok(session, "save_place", {"list_id": JANTARES, "place_id": place("Os Amigos da Graça"),
-                                       "note": "Amêijoas!"})
+    fails(
+        session,
+        "save_place",
+        {"list_id": NATA, "place_id": place("Pastelaria Versailles")},
+        "PermissionDenied",
+        "Ask Ana Sousa to let others edit",
+    )
+    saved = ok(
+        session, "save_place", {"list_id": JANTARES, "place_id": place("Os Amigos da Graça"), "note": "Amêijoas!"}
+    )
     assert (saved["added_by"], saved["note"]) == ("Marco Rossi", "Amêijoas!")
-    fails(session, "save_place", {"list_id": JANTARES, "place_id": place("Os Amigos da Graça")}, "Conflict",
-          "already saved in 'Jantares da malta'")
-    fails(session, "save_place", {"list_id": JANTARES, "place_id": place("Damas"), "note": "x" * 4001},
-          "InvalidRequest", "at most 4000")
+    fails(
+        session,
+        "save_place",
+        {"list_id": JANTARES, "place_id": place("Os Amigos da Graça")},
+        "Conflict",
+        "already saved in 'Jantares da malta'",
+    )
+    fails(
+        session,
+        "save_place",
+        {"list_id": JANTARES, "place_id": place("Damas"), "note": "x" * 4001},
+        "InvalidRequest",
+        "at most 4000",
+    )
 
 
 def test_editors_remove_only_what_they_added(session):
     sign_in(session, CHLOE)
     removed = ok(session, "remove_saved_place", {"list_id": JANTARES, "place_id": place("Páteo 13")})
     assert removed["added_by"] == "Chloé Martin"
-    fails(session, "remove_saved_place", {"list_id": JANTARES, "place_id": place("Cervejaria Ramiro")},
-          "PermissionDenied", "Only the list's owner or the person who added Cervejaria Ramiro")
-    fails(session, "remove_saved_place", {"list_id": JANTARES, "place_id": place("Páteo 13")}, "NotFound",
-          "isn't saved in 'Jantares da malta'")
+    fails(
+        session,
+        "remove_saved_place",
+        {"list_id": JANTARES, "place_id": place("Cervejaria Ramiro")},
+        "PermissionDenied",
+        "Only the list's owner or the person who added Cervejaria Ramiro",
+    )
+    fails(
+        session,
+        "remove_saved_place",
+        {"list_id": JANTARES, "place_id": place("Páteo 13")},
+        "NotFound",
+        "isn't saved in 'Jantares da malta'",
+    )
     sign_in(session, INES)
     ok(session, "remove_saved_place", {"list_id": JANTARES, "place_id": place("Cervejaria Ramiro")})
     assert set(items(session, JANTARES)) == {"Taberna Sal Grosso", "O Pitéu da Graça", "Himalaya Arroios"}
@@ -359,8 +472,13 @@ def test_notes_are_replaced_and_cleared(session):
     assert ok(session, "update_saved_place_note", {**args, "note": ""})["note"] == ""
     fails(session, "update_saved_place_note", {**args, "place_id": place("Belcanto")}, "NotFound", "isn't saved")
     sign_in(session, MARCO)
-    fails(session, "update_saved_place_note", {**args, "list_id": NATA, "place_id": place("Manteigaria")},
-          "PermissionDenied", "can view")
+    fails(
+        session,
+        "update_saved_place_note",
+        {**args, "list_id": NATA, "place_id": place("Manteigaria")},
+        "PermissionDenied",
+        "can view",
+    )
 
 
 def test_deleting_a_list_takes_its_places_and_followers(session):
@@ -377,15 +495,23 @@ def test_deleting_a_list_takes_its_places_and_followers(session):
 
 # ---------------------------------------------------------------- labels
 
+
 def test_home_moves_and_other_labels_are_unique(session):
     sign_in(session, TOM)
     new_home = place("Calçada da Estrela 88")
     assert ok(session, "set_label", {"place_id": new_home, "label": "home"})["label"] == "Home"
     labeled = ok(session, "list_saved_lists")["labeled"]
     assert [(entry["label"], entry["display_name"]) for entry in labeled] == [
-        ("Gym", "Holmes Place Santos"), ("Home", "Calçada da Estrela 88")]
-    fails(session, "set_label", {"place_id": place("Heim Café"), "label": "gym"}, "Conflict",
-          "You already use the label 'Gym' for Holmes Place Santos")
+        ("Gym", "Holmes Place Santos"),
+        ("Home", "Calçada da Estrela 88"),
+    ]
+    fails(
+        session,
+        "set_label",
+        {"place_id": place("Heim Café"), "label": "gym"},
+        "Conflict",
+        "You already use the label 'Gym' for Holmes Place Santos",
+    )
     renamed = ok(session, "set_label", {"place_id": place("Holmes Place Santos"), "label": "Ginásio"})
     assert renamed["label"] == "Ginásio"
     assert len([r for r in session.dump()["labels"].values() if r["place_id"] == place("Holmes Place Santos")]) == 1
@@ -395,6 +521,7 @@ def test_home_moves_and_other_labels_are_unique(session):
 
 
 # ---------------------------------------------------------------- visits and reviews
+
 
 def test_reviews_need_a_visit_and_move_the_rating(session):
     sign_in(session, PRIYA)
@@ -419,8 +546,13 @@ def test_review_rules_for_closed_places_addresses_and_stars(session):
     ok(session, "delete_review", {"review_id": mine["id"]})
     fails(session, "create_review", {"place_id": canas, "rating": 4}, "Conflict", "permanently closed")
     fails(session, "create_review", {"place_id": place("Belcanto"), "rating": 6}, "InvalidRequest", "1 to 5")
-    fails(session, "create_review", {"place_id": place("Belcanto"), "rating": 5, "text": "x" * 4097},
-          "InvalidRequest", "at most 4096")
+    fails(
+        session,
+        "create_review",
+        {"place_id": place("Belcanto"), "rating": 5, "text": "x" * 4097},
+        "InvalidRequest",
+        "at most 4096",
+    )
     sign_in(session, TOM)
     home = place("R. de São Bento 210")
     ok(session, "check_in", {"place_id": home}, caller="user")
@@ -440,7 +572,9 @@ def test_editing_and_deleting_a_review_move_the_rating(session):
     ok(session, "delete_review", {"review_id": mine["id"]})
     after = session.dump()["places"][nacional]
     assert (after["rating_total"], after["user_rating_count"]) == (
-        before["rating_total"] - 3, before["user_rating_count"] - 1)
+        before["rating_total"] - 3,
+        before["user_rating_count"] - 1,
+    )
     fails(session, "delete_review", {"review_id": mine["id"]}, "NotFound", "not found")
 
 
@@ -454,8 +588,14 @@ def test_only_your_own_reviews(session):
 def test_check_in_only_where_open_and_once_a_day(session):
     sign_in(session, PRIYA)
     fails(session, "check_in", {"place_id": place("Zé da Mouraria")}, "Conflict", "closed right now", "user")
-    fails(session, "check_in", {"place_id": place("Museu de Lisboa - Teatro Romano")}, "Conflict",
-          "temporarily closed", "user")
+    fails(
+        session,
+        "check_in",
+        {"place_id": place("Museu de Lisboa - Teatro Romano")},
+        "Conflict",
+        "temporarily closed",
+        "user",
+    )
     fails(session, "check_in", {"place_id": place("Café Canas")}, "Conflict", "permanently closed", "user")
     ok(session, "check_in", {"place_id": place("Manteigaria")}, caller="user")
     fails(session, "check_in", {"place_id": place("Manteigaria")}, "Conflict", "already checked in", "user")

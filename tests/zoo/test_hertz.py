@@ -25,8 +25,11 @@ def member(first: str, last: str) -> dict[str, Any]:
 
 def booking(first: str, last: str) -> str:
     number = member(first, last)["member_number"]
-    return next(r["confirmation_number"] for r in SEED["reservations"]
-                if r["member_number"] == number and r["status"] == "confirmed")
+    return next(
+        r["confirmation_number"]
+        for r in SEED["reservations"]
+        if r["member_number"] == number and r["status"] == "confirmed"
+    )
 
 
 def sign_in(session: ToolSession, first: str, last: str) -> None:
@@ -51,10 +54,16 @@ def points(session: ToolSession, first: str, last: str) -> int:
 
 # ---------------------------------------------------------------- signing in, user-only tools
 
+
 def test_member_tools_need_a_signed_in_member(session):
     fails(session, "get_member_profile", {}, "PermissionDenied", "Sign in")
-    fails(session, "check_availability", trip("LAXT15", "2025-07-01T10:00", "2025-07-03T10:00"),
-          "PermissionDenied", "Sign in")
+    fails(
+        session,
+        "check_availability",
+        trip("LAXT15", "2025-07-01T10:00", "2025-07-03T10:00"),
+        "PermissionDenied",
+        "Sign in",
+    )
     found = ok(session, "search_locations", {"query": "LAX"})["results"]  # the directory is public
     assert {loc["location_id"] for loc in found} == {"LAXT15", "LAXC61"}  # Santa Monica files under LAX
 
@@ -81,6 +90,7 @@ def test_counter_pickup_is_user_only(session):
 
 # ---------------------------------------------------------------- directory
 
+
 def test_search_locations_matches_every_word_and_paginates(session):
     assert [
         loc["location_id"] for loc in ok(session, "search_locations", {"query": "chicago downtown"})["results"]
@@ -104,6 +114,7 @@ def test_vehicle_classes_and_extras_catalogs(session):
 
 # ---------------------------------------------------------------- availability and prices
 
+
 def test_availability_flags_sold_out_classes_and_age_limits(session):
     sign_in(session, "Jasmine", "Ortiz")  # 22
     lax = offers(ok(session, "check_availability", trip("LAXT15", "2025-06-21T10:00", "2025-06-22T10:00")))
@@ -123,8 +134,11 @@ def test_quote_breaks_down_taxes_and_fees(session):
     fees = {f["code"]: f["amount"] for f in quote["fees"]}
     assert fees == {"CFR": 2166, "CFC": 2400, "VLF": 525, "TAX": 2520}  # 11.11%, $8/day, $1.75/day, 10.25% tax
     assert quote["estimated_total"] == 19497 + sum(fees.values())
-    prepaid = ok(session, "get_quote", trip("ORDT15", "2025-07-01T07:00", "2025-07-03T21:00", sipp_code="FCAR",
-                                            payment_type="pay_now"))
+    prepaid = ok(
+        session,
+        "get_quote",
+        trip("ORDT15", "2025-07-01T07:00", "2025-07-03T21:00", sipp_code="FCAR", payment_type="pay_now"),
+    )
     assert prepaid["rate_per_day"] == 6499 - 975  # 15% off
 
 
@@ -140,46 +154,87 @@ def test_rental_days_use_a_29_minute_grace(session):
 
 def test_young_renter_fee_and_extras_in_a_quote(session):
     sign_in(session, "Priya", "Raman")
-    quote = ok(session, "get_quote", trip("SFOT15", "2025-06-20T17:00", "2025-06-27T17:00", sipp_code="ECAR",
-                                          extras_codes=["NAV", "LDW"]))
+    quote = ok(
+        session,
+        "get_quote",
+        trip("SFOT15", "2025-06-20T17:00", "2025-06-27T17:00", sipp_code="ECAR", extras_codes=["NAV", "LDW"]),
+    )
     assert quote["young_renter_charge"] == 7 * 2500
     lines = {line["code"]: line["amount"] for line in quote["extras"]}
     assert lines == {"NAV": 8999, "LDW": 7 * 3299}  # the GPS is capped per rental
-    fails(session, "get_quote", trip("SFOT15", "2025-06-20T17:00", "2025-06-22T17:00", sipp_code="ECAR",
-                                     extras_codes=["SKR"]), "InvalidRequest", "not offered at SFOT15")
-    fails(session, "get_quote", trip("SFOT15", "2025-06-20T17:00", "2025-06-22T17:00", sipp_code="STAR"),
-          "PermissionDenied", "25 or older")
+    fails(
+        session,
+        "get_quote",
+        trip("SFOT15", "2025-06-20T17:00", "2025-06-22T17:00", sipp_code="ECAR", extras_codes=["SKR"]),
+        "InvalidRequest",
+        "not offered at SFOT15",
+    )
+    fails(
+        session,
+        "get_quote",
+        trip("SFOT15", "2025-06-20T17:00", "2025-06-22T17:00", sipp_code="STAR"),
+        "PermissionDenied",
+        "25 or older",
+    )
 
 
 def test_opening_hours_and_after_hours_returns(session):
     sign_in(session, "Olivia", "Grant")
-    fails(session, "check_availability", trip("NYCC71", "2025-06-15T10:00", "2025-06-17T18:00"),
-          "InvalidRequest", "closed on Sundays")
-    fails(session, "check_availability", trip("NYCC71", "2025-06-16T06:30", "2025-06-17T18:00"),
-          "InvalidRequest", "open 07:00-19:00")
-    fails(session, "check_availability", trip("NYCC71", "2025-06-16T09:00", "2025-06-17T20:00"),
-          "InvalidRequest", "no after-hours return")
+    fails(
+        session,
+        "check_availability",
+        trip("NYCC71", "2025-06-15T10:00", "2025-06-17T18:00"),
+        "InvalidRequest",
+        "closed on Sundays",
+    )
+    fails(
+        session,
+        "check_availability",
+        trip("NYCC71", "2025-06-16T06:30", "2025-06-17T18:00"),
+        "InvalidRequest",
+        "open 07:00-19:00",
+    )
+    fails(
+        session,
+        "check_availability",
+        trip("NYCC71", "2025-06-16T09:00", "2025-06-17T20:00"),
+        "InvalidRequest",
+        "no after-hours return",
+    )
     sign_in(session, "Ellen", "Kowalski")  # State Street takes returns by key drop
     assert ok(session, "check_availability", trip("CHIC50", "2025-06-18T08:00", "2025-06-22T18:00"))["rental_days"] == 5
 
 
 def test_one_way_routes_and_drop_fees(session):
     sign_in(session, "Sam", "Whitaker")
-    quote = ok(session, "get_quote", trip("LAXT15", "2025-07-09T08:00", "2025-07-11T18:00", sipp_code="FCAR",
-                                          return_location_id="SFOT15"))
+    quote = ok(
+        session,
+        "get_quote",
+        trip("LAXT15", "2025-07-09T08:00", "2025-07-11T18:00", sipp_code="FCAR", return_location_id="SFOT15"),
+    )
     assert quote["drop_fee"] == 17500
-    same_city = ok(session, "check_availability", trip("LAXT15", "2025-07-09T08:00", "2025-07-11T12:00",
-                                                       return_location_id="LAXC61"))
+    same_city = ok(
+        session,
+        "check_availability",
+        trip("LAXT15", "2025-07-09T08:00", "2025-07-11T12:00", return_location_id="LAXC61"),
+    )
     assert same_city["drop_fee"] == 0
-    fails(session, "check_availability", trip("DENT15", "2025-07-09T08:00", "2025-07-11T18:00",
-                                              return_location_id="ORDT15"), "InvalidRequest", "not offered")
+    fails(
+        session,
+        "check_availability",
+        trip("DENT15", "2025-07-09T08:00", "2025-07-11T18:00", return_location_id="ORDT15"),
+        "InvalidRequest",
+        "not offered",
+    )
 
 
 # ---------------------------------------------------------------- booking rules
 
+
 def test_create_reservation_books_the_car_and_uses_up_the_fleet(session):
     def one_minivan(tables):
         next(f for f in tables["fleet"] if f["fleet_id"] == "SFOC10-MVAR")["units"] = 1
+
     restore_seed_with(session, one_minivan, CLOCK)
     sign_in(session, "Priya", "Raman")
     args = trip("SFOC10", "2025-06-24T09:00", "2025-06-26T09:00")
@@ -197,14 +252,27 @@ def test_create_reservation_books_the_car_and_uses_up_the_fleet(session):
 
 def test_renter_age_minimums(session):
     sign_in(session, "Olivia", "Grant")  # 19: New York rents from 18, California from 20
-    booked = ok(session, "create_reservation", trip("JFKT15", "2025-06-15T10:00", "2025-06-17T18:00", sipp_code="CCAR",
-                                                   return_location_id="NYCC71"))
+    booked = ok(
+        session,
+        "create_reservation",
+        trip("JFKT15", "2025-06-15T10:00", "2025-06-17T18:00", sipp_code="CCAR", return_location_id="NYCC71"),
+    )
     assert booked["young_renter_charge"] == 3 * 4200
-    fails(session, "create_reservation", trip("LAXT15", "2025-07-15T10:00", "2025-07-17T10:00", sipp_code="CCAR"),
-          "PermissionDenied", "at least 20 at LAXT15")
+    fails(
+        session,
+        "create_reservation",
+        trip("LAXT15", "2025-07-15T10:00", "2025-07-17T10:00", sipp_code="CCAR"),
+        "PermissionDenied",
+        "at least 20 at LAXT15",
+    )
     sign_in(session, "Jasmine", "Ortiz")
-    fails(session, "create_reservation", trip("LAXT15", "2025-06-27T15:00", "2025-06-29T15:00", sipp_code="LCAR"),
-          "PermissionDenied", "Luxury vehicles require renters 25")
+    fails(
+        session,
+        "create_reservation",
+        trip("LAXT15", "2025-06-27T15:00", "2025-06-29T15:00", sipp_code="LCAR"),
+        "PermissionDenied",
+        "Luxury vehicles require renters 25",
+    )
 
 
 def test_license_on_file_must_cover_the_return_date(session):
@@ -229,18 +297,27 @@ def test_points_redemption_rules(session):
     sign_in(session, "Grace", "Liu")
     args = trip("LAST15", "2025-07-10T12:00", "2025-07-15T12:00", sipp_code="STAR", payment_type="points")
     fails(session, "create_reservation", args, "Conflict", "needs 7,000 and you have 6,350")
-    fails(session, "create_reservation", {**args, "pickup_datetime": "2025-06-11T08:00",
-                                          "return_datetime": "2025-06-12T08:00"}, "InvalidRequest", "24 hours")
+    fails(
+        session,
+        "create_reservation",
+        {**args, "pickup_datetime": "2025-06-11T08:00", "return_datetime": "2025-06-12T08:00"},
+        "InvalidRequest",
+        "24 hours",
+    )
     booked = ok(session, "create_reservation", {**args, "return_datetime": "2025-07-14T12:00"})
     assert (booked["points_redeemed"], booked["base_charge"], booked["rate_per_day"]) == (5600, 0, 0)
     assert booked["estimated_total"] == booked["taxes_and_fees"]  # only taxes and fees are left to pay
     assert points(session, "Grace", "Liu") == 6350 - 5600
     posting = ok(session, "list_points_activity", {"page_size": 1})["results"][0]
     assert (posting["activity_type"], posting["points"], posting["confirmation_number"]) == (
-        "redemption", -5600, booked["confirmation_number"])
+        "redemption",
+        -5600,
+        booked["confirmation_number"],
+    )
 
 
 # ---------------------------------------------------------------- cancelling
+
 
 def test_cancel_pay_later_is_free_and_only_once(session):
     sign_in(session, "Marcus", "Bell")
@@ -249,8 +326,13 @@ def test_cancel_pay_later_is_free_and_only_once(session):
     assert (result["cancellation_fee"], result["refund_amount"]) == (0, 0)
     assert reservation(session, number)["status"] == "cancelled"
     fails(session, "cancel_reservation", {"confirmation_number": number}, "Conflict", "cancelled")
-    fails(session, "cancel_reservation", {"confirmation_number": booking("Ellen", "Kowalski")},
-          "PermissionDenied", "another member")
+    fails(
+        session,
+        "cancel_reservation",
+        {"confirmation_number": booking("Ellen", "Kowalski")},
+        "PermissionDenied",
+        "another member",
+    )
     fails(session, "cancel_reservation", {"confirmation_number": "K0000000000"}, "NotFound", "Reservation")
 
 
@@ -277,6 +359,7 @@ def test_cancelled_rewards_refund_points_only_24_hours_ahead(session):
 
 # ---------------------------------------------------------------- changing a reservation
 
+
 def test_modify_reprices_the_trip(session):
     sign_in(session, "Marcus", "Bell")
     number = booking("Marcus", "Bell")
@@ -285,17 +368,29 @@ def test_modify_reprices_the_trip(session):
     assert (after["rental_days"], after["base_charge"]) == (5, 5 * before["rate_per_day"])
     assert after["estimated_total"] > before["estimated_total"]
     fails(session, "modify_reservation", {"confirmation_number": number}, "InvalidRequest", "Nothing to change")
-    fails(session, "modify_reservation", {"confirmation_number": number, "flight_number": "AMERICAN"},
-          "InvalidRequest", "flight_number")
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": number, "flight_number": "AMERICAN"},
+        "InvalidRequest",
+        "flight_number",
+    )
 
 
 def test_prepaid_trips_cannot_move_within_24_hours_but_flights_can(session):
     sign_in(session, "Luis", "Romero")
     number = booking("Luis", "Romero")
-    fails(session, "modify_reservation", {"confirmation_number": number, "pickup_datetime": "2025-06-11T14:00"},
-          "PermissionDenied", "within 24 hours")
-    assert ok(session, "modify_reservation", {"confirmation_number": number,
-                                              "flight_number": "b6 1124"})["flight_number"] == "B61124"
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": number, "pickup_datetime": "2025-06-11T14:00"},
+        "PermissionDenied",
+        "within 24 hours",
+    )
+    assert (
+        ok(session, "modify_reservation", {"confirmation_number": number, "flight_number": "b6 1124"})["flight_number"]
+        == "B61124"
+    )
 
 
 def test_round_trip_return_follows_a_new_pickup_location(session):
@@ -315,28 +410,49 @@ def test_changing_a_reward_rental_adjusts_points(session):
     changed = ok(session, "modify_reservation", {"confirmation_number": number, "return_datetime": "2025-06-18T12:00"})
     assert changed["points_redeemed"] == 4 * 1300
     assert points(session, "Isabel", "Moreno") == 4600 + 3 * 1300
-    fails(session, "modify_reservation", {"confirmation_number": number, "return_datetime": "2025-06-28T12:00"},
-          "Conflict", "Not enough Gold Plus Rewards points")
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": number, "return_datetime": "2025-06-28T12:00"},
+        "Conflict",
+        "Not enough Gold Plus Rewards points",
+    )
 
 
 def test_a_class_change_is_checked_like_a_new_booking(session):
     sign_in(session, "Jasmine", "Ortiz")
     booked = ok(session, "create_reservation", trip("LAXT15", "2025-06-27T15:00", "2025-06-29T15:00", sipp_code="PCAR"))
-    fails(session, "modify_reservation", {"confirmation_number": booked["confirmation_number"], "sipp_code": "STAR"},
-          "PermissionDenied", "25 or older")
-    fails(session, "modify_reservation", {"confirmation_number": booked["confirmation_number"],
-                                          "return_location_id": "DENT15"}, "InvalidRequest", "not offered")
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": booked["confirmation_number"], "sipp_code": "STAR"},
+        "PermissionDenied",
+        "25 or older",
+    )
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": booked["confirmation_number"], "return_location_id": "DENT15"},
+        "InvalidRequest",
+        "not offered",
+    )
 
 
 # ---------------------------------------------------------------- extras and drivers
+
 
 def test_extras_limits(session):
     sign_in(session, "Sofia", "Russo")
     number = booking("Sofia", "Russo")
     seats = ok(session, "add_extra", {"confirmation_number": number, "code": "cst", "quantity": 2})
     assert seats["extras"] == [{"code": "CST", "quantity": 2}] and seats["extras_charge"] == 2 * 7 * 1399
-    fails(session, "add_extra", {"confirmation_number": number, "code": "BST", "quantity": 2}, "InvalidRequest",
-          "3 child seats")
+    fails(
+        session,
+        "add_extra",
+        {"confirmation_number": number, "code": "BST", "quantity": 2},
+        "InvalidRequest",
+        "3 child seats",
+    )
     fails(session, "add_extra", {"confirmation_number": number, "code": "CST"}, "InvalidRequest", "At most 2")
     ok(session, "add_extra", {"confirmation_number": number, "code": "LDW"})
     fails(session, "add_extra", {"confirmation_number": number, "code": "LDW"}, "Conflict", "already")
@@ -357,27 +473,74 @@ def test_remove_extra_reprices(session):
 def test_additional_driver_fees_and_age(session):
     sign_in(session, "Nina", "Alvarez")
     number = booking("Nina", "Alvarez")  # 7 days
-    spouse = ok(session, "add_additional_driver", {"confirmation_number": number, "first_name": "Diego",
-                                                   "last_name": "Alvarez", "date_of_birth": "1982-06-03",
-                                                   "relationship": "spouse"})
+    spouse = ok(
+        session,
+        "add_additional_driver",
+        {
+            "confirmation_number": number,
+            "first_name": "Diego",
+            "last_name": "Alvarez",
+            "date_of_birth": "1982-06-03",
+            "relationship": "spouse",
+        },
+    )
     assert spouse["additional_driver_charge"] == 0 and spouse["additional_drivers"][0]["fee_waived"] is True
-    friend = ok(session, "add_additional_driver", {"confirmation_number": number, "first_name": "Carmen",
-                                                   "last_name": "Vega", "date_of_birth": "2002-08-30",
-                                                   "relationship": "friend"})
+    friend = ok(
+        session,
+        "add_additional_driver",
+        {
+            "confirmation_number": number,
+            "first_name": "Carmen",
+            "last_name": "Vega",
+            "date_of_birth": "2002-08-30",
+            "relationship": "friend",
+        },
+    )
     assert friend["additional_driver_charge"] == 7 * 1350
     assert friend["young_renter_charge"] == 7 * 2500  # Carmen is 22
-    fails(session, "add_additional_driver", {"confirmation_number": number, "first_name": "carmen",
-                                             "last_name": "VEGA", "date_of_birth": "2002-08-30",
-                                             "relationship": "friend"}, "Conflict", "already")
-    fails(session, "add_additional_driver", {"confirmation_number": number, "first_name": "Leo",
-                                             "last_name": "Alvarez", "date_of_birth": "2010-01-01",
-                                             "relationship": "child"}, "PermissionDenied", "at least 20")
-    fails(session, "add_additional_driver", {"confirmation_number": number, "first_name": "Leo",
-                                             "last_name": "Alvarez", "date_of_birth": "1990-02-30",
-                                             "relationship": "sibling"}, "InvalidRequest", "not a valid date")
+    fails(
+        session,
+        "add_additional_driver",
+        {
+            "confirmation_number": number,
+            "first_name": "carmen",
+            "last_name": "VEGA",
+            "date_of_birth": "2002-08-30",
+            "relationship": "friend",
+        },
+        "Conflict",
+        "already",
+    )
+    fails(
+        session,
+        "add_additional_driver",
+        {
+            "confirmation_number": number,
+            "first_name": "Leo",
+            "last_name": "Alvarez",
+            "date_of_birth": "2010-01-01",
+            "relationship": "child",
+        },
+        "PermissionDenied",
+        "at least 20",
+    )
+    fails(
+        session,
+        "add_additional_driver",
+        {
+            "confirmation_number": number,
+            "first_name": "Leo",
+            "last_name": "Alvarez",
+            "date_of_birth": "1990-02-30",
+            "relationship": "sibling",
+        },
+        "InvalidRequest",
+        "not a valid date",
+    )
 
 
 # ---------------------------------------------------------------- Gold Plus Rewards
+
 
 def test_points_transfer_only_to_the_partner(session):
     sign_in(session, "Aisha", "Mohammed")
@@ -385,8 +548,13 @@ def test_points_transfer_only_to_the_partner(session):
     result = ok(session, "transfer_points", {"recipient_member_number": omar, "points": 1500})
     assert (result["points_balance"], result["recipient_name"]) == (7850 - 1500, "Omar Mohammed")
     assert points(session, "Omar", "Mohammed") == 950 + 1500
-    fails(session, "transfer_points", {"recipient_member_number": member("Anjali", "Patel")["member_number"],
-                                       "points": 100}, "PermissionDenied", "spouse or domestic partner")
+    fails(
+        session,
+        "transfer_points",
+        {"recipient_member_number": member("Anjali", "Patel")["member_number"], "points": 100},
+        "PermissionDenied",
+        "spouse or domestic partner",
+    )
     fails(session, "transfer_points", {"recipient_member_number": omar, "points": 150}, "InvalidRequest", "100")
     fails(session, "transfer_points", {"recipient_member_number": omar, "points": 99900}, "Conflict", "Not enough")
 
@@ -403,10 +571,16 @@ def test_points_activity_is_newest_first_and_paginated(session):
 
 def test_profile_updates_are_validated(session):
     sign_in(session, "Kevin", "O'Brien")
-    profile = ok(session, "update_member_profile", {"email": "Kevin.OBrien@fastmail.com", "phone": "+1 (617) 555-0377",
-                                                    "preferred_sipp_code": "sfar"})
+    profile = ok(
+        session,
+        "update_member_profile",
+        {"email": "Kevin.OBrien@fastmail.com", "phone": "+1 (617) 555-0377", "preferred_sipp_code": "sfar"},
+    )
     assert (profile["email"], profile["phone"], profile["preferred_sipp_code"]) == (
-        "kevin.obrien@fastmail.com", "617-555-0377", "SFAR")
+        "kevin.obrien@fastmail.com",
+        "617-555-0377",
+        "SFAR",
+    )
     fails(session, "update_member_profile", {"email": member("Dev", "Patel")["email"]}, "Conflict", "already used")
     fails(session, "update_member_profile", {"phone": "555-0377"}, "InvalidRequest", "10-digit")
     fails(session, "update_member_profile", {"license_expiration": "2025-06-01"}, "InvalidRequest", "future")
@@ -416,6 +590,7 @@ def test_profile_updates_are_validated(session):
 
 # ---------------------------------------------------------------- reservations list and counter pickup
 
+
 def test_list_reservations_paginates_and_filters(session):
     sign_in(session, "Owen", "Young")
     mine = [r for r in SEED["reservations"] if r["member_number"] == member("Owen", "Young")["member_number"]]
@@ -424,16 +599,20 @@ def test_list_reservations_paginates_and_filters(session):
     listed = [r["pickup_datetime"] for r in first["results"] + rest["results"]]
     assert len(listed) == len(mine) and listed == sorted(listed, reverse=True)
     confirmed = ok(session, "list_reservations", {"status": "confirmed"})["results"]
-    assert {r["confirmation_number"] for r in confirmed} == {r["confirmation_number"] for r in mine
-                                                            if r["status"] == "confirmed"}
+    assert {r["confirmation_number"] for r in confirmed} == {
+        r["confirmation_number"] for r in mine if r["status"] == "confirmed"
+    }
 
 
 def test_get_reservation_needs_the_matching_last_name(session):
     number = booking("George", "Papadopoulos")
-    assert ok(session, "get_reservation", {"confirmation_number": number.lower(), "last_name": "papadopoulos"})[
-        "sipp_code"] == "LCAR"
-    fails(session, "get_reservation", {"confirmation_number": number, "last_name": "Smith"}, "NotFound",
-          "last name")
+    assert (
+        ok(session, "get_reservation", {"confirmation_number": number.lower(), "last_name": "papadopoulos"})[
+            "sipp_code"
+        ]
+        == "LCAR"
+    )
+    fails(session, "get_reservation", {"confirmation_number": number, "last_name": "Smith"}, "NotFound", "last name")
 
 
 def test_counter_pickup_checks_time_and_license(session):
@@ -444,8 +623,14 @@ def test_counter_pickup_checks_time_and_license(session):
     fails(session, "present_license_at_counter", args, "Conflict", "Too early", caller="user")
     session.reset("seed", CLOCK)  # 10:00 in Denver, pickup at 10:30
     sign_in(session, "Hannah", "Novak")
-    fails(session, "present_license_at_counter", {**args, "license_number": "000000000"}, "PermissionDenied",
-          "doesn't match", caller="user")
+    fails(
+        session,
+        "present_license_at_counter",
+        {**args, "license_number": "000000000"},
+        "PermissionDenied",
+        "doesn't match",
+        caller="user",
+    )
     agreement = ok(session, "present_license_at_counter", args, caller="user")
     assert (agreement["status"], agreement["vehicle"]) == ("open", "Toyota RAV4")
     assert session.dump()["rental_agreements"][agreement["agreement_number"]]["confirmation_number"] == number
@@ -456,8 +641,17 @@ def test_counter_pickup_checks_time_and_license(session):
 def test_an_expired_license_is_refused_at_the_counter(session):
     def expired(tables):
         next(m for m in tables["members"] if m["first_name"] == "Hannah")["license_expiration"] = "2025-06-01"
+
     restore_seed_with(session, expired, CLOCK)
     sign_in(session, "Hannah", "Novak")
-    fails(session, "present_license_at_counter", {"confirmation_number": booking("Hannah", "Novak"),
-                                                  "license_number": member("Hannah", "Novak")["license_number"]},
-          "PermissionDenied", "expired", caller="user")
+    fails(
+        session,
+        "present_license_at_counter",
+        {
+            "confirmation_number": booking("Hannah", "Novak"),
+            "license_number": member("Hannah", "Novak")["license_number"],
+        },
+        "PermissionDenied",
+        "expired",
+        caller="user",
+    )

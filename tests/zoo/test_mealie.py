@@ -38,8 +38,11 @@ def slist(name: str) -> str:
 
 
 def item(list_name: str, text: str) -> str:
-    return next(i["id"] for i in SEED["shopping_list_items"] if i["shopping_list_id"] == slist(list_name)
-                and (FOODS.get(i["food_id"]) == text or i["note"] == text))
+    return next(
+        i["id"]
+        for i in SEED["shopping_list_items"]
+        if i["shopping_list_id"] == slist(list_name) and (FOODS.get(i["food_id"]) == text or i["note"] == text)
+    )
 
 
 def login(session: ToolSession, username: str) -> dict:
@@ -51,6 +54,7 @@ def items_of(session: ToolSession, list_name: str) -> list[dict]:
 
 
 # ---------------------------------------------------------------- interface and signing in
+
 
 def test_tools_and_the_user_only_actions(session):
     assert len(SPEC.tools) == 23
@@ -65,14 +69,20 @@ def test_tools_and_the_user_only_actions(session):
 
 def test_every_call_needs_a_logged_in_user(session):
     fails(session, "get_recipes", {}, "PermissionDenied", "Not authenticated")
-    fails(session, "log_in", {"username": "grandpa"}, "PermissionDenied", "Incorrect username or password",
-          caller="user")
+    fails(
+        session, "log_in", {"username": "grandpa"}, "PermissionDenied", "Incorrect username or password", caller="user"
+    )
     me = login(session, "Marco.Delgado@gmail.com")
     assert (me["username"], me["household"], me["can_manage"], me["can_organize"]) == (
-        "marco", "Delgado Home", False, True)
+        "marco",
+        "Delgado Home",
+        False,
+        True,
+    )
 
 
 # ---------------------------------------------------------------- visibility and search
+
 
 def test_private_household_recipes_are_hidden_from_other_households(session):
     login(session, "elena")
@@ -98,8 +108,12 @@ def test_search_and_organizer_filters(session):
     def names(args):
         return [r["name"] for r in ok(session, "get_recipes", args)["items"]]
 
-    assert names({"tags": ["tacos"]}) == ["Black Bean Tacos with Mango Salsa", "Carne Asada", "Chicken Tinga Tacos",
-                                          "Sheet Pan Chicken Fajitas"]
+    assert names({"tags": ["tacos"]}) == [
+        "Black Bean Tacos with Mango Salsa",
+        "Carne Asada",
+        "Chicken Tinga Tacos",
+        "Sheet Pan Chicken Fajitas",
+    ]
     assert names({"tags": ["Tacos", "Vegetarian"], "require_all": True}) == ["Black Bean Tacos with Mango Salsa"]
     assert names({"foods": ["paneer"]}) == ["Palak Paneer"]
     assert names({"search": "chipotle chicken"}) == ["Chicken Tinga Tacos"]
@@ -125,8 +139,14 @@ def test_order_by_rating_puts_unrated_last(session):
     assert rated == sorted(rated, reverse=True) and items[-1]["rating"] is None
     assert items.index(next(r for r in items if r["rating"] is None)) == len(rated)
     newest = ok(session, "get_recipes", {"order_by": "date_updated", "order_direction": "desc", "per_page": 3})
-    updated = sorted((r["date_updated"] for r in SEED["recipes"] if r["group_id"] == DELGADO
-                      and r["household_id"] != recipe("Pozole Rojo")["household_id"]), reverse=True)[:3]
+    updated = sorted(
+        (
+            r["date_updated"]
+            for r in SEED["recipes"]
+            if r["group_id"] == DELGADO and r["household_id"] != recipe("Pozole Rojo")["household_id"]
+        ),
+        reverse=True,
+    )[:3]
     assert [recipe(r["name"])["date_updated"] for r in newest["items"]] == updated
     made = ok(session, "get_recipes", {"order_by": "last_made", "per_page": 100})["items"]
     dates = [r["last_made"] for r in made if r["last_made"]]
@@ -139,7 +159,8 @@ def test_a_recipe_scaled_to_servings(session):
     doubled = ok(session, "get_recipe", {"slug": "chicken-tinga-tacos", "servings": 8})
     assert doubled["scale"] == 2
     assert [i["quantity"] for i in doubled["recipe_ingredient"]] == [
-        i["quantity"] * 2 if i["quantity"] is not None else None for i in base["recipe_ingredient"]]
+        i["quantity"] * 2 if i["quantity"] is not None else None for i in base["recipe_ingredient"]
+    ]
     assert doubled["recipe_ingredient"][0]["display"] == "3 pounds chicken thighs, boneless, skinless"
     assert base["recipe_ingredient"][0]["display"] == "1 1/2 pounds chicken thighs, boneless, skinless"
     assert [c["user"]["username"] for c in base["comments"]] == ["marco", "sofia", "nate"]
@@ -149,32 +170,49 @@ def test_a_recipe_scaled_to_servings(session):
 
 # ---------------------------------------------------------------- editing recipes
 
+
 def test_a_locked_recipe_is_only_edited_by_its_owner(session):
     login(session, "marco")
-    fails(session, "update_recipe", {"slug": "chicken-tikka-masala", "description": "x"}, "PermissionDenied",
-          "locked")
+    fails(session, "update_recipe", {"slug": "chicken-tikka-masala", "description": "x"}, "PermissionDenied", "locked")
     login(session, "elena")
     assert ok(session, "update_recipe", {"slug": "chicken-tikka-masala", "recipe_servings": 8})["recipe_servings"] == 8
 
 
 def test_households_can_lock_out_edits_from_other_households(session):
     login(session, "elena")
-    fails(session, "update_recipe", {"slug": "grilled-veggie-skewers", "total_time": "30 minutes"},
-          "PermissionDenied", "doesn't allow edits from other households")
+    fails(
+        session,
+        "update_recipe",
+        {"slug": "grilled-veggie-skewers", "total_time": "30 minutes"},
+        "PermissionDenied",
+        "doesn't allow edits from other households",
+    )
     login(session, "priya")  # same household as the owner, Nate
-    assert ok(session, "update_recipe", {"slug": "grilled-veggie-skewers",
-                                         "total_time": "30 minutes"})["total_time"] == "30 minutes"
+    assert (
+        ok(session, "update_recipe", {"slug": "grilled-veggie-skewers", "total_time": "30 minutes"})["total_time"]
+        == "30 minutes"
+    )
     login(session, "nate")  # Delgado Home doesn't lock other households out
     assert ok(session, "update_recipe", {"slug": "guacamole", "description": "Extra lime."})["description"] == (
-        "Extra lime.")
+        "Extra lime."
+    )
 
 
 def test_only_the_owner_locks_or_unlocks(session):
     login(session, "marco")
-    fails(session, "update_recipe", {"slug": "spaghetti-bolognese", "locked": True}, "PermissionDenied",
-          "Only the recipe's owner")
+    fails(
+        session,
+        "update_recipe",
+        {"slug": "spaghetti-bolognese", "locked": True},
+        "PermissionDenied",
+        "Only the recipe's owner",
+    )
     assert ok(session, "update_recipe", {"slug": "spaghetti-bolognese", "public": True})["settings"] == {
-        "public": True, "show_nutrition": True, "disable_comments": False, "locked": False}
+        "public": True,
+        "show_nutrition": True,
+        "disable_comments": False,
+        "locked": False,
+    }
     login(session, "elena")
     assert ok(session, "update_recipe", {"slug": "spaghetti-bolognese", "locked": True})["settings"]["locked"] is True
     fails(session, "update_recipe", {"slug": "spaghetti-bolognese"}, "InvalidRequest", "Nothing to update")
@@ -182,8 +220,13 @@ def test_only_the_owner_locks_or_unlocks(session):
 
 def test_tags_replace_the_list_and_new_ones_need_can_organize(session):
     login(session, "sofia")
-    fails(session, "update_recipe", {"slug": "chocolate-chip-cookies", "tags": ["Sleepover"]}, "PermissionDenied",
-          "can organize")
+    fails(
+        session,
+        "update_recipe",
+        {"slug": "chocolate-chip-cookies", "tags": ["Sleepover"]},
+        "PermissionDenied",
+        "can organize",
+    )
     result = ok(session, "update_recipe", {"slug": "chocolate-chip-cookies", "tags": ["picnic", "Kid Favorite"]})
     assert [t["name"] for t in result["tags"]] == ["Kid Favorite", "Picnic"]  # Vegetarian was not sent: gone
     login(session, "carmen")
@@ -202,30 +245,57 @@ def test_renaming_changes_the_slug_which_must_stay_unique(session):
 
 def test_create_a_recipe(session):
     login(session, "owen")  # Hartley House makes new recipes public
-    new = ok(session, "create_recipe", {
-        "name": "Crème Brûlée", "recipe_servings": 6, "recipe_category": ["Dessert"],
-        "recipe_ingredient": [{"quantity": 2, "unit": "cup", "food": "heavy cream"},
-                              {"quantity": 0.5, "unit": "cup", "food": "granulated sugar",
-                               "note": "plus more to torch"},
-                              {"note": "a vanilla bean"}],
-        "recipe_instructions": ["Bake the custards in a water bath.", "Torch the sugar."]})
+    new = ok(
+        session,
+        "create_recipe",
+        {
+            "name": "Crème Brûlée",
+            "recipe_servings": 6,
+            "recipe_category": ["Dessert"],
+            "recipe_ingredient": [
+                {"quantity": 2, "unit": "cup", "food": "heavy cream"},
+                {"quantity": 0.5, "unit": "cup", "food": "granulated sugar", "note": "plus more to torch"},
+                {"note": "a vanilla bean"},
+            ],
+            "recipe_instructions": ["Bake the custards in a water bath.", "Torch the sugar."],
+        },
+    )
     assert (new["slug"], new["settings"]["public"], new["household_id"]) == (
-        "creme-brulee", True, recipe("Beef Wellington", HARTLEY)["household_id"])
+        "creme-brulee",
+        True,
+        recipe("Beef Wellington", HARTLEY)["household_id"],
+    )
     assert [i["display"] for i in new["recipe_ingredient"]] == [
-        "2 cups heavy cream", "1/2 cup granulated sugar, plus more to torch", "a vanilla bean"]
+        "2 cups heavy cream",
+        "1/2 cup granulated sugar, plus more to torch",
+        "a vanilla bean",
+    ]
     assert [s["text"] for s in new["recipe_instructions"]] == ["Bake the custards in a water bath.", "Torch the sugar."]
-    new_foods = [f for key, f in session.dump()["ingredient_foods"].items() if f["group_id"] == HARTLEY
-                 and f["name"] in ("heavy cream", "granulated sugar")]
+    new_foods = [
+        f
+        for key, f in session.dump()["ingredient_foods"].items()
+        if f["group_id"] == HARTLEY and f["name"] in ("heavy cream", "granulated sugar")
+    ]
     assert len(new_foods) == 2  # the supper club had neither food: both were added to its group
     fails(session, "create_recipe", {"name": "crème brûlée!"}, "Conflict", "creme-brulee")
-    fails(session, "create_recipe", {"name": "Tart", "recipe_ingredient": [{"quantity": 1, "unit": "handful",
-                                                                            "food": "salt"}]},
-          "InvalidRequest", "Unknown unit 'handful'")
-    fails(session, "create_recipe", {"name": "Tart", "recipe_ingredient": [{"quantity": 1}]}, "InvalidRequest",
-          "a food or a note")
+    fails(
+        session,
+        "create_recipe",
+        {"name": "Tart", "recipe_ingredient": [{"quantity": 1, "unit": "handful", "food": "salt"}]},
+        "InvalidRequest",
+        "Unknown unit 'handful'",
+    )
+    fails(
+        session,
+        "create_recipe",
+        {"name": "Tart", "recipe_ingredient": [{"quantity": 1}]},
+        "InvalidRequest",
+        "a food or a note",
+    )
 
 
 # ---------------------------------------------------------------- ratings, comments, sharing, cooking
+
 
 def test_ratings_average_per_user(session):
     login(session, "marco")
@@ -243,8 +313,13 @@ def test_ratings_average_per_user(session):
 def test_comments_can_be_turned_off(session):
     login(session, "marco")
     turkey = recipe("Thanksgiving Roast Turkey")["id"]
-    fails(session, "create_comment", {"recipe_id": turkey, "text": "Brine longer"}, "PermissionDenied",
-          "Comments are turned off")
+    fails(
+        session,
+        "create_comment",
+        {"recipe_id": turkey, "text": "Brine longer"},
+        "PermissionDenied",
+        "Comments are turned off",
+    )
     login(session, "elena")
     ok(session, "update_recipe", {"slug": "thanksgiving-roast-turkey", "disable_comments": False})
     login(session, "marco")
@@ -261,31 +336,52 @@ def test_share_links_expire(session):
     assert default["url"].endswith(f"/shared/r/{default['id']}")
     dated = ok(session, "create_recipe_share_token", {"recipe_id": bread, "expires_at": "2025-03-20"})
     assert dated["expires_at"] == "2025-03-20T23:59:59Z"
-    fails(session, "create_recipe_share_token", {"recipe_id": bread, "expires_at": "2025-03-11"}, "InvalidRequest",
-          "in the future")
-    fails(session, "create_recipe_share_token", {"recipe_id": bread, "expires_at": "next week"}, "InvalidRequest",
-          "expires_at must be")
+    fails(
+        session,
+        "create_recipe_share_token",
+        {"recipe_id": bread, "expires_at": "2025-03-11"},
+        "InvalidRequest",
+        "in the future",
+    )
+    fails(
+        session,
+        "create_recipe_share_token",
+        {"recipe_id": bread, "expires_at": "next week"},
+        "InvalidRequest",
+        "expires_at must be",
+    )
     fails(session, "create_recipe_share_token", {"recipe_id": recipe("Pozole Rojo")["id"]}, "NotFound", "not found")
 
 
 def test_marking_a_recipe_made_is_the_users(session):
     login(session, "luis")
-    event = ok(session, "mark_recipe_made", {"slug": "weeknight-fried-rice", "note": "Added leftover chicken."},
-               caller="user")
+    event = ok(
+        session, "mark_recipe_made", {"slug": "weeknight-fried-rice", "note": "Added leftover chicken."}, caller="user"
+    )
     assert (event["subject"], event["event_message"], event["user_id"]) == (
-        "Made this", "Added leftover chicken.", user("luis"))
+        "Made this",
+        "Added leftover chicken.",
+        user("luis"),
+    )
     made = ok(session, "get_recipe", {"slug": "weeknight-fried-rice"})["last_made"]
     assert made == event["timestamp"] and made.startswith("2025-03-12")
 
 
 # ---------------------------------------------------------------- meal plans
 
+
 def test_meal_plans_are_per_household_and_by_date(session):
     login(session, "elena")
     week = ok(session, "get_mealplans", {"start_date": "2025-03-13", "end_date": "2025-03-15"})["items"]
     assert [(e["date"], e["entry_type"]) for e in week] == [
-        ("2025-03-13", "dinner"), ("2025-03-13", "side"), ("2025-03-14", "dinner"), ("2025-03-15", "breakfast"),
-        ("2025-03-15", "dinner"), ("2025-03-15", "side"), ("2025-03-15", "side")]
+        ("2025-03-13", "dinner"),
+        ("2025-03-13", "side"),
+        ("2025-03-14", "dinner"),
+        ("2025-03-15", "breakfast"),
+        ("2025-03-15", "dinner"),
+        ("2025-03-15", "side"),
+        ("2025-03-15", "side"),
+    ]
     assert week[2]["recipe"] is None and week[2]["title"] == "Pizza night"
     fails(session, "get_mealplans", {"start_date": "03/13/2025"}, "InvalidRequest", "date like")
     maple = next(p["id"] for p in SEED["group_meal_plans"] if p["title"] == "Date night out")
@@ -298,10 +394,20 @@ def test_create_and_delete_meal_plan_entries(session):
     assert entry["entry_type"] == "breakfast" and entry["id"] == max(p["id"] for p in SEED["group_meal_plans"]) + 1
     note = ok(session, "create_mealplan", {"date": "2025-03-21", "entry_type": "dinner", "title": "Sushi out"})
     assert note["recipe"] is None
-    fails(session, "create_mealplan", {"date": "2025-03-21", "entry_type": "dinner"}, "InvalidRequest",
-          "recipe_id or a title")
-    fails(session, "create_mealplan", {"date": "2025-03-21", "recipe_id": recipe("Mole Poblano")["id"]}, "NotFound",
-          "not found")
+    fails(
+        session,
+        "create_mealplan",
+        {"date": "2025-03-21", "entry_type": "dinner"},
+        "InvalidRequest",
+        "recipe_id or a title",
+    )
+    fails(
+        session,
+        "create_mealplan",
+        {"date": "2025-03-21", "recipe_id": recipe("Mole Poblano")["id"]},
+        "NotFound",
+        "not found",
+    )
     ok(session, "delete_mealplan", {"mealplan_id": note["id"]})
     assert str(note["id"]) not in session.dump()["group_meal_plans"]
 
@@ -318,8 +424,9 @@ def test_random_meal_follows_the_day_and_type_rules(session):
     again = ok(session, "create_random_mealplan", {"date": "2025-03-25"})
     assert again["recipe_id"] == tuesday["recipe_id"]  # the pick is seeded by date and type
     login(session, "priya")  # Maple Court only lets the picker choose vegetarian or vegan dinners
-    maple = ok(session, "get_recipe", {"slug": ok(session, "create_random_mealplan", {"date": "2025-03-26"})[
-        "recipe"]["slug"]})
+    maple = ok(
+        session, "get_recipe", {"slug": ok(session, "create_random_mealplan", {"date": "2025-03-26"})["recipe"]["slug"]}
+    )
     assert {t["name"] for t in maple["tags"]} & {"Vegetarian", "Vegan"}
 
 
@@ -337,14 +444,18 @@ def test_random_meal_with_no_matching_recipe(session):
 
 # ---------------------------------------------------------------- shopping lists
 
+
 def test_adding_a_recipe_merges_identical_unchecked_items(session):
     login(session, "elena")
     soup = recipe("Slow Cooker Chicken Tortilla Soup")["id"]
     before = {i["id"]: i for i in items_of(session, "Weekly Groceries")}
-    result = ok(session, "add_recipe_to_shopping_list", {"shopping_list_id": slist("Weekly Groceries"),
-                                                          "recipe_id": soup})
+    result = ok(
+        session, "add_recipe_to_shopping_list", {"shopping_list_id": slist("Weekly Groceries"), "recipe_id": soup}
+    )
     assert [(r["recipe_name"], r["recipe_quantity"]) for r in result["recipe_references"]] == [
-        ("Chicken Tinga Tacos", 1), ("Slow Cooker Chicken Tortilla Soup", 2)]
+        ("Chicken Tinga Tacos", 1),
+        ("Slow Cooker Chicken Tortilla Soup", 2),
+    ]
     after = {i["id"]: i for i in result["list_items"]}
     beans = item("Weekly Groceries", "black beans")
     assert (before[beans]["quantity"], after[beans]["quantity"]) == (1, 2)
@@ -353,26 +464,46 @@ def test_adding_a_recipe_merges_identical_unchecked_items(session):
     assert (before[onion]["quantity"], after[onion]["quantity"]) == (2, 3)
     # the chicken breasts on the list are checked, so the soup's chicken becomes a new line
     new = [i for key, i in after.items() if key not in before]
-    assert [(i["food"], i["quantity"], i["checked"]) for i in new] == [("chicken breasts", 1.5, False),
-                                                                      ("chicken broth", 4, False),
-                                                                      ("ground cumin", 2, False),
-                                                                      ("chili powder", 1, False),
-                                                                      ("kosher salt", 1, False)]
+    assert [(i["food"], i["quantity"], i["checked"]) for i in new] == [
+        ("chicken breasts", 1.5, False),
+        ("chicken broth", 4, False),
+        ("ground cumin", 2, False),
+        ("chili powder", 1, False),
+        ("kosher salt", 1, False),
+    ]
 
 
 def test_recipe_batches_scale_the_quantities(session):
     login(session, "priya")
-    result = ok(session, "add_recipe_to_shopping_list", {"shopping_list_id": slist("Trader Joe's"),
-                                                          "recipe_id": recipe("Vegetable Biryani")["id"],
-                                                          "recipe_increment_quantity": 1.5})
+    result = ok(
+        session,
+        "add_recipe_to_shopping_list",
+        {
+            "shopping_list_id": slist("Trader Joe's"),
+            "recipe_id": recipe("Vegetable Biryani")["id"],
+            "recipe_increment_quantity": 1.5,
+        },
+    )
     rice = next(i for i in result["list_items"] if i["food"] == "basmati rice")
     assert (rice["quantity"], rice["display"]) == (3, "3 cups basmati rice, soaked 30 minutes")
-    fails(session, "add_recipe_to_shopping_list", {"shopping_list_id": slist("Trader Joe's"),
-                                                   "recipe_id": recipe("Dal Tadka")["id"],
-                                                   "recipe_increment_quantity": 0}, "InvalidRequest", "more than 0")
-    fails(session, "add_recipe_to_shopping_list", {"shopping_list_id": slist("Weekly Groceries"),
-                                                   "recipe_id": recipe("Dal Tadka")["id"]},
-          "NotFound", "Shopping list")
+    fails(
+        session,
+        "add_recipe_to_shopping_list",
+        {
+            "shopping_list_id": slist("Trader Joe's"),
+            "recipe_id": recipe("Dal Tadka")["id"],
+            "recipe_increment_quantity": 0,
+        },
+        "InvalidRequest",
+        "more than 0",
+    )
+    fails(
+        session,
+        "add_recipe_to_shopping_list",
+        {"shopping_list_id": slist("Weekly Groceries"), "recipe_id": recipe("Dal Tadka")["id"]},
+        "NotFound",
+        "Shopping list",
+    )
 
 
 def test_new_items_merge_by_note_or_by_food_and_unit(session):
@@ -380,24 +511,38 @@ def test_new_items_merge_by_note_or_by_food_and_unit(session):
     weekly = slist("Weekly Groceries")
     merged = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "note": "paper towels"})
     assert merged["created_items"] == [] and merged["updated_items"][0]["quantity"] == 2
-    eggs = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": "eggs", "unit": "doz",
-                                                     "quantity": 2})
+    eggs = ok(
+        session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": "eggs", "unit": "doz", "quantity": 2}
+    )
     dozen = eggs["updated_items"][0]
     assert (dozen["id"], dozen["quantity"]) == (item("Weekly Groceries", "egg"), 3)
     loose = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": "egg", "quantity": 6})
     assert loose["created_items"][0]["display"] == "6 eggs"  # no unit: a separate line
-    fails(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": "dragonfruit"}, "NotFound",
-          "Food 'dragonfruit'")
+    fails(
+        session,
+        "create_shopping_list_item",
+        {"shopping_list_id": weekly, "food": "dragonfruit"},
+        "NotFound",
+        "Food 'dragonfruit'",
+    )
     fails(session, "create_shopping_list_item", {"shopping_list_id": weekly}, "InvalidRequest", "note or a food")
-    fails(session, "create_shopping_list_item", {"shopping_list_id": weekly, "note": "x", "quantity": 0},
-          "InvalidRequest", "more than 0")
+    fails(
+        session,
+        "create_shopping_list_item",
+        {"shopping_list_id": weekly, "note": "x", "quantity": 0},
+        "InvalidRequest",
+        "more than 0",
+    )
 
 
 def test_checked_items_drop_their_recipe_links(session):
     login(session, "jess")
     beet_salad = recipe("Roasted Beet Salad", HARTLEY)["id"]
-    lines = [i["id"] for i in items_of(session, "Supper Club Shop")
-             if any(r["recipe_id"] == beet_salad for r in i["recipe_references"])]
+    lines = [
+        i["id"]
+        for i in items_of(session, "Supper Club Shop")
+        if any(r["recipe_id"] == beet_salad for r in i["recipe_references"])
+    ]
     assert len(lines) == 6
     result = ok(session, "update_shopping_list_items", {"item_ids": lines[:3], "checked": True})
     assert [i["recipe_references"] for i in result["updated_items"]] == [[], [], []]
@@ -414,8 +559,11 @@ def test_an_unchecked_item_merges_into_its_twin(session):
     login(session, "marco")
     costco = slist("Costco Run")
     towels = item("Costco Run", "Kirkland paper towels")
-    twin = ok(session, "create_shopping_list_item", {"shopping_list_id": costco, "note": "Kirkland paper towels",
-                                                     "quantity": 2})["created_items"][0]  # the old one is checked
+    twin = ok(
+        session,
+        "create_shopping_list_item",
+        {"shopping_list_id": costco, "note": "Kirkland paper towels", "quantity": 2},
+    )["created_items"][0]  # the old one is checked
     result = ok(session, "update_shopping_list_items", {"item_ids": [towels], "checked": False})
     assert [i["id"] for i in result["deleted_items"]] == [towels]
     assert (result["updated_items"][0]["id"], result["updated_items"][0]["quantity"]) == (twin["id"], 3)
@@ -424,15 +572,25 @@ def test_an_unchecked_item_merges_into_its_twin(session):
 
 def test_items_of_other_households_are_out_of_reach(session):
     login(session, "elena")
-    fails(session, "update_shopping_list_items", {"item_ids": [item("Trader Joe's", "tofu")], "checked": True},
-          "NotFound", "Shopping list")
+    fails(
+        session,
+        "update_shopping_list_items",
+        {"item_ids": [item("Trader Joe's", "tofu")], "checked": True},
+        "NotFound",
+        "Shopping list",
+    )
     fails(session, "update_shopping_list_items", {"item_ids": ["nope"], "checked": True}, "NotFound", "'nope'")
     fails(session, "get_shopping_list", {"shopping_list_id": slist("Mercado")}, "NotFound", "Shopping list")
     assert [s["name"] for s in ok(session, "get_shopping_lists", {})] == [
-        "Costco Run", "Luis's Birthday BBQ", "Target", "Weekly Groceries"]
+        "Costco Run",
+        "Luis's Birthday BBQ",
+        "Target",
+        "Weekly Groceries",
+    ]
 
 
 # ---------------------------------------------------------------- cookbooks
+
 
 def test_cookbooks_show_their_households_recipes(session):
     login(session, "elena")
@@ -446,18 +604,36 @@ def test_cookbooks_show_their_households_recipes(session):
 
 def test_creating_a_cookbook_stores_a_canonical_filter(session):
     login(session, "luis")
-    book = ok(session, "create_cookbook", {"name": "Dorm Food", "query_filter_string":
-                                           'tags.name = "quick" and tags.name IN ["kid favorite"]'})
+    book = ok(
+        session,
+        "create_cookbook",
+        {"name": "Dorm Food", "query_filter_string": 'tags.name = "quick" and tags.name IN ["kid favorite"]'},
+    )
     assert (book["slug"], book["position"]) == ("dorm-food", 5)
     assert book["query_filter_string"] == 'tags.name CONTAINS ALL ["Kid Favorite", "Quick"]'
     names = [r["name"] for r in ok(session, "get_recipes", {"cookbook": "dorm-food"})["items"]]
     assert names == ["Air Fryer Chicken Tenders", "Buttermilk Pancakes", "Margherita Flatbread Pizza"]
-    fails(session, "create_cookbook", {"name": "dorm food", "query_filter_string": "rating > 3"}, "Conflict",
-          "already has a cookbook")
-    fails(session, "create_cookbook", {"name": "Bad", "query_filter_string": "tags.colour IN [\"red\"]"},
-          "InvalidRequest", "unknown attribute")
-    fails(session, "create_cookbook", {"name": "Empty", "query_filter_string": " "}, "InvalidRequest",
-          "needs a query filter")
+    fails(
+        session,
+        "create_cookbook",
+        {"name": "dorm food", "query_filter_string": "rating > 3"},
+        "Conflict",
+        "already has a cookbook",
+    )
+    fails(
+        session,
+        "create_cookbook",
+        {"name": "Bad", "query_filter_string": 'tags.colour IN ["red"]'},
+        "InvalidRequest",
+        "unknown attribute",
+    )
+    fails(
+        session,
+        "create_cookbook",
+        {"name": "Empty", "query_filter_string": " "},
+        "InvalidRequest",
+        "needs a query filter",
+    )
 
 
 def test_query_filter_parsing():
@@ -466,31 +642,45 @@ def test_query_filter_parsing():
     assert not matches(parse_filter('tags.name CONTAINS ALL ["Quick", "Spicy"]'), facts)
     assert not matches(parse_filter('recipe_category.name NOT IN ["Dinner"]'), facts)
     assert matches(parse_filter('recipe_category.name IN ["Mac and Cheese", "dinner"]'), facts)
-    assert canonical_filter(parse_filter('tags.name != "A" AND tags.name NOT IN ["B"] AND rating > 3'),
-                            lambda a, v: v) == 'rating > 3 AND tags.name NOT IN ["A", "B"]'
-    for bad in ('tags.name IN "x"', "rating >= high", 'rating IN ["4"]', "tags.name ~ x", 'tags.name IN []'):
+    assert (
+        canonical_filter(parse_filter('tags.name != "A" AND tags.name NOT IN ["B"] AND rating > 3'), lambda a, v: v)
+        == 'rating > 3 AND tags.name NOT IN ["A", "B"]'
+    )
+    for bad in ('tags.name IN "x"', "rating >= high", 'rating IN ["4"]', "tags.name ~ x", "tags.name IN []"):
         with pytest.raises(InvalidRequest):
             parse_filter(bad)
 
 
 # ---------------------------------------------------------------- household members
 
+
 def test_household_members_and_their_permissions(session):
     login(session, "marco")
     members = ok(session, "get_household_members", {})
     assert [m["username"] for m in members] == ["carmen", "elena", "luis", "marco", "sofia"]
-    fails(session, "set_member_permissions", {"user_id": user("luis"), "can_organize": True}, "PermissionDenied",
-          "manage this household")
+    fails(
+        session,
+        "set_member_permissions",
+        {"user_id": user("luis"), "can_organize": True},
+        "PermissionDenied",
+        "manage this household",
+    )
 
 
 def test_setting_permissions_sets_all_four(session):
     login(session, "elena")
     carmen = ok(session, "set_member_permissions", {"user_id": user("carmen"), "can_invite": True})
     assert (carmen["can_invite"], carmen["can_organize"], carmen["can_manage"]) == (True, False, False)
-    fails(session, "set_member_permissions", {"user_id": user("nate")}, "PermissionDenied",
-          "not a member of this household")
-    fails(session, "set_member_permissions", {"user_id": user("owen")}, "PermissionDenied",
-          "not a member of this group")
+    fails(
+        session,
+        "set_member_permissions",
+        {"user_id": user("nate")},
+        "PermissionDenied",
+        "not a member of this household",
+    )
+    fails(
+        session, "set_member_permissions", {"user_id": user("owen")}, "PermissionDenied", "not a member of this group"
+    )
     fails(session, "set_member_permissions", {"user_id": "ghost"}, "NotFound", "User not found")
     login(session, "carmen")  # losing can_organize bites at once
     fails(session, "update_recipe", {"slug": "horchata", "tags": ["Agua Fresca"]}, "PermissionDenied", "can organize")

@@ -37,13 +37,18 @@ def balance(session: ToolSession, account: str = PERSONAL) -> int:
     return ok(session, "get_balance", {"account_id": account})["balance"]
 
 
-def pay(session: ToolSession, who: str, amount: int, account: str = PERSONAL, dedupe: str = "d1",
-        reference: str = "TEST") -> dict:
-    return ok(session, "make_faster_payment", {"account_id": account, "payee_id": payee(who), "amount": amount,
-                                               "reference": reference, "dedupe_id": dedupe})
+def pay(
+    session: ToolSession, who: str, amount: int, account: str = PERSONAL, dedupe: str = "d1", reference: str = "TEST"
+) -> dict:
+    return ok(
+        session,
+        "make_faster_payment",
+        {"account_id": account, "payee_id": payee(who), "amount": amount, "reference": reference, "dedupe_id": dedupe},
+    )
 
 
 # ---------------------------------------------------------------- interface, accounts, balance
+
 
 def test_tools_and_the_in_app_approval_is_user_only(session):
     assert len(SPEC.tools) == 19
@@ -56,7 +61,10 @@ def test_tools_and_the_in_app_approval_is_user_only(session):
 def test_accounts_and_balance(session):
     accounts = ok(session, "list_accounts", {})
     assert [(a["type"], a["closed"]) for a in accounts] == [
-        ("uk_prepaid", True), ("uk_retail", False), ("uk_retail_joint", False)]
+        ("uk_prepaid", True),
+        ("uk_retail", False),
+        ("uk_retail_joint", False),
+    ]
     assert [o["preferred_name"] for o in accounts[2]["owners"]] == ["Alex Morgan", "Sam Patel"]
     result = ok(session, "get_balance", {"account_id": PERSONAL})
     in_pots = sum(p["balance"] for p in SEED["pots"] if p["current_account_id"] == PERSONAL and not p["deleted"])
@@ -66,6 +74,7 @@ def test_accounts_and_balance(session):
 
 
 # ---------------------------------------------------------------- pots
+
 
 def test_deposit_moves_money_once_per_dedupe_id(session):
     start = balance(session)
@@ -81,12 +90,27 @@ def test_deposit_moves_money_once_per_dedupe_id(session):
 
 
 def test_overdraft_money_cannot_go_into_a_pot(session):
-    fails(session, "deposit_into_pot", {"pot_id": pot("Rainy Day"), "source_account_id": PERSONAL,
-                                        "amount": 84238, "dedupe_id": "y"}, "Conflict", "overdraft can't be moved")
-    fails(session, "deposit_into_pot", {"pot_id": pot("Rainy Day"), "source_account_id": JOINT,
-                                        "amount": 100, "dedupe_id": "y"}, "InvalidRequest", "current account")
-    fails(session, "deposit_into_pot", {"pot_id": pot("Christmas 2024"), "source_account_id": PERSONAL,
-                                        "amount": 100, "dedupe_id": "y"}, "NotFound", "Pot")
+    fails(
+        session,
+        "deposit_into_pot",
+        {"pot_id": pot("Rainy Day"), "source_account_id": PERSONAL, "amount": 84238, "dedupe_id": "y"},
+        "Conflict",
+        "overdraft can't be moved",
+    )
+    fails(
+        session,
+        "deposit_into_pot",
+        {"pot_id": pot("Rainy Day"), "source_account_id": JOINT, "amount": 100, "dedupe_id": "y"},
+        "InvalidRequest",
+        "current account",
+    )
+    fails(
+        session,
+        "deposit_into_pot",
+        {"pot_id": pot("Christmas 2024"), "source_account_id": PERSONAL, "amount": 100, "dedupe_id": "y"},
+        "NotFound",
+        "Pot",
+    )
 
 
 def test_locked_pot_opens_only_after_its_date(session):
@@ -99,12 +123,20 @@ def test_locked_pot_opens_only_after_its_date(session):
 
 
 def test_withdraw_limits_and_delete_rules(session):
-    fails(session, "withdraw_from_pot", {"pot_id": pot("Bills"), "destination_account_id": PERSONAL, "amount": 15001,
-                                         "dedupe_id": "w"}, "Conflict", "only holds £150.00")
+    fails(
+        session,
+        "withdraw_from_pot",
+        {"pot_id": pot("Bills"), "destination_account_id": PERSONAL, "amount": 15001, "dedupe_id": "w"},
+        "Conflict",
+        "only holds £150.00",
+    )
     fails(session, "delete_pot", {"pot_id": pot("Bills")}, "Conflict", "Move the £150.00")
     fails(session, "delete_pot", {"pot_id": pot("House Deposit")}, "PermissionDenied", "locked")
-    ok(session, "withdraw_from_pot", {"pot_id": pot("Bills"), "destination_account_id": PERSONAL, "amount": 15000,
-                                      "dedupe_id": "w"})
+    ok(
+        session,
+        "withdraw_from_pot",
+        {"pot_id": pot("Bills"), "destination_account_id": PERSONAL, "amount": 15000, "dedupe_id": "w"},
+    )
     assert ok(session, "delete_pot", {"pot_id": pot("Bills")})["deleted"] is True
     fails(session, "update_pot", {"pot_id": pot("Bills"), "name": "Again"}, "NotFound", "Pot")
 
@@ -123,11 +155,17 @@ def test_round_ups_go_to_one_pot(session):
 def test_pot_creation_rules(session):
     fails(session, "create_pot", {"current_account_id": PERSONAL, "name": "x" * 41}, "InvalidRequest", "1 to 40")
     fails(session, "create_pot", {"current_account_id": PREPAID, "name": "Old"}, "Conflict", "closed")
-    fails(session, "create_pot", {"current_account_id": PERSONAL, "name": "Goal", "goal_amount": 0},
-          "InvalidRequest", "goal_amount")
+    fails(
+        session,
+        "create_pot",
+        {"current_account_id": PERSONAL, "name": "Goal", "goal_amount": 0},
+        "InvalidRequest",
+        "goal_amount",
+    )
 
 
 # ---------------------------------------------------------------- transactions, feed, cards
+
 
 def test_list_transactions_filters_in_ascending_order(session):
     page = ok(session, "list_transactions", {"account_id": PERSONAL, "since": "2025-05-15", "before": "2025-05-16"})
@@ -141,15 +179,24 @@ def test_list_transactions_filters_in_ascending_order(session):
 
 
 def test_annotate_transaction(session):
-    tx = next(t for t in SEED["transactions"] if t["account_id"] == PERSONAL and t["scheme"] == "mastercard"
-              and t["decline_reason"] is None)
-    result = ok(session, "annotate_transaction", {"transaction_id": tx["id"], "notes": "Team lunch",
-                                                  "category": "expenses"})
+    tx = next(
+        t
+        for t in SEED["transactions"]
+        if t["account_id"] == PERSONAL and t["scheme"] == "mastercard" and t["decline_reason"] is None
+    )
+    result = ok(
+        session, "annotate_transaction", {"transaction_id": tx["id"], "notes": "Team lunch", "category": "expenses"}
+    )
     assert (result["notes"], result["category"]) == ("Team lunch", "expenses")
     assert session.dump()["transactions"][tx["id"]]["category"] == "expenses"
     pot_move = next(t for t in SEED["transactions"] if t["scheme"] == "uk_retail_pot")
-    fails(session, "annotate_transaction", {"transaction_id": pot_move["id"], "category": "bills"},
-          "InvalidRequest", "Pot transfers")
+    fails(
+        session,
+        "annotate_transaction",
+        {"transaction_id": pot_move["id"], "category": "bills"},
+        "InvalidRequest",
+        "Pot transfers",
+    )
     fails(session, "annotate_transaction", {"transaction_id": tx["id"]}, "InvalidRequest", "Nothing to update")
     assert not session.call("annotate_transaction", {"transaction_id": tx["id"], "category": "pets"}).ok
 
@@ -157,8 +204,13 @@ def test_annotate_transaction(session):
 def test_feed_items(session):
     item = ok(session, "create_feed_item", {"account_id": PERSONAL, "title": "Claim tickets", "body": "£123.10"})
     assert (item["type"], item["image_url"].startswith("https://")) == ("basic", True)
-    fails(session, "create_feed_item", {"account_id": PERSONAL, "title": "x", "background_color": "red"},
-          "InvalidRequest", "hex colour")
+    fails(
+        session,
+        "create_feed_item",
+        {"account_id": PERSONAL, "title": "x", "background_color": "red"},
+        "InvalidRequest",
+        "hex colour",
+    )
     fails(session, "create_feed_item", {"account_id": PREPAID, "title": "x"}, "Conflict", "closed")
     fails(session, "create_feed_item", {"account_id": PERSONAL, "title": " "}, "InvalidRequest", "title")
 
@@ -172,16 +224,35 @@ def test_freeze_and_unfreeze_cards(session):
 
 # ---------------------------------------------------------------- payees and payments
 
+
 def test_payee_rules(session):
-    new = ok(session, "create_payee", {"account_id": PERSONAL, "name": "Jo Walsh", "sort_code": "20-45-77",
-                                       "account_number": "53184427"})
+    new = ok(
+        session,
+        "create_payee",
+        {"account_id": PERSONAL, "name": "Jo Walsh", "sort_code": "20-45-77", "account_number": "53184427"},
+    )
     assert new["sort_code"] == "204577"
-    fails(session, "create_payee", {"account_id": PERSONAL, "name": "Jo", "sort_code": "204577",
-                                    "account_number": "53184427"}, "Conflict", "Jo Walsh")
-    fails(session, "create_payee", {"account_id": PERSONAL, "name": "A", "sort_code": "2045",
-                                    "account_number": "53184427"}, "InvalidRequest", "sort_code")
-    fails(session, "create_payee", {"account_id": PERSONAL, "name": "A", "sort_code": "204578",
-                                    "account_number": "5318442"}, "InvalidRequest", "8 digits")
+    fails(
+        session,
+        "create_payee",
+        {"account_id": PERSONAL, "name": "Jo", "sort_code": "204577", "account_number": "53184427"},
+        "Conflict",
+        "Jo Walsh",
+    )
+    fails(
+        session,
+        "create_payee",
+        {"account_id": PERSONAL, "name": "A", "sort_code": "2045", "account_number": "53184427"},
+        "InvalidRequest",
+        "sort_code",
+    )
+    fails(
+        session,
+        "create_payee",
+        {"account_id": PERSONAL, "name": "A", "sort_code": "204578", "account_number": "5318442"},
+        "InvalidRequest",
+        "8 digits",
+    )
     fails(session, "delete_payee", {"payee_id": payee("Leeds Climbing Club")}, "Conflict", "waiting for approval")
     ok(session, "delete_payee", {"payee_id": payee("Reilly Property Mgmt")})
     assert payee("Reilly Property Mgmt") not in session.dump()["payees"]
@@ -207,30 +278,61 @@ def test_first_payment_and_large_payments_need_approval_in_app(session):
     assert balance(session) == start
     approved = ok(session, "approve_in_app", {"payee_name": "ellie morgan", "amount": 3000}, caller="user")
     assert approved["status"] == "completed" and balance(session) == start - 3000
-    declined = ok(session, "approve_in_app", {"payee_name": "Jamie Clarke", "amount": 25000, "approve": False},
-                  caller="user")
+    declined = ok(
+        session, "approve_in_app", {"payee_name": "Jamie Clarke", "amount": 25000, "approve": False}, caller="user"
+    )
     assert declined["status"] == "declined" and declined["transaction_id"] is None
     assert balance(session) == start - 3000
     assert not session.call("approve_in_app", {"payee_name": "Jamie Clarke", "amount": 25000}, caller="user").ok
 
 
 def test_overdraft_is_usable_but_never_exceeded(session):
-    fails(session, "make_faster_payment", {"account_id": PERSONAL, "payee_id": payee("Jamie Clarke"),
-                                           "amount": 84237 + 50001, "reference": "X", "dedupe_id": "o"},
-          "Conflict", "Insufficient funds: £1,342.37 available including your £500.00 overdraft")
+    fails(
+        session,
+        "make_faster_payment",
+        {
+            "account_id": PERSONAL,
+            "payee_id": payee("Jamie Clarke"),
+            "amount": 84237 + 50001,
+            "reference": "X",
+            "dedupe_id": "o",
+        },
+        "Conflict",
+        "Insufficient funds: £1,342.37 available including your £500.00 overdraft",
+    )
     pay(session, "Greenway Lettings", 115000, reference="RENT")
     ok(session, "approve_in_app", {"payee_name": "Greenway Lettings", "amount": 115000}, caller="user")
     assert balance(session) == 84237 - 115000
 
 
 def test_daily_transfer_limit(session):
-    fails(session, "make_faster_payment", {"account_id": JOINT, "payee_id": payee("Crystal Clear Windows"),
-                                           "amount": 50001, "reference": "X", "dedupe_id": "l"},
-          "Conflict", "daily transfer limit of £2,500.00 (£500.00 left today)")
+    fails(
+        session,
+        "make_faster_payment",
+        {
+            "account_id": JOINT,
+            "payee_id": payee("Crystal Clear Windows"),
+            "amount": 50001,
+            "reference": "X",
+            "dedupe_id": "l",
+        },
+        "Conflict",
+        "daily transfer limit of £2,500.00 (£500.00 left today)",
+    )
     pay(session, "Hackney Plumbing Co", 45000, account=JOINT, dedupe="p")  # pending payments count too
-    fails(session, "make_faster_payment", {"account_id": JOINT, "payee_id": payee("Crystal Clear Windows"),
-                                           "amount": 5001, "reference": "X", "dedupe_id": "l"},
-          "Conflict", "£50.00 left today")
+    fails(
+        session,
+        "make_faster_payment",
+        {
+            "account_id": JOINT,
+            "payee_id": payee("Crystal Clear Windows"),
+            "amount": 5001,
+            "reference": "X",
+            "dedupe_id": "l",
+        },
+        "Conflict",
+        "£50.00 left today",
+    )
     session.reset("seed", datetime(2025, 5, 17, 9, 0, tzinfo=timezone.utc))
     assert pay(session, "Crystal Clear Windows", 50001, account=JOINT)["status"] == "pending_approval"
 
@@ -238,7 +340,12 @@ def test_daily_transfer_limit(session):
 def test_payment_argument_rules(session):
     base = {"account_id": PERSONAL, "payee_id": payee("Jamie Clarke"), "amount": 100, "dedupe_id": "r"}
     fails(session, "make_faster_payment", {**base, "reference": "A REFERENCE TOO LONG"}, "InvalidRequest", "18")
-    fails(session, "make_faster_payment", {**base, "reference": "OK", "payee_id": payee("Oakwood Builders")},
-          "InvalidRequest", "another account")
+    fails(
+        session,
+        "make_faster_payment",
+        {**base, "reference": "OK", "payee_id": payee("Oakwood Builders")},
+        "InvalidRequest",
+        "another account",
+    )
     fails(session, "make_faster_payment", {**base, "reference": "OK", "amount": 0}, "InvalidRequest", "positive")
     fails(session, "make_faster_payment", {**base, "reference": "OK", "account_id": PREPAID}, "Conflict", "closed")

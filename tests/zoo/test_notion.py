@@ -102,6 +102,7 @@ def test_emptying_the_trash_deletes_whole_subtrees_and_leaves_no_orphans(session
 
 # ---------------------------------------------------------------- what the integration sees and may change
 
+
 def test_pages_not_shared_with_the_integration_answer_not_found_until_the_user_connects_them(session):
     fails(session, "retrieve_page", {"page_id": HR}, "NotFound", "shared with your integration")
     fails(session, "query_database", {"database_id": CANDIDATES}, "NotFound", "Could not find database")
@@ -111,7 +112,8 @@ def test_pages_not_shared_with_the_integration_answer_not_found_until_the_user_c
     assert HR in shared
     assert ok(session, "retrieve_page", {"page_id": HR})["title"] == "HR Policies"
     assert {r["title"] for r in ok(session, "query_database", {"database_id": CANDIDATES})["results"]} >= {
-        "Offer: backend engineer (A. Silva)"}
+        "Offer: backend engineer (A. Silva)"
+    }
     fails(session, "add_connection", {"page_title": "No such page"}, "NotFound", "No page titled", caller="user")
 
 
@@ -121,8 +123,13 @@ def test_locked_pages_are_read_only_and_trashed_pages_must_be_restored_first(ses
     fails(session, "move_page_to_trash", {"page_id": TEAM_HOME}, "PermissionDenied", "is locked")
     fails(session, "create_page", {"title": "Note", "parent_page_id": TEAM_HOME}, "PermissionDenied", "is locked")
     old_ideas = page("Old campaign ideas")
-    fails(session, "append_block_children", {"page_id": old_ideas, "children": [{"text": "x"}]}, "Conflict",
-          "Restore it first")
+    fails(
+        session,
+        "append_block_children",
+        {"page_id": old_ideas, "children": [{"text": "x"}]},
+        "Conflict",
+        "Restore it first",
+    )
     fails(session, "create_comment", {"page_id": old_ideas, "text": "x"}, "Conflict", "in the trash")
     fails(session, "move_page_to_trash", {"page_id": old_ideas}, "Conflict", "already in the trash")
     fails(session, "restore_page", {"page_id": MARKETING}, "Conflict", "is not in the trash")
@@ -130,12 +137,29 @@ def test_locked_pages_are_read_only_and_trashed_pages_must_be_restored_first(ses
 
 def test_new_pages_need_exactly_one_parent_and_are_authored_by_the_integration(session):
     fails(session, "create_page", {"title": "Orphan"}, "InvalidRequest", "exactly one parent")
-    fails(session, "create_page", {"title": "Both", "parent_page_id": ENGINEERING_WIKI, "database_id": TASKS},
-          "InvalidRequest", "exactly one parent")
-    fails(session, "create_page", {"title": "Wiki page", "parent_page_id": ENGINEERING_WIKI,
-                                   "properties": {"Status": "Done"}}, "InvalidRequest", "only be set on pages in a")
-    created = ok(session, "create_page", {"title": "  Glossary ", "parent_page_id": ENGINEERING_WIKI, "children": [
-        {"type": "heading_1", "text": "Terms"}, {"type": "to_do", "text": "Add ETA"}]})
+    fails(
+        session,
+        "create_page",
+        {"title": "Both", "parent_page_id": ENGINEERING_WIKI, "database_id": TASKS},
+        "InvalidRequest",
+        "exactly one parent",
+    )
+    fails(
+        session,
+        "create_page",
+        {"title": "Wiki page", "parent_page_id": ENGINEERING_WIKI, "properties": {"Status": "Done"}},
+        "InvalidRequest",
+        "only be set on pages in a",
+    )
+    created = ok(
+        session,
+        "create_page",
+        {
+            "title": "  Glossary ",
+            "parent_page_id": ENGINEERING_WIKI,
+            "children": [{"type": "heading_1", "text": "Terms"}, {"type": "to_do", "text": "Add ETA"}],
+        },
+    )
     assert created["title"] == "Glossary" and created["created_by"] == BOT
     content = ok(session, "retrieve_block_children", {"page_id": created["id"]})["results"]
     assert [(b["type"], b["position"], b["checked"]) for b in content] == [("heading_1", 0, None), ("to_do", 1, False)]
@@ -143,20 +167,29 @@ def test_new_pages_need_exactly_one_parent_and_are_authored_by_the_integration(s
 
 # ---------------------------------------------------------------- property values
 
-@pytest.mark.parametrize("properties, text", [
-    ({"Colour": "Red"}, "Colour is not a property that exists"),
-    ({"Status": "Waiting"}, "Invalid status option 'Waiting' for Status"),
-    ({"Priority": "P1"}, "Invalid select option 'P1' for Priority"),
-    ({"Assignee": "Maya Chen"}, "Assignee must be the id of a workspace person"),
-    ({"Assignee": BOT}, "Assignee must be the id of a workspace person"),
-    ({"Due": "Feb 3"}, "Due must be a date like 2025-02-03"),
-    ({"Due": "2025-02-30"}, "'2025-02-30' is not a valid date"),
-    ({"Estimate": "three"}, "Estimate must be a number"),
-    ({"Estimate": True}, "Estimate must be a number"),
-])
+
+@pytest.mark.parametrize(
+    "properties, text",
+    [
+        ({"Colour": "Red"}, "Colour is not a property that exists"),
+        ({"Status": "Waiting"}, "Invalid status option 'Waiting' for Status"),
+        ({"Priority": "P1"}, "Invalid select option 'P1' for Priority"),
+        ({"Assignee": "Maya Chen"}, "Assignee must be the id of a workspace person"),
+        ({"Assignee": BOT}, "Assignee must be the id of a workspace person"),
+        ({"Due": "Feb 3"}, "Due must be a date like 2025-02-03"),
+        ({"Due": "2025-02-30"}, "'2025-02-30' is not a valid date"),
+        ({"Estimate": "three"}, "Estimate must be a number"),
+        ({"Estimate": True}, "Estimate must be a number"),
+    ],
+)
 def test_property_values_are_checked_against_the_database_schema(session, properties, text):
-    fails(session, "create_page", {"title": "Task", "database_id": TASKS, "properties": properties},
-          "InvalidRequest", text)
+    fails(
+        session,
+        "create_page",
+        {"title": "Task", "database_id": TASKS, "properties": properties},
+        "InvalidRequest",
+        text,
+    )
     fails(session, "update_page", {"page_id": row("Rotate API keys"), "properties": properties}, "InvalidRequest", text)
 
 
@@ -165,20 +198,36 @@ def test_updating_properties_keeps_the_others_and_only_database_rows_have_them(s
     before = ok(session, "retrieve_page", {"page_id": rotate})["properties"]
     after = ok(session, "update_page", {"page_id": rotate, "properties": {"Assignee": MAYA, "Due": "2025-02-03"}})
     assert after["properties"] == {**before, "Assignee": MAYA, "Due": "2025-02-03"}
-    fails(session, "update_page", {"page_id": ENGINEERING_WIKI, "properties": {"Status": "Done"}}, "InvalidRequest",
-          "only be set on pages in a database")
+    fails(
+        session,
+        "update_page",
+        {"page_id": ENGINEERING_WIKI, "properties": {"Status": "Done"}},
+        "InvalidRequest",
+        "only be set on pages in a database",
+    )
     fails(session, "update_page", {"page_id": rotate}, "InvalidRequest", "Nothing to update")
 
 
 # ---------------------------------------------------------------- blocks
 
+
 def test_only_to_do_blocks_have_a_checkbox_and_dividers_have_no_text(session):
     release = page("Release process")
     heading = next(b for b in SEED["blocks"] if b["page_id"] == release and b["type"] != "to_do")
-    fails(session, "update_block", {"block_id": heading["id"], "checked": True}, "InvalidRequest",
-          f"this block is a {heading['type']}")
-    fails(session, "append_block_children", {"page_id": release, "children": [{"type": "quote", "checked": True}]},
-          "InvalidRequest", "only valid for to_do blocks")
+    fails(
+        session,
+        "update_block",
+        {"block_id": heading["id"], "checked": True},
+        "InvalidRequest",
+        f"this block is a {heading['type']}",
+    )
+    fails(
+        session,
+        "append_block_children",
+        {"page_id": release, "children": [{"type": "quote", "checked": True}]},
+        "InvalidRequest",
+        "only valid for to_do blocks",
+    )
     divider = ok(session, "append_block_children", {"page_id": release, "children": [{"type": "divider"}]})[0]
     fails(session, "update_block", {"block_id": divider["id"], "text": "x"}, "InvalidRequest", "divider block has no")
     fails(session, "update_block", {"block_id": divider["id"]}, "InvalidRequest", "Nothing to update")
@@ -188,6 +237,7 @@ def test_only_to_do_blocks_have_a_checkbox_and_dividers_have_no_text(session):
 
 # ---------------------------------------------------------------- bounds in the argument types
 
+
 def test_bounds_are_in_the_schema_and_refused_with_notions_wording(session):
     tools = SPEC.tools
     size = tools["search_pages"].input_schema["properties"]["page_size"]
@@ -196,41 +246,100 @@ def test_bounds_are_in_the_schema_and_refused_with_notions_wording(session):
     assert tools["create_comment"].input_schema["properties"]["text"]["maxLength"] == 2000
     children = tools["append_block_children"].input_schema["properties"]["children"]
     assert (children["minItems"], children["maxItems"]) == (1, 100)
-    fails(session, "search_pages", {"page_size": 101}, "invalid_arguments",
-          "body failed validation: body.page_size should be")
-    fails(session, "retrieve_block_children", {"page_id": MARKETING, "page_size": 0}, "invalid_arguments",
-          "query failed validation: query.page_size")
+    fails(
+        session,
+        "search_pages",
+        {"page_size": 101},
+        "invalid_arguments",
+        "body failed validation: body.page_size should be",
+    )
+    fails(
+        session,
+        "retrieve_block_children",
+        {"page_id": MARKETING, "page_size": 0},
+        "invalid_arguments",
+        "query failed validation: query.page_size",
+    )
     fails(session, "query_database", {"database_id": TASKS, "page_size": 500}, "invalid_arguments", "body.page_size")
-    fails(session, "create_page", {"title": "  ", "parent_page_id": ENGINEERING_WIKI}, "invalid_arguments",
-          "body.title should be a non-empty text")
+    fails(
+        session,
+        "create_page",
+        {"title": "  ", "parent_page_id": ENGINEERING_WIKI},
+        "invalid_arguments",
+        "body.title should be a non-empty text",
+    )
     fails(session, "update_page", {"page_id": ENGINEERING_WIKI, "title": ""}, "invalid_arguments", "body.title")
-    fails(session, "create_comment", {"page_id": MARKETING, "text": "x" * 2001}, "invalid_arguments",
-          "body.rich_text[0].text.content")
+    fails(
+        session,
+        "create_comment",
+        {"page_id": MARKETING, "text": "x" * 2001},
+        "invalid_arguments",
+        "body.rich_text[0].text.content",
+    )
     assert tools["update_block"].input_schema["properties"]["text"]["anyOf"][0]["maxLength"] == 2000
     block = next(b for b in SEED["blocks"] if b["page_id"] == page("Release process") and b["type"] != "divider")
-    fails(session, "update_block", {"block_id": block["id"], "text": "x" * 2001}, "invalid_arguments",
-          "text: body failed validation: body.rich_text[0].text.content should be at most 2000 characters")
+    fails(
+        session,
+        "update_block",
+        {"block_id": block["id"], "text": "x" * 2001},
+        "invalid_arguments",
+        "text: body failed validation: body.rich_text[0].text.content should be at most 2000 characters",
+    )
     assert ok(session, "update_block", {"block_id": block["id"], "text": "x" * 2000})["text"] == "x" * 2000
-    fails(session, "append_block_children", {"page_id": MARKETING, "children": []}, "invalid_arguments",
-          "at least 1 item")
-    fails(session, "append_block_children", {"page_id": MARKETING, "children": [{"text": "x"}] * 101},
-          "invalid_arguments", "at most 100 items")
-    fails(session, "query_database", {"database_id": TASKS, "filter": [{"property": "Due", "before": "next week"}]},
-          "invalid_arguments", "filter.0.before")
+    fails(
+        session, "append_block_children", {"page_id": MARKETING, "children": []}, "invalid_arguments", "at least 1 item"
+    )
+    fails(
+        session,
+        "append_block_children",
+        {"page_id": MARKETING, "children": [{"text": "x"}] * 101},
+        "invalid_arguments",
+        "at most 100 items",
+    )
+    fails(
+        session,
+        "query_database",
+        {"database_id": TASKS, "filter": [{"property": "Due", "before": "next week"}]},
+        "invalid_arguments",
+        "filter.0.before",
+    )
 
 
 # ---------------------------------------------------------------- database queries
 
+
 def test_queries_filter_and_sort_on_properties_the_database_has(session):
-    fails(session, "query_database", {"database_id": TASKS, "filter": [{"property": "Owner", "equals": "x"}]},
-          "InvalidRequest", "Could not find property with name or id: Owner")
-    fails(session, "query_database", {"database_id": TASKS, "sorts": [{"property": "Owner"}]}, "InvalidRequest",
-          "Could not find sort property")
-    fails(session, "query_database", {"database_id": TASKS, "filter": [{"property": "Status"}]}, "InvalidRequest",
-          "has no condition")
-    due = ok(session, "query_database", {"database_id": TASKS, "page_size": 100, "filter": [
-        {"property": "Status", "equals": "Blocked"}, {"property": "Due", "before": "2025-02-02"}],
-        "sorts": [{"property": "Due", "direction": "descending"}]})["results"]
+    fails(
+        session,
+        "query_database",
+        {"database_id": TASKS, "filter": [{"property": "Owner", "equals": "x"}]},
+        "InvalidRequest",
+        "Could not find property with name or id: Owner",
+    )
+    fails(
+        session,
+        "query_database",
+        {"database_id": TASKS, "sorts": [{"property": "Owner"}]},
+        "InvalidRequest",
+        "Could not find sort property",
+    )
+    fails(
+        session,
+        "query_database",
+        {"database_id": TASKS, "filter": [{"property": "Status"}]},
+        "InvalidRequest",
+        "has no condition",
+    )
+    due = ok(
+        session,
+        "query_database",
+        {
+            "database_id": TASKS,
+            "page_size": 100,
+            "filter": [{"property": "Status", "equals": "Blocked"}, {"property": "Due", "before": "2025-02-02"}],
+            "sorts": [{"property": "Due", "direction": "descending"}],
+        },
+    )["results"]
     dates = [r["properties"]["Due"] for r in due]
     assert dates and dates == sorted(dates, reverse=True) and all(d < "2025-02-02" for d in dates)
     assert all(r["properties"]["Status"] == "Blocked" for r in due)

@@ -19,6 +19,7 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 # ---------------------------------------------------------------- seed lookups (by name, never by raw id)
 
+
 def diner(first: str, last: str) -> dict[str, Any]:
     return next(d for d in SEED["diners"] if (d["first_name"], d["last_name"]) == (first, last))
 
@@ -64,6 +65,7 @@ def row(session: ToolSession, table: str, key: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- sign-in
 
+
 def test_sign_in_is_user_only_and_tools_need_it(session):
     email = diner("Maya", "Okonkwo")["email"]
     fails(session, "sign_in", {"email": email}, "user_only", "only be performed by the user")
@@ -76,10 +78,12 @@ def test_sign_in_is_user_only_and_tools_need_it(session):
 
 # ---------------------------------------------------------------- directory
 
+
 def test_search_filters_and_sorts_by_rating(session):
     found = ok(session, "search_restaurants", {"cuisine": "italian", "page_size": 50})["results"]
-    assert found and all("Italian" in next(r["cuisines"] for r in SEED["restaurants"] if r["rid"] == f["rid"])
-                         for f in found)
+    assert found and all(
+        "Italian" in next(r["cuisines"] for r in SEED["restaurants"] if r["rid"] == f["rid"]) for f in found
+    )
     ratings = [f["rating"] for f in found]
     assert ratings == sorted(ratings, reverse=True)
     west_loop = ok(session, "search_restaurants", {"neighborhood": "west loop", "price_band": "$$$$"})["results"]
@@ -102,45 +106,95 @@ def test_restaurant_ratings_are_derived_from_reviews(session):
 
 # ---------------------------------------------------------------- availability
 
+
 def test_availability_skips_taken_tables_and_reports_policies(session):
-    vela = ok(session, "find_availability", {"rid": rid("Trattoria Vela"), "date_time": "2025-05-09T19:00",
-                                             "party_size": 2})
+    vela = ok(
+        session, "find_availability", {"rid": rid("Trattoria Vela"), "date_time": "2025-05-09T19:00", "party_size": 2}
+    )
     times = [s["date_time"] for s in vela["slots"]]
     assert "2025-05-09T19:00" not in times and times == sorted(times)
     assert all("2025-05-09T18:30" <= t <= "2025-05-09T20:30" for t in times)
-    big = ok(session, "find_availability", {"rid": rid("Trattoria Vela"), "date_time": "2025-05-20T19:00",
-                                            "party_size": 6})["slots"]
+    big = ok(
+        session, "find_availability", {"rid": rid("Trattoria Vela"), "date_time": "2025-05-20T19:00", "party_size": 6}
+    )["slots"]
     assert big and all(s["credit_card_required"] for s in big)
-    bonus = ok(session, "find_availability", {"rid": rid("Lakeview Oyster Co."), "date_time": "2025-05-20T17:30",
-                                              "party_size": 2, "backward_minutes": 0, "forward_minutes": 30})
+    bonus = ok(
+        session,
+        "find_availability",
+        {
+            "rid": rid("Lakeview Oyster Co."),
+            "date_time": "2025-05-20T17:30",
+            "party_size": 2,
+            "backward_minutes": 0,
+            "forward_minutes": 30,
+        },
+    )
     assert {s["date_time"]: s["points"] for s in bonus["slots"]} == {
-        "2025-05-20T17:30": 1000, "2025-05-20T17:45": 1000, "2025-05-20T18:00": 100}
+        "2025-05-20T17:30": 1000,
+        "2025-05-20T17:45": 1000,
+        "2025-05-20T18:00": 100,
+    }
 
 
 def test_availability_rules(session):
     vela = rid("Trattoria Vela")
-    fails(session, "find_availability", {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 11},
-          "InvalidRequest", "please call the restaurant")
-    fails(session, "find_availability", {"rid": vela, "date_time": "2025-05-01T19:00", "party_size": 2},
-          "InvalidRequest", "already passed")
-    fails(session, "find_availability", {"rid": vela, "date_time": "2025-07-01T19:00", "party_size": 2},
-          "InvalidRequest", "30 days ahead")
-    fails(session, "find_availability", {"rid": vela, "date_time": "tonight", "party_size": 2}, "InvalidRequest",
-          "local time")
-    fails(session, "find_availability", {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 2,
-                                         "forward_minutes": 500}, "InvalidRequest", "between 0 and 150")
+    fails(
+        session,
+        "find_availability",
+        {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 11},
+        "InvalidRequest",
+        "please call the restaurant",
+    )
+    fails(
+        session,
+        "find_availability",
+        {"rid": vela, "date_time": "2025-05-01T19:00", "party_size": 2},
+        "InvalidRequest",
+        "already passed",
+    )
+    fails(
+        session,
+        "find_availability",
+        {"rid": vela, "date_time": "2025-07-01T19:00", "party_size": 2},
+        "InvalidRequest",
+        "30 days ahead",
+    )
+    fails(
+        session,
+        "find_availability",
+        {"rid": vela, "date_time": "tonight", "party_size": 2},
+        "InvalidRequest",
+        "local time",
+    )
+    fails(
+        session,
+        "find_availability",
+        {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 2, "forward_minutes": 500},
+        "InvalidRequest",
+        "between 0 and 150",
+    )
 
 
 def test_experience_availability_uses_its_own_times(session):
     uni = experience("Chef's Omakase Counter - Spring Uni")
-    slots = ok(session, "find_availability", {"rid": rid("Kasa Omakase"), "date_time": "2025-05-17T18:30",
-                                              "party_size": 2, "backward_minutes": 150, "forward_minutes": 150,
-                                              "experience_id": uni["id"]})["slots"]
+    slots = ok(
+        session,
+        "find_availability",
+        {
+            "rid": rid("Kasa Omakase"),
+            "date_time": "2025-05-17T18:30",
+            "party_size": 2,
+            "backward_minutes": 150,
+            "forward_minutes": 150,
+            "experience_id": uni["id"],
+        },
+    )["slots"]
     assert {s["date_time"][11:] for s in slots} <= set(uni["times"]) and slots
     assert all(s["credit_card_required"] and s["seating_options"] == ["counter"] for s in slots)
 
 
 # ---------------------------------------------------------------- slot locks and booking
+
 
 def test_booking_without_guarantee_is_booked(session):
     sign_in(session, "Ben", "Alvarez")
@@ -155,13 +209,22 @@ def test_guaranteed_booking_waits_for_the_card_hold(session):
     sign_in(session, "Maya", "Okonkwo")
     made = book(session, "Trattoria Vela", "2025-05-20T19:00", 6)
     assert made["status"] == "pending" and made["card_hold_status"] == "awaiting_confirmation"
-    assert made["cancellation_policy"] == {"free_cancellation_until": "2025-05-19T19:00", "fee_per_person": 2500,
-                                           "fee_total": 15000}
+    assert made["cancellation_policy"] == {
+        "free_cancellation_until": "2025-05-19T19:00",
+        "fee_per_person": 2500,
+        "fee_total": 15000,
+    }
     fails(session, "confirm_card_hold", {"confirmation_number": made["confirmation_number"]}, "user_only", "user")
     confirmed = ok(session, "confirm_card_hold", {"confirmation_number": made["confirmation_number"]}, caller="user")
     assert confirmed["status"] == "booked" and confirmed["card_hold_status"] == "confirmed"
-    fails(session, "confirm_card_hold", {"confirmation_number": made["confirmation_number"]}, "Conflict",
-          "no card hold waiting", caller="user")
+    fails(
+        session,
+        "confirm_card_hold",
+        {"confirmation_number": made["confirmation_number"]},
+        "Conflict",
+        "no card hold waiting",
+        caller="user",
+    )
 
 
 def test_guarantee_needs_a_saved_card(session):
@@ -174,13 +237,28 @@ def test_guarantee_needs_a_saved_card(session):
 def test_lock_rules(session):
     vela = rid("Trattoria Vela")
     sign_in(session, "Ben", "Alvarez")
-    fails(session, "lock_slot", {"rid": vela, "date_time": "2025-05-20T19:07", "party_size": 2}, "InvalidRequest",
-          "not a bookable time")
-    fails(session, "lock_slot", {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 2}, "Conflict",
-          "No standard table for 2")
+    fails(
+        session,
+        "lock_slot",
+        {"rid": vela, "date_time": "2025-05-20T19:07", "party_size": 2},
+        "InvalidRequest",
+        "not a bookable time",
+    )
+    fails(
+        session,
+        "lock_slot",
+        {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 2},
+        "Conflict",
+        "No standard table for 2",
+    )
     sign_in(session, "Maya", "Okonkwo")
-    fails(session, "lock_slot", {"rid": rid("Bar Sardina"), "date_time": "2025-05-09T20:00", "party_size": 2},
-          "Conflict", "overlapping reservations")
+    fails(
+        session,
+        "lock_slot",
+        {"rid": rid("Bar Sardina"), "date_time": "2025-05-09T20:00", "party_size": 2},
+        "Conflict",
+        "overlapping reservations",
+    )
     lock = ok(session, "lock_slot", {"rid": vela, "date_time": "2025-05-20T19:00", "party_size": 2})
     sign_in(session, "Ben", "Alvarez")
     fails(session, "create_reservation", {"slot_lock_id": lock["slot_lock_id"]}, "NotFound", "Slot lock")
@@ -190,8 +268,12 @@ def test_a_lock_holds_the_table_until_it_expires(session):
     hog = experience("Whole Hog Night")
     taken = {r["date_time"][11:] for r in SEED["reservations"] if r["experience_id"] == hog["id"]}
     free_time = next(t for t in hog["times"] if t not in taken)
-    args = {"rid": rid("Kinfolk BBQ"), "date_time": f"{hog['date']}T{free_time}", "party_size": 8,
-            "experience_id": hog["id"]}
+    args = {
+        "rid": rid("Kinfolk BBQ"),
+        "date_time": f"{hog['date']}T{free_time}",
+        "party_size": 8,
+        "experience_id": hog["id"],
+    }
     sign_in(session, "Hannah", "Kowalski")
     lock = ok(session, "lock_slot", args)
     sign_in(session, "Daniel", "Fischer")
@@ -205,11 +287,17 @@ def test_a_lock_holds_the_table_until_it_expires(session):
 def test_special_requests_are_limited(session):
     sign_in(session, "Ben", "Alvarez")
     lock = ok(session, "lock_slot", {"rid": rid("Casa Andina"), "date_time": "2025-05-09T19:30", "party_size": 2})
-    fails(session, "create_reservation", {"slot_lock_id": lock["slot_lock_id"], "special_request": "x" * 251},
-          "InvalidRequest", "250 characters")
+    fails(
+        session,
+        "create_reservation",
+        {"slot_lock_id": lock["slot_lock_id"], "special_request": "x" * 251},
+        "InvalidRequest",
+        "250 characters",
+    )
 
 
 # ---------------------------------------------------------------- modify and cancel
+
 
 def test_growing_to_the_threshold_needs_a_new_hold_and_shrinking_releases_it(session):
     sign_in(session, "Daniel", "Fischer")
@@ -233,20 +321,35 @@ def test_modify_rules(session):
     sign_in(session, "Maya", "Okonkwo")
     vela = booking("Maya", "Okonkwo", "Trattoria Vela")["id"]
     fails(session, "modify_reservation", {"confirmation_number": vela}, "InvalidRequest", "Nothing to change")
-    fails(session, "modify_reservation", {"confirmation_number": vela, "date_time": "2025-05-09T19:10"},
-          "InvalidRequest", "not a bookable time")
-    fails(session, "modify_reservation", {"confirmation_number": vela, "party_size": 12}, "InvalidRequest",
-          "please call")
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": vela, "date_time": "2025-05-09T19:10"},
+        "InvalidRequest",
+        "not a bookable time",
+    )
+    fails(
+        session, "modify_reservation", {"confirmation_number": vela, "party_size": 12}, "InvalidRequest", "please call"
+    )
     done = booking("Maya", "Okonkwo", "Bistro Marguerite")["id"]
-    fails(session, "modify_reservation", {"confirmation_number": done, "occasion": "birthday"}, "Conflict",
-          "is done")
+    fails(session, "modify_reservation", {"confirmation_number": done, "occasion": "birthday"}, "Conflict", "is done")
     other = booking("Hannah", "Kowalski", "Amalfi Coast")["id"]
-    fails(session, "modify_reservation", {"confirmation_number": other, "occasion": "birthday"}, "NotFound",
-          "on your account")
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": other, "occasion": "birthday"},
+        "NotFound",
+        "on your account",
+    )
     sign_in(session, "Hannah", "Kowalski")
     steak = booking("Hannah", "Kowalski", "Smoke & Ember Steakhouse")["id"]
-    fails(session, "modify_reservation", {"confirmation_number": steak, "party_size": 5}, "Conflict",
-          "cancellation window")
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": steak, "party_size": 5},
+        "Conflict",
+        "cancellation window",
+    )
     note = ok(session, "modify_reservation", {"confirmation_number": steak, "special_request": "Corner table"})
     assert note["special_request"] == "Corner table"
 
@@ -256,8 +359,12 @@ def test_late_cancellation_of_a_guarantee_is_charged(session):
     steak = booking("Hannah", "Kowalski", "Smoke & Ember Steakhouse")
     fee = next(r for r in SEED["restaurants"] if r["rid"] == steak["rid"])["no_show_fee_per_person"]
     result = ok(session, "cancel_reservation", {"confirmation_number": steak["id"]})
-    assert result == {"confirmation_number": steak["id"], "status": "cancelled", "fee_charged": fee * 6,
-                      "card_hold_status": "charged"}
+    assert result == {
+        "confirmation_number": steak["id"],
+        "status": "cancelled",
+        "fee_charged": fee * 6,
+        "card_hold_status": "charged",
+    }
     charge = [c for c in session.dump()["charges"].values() if c["reservation_id"] == steak["id"]]
     assert len(charge) == 1 and charge[0]["amount"] == fee * 6 and charge[0]["kind"] == "late_cancellation"
     fails(session, "cancel_reservation", {"confirmation_number": steak["id"]}, "Conflict", "already cancelled")
@@ -281,6 +388,7 @@ def test_past_reservations_cannot_be_cancelled(session):
 
 # ---------------------------------------------------------------- waitlist
 
+
 def test_waitlist_rules(session):
     at(session, "2025-05-07T23:30:00Z")
     sign_in(session, "Marcus", "Lee")
@@ -300,6 +408,7 @@ def test_waitlist_rules(session):
 
 # ---------------------------------------------------------------- check-in, points, rewards
 
+
 def test_check_in_window_seats_and_credits_points(session):
     sign_in(session, "Olivia", "Chen")
     lunch = booking("Olivia", "Chen", "Olive & Oak")["id"]
@@ -318,8 +427,14 @@ def test_check_in_window_seats_and_credits_points(session):
 def test_late_check_in_is_refused(session):
     sign_in(session, "Olivia", "Chen")
     at(session, "2025-05-07T17:50:00Z")
-    fails(session, "check_in", {"confirmation_number": booking("Olivia", "Chen", "Olive & Oak")["id"]}, "Conflict",
-          "15 minutes late", caller="user")
+    fails(
+        session,
+        "check_in",
+        {"confirmation_number": booking("Olivia", "Chen", "Olive & Oak")["id"]},
+        "Conflict",
+        "15 minutes late",
+        caller="user",
+    )
 
 
 def test_redeem_points(session):
@@ -335,6 +450,7 @@ def test_redeem_points(session):
 
 # ---------------------------------------------------------------- reviews
 
+
 def test_reviews_only_after_being_seated(session):
     sign_in(session, "Priya", "Raman")
     args = {"overall": 5, "food": 5, "service": 4, "ambience": 4, "value": 5, "text": "Lovely evening, great food!"}
@@ -343,10 +459,20 @@ def test_reviews_only_after_being_seated(session):
     upcoming = booking("Priya", "Raman", "Olive & Oak")["id"]
     fails(session, "submit_review", {"confirmation_number": upcoming, **args}, "Conflict", "booked")
     done = booking("Priya", "Raman", "The Greenhouse Kitchen")
-    fails(session, "submit_review", {"confirmation_number": done["id"], **args, "food": 6}, "InvalidRequest",
-          "food must be between 1 and 5")
-    fails(session, "submit_review", {"confirmation_number": done["id"], **args, "text": "Great"}, "InvalidRequest",
-          "20 to 2000")
+    fails(
+        session,
+        "submit_review",
+        {"confirmation_number": done["id"], **args, "food": 6},
+        "InvalidRequest",
+        "food must be between 1 and 5",
+    )
+    fails(
+        session,
+        "submit_review",
+        {"confirmation_number": done["id"], **args, "text": "Great"},
+        "InvalidRequest",
+        "20 to 2000",
+    )
     before = [r for r in SEED["reviews"] if r["rid"] == done["rid"]]
     review = ok(session, "submit_review", {"confirmation_number": done["id"], **args})
     assert review["restaurant_ratings"]["review_count"] == len(before) + 1
@@ -358,16 +484,32 @@ def test_reviews_only_after_being_seated(session):
 
 def test_reviews_close_after_thirty_days(session):
     reviewed = {r["reservation_id"] for r in SEED["reviews"]}
-    old = next(r for r in SEED["reservations"]
-               if r["status"] == "done" and r["id"] not in reviewed and r["date_time"] < "2025-04-01")
+    old = next(
+        r
+        for r in SEED["reservations"]
+        if r["status"] == "done" and r["id"] not in reviewed and r["date_time"] < "2025-04-01"
+    )
     owner = next(d for d in SEED["diners"] if d["id"] == old["diner_id"])
     sign_in(session, owner["first_name"], owner["last_name"])
-    fails(session, "submit_review", {"confirmation_number": old["id"], "overall": 4, "food": 4, "service": 4,
-                                     "ambience": 4, "value": 4, "text": "Good meal, a little slow though."},
-          "Conflict", "30 days")
+    fails(
+        session,
+        "submit_review",
+        {
+            "confirmation_number": old["id"],
+            "overall": 4,
+            "food": 4,
+            "service": 4,
+            "ambience": 4,
+            "value": 4,
+            "text": "Good meal, a little slow though.",
+        },
+        "Conflict",
+        "30 days",
+    )
 
 
 # ---------------------------------------------------------------- profile, lists, saved restaurants
+
 
 def test_list_reservations_scopes(session):
     sign_in(session, "Jamal", "Carter")
@@ -375,7 +517,8 @@ def test_list_reservations_scopes(session):
     dates = [r["date_time"] for r in upcoming]
     assert dates == sorted(dates) and {r["status"] for r in upcoming} == {"booked"} and len(upcoming) == 3
     assert [r["restaurant"]["name"] for r in ok(session, "list_reservations", {"scope": "past"})["results"]] == [
-        "Queen of Sheba Café"]
+        "Queen of Sheba Café"
+    ]
     assert ok(session, "get_diner_profile")["upcoming_reservations"] == 3
 
 

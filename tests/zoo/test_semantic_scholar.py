@@ -23,8 +23,11 @@ def paper(title_start: str) -> str:
 
 
 def author(name: str, affiliation: str | None = None) -> str:
-    return next(a["author_id"] for a in SEED["authors"]
-                if a["name"] == name and (affiliation is None or affiliation in a["affiliations"]))
+    return next(
+        a["author_id"]
+        for a in SEED["authors"]
+        if a["name"] == name and (affiliation is None or affiliation in a["affiliations"])
+    )
 
 
 def folder(name: str) -> str:
@@ -46,11 +49,14 @@ POST_TRAINING = folder("LLM post-training")
 
 # ---------------------------------------------------------------- interface
 
+
 def test_tools_user_only_link_and_parameterless_reads(session):
     assert len(SPEC.tools) == 24
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["open_claim_verification_link"]
-    assert {t.name for t in SPEC.agent_tools if not t.input_schema["properties"]} == {"list_library_folders",
-                                                                                      "list_alerts"}
+    assert {t.name for t in SPEC.agent_tools if not t.input_schema["properties"]} == {
+        "list_library_folders",
+        "list_alerts",
+    }
     ok(session, "claim_author_page", {"author_id": NADIA})
     outcome = session.call("open_claim_verification_link", {})
     assert not outcome.ok and outcome.error_kind == "user_only"
@@ -59,12 +65,21 @@ def test_tools_user_only_link_and_parameterless_reads(session):
 
 # ---------------------------------------------------------------- papers
 
+
 def test_paper_ids_in_every_style_name_the_same_paper(session):
     specter = paper("SPECTER")
     corpus = next(p["corpus_id"] for p in SEED["papers"] if p["paper_id"] == specter)
-    for style in (specter, specter.upper(), f"CorpusId:{corpus}", "DOI:10.18653/V1/2020.ACL-MAIN.207",
-                  "arxiv:2004.07180v2", "ACL:2020.acl-main.207", "URL:https://arxiv.org/abs/2004.07180",
-                  f"URL:https://www.semanticscholar.org/paper/{specter}", "URL:https://doi.org/10.18653/v1/2020.acl-main.207"):
+    for style in (
+        specter,
+        specter.upper(),
+        f"CorpusId:{corpus}",
+        "DOI:10.18653/V1/2020.ACL-MAIN.207",
+        "arxiv:2004.07180v2",
+        "ACL:2020.acl-main.207",
+        "URL:https://arxiv.org/abs/2004.07180",
+        f"URL:https://www.semanticscholar.org/paper/{specter}",
+        "URL:https://doi.org/10.18653/v1/2020.acl-main.207",
+    ):
         assert ok(session, "get_paper", {"paper_id": style})["paperId"] == specter, style
     alphafold = paper("Highly accurate protein structure")
     for style in ("PMID:34265844", "PMCID:PMC8371605", "PMCID:8371605"):
@@ -101,8 +116,11 @@ def test_search_ranks_title_matches_first_and_counts_every_match(session):
 
 
 def test_search_filters(session):
-    found = ok(session, "search_papers", {"query": "hallucination", "year": "2023-", "open_access_pdf": True,
-                                           "min_citation_count": 300})["data"]
+    found = ok(
+        session,
+        "search_papers",
+        {"query": "hallucination", "year": "2023-", "open_access_pdf": True, "min_citation_count": 300},
+    )["data"]
     assert sorted(p["title"][:19] for p in found) == [
         "Chain-of-Verificati",
         "Enabling Large Lang",
@@ -145,7 +163,10 @@ def test_citations_and_references_mirror_each_other(session):
         citing = ok(session, "get_paper_citations", {"paper_id": ref["citedPaper"]["paperId"], "limit": 1000})["data"]
         back = next(c for c in citing if c["citingPaper"]["paperId"] == RAG)
         assert (back["contexts"], back["intents"], back["isInfluential"]) == (
-            ref["contexts"], ref["intents"], ref["isInfluential"])
+            ref["contexts"],
+            ref["intents"],
+            ref["isInfluential"],
+        )
     cites = ok(session, "get_paper_citations", {"paper_id": DPR, "limit": 3})
     assert len(cites["data"]) == 3 and cites["next"] == 3
     newest = [c["citingPaper"]["publicationDate"] for c in cites["data"]]
@@ -176,8 +197,13 @@ def test_recommendations_follow_the_examples(session):
     pushed = ok(session, "get_recommendations", {**args, "negative_paper_ids": [RAG]})["recommendedPapers"]
     assert RAG not in [p["paperId"] for p in pushed]
     fails(session, "get_recommendations", {"positive_paper_ids": []}, "InvalidRequest", "at least one")
-    fails(session, "get_recommendations", {"positive_paper_ids": [DPR], "negative_paper_ids": ["ARXIV:2004.04906"]},
-          "InvalidRequest", "both a positive and a negative")
+    fails(
+        session,
+        "get_recommendations",
+        {"positive_paper_ids": [DPR], "negative_paper_ids": ["ARXIV:2004.04906"]},
+        "InvalidRequest",
+        "both a positive and a negative",
+    )
     fails(session, "get_recommendations", {"positive_paper_ids": [DPR], "limit": 501}, "InvalidRequest", "500")
 
 
@@ -194,6 +220,7 @@ def test_author_search_is_by_name_prefix_most_cited_first(session):
 
 # ---------------------------------------------------------------- folders
 
+
 def test_folders_list_with_their_paper_counts(session):
     listed = ok(session, "list_library_folders")
     assert [f["name"] for f in listed] == sorted(f["name"] for f in listed)
@@ -205,7 +232,11 @@ def test_folders_list_with_their_paper_counts(session):
 def test_folder_names_are_unique_and_new_folders_start_without_a_feed(session):
     new = ok(session, "create_library_folder", {"name": "  Embedding models ", "privacy_setting": "public"})
     assert (new["name"], new["recommendationStatus"], new["paperCount"], new["privacySetting"]) == (
-        "Embedding models", "Disabled", 0, "public")
+        "Embedding models",
+        "Disabled",
+        0,
+        "public",
+    )
     fails(session, "create_library_folder", {"name": "rag FOR science"}, "Conflict", "'RAG for science'")
     fails(session, "create_library_folder", {"name": " "}, "InvalidRequest", "1 to 100")
     fails(session, "create_library_folder", {"name": "x" * 101}, "InvalidRequest", "1 to 100")
@@ -227,17 +258,29 @@ def test_new_rows_take_the_simulated_clock_and_deterministic_ids(session):
 
 
 def test_switching_a_feed_off_keeps_its_folder(session):
-    off = ok(session, "update_library_folder", {"folder_id": RAG_FOLDER, "recommendation_status": "Disabled",
-                                                 "description": "Chapter 3"})
+    off = ok(
+        session,
+        "update_library_folder",
+        {"folder_id": RAG_FOLDER, "recommendation_status": "Disabled", "description": "Chapter 3"},
+    )
     assert (off["recommendationStatus"], off["description"], off["paperCount"]) == ("Disabled", "Chapter 3", 14)
     fails(session, "get_research_feed", {"folder_id": RAG_FOLDER}, "Conflict", "turned off")
-    assert ok(session, "update_library_folder", {"folder_id": RAG_FOLDER, "recommendation_status": "Enabled"})[
-        "recommendationStatus"] == "Enabled"
+    assert (
+        ok(session, "update_library_folder", {"folder_id": RAG_FOLDER, "recommendation_status": "Enabled"})[
+            "recommendationStatus"
+        ]
+        == "Enabled"
+    )
 
 
 def test_a_feed_needs_a_paper_in_its_folder(session):
-    fails(session, "update_library_folder", {"folder_id": PROTEIN, "recommendation_status": "Enabled"},
-          "Conflict", "is empty")
+    fails(
+        session,
+        "update_library_folder",
+        {"folder_id": PROTEIN, "recommendation_status": "Enabled"},
+        "Conflict",
+        "is empty",
+    )
     fails(session, "get_research_feed", {"folder_id": PROTEIN}, "Conflict", "turned off")
     ok(session, "save_to_library", {"paper_id": "PMID:34265844", "folder_ids": [PROTEIN]})
     on = ok(session, "update_library_folder", {"folder_id": PROTEIN, "recommendation_status": "Enabled"})
@@ -261,6 +304,7 @@ def test_deleting_a_folder_keeps_its_papers_in_the_library(session):
 
 # ---------------------------------------------------------------- saving, removing, notes
 
+
 def test_saving_papers_to_the_library_and_folders(session):
     nq = paper("Natural Questions")
     entry = ok(session, "save_to_library", {"paper_id": nq})
@@ -269,8 +313,13 @@ def test_saving_papers_to_the_library_and_folders(session):
     filed = ok(session, "save_to_library", {"paper_id": nq, "folder_ids": [RAG_FOLDER, TO_READ, RAG_FOLDER]})
     assert filed["folderIds"] == sorted([RAG_FOLDER, TO_READ])
     fails(session, "save_to_library", {"paper_id": nq, "folder_ids": [TO_READ]}, "Conflict", "already in 'To read'")
-    fails(session, "save_to_library", {"paper_id": paper("GPT-4"), "folder_ids": [TO_READ, "999"]},
-          "NotFound", "Folder '999' not found")
+    fails(
+        session,
+        "save_to_library",
+        {"paper_id": paper("GPT-4"), "folder_ids": [TO_READ, "999"]},
+        "NotFound",
+        "Folder '999' not found",
+    )
     fails(session, "save_to_library", {"paper_id": "DOI:10.0/none"}, "NotFound", "Paper with id")
 
 
@@ -320,6 +369,7 @@ def test_library_listing_pages_newest_first(session):
 
 # ---------------------------------------------------------------- research feeds
 
+
 def test_feed_recommends_recent_unsaved_papers(session):
     feed = ok(session, "get_research_feed", {"folder_id": RAG_FOLDER, "limit": 100})["recommendations"]
     saved = {e["paper_id"] for e in SEED["library_entries"]}
@@ -342,26 +392,52 @@ def test_rating_feed_papers(session):
     assert session.dump()["feed_ratings"][json.dumps([POST_TRAINING, disliked])]["rating"] == "not_relevant"
     after = [p["paperId"] for p in ok(session, "get_research_feed", {"folder_id": POST_TRAINING})["recommendations"]]
     assert liked not in after and disliked not in after
-    fails(session, "rate_feed_paper", {"folder_id": POST_TRAINING, "paper_id": disliked, "rating": "relevant"},
-          "NotFound", "is not in the Research Feed")
-    fails(session, "rate_feed_paper", {"folder_id": POST_TRAINING, "paper_id": DPR, "rating": "not_relevant"},
-          "NotFound", "is not in the Research Feed")
-    fails(session, "rate_feed_paper", {"folder_id": TO_READ, "paper_id": liked, "rating": "relevant"},
-          "Conflict", "turned off")
+    fails(
+        session,
+        "rate_feed_paper",
+        {"folder_id": POST_TRAINING, "paper_id": disliked, "rating": "relevant"},
+        "NotFound",
+        "is not in the Research Feed",
+    )
+    fails(
+        session,
+        "rate_feed_paper",
+        {"folder_id": POST_TRAINING, "paper_id": DPR, "rating": "not_relevant"},
+        "NotFound",
+        "is not in the Research Feed",
+    )
+    fails(
+        session,
+        "rate_feed_paper",
+        {"folder_id": TO_READ, "paper_id": liked, "rating": "relevant"},
+        "Conflict",
+        "turned off",
+    )
 
 
 # ---------------------------------------------------------------- alerts
+
 
 def test_alerts_take_the_right_target_and_never_repeat(session):
     hajishirzi = author("Hannaneh Hajishirzi")
     new = ok(session, "create_alert", {"alert_type": "AuthorPaper", "author_id": hajishirzi})
     assert (new["authorName"], new["paperId"]) == ("Hannaneh Hajishirzi", None)
     fails(session, "create_alert", {"alert_type": "AuthorPaper", "author_id": hajishirzi}, "Conflict", "already have")
-    fails(session, "create_alert", {"alert_type": "AuthorPaper", "author_id": author("Akari Asai")},
-          "Conflict", "already have")  # seeded
+    fails(
+        session,
+        "create_alert",
+        {"alert_type": "AuthorPaper", "author_id": author("Akari Asai")},
+        "Conflict",
+        "already have",
+    )  # seeded
     fails(session, "create_alert", {"alert_type": "PaperCitation"}, "InvalidRequest", "takes a paper_id")
-    fails(session, "create_alert", {"alert_type": "AuthorCitation", "author_id": NADIA, "paper_id": DPR},
-          "InvalidRequest", "takes an author_id")
+    fails(
+        session,
+        "create_alert",
+        {"alert_type": "AuthorCitation", "author_id": NADIA, "paper_id": DPR},
+        "InvalidRequest",
+        "takes an author_id",
+    )
     fails(session, "create_alert", {"alert_type": "AuthorCitation", "author_id": "42"}, "NotFound", "Author")
     cited = ok(session, "create_alert", {"alert_type": "PaperCitation", "paper_id": "ARXIV:2004.04906"})
     assert cited["paperTitle"].startswith("Dense Passage Retrieval")
@@ -372,6 +448,7 @@ def test_alerts_take_the_right_target_and_never_repeat(session):
 
 
 # ---------------------------------------------------------------- the author page
+
 
 def test_claiming_and_editing_your_author_page(session):
     claim = ok(session, "claim_author_page", {"author_id": NADIA})
@@ -407,6 +484,7 @@ def test_claim_rules(session):
 
 
 # ---------------------------------------------------------------- the seed itself
+
 
 def test_seed_graph_is_consistent():
     by_id = {p["paper_id"]: p for p in SEED["papers"]}

@@ -22,6 +22,7 @@ SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 # ---------------------------------------------------------------- seed lookups (by name, never by raw id)
 
+
 def customer(first: str, last: str) -> dict[str, Any]:
     return next(c for c in SEED["customers"] if (c["first_name"], c["last_name"]) == (first, last))
 
@@ -65,6 +66,7 @@ def row(session: ToolSession, table: str, key: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- constraints the model sees
 
+
 def _resolved(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
     """A property schema with `$ref`s into `$defs` followed and a nullable `anyOf` unwrapped."""
     if "anyOf" in prop:
@@ -74,24 +76,27 @@ def _resolved(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
     return prop
 
 
-@pytest.mark.parametrize("tool,path,bound", [
-    ("cart_lines_add", ("lines",), {"minItems": 1, "maxItems": 250}),
-    ("cart_lines_add", ("lines", "items", "quantity"), {"minimum": 1}),
-    ("cart_lines_update", ("lines",), {"minItems": 1}),
-    ("cart_lines_update", ("lines", "items", "quantity"), {"minimum": 0}),
-    ("cart_discount_codes_update", ("discount_codes",), {"maxItems": 1}),
-    ("search_products", ("page_size",), {"minimum": 1, "maximum": 50}),
-    ("list_orders", ("page_size",), {"minimum": 1, "maximum": 50}),
-    ("list_orders", ("status",), {"enum": ["open", "cancelled", "any"]}),
-    ("cancel_order", ("reason",), {"enum": ["customer", "inventory", "fraud", "declined", "other"]}),
-    ("create_refund", ("refund_line_items",), {"minItems": 1}),
-    ("create_refund", ("refund_line_items", "items", "quantity"), {"minimum": 1}),
-    ("create_return", ("return_line_items",), {"minItems": 1}),
-    ("create_return", ("return_line_items", "items", "quantity"), {"minimum": 1}),
-    ("checkout_cart", ("shipping_address", "country_code"), {"pattern": "^[A-Za-z]{2}$"}),
-    ("checkout_cart", ("shipping_method",), {"enum": ["standard", "express"]}),
-    ("confirm_payment_3ds", ("order_name",), {"pattern": "^#\\d+$"}),
-])
+@pytest.mark.parametrize(
+    "tool,path,bound",
+    [
+        ("cart_lines_add", ("lines",), {"minItems": 1, "maxItems": 250}),
+        ("cart_lines_add", ("lines", "items", "quantity"), {"minimum": 1}),
+        ("cart_lines_update", ("lines",), {"minItems": 1}),
+        ("cart_lines_update", ("lines", "items", "quantity"), {"minimum": 0}),
+        ("cart_discount_codes_update", ("discount_codes",), {"maxItems": 1}),
+        ("search_products", ("page_size",), {"minimum": 1, "maximum": 50}),
+        ("list_orders", ("page_size",), {"minimum": 1, "maximum": 50}),
+        ("list_orders", ("status",), {"enum": ["open", "cancelled", "any"]}),
+        ("cancel_order", ("reason",), {"enum": ["customer", "inventory", "fraud", "declined", "other"]}),
+        ("create_refund", ("refund_line_items",), {"minItems": 1}),
+        ("create_refund", ("refund_line_items", "items", "quantity"), {"minimum": 1}),
+        ("create_return", ("return_line_items",), {"minItems": 1}),
+        ("create_return", ("return_line_items", "items", "quantity"), {"minimum": 1}),
+        ("checkout_cart", ("shipping_address", "country_code"), {"pattern": "^[A-Za-z]{2}$"}),
+        ("checkout_cart", ("shipping_method",), {"enum": ["standard", "express"]}),
+        ("confirm_payment_3ds", ("order_name",), {"pattern": "^#\\d+$"}),
+    ],
+)
 def test_every_bound_a_tool_enforces_is_in_its_schema(tool, path, bound):
     schema = SPEC.tools[tool].input_schema
     prop = _resolved(schema, schema["properties"][path[0]])
@@ -110,24 +115,44 @@ def test_refund_amounts_are_positive_decimal_strings_in_the_schema():
 
 # ---------------------------------------------------------------- sign-in and permissions
 
+
 def test_log_in_is_user_only_and_checks_the_account(session):
     fails(
         session, "log_in", {"email": customer("Maya", "Brooks")["email"]}, "user_only", "only be performed by the user"
     )
     fails(session, "log_in", {"email": "nobody@example.com"}, "NotFound", "Unidentified customer", caller="user")
-    fails(session, "log_in", {"email": customer("Rosa", "Delgado")["email"]}, "PermissionDenied", "disabled",
-          caller="user")
-    fails(session, "log_in", {"email": customer("Tom", "Fletcher")["email"]}, "PermissionDenied", "not activated",
-          caller="user")
+    fails(
+        session,
+        "log_in",
+        {"email": customer("Rosa", "Delgado")["email"]},
+        "PermissionDenied",
+        "disabled",
+        caller="user",
+    )
+    fails(
+        session,
+        "log_in",
+        {"email": customer("Tom", "Fletcher")["email"]},
+        "PermissionDenied",
+        "not activated",
+        caller="user",
+    )
     out = ok(session, "log_in", {"email": customer("Maya", "Brooks")["email"].upper()}, caller="user")
     assert out["first_name"] == "Maya"
     assert session.dump()["storefront_sessions"]["current"]["customer_id"] == customer("Maya", "Brooks")["id"]
 
 
-@pytest.mark.parametrize("name,args", [
-    ("get_customer", {}), ("get_cart", {}), ("clear_cart", {}), ("checkout_cart", {}), ("list_orders", {}),
-    ("cart_lines_add", {"lines": [{"merchandise_id": "var_0001", "quantity": 1}]}),
-])
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("get_customer", {}),
+        ("get_cart", {}),
+        ("clear_cart", {}),
+        ("checkout_cart", {}),
+        ("list_orders", {}),
+        ("cart_lines_add", {"lines": [{"merchandise_id": "var_0001", "quantity": 1}]}),
+    ],
+)
 def test_shopper_tools_need_a_signed_in_shopper(session, name, args):
     fails(session, name, args, "PermissionDenied", "No shopper is signed in")
 
@@ -139,8 +164,13 @@ def test_orders_of_other_customers_are_not_found(session):
     fails(session, "cancel_order", {"order_id": other}, "NotFound", "not found for this customer")
     fails(session, "create_refund", {"order_id": other, "amount": "1.00"}, "NotFound", "not found for this customer")
     _, boot = order_line("Marcus", "Hill", "Timberline Hiking Boot")
-    fails(session, "create_return", {"order_id": other, "return_line_items": [
-        {"line_item_id": boot, "quantity": 1, "return_reason": "unwanted"}]}, "NotFound", "not found for this customer")
+    fails(
+        session,
+        "create_return",
+        {"order_id": other, "return_line_items": [{"line_item_id": boot, "quantity": 1, "return_reason": "unwanted"}]},
+        "NotFound",
+        "not found for this customer",
+    )
 
 
 def test_get_customer_and_list_orders(session):
@@ -165,6 +195,7 @@ def test_get_customer_counts_spend_net_of_refunds(session):
 
 
 # ---------------------------------------------------------------- catalog
+
 
 def test_search_hides_draft_and_archived_products_and_paginates(session):
     titles = [p["title"] for p in ok(session, "search_products", {"query": "rain jacket", "page_size": 50})["results"]]
@@ -202,6 +233,7 @@ def test_available_only_leaves_out_products_nothing_can_be_bought_of(session):
 
 # ---------------------------------------------------------------- cart
 
+
 def test_cart_lines_add_creates_the_cart_and_merges_lines(session):
     login(session, "Maya", "Brooks")
     socks = variant_id("Merino Hiking Socks", "M")
@@ -216,8 +248,13 @@ def test_cart_lines_add_creates_the_cart_and_merges_lines(session):
 def test_cart_cannot_hold_more_than_stock_unless_pre_order(session):
     login(session, "Lucas", "Martin")
     headlamp = variant_id("Lumen 400 Headlamp")
-    fails(session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 3}]}, "Conflict",
-          "Only 2 of 'Lumen 400 Headlamp' in stock")
+    fails(
+        session,
+        "cart_lines_add",
+        {"lines": [{"merchandise_id": headlamp, "quantity": 3}]},
+        "Conflict",
+        "Only 2 of 'Lumen 400 Headlamp' in stock",
+    )
     ok(session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 2}]})
     fails(
         session, "cart_lines_add", {"lines": [{"merchandise_id": headlamp, "quantity": 1}]}, "Conflict", "would hold 3"
@@ -229,12 +266,20 @@ def test_cart_cannot_hold_more_than_stock_unless_pre_order(session):
 
 def test_cart_lines_add_rejects_bad_lines(session):
     login(session, "Maya", "Brooks")
-    archived = next(v["id"] for v in SEED["variants"] if v["product_id"] in
-                    {p["id"] for p in SEED["products"] if p["status"] == "archived"})
+    archived = next(
+        v["id"]
+        for v in SEED["variants"]
+        if v["product_id"] in {p["id"] for p in SEED["products"] if p["status"] == "archived"}
+    )
     fails(session, "cart_lines_add", {"lines": [{"merchandise_id": archived}]}, "NotFound", "does not exist")
     fails(session, "cart_lines_add", {"lines": [{"merchandise_id": "var_9999"}]}, "NotFound", "does not exist")
-    fails(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 0}]},
-          "invalid_arguments", "lines.0.quantity: Input should be greater than or equal to 1")
+    fails(
+        session,
+        "cart_lines_add",
+        {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 0}]},
+        "invalid_arguments",
+        "lines.0.quantity: Input should be greater than or equal to 1",
+    )
     fails(session, "cart_lines_add", {"lines": []}, "invalid_arguments", "lines: List should have at least 1 item")
     assert session.dump()["carts"] == {c["id"]: session.dump()["carts"][c["id"]] for c in SEED["carts"]}
 
@@ -245,8 +290,13 @@ def test_cart_lines_update_changes_and_removes_lines(session):
     spork = cart_line("Daniel", "Okoro", variant_id("Titanium Spork"))
     fails(session, "cart_lines_update", {"lines": [{"id": headlamp, "quantity": 5}]}, "Conflict", "Only 2")
     fails(session, "cart_lines_update", {"lines": [{"id": "cl_9999", "quantity": 1}]}, "NotFound", "not in this cart")
-    fails(session, "cart_lines_update", {"lines": [{"id": spork, "quantity": -1}]}, "invalid_arguments",
-          "lines.0.quantity: Input should be greater than or equal to 0")
+    fails(
+        session,
+        "cart_lines_update",
+        {"lines": [{"id": spork, "quantity": -1}]},
+        "invalid_arguments",
+        "lines.0.quantity: Input should be greater than or equal to 0",
+    )
     cart = ok(session, "cart_lines_update", {"lines": [{"id": headlamp, "quantity": 2}, {"id": spork, "quantity": 0}]})
     assert {line["id"]: line["quantity"] for line in cart["lines"]}.get(headlamp) == 2
     assert spork not in session.dump()["cart_lines"]
@@ -271,14 +321,18 @@ def test_cart_tools_without_a_cart(session):
 
 # ---------------------------------------------------------------- discount codes
 
-@pytest.mark.parametrize("first,last,code,kind,text", [
-    ("Grace", "Kim", "NOPE", "NotFound", "is not valid"),
-    ("Grace", "Kim", "SPRING25", "InvalidRequest", "expired on 2025-05-31"),
-    ("Grace", "Kim", "SOLSTICE20", "InvalidRequest", "not active yet"),
-    ("Grace", "Kim", "TRAIL20", "Conflict", "usage limit"),
-    ("Grace", "Kim", "SUMMIT15", "InvalidRequest", "at least 100.00; the cart is at 98.00"),
-    ("Jacob", "Nguyen", "WELCOME10", "Conflict", "once per customer"),
-])
+
+@pytest.mark.parametrize(
+    "first,last,code,kind,text",
+    [
+        ("Grace", "Kim", "NOPE", "NotFound", "is not valid"),
+        ("Grace", "Kim", "SPRING25", "InvalidRequest", "expired on 2025-05-31"),
+        ("Grace", "Kim", "SOLSTICE20", "InvalidRequest", "not active yet"),
+        ("Grace", "Kim", "TRAIL20", "Conflict", "usage limit"),
+        ("Grace", "Kim", "SUMMIT15", "InvalidRequest", "at least 100.00; the cart is at 98.00"),
+        ("Jacob", "Nguyen", "WELCOME10", "Conflict", "once per customer"),
+    ],
+)
 def test_discount_code_rules(session, first, last, code, kind, text):
     login(session, first, last)
     fails(session, "cart_discount_codes_update", {"discount_codes": [code]}, kind, text)
@@ -286,8 +340,13 @@ def test_discount_code_rules(session, first, last, code, kind, text):
 
 def test_one_code_per_cart_and_codes_are_case_insensitive(session):
     login(session, "Grace", "Kim")
-    fails(session, "cart_discount_codes_update", {"discount_codes": ["FIELDTRIP5", "HIKEMORE"]}, "invalid_arguments",
-          "discount_codes: List should have at most 1 item")
+    fails(
+        session,
+        "cart_discount_codes_update",
+        {"discount_codes": ["FIELDTRIP5", "HIKEMORE"]},
+        "invalid_arguments",
+        "discount_codes: List should have at most 1 item",
+    )
     cart = ok(session, "cart_discount_codes_update", {"discount_codes": ["hikemore"]})
     assert cart["discount_codes"] == [{"code": "HIKEMORE", "applicable": True, "message": None}]
     assert (cart["subtotal_amount"], cart["discount_amount"], cart["total_amount"]) == ("98.00", "14.70", "83.30")
@@ -318,19 +377,28 @@ def test_a_fixed_amount_code_never_takes_more_than_the_subtotal(session):
 
 # ---------------------------------------------------------------- checkout and payment
 
+
 def test_checkout_creates_the_order_and_takes_stock(session):
     login(session, "Maya", "Brooks")
     socks, beanie = variant_id("Merino Hiking Socks", "M"), variant_id("Ridge Beanie", "Forest")
-    ok(session, "cart_lines_add", {"lines": [{"merchandise_id": socks, "quantity": 2},
-                                             {"merchandise_id": beanie, "quantity": 1}]})
+    ok(
+        session,
+        "cart_lines_add",
+        {"lines": [{"merchandise_id": socks, "quantity": 2}, {"merchandise_id": beanie, "quantity": 1}]},
+    )
     cart_id = ok(session, "cart_discount_codes_update", {"discount_codes": ["WELCOME10"]})["id"]
     uses = next(d for d in SEED["discount_codes"] if d["code"] == "WELCOME10")["usage_count"]
     result = ok(session, "checkout_cart")
     order = result["order"]
     assert result["next_action"] is None and order["financial_status"] == "paid"
     assert order["name"] == f"#{max(o['order_number'] for o in SEED['orders']) + 1}"
-    assert (order["total_line_items_price"], order["total_discounts"], order["subtotal_price"],
-            order["total_shipping_price"], order["total_price"]) == ("76.00", "7.60", "68.40", "6.95", "75.35")
+    assert (
+        order["total_line_items_price"],
+        order["total_discounts"],
+        order["subtotal_price"],
+        order["total_shipping_price"],
+        order["total_price"],
+    ) == ("76.00", "7.60", "68.40", "6.95", "75.35")
     assert [li["total_discount"] for li in order["line_items"]] == ["4.40", "3.20"]
     assert order["shipping_address"] == customer("Maya", "Brooks")["default_address"]
     assert order["transactions"][0]["kind"] == "sale" and order["transactions"][0]["amount"] == "75.35"
@@ -360,17 +428,28 @@ def test_free_shipping_code_waives_the_rate(session):
     ok(session, "cart_discount_codes_update", {"discount_codes": ["FREESHIP"]})
     order = ok(session, "checkout_cart")["order"]
     assert order["total_price"] == "69.00" and order["discount_codes"] == [
-        {"code": "FREESHIP", "amount": "6.95", "type": "shipping"}]
+        {"code": "FREESHIP", "amount": "6.95", "type": "shipping"}
+    ]
     assert stock(session, variant_id("Packable Camp Chair")) == -1  # pre-order sells below zero
 
 
 def test_checkout_refusals_change_nothing(session):
     login(session, "Daniel", "Okoro")
     fails(session, "checkout_cart", {}, "Conflict", "Only 2 of 'Lumen 400 Headlamp' in stock")
-    ok(session, "cart_lines_update", {"lines": [{"id": cart_line("Daniel", "Okoro", variant_id("Lumen 400 Headlamp")),
-                                                 "quantity": 2}]})
-    paris = {"first_name": "Daniel", "last_name": "Okoro", "address1": "5 Rue Oberkampf", "city": "Paris",
-             "province_code": "IDF", "country_code": "FR", "zip": "75011"}
+    ok(
+        session,
+        "cart_lines_update",
+        {"lines": [{"id": cart_line("Daniel", "Okoro", variant_id("Lumen 400 Headlamp")), "quantity": 2}]},
+    )
+    paris = {
+        "first_name": "Daniel",
+        "last_name": "Okoro",
+        "address1": "5 Rue Oberkampf",
+        "city": "Paris",
+        "province_code": "IDF",
+        "country_code": "FR",
+        "zip": "75011",
+    }
     fails(session, "checkout_cart", {"shipping_address": paris}, "InvalidRequest", "doesn't ship to FR")
     ok(session, "clear_cart")
     fails(session, "checkout_cart", {}, "Conflict", "The cart is empty")
@@ -387,11 +466,23 @@ def test_checkout_needs_a_card_an_address_and_products_still_sold(session):
     login(session, "Maya", "Brooks")
     ok(session, "cart_lines_add", {"lines": [{"merchandise_id": variant_id("Titanium Spork"), "quantity": 1}]})
     fails(session, "checkout_cart", {}, "InvalidRequest", "A shipping address is required")
-    home = {"first_name": "Maya", "last_name": "Brooks", "address1": "2151 Alder St", "city": "Portland",
-            "province_code": "OR", "country_code": "us", "zip": "97219"}
+    home = {
+        "first_name": "Maya",
+        "last_name": "Brooks",
+        "address1": "2151 Alder St",
+        "city": "Portland",
+        "province_code": "OR",
+        "country_code": "us",
+        "zip": "97219",
+    }
     fails(session, "checkout_cart", {"shipping_address": home}, "InvalidRequest", "no saved card")
-    fails(session, "checkout_cart", {"shipping_address": {**home, "country_code": "USA"}}, "invalid_arguments",
-          "shipping_address.country_code")
+    fails(
+        session,
+        "checkout_cart",
+        {"shipping_address": {**home, "country_code": "USA"}},
+        "invalid_arguments",
+        "shipping_address.country_code",
+    )
 
     def archived(tables):
         next(p for p in tables["products"] if p["title"] == "Ridge Beanie")["status"] = "archived"
@@ -411,12 +502,19 @@ def test_three_d_secure_payment_stays_pending_until_the_shopper_approves(session
     fails(session, "confirm_payment_3ds", {"order_name": order["name"]}, "user_only", "only be performed by the user")
     paid = ok(session, "confirm_payment_3ds", {"order_name": order["name"]}, caller="user")
     assert paid["financial_status"] == "paid" and paid["total_received"] == order["total_price"]
-    fails(session, "confirm_payment_3ds", {"order_name": order["name"]}, "Conflict", "no card payment waiting",
-          caller="user")
+    fails(
+        session,
+        "confirm_payment_3ds",
+        {"order_name": order["name"]},
+        "Conflict",
+        "no card payment waiting",
+        caller="user",
+    )
     fails(session, "confirm_payment_3ds", {"order_name": "#999"}, "NotFound", "not found", caller="user")
 
 
 # ---------------------------------------------------------------- cancellation
+
 
 def test_cancel_before_fulfillment_restocks_and_refunds_everything(session):
     login(session, "Priya", "Raman")
@@ -441,10 +539,13 @@ def test_cancel_a_pending_payment_voids_it(session):
     assert [t["kind"] for t in order["transactions"]] == ["sale", "void"] and order["total_refunded"] == "0.00"
 
 
-@pytest.mark.parametrize("first,last,title,text", [
-    ("Marcus", "Hill", "Timberline Hiking Boot", "already shipped (fulfilled)"),
-    ("Omar", "Haddad", "Pinecrest 2-Person Tent", "already shipped (partial)"),
-])
+@pytest.mark.parametrize(
+    "first,last,title,text",
+    [
+        ("Marcus", "Hill", "Timberline Hiking Boot", "already shipped (fulfilled)"),
+        ("Omar", "Haddad", "Pinecrest 2-Person Tent", "already shipped (partial)"),
+    ],
+)
 def test_cannot_cancel_after_fulfillment(session, first, last, title, text):
     login(session, first, last)
     order_id, _ = order_line(first, last, title)
@@ -453,18 +554,26 @@ def test_cannot_cancel_after_fulfillment(session, first, last, title, text):
 
 # ---------------------------------------------------------------- refunds
 
+
 def test_refund_of_a_shipped_unit_keeps_stock_and_marks_partial(session):
     login(session, "Ben", "Carter")
     order_id, mug = order_line("Ben", "Carter", "Enamel Camp Mug")
     cream = variant_id("Enamel Camp Mug", "Cream")
     before = stock(session, cream)
-    fails(session, "create_refund", {"order_id": order_id, "refund_line_items": [{"line_item_id": mug, "quantity": 3}]},
-          "InvalidRequest", "Only 2 of 'Enamel Camp Mug - Cream' can still be refunded")
-    refund = ok(session, "create_refund", {"order_id": order_id,
-                                           "refund_line_items": [{"line_item_id": mug, "quantity": 1}]})
+    fails(
+        session,
+        "create_refund",
+        {"order_id": order_id, "refund_line_items": [{"line_item_id": mug, "quantity": 3}]},
+        "InvalidRequest",
+        "Only 2 of 'Enamel Camp Mug - Cream' can still be refunded",
+    )
+    refund = ok(
+        session, "create_refund", {"order_id": order_id, "refund_line_items": [{"line_item_id": mug, "quantity": 1}]}
+    )
     assert refund["amount"] == "16.00"
-    assert refund["refund_line_items"] == [{"line_item_id": mug, "quantity": 1, "restock_type": "no_restock",
-                                            "subtotal": "16.00"}]
+    assert refund["refund_line_items"] == [
+        {"line_item_id": mug, "quantity": 1, "restock_type": "no_restock", "subtotal": "16.00"}
+    ]
     assert stock(session, cream) == before
     order = row(session, "orders", order_id)
     assert order["financial_status"] == "partially_refunded" and order["fulfillment_status"] == "fulfilled"
@@ -484,11 +593,21 @@ def test_refunds_never_exceed_what_was_paid(session):
     login(session, "Zoe", "Wright")
     order_id, _ = order_line("Zoe", "Wright", "Merino 150 Crew Tee")
     fails(session, "create_refund", {"order_id": order_id}, "InvalidRequest", "Give refund_line_items, an amount")
-    fails(session, "create_refund", {"order_id": order_id, "amount": "98.61"}, "InvalidRequest",
-          "exceeds the 98.60 that can still be refunded")
+    fails(
+        session,
+        "create_refund",
+        {"order_id": order_id, "amount": "98.61"},
+        "InvalidRequest",
+        "exceeds the 98.60 that can still be refunded",
+    )
     for bad in ("ten", "-5", "0", "0.00", "1.234", "1,000.00"):
-        fails(session, "create_refund", {"order_id": order_id, "amount": bad}, "invalid_arguments",
-              "amount: String should match pattern")
+        fails(
+            session,
+            "create_refund",
+            {"order_id": order_id, "amount": bad},
+            "invalid_arguments",
+            "amount: String should match pattern",
+        )
     ok(session, "create_refund", {"order_id": order_id, "amount": "90.00", "note": "goodwill"})
     fails(session, "create_refund", {"order_id": order_id, "amount": "8.61"}, "InvalidRequest", "exceeds the 8.60")
     ok(session, "create_refund", {"order_id": order_id, "amount": "8.60"})
@@ -498,13 +617,20 @@ def test_refunds_never_exceed_what_was_paid(session):
 
 # ---------------------------------------------------------------- returns
 
+
 def test_return_within_window_restocks_and_refunds_less_discount(session):
     login(session, "Zoe", "Wright")
     order_id, tee = order_line("Zoe", "Wright", "Merino 150 Crew Tee")
     tee_m = variant_id("Merino 150 Crew Tee", "M")
     before = stock(session, tee_m)
-    ret = ok(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": tee, "quantity": 1, "return_reason": "unwanted"}]})
+    ret = ok(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": tee, "quantity": 1, "return_reason": "unwanted"}],
+        },
+    )
     name = next(o["name"] for o in SEED["orders"] if o["id"] == order_id)
     assert ret["name"] == f"{name}-R1" and ret["status"] == "closed"
     assert ret["refund"]["amount"] == "49.30"  # 58.00 less half of the 17.40 HIKEMORE discount
@@ -514,19 +640,39 @@ def test_return_within_window_restocks_and_refunds_less_discount(session):
     line = order["line_items"][0]
     assert (line["returned_quantity"], line["refunded_quantity"], line["returnable_quantity"]) == (1, 1, 1)
     assert order["financial_status"] == "partially_refunded" and order["total_refunded"] == "49.30"
-    second = ok(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": tee, "quantity": 1, "return_reason": "unwanted"}]})
+    second = ok(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": tee, "quantity": 1, "return_reason": "unwanted"}],
+        },
+    )
     assert second["name"] == f"{name}-R2"
-    fails(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": tee, "quantity": 1, "return_reason": "unwanted"}]}, "InvalidRequest", "Only 0 of")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": tee, "quantity": 1, "return_reason": "unwanted"}],
+        },
+        "InvalidRequest",
+        "Only 0 of",
+    )
 
 
 def test_return_refund_is_capped_at_what_remains(session):
     login(session, "Zoe", "Wright")
     order_id, tee = order_line("Zoe", "Wright", "Merino 150 Crew Tee")
     ok(session, "create_refund", {"order_id": order_id, "amount": "90.00"})
-    ret = ok(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": tee, "quantity": 2, "return_reason": "size_too_large"}]})
+    ret = ok(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": tee, "quantity": 2, "return_reason": "size_too_large"}],
+        },
+    )
     assert ret["refund"]["amount"] == "8.60"
     assert row(session, "orders", order_id)["financial_status"] == "refunded"
 
@@ -534,47 +680,129 @@ def test_return_refund_is_capped_at_what_remains(session):
 def test_return_rules(session):
     login(session, "Sofia", "Alvarez")
     fleece_order, fleece = order_line("Sofia", "Alvarez", "Basecamp Fleece Pullover")
-    fails(session, "create_return", {"order_id": fleece_order, "return_line_items": [
-        {"line_item_id": fleece, "quantity": 1, "return_reason": "size_too_large"}]}, "InvalidRequest",
-        "return window for 'Basecamp Fleece Pullover - L / Oat' closed on 2025-05-25")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": fleece_order,
+            "return_line_items": [{"line_item_id": fleece, "quantity": 1, "return_reason": "size_too_large"}],
+        },
+        "InvalidRequest",
+        "return window for 'Basecamp Fleece Pullover - L / Oat' closed on 2025-05-25",
+    )
     flannel_order, flannel = order_line("Sofia", "Alvarez", "Trailhead Flannel Shirt")
-    fails(session, "create_return", {"order_id": flannel_order, "return_line_items": [
-        {"line_item_id": fleece, "quantity": 1, "return_reason": "other"}]}, "NotFound", "not part of this order")
-    fails(session, "create_return", {"order_id": flannel_order, "return_line_items": [
-        {"line_item_id": flannel, "quantity": 2, "return_reason": "other"}]}, "InvalidRequest", "Only 1 of")
-    fails(session, "create_return", {"order_id": flannel_order, "return_line_items": [
-        {"line_item_id": flannel, "quantity": 1, "return_reason": "other"},
-        {"line_item_id": flannel, "quantity": 1, "return_reason": "other"}]}, "InvalidRequest", "listed twice")
-    fails(session, "create_return", {"order_id": flannel_order, "return_line_items": [
-        {"line_item_id": flannel, "quantity": 1, "return_reason": "too_itchy"}]}, "invalid_arguments", "return_reason")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": flannel_order,
+            "return_line_items": [{"line_item_id": fleece, "quantity": 1, "return_reason": "other"}],
+        },
+        "NotFound",
+        "not part of this order",
+    )
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": flannel_order,
+            "return_line_items": [{"line_item_id": flannel, "quantity": 2, "return_reason": "other"}],
+        },
+        "InvalidRequest",
+        "Only 1 of",
+    )
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": flannel_order,
+            "return_line_items": [
+                {"line_item_id": flannel, "quantity": 1, "return_reason": "other"},
+                {"line_item_id": flannel, "quantity": 1, "return_reason": "other"},
+            ],
+        },
+        "InvalidRequest",
+        "listed twice",
+    )
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": flannel_order,
+            "return_line_items": [{"line_item_id": flannel, "quantity": 1, "return_reason": "too_itchy"}],
+        },
+        "invalid_arguments",
+        "return_reason",
+    )
 
 
 def test_final_sale_and_undelivered_items_cannot_be_returned(session):
     login(session, "Liam", "O'Brien")
     order_id, slides = order_line("Liam", "O'Brien", "Camp Slide Sandal")
-    fails(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": slides, "quantity": 1, "return_reason": "unwanted"}]}, "InvalidRequest", "final-sale")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": slides, "quantity": 1, "return_reason": "unwanted"}],
+        },
+        "InvalidRequest",
+        "final-sale",
+    )
     login(session, "Ava", "Thompson")
     order_id, jacket = order_line("Ava", "Thompson", "Ridgeline Rain Jacket")
-    fails(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": jacket, "quantity": 1, "return_reason": "unwanted"}]}, "Conflict", "not delivered yet")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": jacket, "quantity": 1, "return_reason": "unwanted"}],
+        },
+        "Conflict",
+        "not delivered yet",
+    )
     login(session, "Hannah", "Lee")
     order_id, pack = order_line("Hannah", "Lee", "Daybreak 22L Daypack")
-    fails(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": pack, "quantity": 1, "return_reason": "unwanted"}]}, "Conflict", "not shipped yet")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": pack, "quantity": 1, "return_reason": "unwanted"}],
+        },
+        "Conflict",
+        "not shipped yet",
+    )
     ok(session, "cancel_order", {"order_id": order_id})
-    fails(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": pack, "quantity": 1, "return_reason": "unwanted"}]}, "Conflict", "was cancelled")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": pack, "quantity": 1, "return_reason": "unwanted"}],
+        },
+        "Conflict",
+        "was cancelled",
+    )
 
 
 def test_unpaid_orders_cannot_be_returned(session):
     login(session, "Amélie", "Gagnon")
     order_id, pad = order_line("Amélie", "Gagnon", "Self-Inflating Sleeping Pad")
-    fails(session, "create_return", {"order_id": order_id, "return_line_items": [
-        {"line_item_id": pad, "quantity": 1, "return_reason": "unwanted"}]}, "Conflict", "is not paid")
+    fails(
+        session,
+        "create_return",
+        {
+            "order_id": order_id,
+            "return_line_items": [{"line_item_id": pad, "quantity": 1, "return_reason": "unwanted"}],
+        },
+        "Conflict",
+        "is not paid",
+    )
 
 
 # ---------------------------------------------------------------- money
+
 
 def test_money_is_cents_inside_and_decimal_strings_outside():
     assert [rules.cents(v) for v in ("12.50", "0.01", "189", "7.5")] == [1250, 1, 18900, 750]

@@ -74,6 +74,7 @@ def variant(session: ToolSession, table: str, key: str, value: Any, **changes: A
 
 # ---------------------------------------------------------------- interface, profile, catalog
 
+
 def test_tools_and_the_device_action_is_user_only(session):
     assert len(SPEC.tools) == 23
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["open_spotify_on_device"]
@@ -95,13 +96,21 @@ def test_search_words_filters_and_ranking(session):
     accents = ok(session, "search", {"q": "como te quiero", "type": ["track"]})["tracks"]["results"]
     assert accents[0]["name"] == "Cómo Te Quiero"
     eighties = ok(session, "search", {"q": "year:1980-1989", "type": ["album"], "limit": 50})["albums"]["results"]
-    assert {a["name"] for a in eighties} == {"Thriller", "Hounds Of Love", "Songs From The Big Chair", "Toto IV",
-                                            "Hunting High and Low", "Legend - The Best Of Bob Marley And The Wailers"}
+    assert {a["name"] for a in eighties} == {
+        "Thriller",
+        "Hounds Of Love",
+        "Songs From The Big Chair",
+        "Toto IV",
+        "Hunting High and Low",
+        "Legend - The Best Of Bob Marley And The Wailers",
+    }
     jazz = ok(session, "search", {"q": "genre:jazz", "type": ["artist"]})["artists"]["results"]
     assert "Miles Davis" in [a["name"] for a in jazz] and "Queen" not in [a["name"] for a in jazz]
     exact = ok(session, "search", {"q": "starburster", "type": ["track"]})["tracks"]["results"]
-    assert [(t["name"], t["album"]["name"]) for t in exact] == [("Starburster", "Starburster"),
-                                                                ("Starburster", "Romance")]
+    assert [(t["name"], t["album"]["name"]) for t in exact] == [
+        ("Starburster", "Starburster"),
+        ("Starburster", "Romance"),
+    ]
     fails(session, "search", {"q": "  ", "type": ["track"]}, "InvalidRequest", "No search query")
     fails(session, "search", {"q": "year:80s", "type": ["album"]}, "InvalidRequest", "year:")
     fails(session, "search", {"q": "x", "type": []}, "InvalidRequest", "type must name")
@@ -135,6 +144,7 @@ def test_album_and_artist_details(session):
 
 # ---------------------------------------------------------------- library
 
+
 def test_library_lists_newest_first_in_pages(session):
     seen, offset = [], 0
     while True:
@@ -163,13 +173,22 @@ def test_save_to_library_is_idempotent_per_item(session):
 
 def test_library_uri_rules(session):
     fails(session, "save_to_library", {"uris": [turi("Dreams")] * 41}, "InvalidRequest", "1 to 40")
-    fails(session, "save_to_library", {"uris": ["spotify:episode:512ojhOuo1ktJprKbVcKyQ"]}, "InvalidRequest",
-          "Unsupported URI type")
-    fails(session, "save_to_library", {"uris": ["https://open.spotify.com/track/x"]}, "InvalidRequest",
-          "Invalid URI")
+    fails(
+        session,
+        "save_to_library",
+        {"uris": ["spotify:episode:512ojhOuo1ktJprKbVcKyQ"]},
+        "InvalidRequest",
+        "Unsupported URI type",
+    )
+    fails(session, "save_to_library", {"uris": ["https://open.spotify.com/track/x"]}, "InvalidRequest", "Invalid URI")
     fails(session, "save_to_library", {"uris": ["spotify:track:0000000000000000000000"]}, "NotFound", "Track")
-    fails(session, "save_to_library", {"uris": [f"spotify:playlist:{playlist('Secret Santa ideas')}"]},
-          "NotFound", "Playlist")
+    fails(
+        session,
+        "save_to_library",
+        {"uris": [f"spotify:playlist:{playlist('Secret Santa ideas')}"]},
+        "NotFound",
+        "Playlist",
+    )
 
 
 def test_remove_from_library_and_deleting_an_own_playlist(session):
@@ -184,6 +203,7 @@ def test_remove_from_library_and_deleting_an_own_playlist(session):
 
 
 # ---------------------------------------------------------------- playlists
+
 
 def test_playlist_visibility_and_pages(session):
     fails(session, "get_playlist", {"playlist_id": playlist("Secret Santa ideas")}, "NotFound", "Playlist")
@@ -209,36 +229,73 @@ def test_create_playlist_rules(session):
 
 
 def test_only_the_owner_changes_details(session):
-    fails(session, "change_playlist_details", {"playlist_id": playlist("Today's Top Hits"), "name": "Mine"},
-          "PermissionDenied", "don't own")
-    fails(session, "change_playlist_details", {"playlist_id": playlist("Road Trip to Cornwall"), "name": "Mine"},
-          "PermissionDenied", "don't own")  # a collaborator edits items, not details
+    fails(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Today's Top Hits"), "name": "Mine"},
+        "PermissionDenied",
+        "don't own",
+    )
+    fails(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Road Trip to Cornwall"), "name": "Mine"},
+        "PermissionDenied",
+        "don't own",
+    )  # a collaborator edits items, not details
     before = snapshot(session, playlist("Dad's 60th"))
-    changed = ok(session, "change_playlist_details", {"playlist_id": playlist("Dad's 60th"), "name": "Dad's 60th!!",
-                                                     "public": False})
+    changed = ok(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Dad's 60th"), "name": "Dad's 60th!!", "public": False},
+    )
     assert (changed["name"], changed["public"]) == ("Dad's 60th!!", False) and changed["snapshot_id"] != before
-    fails(session, "change_playlist_details", {"playlist_id": playlist("Dad's 60th")}, "InvalidRequest",
-          "Nothing to change")
+    fails(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Dad's 60th")},
+        "InvalidRequest",
+        "Nothing to change",
+    )
 
 
 def test_collaborative_playlists_are_never_public(session):
     disco = playlist("Flat 4 Kitchen Disco")
-    fails(session, "change_playlist_details", {"playlist_id": disco, "public": True}, "InvalidRequest",
-          "can't be public")
-    fails(session, "change_playlist_details", {"playlist_id": playlist("Chill Evenings"), "collaborative": True},
-          "InvalidRequest", "can't be public")
+    fails(
+        session, "change_playlist_details", {"playlist_id": disco, "public": True}, "InvalidRequest", "can't be public"
+    )
+    fails(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Chill Evenings"), "collaborative": True},
+        "InvalidRequest",
+        "can't be public",
+    )
     opened = ok(session, "change_playlist_details", {"playlist_id": disco, "public": True, "collaborative": False})
     assert (opened["public"], opened["collaborative"]) == (True, False)
-    made = ok(session, "change_playlist_details", {"playlist_id": playlist("Chill Evenings"), "public": False,
-                                                  "collaborative": True})
+    made = ok(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Chill Evenings"), "public": False, "collaborative": True},
+    )
     assert (made["public"], made["collaborative"]) == (False, True)
 
 
 def test_who_may_add_items(session):
-    fails(session, "add_items_to_playlist", {"playlist_id": playlist("Ellie's Wedding Dance Floor"),
-                                             "uris": [turi("Dreams")]}, "PermissionDenied", "owner and collaborators")
-    fails(session, "add_items_to_playlist", {"playlist_id": playlist("Today's Top Hits"), "uris": [turi("Dreams")]},
-          "PermissionDenied", "can't edit")
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": playlist("Ellie's Wedding Dance Floor"), "uris": [turi("Dreams")]},
+        "PermissionDenied",
+        "owner and collaborators",
+    )
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": playlist("Today's Top Hits"), "uris": [turi("Dreams")]},
+        "PermissionDenied",
+        "can't edit",
+    )
     road = playlist("Road Trip to Cornwall")
     ok(session, "add_items_to_playlist", {"playlist_id": road, "uris": [turi("Cosmic Love")]})
     items = ok(session, "get_playlist", {"playlist_id": road, "limit": 50})["items"]["results"]
@@ -248,25 +305,48 @@ def test_who_may_add_items(session):
 def test_add_items_at_a_position_changes_the_snapshot(session):
     run = playlist("Morning Run")
     first = snapshot(session, run)
-    result = ok(session, "add_items_to_playlist", {"playlist_id": run, "uris": [turi("Manchild"), turi("Dreams")],
-                                                   "position": 1})
+    result = ok(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": run, "uris": [turi("Manchild"), turi("Dreams")], "position": 1},
+    )
     assert result["snapshot_id"] != first and snapshot(session, run) == result["snapshot_id"]
     order = names(session, run)
     assert order[:4] == ["Blinding Lights", "Manchild", "Dreams", "Levitating"] and len(order) == 28
     again = ok(session, "add_items_to_playlist", {"playlist_id": run, "uris": [turi("Manchild")]})
     assert again["snapshot_id"] != result["snapshot_id"] and names(session, run).count("Manchild") == 2
-    fails(session, "add_items_to_playlist", {"playlist_id": run, "uris": [turi("Dreams")], "position": 30},
-          "InvalidRequest", "Index out of bounds")
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": run, "uris": [turi("Dreams")], "position": 30},
+        "InvalidRequest",
+        "Index out of bounds",
+    )
 
 
 def test_add_items_validation(session):
     run = playlist("Morning Run")
-    fails(session, "add_items_to_playlist", {"playlist_id": run, "uris": [turi("Dreams")] * 101}, "InvalidRequest",
-          "1 to 100")
-    fails(session, "add_items_to_playlist", {"playlist_id": run, "uris": [f"spotify:album:{album('Rumours')}"]},
-          "InvalidRequest", "Unsupported URI type 'album'")
-    fails(session, "add_items_to_playlist", {"playlist_id": run, "uris": ["spotify:track:0000000000000000000000"]},
-          "NotFound", "Track")
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": run, "uris": [turi("Dreams")] * 101},
+        "InvalidRequest",
+        "1 to 100",
+    )
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": run, "uris": [f"spotify:album:{album('Rumours')}"]},
+        "InvalidRequest",
+        "Unsupported URI type 'album'",
+    )
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": run, "uris": ["spotify:track:0000000000000000000000"]},
+        "NotFound",
+        "Track",
+    )
 
 
 def test_a_playlist_holds_at_most_10000_items(session):
@@ -275,8 +355,13 @@ def test_a_playlist_holds_at_most_10000_items(session):
     for _ in range(100):
         ok(session, "add_items_to_playlist", {"playlist_id": made, "uris": pool})
     assert ok(session, "get_playlist", {"playlist_id": made, "limit": 1})["tracks_total"] == 10_000
-    fails(session, "add_items_to_playlist", {"playlist_id": made, "uris": pool[:1]}, "Conflict",
-          "Playlist size limit reached")
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": made, "uris": pool[:1]},
+        "Conflict",
+        "Playlist size limit reached",
+    )
 
 
 def test_remove_takes_every_occurrence_and_renumbers(session):
@@ -287,14 +372,28 @@ def test_remove_takes_every_occurrence_and_renumbers(session):
     assert "Espresso" not in order and len(order) == 28
     positions = sorted(i["position"] for i in session.dump()["playlist_items"].values() if i["playlist_id"] == disco)
     assert positions == list(range(28))
-    fails(session, "remove_playlist_items", {"playlist_id": disco, "uris": [turi("Espresso")]}, "InvalidRequest",
-          "not in 'Flat 4 Kitchen Disco'")
-    fails(session, "remove_playlist_items", {"playlist_id": playlist("All Out 80s"), "uris": [turi("Africa")]},
-          "PermissionDenied", "can't edit")
+    fails(
+        session,
+        "remove_playlist_items",
+        {"playlist_id": disco, "uris": [turi("Espresso")]},
+        "InvalidRequest",
+        "not in 'Flat 4 Kitchen Disco'",
+    )
+    fails(
+        session,
+        "remove_playlist_items",
+        {"playlist_id": playlist("All Out 80s"), "uris": [turi("Africa")]},
+        "PermissionDenied",
+        "can't edit",
+    )
     # one missing track refuses the whole request: Gosh stays
-    fails(session, "remove_playlist_items", {"playlist_id": disco, "uris": [turi("Gosh"), turi("Dreams", "Rumours"),
-                                                                            turi("Bohemian Rhapsody")]},
-          "InvalidRequest", "Could not remove tracks")
+    fails(
+        session,
+        "remove_playlist_items",
+        {"playlist_id": disco, "uris": [turi("Gosh"), turi("Dreams", "Rumours"), turi("Bohemian Rhapsody")]},
+        "InvalidRequest",
+        "Could not remove tracks",
+    )
     assert "Gosh" in names(session, disco)
 
 
@@ -312,27 +411,46 @@ def test_a_stale_snapshot_is_refused(session):
     chill = playlist("Chill Evenings")
     old = snapshot(session, chill)
     ok(session, "remove_playlist_items", {"playlist_id": chill, "uris": [turi("Nude")], "snapshot_id": old})
-    fails(session, "remove_playlist_items", {"playlist_id": chill, "uris": [turi("Reckoner")], "snapshot_id": old},
-          "Conflict", "has changed since")
-    fails(session, "reorder_playlist_items", {"playlist_id": chill, "range_start": 0, "insert_before": 3,
-                                              "snapshot_id": old}, "Conflict", "has changed since")
+    fails(
+        session,
+        "remove_playlist_items",
+        {"playlist_id": chill, "uris": [turi("Reckoner")], "snapshot_id": old},
+        "Conflict",
+        "has changed since",
+    )
+    fails(
+        session,
+        "reorder_playlist_items",
+        {"playlist_id": chill, "range_start": 0, "insert_before": 3, "snapshot_id": old},
+        "Conflict",
+        "has changed since",
+    )
 
 
 def test_reorder_moves_a_range(session):
     chill = playlist("Chill Evenings")
     before = names(session, chill)
-    result = ok(session, "reorder_playlist_items", {"playlist_id": chill, "range_start": 5, "range_length": 2,
-                                                    "insert_before": 0})
+    result = ok(
+        session,
+        "reorder_playlist_items",
+        {"playlist_id": chill, "range_start": 5, "range_length": 2, "insert_before": 0},
+    )
     assert names(session, chill) == before[5:7] + before[:5] + before[7:]
     ok(session, "reorder_playlist_items", {"playlist_id": chill, "range_start": 0, "insert_before": 18})
     assert names(session, chill)[-1] == before[5]
     same = ok(session, "reorder_playlist_items", {"playlist_id": chill, "range_start": 3, "insert_before": 4})
     assert same["snapshot_id"] == snapshot(session, chill) != result["snapshot_id"]
-    fails(session, "reorder_playlist_items", {"playlist_id": chill, "range_start": 17, "range_length": 2,
-                                              "insert_before": 0}, "InvalidRequest", "Index out of bounds")
+    fails(
+        session,
+        "reorder_playlist_items",
+        {"playlist_id": chill, "range_start": 17, "range_length": 2, "insert_before": 0},
+        "InvalidRequest",
+        "Index out of bounds",
+    )
 
 
 # ---------------------------------------------------------------- history and top items
+
 
 def test_recently_played_pages_by_time(session):
     first = ok(session, "get_recently_played", {"limit": 10})
@@ -354,6 +472,7 @@ def test_top_items_by_time_range(session):
 
 # ---------------------------------------------------------------- player
 
+
 def test_devices_show_up_only_when_spotify_is_open(session):
     listed = [d["name"] for d in ok(session, "get_available_devices")]
     assert "Office Echo Dot" not in listed and len(listed) == 4
@@ -367,14 +486,23 @@ def test_devices_show_up_only_when_spotify_is_open(session):
 
 
 def test_restricted_devices_refuse_commands(session):
-    fails(session, "start_resume_playback", {"device_id": device("Living Room TV")}, "PermissionDenied",
-          "Restriction violated")
+    fails(
+        session,
+        "start_resume_playback",
+        {"device_id": device("Living Room TV")},
+        "PermissionDenied",
+        "Restriction violated",
+    )
 
 
 def test_player_needs_premium(session):
     variant(session, "account", "user_id", ME, product="free")
-    for name, args in (("start_resume_playback", {}), ("pause_playback", {}), ("skip_to_next", {}),
-                       ("add_item_to_queue", {"uri": turi("Dreams")})):
+    for name, args in (
+        ("start_resume_playback", {}),
+        ("pause_playback", {}),
+        ("skip_to_next", {}),
+        ("add_item_to_queue", {"uri": turi("Dreams")}),
+    ):
         fails(session, name, args, "PermissionDenied", "Premium required")
     assert ok(session, "get_playback_state")["item"]["name"] == "Feeling Good"  # reading is fine
 
@@ -413,10 +541,20 @@ def test_playing_a_context_from_an_offset(session):
     assert artist_ctx["context"]["type"] == "artist" and artist_ctx["item"]["artists"][0]["name"] == "Queen"
     fails(session, "start_resume_playback", {"context_uri": rumours, "offset": 11}, "InvalidRequest", "out of range")
     fails(session, "start_resume_playback", {"context_uri": turi("Dreams")}, "InvalidRequest", "Unsupported URI type")
-    fails(session, "start_resume_playback", {"context_uri": rumours, "uris": [turi("Dreams")]}, "InvalidRequest",
-          "not both")
-    fails(session, "start_resume_playback", {"uris": [turi("So What")], "position_ms": 600_000}, "InvalidRequest",
-          "position_ms")
+    fails(
+        session,
+        "start_resume_playback",
+        {"context_uri": rumours, "uris": [turi("Dreams")]},
+        "InvalidRequest",
+        "not both",
+    )
+    fails(
+        session,
+        "start_resume_playback",
+        {"uris": [turi("So What")], "position_ms": 600_000},
+        "InvalidRequest",
+        "position_ms",
+    )
 
 
 def test_skip_plays_the_queue_first_then_the_context(session):
@@ -435,7 +573,17 @@ def test_skip_plays_the_queue_first_then_the_context(session):
 def test_add_to_queue_appends(session):
     queue = ok(session, "add_item_to_queue", {"uri": turi("Dreams")})["queue"]
     assert [t["name"] for t in queue][:3] == ["Come Away With Me", "Maria También", "Dreams"]
-    fails(session, "add_item_to_queue", {"uri": f"spotify:album:{album('Rumours')}"}, "InvalidRequest",
-          "Unsupported URI type")
-    fails(session, "add_item_to_queue", {"uri": turi("Dreams"), "device_id": device("Living Room TV")},
-          "PermissionDenied", "Restriction violated")
+    fails(
+        session,
+        "add_item_to_queue",
+        {"uri": f"spotify:album:{album('Rumours')}"},
+        "InvalidRequest",
+        "Unsupported URI type",
+    )
+    fails(
+        session,
+        "add_item_to_queue",
+        {"uri": turi("Dreams"), "device_id": device("Living Room TV")},
+        "PermissionDenied",
+        "Restriction violated",
+    )

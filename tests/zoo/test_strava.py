@@ -22,14 +22,16 @@ ALL = ["read", "read_all", "profile:read_all", "profile:write", "activity:read_a
 
 # ---------------------------------------------------------------- seed lookups (by name, never by raw id)
 
+
 def athlete(first: str, last: str) -> dict[str, Any]:
     return next(a for a in SEED["athletes"] if (a["firstname"], a["lastname"]) == (first, last))
 
 
 def activity(first: str, last: str, name: str) -> dict[str, Any]:
     aid = athlete(first, last)["id"]
-    return max((a for a in SEED["activities"] if a["athlete_id"] == aid and a["name"] == name),
-               key=lambda a: a["start_date"])
+    return max(
+        (a for a in SEED["activities"] if a["athlete_id"] == aid and a["name"] == name), key=lambda a: a["start_date"]
+    )
 
 
 def gear(first: str, last: str, name: str) -> dict[str, Any]:
@@ -64,6 +66,7 @@ def row(session: ToolSession, table: str, key: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- OAuth
+
 
 def test_authorize_is_user_only_and_checks_the_login(session):
     email = athlete("Jordan", "Reyes")["email"]
@@ -102,6 +105,7 @@ def test_only_me_activities_need_activity_read_all(session):
 
 # ---------------------------------------------------------------- athlete, zones
 
+
 def test_profile_lists_clubs_and_gear(session):
     auth(session, "Jordan", "Reyes")
     me = ok(session, "get_logged_in_athlete")
@@ -123,8 +127,10 @@ def test_zones_derive_from_max_heart_rate_and_ftp(session):
     assert hr["zones"][-1]["max"] == -1 and len(hr["zones"]) == 5
     assert len(zones["power"]["zones"]) == 7 and zones["power"]["zones"][3]["max"] == round(295 * 1.05)
     ok(session, "update_logged_in_athlete", {"ftp": 305, "weight": 78.4})
-    assert ok(session, "get_logged_in_athlete_zones")["power"]["zones"][3] == {"min": round(305 * 0.9) + 1,
-                                                                              "max": round(305 * 1.05)}
+    assert ok(session, "get_logged_in_athlete_zones")["power"]["zones"][3] == {
+        "min": round(305 * 0.9) + 1,
+        "max": round(305 * 1.05),
+    }
     stored = row(session, "athletes", athlete("Marcus", "Webb")["id"])
     assert (stored["ftp"], stored["weight"]) == (305, 78.4)
 
@@ -145,18 +151,31 @@ def test_update_athlete_validates(session):
 
 # ---------------------------------------------------------------- manual activities and gear totals
 
+
 def test_create_activity_uses_default_gear_privacy_and_local_time(session):
     auth(session, "Aiko", "Tanaka")
     shoes = gear("Aiko", "Tanaka", "Cloudmonsters")
-    created = ok(session, "create_activity", {
-        "name": "Treadmill 10k", "sport_type": "Run", "start_date_local": "2025-06-14T05:45", "elapsed_time": 2550,
-        "distance": 10000, "trainer": True})
+    created = ok(
+        session,
+        "create_activity",
+        {
+            "name": "Treadmill 10k",
+            "sport_type": "Run",
+            "start_date_local": "2025-06-14T05:45",
+            "elapsed_time": 2550,
+            "distance": 10000,
+            "trainer": True,
+        },
+    )
     assert created["manual"] and created["trainer"] and created["visibility"] == "followers_only"
     assert created["start_date_local"] == "2025-06-14T05:45:00Z" and created["start_date"] == "2025-06-14T11:45:00Z"
     assert created["gear_id"] == shoes["id"] and created["average_speed"] == round(10000 / 2550, 3)
     assert row(session, "gear", shoes["id"])["distance"] == shoes["distance"] + 10000
-    yoga = ok(session, "create_activity", {"name": "Yoga", "sport_type": "Yoga",
-                                           "start_date_local": "2025-06-13T18:30:00", "elapsed_time": 3600})
+    yoga = ok(
+        session,
+        "create_activity",
+        {"name": "Yoga", "sport_type": "Yoga", "start_date_local": "2025-06-13T18:30:00", "elapsed_time": 3600},
+    )
     assert yoga["gear_id"] is None and yoga["distance"] == 0.0
 
 
@@ -189,10 +208,20 @@ def test_gear_must_be_active_own_and_fit_the_sport(session):
     run = activity("Jordan", "Reyes", "Sanitas + Green double")
     old = gear("Jordan", "Reyes", "Old Cascadias")["id"]
     fails(session, "update_activity", {"activity_id": run["id"], "gear_id": old}, "InvalidRequest", "retired")
-    fails(session, "update_activity", {"activity_id": run["id"], "gear_id": gear("Jordan", "Reyes", "Commuter")["id"]},
-          "InvalidRequest", "takes shoes")
-    fails(session, "update_activity", {"activity_id": run["id"], "gear_id": gear("Priya", "Natarajan", "Ghosts")["id"]},
-          "NotFound", "gear")
+    fails(
+        session,
+        "update_activity",
+        {"activity_id": run["id"], "gear_id": gear("Jordan", "Reyes", "Commuter")["id"]},
+        "InvalidRequest",
+        "takes shoes",
+    )
+    fails(
+        session,
+        "update_activity",
+        {"activity_id": run["id"], "gear_id": gear("Priya", "Natarajan", "Ghosts")["id"]},
+        "NotFound",
+        "gear",
+    )
     fails(session, "update_activity", {"activity_id": run["id"]}, "InvalidRequest", "Nothing to update")
 
 
@@ -210,17 +239,24 @@ def test_only_your_own_activities_can_be_edited(session):
     auth(session, "Priya", "Natarajan")
     double = activity("Jordan", "Reyes", "Sanitas + Green double")
     assert ok(session, "get_activity", {"activity_id": double["id"]})["athlete"]["firstname"] == "Jordan"
-    fails(session, "update_activity", {"activity_id": double["id"], "name": "Mine"}, "PermissionDenied",
-          "your own activities")
+    fails(
+        session,
+        "update_activity",
+        {"activity_id": double["id"], "name": "Mine"},
+        "PermissionDenied",
+        "your own activities",
+    )
 
 
 # ---------------------------------------------------------------- privacy
 
+
 def test_followers_only_and_only_me_activities_are_hidden_from_others(session):
     tempo = activity("Aiko", "Tanaka", "Creek path tempo")
     assert tempo["visibility"] == "followers_only"
-    assert f"{athlete('Priya', 'Natarajan')['id']}-{athlete('Aiko', 'Tanaka')['id']}" not in \
-        {f["id"] for f in SEED["follows"]}
+    assert f"{athlete('Priya', 'Natarajan')['id']}-{athlete('Aiko', 'Tanaka')['id']}" not in {
+        f["id"] for f in SEED["follows"]
+    }
     auth(session, "Priya", "Natarajan")
     fails(session, "get_activity", {"activity_id": tempo["id"]}, "NotFound", "Record Not Found")
     fails(session, "give_kudos", {"activity_id": tempo["id"]}, "NotFound", "Record Not Found")
@@ -237,9 +273,16 @@ def test_only_me_activities_leave_the_leaderboard(session):
     auth(session, "Priya", "Natarajan")
     qom = ok(session, "get_segment", {"segment_id": seg["id"]})["xoms"]["qom"]
     female = {a["id"] for a in SEED["athletes"] if a["sex"] == "F"}
-    best = min((e for e in SEED["segment_efforts"] if e["segment_id"] == seg["id"] and e["athlete_id"] in female
-                and next(a for a in SEED["activities"] if a["id"] == e["activity_id"])["visibility"] != "only_me"),
-               key=lambda e: (e["elapsed_time"], e["start_date"]))
+    best = min(
+        (
+            e
+            for e in SEED["segment_efforts"]
+            if e["segment_id"] == seg["id"]
+            and e["athlete_id"] in female
+            and next(a for a in SEED["activities"] if a["id"] == e["activity_id"])["visibility"] != "only_me"
+        ),
+        key=lambda e: (e["elapsed_time"], e["start_date"]),
+    )
     minutes, seconds = divmod(best["elapsed_time"], 60)
     assert qom == f"{minutes}:{seconds:02d}"
     holder = next(a for a in SEED["athletes"] if a["id"] == best["athlete_id"])
@@ -251,6 +294,7 @@ def test_only_me_activities_leave_the_leaderboard(session):
 
 
 # ---------------------------------------------------------------- uploads, derived PRs and crowns
+
 
 def test_upload_creates_the_activity_with_laps_efforts_and_ranks(session):
     auth(session, "Chloe", "Dubois")
@@ -274,12 +318,18 @@ def test_upload_creates_the_activity_with_laps_efforts_and_ranks(session):
 def test_upload_rejects_duplicates_unknown_files_and_formats(session):
     duplicate = next(f for f in SEED["device_files"] if not f["id"].startswith("2025-06-14"))
     existing = next(a for a in SEED["activities"] if a["external_id"] == duplicate["id"])
-    fails(session, "upload_activity_file", {"file_name": duplicate["id"]}, "Conflict",
-          f"duplicate of activity {existing['id']}", caller="user")
-    fails(session, "upload_activity_file", {"file_name": "2025-01-01-00-00-00.fit"}, "NotFound", "No file",
-          caller="user")
-    fails(session, "upload_activity_file", {"file_name": "run.zip"}, "InvalidRequest", "fit, tcx or gpx",
-          caller="user")
+    fails(
+        session,
+        "upload_activity_file",
+        {"file_name": duplicate["id"]},
+        "Conflict",
+        f"duplicate of activity {existing['id']}",
+        caller="user",
+    )
+    fails(
+        session, "upload_activity_file", {"file_name": "2025-01-01-00-00-00.fit"}, "NotFound", "No file", caller="user"
+    )
+    fails(session, "upload_activity_file", {"file_name": "run.zip"}, "InvalidRequest", "fit, tcx or gpx", caller="user")
 
 
 def test_pr_rank_counts_only_earlier_efforts(session):
@@ -287,13 +337,17 @@ def test_pr_rank_counts_only_earlier_efforts(session):
     upload = ok(session, "upload_activity_file", {"file_name": device_file("Jordan", "Reyes")}, caller="user")
     efforts = ok(session, "get_activity", {"activity_id": upload["activity_id"]})["segment_efforts"]
     for effort in efforts:
-        earlier = [e["elapsed_time"] for e in SEED["segment_efforts"] if e["segment_id"] == effort["segment"]["id"]
-                   and e["athlete_id"] == athlete("Jordan", "Reyes")["id"]]
+        earlier = [
+            e["elapsed_time"]
+            for e in SEED["segment_efforts"]
+            if e["segment_id"] == effort["segment"]["id"] and e["athlete_id"] == athlete("Jordan", "Reyes")["id"]
+        ]
         faster = sum(1 for t in earlier if t < effort["elapsed_time"])
         assert effort["pr_rank"] == (faster + 1 if faster < 3 else None)
 
 
 # ---------------------------------------------------------------- kudos and comments
+
 
 def test_kudos_rules(session):
     auth(session, "Priya", "Natarajan")
@@ -311,16 +365,19 @@ def test_comments(session):
     auth(session, "Jordan", "Reyes")
     double = activity("Jordan", "Reyes", "Sanitas + Green double")
     fails(session, "create_activity_comment", {"activity_id": double["id"], "text": "   "}, "InvalidRequest", "blank")
-    fails(session, "create_activity_comment", {"activity_id": double["id"], "text": "x" * 1001}, "InvalidRequest",
-          "1000")
+    fails(
+        session, "create_activity_comment", {"activity_id": double["id"], "text": "x" * 1001}, "InvalidRequest", "1000"
+    )
     comment = ok(session, "create_activity_comment", {"activity_id": double["id"], "text": " Thanks all! "})
     assert comment["text"] == "Thanks all!" and comment["athlete"]["firstname"] == "Jordan"
     assert row(session, "comments", comment["id"])["activity_id"] == double["id"]
     assert ok(session, "get_activity", {"activity_id": double["id"]})["comment_count"] == 1 + sum(
-        1 for c in SEED["comments"] if c["activity_id"] == double["id"])
+        1 for c in SEED["comments"] if c["activity_id"] == double["id"]
+    )
 
 
 # ---------------------------------------------------------------- segments
+
 
 def test_star_segment_is_idempotent_and_unstars(session):
     auth(session, "Freya", "Lindqvist")
@@ -347,6 +404,7 @@ def test_private_segments_are_seen_only_by_their_creator_with_read_all(session):
 
 # ---------------------------------------------------------------- gear
 
+
 def test_update_gear_primary_and_retirement(session):
     auth(session, "Diego", "Alvarez")
     p5, training = gear("Diego", "Alvarez", "P5"), gear("Diego", "Alvarez", "Training bike")
@@ -355,12 +413,14 @@ def test_update_gear_primary_and_retirement(session):
     retired = ok(session, "update_gear", {"gear_id": training["id"], "retired": True})
     assert retired["retired"] and not retired["primary"]
     fails(session, "update_gear", {"gear_id": training["id"], "primary": True}, "InvalidRequest", "retired")
-    fails(session, "update_gear", {"gear_id": p5["id"], "notification_distance": 500000}, "InvalidRequest",
-          "Only shoes")
+    fails(
+        session, "update_gear", {"gear_id": p5["id"], "notification_distance": 500000}, "InvalidRequest", "Only shoes"
+    )
     fails(session, "update_gear", {"gear_id": p5["id"]}, "InvalidRequest", "Nothing to update")
     fails(session, "update_gear", {"gear_id": gear("Sam", "Okafor", "Bostons")["id"], "name": "x"}, "NotFound", "gear")
-    shoes = ok(session, "update_gear", {"gear_id": gear("Diego", "Alvarez", "Kinvaras")["id"],
-                                        "notification_distance": 650000})
+    shoes = ok(
+        session, "update_gear", {"gear_id": gear("Diego", "Alvarez", "Kinvaras")["id"], "notification_distance": 650000}
+    )
     assert shoes["notification_distance"] == 650000.0
 
 
@@ -368,13 +428,22 @@ def test_new_activities_skip_retired_default_gear(session):
     auth(session, "Jordan", "Reyes")
     pegs = gear("Jordan", "Reyes", "Daily Pegs")
     ok(session, "update_gear", {"gear_id": pegs["id"], "retired": True})
-    run = ok(session, "create_activity", {"name": "Shakeout", "sport_type": "Run",
-                                          "start_date_local": "2025-06-14T07:00:00", "elapsed_time": 1500,
-                                          "distance": 4000})
+    run = ok(
+        session,
+        "create_activity",
+        {
+            "name": "Shakeout",
+            "sport_type": "Run",
+            "start_date_local": "2025-06-14T07:00:00",
+            "elapsed_time": 1500,
+            "distance": 4000,
+        },
+    )
     assert run["gear_id"] is None and row(session, "gear", pegs["id"])["distance"] == pegs["distance"]
 
 
 # ---------------------------------------------------------------- clubs
+
 
 def test_get_club_by_vanity_shows_members_to_members_and_requests_to_admins(session):
     auth(session, "Priya", "Natarajan")
@@ -411,36 +480,78 @@ def test_the_owner_cannot_leave(session):
 
 def test_manage_club_member_rules(session):
     trail = club("boulder-trail-runners")["id"]
-    ids = {n: athlete(*n.split())["id"] for n in ("Hannah Berg", "Tom Hale", "Kelsey Moore", "Aiko Tanaka",
-                                                   "Jordan Reyes", "Caleb Wright")}
+    ids = {
+        n: athlete(*n.split())["id"]
+        for n in ("Hannah Berg", "Tom Hale", "Kelsey Moore", "Aiko Tanaka", "Jordan Reyes", "Caleb Wright")
+    }
     auth(session, "Diego", "Alvarez")
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Hannah Berg"], "action": "approve"},
-          "PermissionDenied", "Only admins")
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": ids["Hannah Berg"], "action": "approve"},
+        "PermissionDenied",
+        "Only admins",
+    )
     auth(session, "Aiko", "Tanaka")  # an admin, not the owner
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Jordan Reyes"], "action": "remove"},
-          "PermissionDenied", "owns")
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Aiko Tanaka"], "action": "demote"},
-          "InvalidRequest", "your own membership")
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Kelsey Moore"], "action": "approve"},
-          "Conflict", "already a member")
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Tom Hale"], "action": "remove"},
-          "Conflict", "only asked to join")
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": athlete("Luca", "Moretti")["id"],
-                                          "action": "remove"}, "NotFound", "not a member")
-    approved = ok(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Hannah Berg"],
-                                                  "action": "approve"})
-    assert approved["membership"] == "member" and approved["member_count"] == ok(
-        session, "get_club", {"club_id": trail})["member_count"]
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": ids["Jordan Reyes"], "action": "remove"},
+        "PermissionDenied",
+        "owns",
+    )
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": ids["Aiko Tanaka"], "action": "demote"},
+        "InvalidRequest",
+        "your own membership",
+    )
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": ids["Kelsey Moore"], "action": "approve"},
+        "Conflict",
+        "already a member",
+    )
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": ids["Tom Hale"], "action": "remove"},
+        "Conflict",
+        "only asked to join",
+    )
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": athlete("Luca", "Moretti")["id"], "action": "remove"},
+        "NotFound",
+        "not a member",
+    )
+    approved = ok(
+        session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Hannah Berg"], "action": "approve"}
+    )
+    assert (
+        approved["membership"] == "member"
+        and approved["member_count"] == ok(session, "get_club", {"club_id": trail})["member_count"]
+    )
     ok(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Kelsey Moore"], "action": "promote"})
-    fails(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Kelsey Moore"], "action": "remove"},
-          "PermissionDenied", "Only the owner")
-    removed = ok(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Caleb Wright"],
-                                                 "action": "remove"})
+    fails(
+        session,
+        "manage_club_member",
+        {"club_id": trail, "athlete_id": ids["Kelsey Moore"], "action": "remove"},
+        "PermissionDenied",
+        "Only the owner",
+    )
+    removed = ok(
+        session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Caleb Wright"], "action": "remove"}
+    )
     assert removed["membership"] is None
     assert f"{trail}-{ids['Caleb Wright']}" not in session.dump()["club_memberships"]
     auth(session, "Jordan", "Reyes")
-    demoted = ok(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Kelsey Moore"],
-                                                 "action": "demote"})
+    demoted = ok(
+        session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Kelsey Moore"], "action": "demote"}
+    )
     assert demoted["role"] == "member"
     ok(session, "manage_club_member", {"club_id": trail, "athlete_id": ids["Tom Hale"], "action": "decline"})
     assert f"{trail}-{ids['Tom Hale']}" not in session.dump()["club_memberships"]
@@ -452,14 +563,23 @@ def test_club_feed_is_newest_first_and_paginates(session):
     assert first["has_more"] and len(first["results"]) == 5
     dates = [a["start_date"] for a in first["results"]]
     assert dates == sorted(dates, reverse=True)
-    second = ok(session, "list_club_activities", {"club_id": "boulder-trail-runners", "page_size": 5,
-                                                   "cursor": first["next_cursor"]})
+    second = ok(
+        session,
+        "list_club_activities",
+        {"club_id": "boulder-trail-runners", "page_size": 5, "cursor": first["next_cursor"]},
+    )
     assert second["results"][0]["start_date"] <= dates[-1]
-    fails(session, "list_club_activities", {"club_id": "boulder-trail-runners", "page_size": 500}, "InvalidRequest",
-          "page_size")
+    fails(
+        session,
+        "list_club_activities",
+        {"club_id": "boulder-trail-runners", "page_size": 500},
+        "InvalidRequest",
+        "page_size",
+    )
 
 
 # ---------------------------------------------------------------- routes
+
 
 def test_private_routes_need_read_all(session):
     auth(session, "Jordan", "Reyes", ["read"])
@@ -469,4 +589,6 @@ def test_private_routes_need_read_all(session):
     routes = {r["name"]: r for r in ok(session, "list_athlete_routes")["results"]}
     assert routes["Secret Linden Hill Repeats"]["private"]
     assert [s["name"] for s in routes["Sanitas-Green Double"]["segments"]] == [
-        "Mount Sanitas Climb", "Green Mountain via Amphitheater"]
+        "Mount Sanitas Climb",
+        "Green Mountain via Amphitheater",
+    ]

@@ -57,23 +57,32 @@ def search(session: ToolSession, query: str, **extra: Any) -> list[dict[str, Any
 
 # ---------------------------------------------------------------- interface
 
+
 def test_tools_and_email_actions_are_user_only(session):
     assert 12 <= len(SPEC.tools) <= 20
     assert sorted(t.name for t in SPEC.tools.values() if t.user_only) == ["rate_satisfaction", "reply_by_email"]
     assert SPEC.tools["show_current_user"].input_schema["properties"] == {}
-    fails(session, "reply_by_email", {"from_email": "gavin.moreau@northwindtraders.com", "ticket_id": GAVIN_OLD["id"],
-                                      "body": "hi"}, "user_only", "")
+    fails(
+        session,
+        "reply_by_email",
+        {"from_email": "gavin.moreau@northwindtraders.com", "ticket_id": GAVIN_OLD["id"], "body": "hi"},
+        "user_only",
+        "",
+    )
     assert ok(session, "show_current_user", {})["role"] == "admin"
 
 
 # ---------------------------------------------------------------- search and views
 
+
 def test_search_filters_comparisons_negation_and_or(session):
     unassigned = search(session, "status<solved assignee:none")
-    assert unassigned and all(t["status"] in ("new", "open", "pending", "hold") and t["assignee_id"] is None
-                              for t in unassigned)
-    assert len(unassigned) == sum(1 for t in SEED["tickets"]
-                                  if t["status"] in ("new", "open", "pending", "hold") and t["assignee_id"] is None)
+    assert unassigned and all(
+        t["status"] in ("new", "open", "pending", "hold") and t["assignee_id"] is None for t in unassigned
+    )
+    assert len(unassigned) == sum(
+        1 for t in SEED["tickets"] if t["status"] in ("new", "open", "pending", "hold") and t["assignee_id"] is None
+    )
     either = search(session, "status:new status:hold")
     assert {t["status"] for t in either} == {"new", "hold"}
     urgent = search(session, "priority>=high -tags:enterprise status<solved")
@@ -109,13 +118,18 @@ def test_views_use_the_current_user_and_sla_order(session):
 
 # ---------------------------------------------------------------- SLA
 
+
 def test_sla_policy_follows_tags_and_priority_and_a_reply_achieves_it(session):
     before = show(session, ESME["id"])
     assert before["sla_policy"]["title"] == "Enterprise"
-    assert before["sla_metrics"] == [{"metric": "first_reply_time", "target_minutes": 30,
-                                      "breach_at": "2025-06-10T09:15:00Z", "stage": "active"}]
-    ok(session, "update_ticket", {"ticket_id": ESME["id"], "assignee_id": ME,
-                                  "comment_body": "We're on it.", "comment_public": True})
+    assert before["sla_metrics"] == [
+        {"metric": "first_reply_time", "target_minutes": 30, "breach_at": "2025-06-10T09:15:00Z", "stage": "active"}
+    ]
+    ok(
+        session,
+        "update_ticket",
+        {"ticket_id": ESME["id"], "assignee_id": ME, "comment_body": "We're on it.", "comment_public": True},
+    )
     assert show(session, ESME["id"])["sla_metrics"][0]["stage"] == "achieved"
     unprioritised = next(t for t in SEED["tickets"] if t["priority"] is None and t["status"] == "open")
     assert show(session, unprioritised["id"])["sla_policy"] is None
@@ -132,75 +146,149 @@ def test_an_internal_note_does_not_count_as_a_reply(session):
 
 # ---------------------------------------------------------------- status, assignment, comments
 
+
 def test_closed_tickets_are_final(session):
-    fails(session, "update_ticket", {"ticket_id": KOFI_CLOSED["id"], "priority": "low"}, "Conflict",
-          "Status: closed prevents ticket update")
-    fails(session, "apply_macro", {"ticket_id": KOFI_CLOSED["id"], "macro_id": MACRO["Take it"]}, "Conflict",
-          "closed prevents")
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": KOFI_CLOSED["id"], "priority": "low"},
+        "Conflict",
+        "Status: closed prevents ticket update",
+    )
+    fails(
+        session,
+        "apply_macro",
+        {"ticket_id": KOFI_CLOSED["id"], "macro_id": MACRO["Take it"]},
+        "Conflict",
+        "closed prevents",
+    )
 
 
 def test_status_rules(session):
     fails(session, "update_ticket", {"ticket_id": HUGO["id"], "status": "new"}, "InvalidRequest", "back to new")
-    fails(session, "update_ticket", {"ticket_id": W9["id"], "status": "solved"}, "InvalidRequest",
-          "Assignee: is required when solving")
-    solved = ok(session, "update_ticket", {"ticket_id": W9["id"], "status": "solved", "assignee_id": ME,
-                                           "comment_body": "Here it is."})
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": W9["id"], "status": "solved"},
+        "InvalidRequest",
+        "Assignee: is required when solving",
+    )
+    solved = ok(
+        session,
+        "update_ticket",
+        {"ticket_id": W9["id"], "status": "solved", "assignee_id": ME, "comment_body": "Here it is."},
+    )
     assert solved["status"] == "solved" and solved["solved_at"] is not None
     opened = ok(session, "update_ticket", {"ticket_id": LOOSE["id"], "assignee_id": ME})
     assert opened["status"] == "open" and opened["group_id"] == USER["Priya Raman"]["default_group_id"]
 
 
 def test_assignee_must_be_an_agent_of_the_group(session):
-    fails(session, "update_ticket", {"ticket_id": HUGO["id"], "assignee_id": USER["Olivia Grant"]["id"]},
-          "InvalidRequest", "is not a member of the group 'Tier 1 Support'")
-    fails(session, "update_ticket", {"ticket_id": HUGO["id"], "assignee_id": USER["Hugo Sato"]["id"]},
-          "InvalidRequest", "is an end user")
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": HUGO["id"], "assignee_id": USER["Olivia Grant"]["id"]},
+        "InvalidRequest",
+        "is not a member of the group 'Tier 1 Support'",
+    )
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": HUGO["id"], "assignee_id": USER["Hugo Sato"]["id"]},
+        "InvalidRequest",
+        "is an end user",
+    )
     moved = ok(session, "update_ticket", {"ticket_id": HUGO["id"], "group_id": GROUP["Billing"]})
     assert moved["group_id"] == GROUP["Billing"] and moved["assignee_id"] is None  # Jonas isn't in Billing
-    both = ok(session, "update_ticket", {"ticket_id": W9["id"], "group_id": GROUP["Billing"],
-                                         "assignee_id": USER["Olivia Grant"]["id"]})
+    both = ok(
+        session,
+        "update_ticket",
+        {"ticket_id": W9["id"], "group_id": GROUP["Billing"], "assignee_id": USER["Olivia Grant"]["id"]},
+    )
     assert (both["group_id"], both["assignee_id"]) == (GROUP["Billing"], USER["Olivia Grant"]["id"])
 
 
 def test_only_agents_write_internal_notes_and_requester_replies_reopen(session):
     marco = USER["Marco Romano"]["id"]
-    fails(session, "update_ticket", {"ticket_id": MARCO["id"], "comment_body": "secret", "comment_public": False,
-                                     "comment_author_id": marco}, "PermissionDenied", "Only agents")
-    fails(session, "update_ticket", {"ticket_id": MARCO["id"], "comment_body": "hello",
-                                     "comment_author_id": USER["Gavin Moreau"]["id"]}, "PermissionDenied",
-          "isn't the requester or a CC")
-    reopened = ok(session, "update_ticket", {"ticket_id": MARCO["id"], "comment_body": "Yes please set it up.",
-                                             "comment_author_id": marco})
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": MARCO["id"], "comment_body": "secret", "comment_public": False, "comment_author_id": marco},
+        "PermissionDenied",
+        "Only agents",
+    )
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": MARCO["id"], "comment_body": "hello", "comment_author_id": USER["Gavin Moreau"]["id"]},
+        "PermissionDenied",
+        "isn't the requester or a CC",
+    )
+    reopened = ok(
+        session,
+        "update_ticket",
+        {"ticket_id": MARCO["id"], "comment_body": "Yes please set it up.", "comment_author_id": marco},
+    )
     assert reopened["status"] == "open"
     last = comments(session, MARCO["id"])[-1]
     assert (last["author_id"], last["public"], last["body"]) == (marco, True, "Yes please set it up.")
 
 
 def test_tags_ccs_and_subject(session):
-    row = ok(session, "update_ticket", {"ticket_id": HUGO["id"], "additional_tags": ["Plan Change", "billing"],
-                                        "remove_tags": ["starter"], "subject": "Downgrade not applied",
-                                        "additional_collaborators": ["olivia.grant@kestrelcloud.io"]})
+    row = ok(
+        session,
+        "update_ticket",
+        {
+            "ticket_id": HUGO["id"],
+            "additional_tags": ["Plan Change", "billing"],
+            "remove_tags": ["starter"],
+            "subject": "Downgrade not applied",
+            "additional_collaborators": ["olivia.grant@kestrelcloud.io"],
+        },
+    )
     assert row["tags"] == ["billing", "plan", "change"]
     assert row["collaborator_ids"] == [USER["Olivia Grant"]["id"]] and row["subject"] == "Downgrade not applied"
-    fails(session, "update_ticket", {"ticket_id": HUGO["id"], "additional_collaborators": ["nobody@nowhere.com"]},
-          "NotFound", "No user with the email")
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": HUGO["id"], "additional_collaborators": ["nobody@nowhere.com"]},
+        "NotFound",
+        "No user with the email",
+    )
 
 
 # ---------------------------------------------------------------- problems, incidents and tasks
 
+
 def test_problem_links_and_solving_a_problem_solves_its_incidents(session):
-    fails(session, "update_ticket", {"ticket_id": LOOSE["id"], "problem_id": PROBLEM["id"]}, "InvalidRequest",
-          "only incidents")
-    fails(session, "update_ticket", {"ticket_id": LOOSE["id"], "type": "incident", "problem_id": HUGO["id"]},
-          "InvalidRequest", "is not a problem ticket")
-    fails(session, "update_ticket", {"ticket_id": PROBLEM["id"], "type": "question"}, "Conflict",
-          "linked incidents")
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": LOOSE["id"], "problem_id": PROBLEM["id"]},
+        "InvalidRequest",
+        "only incidents",
+    )
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": LOOSE["id"], "type": "incident", "problem_id": HUGO["id"]},
+        "InvalidRequest",
+        "is not a problem ticket",
+    )
+    fails(session, "update_ticket", {"ticket_id": PROBLEM["id"], "type": "question"}, "Conflict", "linked incidents")
     ok(session, "update_ticket", {"ticket_id": LOOSE["id"], "type": "incident", "problem_id": PROBLEM["id"]})
     incidents = show(session, PROBLEM["id"])["incident_ids"]
     assert LOOSE["id"] in incidents and len(incidents) == 6
     closed_before = {i for i in incidents if show(session, i)["status"] == "closed"}
-    ok(session, "update_ticket", {"ticket_id": PROBLEM["id"], "status": "solved",
-                                  "comment_body": "The cache config was rolled back; dashboards load again."})
+    ok(
+        session,
+        "update_ticket",
+        {
+            "ticket_id": PROBLEM["id"],
+            "status": "solved",
+            "comment_body": "The cache config was rolled back; dashboards load again.",
+        },
+    )
     for incident in incidents:
         row = show(session, incident)
         assert row["status"] == ("closed" if incident in closed_before else "solved")
@@ -210,8 +298,13 @@ def test_problem_links_and_solving_a_problem_solves_its_incidents(session):
 
 
 def test_due_dates_only_on_tasks(session):
-    fails(session, "update_ticket", {"ticket_id": HUGO["id"], "due_at": "2025-06-20"}, "InvalidRequest",
-          "only be set on tasks")
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": HUGO["id"], "due_at": "2025-06-20"},
+        "InvalidRequest",
+        "only be set on tasks",
+    )
     task = ok(session, "update_ticket", {"ticket_id": HUGO["id"], "type": "task", "due_at": "2025-06-20"})
     assert task["due_at"] == "2025-06-20T12:00:00Z"
     assert ok(session, "update_ticket", {"ticket_id": HUGO["id"], "type": "question"})["due_at"] is None
@@ -219,31 +312,57 @@ def test_due_dates_only_on_tasks(session):
 
 # ---------------------------------------------------------------- create
 
+
 def test_create_ticket_creates_requester_in_the_domain_org_with_its_tags(session):
     unknown = {"subject": "Hi", "comment_body": "Hello", "requester_email": "new@halcyonhealth.com"}
     fails(session, "create_ticket", unknown, "InvalidRequest", "give requester_name")
-    row = ok(session, "create_ticket", {
-        "subject": "VPN down", "comment_body": "Our site-to-site VPN is down.",
-        "requester_email": "Ellen.Park@halcyonhealth.com", "requester_name": "Ellen Park", "priority": "high",
-        "tags": ["vpn"], "group_id": GROUP["Tier 2 Technical"], "assignee_id": USER["Ravi Shah"]["id"]})
+    row = ok(
+        session,
+        "create_ticket",
+        {
+            "subject": "VPN down",
+            "comment_body": "Our site-to-site VPN is down.",
+            "requester_email": "Ellen.Park@halcyonhealth.com",
+            "requester_name": "Ellen Park",
+            "priority": "high",
+            "tags": ["vpn"],
+            "group_id": GROUP["Tier 2 Technical"],
+            "assignee_id": USER["Ravi Shah"]["id"],
+        },
+    )
     assert row["id"] == max(t["id"] for t in SEED["tickets"]) + 1
     assert row["status"] == "open" and row["organization_id"] == 5501
     assert row["tags"] == ["vpn", "enterprise", "vip", "hipaa"] and row["sla_policy"]["title"] == "Enterprise"
     person = ok(session, "search_users", {"query": "ellen.park"})["results"]
     assert [(p["name"], p["role"], p["organization_id"]) for p in person] == [("Ellen Park", "end-user", 5501)]
     assert comments(session, row["id"])[0]["author_id"] == ME
-    fails(session, "create_ticket", {"subject": "x", "comment_body": "y",
-                                     "requester_email": "seo.rankings.boost@mail-promo.biz"}, "PermissionDenied",
-          "suspended")
+    fails(
+        session,
+        "create_ticket",
+        {"subject": "x", "comment_body": "y", "requester_email": "seo.rankings.boost@mail-promo.biz"},
+        "PermissionDenied",
+        "suspended",
+    )
 
 
 # ---------------------------------------------------------------- macros
 
+
 def test_macros_respect_restrictions_and_activity_and_fill_placeholders(session):
-    fails(session, "apply_macro", {"ticket_id": REFUND["id"], "macro_id": MACRO["Billing: refund processed"]},
-          "PermissionDenied", "only available to agents in its groups")
-    fails(session, "apply_macro", {"ticket_id": REFUND["id"], "macro_id": MACRO["Holiday hours notice (2024)"]},
-          "InvalidRequest", "inactive")
+    fails(
+        session,
+        "apply_macro",
+        {"ticket_id": REFUND["id"], "macro_id": MACRO["Billing: refund processed"]},
+        "PermissionDenied",
+        "only available to agents in its groups",
+    )
+    fails(
+        session,
+        "apply_macro",
+        {"ticket_id": REFUND["id"], "macro_id": MACRO["Holiday hours notice (2024)"]},
+        "InvalidRequest",
+        "inactive",
+    )
     ok(session, "create_group_membership", {"user_id": ME, "group_id": GROUP["Billing"]})
     row = ok(session, "apply_macro", {"ticket_id": REFUND["id"], "macro_id": MACRO["Billing: refund processed"]})
     assert row["status"] == "solved" and "refund_processed" in row["tags"]
@@ -262,6 +381,7 @@ def test_escalation_macro_moves_group_and_unassigns_an_agent_outside_it(session)
 
 # ---------------------------------------------------------------- merge
 
+
 def test_merge_closes_sources_and_quotes_them_on_the_target(session):
     result = ok(session, "merge_tickets", {"target_ticket_id": GAVIN_OLD["id"], "source_ticket_ids": [GAVIN_NEW["id"]]})
     assert result["closed_source_ids"] == [GAVIN_NEW["id"]]
@@ -274,36 +394,65 @@ def test_merge_closes_sources_and_quotes_them_on_the_target(session):
 
 
 def test_merge_of_different_requesters_is_private_and_adds_ccs(session):
-    result = ok(session, "merge_tickets", {"target_ticket_id": W9["id"], "source_ticket_ids": [HUGO["id"]],
-                                           "target_comment": "Same billing question."})
+    result = ok(
+        session,
+        "merge_tickets",
+        {"target_ticket_id": W9["id"], "source_ticket_ids": [HUGO["id"]], "target_comment": "Same billing question."},
+    )
     assert result["target"]["collaborator_ids"] == [HUGO["requester_id"]]
     note = comments(session, W9["id"])[-1]
     assert not note["public"] and note["body"].startswith("Same billing question.")
 
 
 def test_merge_rules(session):
-    fails(session, "merge_tickets", {"target_ticket_id": HUGO["id"], "source_ticket_ids": [HUGO["id"]]},
-          "InvalidRequest", "into itself")
-    fails(session, "merge_tickets", {"target_ticket_id": HUGO["id"], "source_ticket_ids": [KOFI_CLOSED["id"]]},
-          "Conflict", "is closed and can't be merged")
-    fails(session, "merge_tickets", {"target_ticket_id": HUGO["id"], "source_ticket_ids": []}, "InvalidRequest",
-          "1 to 5")
+    fails(
+        session,
+        "merge_tickets",
+        {"target_ticket_id": HUGO["id"], "source_ticket_ids": [HUGO["id"]]},
+        "InvalidRequest",
+        "into itself",
+    )
+    fails(
+        session,
+        "merge_tickets",
+        {"target_ticket_id": HUGO["id"], "source_ticket_ids": [KOFI_CLOSED["id"]]},
+        "Conflict",
+        "is closed and can't be merged",
+    )
+    fails(
+        session, "merge_tickets", {"target_ticket_id": HUGO["id"], "source_ticket_ids": []}, "InvalidRequest", "1 to 5"
+    )
 
 
 # ---------------------------------------------------------------- users and groups
 
+
 def test_users_and_group_memberships(session):
     user = ok(session, "create_user", {"name": "Tess Morgan", "email": "tess.morgan@vertexgames.gg"})
     assert user["organization_id"] == 5524 and user["role"] == "end-user"
-    fails(session, "create_user", {"name": "Dup", "email": "DANA.whitfield@brightline-logistics.com"}, "Conflict",
-          "already being used")
+    fails(
+        session,
+        "create_user",
+        {"name": "Dup", "email": "DANA.whitfield@brightline-logistics.com"},
+        "Conflict",
+        "already being used",
+    )
     fails(session, "create_user", {"name": "Bad", "email": "not-an-email"}, "InvalidRequest", "not properly formatted")
-    fails(session, "create_group_membership", {"user_id": user["id"], "group_id": GROUP["Billing"]},
-          "InvalidRequest", "only agents")
-    fails(session, "create_group_membership", {"user_id": ME, "group_id": GROUP["Tier 1 Support"]}, "Conflict",
-          "already a member")
-    agent = ok(session, "create_user", {"name": "Yuki Tanaka", "email": "yuki.tanaka@kestrelcloud.io",
-                                        "role": "agent"})
+    fails(
+        session,
+        "create_group_membership",
+        {"user_id": user["id"], "group_id": GROUP["Billing"]},
+        "InvalidRequest",
+        "only agents",
+    )
+    fails(
+        session,
+        "create_group_membership",
+        {"user_id": ME, "group_id": GROUP["Tier 1 Support"]},
+        "Conflict",
+        "already a member",
+    )
+    agent = ok(session, "create_user", {"name": "Yuki Tanaka", "email": "yuki.tanaka@kestrelcloud.io", "role": "agent"})
     ok(session, "create_group_membership", {"user_id": agent["id"], "group_id": GROUP["Onboarding"], "default": True})
     groups = {g["name"]: g for g in ok(session, "list_groups", {})}
     assert {"user_id": agent["id"], "name": "Yuki Tanaka", "default": True} in groups["Onboarding"]["members"]
@@ -311,35 +460,80 @@ def test_users_and_group_memberships(session):
 
 # ---------------------------------------------------------------- the end user's email
 
+
 def test_reply_by_email_reopens_or_follows_up(session):
     ingrid = "ingrid.lindgren@halcyonhealth.com"
-    fails(session, "reply_by_email", {"from_email": ingrid, "ticket_id": MARCO["id"], "body": "x"},
-          "PermissionDenied", "isn't the requester or a CC", caller="user")
-    result = ok(session, "reply_by_email", {"from_email": "marco.romano@fjordline.no", "ticket_id": MARCO["id"],
-                                            "body": "Yes, please set it up."}, caller="user")
-    assert result == {"ticket_id": MARCO["id"], "comment_id": result["comment_id"], "status": "open",
-                      "follow_up_of": None}
-    follow = ok(session, "reply_by_email", {"from_email": "kofi.okonkwo@aurorarobotics.io",
-                                            "ticket_id": KOFI_CLOSED["id"], "body": "Peering broke again."},
-                caller="user")
+    fails(
+        session,
+        "reply_by_email",
+        {"from_email": ingrid, "ticket_id": MARCO["id"], "body": "x"},
+        "PermissionDenied",
+        "isn't the requester or a CC",
+        caller="user",
+    )
+    result = ok(
+        session,
+        "reply_by_email",
+        {"from_email": "marco.romano@fjordline.no", "ticket_id": MARCO["id"], "body": "Yes, please set it up."},
+        caller="user",
+    )
+    assert result == {
+        "ticket_id": MARCO["id"],
+        "comment_id": result["comment_id"],
+        "status": "open",
+        "follow_up_of": None,
+    }
+    follow = ok(
+        session,
+        "reply_by_email",
+        {
+            "from_email": "kofi.okonkwo@aurorarobotics.io",
+            "ticket_id": KOFI_CLOSED["id"],
+            "body": "Peering broke again.",
+        },
+        caller="user",
+    )
     assert follow["follow_up_of"] == KOFI_CLOSED["id"] and follow["ticket_id"] != KOFI_CLOSED["id"]
     new = show(session, follow["ticket_id"])
     assert (new["subject"], new["via_followup_source_id"], new["assignee_id"], new["status"]) == (
-        "Re: " + KOFI_CLOSED["subject"], KOFI_CLOSED["id"], KOFI_CLOSED["assignee_id"], "open")
+        "Re: " + KOFI_CLOSED["subject"],
+        KOFI_CLOSED["id"],
+        KOFI_CLOSED["assignee_id"],
+        "open",
+    )
     assert show(session, KOFI_CLOSED["id"])["status"] == "closed"
 
 
 def test_only_the_requester_rates_only_solved_tickets(session):
     theo = "theo.brennan@vertexgames.gg"
-    fails(session, "rate_satisfaction", {"from_email": theo, "ticket_id": HUGO["id"], "score": "good"},
-          "PermissionDenied", "Only the requester", caller="user")
-    fails(session, "rate_satisfaction", {"from_email": "kofi.okonkwo@aurorarobotics.io",
-                                         "ticket_id": KOFI_CLOSED["id"], "score": "bad"}, "InvalidRequest",
-          "only solved tickets", caller="user")
-    first = ok(session, "rate_satisfaction", {"from_email": theo, "ticket_id": THEO["id"], "score": "bad",
-                                              "comment": "Slow"}, caller="user")
-    again = ok(session, "rate_satisfaction", {"from_email": theo, "ticket_id": THEO["id"], "score": "good",
-                                              "comment": "Actually fine"}, caller="user")
+    fails(
+        session,
+        "rate_satisfaction",
+        {"from_email": theo, "ticket_id": HUGO["id"], "score": "good"},
+        "PermissionDenied",
+        "Only the requester",
+        caller="user",
+    )
+    fails(
+        session,
+        "rate_satisfaction",
+        {"from_email": "kofi.okonkwo@aurorarobotics.io", "ticket_id": KOFI_CLOSED["id"], "score": "bad"},
+        "InvalidRequest",
+        "only solved tickets",
+        caller="user",
+    )
+    first = ok(
+        session,
+        "rate_satisfaction",
+        {"from_email": theo, "ticket_id": THEO["id"], "score": "bad", "comment": "Slow"},
+        caller="user",
+    )
+    again = ok(
+        session,
+        "rate_satisfaction",
+        {"from_email": theo, "ticket_id": THEO["id"], "score": "good", "comment": "Actually fine"},
+        caller="user",
+    )
     assert again["id"] == first["id"] and again["score"] == "good"
     assert show(session, THEO["id"])["satisfaction_rating"] == {"score": "good", "comment": "Actually fine"}
     bad = ok(session, "list_satisfaction_ratings", {"score": "bad", "start_time": "2025-06-01"})

@@ -24,9 +24,13 @@ READING, CONSORTIUM, COMMITTEE, SNOW = 2218430, 4401821, 3390117, 5120964
 
 # ---------------------------------------------------------------- seed lookups (by title and name, never raw ids)
 
+
 def item(title: str, library: str = ME, **where: Any) -> str:
-    found = [i["key"] for i in SEED["items"] if i["title"] == title and i["library_id"] == library
-             and all(i[k] == v for k, v in where.items())]
+    found = [
+        i["key"]
+        for i in SEED["items"]
+        if i["title"] == title and i["library_id"] == library and all(i[k] == v for k, v in where.items())
+    ]
     assert len(found) == 1, (title, found)
     return found[0]
 
@@ -52,6 +56,7 @@ def library_version(session: ToolSession, library: str = ME) -> int:
 
 # ---------------------------------------------------------------- interface
 
+
 def test_twenty_tools_with_one_user_only_invitation_tool():
     assert len(SPEC.tools) == 20
     assert [t.name for t in SPEC.tools.values() if t.user_only] == ["accept_group_invitation"]
@@ -61,6 +66,7 @@ def test_twenty_tools_with_one_user_only_invitation_tool():
 
 # ---------------------------------------------------------------- key and groups
 
+
 def test_key_info_and_groups_show_roles_and_edit_rights(session):
     key = ok(session, "get_key_info")
     assert key["userID"] == 5871223 and key["username"] == "praman" and key["key"].endswith("****")
@@ -68,42 +74,73 @@ def test_key_info_and_groups_show_roles_and_edit_rights(session):
     assert key["library_version"] == 4812
     groups = {g["name"]: g for g in ok(session, "list_groups")}
     assert set(groups) == {"CU Hydro-ML Reading Group", "NSF HydroSense Consortium", "Park Thesis Committee"}
-    assert (groups["NSF HydroSense Consortium"]["role"], groups["NSF HydroSense Consortium"]["canEdit"]) == \
-        ("member", False)
-    assert (groups["CU Hydro-ML Reading Group"]["role"], groups["CU Hydro-ML Reading Group"]["canEdit"]) == \
-        ("member", True)
+    assert (groups["NSF HydroSense Consortium"]["role"], groups["NSF HydroSense Consortium"]["canEdit"]) == (
+        "member",
+        False,
+    )
+    assert (groups["CU Hydro-ML Reading Group"]["role"], groups["CU Hydro-ML Reading Group"]["canEdit"]) == (
+        "member",
+        True,
+    )
     assert (groups["Park Thesis Committee"]["role"], groups["Park Thesis Committee"]["canEdit"]) == ("admin", True)
 
 
 def test_read_only_group_member_can_read_but_not_write(session):
     listed = ok(session, "search_items", {"group_id": CONSORTIUM, "q": "annual report"})["items"]
     assert [i["title"] for i in listed] == ["HydroSense annual report 2024"]
-    fails(session, "create_item", {"group_id": CONSORTIUM, "item_type": "book", "title": "X"}, "PermissionDenied",
-          "only group admins can edit")
+    fails(
+        session,
+        "create_item",
+        {"group_id": CONSORTIUM, "item_type": "book", "title": "X"},
+        "PermissionDenied",
+        "only group admins can edit",
+    )
     report = item("HydroSense annual report 2024", f"groups/{CONSORTIUM}")
-    fails(session, "create_note", {"group_id": CONSORTIUM, "parent_item": report, "note": "hi"},
-          "PermissionDenied", "your role is member")
+    fails(
+        session,
+        "create_note",
+        {"group_id": CONSORTIUM, "parent_item": report, "note": "hi"},
+        "PermissionDenied",
+        "your role is member",
+    )
     fails(session, "get_item", {"group_id": 999, "item_key": report}, "NotFound", "Group 999 not found")
 
 
 def test_invitation_is_user_only_and_opens_the_group(session):
     fails(session, "search_items", {"group_id": SNOW}, "PermissionDenied", "not a member")
-    fails(session, "accept_group_invitation", {"group_name": "Snow Remote Sensing Working Group"}, "user_only",
-          "only be performed by the user")
-    fails(session, "accept_group_invitation", {"group_name": "Nope"}, "NotFound", "No pending invitation",
-          caller="user")
+    fails(
+        session,
+        "accept_group_invitation",
+        {"group_name": "Snow Remote Sensing Working Group"},
+        "user_only",
+        "only be performed by the user",
+    )
+    fails(
+        session, "accept_group_invitation", {"group_name": "Nope"}, "NotFound", "No pending invitation", caller="user"
+    )
     group = ok(session, "accept_group_invitation", {"group_name": "snow remote sensing working group"}, caller="user")
     assert (group["role"], group["canEdit"], group["numMembers"]) == ("member", True, 3)
     assert session.dump()["group_invitations"]["inv_0001"]["status"] == "accepted"
     assert ok(session, "search_items", {"group_id": SNOW, "limit": 100})["total_results"] == 16
-    fails(session, "accept_group_invitation", {"group_name": "Snow Remote Sensing Working Group"}, "NotFound",
-          "No pending invitation", caller="user")
+    fails(
+        session,
+        "accept_group_invitation",
+        {"group_name": "Snow Remote Sensing Working Group"},
+        "NotFound",
+        "No pending invitation",
+        caller="user",
+    )
 
 
 def test_key_limits_apply_before_group_roles(session):
     session.database.update(api_keys, "P9NiFoyLeZu2bZNvvuQPDWsd", groups_access="read", notes_access=False)
-    fails(session, "create_collection", {"group_id": READING, "name": "X"}, "PermissionDenied",
-          "can only read group libraries")
+    fails(
+        session,
+        "create_collection",
+        {"group_id": READING, "name": "X"},
+        "PermissionDenied",
+        "can only read group libraries",
+    )
     fails(session, "create_note", {"note": "hi"}, "PermissionDenied", "no notes access")
     session.database.update(api_keys, "P9NiFoyLeZu2bZNvvuQPDWsd", write_access=False, groups_access="none")
     fails(session, "create_collection", {"name": "X"}, "PermissionDenied", "read-only for your personal library")
@@ -112,15 +149,20 @@ def test_key_limits_apply_before_group_roles(session):
 
 # ---------------------------------------------------------------- reading items
 
+
 def test_search_matches_every_word_and_hides_the_trash(session):
     found = ok(session, "search_items", {"q": "kratzert lstm 2018"})["items"]
     assert {i["title"] for i in found} == {KRATZERT, KRATZERT_DUP}
     assert ok(session, "search_items", {"q": "Lundquist"})["items"] == []
     trash = ok(session, "search_items", {"trash": True, "limit": 50})
     assert {i["title"] for i in trash["items"]} == {
-        "Untitled", "Google Scholar", "Neural snowpack emulators outperform all process-based models everywhere",
-        "HydroSense quarterly report Q3 (draft)", "Rainfall-Runoff Modelling: The Primer",
-        "Our skill in modeling mountain rain and snow is bypassing the skill of our observational networks"}
+        "Untitled",
+        "Google Scholar",
+        "Neural snowpack emulators outperform all process-based models everywhere",
+        "HydroSense quarterly report Q3 (draft)",
+        "Rainfall-Runoff Modelling: The Primer",
+        "Our skill in modeling mountain rain and snow is bypassing the skill of our observational networks",
+    }
     assert all(i["deleted"] for i in trash["items"]) and trash["library_version"] == 4812
     assert ok(session, "search_items", {"q": "671-basin"})["items"] == []
 
@@ -135,16 +177,22 @@ def test_search_filters_sorting_and_pages(session):
     not_articles = ok(session, "search_items", {"item_type": "-journalArticle", "limit": 100})["items"]
     assert not_articles and all(i["itemType"] != "journalArticle" for i in not_articles)
     notes = ok(session, "search_items", {"item_type": "note", "top": False, "q": "reviewer", "qmode": "everything"})
-    assert [i["parentItem"] for i in notes["items"]] == [item("What Role Does Hydrological Science Play in the Age "
-                                                              "of Machine Learning?")]
+    assert [i["parentItem"] for i in notes["items"]] == [
+        item("What Role Does Hydrological Science Play in the Age of Machine Learning?")
+    ]
     first = ok(session, "search_items", {"limit": 10, "sort": "dateAdded"})
     second = ok(session, "search_items", {"limit": 10, "sort": "dateAdded", "start": first["next_start"]})
     assert first["next_start"] == 10 and first["total_results"] > 100
     added = [i["dateAdded"] for i in first["items"] + second["items"]]
     assert added == sorted(added, reverse=True) and all(i["parentItem"] is None for i in first["items"])
     fails(session, "search_items", {"item_type": "article"}, "InvalidRequest", "not a valid itemType")
-    fails(session, "search_items", {"collection_key": coll("MODIS", f"groups/{SNOW}")}, "NotFound",
-          "not found in library My Library")
+    fails(
+        session,
+        "search_items",
+        {"collection_key": coll("MODIS", f"groups/{SNOW}")},
+        "NotFound",
+        "not found in library My Library",
+    )
 
 
 def test_get_item_meta_and_children(session):
@@ -157,20 +205,32 @@ def test_get_item_meta_and_children(session):
     assert next(c for c in children if c["itemType"] == "attachment")["contentType"] == "application/pdf"
     lees = ok(session, "search_items", {"q": "Lees Great Britain"})["items"][0]
     assert lees["parsedDate"] == "2021-03-15" and lees["creatorSummary"] == "Lees et al."
-    nash = ok(session, "get_item", {"item_key": item("River flow forecasting through conceptual models part I — A "
-                                                     "discussion of principles")})
+    nash = ok(
+        session,
+        "get_item",
+        {"item_key": item("River flow forecasting through conceptual models part I — A discussion of principles")},
+    )
     assert (nash["parsedDate"], nash["creatorSummary"]) == ("1970-04", "Nash and Sutcliffe")
     fails(session, "get_item", {"item_key": "ZZZZZZZZ"}, "NotFound", "Item ZZZZZZZZ not found")
 
 
 # ---------------------------------------------------------------- creating items and notes
 
+
 def test_create_item_bumps_the_library_version(session):
-    created = ok(session, "create_item", {
-        "item_type": "book", "title": "Snow Hydrology", "date": "May 2021",
-        "creators": [{"lastName": "Dozier", "firstName": "Jeff"}, {"creatorType": "editor", "name": "AGU"}],
-        "fields": {"publisher": "Wiley", "ISBN": "978-1-119-00000-0"}, "tags": ["snow", "to-read", "snow"],
-        "collections": [coll("To read"), coll("Ch2 Snowmelt modeling")]})
+    created = ok(
+        session,
+        "create_item",
+        {
+            "item_type": "book",
+            "title": "Snow Hydrology",
+            "date": "May 2021",
+            "creators": [{"lastName": "Dozier", "firstName": "Jeff"}, {"creatorType": "editor", "name": "AGU"}],
+            "fields": {"publisher": "Wiley", "ISBN": "978-1-119-00000-0"},
+            "tags": ["snow", "to-read", "snow"],
+            "collections": [coll("To read"), coll("Ch2 Snowmelt modeling")],
+        },
+    )
     assert created["version"] == library_version(session) == 4813
     assert (created["parsedDate"], created["creatorSummary"], created["numChildren"]) == ("2021-05", "Dozier", 0)
     assert [t["tag"] for t in created["tags"]] == ["snow", "to-read"]
@@ -180,19 +240,31 @@ def test_create_item_bumps_the_library_version(session):
     assert stored["creators"][1] == {"creatorType": "editor", "name": "AGU"}
 
 
-@pytest.mark.parametrize("args,kind,text", [
-    ({"item_type": "book", "title": "T", "fields": {"publicationTitle": "Nature"}}, "InvalidRequest",
-     "'publicationTitle' is not a valid field for type 'book'"),
-    ({"item_type": "article", "title": "T"}, "InvalidRequest", "'article' is not a valid itemType"),
-    ({"item_type": "note", "title": "T"}, "InvalidRequest", "use create_note"),
-    ({"item_type": "thesis", "title": "T", "creators": [{"creatorType": "editor", "lastName": "X"}]},
-     "InvalidRequest", "'editor' is not a valid creator type for item type 'thesis'"),
-    ({"item_type": "book", "title": "T", "creators": [{"name": "IPCC", "lastName": "X"}]}, "InvalidRequest",
-     "not both"),
-    ({"item_type": "book", "title": "T", "fields": {"title": "U"}}, "InvalidRequest", "has its own argument"),
-    ({"item_type": "book", "title": "  "}, "InvalidRequest", "title must not be empty"),
-    ({"item_type": "book", "title": "T", "collections": ["ZZZZZZZZ"]}, "NotFound", "Collection ZZZZZZZZ"),
-])
+@pytest.mark.parametrize(
+    "args,kind,text",
+    [
+        (
+            {"item_type": "book", "title": "T", "fields": {"publicationTitle": "Nature"}},
+            "InvalidRequest",
+            "'publicationTitle' is not a valid field for type 'book'",
+        ),
+        ({"item_type": "article", "title": "T"}, "InvalidRequest", "'article' is not a valid itemType"),
+        ({"item_type": "note", "title": "T"}, "InvalidRequest", "use create_note"),
+        (
+            {"item_type": "thesis", "title": "T", "creators": [{"creatorType": "editor", "lastName": "X"}]},
+            "InvalidRequest",
+            "'editor' is not a valid creator type for item type 'thesis'",
+        ),
+        (
+            {"item_type": "book", "title": "T", "creators": [{"name": "IPCC", "lastName": "X"}]},
+            "InvalidRequest",
+            "not both",
+        ),
+        ({"item_type": "book", "title": "T", "fields": {"title": "U"}}, "InvalidRequest", "has its own argument"),
+        ({"item_type": "book", "title": "  "}, "InvalidRequest", "title must not be empty"),
+        ({"item_type": "book", "title": "T", "collections": ["ZZZZZZZZ"]}, "NotFound", "Collection ZZZZZZZZ"),
+    ],
+)
 def test_create_item_validates_against_the_type(session, args, kind, text):
     fails(session, "create_item", args, kind, text)
 
@@ -201,14 +273,22 @@ def test_create_note_rules(session):
     paper = item(KRATZERT)
     pdf = next(i["key"] for i in SEED["items"] if i["parent_item"] == paper and i["item_type"] == "attachment")
     fails(session, "create_note", {"note": "x", "parent_item": pdf}, "InvalidRequest", "children of regular items")
-    fails(session, "create_note", {"note": "x", "parent_item": paper, "collections": [coll("To read")]},
-          "InvalidRequest", "Child items cannot be assigned to collections")
+    fails(
+        session,
+        "create_note",
+        {"note": "x", "parent_item": paper, "collections": [coll("To read")]},
+        "InvalidRequest",
+        "Child items cannot be assigned to collections",
+    )
     fails(session, "create_note", {"note": "   "}, "InvalidRequest", "must not be empty")
     note = ok(session, "create_note", {"note": "<p>Follow up</p><p>with Grey</p>", "parent_item": paper})
     assert (note["title"], note["parentItem"], note["itemType"]) == ("Follow up", paper, "note")
     assert ok(session, "get_item", {"item_key": paper})["numChildren"] == 3
-    group_note = ok(session, "create_note", {"group_id": READING, "note": "Agenda", "collections":
-                                             [coll("Spring 2025", f"groups/{READING}")]})
+    group_note = ok(
+        session,
+        "create_note",
+        {"group_id": READING, "note": "Agenda", "collections": [coll("Spring 2025", f"groups/{READING}")]},
+    )
     assert group_note["createdByUser"] == "praman" and group_note["library"] == f"groups/{READING}"
 
 
@@ -226,34 +306,72 @@ def test_note_tags_are_stored_in_the_same_order_whatever_order_they_are_named_in
 
 # ---------------------------------------------------------------- editing items
 
+
 def test_update_item_needs_the_current_version(session):
     key = item("Deep Learning")
     current = row(session, key)["version"]
-    fails(session, "update_item", {"item_key": key, "version": current - 1, "title": "X"}, "Conflict",
-          "412 Precondition Failed")
-    updated = ok(session, "update_item", {"item_key": key, "version": current, "fields": {"edition": "1",
-                                                                                           "url": ""}})
-    assert updated["fields"] == {"publisher": "MIT Press", "place": "Cambridge, MA", "ISBN": "978-0-262-03561-3",
-                                 "numPages": "775", "edition": "1"}
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": current - 1, "title": "X"},
+        "Conflict",
+        "412 Precondition Failed",
+    )
+    updated = ok(session, "update_item", {"item_key": key, "version": current, "fields": {"edition": "1", "url": ""}})
+    assert updated["fields"] == {
+        "publisher": "MIT Press",
+        "place": "Cambridge, MA",
+        "ISBN": "978-0-262-03561-3",
+        "numPages": "775",
+        "edition": "1",
+    }
     assert updated["version"] == library_version(session) == 4813
-    fails(session, "update_item", {"item_key": key, "version": current, "date": "2017"}, "Conflict",
-          f"modified since version {current} (current version 4813)")
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": current, "date": "2017"},
+        "Conflict",
+        f"modified since version {current} (current version 4813)",
+    )
 
 
 def test_changing_type_requires_fields_valid_for_the_new_type(session):
-    key = item("Benchmarking data-driven rainfall-runoff models in Great Britain: a comparison of LSTM-based models "
-               "with four lumped conceptual models")
+    key = item(
+        "Benchmarking data-driven rainfall-runoff models in Great Britain: a comparison of LSTM-based models "
+        "with four lumped conceptual models"
+    )
     version = row(session, key)["version"]
-    fails(session, "update_item", {"item_key": key, "version": version, "item_type": "journalArticle"},
-          "InvalidRequest", "is not a valid field for type 'journalArticle'")
-    changed = ok(session, "update_item", {"item_key": key, "version": version, "item_type": "journalArticle",
-                                          "fields": {"repository": "", "archiveID": "", "genre": "",
-                                                     "publicationTitle": "Hydrology and Earth System Sciences"}})
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": version, "item_type": "journalArticle"},
+        "InvalidRequest",
+        "is not a valid field for type 'journalArticle'",
+    )
+    changed = ok(
+        session,
+        "update_item",
+        {
+            "item_key": key,
+            "version": version,
+            "item_type": "journalArticle",
+            "fields": {
+                "repository": "",
+                "archiveID": "",
+                "genre": "",
+                "publicationTitle": "Hydrology and Earth System Sciences",
+            },
+        },
+    )
     assert changed["itemType"] == "journalArticle" and "repository" not in changed["fields"]
     assert changed["fields"]["publicationTitle"] == "Hydrology and Earth System Sciences"
-    fails(session, "update_item", {"item_key": key, "version": changed["version"], "item_type": "webpage",
-                                   "fields": {"publicationTitle": ""}}, "InvalidRequest",
-          "'DOI' is not a valid field for type 'webpage'")
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": changed["version"], "item_type": "webpage", "fields": {"publicationTitle": ""}},
+        "InvalidRequest",
+        "'DOI' is not a valid field for type 'webpage'",
+    )
 
 
 def test_tags_replace_the_list_and_keep_automatic_types(session):
@@ -261,22 +379,47 @@ def test_tags_replace_the_list_and_keep_automatic_types(session):
     version = row(session, key)["version"]
     updated = ok(session, "update_item", {"item_key": key, "version": version, "tags": ["Hydrology", "LSTM", "zz"]})
     assert updated["tags"] == [{"tag": "Hydrology", "type": 1}, {"tag": "LSTM", "type": 0}, {"tag": "zz", "type": 0}]
-    fails(session, "update_item", {"item_key": key, "version": updated["version"], "tags": [""]}, "InvalidRequest",
-          "must not be empty")
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": updated["version"], "tags": [""]},
+        "InvalidRequest",
+        "must not be empty",
+    )
 
 
 def test_notes_children_and_nothing_to_update(session):
     paper = item(KRATZERT)
     child_note = next(i for i in SEED["items"] if i["parent_item"] == paper and i["item_type"] == "note")
     v = child_note["version"]
-    fails(session, "update_item", {"item_key": child_note["key"], "version": v, "title": "X"}, "InvalidRequest",
-          "A note has only")
-    fails(session, "update_item", {"item_key": child_note["key"], "version": v, "collections": [coll("To read")]},
-          "InvalidRequest", "Child items cannot be assigned to collections")
-    fails(session, "update_item", {"item_key": paper, "version": row(session, paper)["version"], "note": "x"},
-          "InvalidRequest", "only valid for notes")
-    fails(session, "update_item", {"item_key": paper, "version": row(session, paper)["version"]}, "InvalidRequest",
-          "Nothing to update")
+    fails(
+        session,
+        "update_item",
+        {"item_key": child_note["key"], "version": v, "title": "X"},
+        "InvalidRequest",
+        "A note has only",
+    )
+    fails(
+        session,
+        "update_item",
+        {"item_key": child_note["key"], "version": v, "collections": [coll("To read")]},
+        "InvalidRequest",
+        "Child items cannot be assigned to collections",
+    )
+    fails(
+        session,
+        "update_item",
+        {"item_key": paper, "version": row(session, paper)["version"], "note": "x"},
+        "InvalidRequest",
+        "only valid for notes",
+    )
+    fails(
+        session,
+        "update_item",
+        {"item_key": paper, "version": row(session, paper)["version"]},
+        "InvalidRequest",
+        "Nothing to update",
+    )
     edited = ok(session, "update_item", {"item_key": child_note["key"], "version": v, "note": "<p>New first line</p>"})
     assert edited["title"] == "New first line" and edited["note"] == "<p>New first line</p>"
 
@@ -290,34 +433,50 @@ def test_trash_and_restore(session):
     pdf = next(i["key"] for i in SEED["items"] if i["parent_item"] == key)
     hidden = ok(session, "search_items", {"top": False, "item_type": "attachment", "limit": 100})["items"]
     assert pdf not in {i["key"] for i in hidden}  # children go to the trash with their parent
-    fails(session, "update_item", {"item_key": key, "version": trashed["version"], "deleted": True}, "Conflict",
-          "already in the trash")
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": trashed["version"], "deleted": True},
+        "Conflict",
+        "already in the trash",
+    )
     restored = ok(session, "update_item", {"item_key": key, "version": trashed["version"], "deleted": False})
     assert not restored["deleted"]
-    fails(session, "update_item", {"item_key": key, "version": restored["version"], "deleted": False}, "Conflict",
-          "not in the trash")
+    fails(
+        session,
+        "update_item",
+        {"item_key": key, "version": restored["version"], "deleted": False},
+        "Conflict",
+        "not in the trash",
+    )
 
 
 def test_tag_counts_leave_out_the_trash(session):
     counts = {(t["tag"], t["type"]): t["numItems"] for t in ok(session, "list_tags", {"q": "metrics"})}
     assert counts == {("metrics", 0): 2}
-    key = item("Decomposition of the mean squared error and NSE performance criteria: Implications for improving "
-               "hydrological modelling")
+    key = item(
+        "Decomposition of the mean squared error and NSE performance criteria: Implications for improving "
+        "hydrological modelling"
+    )
     ok(session, "update_item", {"item_key": key, "version": row(session, key)["version"], "deleted": True})
     assert ok(session, "list_tags", {"q": "metrics"}) == [{"tag": "metrics", "type": 0, "numItems": 1}]
 
 
 # ---------------------------------------------------------------- permanent deletes
 
+
 def test_delete_items_needs_the_library_version_and_takes_children(session):
     key = item("Neural snowpack emulators outperform all process-based models everywhere")
     child = next(i["key"] for i in SEED["items"] if i["parent_item"] == key)
-    fails(session, "delete_items", {"item_keys": [key], "library_version": 4800}, "Conflict",
-          "library has been modified since version 4800 (current version 4812)")
-    fails(session, "delete_items", {"item_keys": [key, "ZZZZZZZZ"], "library_version": 4812}, "NotFound",
-          "ZZZZZZZZ")
-    fails(session, "delete_items", {"item_keys": [key] * 51, "library_version": 4812}, "InvalidRequest",
-          "at most 50")
+    fails(
+        session,
+        "delete_items",
+        {"item_keys": [key], "library_version": 4800},
+        "Conflict",
+        "library has been modified since version 4800 (current version 4812)",
+    )
+    fails(session, "delete_items", {"item_keys": [key, "ZZZZZZZZ"], "library_version": 4812}, "NotFound", "ZZZZZZZZ")
+    fails(session, "delete_items", {"item_keys": [key] * 51, "library_version": 4812}, "InvalidRequest", "at most 50")
     result = ok(session, "delete_items", {"item_keys": [key], "library_version": 4812})
     assert result == {"deleted": sorted([key, child]), "library_version": 4813}
     state = session.dump()["items"]
@@ -325,6 +484,7 @@ def test_delete_items_needs_the_library_version_and_takes_children(session):
 
 
 # ---------------------------------------------------------------- merging duplicates
+
 
 def test_merge_moves_children_tags_collections_and_trashes_the_duplicate(session):
     master, dup = item(KRATZERT), item(KRATZERT_DUP)
@@ -337,29 +497,48 @@ def test_merge_moves_children_tags_collections_and_trashes_the_duplicate(session
     fails(session, "merge_items", {"master_key": master, "other_keys": [dup]}, "Conflict", "is in the trash")
 
 
-@pytest.mark.parametrize("master,others,kind,text", [
-    ("Attention Is All You Need|conferencePaper", ["Attention Is All You Need|preprint"], "InvalidRequest",
-     "must all be of the same item type"),
-    (KRATZERT, [KRATZERT], "InvalidRequest", "can't also be one of the items"),
-    (KRATZERT, [], "InvalidRequest", "at least one duplicate"),
-    (KRATZERT, ["Untitled"], "Conflict", "is in the trash"),
-])
+@pytest.mark.parametrize(
+    "master,others,kind,text",
+    [
+        (
+            "Attention Is All You Need|conferencePaper",
+            ["Attention Is All You Need|preprint"],
+            "InvalidRequest",
+            "must all be of the same item type",
+        ),
+        (KRATZERT, [KRATZERT], "InvalidRequest", "can't also be one of the items"),
+        (KRATZERT, [], "InvalidRequest", "at least one duplicate"),
+        (KRATZERT, ["Untitled"], "Conflict", "is in the trash"),
+    ],
+)
 def test_merge_rules(session, master, others, kind, text):
     def resolve_key(spec: str) -> str:
         title, _, kind_ = spec.partition("|")
         return item(title, item_type=kind_) if kind_ else item(title)
-    fails(session, "merge_items", {"master_key": resolve_key(master), "other_keys": [resolve_key(o) for o in others]},
-          kind, text)
+
+    fails(
+        session,
+        "merge_items",
+        {"master_key": resolve_key(master), "other_keys": [resolve_key(o) for o in others]},
+        kind,
+        text,
+    )
 
 
 def test_merge_rejects_child_items(session):
     paper = item(KRATZERT)
     note = next(i["key"] for i in SEED["items"] if i["parent_item"] == paper and i["item_type"] == "note")
-    fails(session, "merge_items", {"master_key": paper, "other_keys": [note]}, "InvalidRequest",
-          "only regular items can be merged")
+    fails(
+        session,
+        "merge_items",
+        {"master_key": paper, "other_keys": [note]},
+        "InvalidRequest",
+        "only regular items can be merged",
+    )
 
 
 # ---------------------------------------------------------------- collections
+
 
 def test_collection_tree_counts_and_moves(session):
     top = ok(session, "list_collections", {"top": True})
@@ -369,27 +548,56 @@ def test_collection_tree_counts_and_moves(session):
     created = ok(session, "create_collection", {"name": "Ch5 Synthesis", "parent_collection": coll("Dissertation")})
     assert created["parentCollection"] == coll("Dissertation") and created["numItems"] == 0
     baselines = session.database.get(collections, coll("Baselines"))
-    moved = ok(session, "update_collection", {"collection_key": coll("Baselines"), "version": baselines["version"],
-                                              "parent_collection": created["key"]})
+    moved = ok(
+        session,
+        "update_collection",
+        {"collection_key": coll("Baselines"), "version": baselines["version"], "parent_collection": created["key"]},
+    )
     assert moved["parentCollection"] == created["key"] and moved["version"] == library_version(session)
     subs = ok(session, "list_collections", {"parent_collection": created["key"]})
     assert [c["name"] for c in subs] == ["Baselines"]
-    top_level = ok(session, "update_collection", {"collection_key": coll("Baselines"), "version": moved["version"],
-                                                  "parent_collection": ""})
+    top_level = ok(
+        session,
+        "update_collection",
+        {"collection_key": coll("Baselines"), "version": moved["version"], "parent_collection": ""},
+    )
     assert top_level["parentCollection"] is None
 
 
 def test_update_collection_rules(session):
     dissertation = session.database.get(collections, coll("Dissertation"))
-    fails(session, "update_collection", {"collection_key": coll("Dissertation"), "version": dissertation["version"],
-                                         "parent_collection": coll("Baselines")}, "InvalidRequest",
-          "into itself or one of its subcollections")
-    fails(session, "update_collection", {"collection_key": coll("Dissertation"),
-                                         "version": dissertation["version"] + 1, "name": "X"}, "Conflict", "412")
-    fails(session, "update_collection", {"collection_key": coll("Dissertation"), "version": dissertation["version"]},
-          "InvalidRequest", "Nothing to update")
-    fails(session, "create_collection", {"name": "X", "parent_collection": coll("MODIS", f"groups/{SNOW}")},
-          "NotFound", "not found in library My Library")
+    fails(
+        session,
+        "update_collection",
+        {
+            "collection_key": coll("Dissertation"),
+            "version": dissertation["version"],
+            "parent_collection": coll("Baselines"),
+        },
+        "InvalidRequest",
+        "into itself or one of its subcollections",
+    )
+    fails(
+        session,
+        "update_collection",
+        {"collection_key": coll("Dissertation"), "version": dissertation["version"] + 1, "name": "X"},
+        "Conflict",
+        "412",
+    )
+    fails(
+        session,
+        "update_collection",
+        {"collection_key": coll("Dissertation"), "version": dissertation["version"]},
+        "InvalidRequest",
+        "Nothing to update",
+    )
+    fails(
+        session,
+        "create_collection",
+        {"name": "X", "parent_collection": coll("MODIS", f"groups/{SNOW}")},
+        "NotFound",
+        "not found in library My Library",
+    )
 
 
 def test_delete_collection_removes_subcollections_but_keeps_items(session):
@@ -406,49 +614,89 @@ def test_delete_collection_removes_subcollections_but_keeps_items(session):
 
 
 def test_add_and_remove_items_from_a_collection(session):
-    gupta = item("Decomposition of the mean squared error and NSE performance criteria: Implications for improving "
-                 "hydrological modelling")
+    gupta = item(
+        "Decomposition of the mean squared error and NSE performance criteria: Implications for improving "
+        "hydrological modelling"
+    )
     to_read = coll("To read")
     added = ok(session, "add_items_to_collection", {"collection_key": to_read, "item_keys": [gupta]})
     assert to_read in row(session, gupta)["collections"] and added["numItems"] >= 1
-    fails(session, "add_items_to_collection", {"collection_key": to_read, "item_keys": [gupta]}, "Conflict",
-          "already in the collection")
+    fails(
+        session,
+        "add_items_to_collection",
+        {"collection_key": to_read, "item_keys": [gupta]},
+        "Conflict",
+        "already in the collection",
+    )
     pdf = next(i["key"] for i in SEED["items"] if i["parent_item"] == item(KRATZERT))
-    fails(session, "add_items_to_collection", {"collection_key": to_read, "item_keys": [pdf]}, "InvalidRequest",
-          "Child items cannot be assigned to collections")
+    fails(
+        session,
+        "add_items_to_collection",
+        {"collection_key": to_read, "item_keys": [pdf]},
+        "InvalidRequest",
+        "Child items cannot be assigned to collections",
+    )
     ok(session, "remove_items_from_collection", {"collection_key": to_read, "item_keys": [gupta]})
     assert row(session, gupta)["collections"] == [coll("Methods")]
-    fails(session, "remove_items_from_collection", {"collection_key": to_read, "item_keys": [gupta]}, "Conflict",
-          "is not in the collection 'To read'")
+    fails(
+        session,
+        "remove_items_from_collection",
+        {"collection_key": to_read, "item_keys": [gupta]},
+        "Conflict",
+        "is not in the collection 'To read'",
+    )
 
 
 # ---------------------------------------------------------------- saved searches
 
+
 def test_saved_searches(session):
     names = [s["name"] for s in ok(session, "list_saved_searches")]
     assert names == sorted(names) and "Unfiled" in names
-    created = ok(session, "create_saved_search", {"name": "Snow ML", "conditions": [
-        {"condition": "joinMode", "operator": "any"},
-        {"condition": "tag", "operator": "is", "value": "snowmelt"},
-        {"condition": "collection", "operator": "is", "value": coll("Ch2 Snowmelt modeling")}]})
+    created = ok(
+        session,
+        "create_saved_search",
+        {
+            "name": "Snow ML",
+            "conditions": [
+                {"condition": "joinMode", "operator": "any"},
+                {"condition": "tag", "operator": "is", "value": "snowmelt"},
+                {"condition": "collection", "operator": "is", "value": coll("Ch2 Snowmelt modeling")},
+            ],
+        },
+    )
     assert created["version"] == library_version(session) and len(created["conditions"]) == 3
     assert "Snow ML" in [s["name"] for s in ok(session, "list_saved_searches")]
 
 
-@pytest.mark.parametrize("conditions,text", [
-    ([{"condition": "tag", "operator": "isBefore", "value": "x"}], "Invalid operator 'isBefore' for condition 'tag'"),
-    ([{"condition": "color", "operator": "is", "value": "x"}], "Unknown search condition 'color'"),
-    ([{"condition": "joinMode", "operator": "any"}], "needs at least one condition"),
-    ([{"condition": "dateAdded", "operator": "isInTheLast", "value": "lately"}], "such as '30 days'"),
-    ([{"condition": "date", "operator": "isAfter", "value": "soon"}], "'soon' is not a date"),
-    ([{"condition": "itemType", "operator": "is", "value": "paper"}], "'paper' is not a valid itemType"),
-    ([{"condition": "title", "operator": "contains", "value": " "}], "needs a value"),
-])
+@pytest.mark.parametrize(
+    "conditions,text",
+    [
+        (
+            [{"condition": "tag", "operator": "isBefore", "value": "x"}],
+            "Invalid operator 'isBefore' for condition 'tag'",
+        ),
+        ([{"condition": "color", "operator": "is", "value": "x"}], "Unknown search condition 'color'"),
+        ([{"condition": "joinMode", "operator": "any"}], "needs at least one condition"),
+        ([{"condition": "dateAdded", "operator": "isInTheLast", "value": "lately"}], "such as '30 days'"),
+        ([{"condition": "date", "operator": "isAfter", "value": "soon"}], "'soon' is not a date"),
+        ([{"condition": "itemType", "operator": "is", "value": "paper"}], "'paper' is not a valid itemType"),
+        ([{"condition": "title", "operator": "contains", "value": " "}], "needs a value"),
+    ],
+)
 def test_saved_search_validation(session, conditions, text):
     fails(session, "create_saved_search", {"name": "S", "conditions": conditions}, "InvalidRequest", text)
 
 
 def test_saved_search_collection_must_exist_in_that_library(session):
-    fails(session, "create_saved_search", {"name": "S", "conditions": [
-        {"condition": "collection", "operator": "is", "value": coll("To read")}], "group_id": READING},
-        "NotFound", "not found in library CU Hydro-ML Reading Group")
+    fails(
+        session,
+        "create_saved_search",
+        {
+            "name": "S",
+            "conditions": [{"condition": "collection", "operator": "is", "value": coll("To read")}],
+            "group_id": READING,
+        },
+        "NotFound",
+        "not found in library CU Hydro-ML Reading Group",
+    )

@@ -57,8 +57,9 @@ def _seed_tables(spec: EnvironmentSpec) -> str:
     return spec.snapshot_path("seed").read_text()
 
 
-def restore_seed_with(session: ToolSession, edit: Callable[[dict[str, list[dict[str, Any]]]], None],
-                      clock: datetime) -> None:
+def restore_seed_with(
+    session: ToolSession, edit: Callable[[dict[str, list[dict[str, Any]]]], None], clock: datetime
+) -> None:
     """Restore `session` to a copy of its environment's seed changed by `edit(tables)` (rows per table, edited in
     place), for states the seed lacks (an account without a subscription, an empty inventory, ...)."""
     data = copy.deepcopy(json.loads(_seed_tables(session.spec)))
