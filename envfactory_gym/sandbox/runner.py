@@ -400,11 +400,8 @@ class Worker:
             if self.unsandboxed:
                 self._pid = self.process.pid
             else:  # bubblewrap's only child is the worker (pid 1 of its namespace)
-                try:
-                    children = open(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read().split()
-                except OSError:
-                    children = []
-                self._pid = int(children[0]) if children else None
+                children = _children(self.process.pid)
+                self._pid = children[0] if children else None
         return self._pid
 
     def _stop(self, status: str, reason: str) -> tuple[str, str]:
@@ -443,8 +440,18 @@ class WorkerStartError(RuntimeError):
 
 
 def _kill(process: subprocess.Popen) -> int | None:
-    """SIGKILL the worker's whole process group (bubblewrap takes the sandbox with it) and reap it."""
+    """SIGKILL the sandboxed worker and the process group it was started in, and reap it.
+
+    The worker is killed by its own pid, read while bubblewrap still holds it: `--new-session` takes it out of
+    bubblewrap's process group, and dropping to an unprivileged user clears its parent-death signal, so neither
+    the group kill nor bubblewrap's death would reach it (a looping worker then ran on for an hour). It is pid 1
+    of its namespace: everything inside goes with it."""
     if process.poll() is None:
+        for pid in _children(process.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -453,6 +460,15 @@ def _kill(process: subprocess.Popen) -> int | None:
         return process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         return None
+
+
+def _children(pid: int) -> list[int]:
+    """The direct children of a process (from /proc; none when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as listing:
+            return [int(child) for child in listing.read().split()]
+    except OSError:
+        return []
 
 
 class Sandbox:

@@ -4,6 +4,7 @@ environment, the answer schema, persistence across calls, and the explicit opt-o
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from pydantic import BaseModel
@@ -70,6 +71,34 @@ def test_an_abrupt_exit_is_reported_and_the_next_call_gets_a_fresh_worker():
         result = w.call("exit.py:main", True)
         assert result.status == "crashed" and "code 3" in result.reason
         assert w.call("exit.py:main", False).value == "ok"
+
+
+def test_a_stopped_worker_leaves_no_process_behind():
+    """A worker the parent stops at its CPU limit (the program swallows the worker's own timer) is gone, not left
+    looping as the unprivileged user."""
+    loop = (
+        "def main(p):\n    while p:\n        try:\n            while True:\n                pass\n"
+        "        except BaseException:\n            pass\n    return 'idle'\n"
+    )
+    with Worker(Limits(cpu_s=0.3, cpu_grace_s=0.2, wall_s=30, memory_mb=1024), files={"loop.py": loop}) as w:
+        assert w.call("loop.py:main", False).value == "idle"  # the worker is up
+        pid = w._worker_pid()
+        assert pid is not None and _running(pid)
+        result = w.call("loop.py:main", True, wall_s=5)
+        assert result.status in ("cpu", "timeout"), result
+        deadline = time.monotonic() + 5
+        while _running(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(pid), f"worker {pid} outlived its stop"
+
+
+def _running(pid: int) -> bool:
+    """Whether a process exists and is not a zombie waiting to be reaped by whoever inherited it."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_a_missing_sandbox_is_a_clear_error_and_the_opt_out_is_explicit(monkeypatch):
