@@ -2,11 +2,11 @@
 
 import sqlite3
 
-import pydantic
 import pytest
 from sqlalchemy import Column, Integer, MetaData, String, Table
 
 from envfactory_gym import ToolSession, resolve
+from envfactory_gym.errors import DataFileError
 from envfactory_gym.state import SQLiteState, build_snapshot, state_hash
 
 meta = MetaData()
@@ -65,7 +65,7 @@ def test_volatile_columns_are_not_compared():
 def test_snapshot_validation():
     with pytest.raises(ValueError):
         build_snapshot(meta, {"tables": {"nope": []}})
-    with pytest.raises(pydantic.ValidationError, match="valid integer"):
+    with pytest.raises(DataFileError, match=r"tables.items\[0\].*valid integer"):
         build_snapshot(meta, {"tables": {"items": [{"id": "not-an-int", "name": "a"}]}})
 
 

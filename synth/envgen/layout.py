@@ -22,6 +22,7 @@ def env_files(draft: Draft, provenance: dict[str, Any]) -> dict[str, str]:
         "metadata.json": json.dumps(m.zoo_metadata(provenance), indent=2, ensure_ascii=False) + "\n",
         "schema.py": draft.schema_py.rstrip() + "\n",
         "tools.py": draft.tools_py.rstrip() + "\n",
+        **{name: text.rstrip() + "\n" for name, text in draft.modules.items()},
         "snapshots/seed.json": json.dumps(draft.seed, indent=1, ensure_ascii=False) + "\n",
         "tasks.jsonl": "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in draft.tasks),
         FILE_NAME: json.dumps(assign(m.name, [t["id"] for t in draft.tasks]), indent=1) + "\n",

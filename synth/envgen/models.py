@@ -126,6 +126,9 @@ class Draft(BaseModel):
     tools_py: str
     unit_tests: list[UnitTest]
     tasks: list[dict[str, Any]]
+    #: Further modules of the tool code beside tools.py, file name -> source (the zoo's layout splits objects and
+    #: rules out of tools.py; a generated draft has none).
+    modules: dict[str, str] = Field(default_factory=dict)
 
 
 class Finding(BaseModel):

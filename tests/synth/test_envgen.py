@@ -187,7 +187,13 @@ def test_a_hand_written_zoo_environment_passes_the_same_checks():
         tools_py=(folder / "tools.py").read_text(),
         unit_tests=[],
         tasks=[json.loads(line) for line in (folder / "tasks.jsonl").read_text().splitlines() if line],
+        modules={
+            path.name: path.read_text()
+            for path in folder.glob("*.py")
+            if path.name not in ("__init__.py", "schema.py", "tools.py")
+        },
     )
+    assert draft.modules  # Notion's layout: objects and rules beside a thin tools.py
     report = check_draft(draft, 0, envgen_sandbox(), set())
     assert report.passed, report.render()
     assert report.stats["tasks_checked"] == len(draft.tasks) >= 15
