@@ -86,7 +86,7 @@ def _openapi(data: Any) -> bool:
 
 
 def read_document(path: Path) -> SourceDoc | None:
-    """Read one file: Markdown/text as is, OpenAPI JSON (or YAML, if PyYAML is installed) summarized."""
+    """Read one file: Markdown/text as is, OpenAPI JSON or YAML (PyYAML, from the synth extra) summarized."""
     text = path.read_text(encoding="utf-8")
     if path.suffix in (".json", ".yaml", ".yml"):
         if path.suffix == ".json":
