@@ -16,7 +16,15 @@ class StepFormatPenalty(gym.Wrapper):
     `truncated=False`, `info["format_terminated"] = True`) and its return becomes `penalty` (default -1.0): this
     step pays the penalty less what earlier steps paid (all of it with `reward_mode="final"`);
     `info["reward_components"]` holds the episode's score so far with `total` set to the penalty. Other steps pass
-    through unchanged; call `reset` to go on."""
+    through unchanged; call `reset` to go on.
+
+    >>> from envfactory_gym import ToolUseEnv
+    >>> env = StepFormatPenalty(ToolUseEnv("notion"), penalty=-1.0)
+    >>> _ = env.reset(seed=0, options={"task_id": "notion-0004"})
+    >>> _, reward, terminated, truncated, info = env.step('<tool_call>{"name": oops</tool_call>')
+    >>> reward, terminated, truncated, info["format_terminated"]
+    (-1.0, True, False, True)
+    """
 
     def __init__(self, env: gym.Env, penalty: float = -1.0) -> None:
         super().__init__(env)

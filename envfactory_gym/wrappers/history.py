@@ -12,7 +12,13 @@ Messages = list[dict[str, Any]]
 
 def truncate_history(messages: Messages, max_turns: int) -> Messages:
     """The system message(s), then everything from the start of the last `max_turns` user turns (each turn: the
-    user's message and the assistant and tool messages after it)."""
+    user's message and the assistant and tool messages after it).
+
+    >>> messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "u1"},
+    ...             {"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}]
+    >>> [m["content"] for m in truncate_history(messages, max_turns=1)]
+    ['s', 'u2']
+    """
     if max_turns < 1:
         raise ValueError("max_turns must be at least 1")
     starts = [i for i, message in enumerate(messages) if message["role"] == "user"]
@@ -25,7 +31,14 @@ def truncate_history(messages: Messages, max_turns: int) -> Messages:
 class TruncateHistory(gym.Wrapper):
     """`info["messages"]` (what policies build their prompt from) keeps only the last `max_turns` user turns, with
     the system prompt; `info["full_messages"]` keeps the whole conversation. Observations and rewards are
-    unchanged. Apply the same `truncate_history` when building training prompts to keep both aligned."""
+    unchanged. Apply the same `truncate_history` when building training prompts to keep both aligned.
+
+    >>> from envfactory_gym import ToolUseEnv
+    >>> env = TruncateHistory(ToolUseEnv("notion"), max_turns=1)
+    >>> _, info = env.reset(seed=0, options={"task_id": "notion-0004"})
+    >>> [m["role"] for m in info["messages"]]
+    ['system', 'user']
+    """
 
     def __init__(self, env: gym.Env, max_turns: int) -> None:
         super().__init__(env)
