@@ -86,10 +86,13 @@ def _folder_fingerprint(folder: Path) -> str:
 
 
 @lru_cache(maxsize=None)
-def content_hash(folder: Path) -> str:
-    """The environment's content hash, computed once per folder per process. Parsing every module and snapshot
-    costs up to half a second on a large environment, so the result is also kept on disk under the folder's file
-    fingerprint (paths, sizes, modification times): a later process whose files did not change reads it back."""
+def content_hash(folder: Path) -> str | None:
+    """The environment's content hash, computed once per folder per process (None for an environment built in
+    memory, whose folder holds no metadata.json). Parsing every module and snapshot costs up to half a second on a
+    large environment, so the result is also kept on disk under the folder's file fingerprint (paths, sizes,
+    modification times): a later process whose files did not change reads it back."""
+    if not (folder / "metadata.json").is_file():
+        return None
     memo = cache_dir() / "content-hashes" / f"{_folder_fingerprint(folder)}.txt"
     if enabled():
         try:
@@ -112,7 +115,7 @@ def cache_key(spec: EnvironmentSpec, task_id: str) -> str:
     parts = (
         spec.key,
         str(spec.version),
-        content_hash(spec.folder),
+        str(content_hash(spec.folder)),
         task_id,
         __version__,
         runtime_fingerprint(),
@@ -183,7 +186,7 @@ def store(spec: EnvironmentSpec, task: Task, found: Replay) -> None:
 
 def cached_replay(spec: EnvironmentSpec, task: Task) -> Replay:
     """The task's replay from the disk cache, else replayed (and then cached)."""
-    if not enabled() or not (spec.folder / "metadata.json").is_file():  # built in memory: nothing to key it by
+    if not enabled() or content_hash(spec.folder) is None:  # built in memory: nothing to key it by
         return replay(spec, task)
     found = load(spec, task)
     if found is None:

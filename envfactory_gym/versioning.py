@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import json
 from pathlib import Path
@@ -54,17 +53,3 @@ def environment_content_hash(folder: str | Path) -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(len(encoded).to_bytes(8, "big") + encoded)
     return digest.hexdigest()
-
-
-@functools.lru_cache(maxsize=None)
-def _content_hash_of_folder(folder: str) -> str:
-    return environment_content_hash(folder)
-
-
-def content_hash(folder: str | Path) -> str | None:
-    """`environment_content_hash` computed once per folder per process (what records stamp themselves with; a
-    process that edits an environment's files calls `environment_content_hash` itself); None for an environment
-    built in memory, whose folder holds no metadata.json."""
-    if not (Path(folder) / "metadata.json").is_file():
-        return None
-    return _content_hash_of_folder(str(Path(folder).resolve()))

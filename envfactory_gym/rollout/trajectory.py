@@ -4,7 +4,7 @@ trajectory format every export uses (`trajectory_record`).
 The format: OpenAI chat `messages` (the system prompt without its text listing of the tools, assistant
 `tool_calls` with JSON-string arguments and ids that the `tool` messages answering them carry), `tools` (the
 OpenAI function schemas, a list), `env` (zoo key), `env_version`, `env_hash` (the environment's content hash,
-`envfactory_gym.versioning`), `task_id`, `reward` and `reward_components`
+`envfactory_gym.versioning`, None for one built in memory), `task_id`, `reward` and `reward_components`
 (None before the episode is played). The env's reports of tool calls it could not parse answer no call, so they
 are `user` messages named `format_error`. Renderers in `training/` turn a record into each trainer's form.
 """
@@ -19,11 +19,11 @@ from typing import Any, Iterable, Literal, Union
 from ..errors import UnknownName
 from ..prompts import FORMAT_ERROR_TOOL, without_tool_listing
 from ..registry import resolve
+from ..replay_cache import content_hash
 from ..spec import EnvironmentSpec
 from ..splits import Split, split_task_ids
 from ..suggest import did_you_mean
 from ..tasks import load_tasks
-from ..versioning import content_hash
 
 Record = dict[str, Any]
 RECORD_KEYS = ("messages", "tools", "env", "env_version", "env_hash", "task_id", "reward", "reward_components")
