@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Iterable, Literal, Sequence
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .delta import StateDelta, as_delta
 from .spec import EnvironmentSpec
@@ -62,7 +62,10 @@ class RewardBreakdown:
 
     def as_dict(self) -> dict[str, float | int]:
         """Plain dict (for `info`)."""
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in _BREAKDOWN_FIELDS}
+
+
+_BREAKDOWN_FIELDS = fields(RewardBreakdown)
 
 
 def _normalize(value: Any) -> Any:
@@ -90,13 +93,27 @@ def values_equal(a: Any, b: Any) -> bool:
     return _normalize(a) == _normalize(b)
 
 
+#: id(call) -> (call, input model, validated arguments): ground truth is compared at every turn end, its
+#: validation is done once (the call is kept so that its id cannot be reused while the entry lives).
+_VALIDATED: dict[int, tuple[GroundTruthCall, type[BaseModel], dict[str, Any]]] = {}
+_VALIDATED_LIMIT = 200_000
+
+
 def normalize_ground_truth(spec: EnvironmentSpec, call: GroundTruthCall) -> dict[str, Any]:
-    """Ground-truth arguments validated like agent arguments (defaults filled, types coerced)."""
+    """Ground-truth arguments validated like agent arguments (defaults filled, types coerced); as given when they
+    do not validate."""
     model = spec.tools[call.name].input_model
+    cached = _VALIDATED.get(id(call))
+    if cached is not None and cached[0] is call and cached[1] is model:
+        return cached[2]
     try:
-        return model.model_validate(call.arguments).model_dump(mode="json")
+        arguments = model.model_validate(call.arguments).model_dump(mode="json")
     except ValidationError:
-        return dict(call.arguments)
+        arguments = dict(call.arguments)
+    if len(_VALIDATED) >= _VALIDATED_LIMIT:
+        _VALIDATED.clear()
+    _VALIDATED[id(call)] = (call, model, arguments)
+    return arguments
 
 
 def _as_set(value: Any) -> Any:

@@ -83,19 +83,30 @@ class EpisodeScore:
         self, spec: EnvironmentSpec, task: Task, expected: Replay, session: ToolSession, config: RewardConfig
     ) -> None:
         self.spec, self.task, self.expected, self.session, self.config = spec, task, expected, session, config
-        self._state_key: int | None = None
+        self._state_key: object = None
         self._state_parts: tuple[float, float | None] = (0.0, None)
+        self._last: tuple[tuple[object, ...], RewardBreakdown] | None = None
 
     def __call__(self, calls: Sequence[CallRecord], format_errors: int) -> RewardBreakdown:
         """The breakdown if the episode stopped now."""
         state = self.session.state
-        key = cast(ChangeTracking, state).mark() if tracks_changes(state) else None  # cast: checked just here
+        key: object = None
+        if isinstance(state, SQLiteState):
+            key = state.change_count()
+        elif tracks_changes(state):
+            key = cast(ChangeTracking, state).mark()  # cast: checked just above
         if key is None or key != self._state_key:
             r_state = state_reward(self.expected.baseline, self.session.delta(), self.expected.final)
             self._state_parts = (r_state, checklist_score(self.spec, self.task, state))
             self._state_key = key
+        # A step that made no call and left the state alone (a turn-ending message) gets the last breakdown again.
+        at = (key, len(calls), id(calls[-1]) if calls else None, format_errors)
+        if key is not None and self._last is not None and self._last[0] == at:
+            return self._last[1]
         r_state, checklist = self._state_parts
-        return compose(self.spec, calls, self.task.agent_calls, r_state, format_errors, self.config, checklist)
+        breakdown = compose(self.spec, calls, self.task.agent_calls, r_state, format_errors, self.config, checklist)
+        self._last = (at, breakdown)
+        return breakdown
 
 
 States = tuple[CanonicalState | StateDelta, CanonicalState | StateDelta, CanonicalState | StateDelta]

@@ -51,6 +51,7 @@ class ToolSession:
             self.database = spec.backend.handle(self.state, self.clock)
         self.executor = ToolExecutor(spec, self.database)
         self.snapshot: str | None = None
+        self._delta: tuple[Any, StateDelta] | None = None  # (what it was computed at, the delta)
 
     def reset(self, snapshot: str = DEFAULT_SNAPSHOT, clock: datetime = DEFAULT_CLOCK) -> None:
         """Restore a named snapshot of the environment and restart the clock."""
@@ -80,9 +81,14 @@ class ToolSession:
             raise RuntimeError("delta() needs a session reset to a named snapshot")
         base = snapshot_rows(self.spec, self.snapshot)
         if isinstance(self.state, SQLiteState) and tracks_changes(self.state) and isinstance(base, SnapshotRows):
+            at = (self.snapshot, self.state.change_count())
+            if self._delta is not None and self._delta[0] == at:  # turn and episode scores ask at the same step
+                return self._delta[1]
             keys = self.state.changed_since(0)
             base.rows(keys)  # the base's own rows for these keys, cached for every later comparison
-            return StateDelta(base, self.state.rows(keys))
+            delta = StateDelta(base, self.state.rows(keys))
+            self._delta = (at, delta)
+            return delta
         return StateDelta(base, diff_dumps(base.full(), self.dump()))
 
     def close(self) -> None:

@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Optional, Protocol, runtime_checkable
+from typing import Any, Iterator, Optional, Protocol, cast, runtime_checkable
 
 from pydantic import TypeAdapter, ValidationError, create_model
 from sqlalchemy import JSON, Boolean, Column, Connection, MetaData, Table, create_engine
@@ -100,9 +100,17 @@ def volatile(column: Column) -> bool:
     return bool(column.info.get("volatile"))
 
 
+_CHANGE_TRACKING_TYPES: dict[type, bool] = {}
+
+
 def tracks_changes(state: object) -> bool:
-    """Whether a state can list the rows it changed (see `ChangeTracking`)."""
-    return isinstance(state, ChangeTracking) and state.tracks_changes
+    """Whether a state can list the rows it changed (see `ChangeTracking`). The protocol check runs once per type:
+    it walks the protocol's members and is the slowest part of a turn-ending step otherwise."""
+    kind = type(state)
+    capable = _CHANGE_TRACKING_TYPES.get(kind)
+    if capable is None:
+        capable = _CHANGE_TRACKING_TYPES[kind] = isinstance(state, ChangeTracking)
+    return capable and cast(ChangeTracking, state).tracks_changes
 
 
 def _pk_key(table: Table, row: dict[str, Any]) -> str:
@@ -131,6 +139,8 @@ class SQLiteState:
         self._row_sql = {t.name: _row_sql(t) for t in self._tables}
         self._raw_sql = {t.name: _raw_row_sql(t) for t in self._tables}
         self._tracks: bool | None = None
+        self._has_sequences: bool | None = None
+        self._restores = 0
 
     def snapshot(self) -> bytes:
         """Serialize the database (sqlite3 `serialize`)."""
@@ -139,7 +149,13 @@ class SQLiteState:
     def restore(self, data: bytes) -> None:
         """Replace the database with serialized bytes (sqlite3 `deserialize`, microseconds)."""
         self.raw.deserialize(data)
-        self._tracks = None
+        self._tracks = self._has_sequences = None
+        self._restores += 1
+
+    def change_count(self) -> tuple[int, int]:
+        """A value that differs whenever the stored rows may have changed (restores, and every row written, even
+        by a write later rolled back), read without a query: results computed from the rows can be kept under it."""
+        return self._restores, self.raw.total_changes
 
     @property
     def tracks_changes(self) -> bool:
@@ -212,11 +228,13 @@ class SQLiteState:
     def counters(self) -> tuple[Any, ...]:
         """What else tools read besides rows: the id counters (and SQLite's AUTOINCREMENT sequences)."""
         meta = self.raw.execute(f'SELECT key, value FROM "{META_TABLE}" ORDER BY key').fetchall()
-        has_sequences = self.raw.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
-        ).fetchone()
+        if self._has_sequences is None:
+            found = self.raw.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'")
+            self._has_sequences = found.fetchone() is not None
         sequences = (
-            self.raw.execute("SELECT name, seq FROM sqlite_sequence ORDER BY name").fetchall() if has_sequences else []
+            self.raw.execute("SELECT name, seq FROM sqlite_sequence ORDER BY name").fetchall()
+            if self._has_sequences
+            else []
         )
         return tuple(meta), tuple(sequences)
 

@@ -44,6 +44,34 @@ def test_atomic_rolls_back_on_error():
     assert state_hash(state.dump()) == before
 
 
+def test_change_count_moves_with_every_write_and_restore_but_not_with_reads():
+    state = make_state([{"id": 1, "name": "a"}])
+    data, start = state.snapshot(), state.change_count()
+    state.dump()
+    assert state.change_count() == start
+    with pytest.raises(RuntimeError), state.atomic():  # a write rolled back still moves it: same mark, other rows
+        state.raw.execute("UPDATE items SET name = 'b'")
+        raise RuntimeError("undo")
+    undone = state.change_count()
+    assert undone != start
+    state.raw.execute("UPDATE items SET name = 'c'")
+    assert state.change_count() != undone
+    state.restore(data)
+    assert state.change_count() not in (start, undone)
+
+
+def test_a_session_delta_is_recomputed_after_any_write():
+    session = ToolSession(resolve("notion"))
+    session.reset()
+    first = session.delta()
+    assert session.delta() is first  # nothing written: the same delta
+    page = next(iter(session.dump()["pages"]))
+    outcome = session.call("update_page", {"page_id": page, "title": "Renamed for the delta test"})
+    assert outcome.ok, outcome.error
+    after = session.delta()
+    assert after is not first and after != first
+
+
 def test_read_only_blocks_writes():
     state = make_state([{"id": 1, "name": "a"}])
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
