@@ -76,11 +76,12 @@ class LatencyPolicy:
 
 
 def latency_run(
-    env: str, backend: str, workers: int, latency: float, concurrency: int, group_size: int
+    env: str, backend: str, workers: int, latency: float, concurrency: int, group_size: int, task_limit: int | None
 ) -> dict[str, float]:
-    """Every task of `env`, `group_size` samples each, through `rollout` with a slow policy."""
+    """Every task of `env` (the first `task_limit`), `group_size` samples each, through `rollout` with a slow
+    policy. The floor is the policy's own time: the longest episode's replies one after another."""
     policy = LatencyPolicy([env], latency)
-    refs = expand_tasks([env])
+    refs = expand_tasks([env], split="all")[:task_limit]
     pool = make_pool(backend, workers)  # type: ignore[arg-type]
 
     async def run() -> tuple[list, float]:
@@ -100,6 +101,7 @@ def latency_run(
         "seconds": seconds,
         "episodes_per_s": len(trajectories) / seconds,
         "env_ms_per_step": 1e3 * env_seconds / steps,
+        "floor_s": latency * max(t.steps for t in trajectories),
     }
 
 
@@ -114,18 +116,21 @@ def main_latency(args: argparse.Namespace, workers: list[int]) -> None:
         f"env={args.env} latency={args.latency_ms:.0f} ms concurrency={args.concurrency} group_size={args.group_size}"
     )
     print(
-        f"{'backend':8} {'workers':>7} {'episodes':>8} {'seconds':>8} {'episodes/s':>11} {'env ms/step':>12} "
-        f"{'scaling':>8}"
+        f"{'backend':8} {'workers':>7} {'episodes':>8} {'seconds':>8} {'floor s':>8} {'over floor':>10} "
+        f"{'episodes/s':>11} {'env ms/step':>12} {'scaling':>8}"
     )
     results = []
     for backend in backends:
         base = None
         for n in workers:
-            row = latency_run(args.env, backend, n, args.latency_ms / 1e3, args.concurrency, args.group_size)
+            row = latency_run(
+                args.env, backend, n, args.latency_ms / 1e3, args.concurrency, args.group_size, args.task_limit
+            )
             base = base or row["episodes_per_s"]
             results.append({"backend": backend, "workers": n, **row})
             print(
-                f"{backend:8} {n:>7} {row['episodes']:>8.0f} {row['seconds']:>8.1f} {row['episodes_per_s']:>11.1f} "
+                f"{backend:8} {n:>7} {row['episodes']:>8.0f} {row['seconds']:>8.1f} {row['floor_s']:>8.1f} "
+                f"{row['seconds'] - row['floor_s']:>10.1f} {row['episodes_per_s']:>11.1f} "
                 f"{row['env_ms_per_step']:>12.2f} {row['episodes_per_s'] / base:>7.2f}x",
                 flush=True,
             )
@@ -161,6 +166,9 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=0.0, help="policy latency: switches to latency mode")
     parser.add_argument("--concurrency", type=int, default=512, help="episodes in flight (latency mode)")
     parser.add_argument("--group-size", type=int, default=8, help="samples per task (latency mode)")
+    parser.add_argument(
+        "--task-limit", type=int, help="only the first N tasks of --env (latency mode), e.g. an older task set"
+    )
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
     if args.latency_ms > 0:
