@@ -22,9 +22,9 @@ from pathlib import Path
 
 from envfactory_gym import load_zoo_environment
 from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
-from synth.graph.build import GraphConfig, build_graph
-from synth.graph.embeddings import make_embedder
-from synth.graph.quality import GraphScore, gold_keys, load_gold, pooled, score
+from envfactory_synth.graph.build import GraphConfig, build_graph
+from envfactory_synth.graph.embeddings import make_embedder
+from envfactory_synth.graph.quality import GraphScore, gold_keys, load_gold, pooled, score
 
 CASSETTES = Path(__file__).resolve().parents[1] / "tests" / "cassettes" / "graph"
 METHODS = ("seed", "rules", "llm")

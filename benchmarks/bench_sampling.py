@@ -4,7 +4,8 @@
 
 Graphs are built offline (packaged MiniLM embeddings unless --model says otherwise, the seed refinement:
 `synth/graph/seeded.py`). "executes" runs each chain from the seed snapshot with internal inputs taken only from
-earlier outputs, the scenario's user signed in (or picked) from the seed's accounts (`synth.sampling.execute`).
+earlier outputs, the scenario's user signed in (or picked) from the seed's accounts
+(`envfactory_synth.sampling.execute`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import time
 from pathlib import Path
 
 from envfactory_gym import load_zoo_environment, resolve, zoo_keys
-from synth.graph.build import GraphConfig, build_graph
-from synth.sampling.metrics import SAMPLERS, SamplingReport, evaluate
+from envfactory_synth.graph.build import GraphConfig, build_graph
+from envfactory_synth.sampling.metrics import SAMPLERS, SamplingReport, evaluate
 
 
 def plot(reports: list[SamplingReport], path: Path) -> None:

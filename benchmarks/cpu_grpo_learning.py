@@ -4,7 +4,7 @@ A Qwen2 model of a few hundred thousand parameters (random init) and a ChatML to
 environment's SFT chats (`training/tiny.py`), so nothing is downloaded. A fixed set of training prompts (per-turn
 samples of the train split whose turn needs one tool call) is the whole task set. SFT on those turns' ground-truth
 chats stops early, at a middling reward; then GRPO: every step samples each prompt `--samples` times through
-`training.openrlhf_agent.AgentExecutor` (OpenRLHF's `MultiTurnAgentExecutor`, the env's turn reward paid as
+`envfactory_training.openrlhf_agent.AgentExecutor` (OpenRLHF's `MultiTurnAgentExecutor`, the env's turn reward paid as
 deltas), computes group-normalized advantages and takes the policy-gradient step of `benchmarks/gpu_tiny_grpo.py`
 on the action tokens. The control run is the same from the same SFT weights, with the rewards shuffled across the
 batch's samples before the advantages: it has no signal, so its reward must not rise.
@@ -36,13 +36,13 @@ import gpu_tiny_grpo as tiny  # noqa: E402  (the SFT, engine and update of the G
 
 from envfactory_gym.registry import load_zoo_environment  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
-from training.advantage import group_norm_advantages  # noqa: E402
-from training.datasets import prompt_records, sft_rows  # noqa: E402
-from training.episode import EpisodeLabel  # noqa: E402
-from training.openrlhf_agent import AgentExecutor  # noqa: E402
-from training.renderers import openrlhf_prompt  # noqa: E402
-from training.sample import SampleSettings  # noqa: E402
-from training.tiny import chatml_tokenizer  # noqa: E402
+from envfactory_training.advantage import group_norm_advantages  # noqa: E402
+from envfactory_training.datasets import prompt_records, sft_rows  # noqa: E402
+from envfactory_training.episode import EpisodeLabel  # noqa: E402
+from envfactory_training.openrlhf_agent import AgentExecutor  # noqa: E402
+from envfactory_training.renderers import openrlhf_prompt  # noqa: E402
+from envfactory_training.sample import SampleSettings  # noqa: E402
+from envfactory_training.tiny import chatml_tokenizer  # noqa: E402
 
 
 def training_prompts(env: str, count: int) -> list[dict]:

@@ -4,7 +4,8 @@ The GPU machines this project may borrow reach no model hub and cannot hold vLLM
 Qwen2 model initialised at random, with a ChatML tokenizer trained here on the environment's SFT chats, and the
 engine behind the executor is transformers' `generate` answering the vLLM engine's call
 (`generate(prompt_token_ids, sampling_params)` -> outputs with token ids, text and finish reason). Everything else
-is what a GRPO run uses: `sft_rows` and per-turn `prompt_rows` from the train split, `training.openrlhf_agent`'s
+is what a GRPO run uses: `sft_rows` and per-turn `prompt_rows` from the train split,
+`envfactory_training.openrlhf_agent`'s
 AgentExecutor (env feedback rendered with the chat template, rewards paid as deltas), GRPO's per-prompt group
 normalization, and a policy-gradient update on the action tokens only.
 
@@ -28,10 +29,10 @@ from typing import Any
 
 import torch
 
-from training.advantage import group_norm_advantages
-from training.datasets import prompt_rows, sft_rows
-from training.openrlhf_agent import AgentExecutor
-from training.tiny import chatml_tokenizer
+from envfactory_training.advantage import group_norm_advantages
+from envfactory_training.datasets import prompt_rows, sft_rows
+from envfactory_training.openrlhf_agent import AgentExecutor
+from envfactory_training.tiny import chatml_tokenizer
 
 
 def tokenize_chat(tokenizer, messages: list[dict], max_tokens: int) -> tuple[list[int], list[int]]:

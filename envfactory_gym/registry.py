@@ -1,10 +1,10 @@
 """Discovery of environments and their registration as `envfactory/<Name>-v<N>` gymnasium ids.
 
-Environments live in folders of the zoo layout under one of several roots: the installed `env_zoo`, every folder
-named in `ENVFACTORY_PATH` (separated like PATH), and every package an installed distribution declares in the
-`envfactory.environments` entry-point group. Registration reads each environment's `metadata.json` only; counts
-and task ids come from a root's index (`envfactory_gym.index`). Nothing here imports an environment's tools until
-one is resolved.
+Environments live in folders of the zoo layout under one of several roots: the installed zoo (`envfactory_zoo`,
+the repository's `env_zoo/` folder), every folder named in `ENVFACTORY_PATH` (separated like PATH), and every
+package an installed distribution declares in the `envfactory.environments` entry-point group. Registration reads
+each environment's `metadata.json` only; counts and task ids come from a root's index (`envfactory_gym.index`).
+Nothing here imports an environment's tools until one is resolved.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from .suggest import did_you_mean
 if TYPE_CHECKING:
     from .spec import EnvironmentSpec
 
-ZOO_PACKAGE = "env_zoo"
+ZOO_PACKAGE = "envfactory_zoo"
 NAMESPACE = "envfactory"
 ENTRY_POINT = "envfactory_gym.env:ToolUseEnv"
 PATH_VARIABLE = "ENVFACTORY_PATH"
@@ -47,10 +47,10 @@ class EnvRoot:
 
 
 def zoo_root() -> Path:
-    """Folder of the installed env_zoo package."""
+    """Folder of the installed zoo package (`envfactory_zoo`)."""
     spec = importlib.util.find_spec(ZOO_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("env_zoo is not installed")
+        raise ModuleNotFoundError(f"{ZOO_PACKAGE} is not installed")
     return Path(list(spec.submodule_search_locations)[0])
 
 

@@ -99,7 +99,7 @@ def test_a_bad_snapshot_row_is_named_by_file_table_and_row(tmp_path, tables, pro
 def broken_zoo(root: Path, damage) -> Path:
     """A zoo of one environment (a copy of notion) with `damage(folder)` applied; returns the folder to put first
     on PYTHONPATH."""
-    zoo = root / "env_zoo"
+    zoo = root / "envfactory_zoo"  # shadows the installed zoo package
     shutil.copytree(zoo_root() / "notion", zoo / "notion", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(zoo_root() / "__init__.py", zoo / "__init__.py")
     damage(zoo / "notion")

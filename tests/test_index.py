@@ -31,7 +31,7 @@ def test_listing_and_importing_build_no_tools():
         "import sys, envfactory_gym\n"
         "from envfactory_gym.cli import main\n"
         "main(['list'])\n"
-        "loaded = [m for m in sys.modules if m.startswith('env_zoo.') or m in ('sqlalchemy', 'pydantic')]\n"
+        "loaded = [m for m in sys.modules if m.startswith('envfactory_zoo.') or m in ('sqlalchemy', 'pydantic')]\n"
         "print('LOADED', loaded)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)

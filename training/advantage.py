@@ -62,8 +62,9 @@ def apply_erpo(experiences: Sequence[Any]) -> None:
 
 
 def install_openrlhf_hook() -> None:
-    """Ray worker setup hook (`training.advantage.install_openrlhf_hook`): with ENVFACTORY_ADVANTAGE=erpo, OpenRLHF's
-    experience maker applies ERPO before its advantage computation. Does nothing otherwise or without OpenRLHF."""
+    """Ray worker setup hook (`envfactory_training.advantage.install_openrlhf_hook`): with ENVFACTORY_ADVANTAGE=erpo,
+    OpenRLHF's experience maker applies ERPO before its advantage computation. Does nothing otherwise or without
+    OpenRLHF."""
     if os.environ.get("ENVFACTORY_ADVANTAGE") != "erpo":
         return
     try:

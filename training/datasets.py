@@ -1,6 +1,6 @@
 """Training data from zoo tasks in the one trajectory format (`envfactory_gym.rollout.trajectory_record`):
-ground-truth chats for SFT and prompts (one per turn or per conversation) for RL; `training.renderers` turns them
-into each trainer's rows and `training.export` writes them as Hugging Face datasets.
+ground-truth chats for SFT and prompts (one per turn or per conversation) for RL; `envfactory_training.renderers`
+turns them into each trainer's rows and `envfactory_training.export` writes them as Hugging Face datasets.
 """
 
 from __future__ import annotations
@@ -69,10 +69,10 @@ def sft_records(env_key: str, split: Split = "train") -> Iterator[Record]:
 
 
 def prompt_rows(env_key: str, mode: Mode, split: Split = "train") -> Iterator[dict]:
-    """OpenRLHF prompt rows (`training.renderers.openrlhf_prompt`) of `prompt_records`."""
+    """OpenRLHF prompt rows (`envfactory_training.renderers.openrlhf_prompt`) of `prompt_records`."""
     return (openrlhf_prompt(r) for r in prompt_records(env_key, mode, split))
 
 
 def sft_rows(env_key: str, split: Split = "train") -> Iterator[dict]:
-    """OpenRLHF SFT rows (`training.renderers.openrlhf_sft`) of `sft_records`."""
+    """OpenRLHF SFT rows (`envfactory_training.renderers.openrlhf_sft`) of `sft_records`."""
     return (openrlhf_sft(r) for r in sft_records(env_key, split))

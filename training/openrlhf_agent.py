@@ -1,11 +1,11 @@
 """The file given to OpenRLHF (`--train.agent_func_path training/openrlhf_agent.py`): envfactory envs as its agent.
 
-Each sample gets its own `ToolUseEnv`; its `label` (JSON, see `training.episode.EpisodeLabel`) names the env, the
-task, the turn and the mode. The composite reward is paid as deltas: after every step the sample is paid
+Each sample gets its own `ToolUseEnv`; its `label` (JSON, see `envfactory_training.episode.EpisodeLabel`) names the
+env, the task, the turn and the mode. The composite reward is paid as deltas: after every step the sample is paid
 `score_so_far - paid_so_far`, so the rewards OpenRLHF sums equal the episode's score wherever the loop stops,
 on `done` or on its token budget. Database work runs in worker threads, off the rollout event loop.
 
-Settings: `training.sample.SampleSettings` (ENVFACTORY_MAX_STEPS, ENVFACTORY_MAX_NEW_TOKENS,
+Settings: `envfactory_training.sample.SampleSettings` (ENVFACTORY_MAX_STEPS, ENVFACTORY_MAX_NEW_TOKENS,
 ENVFACTORY_FORMAT_PENALTY, ENVFACTORY_HISTORY_TURNS, ENVFACTORY_USER, read from the rollout workers' environment),
 and ENVFACTORY_END_OF_TURN: the model's end-of-turn text when it is not the tokenizer's eos_token. OpenRLHF's
 executor applies `--rollout.max_new_tokens` to the first action only; the agent caps every action at it (or at
@@ -22,10 +22,10 @@ from typing import Any
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from training.chat_template import FeedbackRenderer
-from training.episode import EpisodeLabel
-from training.renderers import text_messages
-from training.sample import SampleEnv, SampleSettings
+from envfactory_training.chat_template import FeedbackRenderer
+from envfactory_training.episode import EpisodeLabel
+from envfactory_training.renderers import text_messages
+from envfactory_training.sample import SampleEnv, SampleSettings
 
 _RENDERER: contextvars.ContextVar[FeedbackRenderer] = contextvars.ContextVar("envfactory_feedback_renderer")
 _SETTINGS: contextvars.ContextVar[SampleSettings] = contextvars.ContextVar("envfactory_agent_settings")

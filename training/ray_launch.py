@@ -1,7 +1,8 @@
-"""`python -m training.ray_launch ARGS`: OpenRLHF's `train_ppo_ray` with envfactory's Ray worker setup hook.
+"""`python -m envfactory_training.ray_launch ARGS`: OpenRLHF's `train_ppo_ray` with envfactory's Ray worker setup hook.
 
-The hook (`training.advantage.install_openrlhf_hook`) runs in every Ray worker; with ENVFACTORY_ADVANTAGE=erpo it
-turns the `flash_reinforce` estimator into ERPO with MEU masking. ARGS are OpenRLHF's own flags, unchanged.
+The hook (`envfactory_training.advantage.install_openrlhf_hook`) runs in every Ray worker; with
+ENVFACTORY_ADVANTAGE=erpo it turns the `flash_reinforce` estimator into ERPO with MEU masking. ARGS are
+OpenRLHF's own flags, unchanged.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ def main(argv: list[str] | None = None) -> None:
     import ray
 
     ray.init(
-        runtime_env={"worker_process_setup_hook": "training.advantage.install_openrlhf_hook", "env_vars": worker_env()}
+        runtime_env={
+            "worker_process_setup_hook": "envfactory_training.advantage.install_openrlhf_hook",
+            "env_vars": worker_env(),
+        }
     )
     sys.argv = ["openrlhf.cli.train_ppo_ray", *(sys.argv[1:] if argv is None else argv)]
     runpy.run_module("openrlhf.cli.train_ppo_ray", run_name="__main__", alter_sys=True)

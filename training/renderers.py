@@ -20,12 +20,12 @@ from envfactory_gym.wrappers import template_messages
 Record = dict[str, Any]
 Row = dict[str, Any]
 
-#: The agent loop name `training.verl_agent` registers (the `agent_name` column of verl rows).
+#: The agent loop name `envfactory_training.verl_agent` registers (the `agent_name` column of verl rows).
 VERL_AGENT_NAME = "envfactory_agent"
 
 
 def skyrl_env_class(env_key: str) -> str:
-    """The SkyRL-gym environment id `training.skyrl_env.register_zoo` registers for a zoo environment (the
+    """The SkyRL-gym environment id `envfactory_training.skyrl_env.register_zoo` registers for a zoo environment (the
     `env_class` column of SkyRL rows)."""
     return f"envfactory_{env_key}"
 
@@ -115,13 +115,13 @@ def trl_sft(record: Record) -> Row:
 
 
 def trl_prompt(record: Record) -> Row:
-    """TRL GRPOTrainer row for `training.trl_env`: the `prompt`, the `environment` that routes it (multi-env
+    """TRL GRPOTrainer row for `envfactory_training.trl_env`: the `prompt`, the `environment` that routes it (multi-env
     mixing) and the `label` its environment's `reset` starts the task from. Tools come from the environment."""
     return {"prompt": native_messages(record), "environment": record["env"], "label": record["label"]}
 
 
 def verl_prompt(record: Record) -> Row:
-    """verl RLHFDataset row run by the `envfactory_agent` agent loop (`training.verl_agent`)."""
+    """verl RLHFDataset row run by the `envfactory_agent` agent loop (`envfactory_training.verl_agent`)."""
     return {
         "data_source": record["env"],
         "agent_name": VERL_AGENT_NAME,
@@ -138,8 +138,8 @@ def verl_prompt(record: Record) -> Row:
 
 def skyrl_prompt(record: Record) -> Row:
     """SkyRL dataset row: `prompt` in text form (SkyRL's generator renders the chat without `tools=`), the
-    `env_class` that `training.skyrl_env` registers for the record's environment, and the label its env starts
-    the task from."""
+    `env_class` that `envfactory_training.skyrl_env` registers for the record's environment, and the label its env
+    starts the task from."""
     return {
         "prompt": text_messages(record),
         "env_class": skyrl_env_class(record["env"]),

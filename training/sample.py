@@ -31,7 +31,7 @@ import gymnasium as gym
 from envfactory_gym.env import ToolUseEnv
 from envfactory_gym.rollout import trajectory_record
 from envfactory_gym.wrappers import FlagUserErrors, StepFormatPenalty, TruncateHistory
-from training.episode import EpisodeLabel, start_episode
+from envfactory_training.episode import EpisodeLabel, start_episode
 
 
 @dataclass(frozen=True)

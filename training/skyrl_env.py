@@ -11,7 +11,8 @@ sums the per-step rewards over the sample (placed at each action's last token).
 from `envfactory train-data --trainer skyrl` and carry their EpisodeLabel in the `label` column. The row's prompt is
 in text form (the system prompt lists the tools; SkyRL renders chats without `tools=`), the observations are the
 env's tool results and the user's next request as chat messages, and the reward is paid as deltas of the sample's
-score so far (`training.sample`), so the rewards SkyRL sums equal the composite score wherever the sample stops.
+score so far (`envfactory_training.sample`), so the rewards SkyRL sums equal the composite score wherever the sample
+stops.
 """
 
 from __future__ import annotations
@@ -23,16 +24,16 @@ from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput, Con
 from skyrl_gym.envs.registration import register, registry
 
 from envfactory_gym.registry import zoo_keys
-from training.episode import EpisodeLabel
-from training.renderers import skyrl_env_class, text_message
-from training.sample import SampleEnv, SampleSettings
+from envfactory_training.episode import EpisodeLabel
+from envfactory_training.renderers import skyrl_env_class, text_message
+from envfactory_training.sample import SampleEnv, SampleSettings
 
 _SETTINGS = ("max_steps", "max_new_tokens", "format_penalty", "history_turns", "user")
 
 
 class EnvFactoryTextEnv(BaseTextEnv):
     """One sample of one zoo environment as a SkyRL-gym `BaseTextEnv`. `env_config` may set the sample settings
-    of `training.sample` (`max_steps`, `format_penalty`, `user`, ...; unset: the ENVFACTORY_* variables);
+    of `envfactory_training.sample` (`max_steps`, `format_penalty`, `user`, ...; unset: the ENVFACTORY_* variables);
     `extras["max_turns"]`, SkyRL's step limit, caps the actions per sample."""
 
     def __init__(
@@ -95,6 +96,6 @@ def register_zoo(keys: list[str] | None = None) -> list[str]:
     for key in keys or zoo_keys():
         env_id = skyrl_env_class(key)
         if env_id not in registry:
-            register(id=env_id, entry_point="training.skyrl_env:EnvFactoryTextEnv", kwargs={"env_key": key})
+            register(id=env_id, entry_point="envfactory_training.skyrl_env:EnvFactoryTextEnv", kwargs={"env_key": key})
         ids.append(env_id)
     return ids

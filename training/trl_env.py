@@ -12,7 +12,7 @@ per-turn (`envfactory train-data --mode turn --trainer trl`): `reset` restores t
 the earlier turns with the ground truth, exactly as the row's prompt shows them, so the samples of a group start
 from the same state; `get_reward` is the turn's composite score.
 
-    from training.trl_env import environment_factories
+    from envfactory_training.trl_env import environment_factories
     trainer = GRPOTrainer(model, args=GRPOConfig(...), train_dataset=rows,
                           environment_factory=environment_factories(["notion", "stripe"]))
 """
@@ -26,7 +26,7 @@ from envfactory_gym.agents import format_call
 from envfactory_gym.env import ToolUseEnv
 from envfactory_gym.registry import load_zoo_environment
 from envfactory_gym.spec import EnvironmentSpec, ToolSpec
-from training.episode import EpisodeLabel, start_episode
+from envfactory_training.episode import EpisodeLabel, start_episode
 
 _SCALARS: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None)}
 

@@ -10,8 +10,9 @@ verifiers loads an environment by importing the module named like the environmen
 - the dataset: the environment's per-turn (or per-conversation) RL prompts of a stored split, one row per sample
   (`prompt`, `info.label`), the environment's tool schemas as `tool_defs` (sent to the model
   as `tools`);
-- each rollout builds the task's environment and replays the turns before the label's (`training.sample`), so the
-  rollouts of a row start from the same state, and its prompt is that conversation;
+- each rollout builds the task's environment and replays the turns before the label's
+  (`envfactory_training.sample`), so the rollouts of a row start from the same state, and its prompt is that
+  conversation;
 - each model response goes to the environment as one action (its tool calls in the `<tool_call>` form the env
   parses; a call whose arguments are not a JSON object stays malformed and is reported as a format error); each
   tool call is answered by the env's result under the model's call id, and in conversation mode a plain reply is
@@ -33,10 +34,10 @@ from verifiers.utils.message_utils import normalize_messages
 
 from envfactory_gym.agents import format_call
 from envfactory_gym.registry import load_zoo_environment, zoo_keys
-from training.datasets import Split, prompt_records
-from training.episode import MODES, EpisodeLabel, Mode
-from training.renderers import native_messages
-from training.sample import SampleEnv, SampleSettings
+from envfactory_training.datasets import Split, prompt_records
+from envfactory_training.episode import MODES, EpisodeLabel, Mode
+from envfactory_training.renderers import native_messages
+from envfactory_training.sample import SampleEnv, SampleSettings
 
 #: Reward components reported as rubric metrics (weight 0).
 COMPONENTS = (

@@ -8,10 +8,11 @@ in the YAML file that `actor_rollout_ref.rollout.agent.agent_loop_config_path` p
 column (`envfactory train-data --trainer verl` writes `envfactory_agent`; `training/configs/verl_agent.yaml`
 registers it).
 
-What `EnvFactoryAgentLoop` does with a row (`extra_info.label`, see `training.episode.EpisodeLabel`):
+What `EnvFactoryAgentLoop` does with a row (`extra_info.label`, see `envfactory_training.episode.EpisodeLabel`):
 
-- builds the task's environment and replays the turns before the label's (`training.sample.SampleEnv`), so the
-  `rollout.n` samples of a row all start from the task's snapshot at the same turn;
+- builds the task's environment and replays the turns before the label's
+  (`envfactory_training.sample.SampleEnv`), so the `rollout.n` samples of a row all start from the task's snapshot
+  at the same turn;
 - renders that conversation with the model's chat template and the environment's tool schemas as `tools` (verl's
   Continuous Token builder), and generates with every action capped at `max_new_tokens` and at what is left of
   `rollout.response_length`;
@@ -33,16 +34,17 @@ from uuid import uuid4
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput
 from verl.utils.profiler import simple_timer
 
-from training.episode import EpisodeLabel
-from training.renderers import VERL_AGENT_NAME, native_messages
-from training.sample import SampleEnv, SampleSettings
+from envfactory_training.episode import EpisodeLabel
+from envfactory_training.renderers import VERL_AGENT_NAME, native_messages
+from envfactory_training.sample import SampleEnv, SampleSettings
 
 __all__ = ["EnvFactoryAgentLoop", "VERL_AGENT_NAME"]
 
 
 class EnvFactoryAgentLoop(AgentLoopBase):
     """verl agent loop over a zoo environment. Keyword arguments (from the loop's YAML entry, else the ENVFACTORY_*
-    variables, see `training.sample`): `max_steps`, `max_new_tokens`, `format_penalty`, `history_turns`, `user`."""
+    variables, see `envfactory_training.sample`): `max_steps`, `max_new_tokens`, `format_penalty`, `history_turns`,
+    `user`."""
 
     def __init__(self, *args: Any, tools: Any = None, **kwargs: Any) -> None:
         setting_names = ("max_steps", "max_new_tokens", "format_penalty", "history_turns", "user")

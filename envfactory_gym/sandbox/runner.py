@@ -127,7 +127,7 @@ class Worker:
             k: base64.b64encode(v if isinstance(v, bytes) else v.encode()).decode() for k, v in (files or {}).items()
         }
         self.preload = preload
-        self.packages = tuple(dict.fromkeys(("envfactory_gym", "env_zoo", *packages)))
+        self.packages = tuple(dict.fromkeys(("envfactory_gym", "envfactory_zoo", *packages)))
         self.unsandboxed = unsandboxed_opt_out() if unsandboxed is None else unsandboxed
         self.isolation = (
             "unsandboxed (explicit opt-out): rlimits + guard only" if self.unsandboxed else kernel.check_available()

@@ -28,7 +28,7 @@ from .layout import FILE_COMPONENTS, env_files
 from .models import Component, Draft, ErrorReport, Finding
 from .unit_tests import run_unit_test, validate_test
 
-DESCRIBE = "synth.envgen.harness:describe_candidate"
+DESCRIBE = "envfactory_synth.envgen.harness:describe_candidate"
 CANDIDATE = "candidate/env"
 PACKAGE = "envgen_candidate"
 _TEST_MARK = re.compile(r"^unit test (?P<test>\S+) \((?P<tool>\w+)\)$")
@@ -98,8 +98,8 @@ def envgen_sandbox(limits: Limits = Limits()) -> Sandbox:
     """The sandbox EnvGen checks drafts in: the runtime and `synth` readable, the describing harness preloaded."""
     return Sandbox(
         limits,
-        packages=("synth",),
-        preload=(*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", "synth.envgen.harness"),
+        packages=("envfactory_synth",),
+        preload=(*DEFAULT_PRELOAD, "envfactory_gym.adapters.isolation", "envfactory_synth.envgen.harness"),
     )
 
 

@@ -16,7 +16,7 @@ values their inputs accept.
   kind; whether any such call succeeds is kept (`works`): a listing of finished rentals feeds a reservation
   number that is found but cannot be changed.
 
-The user signs in first (`synth.sampling.account`), as every task's user would. Calls run in a real
+The user signs in first (`envfactory_synth.sampling.account`), as every task's user would. Calls run in a real
 `ToolSession`; the state is restored after every successful write, so every probe starts from the same state.
 """
 
@@ -475,7 +475,7 @@ class Prober:
         table: str | None,
         defs: dict[str, Any],
     ) -> Any:
-        from synth.sampling.values import external_value
+        from envfactory_synth.sampling.values import external_value
 
         known = self.obs.accepted(tool, slot)
         if known:
@@ -557,7 +557,7 @@ class Prober:
 
     def fill_object(self, tool: str, name: str) -> dict[str, Any]:
         """The required fields of the object an (optional) input takes, plausibly filled."""
-        from synth.sampling.values import external_value
+        from envfactory_synth.sampling.values import external_value
 
         schema = self.spec.tools[tool].input_schema
         defs = schema.get("$defs", {})
@@ -734,8 +734,8 @@ def observe(
 ) -> SeedObservations:
     """Probe every agent tool (or `tools`) of an SQLite environment on `snapshot`, the scenario's user signed in,
     in two rounds (the second fills inputs with the columns the first found they accept)."""
-    from synth.sampling.account import sign_in
-    from synth.sampling.values import ValuePool
+    from envfactory_synth.sampling.account import sign_in
+    from envfactory_synth.sampling.values import ValuePool
 
     session = ToolSession(spec)
     try:

@@ -23,8 +23,8 @@ def read_chains(path: str | Path) -> list[list[str]]:
 def sample_chains(spec: EnvironmentSpec, n: int, seed: int, length: int = 5, min_length: int = 2) -> list[list[str]]:
     """`n` executable chains from the environment's offline tool graph (seed-refined), by topology-aware sampling from
     uniformly drawn agent tools; deterministic per seed."""
-    from synth.graph.build import build_graph
-    from synth.sampling.topology import TopologySampler
+    from envfactory_synth.graph.build import build_graph
+    from envfactory_synth.sampling.topology import TopologySampler
 
     sampler = TopologySampler(build_graph(spec))
     starts = [t.name for t in spec.agent_tools]

@@ -17,8 +17,8 @@ from typing import Any
 
 from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
-from synth.graph.entities import words
-from synth.graph.params import resolve_schema
+from envfactory_synth.graph.entities import words
+from envfactory_synth.graph.params import resolve_schema
 
 SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
 TRIES = 8

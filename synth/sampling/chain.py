@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from synth.graph.model import ToolGraph
+from envfactory_synth.graph.model import ToolGraph
 
 
 @dataclass

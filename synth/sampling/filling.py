@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 
 from envfactory_gym.spec import EnvironmentSpec
-from synth.graph.entities import id_entity, is_id_like, singular
-from synth.graph.model import ToolGraph
-from synth.graph.observe import flatten, values_at
-from synth.graph.params import resolve_schema
+from envfactory_synth.graph.entities import id_entity, is_id_like, singular
+from envfactory_synth.graph.model import ToolGraph
+from envfactory_synth.graph.observe import flatten, values_at
+from envfactory_synth.graph.params import resolve_schema
 
 from .dates import is_date_name
 from .values import ValuePool, external_value, values_about

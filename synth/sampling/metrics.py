@@ -9,7 +9,7 @@ from typing import Callable
 import numpy as np
 
 from envfactory_gym.spec import EnvironmentSpec
-from synth.graph.model import ToolGraph
+from envfactory_synth.graph.model import ToolGraph
 
 from .chain import Chain
 from .execute import execute_chain

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from synth.graph.model import ToolGraph
+from envfactory_synth.graph.model import ToolGraph
 
 from .chain import Chain
 

@@ -27,7 +27,7 @@ from collections import deque
 
 import numpy as np
 
-from synth.graph.model import ToolGraph
+from envfactory_synth.graph.model import ToolGraph
 
 from .chain import Chain
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from synth.graph.entities import id_entity, words
-from synth.graph.observe import raw_values, values_at
-from synth.graph.params import resolve_schema
+from envfactory_synth.graph.entities import id_entity, words
+from envfactory_synth.graph.observe import raw_values, values_at
+from envfactory_synth.graph.params import resolve_schema
 
 from .dates import date_string, unix_time
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import envfactory_gym
 
-FORBIDDEN = {"synth", "training"}
+FORBIDDEN = {"envfactory_synth", "envfactory_training", "synth", "training"}
 
 
 def imported_roots(path: Path) -> set[str]:

@@ -13,7 +13,7 @@ from .hotel_env import hotel_spec
 def embedder(tmp_path_factory):
     """The packaged MiniLM model behind an on-disk cache (skips when sentence-transformers is missing)."""
     pytest.importorskip("sentence_transformers")
-    from synth.graph.embeddings import CachedEmbedder, SentenceEmbedder
+    from envfactory_synth.graph.embeddings import CachedEmbedder, SentenceEmbedder
 
     return CachedEmbedder(SentenceEmbedder(), tmp_path_factory.mktemp("embeddings"))
 
@@ -33,7 +33,7 @@ def notion_spec():
 @pytest.fixture(scope="session")
 def notion_graph(notion_spec, embedder):
     """Notion's graph, refined by the rules (the earlier offline path, kept as a baseline)."""
-    from synth.graph.build import GraphConfig, build_graph
+    from envfactory_synth.graph.build import GraphConfig, build_graph
 
     return build_graph(notion_spec, GraphConfig(refinement="rules"), embedder=embedder)
 
@@ -41,7 +41,7 @@ def notion_graph(notion_spec, embedder):
 @pytest.fixture(scope="session")
 def notion_seed_graph(notion_spec, embedder):
     """Notion's graph from the seed (the default offline path)."""
-    from synth.graph.build import build_graph
+    from envfactory_synth.graph.build import build_graph
 
     return build_graph(notion_spec, embedder=embedder)
 
@@ -55,6 +55,6 @@ def hertz_spec():
 @pytest.fixture(scope="session")
 def hertz_graph(hertz_spec, embedder):
     """Hertz's graph from the seed."""
-    from synth.graph.build import build_graph
+    from envfactory_synth.graph.build import build_graph
 
     return build_graph(hertz_spec, embedder=embedder)

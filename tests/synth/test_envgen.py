@@ -19,12 +19,12 @@ from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
 from envfactory_gym.sandbox import Limits
 from envfactory_gym.spec import load_environment_from_folder
 from envfactory_gym.verify import verify_environment
-from synth.envgen.coverage import zoo_coverage
-from synth.envgen.criteria import check_draft, envgen_sandbox
-from synth.envgen.interface import check_metadata, metadata_from_spec
-from synth.envgen.models import Draft, EnvMetadata, UnitTest
-from synth.envgen.pipeline import EnvGen, EnvGenConfig
-from synth.envgen.sources import LocalDocs, SourceDoc, WebSearch, gather
+from envfactory_synth.envgen.coverage import zoo_coverage
+from envfactory_synth.envgen.criteria import check_draft, envgen_sandbox
+from envfactory_synth.envgen.interface import check_metadata, metadata_from_spec
+from envfactory_synth.envgen.models import Draft, EnvMetadata, UnitTest
+from envfactory_synth.envgen.pipeline import EnvGen, EnvGenConfig
+from envfactory_synth.envgen.sources import LocalDocs, SourceDoc, WebSearch, gather
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "envgen"

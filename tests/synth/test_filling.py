@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from envfactory_gym import ToolSession, load_zoo_environment
-from synth.sampling.account import candidates, full_grant, own_records, sign_in
-from synth.sampling.chain import Chain
-from synth.sampling.dates import date_string, is_date_name, unix_time
-from synth.sampling.filling import EMPTY_MATCHES_ALL, blamed_by
+from envfactory_synth.sampling.account import candidates, full_grant, own_records, sign_in
+from envfactory_synth.sampling.chain import Chain
+from envfactory_synth.sampling.dates import date_string, is_date_name, unix_time
+from envfactory_synth.sampling.filling import EMPTY_MATCHES_ALL, blamed_by
 
 CLOCK = datetime(2025, 1, 15, 9, 0, tzinfo=timezone.utc)
 
@@ -108,8 +108,8 @@ def _seed_dump(spec):
 
 
 def test_a_chain_fills_object_fields_from_earlier_outputs():
-    from synth.graph.build import build_graph
-    from synth.sampling.execute import execute_chain
+    from envfactory_synth.graph.build import build_graph
+    from envfactory_synth.sampling.execute import execute_chain
 
     spec = load_zoo_environment("shopify")
     graph = build_graph(spec)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from envfactory_gym.llm import RecordedLLM, UnrecordedRequest
-from synth.graph.classify import heuristic_role
-from synth.graph.params import feeds, fills, input_parameters, output_parameters, types_compatible
+from envfactory_synth.graph.classify import heuristic_role
+from envfactory_synth.graph.params import feeds, fills, input_parameters, output_parameters, types_compatible
 
 CASSETTES = Path(__file__).resolve().parents[1] / "cassettes" / "graph"
 
@@ -71,7 +71,7 @@ def test_embedding_cache_reuses_vectors(embedder):
 
 
 def test_semantic_edges_follow_the_threshold(hotel, embedder):
-    from synth.graph.semantic import semantic_graph
+    from envfactory_synth.graph.semantic import semantic_graph
 
     graph = semantic_graph(hotel, embedder)  # 0.85 / 0.92
     pair = next(p for p in graph.graph.edges["search_hotels", "book_hotel"]["via"] if p[1] == "hotel_id")
@@ -84,7 +84,7 @@ def test_semantic_edges_follow_the_threshold(hotel, embedder):
 
 
 def test_merging_follows_its_threshold(hotel, embedder):
-    from synth.graph.semantic import semantic_graph
+    from envfactory_synth.graph.semantic import semantic_graph
 
     merged = semantic_graph(hotel, embedder)
     booking_ids = merged.graph.nodes[merged.tool("cancel_booking")["outputs"][0]["param"]]["members"]
@@ -95,7 +95,7 @@ def test_merging_follows_its_threshold(hotel, embedder):
 
 
 def test_rules_connect_parameterless_tools(notion_spec, embedder, notion_graph):
-    from synth.graph.semantic import semantic_graph
+    from envfactory_synth.graph.semantic import semantic_graph
 
     assert "empty_trash" in semantic_graph(notion_spec, embedder).isolated_tools()
     assert notion_graph.has_dependency("move_page_to_trash", "empty_trash")
@@ -126,8 +126,8 @@ def _tool(graph, name, inputs=(), outputs=(), read_only=False):
 
 
 def test_rules_link_ids_of_returned_objects_keys_and_id_lists():
-    from synth.graph.model import ToolGraph
-    from synth.graph.rules import prune, refine_with_rules
+    from envfactory_synth.graph.model import ToolGraph
+    from envfactory_synth.graph.rules import prune, refine_with_rules
 
     graph = ToolGraph()
     graph.graph.graph["entities"] = ["booking", "flight"]  # offers and items are no tables
@@ -174,7 +174,7 @@ def test_roles_are_stored_with_the_graph(notion_graph):
 
 
 def test_json_round_trip(notion_graph, tmp_path):
-    from synth.graph.model import ToolGraph
+    from envfactory_synth.graph.model import ToolGraph
 
     path = notion_graph.save(tmp_path / "notion.graph.json")
     loaded = ToolGraph.load(path)
@@ -185,7 +185,7 @@ def test_json_round_trip(notion_graph, tmp_path):
 
 
 def test_llm_refinement_and_classification_from_the_cassette(notion_spec, embedder):
-    from synth.graph.build import build_graph
+    from envfactory_synth.graph.build import build_graph
 
     llm = RecordedLLM(CASSETTES)
     graph = build_graph(notion_spec, embedder=embedder, llm=llm)
@@ -234,11 +234,11 @@ def test_cli_prints_stats_and_writes_json_and_picture(tmp_path, capsys, embedder
 def test_the_runtime_does_not_load_the_synthesis_stack():
     code = (
         "import sys, envfactory_gym.cli as c; c.build_parser(); "
-        "print(sorted(m for m in ('sentence_transformers', 'torch', 'networkx', 'synth.graph.model')"
+        "print(sorted(m for m in ('sentence_transformers', 'torch', 'networkx', 'envfactory_synth.graph.model')"
         " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "sentence_transformers" not in out and "synth.graph.model" not in out and "networkx" not in out
+    assert "sentence_transformers" not in out and "envfactory_synth.graph.model" not in out and "networkx" not in out
 
 
 def test_cli_uses_the_llm_refinement_from_cassettes(tmp_path, capsys, embedder):

@@ -9,8 +9,8 @@ import shutil
 import pytest
 
 from envfactory_gym import load_zoo_environment
-from synth.graph.model import ToolGraph
-from synth.graph.quality import GOLD_DIR, GoldError, GoldStandard, gold_keys, load_gold, pooled, score
+from envfactory_synth.graph.model import ToolGraph
+from envfactory_synth.graph.quality import GOLD_DIR, GoldError, GoldStandard, gold_keys, load_gold, pooled, score
 
 
 def test_gold_labels_eight_environments_across_every_domain():
@@ -116,7 +116,7 @@ def test_the_offline_notion_graph_matches_its_gold(notion_spec, notion_seed_grap
 
 @pytest.mark.slow
 def test_the_offline_graph_meets_the_targets_on_every_gold_split(embedder):
-    from synth.graph.build import build_graph
+    from envfactory_synth.graph.build import build_graph
 
     scores = [score(build_graph(load_zoo_environment(k), embedder=embedder), load_gold(k)) for k in gold_keys()]
     for split in ("dev", "holdout"):

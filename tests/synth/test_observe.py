@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from synth.graph.observe import StateIndex, mask, near_miss, observe, slots, values_at
+from envfactory_synth.graph.observe import StateIndex, mask, near_miss, observe, slots, values_at
 
 
 @pytest.fixture(scope="module")

@@ -21,13 +21,13 @@ from envfactory_gym.llm import LLMClient, RecordedLLM, UnrecordedRequest, find_i
 from envfactory_gym.session import ToolSession
 from envfactory_gym.tasks import GroundTruthCall, Task, load_tasks, replay
 from envfactory_gym.verify import verify_environment
-from synth.querygen import QueryGenConfig, QueryGenContext, synthesize
-from synth.querygen.evaluation import drop_needless_turns
-from synth.querygen.export import validate_rl_row, validate_sft_sample
-from synth.querygen.masking import variants
-from synth.querygen.models import AgentStep, Candidate, Segment, StepCall
-from synth.querygen.output import OutputDir
-from synth.querygen.planning import seed_snapshot, split_chain, validate_rows
+from envfactory_synth.querygen import QueryGenConfig, QueryGenContext, synthesize
+from envfactory_synth.querygen.evaluation import drop_needless_turns
+from envfactory_synth.querygen.export import validate_rl_row, validate_sft_sample
+from envfactory_synth.querygen.masking import variants
+from envfactory_synth.querygen.models import AgentStep, Candidate, Segment, StepCall
+from envfactory_synth.querygen.output import OutputDir
+from envfactory_synth.querygen.planning import seed_snapshot, split_chain, validate_rows
 
 CASSETTES = Path(__file__).parent.parent / "cassettes" / "querygen"
 CHAIN = ["search_pages", "query_database", "list_users", "update_page", "create_comment"]
@@ -338,7 +338,7 @@ def test_mask_variants():
 
 
 def test_chains_come_from_the_topology_sampler(tmp_path):
-    from synth.querygen.chains import read_chains, sample_chains
+    from envfactory_synth.querygen.chains import read_chains, sample_chains
 
     spec = resolve("notion")
     chains = sample_chains(spec, 4, seed=3)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from envfactory_gym import ToolSession, load_zoo_environment
-from synth.graph.model import ToolGraph
-from synth.sampling.chain import Chain
-from synth.sampling.random_walk import RandomWalkSampler
-from synth.sampling.topology import TopologySampler
+from envfactory_synth.graph.model import ToolGraph
+from envfactory_synth.sampling.chain import Chain
+from envfactory_synth.sampling.random_walk import RandomWalkSampler
+from envfactory_synth.sampling.topology import TopologySampler
 
 # tool -> [(input, role, required)]; edges (producer, consumer, input fed or None for order-only)
 ACYCLIC = {
@@ -148,13 +148,13 @@ def test_random_walk_follows_edges():
 
 @pytest.fixture(scope="module")
 def hotel_graph(hotel, embedder):
-    from synth.graph.build import build_graph
+    from envfactory_synth.graph.build import build_graph
 
     return build_graph(hotel, embedder=embedder)
 
 
 def test_execute_chain_turns_a_chain_into_replayable_ground_truth(hotel, hotel_graph):
-    from synth.sampling.execute import execute_chain
+    from envfactory_synth.sampling.execute import execute_chain
 
     chain = Chain(["search_hotels", "book_hotel", "cancel_booking"], "search_hotels", "test", hotel_graph)
     result = execute_chain(hotel, chain, "seed", seed=3, internal_from_state=False)
@@ -172,7 +172,7 @@ def test_execute_chain_turns_a_chain_into_replayable_ground_truth(hotel, hotel_g
 
 
 def test_internal_inputs_need_a_producer_unless_the_state_may_supply_them(hotel, hotel_graph):
-    from synth.sampling.execute import execute_chain
+    from envfactory_synth.sampling.execute import execute_chain
 
     chain = Chain(["cancel_booking"], "cancel_booking", "test", hotel_graph)
     strict = execute_chain(hotel, chain, "seed", internal_from_state=False)
@@ -188,8 +188,8 @@ SAMPLED_ZOO = ("notion", "slack", "hertz", "shopify", "zotero", "pagerduty", "al
 
 
 def test_executability_metric_on_a_sample_of_the_zoo(embedder):
-    from synth.graph.build import build_graph
-    from synth.sampling.metrics import evaluate
+    from envfactory_synth.graph.build import build_graph
+    from envfactory_synth.sampling.metrics import evaluate
 
     keys = list(SAMPLED_ZOO)
     rows = {}
@@ -212,9 +212,9 @@ def test_executability_metric_on_a_sample_of_the_zoo(embedder):
 
 
 def test_the_sign_in_prelude_grants_every_scope_a_chain_may_need(embedder):
-    from synth.graph.build import GraphConfig, build_graph
-    from synth.sampling.account import full_grant
-    from synth.sampling.execute import execute_chain
+    from envfactory_synth.graph.build import GraphConfig, build_graph
+    from envfactory_synth.sampling.account import full_grant
+    from envfactory_synth.sampling.execute import execute_chain
 
     strava = load_zoo_environment("strava")
     graph = build_graph(strava, GraphConfig(refinement="rules"), embedder=embedder)  # no observation needed here
@@ -282,7 +282,7 @@ def test_a_group_the_seed_showed_needed_gets_one_producer():
 
 
 def test_going_back_for_another_choice_keeps_the_calls_replayable(hotel, hotel_graph):
-    from synth.sampling.execute import execute_chain
+    from envfactory_synth.sampling.execute import execute_chain
 
     graph = ToolGraph.from_json(hotel_graph.to_json())
     graph.add_dependency("search_hotels", "cancel_booking", "rule", [("[].id", "booking_id", 1.0)])  # a wrong link
@@ -304,7 +304,7 @@ def test_going_back_for_another_choice_keeps_the_calls_replayable(hotel, hotel_g
 
 
 def test_hertz_chains_run_for_a_seed_member(hertz_spec, hertz_graph):
-    from synth.sampling.execute import execute_chain
+    from envfactory_synth.sampling.execute import execute_chain
 
     tools = ["search_locations", "check_availability", "create_reservation", "cancel_reservation"]
     chain = Chain(tools, tools[0], "test", hertz_graph, links=list(zip(tools, tools[1:])))

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from envfactory_gym.agents import format_call
 from envfactory_gym.registry import load_zoo_environment
 from envfactory_gym.tasks import load_tasks
-from training.tiny import chatml_tokenizer
+from envfactory_training.tiny import chatml_tokenizer
 
 CLOSING = "Done. Is there anything else?"
 

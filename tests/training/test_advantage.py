@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.advantage import apply_erpo, erpo_advantages, group_norm_advantages  # noqa: E402
+from envfactory_training.advantage import apply_erpo, erpo_advantages, group_norm_advantages  # noqa: E402
 
 
 def test_one_environment_one_group_is_group_norm():

@@ -22,7 +22,7 @@ def load_script():
 
 @pytest.fixture(scope="module")
 def setup():
-    from training.tiny import chatml_tokenizer, tiny_qwen2
+    from envfactory_training.tiny import chatml_tokenizer, tiny_qwen2
 
     tokenizer = chatml_tokenizer(["search the roadmap page", "delete everything now"], vocab_size=300)
     return load_script(), tokenizer, tiny_qwen2(tokenizer, width=32, layers=1)

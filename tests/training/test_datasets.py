@@ -12,8 +12,8 @@ from envfactory_gym.env import ToolUseEnv
 from envfactory_gym.registry import load_zoo_environment, resolve
 from envfactory_gym.splits import split_task_ids
 from envfactory_gym.tasks import load_tasks
-from training.datasets import prompt_rows, sft_rows
-from training.episode import EpisodeLabel
+from envfactory_training.datasets import prompt_rows, sft_rows
+from envfactory_training.episode import EpisodeLabel
 
 TASKS = load_tasks(load_zoo_environment("notion"))
 

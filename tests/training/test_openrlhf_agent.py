@@ -13,11 +13,11 @@ pytest.importorskip("openrlhf.utils.agent")
 from envfactory_gym.env import ToolUseEnv  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
-from training.datasets import prompt_rows  # noqa: E402
-from training.episode import EpisodeLabel, start_episode  # noqa: E402
-from training.openrlhf_agent import AgentExecutor  # noqa: E402
-from training.renderers import text_message  # noqa: E402
-from training.sample import SampleSettings  # noqa: E402
+from envfactory_training.datasets import prompt_rows  # noqa: E402
+from envfactory_training.episode import EpisodeLabel, start_episode  # noqa: E402
+from envfactory_training.openrlhf_agent import AgentExecutor  # noqa: E402
+from envfactory_training.renderers import text_message  # noqa: E402
+from envfactory_training.sample import SampleSettings  # noqa: E402
 
 from .fakes import CLOSING, ScriptedEngine, conversation_actions, sampling_params, tiny_tokenizer, turn_actions  # noqa: E402
 

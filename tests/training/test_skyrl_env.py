@@ -16,8 +16,8 @@ from envfactory_gym.cli import main  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment, zoo_keys  # noqa: E402
 from envfactory_gym.state import state_hash  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
-from training.episode import EpisodeLabel  # noqa: E402
-from training.skyrl_env import EnvFactoryTextEnv, register_zoo  # noqa: E402
+from envfactory_training.episode import EpisodeLabel  # noqa: E402
+from envfactory_training.skyrl_env import EnvFactoryTextEnv, register_zoo  # noqa: E402
 
 CLOSING = "Done. Anything else?"
 
@@ -61,7 +61,7 @@ def test_every_zoo_environment_is_registered_as_a_text_env():
     ids = register_zoo()
     assert ids == [f"envfactory_{key}" for key in zoo_keys()]
     for env_id in ids:
-        assert skyrl_gym.envs.registration.spec(env_id).entry_point == "training.skyrl_env:EnvFactoryTextEnv"
+        assert skyrl_gym.envs.registration.spec(env_id).entry_point == "envfactory_training.skyrl_env:EnvFactoryTextEnv"
 
 
 def test_ground_truth_turns_earn_the_full_reward_and_observations_are_chat_messages(rows):

@@ -63,7 +63,7 @@ def test_sft_then_grpo_steps_run_end_to_end_on_the_cpu(tmp_path, capsys):
 
 
 def test_assistant_tokens_are_the_only_sft_targets():
-    from training.tiny import chatml_tokenizer
+    from envfactory_training.tiny import chatml_tokenizer
 
     script = load_script()
     messages = [

@@ -13,8 +13,8 @@ from envfactory_gym.registry import load_zoo_environment, zoo_keys
 from envfactory_gym.rollout import GroundTruthPolicy, rollout, validate_record
 from envfactory_gym.tasks import load_tasks
 from envfactory_gym.versioning import environment_content_hash
-from training.datasets import prompt_records, sft_records
-from training.renderers import openrlhf_sft, renderer, text_messages, text_system, trl_sft
+from envfactory_training.datasets import prompt_records, sft_records
+from envfactory_training.renderers import openrlhf_sft, renderer, text_messages, text_system, trl_sft
 
 datasets = pytest.importorskip("datasets")
 
@@ -93,7 +93,7 @@ def _descriptions_seen(rendered: str, tools: list[dict]) -> set[int]:
 
 
 def test_each_trainer_sft_path_sees_the_tool_schemas_once():
-    from training.tiny import chatml_tokenizer
+    from envfactory_training.tiny import chatml_tokenizer
 
     trl_templates = pytest.importorskip("trl.chat_template_utils")
     record = next(sft_records("notion", "train"))

@@ -14,11 +14,11 @@ from transformers.utils import get_json_schema  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment, zoo_keys  # noqa: E402
 from envfactory_gym.state import state_hash  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
-from training.datasets import prompt_records  # noqa: E402
-from training.episode import EpisodeLabel  # noqa: E402
-from training.renderers import trl_prompt  # noqa: E402
-from training.tiny import chatml_tokenizer, tiny_qwen2  # noqa: E402
-from training.trl_env import environment_class, environment_factories  # noqa: E402
+from envfactory_training.datasets import prompt_records  # noqa: E402
+from envfactory_training.episode import EpisodeLabel  # noqa: E402
+from envfactory_training.renderers import trl_prompt  # noqa: E402
+from envfactory_training.tiny import chatml_tokenizer, tiny_qwen2  # noqa: E402
+from envfactory_training.trl_env import environment_class, environment_factories  # noqa: E402
 
 pytestmark = pytest.mark.trl
 

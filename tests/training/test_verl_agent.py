@@ -1,4 +1,4 @@
-"""verl's own agent-loop worker runs zoo samples through `training.verl_agent` on the CPU.
+"""verl's own agent-loop worker runs zoo samples through `envfactory_training.verl_agent` on the CPU.
 
 Everything from the parquet rows to the padded batch is verl's code (RLHFDataset, `AgentLoopWorker` with the loop
 registered through `agent_loop_config_path`, the Continuous Token builder, verl's GRPO advantage); only the
@@ -21,11 +21,11 @@ from envfactory_gym.agents import format_call  # noqa: E402
 from envfactory_gym.registry import load_zoo_environment  # noqa: E402
 from envfactory_gym.state import state_hash  # noqa: E402
 from envfactory_gym.tasks import load_tasks  # noqa: E402
-from training.datasets import prompt_records  # noqa: E402
-from training.episode import EpisodeLabel  # noqa: E402
-from training.export import write_dataset  # noqa: E402
-from training.renderers import verl_prompt  # noqa: E402
-from training.tiny import chatml_tokenizer, tiny_qwen2  # noqa: E402
+from envfactory_training.datasets import prompt_records  # noqa: E402
+from envfactory_training.episode import EpisodeLabel  # noqa: E402
+from envfactory_training.export import write_dataset  # noqa: E402
+from envfactory_training.renderers import verl_prompt  # noqa: E402
+from envfactory_training.tiny import chatml_tokenizer, tiny_qwen2  # noqa: E402
 
 pytestmark = pytest.mark.verl
 
@@ -133,7 +133,7 @@ def generate(config, parquet: Path, turns: dict, monkeypatch, response_length: i
     from verl.protocol import DataProto
     from verl.utils.dataset.rl_dataset import RLHFDataset, collate_fn
 
-    import training.verl_agent as verl_agent
+    import envfactory_training.verl_agent as verl_agent
 
     config = OmegaConf.create(OmegaConf.to_container(config))
     if response_length is not None:

@@ -848,7 +848,7 @@ def _brute_force(
     max_price: int | None,
 ) -> tuple[int, list[str]]:
     """Every offer priced one by one from the schedule, as the ranking must order them."""
-    from env_zoo.amadeus import offers, rules
+    from envfactory_zoo.amadeus import offers, rules
 
     db = session.database
     (origins,), (destinations,) = offers.airports_for(db, origin), offers.airports_for(db, destination)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from env_zoo.ebay.auction import increment
 from envfactory_gym import ToolSession, resolve
+from envfactory_zoo.ebay.auction import increment
 
 from .toolkit import fails, ok, session_fixture
 

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from env_zoo.google_calendar import recurrence
 from envfactory_gym import ToolSession, resolve
+from envfactory_zoo.google_calendar import recurrence
 
 from .toolkit import fails, ok, session_fixture
 

@@ -10,8 +10,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from env_zoo.mealie.filters import canonical_filter, matches, parse_filter
 from envfactory_gym import InvalidRequest, ToolSession, resolve
+from envfactory_zoo.mealie.filters import canonical_filter, matches, parse_filter
 
 from .toolkit import fails, ok, restore_seed_with, session_fixture
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from env_zoo.shopify import rules
 from envfactory_gym import ToolSession, resolve
+from envfactory_zoo.shopify import rules
 
 from .toolkit import fails, ok, restore_seed_with, session_fixture
 

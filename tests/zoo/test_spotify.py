@@ -9,9 +9,9 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from env_zoo.spotify.uris import next_snapshot_id, snapshot_id
 from envfactory_gym import ToolSession, resolve
 from envfactory_gym.state import build_snapshot
+from envfactory_zoo.spotify.uris import next_snapshot_id, snapshot_id
 
 from .toolkit import fails, ok, session_fixture
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from env_zoo.zotero.schema import api_keys, collections, items, libraries
 from envfactory_gym import ToolSession, resolve
+from envfactory_zoo.zotero.schema import api_keys, collections, items, libraries
 
 from .toolkit import fails, ok, session_fixture
 

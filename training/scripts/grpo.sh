@@ -16,7 +16,7 @@ export ENVFACTORY_MAX_STEPS=$MAX_STEPS
 mkdir -p "$OUT/data" "$OUT/grpo"
 envfactory train-data --mode "$RL_MODE" --split train --trainer openrlhf --out "$OUT/data/rl_$RL_MODE.jsonl"
 
-python -m training.ray_launch \
+python -m envfactory_training.ray_launch \
   --actor.model_name_or_path "$MODEL" \
   --train.agent_func_path "$PWD/training/openrlhf_agent.py" \
   --data.prompt_dataset "$OUT/data/rl_$RL_MODE.jsonl" \
