@@ -202,7 +202,7 @@ def settle(db: Database, order: dict[str, Any], payment_ids: list[str]) -> dict[
     return db.update(
         orders,
         order["id"],
-        tender_payment_ids=list(payment_ids),
+        tender_payment_ids=sorted(payment_ids),  # a set: the order they are named in does not matter
         state="COMPLETED" if done else "OPEN",
         closed_at=now if done else None,
         version=order["version"] + 1,
