@@ -12,6 +12,7 @@ from .rules import fetch, square_id
 from .schema import customers
 
 IDENTIFYING = ("given_name", "family_name", "company_name", "email_address", "phone_number")
+SEARCHED = IDENTIFYING  # the fields `text` matches
 
 
 def digits(phone: str) -> str:
@@ -31,13 +32,17 @@ def find_customers(
     if reference_id is not None:
         where.append("reference_id = ?")
         params.append(reference_id)
+    for word in text.casefold().split():
+        if word.isascii():  # SQLite's LIKE folds ASCII case only; the exact test below decides
+            pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where.append("(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCHED) + ")")
+            params.extend([pattern] * len(SEARCHED))
     rows = db.select(customers, " AND ".join(where), params, order_by="created_at DESC")
     if phone is not None:
         rows = [r for r in rows if r["phone_number"] and digits(r["phone_number"]) == digits(phone)]
     words = text.casefold().split()
     if words:
-        fields = ("given_name", "family_name", "company_name", "email_address", "phone_number")
-        rows = [r for r in rows if all(w in " ".join(r[f] or "" for f in fields).casefold() for w in words)]
+        rows = [r for r in rows if all(w in " ".join(r[f] or "" for f in SEARCHED).casefold() for w in words)]
     return rows
 
 

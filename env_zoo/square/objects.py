@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from envfactory_gym import Database, paginate
 
 from .errors import bad_request
-from .rules import line_gross, order_discount, order_gross, order_total, refundable, refunded_amount
+from .rules import REFUND_HOLDING, line_gross, order_discount, order_gross, order_total
 from .schema import (
     categories,
     loyalty_rewards,
@@ -369,7 +369,7 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
             )
         )
     returned = db.find(refunds, order_id=row["id"], order_by=[refunds.c.created_at])
-    held = sum(r["amount"] for r in returned if r["status"] in ("PENDING", "COMPLETED"))
+    held = sum(r["amount"] for r in returned if r["status"] in REFUND_HOLDING)
     total = order_total(row)
     rewards = db.find(loyalty_rewards, order_id=row["id"], order_by=[loyalty_rewards.c.created_at])
     return OrderObject(
@@ -457,7 +457,8 @@ def payment_object(db: Database, row: dict[str, Any]) -> PaymentObject:
         if row["source_type"] == "CARD"
         else None
     )
-    left = refundable(db, row) if row["status"] == "COMPLETED" else 0
+    held = sum(r["amount"] for r in refund_rows if r["status"] in REFUND_HOLDING)
+    left = row["amount"] + row["tip_amount"] - held if row["status"] == "COMPLETED" else 0
     return PaymentObject(
         **{
             k: row[k]
@@ -479,7 +480,7 @@ def payment_object(db: Database, row: dict[str, Any]) -> PaymentObject:
         amount_money=money(row["amount"], currency),
         tip_money=money(row["tip_amount"], currency),
         total_money=money(row["amount"] + row["tip_amount"], currency),
-        refunded_money=money(refunded_amount(db, row["id"]), currency),
+        refunded_money=money(held, currency),
         refundable_money=money(left, currency),
         refund_ids=[r["id"] for r in refund_rows],
     )

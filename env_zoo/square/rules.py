@@ -99,10 +99,10 @@ def check_version(order: dict[str, Any], version: int) -> None:
         )
 
 
-def committed_to_order(db: Database, order_id: str, leaving_out: str | None = None) -> int:
+def committed_to_order(db: Database, order_id: str) -> int:
     """The amount of the order's APPROVED or COMPLETED payments (tips excluded)."""
     rows = db.select(payments, "order_id = ? AND status IN ('APPROVED', 'COMPLETED')", [order_id])
-    return sum(row["amount"] for row in rows if row["id"] != leaving_out)
+    return sum(row["amount"] for row in rows)
 
 
 def fulfillments_done(order: dict[str, Any]) -> bool:
