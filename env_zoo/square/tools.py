@@ -345,7 +345,7 @@ def list_cards(db: Database, customer_id: str, include_disabled: bool = False) -
         include_disabled: Also list disabled cards.
     """
     fetch(db, customers, customer_id, "customer")
-    rows = db.find(cards, customer_id=customer_id, order_by=[cards.c.created_at.desc()])
+    rows = db.select(cards, "customer_id = ?", [customer_id], order_by="created_at DESC")
     return [card_object(row) for row in rows if row["enabled"] or include_disabled]
 
 
