@@ -597,3 +597,35 @@ def test_loyalty_activity_is_refused_at_a_location_outside_the_program(session):
     order = seed_order(OMAR["id"], "Gift Card")
     args = {"account_id": account(OMAR["id"])["id"], "order_id": order["id"], "location_id": PEARL}
     fails(session, "accumulate_loyalty_points", args, "InvalidRequest", "does not take part")
+
+
+def test_ad_hoc_lines_need_a_name_and_price_and_take_no_modifiers(session):
+    bare = {"quantity": "1", "name": "Day-old scone"}
+    fails(session, "create_order", {"location_id": PEARL, "line_items": [bare]}, "InvalidRequest", "needs a name")
+    with_mod = bare | {"base_price_money": usd(150), "modifier_ids": [one("modifiers", name="Warmed")["id"]]}
+    fails(session, "create_order", {"location_id": PEARL, "line_items": [with_mod]}, "InvalidRequest", "no modifiers")
+
+
+def test_order_updates_refuse_unknown_lines_empty_orders_and_half_fulfillment_changes(session):
+    order = latte_order(session, pickup={"recipient_display_name": "Maya"})
+    base = {"order_id": order["id"], "version": 1}
+    fails(session, "update_order", base | {"line_item_uids_to_remove": ["nope"]}, "InvalidRequest", "no line item")
+    only = order["line_items"][0]["uid"]
+    fails(session, "update_order", base | {"line_item_uids_to_remove": [only]}, "InvalidRequest", "at least one")
+    fails(session, "update_order", base | {"fulfillment_state": "PREPARED"}, "InvalidRequest", "go together")
+    fails(session, "update_order", base, "InvalidRequest", "changes nothing")
+
+
+def test_payments_need_a_known_source_and_an_active_location(session):
+    args = {"source_id": "BITCOIN", "amount_money": usd(500), "location_id": PEARL}
+    fails(session, "create_payment", args, "InvalidRequest", "Invalid source_id")
+    fails(
+        session, "create_payment", args | {"source_id": "CASH", "location_id": ALBERTA}, "InvalidRequest", "not active"
+    )
+    fails(session, "create_payment", args | {"source_id": "CASH", "location_id": "LNOPE"}, "NotFound", "NOT_FOUND")
+
+
+def test_a_new_variation_takes_no_version(session):
+    latte = one("items", name="Latte")["id"]
+    args = {"item_id": latte, "name": "20 oz", "price_money": usd(575), "version": 1}
+    fails(session, "upsert_item_variation", args, "InvalidRequest", "takes no version")
