@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
-from .schema import extra_options, extras, items, order_issues, order_items, stores
+from .schema import addresses, extra_options, extras, items, order_issues, order_items, orders, stores
 
 TRACKING_URL = "https://track.doordash.com/share/{id}/track"
 
@@ -423,4 +423,18 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
         items=lines,
         delivery=delivery_object(row),
         issues=issues,
+    )
+
+
+def consumer_object(db: Database, consumer: dict[str, Any]) -> ConsumerObject:
+    """The consumer with their membership, card, orders placed (not cancelled) and saved addresses, default first."""
+    placed = db.select(orders, "consumer_id = ? AND status != 'cancelled'", (consumer["id"],))
+    saved = db.find(addresses, consumer_id=consumer["id"], order_by=[addresses.c.is_default.desc()])
+    card = consumer["payment_method"]
+    return ConsumerObject(
+        **{k: consumer[k] for k in ("id", "first_name", "last_name", "email", "phone_number", "credits_balance")},
+        dashpass=DashPassObject(status=consumer["dashpass_status"], renews_on=consumer["dashpass_renews_on"]),
+        payment_method=f"{card['brand']} ending in {card['last4']}",
+        orders_placed=len(placed),
+        addresses=[address_object(a) for a in saved],
     )

@@ -154,7 +154,7 @@ def test_search_pages_nearest_first_and_filters(session):
     assert "Tartine Bakery" not in {s["name"] for s in open_now} and all(s["is_open"] for s in open_now)
     dashpass = ok(session, "search_stores", {"dashpass_only": True, "page_size": 50})["results"]
     assert dashpass and all(s["dashpass_eligible"] for s in dashpass)
-    fails(session, "search_stores", {"page_size": 51}, "InvalidRequest", "page_size")
+    fails(session, "search_stores", {"page_size": 51}, "invalid_arguments", "page_size")
 
 
 def test_hours_split_overnight_and_round_the_clock(session):
@@ -230,8 +230,8 @@ def test_extras_rules_when_adding_to_the_cart(session):
         session,
         "add_to_cart",
         {"item_id": agua, "option_ids": options(agua, "Jamaica"), "quantity": 21},
-        "InvalidRequest",
-        "quantity",
+        "invalid_arguments",
+        "quantity: must be between 1 and 20",
     )
 
 
@@ -249,8 +249,16 @@ def test_same_line_adds_up_and_options_price_the_line(session):
         session,
         "add_to_cart",
         {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 20, "special_instructions": "x" * 201},
+        "invalid_arguments",
+        "special_instructions: can be at most 200 characters",
+    )
+    ok(session, "add_to_cart", {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 15})
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 6},
         "InvalidRequest",
-        "at most 200",
+        "at most 20 of an item (this would make 21)",
     )
 
 
@@ -280,7 +288,13 @@ def test_update_cart_item_and_an_emptied_cart_goes_away(session):
         ok(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 3})["subtotal"]
         == cart["subtotal"] + 2 * 600
     )
-    fails(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 21}, "InvalidRequest", "quantity")
+    fails(
+        session,
+        "update_cart_item",
+        {"cart_item_id": ids["Ube Flan"], "quantity": 21},
+        "invalid_arguments",
+        "quantity: must be between 0 and 20",
+    )
     for line_id in ids.values():
         last = ok(session, "update_cart_item", {"cart_item_id": line_id, "quantity": 0})
     assert last == ok(session, "get_cart") and last["id"] is None and last["items"] == []
@@ -430,7 +444,13 @@ def test_closed_store_takes_scheduled_orders_inside_its_hours(session):
     fails(session, "place_order", {}, "Conflict", "Tartine Bakery is closed right now. It opens Sat at 8:00 AM")
     fails(session, "place_order", {"scheduled_time": "2025-06-14T07:30:00"}, "InvalidRequest", "closed at Sat 7:30 AM")
     fails(session, "place_order", {"scheduled_time": "2025-06-21T10:00:00"}, "InvalidRequest", "at most 7 days")
-    fails(session, "place_order", {"scheduled_time": "tomorrow"}, "InvalidRequest", "ISO 8601")
+    fails(
+        session,
+        "place_order",
+        {"scheduled_time": "tomorrow"},
+        "invalid_arguments",
+        "scheduled_time: must be an ISO 8601 time",
+    )
     placed = ok(session, "place_order", {"scheduled_time": "2025-06-14T09:30:00"})
     assert placed["scheduled_time"] == "2025-06-14T16:30:00Z" == placed["delivery"]["dropoff_time_estimated"]
     log_in(session, "Priya")
@@ -590,8 +610,8 @@ def test_drop_off_instructions_until_delivery_but_never_on_pickup(session):
         session,
         "update_order",
         {"order_id": zoe["id"], "dropoff_instructions": "x" * 501},
-        "InvalidRequest",
-        "at most 500",
+        "invalid_arguments",
+        "dropoff_instructions: can be at most 500 characters",
     )
     log_in(session, "Mei")
     pickup = next(
