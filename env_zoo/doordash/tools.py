@@ -33,7 +33,7 @@ from .objects import (
     item_object,
     menu_item_summary,
     order_object,
-    order_summary,
+    order_summaries,
 )
 from .orders import cancel, hand_over_with_id, report_issue, update_delivery
 from .rules import MAX_INSTRUCTIONS, MAX_LINE_QUANTITY, alcohol_problem, promo_problem, trimmed
@@ -387,7 +387,9 @@ def list_orders(
         cursor: The next_cursor of the previous page.
     """
     rows = db.find(orders, consumer_id=me(db)["id"], order_by=[orders.c.created_at.desc()], **given(status=status))
-    return paginate([order_summary(db, r) for r in rows], page_size, cursor, max_page_size=50)
+    page = paginate(rows, page_size, cursor, max_page_size=50)
+    summaries = order_summaries(db, page.results)
+    return Page[OrderSummary](results=summaries, next_cursor=page.next_cursor, has_more=page.has_more)
 
 
 @tool(read_only=True)
