@@ -892,3 +892,59 @@ def test_order_history_is_newest_first_and_paginated(session):
     assert placed[0]["item_count"] == 4
     fails(session, "list_orders", {"page_size": 51}, "invalid_arguments", "page_size")
     fails(session, "get_order", {"order_id": order("zoe", "0022", "placed")["id"]}, "NotFound", "Order")
+
+
+# ---------------------------------------------------------------- bounds in the argument types (v2)
+
+
+def test_bounds_are_in_the_schema_with_instacart_wording(session):
+    tools = SPEC.tools
+    address_props = tools["save_address"].input_schema["properties"]
+    assert address_props["postal_code"]["pattern"] and address_props["state"]["pattern"]
+    assert address_props["street"]["minLength"] == 1
+    assert tools["update_cart"].input_schema["properties"]["quantity"]["minimum"] == 0
+    assert tools["place_order"].input_schema["properties"]["tip_cents"]["minimum"] == 0
+    assert tools["search_items"].input_schema["properties"]["page_size"]["maximum"] == 100
+    assert tools["list_orders"].input_schema["properties"]["page_size"]["maximum"] == 50
+    sign_in(session, "aisha")
+    base = {"city": "San Francisco", "state": "CA", "postal_code": "94110"}
+    fails(session, "save_address", {**base, "street": "   "}, "invalid_arguments", "street: is required")
+    fails(
+        session, "save_address", {**base, "street": "1 Main St", "city": ""}, "invalid_arguments", "city: is required"
+    )
+    fails(
+        session,
+        "save_address",
+        {**base, "street": "1 Main St", "delivery_instructions": "x" * 251},
+        "invalid_arguments",
+        "delivery_instructions: can be at most 250 characters",
+    )
+    saved = ok(session, "save_address", {**base, "street": " 1 Main St ", "state": " ca ", "postal_code": " 94110 "})
+    assert (saved["street"], saved["state"], saved["postal_code"]) == ("1 Main St", "CA", "94110")
+    turkey = item("2606", "Oven Roasted Turkey Breast")["item_id"]
+    fails(
+        session,
+        "update_cart",
+        {"item_id": turkey, "quantity": 1, "special_instructions": "x" * 251},
+        "invalid_arguments",
+        "special_instructions: can be at most 250 characters",
+    )
+    safeway = order("olivia", "1490", "delivered")
+    args = {"order_id": safeway["id"], "item_id": item("1490", "Sourdough Round")["item_id"], "issue_type": "damaged"}
+    fails(session, "report_order_issue", args, "NotFound", "not found")  # another customer's order
+    sign_in(session, "olivia")
+    fails(session, "report_order_issue", {**args, "quantity": 0}, "invalid_arguments", "quantity: must be at least 1")
+    fails(session, "report_order_issue", {**args, "quantity": 2}, "InvalidRequest", "between 1 and 1")
+
+
+def test_order_history_summaries_count_items_per_page(session):
+    sign_in(session, "olivia")
+    first = ok(session, "list_orders", {"page_size": 2})
+    rest = ok(session, "list_orders", {"page_size": 50, "cursor": first["next_cursor"]})
+    everything = first["results"] + rest["results"]
+    mine = [o for o in SEED["orders"] if o["user_id"] == USERS["olivia"]["id"]]
+    assert len(everything) == len(mine) and first["has_more"] and not rest["has_more"]
+    for summary in everything:
+        lines = [i for i in SEED["order_items"] if i["order_id"] == summary["id"]]
+        assert summary["item_count"] == sum(i["quantity"] for i in lines)
+        assert summary["store_name"].startswith(("Safeway", "Costco"))
