@@ -1,6 +1,6 @@
-"""The cart and checkout: cart lines at menu prices, promo conditions in context, and everything place_order
-checks (store paused or closed, fulfillment offered, delivery radius, schedule, subtotal minimum, alcohol, promo)
-gathered into one Checkout whose first problem blocks the order."""
+"""The cart and checkout: cart lines at menu prices (one store at a time), promo conditions in context, everything
+place_order checks (store paused or closed, fulfillment offered, delivery radius, schedule, subtotal minimum,
+alcohol, promo) gathered into one Checkout whose first problem blocks the order, and the order it writes."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 from envfactory_gym.errors import ToolError
+from envfactory_gym.values import iso_timestamp
 
-from .objects import CartItemObject, CartObject, QuoteObject, cart_item_object
+from .objects import CartItemObject, CartObject, QuoteObject, cart_item_object, one_line
 from .rules import (
     Charges,
     PromoContext,
@@ -21,15 +22,16 @@ from .rules import (
     charges,
     closed_error,
     dollars,
+    dropoff_fields,
     is_open,
-    iso,
+    line_quantity,
     miles_between,
     parse_time,
     promo_problem,
     schedule_problem,
     travel_minutes,
 )
-from .schema import cart_items, carts, items, orders, promotions, stores
+from .schema import cart_items, carts, consumers, items, order_items, orders, promotions, stores
 
 
 def open_cart(db: Database, consumer: dict[str, Any]) -> dict[str, Any] | None:
@@ -106,7 +108,7 @@ class Checkout:
         return QuoteObject(
             fulfillment_type=self.fulfillment_type,
             address_id=self.address["id"] if self.address else None,
-            scheduled_time=iso(self.scheduled) if self.scheduled else None,
+            scheduled_time=iso_timestamp(self.scheduled) if self.scheduled else None,
             subtotal=c.subtotal,
             delivery_fee=c.delivery_fee,
             service_fee=c.service_fee,
@@ -118,7 +120,7 @@ class Checkout:
             credits_applied=c.credits_applied,
             amount_charged=c.amount_charged,
             dashpass_applied=c.dashpass_applied,
-            estimated_delivery_time=iso(self.eta),
+            estimated_delivery_time=iso_timestamp(self.eta),
             can_place_order=self.problem is None,
             blocked_reason=str(self.problem) if self.problem else None,
         )
@@ -183,8 +185,6 @@ def checkout(
 ) -> Checkout:
     """Price the cart and find what, if anything, stops the order; `address` is the drop-off of a delivery (None
     for pickup)."""
-    if tip < 0:
-        raise InvalidRequest("tip can't be negative.")
     store = db.get(stores, cart["store_id"], "Store")
     lines = cart_lines(db, cart)
     scheduled = parse_time(scheduled_time, store["timezone"]) if scheduled_time else None
@@ -197,3 +197,116 @@ def checkout(
     eta = scheduled if scheduled is not None else db.now() + timedelta(minutes=minutes)
     alcohol = any(db.get(items, line.item_id, "Item")["contains_alcohol"] for line in lines)
     return Checkout(store, lines, address, fulfillment_type, scheduled, promo, priced, alcohol, eta, problem)
+
+
+def add_line(
+    db: Database,
+    consumer: dict[str, Any],
+    item: dict[str, Any],
+    store: dict[str, Any],
+    line: dict[str, Any],
+    replace_cart: bool,
+) -> dict[str, Any]:
+    """Add `line` (quantity, option_ids, special_instructions) to the consumer's cart, starting one at `store` (a
+    cart from another store only with `replace_cart`); the same item with the same choices adds to its line."""
+    cart = open_cart(db, consumer)
+    if cart is not None and cart["store_id"] != store["id"]:
+        if not replace_cart:
+            other = db.get(stores, cart["store_id"], "Store")
+            raise Conflict(
+                f"Your cart has items from {other['name']}. Start a new cart (replace_cart) to order "
+                f"from {store['name']}."
+            )
+        drop_cart(db, cart)
+        cart = None
+    if cart is None:
+        cart = db.insert(
+            carts,
+            id=db.new_uuid(carts),
+            consumer_id=consumer["id"],
+            store_id=store["id"],
+            promo_code=None,
+            created_at=db.now_iso(),
+        )
+    same = [
+        row
+        for row in db.find(cart_items, cart_id=cart["id"], item_id=item["id"])
+        if row["option_ids"] == line["option_ids"] and row["special_instructions"] == line["special_instructions"]
+    ]
+    if same:
+        db.update(cart_items, same[0]["id"], quantity=line_quantity(same[0]["quantity"] + line["quantity"]))
+    else:
+        db.insert(
+            cart_items,
+            id=db.new_uuid(cart_items),
+            cart_id=cart["id"],
+            item_id=item["id"],
+            created_at=db.now_iso(),
+            **line,
+        )
+    return cart
+
+
+def set_quantity(db: Database, consumer: dict[str, Any], cart_item_id: str, quantity: int) -> dict[str, Any] | None:
+    """Change a cart line's quantity; 0 removes it, and an emptied cart is discarded. The cart, or None."""
+    cart = open_cart(db, consumer)
+    line = db.find(cart_items, id=cart_item_id, cart_id=cart["id"]) if cart else []
+    if not cart or not line:
+        raise NotFound(f"Cart item '{cart_item_id}' not found")
+    if quantity:
+        db.update(cart_items, cart_item_id, quantity=quantity)
+        return cart
+    db.delete(cart_items, cart_item_id)
+    if db.find(cart_items, cart_id=cart["id"]):
+        return cart
+    drop_cart(db, cart)
+    return None
+
+
+def place(
+    db: Database,
+    consumer: dict[str, Any],
+    cart: dict[str, Any],
+    plan: Checkout,
+    dropoff_instructions: str | None,
+) -> str:
+    """Write the order of a checkout without problems (its lines at today's prices), empty the cart and take the
+    credits it used; the new order's ID."""
+    quote = plan.quote()
+    order_id = db.new_uuid(orders)
+    alcohol = plan.contains_alcohol
+    address = plan.address
+    db.insert(
+        orders,
+        id=order_id,
+        consumer_id=consumer["id"],
+        store_id=plan.store["id"],
+        status="submitted",
+        fulfillment_type=plan.fulfillment_type,
+        contains_alcohol=alcohol,
+        **dropoff_fields(address, one_line(address) if address else None, alcohol, dropoff_instructions),
+        scheduled_time=quote.scheduled_time,
+        promo_code=cart["promo_code"],
+        cancellation_fee=None,
+        refunded_amount=0,
+        refunded_credits=0,
+        dasher_name=None,
+        created_at=db.now_iso(),
+        estimated_delivery_time=quote.estimated_delivery_time,
+        **{k: v for k, v in plan.charges.as_dict().items() if k != "dashpass_applied"},
+    )
+    for line in plan.lines:
+        db.insert(
+            order_items,
+            id=db.new_uuid(order_items),
+            order_id=order_id,
+            item_id=line.item_id,
+            name=line.name,
+            quantity=line.quantity,
+            options=[o.model_dump() for o in line.options],
+            unit_price=line.unit_price,
+            special_instructions=line.special_instructions,
+        )
+    drop_cart(db, cart)
+    db.update(consumers, consumer["id"], credits_balance=consumer["credits_balance"] - plan.charges.credits_applied)
+    return order_id

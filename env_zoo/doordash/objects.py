@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
-from .schema import extra_options, extras, items, order_issues, order_items, stores
+from .schema import addresses, extra_options, extras, items, order_issues, order_items, orders, stores
 
 TRACKING_URL = "https://track.doordash.com/share/{id}/track"
 
@@ -370,15 +370,21 @@ def cart_item_object(db: Database, row: dict[str, Any]) -> CartItemObject:
     )
 
 
-def order_summary(db: Database, row: dict[str, Any]) -> OrderSummary:
-    """An order as the history lists it."""
-    count = sum(line["quantity"] for line in db.find(order_items, order_id=row["id"]))
-    store = db.get(stores, row["store_id"], "Store")
-    return OrderSummary(
-        **{k: row[k] for k in OrderSummary.model_fields if k not in ("store_name", "item_count")},
-        store_name=store["name"],
-        item_count=count,
-    )
+def order_summaries(db: Database, rows: list[dict[str, Any]]) -> list[OrderSummary]:
+    """Orders as the history lists them: their stores' names and item counts read in one query each."""
+    if not rows:
+        return []
+    marks = ", ".join("?" * len(rows))
+    count: dict[str, int] = {}
+    for line in db.select(order_items, f"order_id IN ({marks})", [r["id"] for r in rows]):
+        count[line["order_id"]] = count.get(line["order_id"], 0) + line["quantity"]
+    store_ids = sorted({r["store_id"] for r in rows})
+    names = {s["id"]: s["name"] for s in db.select(stores, f"id IN ({', '.join('?' * len(store_ids))})", store_ids)}
+    keep = [k for k in OrderSummary.model_fields if k not in ("store_name", "item_count")]
+    return [
+        OrderSummary(**{k: r[k] for k in keep}, store_name=names[r["store_id"]], item_count=count.get(r["id"], 0))
+        for r in rows
+    ]
 
 
 def issue_object(db: Database, row: dict[str, Any]) -> IssueObject:
@@ -423,4 +429,18 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
         items=lines,
         delivery=delivery_object(row),
         issues=issues,
+    )
+
+
+def consumer_object(db: Database, consumer: dict[str, Any]) -> ConsumerObject:
+    """The consumer with their membership, card, orders placed (not cancelled) and saved addresses, default first."""
+    placed = [o for o in db.find(orders, consumer_id=consumer["id"]) if o["status"] != "cancelled"]
+    saved = db.find(addresses, consumer_id=consumer["id"], order_by=[addresses.c.is_default.desc()])
+    card = consumer["payment_method"]
+    return ConsumerObject(
+        **{k: consumer[k] for k in ("id", "first_name", "last_name", "email", "phone_number", "credits_balance")},
+        dashpass=DashPassObject(status=consumer["dashpass_status"], renews_on=consumer["dashpass_renews_on"]),
+        payment_method=f"{card['brand']} ending in {card['last4']}",
+        orders_placed=len(placed),
+        addresses=[address_object(a) for a in saved],
     )

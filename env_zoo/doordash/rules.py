@@ -1,9 +1,11 @@
 """DoorDash's business rules as pure functions: store hours in the store's timezone, delivery distance, scheduling
-windows, checkout pricing (fees, DashPass, promos, credits), promo conditions and cancellation refunds."""
+windows, checkout pricing (fees, DashPass, promos, credits), promo conditions, cancellation refunds, tip changes,
+the support window and an order's drop-off fields."""
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -11,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from envfactory_gym import Conflict, InvalidRequest, PermissionDenied
 from envfactory_gym.errors import ToolError
+from envfactory_gym.values import format_money, iso_timestamp, parse_date, parse_timestamp
 
 DAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
 SMALL_ORDER_THRESHOLD = 1000  # delivery subtotals under $10 pay the store's small order fee
@@ -25,11 +28,15 @@ SCHEDULE_MAX_AHEAD = timedelta(days=7)
 SUPPORT_WINDOW = timedelta(days=7)
 TIP_RAISE_WINDOW = timedelta(hours=24)
 ALCOHOL_AGE = 21
+MAX_LINE_QUANTITY = 20
+MAX_INSTRUCTIONS = 500
+TIME_EXAMPLE = "2025-06-14T12:30:00"
+_ZONED = re.compile(r"(Z|[+-]\d{2}(:?\d{2})?)$", re.I)
 
 
 def dollars(cents: int) -> str:
     """Cents as people read them, e.g. 1250 -> "$12.50"."""
-    return f"{'-' if cents < 0 else ''}${abs(cents) / 100:,.2f}"
+    return format_money(cents, "USD", {"USD": "$"})
 
 
 def percent_of(amount: int, percent: int) -> int:
@@ -51,19 +58,16 @@ def travel_minutes(miles: float) -> int:
 
 
 def parse_time(value: str, tz: str) -> datetime:
-    """An ISO 8601 time as UTC; a time without an offset is read in the store's timezone."""
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise InvalidRequest(f"scheduled_time {value!r} is not an ISO 8601 time like 2025-06-14T12:30:00.") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=ZoneInfo(tz))
-    return parsed.astimezone(timezone.utc)
+    """A scheduled time (ISO 8601) as UTC; a time without an offset is read in the store's timezone."""
+    moment = parse_timestamp(value, "scheduled_time", TIME_EXAMPLE, naive_as_utc=True)
+    if _ZONED.search(value.strip().upper().partition("T")[2]):
+        return moment
+    return moment.replace(tzinfo=ZoneInfo(tz)).astimezone(timezone.utc)
 
 
-def iso(moment: datetime) -> str:
-    """UTC ISO 8601 with a Z suffix."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def stored_time(stamp: str) -> datetime:
+    """A stored UTC timestamp as a datetime."""
+    return parse_timestamp(stamp, "timestamp")
 
 
 def _minutes(hhmm: str) -> int:
@@ -129,7 +133,7 @@ def schedule_problem(store: dict[str, Any], scheduled: datetime, now: datetime) 
 
 def age_on(date_of_birth: str, moment: datetime) -> int:
     """Whole years of age on `moment`'s date."""
-    born = datetime.strptime(date_of_birth, "%Y-%m-%d").date()
+    born = parse_date(date_of_birth, "date_of_birth")
     day = moment.date()
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
@@ -159,7 +163,7 @@ class PromoContext:
 
 def promo_problem(promo: dict[str, Any], ctx: PromoContext) -> ToolError | None:
     """Why the promo can't be used on this order, or None."""
-    code, now = promo["code"], iso(ctx.now)
+    code, now = promo["code"], iso_timestamp(ctx.now)
     if now < promo["starts_at"]:
         return InvalidRequest(f"Promo {code} isn't active yet; it starts {promo['starts_at'][:10]}.")
     if now >= promo["expires_at"]:
@@ -258,3 +262,80 @@ def cancellation(order: dict[str, Any]) -> tuple[int, int, int]:
     card = max(0, order["amount_charged"] - fee)
     credits = order["credits_applied"] - max(0, fee - order["amount_charged"])
     return fee, card, credits
+
+
+def cancel_problem(order: dict[str, Any]) -> Conflict | None:
+    """Why an order can't be cancelled (already cancelled, delivered or picked up), or None."""
+    if order["status"] == "cancelled":
+        return Conflict("This order is already cancelled.")
+    if order["status"] == "delivered":
+        return Conflict("This order was delivered; report a problem with it instead.")
+    if order["status"] == "picked_up":
+        who = "Your Dasher has" if order["fulfillment_type"] == "delivery" else "You've"
+        return Conflict(f"{who} already picked up this order, so it can't be cancelled.")
+    return None
+
+
+def delivery_update_problem(
+    order: dict[str, Any], tip: int | None, instructions: str | None, now: datetime
+) -> ToolError | None:
+    """Why a delivery's tip or drop-off instructions can't change: a tip can be changed freely before pickup and
+    only raised after it, up to 24 hours after delivery; instructions change until delivery."""
+    if tip is None and instructions is None:
+        return InvalidRequest("Nothing to update: give a tip or dropoff_instructions.")
+    if order["status"] == "cancelled":
+        return Conflict("This order was cancelled.")
+    if order["fulfillment_type"] == "pickup":
+        return InvalidRequest("Pickup orders have no Dasher, so no tip or drop-off instructions.")
+    if instructions is not None and order["status"] == "delivered":
+        return Conflict("This order was already delivered.")
+    if tip is not None:
+        if order["status"] in ("picked_up", "delivered") and tip < order["tip"]:
+            return Conflict(
+                f"Tips can't be lowered after the Dasher picks up the order (the tip is {dollars(order['tip'])})."
+            )
+        if order["status"] == "delivered" and now > stored_time(order["delivered_at"]) + TIP_RAISE_WINDOW:
+            return Conflict("Tips can be changed up to 24 hours after delivery.")
+    return None
+
+
+def support_problem(order: dict[str, Any], now: datetime) -> Conflict | None:
+    """Problems are reported once a delivery is delivered (a pickup picked up), within 7 days."""
+    done = order["delivered_at"] if order["status"] == "delivered" else None
+    if order["status"] == "picked_up" and order["fulfillment_type"] == "pickup":
+        done = order["picked_up_at"]
+    if done is None:
+        return Conflict("You can report a problem once the order has been delivered.")
+    if now > stored_time(done) + SUPPORT_WINDOW:
+        return Conflict("Problems with an order must be reported within 7 days of delivery.")
+    return None
+
+
+def trimmed(value: str | None) -> str | None:
+    """Optional free text, trimmed: None when absent or blank."""
+    if value is None:
+        return None
+    return value.strip() or None
+
+
+def line_quantity(quantity: int) -> int:
+    """A cart line's quantity after adding to it: at most 20 of one item with the same choices."""
+    if quantity > MAX_LINE_QUANTITY:
+        raise InvalidRequest(f"A cart line holds at most {MAX_LINE_QUANTITY} of an item (this would make {quantity}).")
+    return quantity
+
+
+def dropoff_fields(
+    address: dict[str, Any] | None, one_line: str | None, alcohol: bool, instructions: str | None
+) -> dict[str, Any]:
+    """An order's drop-off columns: the address, its instructions unless overridden, hand-off for alcohol."""
+    if address is None:
+        return dict.fromkeys(("address_id", "dropoff_address", "dropoff_instructions", "dropoff_option", "id_verified"))
+    note = instructions if instructions is not None else address["dropoff_instructions"]
+    return {
+        "address_id": address["id"],
+        "dropoff_address": one_line,
+        "dropoff_instructions": note.strip(),
+        "dropoff_option": "hand_to_me" if alcohol else address["dropoff_option"],
+        "id_verified": False if alcohol else None,
+    }

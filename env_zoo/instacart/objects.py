@@ -6,6 +6,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from envfactory_gym import Database
+
+from .rules import benefits_active, cart_lines, cart_subtotal, item, store, window_problems
+from .schema import addresses, order_issues, order_items, stores
+
 
 class SessionObject(BaseModel):
     """Who is signed in."""
@@ -260,3 +265,107 @@ def order_item_object(row: dict[str, Any]) -> OrderItemObject:
     fields = {k: row[k] for k in OrderItemObject.model_fields if k != "replacement"}
     replacement = ReplacementObject(**row["replacement"]) if row["replacement"] else None
     return OrderItemObject(**fields, replacement=replacement)
+
+
+def membership_object(db: Database, row: dict[str, Any]) -> MembershipObject:
+    """A membership row as the API returns it."""
+    return MembershipObject(
+        **{k: row[k] for k in MembershipObject.model_fields if k != "benefits_active"},
+        benefits_active=benefits_active(db, row),
+    )
+
+
+def default_address(db: Database, user_id: str) -> AddressObject | None:
+    """The customer's default address."""
+    found = db.find(addresses, user_id=user_id, is_default=True)
+    return address_object(found[0]) if found else None
+
+
+def window_object(db: Database, row: dict[str, Any]) -> ServiceOptionObject:
+    """A stored window as the API returns it."""
+    return ServiceOptionObject(
+        **{k: row[k] for k in ServiceOptionObject.model_fields if k != "availability"},
+        availability=Availability(available=not (reasons := window_problems(db, row)), reasons=reasons),
+    )
+
+
+def cart_object(db: Database, cart: dict[str, Any]) -> CartObject:
+    """A cart with its lines, subtotal and what is missing to reach the order minimum."""
+    shop = store(db, cart["location_code"])
+    lines = cart_lines(db, cart["id"])
+    subtotal = cart_subtotal(lines)
+    items = []
+    for line in lines:
+        pick = item(db, line["replacement_item_id"]) if line["replacement_item_id"] else None
+        replacement = choice_object(pick) if pick else None
+        items.append(
+            CartItemObject(
+                item_id=line["item_id"],
+                name=line["item"]["name"],
+                size=line["item"]["size"],
+                price_cents=line["item"]["price_cents"],
+                quantity=line["quantity"],
+                line_total_cents=line["item"]["price_cents"] * line["quantity"],
+                stock_level=line["item"]["stock_level"],
+                replacement_policy=line["replacement_policy"],
+                replacement_item=replacement,
+                special_instructions=line["special_instructions"],
+            )
+        )
+    return CartObject(
+        cart_id=cart["id"],
+        location_code=shop["location_code"],
+        store_name=shop["name"],
+        items=items,
+        item_count=sum(line["quantity"] for line in lines),
+        subtotal_cents=subtotal,
+        order_minimum_cents=shop["order_minimum_cents"],
+        minimum_remaining_cents=max(shop["order_minimum_cents"] - subtotal, 0),
+    )
+
+
+def issue_object(row: dict[str, Any], line: dict[str, Any]) -> IssueObject:
+    """An issue report with the line it is about."""
+    return IssueObject(
+        id=row["id"],
+        order_id=row["order_id"],
+        line_num=line["line_num"],
+        item_name=line["name"],
+        issue_type=row["issue_type"],
+        quantity=row["quantity"],
+        resolution=row["resolution"],
+        amount_cents=row["amount_cents"],
+    )
+
+
+def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
+    """An order with its store name, items and issue reports."""
+    lines = db.find(order_items, order_id=row["id"], order_by=[order_items.c.line_num])
+    by_id = {line["id"]: line for line in lines}
+    issues = [issue_object(i, by_id[i["order_item_id"]]) for i in db.find(order_issues, order_id=row["id"])]
+    return OrderObject(
+        **{k: row[k] for k in OrderObject.model_fields if k not in ("store_name", "items", "issues")},
+        store_name=db.get(stores, row["location_code"], "Store")["name"],
+        items=[order_item_object(line) for line in lines],
+        issues=issues,
+    )
+
+
+def order_summaries(db: Database, rows: list[dict[str, Any]]) -> list[OrderSummary]:
+    """Orders as the history lists them: their stores' names and item counts read in one query each."""
+    if not rows:
+        return []
+    count: dict[str, int] = {}
+    marks = ", ".join("?" * len(rows))
+    for line in db.select(order_items, f"order_id IN ({marks})", [r["id"] for r in rows]):
+        count[line["order_id"]] = count.get(line["order_id"], 0) + line["quantity"]
+    codes = sorted({r["location_code"] for r in rows})
+    names = {
+        s["location_code"]: s["name"]
+        for s in db.select(stores, f"location_code IN ({', '.join('?' * len(codes))})", codes)
+    }
+    keep = [k for k in OrderSummary.model_fields if k not in ("store_name", "item_count")]
+    return [
+        OrderSummary(**{k: r[k] for k in keep}, store_name=names[r["location_code"]], item_count=count.get(r["id"], 0))
+        for r in rows
+    ]

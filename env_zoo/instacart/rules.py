@@ -1,38 +1,23 @@
-"""Instacart's rules shared by the tools: the signed-in customer, Instacart+ benefits, stock and purchase limits,
-window availability, fees and credits, order pricing, and how stored rows become API objects."""
+"""Instacart's rules shared by the tools: Instacart+ benefits, credits, stock and purchase limits, replacements,
+window availability, fees, order pricing, what can change once an order is placed, and the tip and support windows."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym.values import format_money, parse_timestamp
 
-from .objects import (
-    AddressObject,
-    Availability,
-    CartItemObject,
-    CartObject,
-    IssueObject,
-    MembershipObject,
-    OrderObject,
-    ServiceOptionObject,
-    address_object,
-    choice_object,
-    order_item_object,
-)
 from .schema import (
-    addresses,
     cart_items,
     carts,
     credit_transactions,
     memberships,
-    order_issues,
     order_items,
     orders,
     retailers,
     service_options,
-    sessions,
     store_items,
     stores,
     users,
@@ -40,31 +25,31 @@ from .schema import (
 
 FREE_DELIVERY_MINIMUM = 3500  # Instacart+ waives delivery and pickup fees from $35
 SERVICE_FEE_PERCENT = 5
+PLAN_FEES = {"monthly": (999, 30), "annual": (9900, 365)}  # cents, days
+TRIAL_DAYS = 14
+TIP_HOURS = 24  # tips can change until 24 hours after delivery
+ISSUE_HOURS = 96  # problems can be self-reported up to 4 days after delivery or pickup
+MAX_INSTRUCTIONS = 250
+ACTIVE_STATUSES = ("placed", "shopping", "delivering", "ready_for_pickup")
 MEMBER_STATUSES = ("trialing", "active", "canceled")  # canceled memberships keep benefits until the period ends
 
 
 def dollars(cents: int) -> str:
     """Cents as shoppers read them: 1250 -> "$12.50"."""
-    return f"${cents / 100:,.2f}"
+    return format_money(cents, "USD", {"USD": "$"})
 
 
 def parse_time(value: str) -> datetime:
     """A stored ISO timestamp (with Z or an offset) as an aware datetime."""
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return parse_timestamp(value, "timestamp")
 
 
 def today(db: Database) -> str:
     """Today's date (UTC) as YYYY-MM-DD."""
-    return db.now().strftime("%Y-%m-%d")
+    return db.now().date().isoformat()
 
 
 # ---------------------------------------------------------------- the customer
-
-
-def signed_in(db: Database) -> dict[str, Any]:
-    """The customer signed in to Instacart."""
-    session = db.current_session(sessions, "Sign in to your Instacart account to continue.")
-    return db.get(users, session["user_id"], "User")
 
 
 def membership_of(db: Database, user_id: str) -> dict[str, Any] | None:
@@ -81,28 +66,6 @@ def benefits_active(db: Database, membership: dict[str, Any] | None) -> bool:
         and membership["current_period_end"]
         and membership["current_period_end"] >= today(db)
     )
-
-
-def membership_object(db: Database, row: dict[str, Any]) -> MembershipObject:
-    """A membership row as the API returns it."""
-    return MembershipObject(
-        **{k: row[k] for k in MembershipObject.model_fields if k != "benefits_active"},
-        benefits_active=benefits_active(db, row),
-    )
-
-
-def own_address(db: Database, user: dict[str, Any], address_id: str) -> dict[str, Any]:
-    """One of the customer's saved addresses."""
-    row = db.find(addresses, id=address_id, user_id=user["id"])
-    if not row:
-        raise NotFound(f"Address '{address_id}' not found")
-    return row[0]
-
-
-def default_address(db: Database, user_id: str) -> AddressObject | None:
-    """The customer's default address."""
-    found = db.find(addresses, user_id=user_id, is_default=True)
-    return address_object(found[0]) if found else None
 
 
 def grant_credits(db: Database, user: dict[str, Any], amount: int, reason: str, order_id: str | None) -> None:
@@ -142,9 +105,7 @@ def item(db: Database, item_id: str) -> dict[str, Any]:
 
 
 def check_orderable(row: dict[str, Any], quantity: int) -> None:
-    """An item can be bought in this quantity: in stock, a whole positive number, within its purchase limit."""
-    if quantity < 1:
-        raise InvalidRequest("quantity must be at least 1.")
+    """An item can be bought in this quantity (1 or more): in stock, within its purchase limit."""
     if row["stock_level"] == "out_of_stock":
         raise Conflict(f"{row['name']} ({row['size']}) is out of stock at this store.")
     if row["purchase_limit"] is not None and quantity > row["purchase_limit"]:
@@ -174,22 +135,14 @@ def check_replacement_args(policy: str, replacement_item_id: str | None) -> None
 # ---------------------------------------------------------------- windows and fees
 
 
-def availability(db: Database, window: dict[str, Any]) -> Availability:
-    """Whether a window can still be booked, and why not."""
+def window_problems(db: Database, window: dict[str, Any]) -> list[str]:
+    """Why a window can't be booked any more: window_started, window_full (none when it can)."""
     reasons = []
     if parse_time(window["start_at"]) <= db.now():
         reasons.append("window_started")
     if window["booked"] >= window["capacity"]:
         reasons.append("window_full")
-    return Availability(available=not reasons, reasons=reasons)
-
-
-def window_object(db: Database, row: dict[str, Any]) -> ServiceOptionObject:
-    """A stored window as the API returns it."""
-    return ServiceOptionObject(
-        **{k: row[k] for k in ServiceOptionObject.model_fields if k != "availability"},
-        availability=availability(db, row),
-    )
+    return reasons
 
 
 def bookable_window(db: Database, service_option_id: int, location_code: str) -> dict[str, Any]:
@@ -197,10 +150,10 @@ def bookable_window(db: Database, service_option_id: int, location_code: str) ->
     window = db.get(service_options, service_option_id, "Service option")
     if window["location_code"] != location_code:
         raise InvalidRequest(f"Service option {service_option_id} belongs to another store.")
-    state = availability(db, window)
-    if "window_started" in state.reasons:
+    reasons = window_problems(db, window)
+    if "window_started" in reasons:
         raise Conflict("That window has already started; pick a later one.")
-    if "window_full" in state.reasons:
+    if "window_full" in reasons:
         raise Conflict("That window is full; pick another time.")
     return window
 
@@ -217,9 +170,8 @@ def window_fee(db: Database, user_id: str, window: dict[str, Any], subtotal: int
     return window["fee_cents"]
 
 
-def delivery_address(db: Database, user: dict[str, Any], shop: dict[str, Any], address_id: str) -> dict[str, Any]:
+def deliverable(shop: dict[str, Any], address: dict[str, Any]) -> dict[str, Any]:
     """A saved address the store delivers to."""
-    address = own_address(db, user, address_id)
     if not shop["delivery_available"] or address["postal_code"] not in shop["delivery_postal_codes"]:
         raise Conflict(f"{shop['name']} doesn't deliver to {address['postal_code']}.")
     return address
@@ -250,50 +202,7 @@ def cart_subtotal(lines: list[dict[str, Any]]) -> int:
     return sum(line["item"]["price_cents"] * line["quantity"] for line in lines)
 
 
-def cart_object(db: Database, cart: dict[str, Any]) -> CartObject:
-    """A cart with its lines, subtotal and what is missing to reach the order minimum."""
-    shop = store(db, cart["location_code"])
-    lines = cart_lines(db, cart["id"])
-    subtotal = cart_subtotal(lines)
-    items = []
-    for line in lines:
-        pick = item(db, line["replacement_item_id"]) if line["replacement_item_id"] else None
-        replacement = choice_object(pick) if pick else None
-        items.append(
-            CartItemObject(
-                item_id=line["item_id"],
-                name=line["item"]["name"],
-                size=line["item"]["size"],
-                price_cents=line["item"]["price_cents"],
-                quantity=line["quantity"],
-                line_total_cents=line["item"]["price_cents"] * line["quantity"],
-                stock_level=line["item"]["stock_level"],
-                replacement_policy=line["replacement_policy"],
-                replacement_item=replacement,
-                special_instructions=line["special_instructions"],
-            )
-        )
-    return CartObject(
-        cart_id=cart["id"],
-        location_code=shop["location_code"],
-        store_name=shop["name"],
-        items=items,
-        item_count=sum(line["quantity"] for line in lines),
-        subtotal_cents=subtotal,
-        order_minimum_cents=shop["order_minimum_cents"],
-        minimum_remaining_cents=max(shop["order_minimum_cents"] - subtotal, 0),
-    )
-
-
 # ---------------------------------------------------------------- orders
-
-
-def own_order(db: Database, user: dict[str, Any], order_id: str) -> dict[str, Any]:
-    """One of the customer's orders."""
-    found = db.find(orders, id=order_id, user_id=user["id"])
-    if not found:
-        raise NotFound(f"Order '{order_id}' not found")
-    return found[0]
 
 
 def require_placed(order: dict[str, Any], action: str) -> None:
@@ -345,33 +254,6 @@ def reprice(db: Database, order: dict[str, Any], window: dict[str, Any] | None =
     return db.update(orders, order["id"], **changes)
 
 
-def issue_object(row: dict[str, Any], line: dict[str, Any]) -> IssueObject:
-    """An issue report with the line it is about."""
-    return IssueObject(
-        id=row["id"],
-        order_id=row["order_id"],
-        line_num=line["line_num"],
-        item_name=line["name"],
-        issue_type=row["issue_type"],
-        quantity=row["quantity"],
-        resolution=row["resolution"],
-        amount_cents=row["amount_cents"],
-    )
-
-
-def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
-    """An order with its store name, items and issue reports."""
-    lines = db.find(order_items, order_id=row["id"], order_by=[order_items.c.line_num])
-    by_id = {line["id"]: line for line in lines}
-    issues = [issue_object(i, by_id[i["order_item_id"]]) for i in db.find(order_issues, order_id=row["id"])]
-    return OrderObject(
-        **{k: row[k] for k in OrderObject.model_fields if k not in ("store_name", "items", "issues")},
-        store_name=db.get(stores, row["location_code"], "Store")["name"],
-        items=[order_item_object(line) for line in lines],
-        issues=issues,
-    )
-
-
 def add_order_line(
     db: Database,
     order_id: str,
@@ -417,3 +299,10 @@ def book_window(db: Database, window: dict[str, Any]) -> None:
 def within(db: Database, since: str | None, hours: int) -> bool:
     """Whether `since` (a completion time) is at most `hours` ago."""
     return since is not None and db.now() - parse_time(since) <= timedelta(hours=hours)
+
+
+def tip_problem(tip_cents: int, fulfillment_type: str) -> InvalidRequest | None:
+    """Tips are for delivery orders only."""
+    if tip_cents and fulfillment_type == "pickup":
+        return InvalidRequest("Tips are only for delivery orders.")
+    return None

@@ -4,13 +4,19 @@ issue reports; plus what only the customer does (signing in, answering a shopper
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from datetime import timedelta
-from typing import Literal
+from typing import Annotated, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from pydantic import Field
 
+from envfactory_gym import Conflict, Database, InvalidRequest, Page, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, NonBlankText, PageSize, page_size
+
+from . import address_book, checkout, membership
+from . import orders as order_changes
+from .access import own_address, own_order, signed_in
+from .access import sign_in as start_session
+from .catalog import retailers_for, search
 from .objects import (
     AccountObject,
     AddressObject,
@@ -26,117 +32,56 @@ from .objects import (
     SessionObject,
     StoreObject,
     address_object,
+    cart_object,
     choice_object,
+    default_address,
+    issue_object,
     item_object,
+    membership_object,
     order_item_object,
+    order_object,
+    order_summaries,
+    window_object,
 )
 from .rules import (
-    add_order_line,
-    address_snapshot,
-    benefits_active,
-    book_window,
+    MAX_INSTRUCTIONS,
     bookable_window,
-    cart_lines,
-    cart_object,
-    cart_of,
-    cart_subtotal,
-    check_orderable,
-    check_replacement_args,
-    default_address,
-    delivery_address,
-    dollars,
-    grant_credits,
-    issue_object,
+    deliverable,
     item,
-    line_charge,
-    membership_object,
     membership_of,
-    order_object,
-    own_address,
-    own_order,
     parse_time,
-    release_window,
-    replacement_choice,
-    reprice,
-    require_placed,
-    service_fee,
-    signed_in,
     store,
-    window_fee,
-    window_object,
-    within,
+    tip_problem,
 )
-from .schema import (
-    addresses,
-    cart_items,
-    carts,
-    memberships,
-    order_issues,
-    order_items,
-    orders,
-    service_options,
-    sessions,
-    store_items,
-    stores,
-    users,
-)
+from .schema import addresses, carts, orders, service_options, stores
 
 ReplacementPolicy = Literal["shoppers_choice", "users_choice", "no_replacements"]
 FulfillmentType = Literal["delivery", "pickup"]
 IssueType = Literal["missing", "wrong_item", "damaged", "poor_replacement"]
 OrderStatus = Literal["placed", "shopping", "delivering", "delivered", "ready_for_pickup", "picked_up", "canceled"]
-ACTIVE_STATUSES = ("placed", "shopping", "delivering", "ready_for_pickup")
-PLAN_FEES = {"monthly": (999, 30), "annual": (9900, 365)}  # cents, days
-TRIAL_DAYS = 14
-TIP_HOURS = 24  # tips can change until 24 hours after delivery
-ISSUE_HOURS = 96  # problems can be self-reported up to 4 days after delivery or pickup
-MAX_INSTRUCTIONS = 250
-POSTAL_CODE = re.compile(r"^\d{5}$")
-STATE = re.compile(r"^[A-Z]{2}$")
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def _check_text(value: str | None, name: str) -> None:
-    if value is not None and len(value) > MAX_INSTRUCTIONS:
-        raise InvalidRequest(f"{name} can be at most {MAX_INSTRUCTIONS} characters.")
-
-
-def _check_tip(tip_cents: int, fulfillment_type: str) -> None:
-    if tip_cents < 0:
-        raise InvalidRequest("tip_cents can't be negative.")
-    if tip_cents and fulfillment_type == "pickup":
-        raise InvalidRequest("Tips are only for delivery orders.")
-
-
-def _order_line(db: Database, order_id: str, item_id: str) -> dict:
-    """The line of an order holding an item."""
-    found = db.find(order_items, order_id=order_id, item_id=item_id)
-    if not found:
-        raise NotFound(f"Item '{item_id}' is not in order {order_id}")
-    return found[0]
-
-
-def _folded(text: str) -> str:
-    """Text for matching searches: lower case, accents dropped (Häagen-Dazs matches haagen-dazs)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+PostalCode = Annotated[str, Field(pattern=r"^\s*\d{5}\s*$"), ErrorText("must be a 5-digit ZIP code.")]
+StateCode = Annotated[str, Field(pattern=r"^\s*[A-Za-z]{2}\s*$"), ErrorText("must be a two-letter code like CA.")]
+Required = Annotated[str, Field(min_length=1, pattern=r"\S"), ErrorText("is required.")]
+Notes = Annotated[str, Field(max_length=MAX_INSTRUCTIONS), ErrorText(f"can be at most {MAX_INSTRUCTIONS} characters.")]
+Quantity = Annotated[int, Field(ge=0), ErrorText("can't be negative.")]
+IssueQuantity = Annotated[int, Field(ge=1), ErrorText("must be at least 1.")]
+Tip = Annotated[int, Field(ge=0), ErrorText("can't be negative (cents).")]
+OrderPageSize = page_size(50)
+LocalDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$"), ErrorText("must look like 2025-06-13.")]
 
 
 # ---------------------------------------------------------------- what only the customer does
 
 
 @tool(user_only=True)
-def sign_in(db: Database, email: str) -> SessionObject:
+def sign_in(db: Database, email: NonBlankText) -> SessionObject:
     """(User only) The customer signs in to their Instacart account; the password never reaches the assistant.
 
     Args:
         email: The account's email address.
     """
-    found = db.find(users, email=email.strip().lower())
-    if not found:
-        raise NotFound("We couldn't find an Instacart account with that email and password.")
-    db.start_session(sessions, user_id=found[0]["id"])
-    return SessionObject(user_id=found[0]["id"], first_name=found[0]["first_name"], email=found[0]["email"])
+    user = start_session(db, email)
+    return SessionObject(user_id=user["id"], first_name=user["first_name"], email=user["email"])
 
 
 @tool(user_only=True)
@@ -148,19 +93,7 @@ def review_replacement(db: Database, item_name: str, approve: bool = True) -> Or
         item_name: The name of the item the customer ordered, as the app shows it.
         approve: true to keep the replacement, false to reject it and get a refund.
     """
-    user = signed_in(db)
-    for order in db.find(orders, user_id=user["id"], status="shopping"):
-        for line in db.find(order_items, order_id=order["id"], replacement_status="pending_approval"):
-            if line["name"].casefold() == item_name.strip().casefold():
-                changes = (
-                    {"replacement_status": "approved"}
-                    if approve
-                    else {"replacement_status": "rejected", "status": "refunded"}
-                )
-                updated = db.update(order_items, line["id"], **changes)
-                reprice(db, order)
-                return order_item_object(updated)
-    raise NotFound(f"No replacement for '{item_name}' is waiting for your approval")
+    return order_item_object(order_changes.review(db, signed_in(db), item_name, approve))
 
 
 # ---------------------------------------------------------------- account, addresses, Instacart+
@@ -171,16 +104,12 @@ def get_account(db: Database) -> AccountObject:
     """Get the signed-in customer's account: contact details, Instacart credit balance, default address and
     Instacart+ membership."""
     user = signed_in(db)
-    membership = membership_of(db, user["id"])
+    row = membership_of(db, user["id"])
     return AccountObject(
         user_id=user["id"],
-        first_name=user["first_name"],
-        last_name=user["last_name"],
-        email=user["email"],
-        phone=user["phone"],
-        credit_balance_cents=user["credit_balance_cents"],
+        **{k: user[k] for k in ("first_name", "last_name", "email", "phone", "credit_balance_cents")},
         default_address=default_address(db, user["id"]),
-        instacart_plus=membership_object(db, membership) if membership else None,
+        instacart_plus=membership_object(db, row) if row else None,
     )
 
 
@@ -195,13 +124,13 @@ def list_addresses(db: Database) -> list[AddressObject]:
 @tool()
 def save_address(
     db: Database,
-    street: str,
-    city: str,
-    state: str,
-    postal_code: str,
+    street: Required,
+    city: Required,
+    state: StateCode,
+    postal_code: PostalCode,
     apartment: str | None = None,
     label: str | None = None,
-    delivery_instructions: str | None = None,
+    delivery_instructions: Notes | None = None,
     make_default: bool = False,
 ) -> AddressObject:
     """Save a new delivery address to the account (the first one saved becomes the default).
@@ -216,41 +145,16 @@ def save_address(
         delivery_instructions: Notes for the driver, e.g. a gate code (at most 250 characters).
         make_default: true to make it the default address.
     """
-    user = signed_in(db)
-    if not street.strip() or not city.strip():
-        raise InvalidRequest("street and city are required.")
-    if not STATE.match(state.strip().upper()):
-        raise InvalidRequest("state must be a two-letter code like CA.")
-    if not POSTAL_CODE.match(postal_code.strip()):
-        raise InvalidRequest("postal_code must be a 5-digit ZIP code.")
-    _check_text(delivery_instructions, "delivery_instructions")
-    saved = db.find(addresses, user_id=user["id"])
-    for row in saved:
-        if (row["street"].casefold(), (row["apartment"] or "").casefold(), row["postal_code"]) == (
-            street.strip().casefold(),
-            (apartment or "").strip().casefold(),
-            postal_code.strip(),
-        ):
-            raise Conflict(f"This address is already saved as '{row['label'] or row['street']}'.")
-    default = make_default or not saved
-    if default:
-        for row in saved:
-            db.update(addresses, row["id"], is_default=False)
-    row = db.insert(
-        addresses,
-        id=db.new_id(addresses, "addr_"),
-        user_id=user["id"],
-        label=label,
-        street=street.strip(),
-        apartment=apartment.strip() if apartment else None,
-        city=city.strip(),
-        state=state.strip().upper(),
-        postal_code=postal_code.strip(),
-        delivery_instructions=delivery_instructions,
-        is_default=default,
-        created_at=db.now_iso(),
-    )
-    return address_object(row)
+    fields = {
+        "label": label,
+        "street": street.strip(),
+        "apartment": apartment.strip() if apartment else None,
+        "city": city.strip(),
+        "state": state.strip().upper(),
+        "postal_code": postal_code.strip(),
+        "delivery_instructions": delivery_instructions,
+    }
+    return address_object(address_book.save(db, signed_in(db), fields, make_default))
 
 
 @tool()
@@ -260,14 +164,7 @@ def delete_address(db: Database, address_id: str) -> AddressObject:
     Args:
         address_id: The address's ID (addr_...), from list_addresses.
     """
-    user = signed_in(db)
-    address = own_address(db, user, address_id)
-    if address["is_default"]:
-        raise Conflict("This is your default address; make another address your default first.")
-    upcoming = [o for o in db.find(orders, user_id=user["id"], address_id=address_id) if o["status"] in ACTIVE_STATUSES]
-    if upcoming:
-        raise Conflict(f"Order {upcoming[0]['id']} is being delivered to this address; it can't be deleted yet.")
-    return address_object(db.delete(addresses, address_id))
+    return address_object(address_book.delete(db, signed_in(db), address_id))
 
 
 @tool()
@@ -283,43 +180,9 @@ def update_instacart_plus(
         plan: monthly or annual; required to join unless renewal is only being turned back on.
     """
     user = signed_in(db)
-    row = membership_of(db, user["id"])
-    active = benefits_active(db, row)
     if action == "cancel":
-        if not active or not row["auto_renew"]:
-            raise Conflict("You don't have an Instacart+ membership that renews.")
-        return membership_object(
-            db, db.update(memberships, row["id"], status="canceled", auto_renew=False, updated_at=db.now_iso())
-        )
-    if active and row["auto_renew"]:
-        raise Conflict("You're already an Instacart+ member.")
-    if active:
-        if plan is not None and plan != row["plan"]:
-            raise InvalidRequest(
-                f"Your {row['plan']} plan resumes as it was; change plans after {row['current_period_end']}."
-            )
-        status = "active" if row["fee_paid_cents"] else "trialing"
-        return membership_object(
-            db, db.update(memberships, row["id"], status=status, auto_renew=True, updated_at=db.now_iso())
-        )
-    if plan is None:
-        raise InvalidRequest("Choose a plan to join Instacart+: monthly or annual.")
-    trial = not (row and row["trial_used"])
-    fee, days = (0, TRIAL_DAYS) if trial else PLAN_FEES[plan]
-    values = {
-        "plan": plan,
-        "status": "trialing" if trial else "active",
-        "auto_renew": True,
-        "trial_used": True,
-        "current_period_end": (db.now() + timedelta(days=days)).strftime("%Y-%m-%d"),
-        "fee_paid_cents": fee,
-        "updated_at": db.now_iso(),
-    }
-    if row is None:
-        row = db.insert(memberships, id=db.new_id(memberships, "mbr_"), user_id=user["id"], **values)
-    else:
-        row = db.update(memberships, row["id"], **values)
-    return membership_object(db, row)
+        return membership_object(db, membership.cancel(db, membership_of(db, user["id"])))
+    return membership_object(db, membership.join(db, user, plan))
 
 
 # ---------------------------------------------------------------- retailers and catalogs
@@ -327,7 +190,7 @@ def update_instacart_plus(
 
 @tool(read_only=True)
 def list_retailers(
-    db: Database, postal_code: str, fulfillment_type: FulfillmentType | None = None
+    db: Database, postal_code: PostalCode, fulfillment_type: FulfillmentType | None = None
 ) -> list[StoreObject]:
     """List the retailers' stores that serve a ZIP code, with whether each delivers there or offers pickup and its
     order minimum.
@@ -337,17 +200,7 @@ def list_retailers(
         fulfillment_type: Only stores offering delivery to it, or pickup near it.
     """
     signed_in(db)
-    if not POSTAL_CODE.match(postal_code.strip()):
-        raise InvalidRequest("postal_code must be a 5-digit ZIP code.")
-    found = []
-    for row in db.find(stores, order_by=[stores.c.name]):
-        if postal_code.strip() not in row["delivery_postal_codes"]:
-            continue
-        shop = store(db, row["location_code"])
-        if fulfillment_type and not shop[f"{fulfillment_type}_available"]:
-            continue
-        found.append(StoreObject(**{k: shop[k] for k in StoreObject.model_fields}))
-    return found
+    return retailers_for(db, postal_code.strip(), fulfillment_type)
 
 
 @tool(read_only=True)
@@ -357,7 +210,7 @@ def search_items(
     query: str,
     category: str | None = None,
     in_stock_only: bool = False,
-    page_size: int = 20,
+    page_size: PageSize = 20,
     cursor: str | None = None,
 ) -> Page[ItemObject]:
     """Search one store's catalog by name, brand or aisle; results show size, price, stock level and purchase
@@ -373,20 +226,10 @@ def search_items(
     """
     signed_in(db)
     db.get(stores, location_code, "Store")
-    words = _folded(query).split()
-    phrase = " ".join(words)
-    matches = []
-    for row in db.find(store_items, location_code=location_code, order_by=[store_items.c.name]):
-        text = _folded(f"{row['name']} {row['brand'] or ''} {row['category']}")
-        if not all(w in text for w in words):
-            continue
-        if category is not None and row["category"].casefold() != category.strip().casefold():
-            continue
-        if in_stock_only and row["stock_level"] == "out_of_stock":
-            continue
-        matches.append(row)
-    matches.sort(key=lambda r: phrase not in _folded(r["name"]))
-    return paginate([item_object(r) for r in matches], page_size, cursor)
+    page = paginate(search(db, location_code, query, category, in_stock_only), page_size, cursor)
+    return Page[ItemObject](
+        results=[item_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 # ---------------------------------------------------------------- carts
@@ -400,7 +243,9 @@ def list_carts(db: Database) -> list[CartObject]:
 
 
 @tool()
-def update_cart(db: Database, item_id: str, quantity: int, special_instructions: str | None = None) -> CartObject:
+def update_cart(
+    db: Database, item_id: str, quantity: Quantity, special_instructions: Notes | None = None
+) -> CartObject:
     """Set how many of an item are in the cart of its store (adding it if needed; 0 removes it). New items get
     the shoppers_choice (best match) replacement preference.
 
@@ -410,46 +255,7 @@ def update_cart(db: Database, item_id: str, quantity: int, special_instructions:
         special_instructions: A note for the shopper about this item, e.g. "Green bananas please".
     """
     user = signed_in(db)
-    product = item(db, item_id)
-    _check_text(special_instructions, "special_instructions")
-    if quantity < 0:
-        raise InvalidRequest("quantity can't be negative.")
-    cart = cart_of(db, user["id"], product["location_code"])
-    found = db.find(cart_items, cart_id=cart["id"], item_id=item_id) if cart else []
-    line = found[0] if found else None
-    if quantity == 0:
-        if line is None:
-            raise NotFound(f"{product['name']} is not in your cart")
-        db.delete(cart_items, line["id"])
-        if not db.find(cart_items, cart_id=cart["id"]):
-            db.delete(carts, cart["id"])
-        return cart_object(db, cart)
-    check_orderable(product, quantity)
-    if cart is None:
-        cart = db.insert(
-            carts,
-            id=db.new_id(carts, "cart_"),
-            user_id=user["id"],
-            location_code=product["location_code"],
-            updated_at=db.now_iso(),
-        )
-    else:
-        db.update(carts, cart["id"], updated_at=db.now_iso())
-    note = {"special_instructions": special_instructions} if special_instructions is not None else {}
-    if line is None:
-        db.insert(
-            cart_items,
-            id=db.new_id(cart_items, "cli_"),
-            cart_id=cart["id"],
-            item_id=item_id,
-            quantity=quantity,
-            replacement_policy="shoppers_choice",
-            replacement_item_id=None,
-            special_instructions=special_instructions,
-            added_at=db.now_iso(),
-        )
-    else:
-        db.update(cart_items, line["id"], quantity=quantity, **note)
+    cart = checkout.set_quantity(db, user, item(db, item_id), quantity, special_instructions)
     return cart_object(db, cart)
 
 
@@ -473,19 +279,7 @@ def set_replacement_preference(
     """
     user = signed_in(db)
     product = item(db, item_id)
-    check_replacement_args(replacement_policy, replacement_item_id)
-    pick = replacement_choice(db, product, replacement_item_id) if replacement_item_id else None
-    if order_id is None:
-        cart = cart_of(db, user["id"], product["location_code"])
-        lines = db.find(cart_items, cart_id=cart["id"], item_id=item_id) if cart else []
-        if not lines:
-            raise NotFound(f"{product['name']} is not in your cart")
-        table, key = cart_items, lines[0]["id"]
-    else:
-        order = own_order(db, user, order_id)
-        require_placed(order, "change replacement preferences")
-        table, key = order_items, _order_line(db, order_id, item_id)["id"]
-    db.update(table, key, replacement_policy=replacement_policy, replacement_item_id=replacement_item_id)
+    pick = checkout.set_preference(db, user, product, replacement_policy, replacement_item_id, order_id)
     return ReplacementPreference(
         item_id=item_id,
         name=product["name"],
@@ -500,7 +294,7 @@ def set_replacement_preference(
 
 @tool(read_only=True)
 def list_service_options(
-    db: Database, location_code: str, fulfillment_type: FulfillmentType = "delivery", date: str | None = None
+    db: Database, location_code: str, fulfillment_type: FulfillmentType = "delivery", date: LocalDate | None = None
 ) -> list[ServiceOptionObject]:
     """List a store's upcoming delivery or pickup windows with their fees and whether each can still be booked
     (full windows and windows that already started can't).
@@ -514,18 +308,17 @@ def list_service_options(
     shop = store(db, location_code)
     if not shop[f"{fulfillment_type}_available"]:
         raise Conflict(f"{shop['name']} doesn't offer {fulfillment_type}.")
-    if date is not None and not DATE.match(date):
-        raise InvalidRequest("date must look like 2025-06-13.")
     rows = db.find(
         service_options,
         location_code=location_code,
         fulfillment_type=fulfillment_type,
         order_by=[service_options.c.start_at],
     )
+    now = db.now()
     return [
         window_object(db, r)
         for r in rows
-        if (date is None or r["start_at"].startswith(date)) and parse_time(r["end_at"]) > db.now()
+        if (date is None or r["start_at"].startswith(date)) and parse_time(r["end_at"]) > now
     ]
 
 
@@ -535,8 +328,8 @@ def place_order(
     location_code: str,
     service_option_id: int,
     address_id: str | None = None,
-    tip_cents: int = 0,
-    delivery_instructions: str | None = None,
+    tip_cents: Tip = 0,
+    delivery_instructions: Notes | None = None,
 ) -> OrderObject:
     """Check out the cart of a store for a delivery or pickup window. The cart must reach the store's order
     minimum and hold nothing out of stock. Fees: the window's fee (waived for Instacart+ members on orders of $35
@@ -551,79 +344,17 @@ def place_order(
     """
     user = signed_in(db)
     shop = store(db, location_code)
-    cart = cart_of(db, user["id"], location_code)
-    lines = cart_lines(db, cart["id"]) if cart else []
-    if not lines:
-        raise Conflict(f"Your {shop['name']} cart is empty.")
+    lines = checkout.cart_to_check_out(db, user, shop)
     window = bookable_window(db, service_option_id, location_code)
     delivery = window["fulfillment_type"] == "delivery"
-    _check_tip(tip_cents, window["fulfillment_type"])
-    _check_text(delivery_instructions, "delivery_instructions")
+    if problem := tip_problem(tip_cents, window["fulfillment_type"]):
+        raise problem
     if delivery and address_id is None:
         raise InvalidRequest("address_id is required for delivery.")
     if not delivery and (address_id is not None or delivery_instructions is not None):
         raise InvalidRequest("Pickup orders take no delivery address or instructions.")
-    address = delivery_address(db, user, shop, address_id) if delivery else None
-    missing = [
-        f"{line['item']['name']} ({line['item']['size']})"
-        for line in lines
-        if line["item"]["stock_level"] == "out_of_stock"
-    ]
-    if missing:
-        raise Conflict(f"Out of stock: {', '.join(missing)}. Remove them from your cart before checking out.")
-    subtotal = cart_subtotal(lines)
-    if subtotal < shop["order_minimum_cents"]:
-        raise Conflict(
-            f"Add {dollars(shop['order_minimum_cents'] - subtotal)} more to reach the "
-            f"{dollars(shop['order_minimum_cents'])} order minimum at {shop['retailer_name']}."
-        )
-    fee = window_fee(db, user["id"], window, subtotal)
-    before_tip = subtotal + fee + window["express_fee_cents"] + service_fee(subtotal)
-    credits = min(user["credit_balance_cents"], before_tip)
-    order_id = db.new_id(orders, "583190", width=4)
-    order = db.insert(
-        orders,
-        id=order_id,
-        user_id=user["id"],
-        location_code=location_code,
-        fulfillment_type=window["fulfillment_type"],
-        status="placed",
-        service_option_id=window["id"],
-        window_start_at=window["start_at"],
-        window_end_at=window["end_at"],
-        address_id=address_id,
-        address=address_snapshot(address) if address else None,
-        delivery_instructions=delivery_instructions
-        if delivery_instructions is not None or not address
-        else address["delivery_instructions"],
-        shopper_name=None,
-        subtotal_cents=subtotal,
-        delivery_fee_cents=fee,
-        express_fee_cents=window["express_fee_cents"],
-        service_fee_cents=service_fee(subtotal),
-        tip_cents=tip_cents,
-        credits_applied_cents=credits,
-        total_cents=before_tip + tip_cents - credits,
-        refunded_cents=0,
-        created_at=db.now_iso(),
-        completed_at=None,
-        canceled_at=None,
-    )
-    for number, line in enumerate(lines, start=1):
-        add_order_line(
-            db,
-            order_id,
-            number,
-            line["item"],
-            line["quantity"],
-            line["replacement_policy"],
-            line["replacement_item_id"],
-            line["special_instructions"],
-        )
-        db.delete(cart_items, line["id"])
-    db.delete(carts, cart["id"])
-    grant_credits(db, user, -credits, "applied_to_order", order_id)
-    book_window(db, window)
+    address = deliverable(shop, own_address(db, user, address_id)) if delivery and address_id else None
+    order = checkout.place(db, user, shop, lines, window, address, tip_cents, delivery_instructions)
     return order_object(db, order)
 
 
@@ -632,7 +363,7 @@ def place_order(
 
 @tool(read_only=True)
 def list_orders(
-    db: Database, status: OrderStatus | None = None, page_size: int = 10, cursor: str | None = None
+    db: Database, status: OrderStatus | None = None, page_size: OrderPageSize = 10, cursor: str | None = None
 ) -> Page[OrderSummary]:
     """List the customer's orders, newest first.
 
@@ -642,18 +373,11 @@ def list_orders(
         cursor: The next_cursor of the previous page.
     """
     user = signed_in(db)
-    equals = {"status": status} if status else {}
-    rows = db.find(orders, user_id=user["id"], order_by=[orders.c.created_at.desc()], **equals)
-    names = {s["location_code"]: s["name"] for s in db.find(stores)}
-    summaries = [
-        OrderSummary(
-            **{k: r[k] for k in OrderSummary.model_fields if k not in ("store_name", "item_count")},
-            store_name=names[r["location_code"]],
-            item_count=sum(line["quantity"] for line in db.find(order_items, order_id=r["id"])),
-        )
-        for r in rows
-    ]
-    return paginate(summaries, page_size, cursor, max_page_size=50)
+    rows = db.find(orders, user_id=user["id"], order_by=[orders.c.created_at.desc()], **given(status=status))
+    page = paginate(rows, page_size, cursor, max_page_size=50)
+    return Page[OrderSummary](
+        results=order_summaries(db, page.results), next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
@@ -672,8 +396,8 @@ def update_order(
     order_id: str,
     service_option_id: int | None = None,
     address_id: str | None = None,
-    delivery_instructions: str | None = None,
-    tip_cents: int | None = None,
+    delivery_instructions: Notes | None = None,
+    tip_cents: Tip | None = None,
 ) -> OrderObject:
     """Change an order: its window, delivery address or instructions until the shopper starts shopping; the tip
     of a delivery order until 24 hours after it was delivered. Fees are recomputed for a new window.
@@ -688,49 +412,12 @@ def update_order(
     """
     user = signed_in(db)
     order = own_order(db, user, order_id)
-    if order["status"] == "canceled":
-        raise Conflict(f"Order {order_id} was canceled.")
-    if service_option_id is None and address_id is None and delivery_instructions is None and tip_cents is None:
-        raise InvalidRequest("Nothing to update: give a window, address, instructions or tip.")
-    changes: dict = {}
-    window = None
-    if service_option_id is not None or address_id is not None or delivery_instructions is not None:
-        require_placed(order, "change its window, address or instructions")
-        _check_text(delivery_instructions, "delivery_instructions")
-    if service_option_id is not None:
-        if service_option_id == order["service_option_id"]:
-            raise InvalidRequest(f"Order {order_id} is already booked in that window.")
-        window = bookable_window(db, service_option_id, order["location_code"])
-        if window["fulfillment_type"] != order["fulfillment_type"]:
-            raise InvalidRequest(
-                f"This is a {order['fulfillment_type']} order; pick a {order['fulfillment_type']} window."
-            )
-        release_window(db, order["service_option_id"])
-        book_window(db, window)
-    if (address_id is not None or delivery_instructions is not None) and order["fulfillment_type"] != "delivery":
-        raise InvalidRequest("Pickup orders take no delivery address or instructions.")
-    if address_id is not None:
-        address = delivery_address(db, user, store(db, order["location_code"]), address_id)
-        changes.update(
-            address_id=address_id,
-            address=address_snapshot(address),
-            delivery_instructions=address["delivery_instructions"],
-        )
-    if delivery_instructions is not None:
-        changes["delivery_instructions"] = delivery_instructions
-    if tip_cents is not None:
-        _check_tip(tip_cents, order["fulfillment_type"])
-        if order["completed_at"] is not None and not within(db, order["completed_at"], TIP_HOURS):
-            raise Conflict("Tips can only be changed until 24 hours after delivery.")
-        changes.update(tip_cents=tip_cents, total_cents=order["total_cents"] + tip_cents - order["tip_cents"])
-    order = db.update(orders, order_id, **changes) if changes else order
-    if order["status"] == "placed":
-        order = reprice(db, order, window or db.get(service_options, order["service_option_id"], "Service option"))
-    return order_object(db, order)
+    changed = order_changes.change(db, user, order, service_option_id, address_id, delivery_instructions, tip_cents)
+    return order_object(db, changed)
 
 
 @tool()
-def edit_order_item(db: Database, order_id: str, item_id: str, quantity: int) -> OrderObject:
+def edit_order_item(db: Database, order_id: str, item_id: str, quantity: Quantity) -> OrderObject:
     """Add an item of the same store to an order, change its quantity, or remove it (0), until the shopper starts
     shopping. The order must stay at or above the store's minimum; fees are recomputed.
 
@@ -741,34 +428,7 @@ def edit_order_item(db: Database, order_id: str, item_id: str, quantity: int) ->
     """
     user = signed_in(db)
     order = own_order(db, user, order_id)
-    require_placed(order, "edit its items")
-    product = item(db, item_id)
-    if product["location_code"] != order["location_code"]:
-        raise InvalidRequest(f"{product['name']} is from another store than order {order_id}.")
-    lines = db.find(order_items, order_id=order_id, order_by=[order_items.c.line_num])
-    line = next((r for r in lines if r["item_id"] == item_id), None)
-    if quantity < 0:
-        raise InvalidRequest("quantity can't be negative.")
-    if quantity == 0:
-        if line is None:
-            raise NotFound(f"Item '{item_id}' is not in order {order_id}")
-        if len(lines) == 1:
-            raise Conflict("That's the last item in the order; cancel the order instead.")
-        db.delete(order_items, line["id"])
-    elif line is None:
-        check_orderable(product, quantity)
-        add_order_line(db, order_id, lines[-1]["line_num"] + 1, product, quantity)
-    else:
-        if quantity > line["quantity"]:
-            check_orderable(product, quantity)
-        db.update(order_items, line["id"], quantity=quantity)
-    shop = store(db, order["location_code"])
-    order = reprice(db, order, db.get(service_options, order["service_option_id"], "Service option"))
-    if order["subtotal_cents"] < shop["order_minimum_cents"]:
-        raise Conflict(
-            f"The order would fall below the {dollars(shop['order_minimum_cents'])} minimum at {shop['retailer_name']}."
-        )
-    return order_object(db, order)
+    return order_object(db, order_changes.edit_item(db, order, item(db, item_id), quantity))
 
 
 @tool()
@@ -779,13 +439,7 @@ def cancel_order(db: Database, order_id: str) -> OrderObject:
         order_id: The order number.
     """
     user = signed_in(db)
-    order = own_order(db, user, order_id)
-    require_placed(order, "cancel it")
-    release_window(db, order["service_option_id"])
-    grant_credits(db, user, order["credits_applied_cents"], "returned_from_order", order_id)
-    return order_object(
-        db, db.update(orders, order_id, status="canceled", credits_applied_cents=0, canceled_at=db.now_iso())
-    )
+    return order_object(db, order_changes.cancel(db, user, own_order(db, user, order_id)))
 
 
 @tool()
@@ -795,7 +449,7 @@ def report_order_issue(
     item_id: str,
     issue_type: IssueType,
     resolution: Literal["credit", "refund"] = "credit",
-    quantity: int | None = None,
+    quantity: IssueQuantity | None = None,
 ) -> IssueObject:
     """Report a problem with an item of a delivered or picked-up order, up to 4 days after, and get Instacart
     credits (added to the balance) or a refund to the original payment method for what was paid for it.
@@ -809,37 +463,5 @@ def report_order_issue(
     """
     user = signed_in(db)
     order = own_order(db, user, order_id)
-    if order["status"] not in ("delivered", "picked_up"):
-        raise Conflict(f"Order {order_id} is {order['status']}; problems can be reported once it's delivered.")
-    if not within(db, order["completed_at"], ISSUE_HOURS):
-        raise PermissionDenied(
-            "It's been more than 4 days since this order arrived, so it can't be self-reported; "
-            "contact Instacart Customer Experience."
-        )
-    line = _order_line(db, order_id, item_id)
-    if line["status"] == "refunded":
-        raise Conflict(f"{line['name']} wasn't found by your shopper and was already refunded.")
-    if issue_type == "poor_replacement" and line["status"] != "replaced":
-        raise InvalidRequest(f"{line['name']} wasn't replaced; pick another issue type.")
-    if db.find(order_issues, order_item_id=line["id"]):
-        raise Conflict(f"A problem with {line['name']} was already reported on this order.")
-    count = line["quantity"] if quantity is None else quantity
-    if not 1 <= count <= line["quantity"]:
-        raise InvalidRequest(f"quantity must be between 1 and {line['quantity']}.")
-    amount = line_charge(line) // line["quantity"] * count
-    if resolution == "credit":
-        grant_credits(db, user, amount, "issue_credit", order_id)
-    else:
-        db.update(orders, order_id, refunded_cents=order["refunded_cents"] + amount)
-    row = db.insert(
-        order_issues,
-        id=db.new_id(order_issues, "iss_"),
-        order_id=order_id,
-        order_item_id=line["id"],
-        issue_type=issue_type,
-        quantity=count,
-        resolution=resolution,
-        amount_cents=amount,
-        created_at=db.now_iso(),
-    )
+    row, line = order_changes.report(db, user, order, item_id, issue_type, resolution, quantity)
     return issue_object(row, line)

@@ -154,7 +154,7 @@ def test_search_pages_nearest_first_and_filters(session):
     assert "Tartine Bakery" not in {s["name"] for s in open_now} and all(s["is_open"] for s in open_now)
     dashpass = ok(session, "search_stores", {"dashpass_only": True, "page_size": 50})["results"]
     assert dashpass and all(s["dashpass_eligible"] for s in dashpass)
-    fails(session, "search_stores", {"page_size": 51}, "InvalidRequest", "page_size")
+    fails(session, "search_stores", {"page_size": 51}, "invalid_arguments", "page_size")
 
 
 def test_hours_split_overnight_and_round_the_clock(session):
@@ -230,8 +230,8 @@ def test_extras_rules_when_adding_to_the_cart(session):
         session,
         "add_to_cart",
         {"item_id": agua, "option_ids": options(agua, "Jamaica"), "quantity": 21},
-        "InvalidRequest",
-        "quantity",
+        "invalid_arguments",
+        "quantity: must be between 1 and 20",
     )
 
 
@@ -249,8 +249,16 @@ def test_same_line_adds_up_and_options_price_the_line(session):
         session,
         "add_to_cart",
         {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 20, "special_instructions": "x" * 201},
+        "invalid_arguments",
+        "special_instructions: can be at most 200 characters",
+    )
+    ok(session, "add_to_cart", {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 15})
+    fails(
+        session,
+        "add_to_cart",
+        {"item_id": item("La Taqueria", "Chips & Guacamole"), "quantity": 6},
         "InvalidRequest",
-        "at most 200",
+        "at most 20 of an item (this would make 21)",
     )
 
 
@@ -280,7 +288,13 @@ def test_update_cart_item_and_an_emptied_cart_goes_away(session):
         ok(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 3})["subtotal"]
         == cart["subtotal"] + 2 * 600
     )
-    fails(session, "update_cart_item", {"cart_item_id": ids["Ube Flan"], "quantity": 21}, "InvalidRequest", "quantity")
+    fails(
+        session,
+        "update_cart_item",
+        {"cart_item_id": ids["Ube Flan"], "quantity": 21},
+        "invalid_arguments",
+        "quantity: must be between 0 and 20",
+    )
     for line_id in ids.values():
         last = ok(session, "update_cart_item", {"cart_item_id": line_id, "quantity": 0})
     assert last == ok(session, "get_cart") and last["id"] is None and last["items"] == []
@@ -430,7 +444,13 @@ def test_closed_store_takes_scheduled_orders_inside_its_hours(session):
     fails(session, "place_order", {}, "Conflict", "Tartine Bakery is closed right now. It opens Sat at 8:00 AM")
     fails(session, "place_order", {"scheduled_time": "2025-06-14T07:30:00"}, "InvalidRequest", "closed at Sat 7:30 AM")
     fails(session, "place_order", {"scheduled_time": "2025-06-21T10:00:00"}, "InvalidRequest", "at most 7 days")
-    fails(session, "place_order", {"scheduled_time": "tomorrow"}, "InvalidRequest", "ISO 8601")
+    fails(
+        session,
+        "place_order",
+        {"scheduled_time": "tomorrow"},
+        "invalid_arguments",
+        "scheduled_time: must be an ISO 8601 time",
+    )
     placed = ok(session, "place_order", {"scheduled_time": "2025-06-14T09:30:00"})
     assert placed["scheduled_time"] == "2025-06-14T16:30:00Z" == placed["delivery"]["dropoff_time_estimated"]
     log_in(session, "Priya")
@@ -590,8 +610,8 @@ def test_drop_off_instructions_until_delivery_but_never_on_pickup(session):
         session,
         "update_order",
         {"order_id": zoe["id"], "dropoff_instructions": "x" * 501},
-        "InvalidRequest",
-        "at most 500",
+        "invalid_arguments",
+        "dropoff_instructions: can be at most 500 characters",
     )
     log_in(session, "Mei")
     pickup = next(
@@ -759,3 +779,91 @@ def test_order_history_pages_newest_first_and_filters_by_status(session):
     cancelled = ok(session, "list_orders", {"status": "cancelled", "page_size": 50})["results"]
     assert {o["id"] for o in cancelled} == {o["id"] for o in mine if o["status"] == "cancelled"} != set()
     fails(session, "list_orders", {"cursor": "abc"}, "InvalidRequest", "invalid cursor")
+
+
+# ---------------------------------------------------------------- bounds in the argument types (v2)
+
+
+def test_bounds_are_in_the_schema_with_doordash_wording(session):
+    tools = SPEC.tools
+    add_props = tools["add_to_cart"].input_schema["properties"]
+    assert (add_props["quantity"]["minimum"], add_props["quantity"]["maximum"]) == (1, 20)
+    assert tools["update_cart_item"].input_schema["properties"]["quantity"]["minimum"] == 0
+    assert tools["report_order_issue"].input_schema["properties"]["quantity"]["minimum"] == 1
+    assert tools["place_order"].input_schema["properties"]["tip"]["minimum"] == 0
+    assert tools["list_orders"].input_schema["properties"]["page_size"]["maximum"] == 50
+    address_props = tools["add_address"].input_schema["properties"]
+    assert address_props["dropoff_instructions"]["maxLength"] == 500 and address_props["street"]["maxLength"] == 100
+    assert address_props["zip_code"]["pattern"]
+    log_in(session, "Priya")
+    add(session, "La Taqueria", "Chips & Guacamole")
+    fails(session, "get_cart", {"tip": -100}, "invalid_arguments", "tip: can't be negative")
+    fails(session, "place_order", {"tip": -1}, "invalid_arguments", "tip: can't be negative")
+    fails(session, "list_orders", {"page_size": 0}, "invalid_arguments", "page_size")
+    fails(session, "add_address", {"street": "   ", "zip_code": "94110"}, "invalid_arguments", "street: required")
+    fails(session, "add_address", {"street": "1 Main St", "zip_code": "9411"}, "invalid_arguments", "five-digit ZIP")
+    fails(
+        session,
+        "add_address",
+        {"street": "1 Main St", "zip_code": "94110", "label": "x" * 41},
+        "invalid_arguments",
+        "label: can be at most 40 characters",
+    )
+    fails(session, "add_address", {"street": "1 Main St", "zip_code": "10001"}, "InvalidRequest", "doesn't deliver")
+    grace = order("Grace", "Roam Artisan Burgers")
+    log_in(session, "Grace")
+    args = {
+        "order_id": grace["id"],
+        "order_item_id": line(grace, "Sweet Potato Fries")["id"],
+        "issue_type": "missing_item",
+    }
+    fails(session, "report_order_issue", {**args, "quantity": 0}, "invalid_arguments", "quantity: must be at least 1")
+
+
+def test_trimmed_text_and_blank_optional_text_is_none(session):
+    log_in(session, "Jordan")
+    saved = ok(
+        session,
+        "add_address",
+        {
+            "street": "  77 Dow Pl ",
+            "zip_code": " 94107 ",
+            "subpremise": "  ",
+            "label": " Home ",
+            "dropoff_instructions": " Ring. ",
+        },
+    )
+    assert (saved["street"], saved["zip_code"], saved["subpremise"], saved["label"]) == (
+        "77 Dow Pl",
+        "94107",
+        None,
+        "Home",
+    )
+    assert saved["dropoff_instructions"] == "Ring." and saved["is_default"]
+    fails(session, "add_address", {"street": "77 dow pl", "zip_code": "94107"}, "Conflict", "already saved as Home")
+
+
+def test_scheduled_times_without_an_offset_are_the_stores_local_time(session):
+    log_in(session, "Priya")
+    add(session, "La Taqueria", "Chips & Guacamole")
+    local = quote(session, scheduled_time="2025-06-14T12:30:00")
+    zoned = quote(session, scheduled_time="2025-06-14T12:30:00-07:00")
+    utc = quote(session, scheduled_time="2025-06-14T19:30:00Z")
+    assert local["scheduled_time"] == zoned["scheduled_time"] == utc["scheduled_time"] == "2025-06-14T19:30:00Z"
+    fails(
+        session,
+        "get_cart",
+        {"scheduled_time": "2025-06-14"},
+        "invalid_arguments",
+        "scheduled_time: must be an ISO 8601",
+    )
+    fails(session, "get_cart", {"scheduled_time": "2025-06-14T25:00:00"}, "InvalidRequest", "scheduled_time")
+
+
+def test_search_matches_every_word_in_store_text_or_dishes(session):
+    log_in(session, "Omar")
+    fritter = ok(session, "search_stores", {"query": "FRITTER", "page_size": 50})["results"]
+    assert [s["name"] for s in fritter] == ["Bob's Donuts"]  # a dish only, in any case
+    both = ok(session, "search_stores", {"query": "donuts maple", "page_size": 50})["results"]
+    assert [s["name"] for s in both] == ["Bob's Donuts"]  # one word from the store, one from a dish
+    assert ok(session, "search_stores", {"query": "donuts sushi", "page_size": 50})["results"] == []

@@ -117,7 +117,7 @@ def test_retailers_serving_a_zip_code(session):
     assert {s["retailer_key"] for s in pickup} == {"safeway", "grocery-outlet", "mollie-stones", "petco"}
     costco = next(s for s in ok(session, "list_retailers", {"postal_code": "94110"}) if s["retailer_key"] == "costco")
     assert (costco["order_minimum_cents"], costco["pickup_available"]) == (3500, False)
-    fails(session, "list_retailers", {"postal_code": "9411"}, "InvalidRequest", "5-digit")
+    fails(session, "list_retailers", {"postal_code": "9411"}, "invalid_arguments", "postal_code: must be a 5-digit")
 
 
 def test_search_matches_every_word_ignores_accents_and_paginates(session):
@@ -138,7 +138,11 @@ def test_search_matches_every_word_ignores_accents_and_paginates(session):
     )
     assert len(first["results"]) + len(rest["results"]) == len(frozen) and rest["has_more"] is False
     fails(
-        session, "search_items", {"location_code": "1490", "query": "x", "page_size": 0}, "InvalidRequest", "page_size"
+        session,
+        "search_items",
+        {"location_code": "1490", "query": "x", "page_size": 0},
+        "invalid_arguments",
+        "page_size",
     )
     fails(session, "search_items", {"location_code": "0000", "query": "milk"}, "NotFound", "Store")
 
@@ -158,7 +162,13 @@ def test_update_cart_sets_quantities_and_removes_lines(session):
     assert ok(session, "update_cart", {"item_id": pizza["item_id"], "quantity": 0})["items"] == []
     assert cart(session, "0297") is None and not session.dump()["carts"].keys() - {c["id"] for c in SEED["carts"]}
     fails(session, "update_cart", {"item_id": pizza["item_id"], "quantity": 0}, "NotFound", "not in your cart")
-    fails(session, "update_cart", {"item_id": pizza["item_id"], "quantity": -1}, "InvalidRequest", "negative")
+    fails(
+        session,
+        "update_cart",
+        {"item_id": pizza["item_id"], "quantity": -1},
+        "invalid_arguments",
+        "quantity: can't be negative",
+    )
 
 
 def test_cart_refuses_out_of_stock_items_and_purchase_limits(session):
@@ -239,7 +249,13 @@ def test_windows_show_availability(session):
         "Conflict",
         "doesn't offer pickup",
     )
-    fails(session, "list_service_options", {"location_code": "1490", "date": "14/06/2025"}, "InvalidRequest", "date")
+    fails(
+        session,
+        "list_service_options",
+        {"location_code": "1490", "date": "14/06/2025"},
+        "invalid_arguments",
+        "date: must look like 2025-06-13",
+    )
 
 
 # ---------------------------------------------------------------- checkout
@@ -552,7 +568,13 @@ def test_tips_change_until_24_hours_after_delivery(session):
     shopping = order("hannah", "1490", "shopping")
     lowered = ok(session, "update_order", {"order_id": shopping["id"], "tip_cents": 300})
     assert lowered["total_cents"] == shopping["total_cents"] - 500
-    fails(session, "update_order", {"order_id": shopping["id"], "tip_cents": -1}, "InvalidRequest", "negative")
+    fails(
+        session,
+        "update_order",
+        {"order_id": shopping["id"], "tip_cents": -1},
+        "invalid_arguments",
+        "tip_cents: can't be negative",
+    )
     sign_in(session, "kevin")
     last_night = order("kevin", "0022", "delivered")
     assert ok(session, "update_order", {"order_id": last_night["id"], "tip_cents": 1500})["tip_cents"] == 1500
@@ -781,15 +803,15 @@ def test_saving_addresses(session):
         session,
         "save_address",
         {"street": "535 Mission St", "city": "San Francisco", "state": "California", "postal_code": "94105"},
-        "InvalidRequest",
-        "two-letter",
+        "invalid_arguments",
+        "state: must be a two-letter code",
     )
     fails(
         session,
         "save_address",
         {"street": "535 Mission St", "city": "San Francisco", "state": "CA", "postal_code": "941"},
-        "InvalidRequest",
-        "5-digit",
+        "invalid_arguments",
+        "postal_code: must be a 5-digit",
     )
     fails(
         session,
@@ -868,5 +890,61 @@ def test_order_history_is_newest_first_and_paginated(session):
     placed = ok(session, "list_orders", {"status": "placed"})["results"]
     assert [o["store_name"] for o in placed] == ["Costco - San Francisco"]
     assert placed[0]["item_count"] == 4
-    fails(session, "list_orders", {"page_size": 51}, "InvalidRequest", "page_size")
+    fails(session, "list_orders", {"page_size": 51}, "invalid_arguments", "page_size")
     fails(session, "get_order", {"order_id": order("zoe", "0022", "placed")["id"]}, "NotFound", "Order")
+
+
+# ---------------------------------------------------------------- bounds in the argument types (v2)
+
+
+def test_bounds_are_in_the_schema_with_instacart_wording(session):
+    tools = SPEC.tools
+    address_props = tools["save_address"].input_schema["properties"]
+    assert address_props["postal_code"]["pattern"] and address_props["state"]["pattern"]
+    assert address_props["street"]["minLength"] == 1
+    assert tools["update_cart"].input_schema["properties"]["quantity"]["minimum"] == 0
+    assert tools["place_order"].input_schema["properties"]["tip_cents"]["minimum"] == 0
+    assert tools["search_items"].input_schema["properties"]["page_size"]["maximum"] == 100
+    assert tools["list_orders"].input_schema["properties"]["page_size"]["maximum"] == 50
+    sign_in(session, "aisha")
+    base = {"city": "San Francisco", "state": "CA", "postal_code": "94110"}
+    fails(session, "save_address", {**base, "street": "   "}, "invalid_arguments", "street: is required")
+    fails(
+        session, "save_address", {**base, "street": "1 Main St", "city": ""}, "invalid_arguments", "city: is required"
+    )
+    fails(
+        session,
+        "save_address",
+        {**base, "street": "1 Main St", "delivery_instructions": "x" * 251},
+        "invalid_arguments",
+        "delivery_instructions: can be at most 250 characters",
+    )
+    saved = ok(session, "save_address", {**base, "street": " 1 Main St ", "state": " ca ", "postal_code": " 94110 "})
+    assert (saved["street"], saved["state"], saved["postal_code"]) == ("1 Main St", "CA", "94110")
+    turkey = item("2606", "Oven Roasted Turkey Breast")["item_id"]
+    fails(
+        session,
+        "update_cart",
+        {"item_id": turkey, "quantity": 1, "special_instructions": "x" * 251},
+        "invalid_arguments",
+        "special_instructions: can be at most 250 characters",
+    )
+    safeway = order("olivia", "1490", "delivered")
+    args = {"order_id": safeway["id"], "item_id": item("1490", "Sourdough Round")["item_id"], "issue_type": "damaged"}
+    fails(session, "report_order_issue", args, "NotFound", "not found")  # another customer's order
+    sign_in(session, "olivia")
+    fails(session, "report_order_issue", {**args, "quantity": 0}, "invalid_arguments", "quantity: must be at least 1")
+    fails(session, "report_order_issue", {**args, "quantity": 2}, "InvalidRequest", "between 1 and 1")
+
+
+def test_order_history_summaries_count_items_per_page(session):
+    sign_in(session, "olivia")
+    first = ok(session, "list_orders", {"page_size": 2})
+    rest = ok(session, "list_orders", {"page_size": 50, "cursor": first["next_cursor"]})
+    everything = first["results"] + rest["results"]
+    mine = [o for o in SEED["orders"] if o["user_id"] == USERS["olivia"]["id"]]
+    assert len(everything) == len(mine) and first["has_more"] and not rest["has_more"]
+    for summary in everything:
+        lines = [i for i in SEED["order_items"] if i["order_id"] == summary["id"]]
+        assert summary["item_count"] == sum(i["quantity"] for i in lines)
+        assert summary["store_name"].startswith(("Safeway", "Costco"))
