@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from envfactory_gym import Database, Page
 
+from .rules import LIBRARY
 from .schema import albums, artists, playlist_items, tracks, users
 from .uris import uri
 
@@ -357,3 +358,55 @@ class Catalog:
 
     def device(self, row: dict[str, Any]) -> DeviceObject:
         return DeviceObject(**{k: v for k, v in row.items() if k in DeviceObject.model_fields})
+
+    def profile(self, account: dict[str, Any]) -> CurrentUserProfile:
+        """The signed-in user's profile from their account row."""
+        user = self.users[account["user_id"]]
+        return CurrentUserProfile(
+            id=user["id"],
+            display_name=user["display_name"],
+            uri=uri("user", user["id"]),
+            email=account["email"],
+            country=account["country"],
+            product=account["product"],
+            followers=user["followers_total"],
+        )
+
+    def library_item(self, kind: str, row: dict[str, Any]) -> LibraryItem:
+        """An entry of Your Library (a saved_* or followed_* row) with its item."""
+        _, key, catalog_table, entity = LIBRARY[kind]
+        return LibraryItem(
+            added_at=row["added_at"], **{kind: self.item(kind, self.db.get(catalog_table, row[key], entity))}
+        )
+
+    def playlist_detail(self, row: dict[str, Any], items: Page[dict[str, Any]]) -> PlaylistDetail:
+        """A playlist with one page of its item rows."""
+        return PlaylistDetail(
+            **self.playlist(row).model_dump(),
+            items=Page(
+                results=[self.playlist_item(i) for i in items.results],
+                next_cursor=items.next_cursor,
+                has_more=items.has_more,
+            ),
+        )
+
+    def recently_played(self, rows: list[dict[str, Any]], has_more: bool) -> RecentlyPlayed:
+        """A page of plays, newest first; `before` is the oldest shown when there are older ones."""
+        return RecentlyPlayed(
+            items=[
+                PlayHistory(
+                    track=self.track_by_id(r["track_id"]),
+                    played_at=r["played_at"],
+                    context=context_of(r["context_uri"]),
+                )
+                for r in rows
+            ],
+            before=rows[-1]["played_at"] if has_more else None,
+            has_more=has_more,
+        )
+
+    def top_item(self, kind: str, row: dict[str, Any]) -> TopItem:
+        """A top artist or track with its rank."""
+        if kind == "artists":
+            return TopItem(rank=row["rank"], artist=self.artist(self.artists[row["item_id"]]))
+        return TopItem(rank=row["rank"], track=self.track_by_id(row["item_id"]))

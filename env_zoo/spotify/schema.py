@@ -1,5 +1,6 @@
-"""Spotify's objects as tables: the catalog (artists, albums, tracks), users and the signed-in account, playlists
-and their items, the account's library, devices, the player with its queue, listening history and top items.
+"""Spotify's objects as tables: the catalog (artists, albums, tracks), users, their accounts and the access token
+the app acts under, playlists and their items, the account's library, devices, the player with its queue, listening
+history and top items.
 Catalog and playlist ids are Spotify's 22-character base62 ids; times are ISO 8601 UTC strings."""
 
 from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text
@@ -14,13 +15,21 @@ users = Table(
     Column("followers_total", Integer, nullable=False, default=0),
 )
 
-account = Table(
-    "account",
+accounts = Table(
+    "accounts",
     metadata,
-    Column("user_id", String, ForeignKey("users.id"), primary_key=True),  # who the access token belongs to
+    Column("user_id", String, ForeignKey("users.id"), primary_key=True),  # an account's private details
     Column("email", String, nullable=False),
     Column("country", String, nullable=False),  # ISO 3166-1 alpha-2
     Column("product", String, nullable=False),  # premium | free
+)
+
+authorizations = Table(
+    "authorizations",
+    metadata,
+    Column("id", String, primary_key=True),  # always "current": the access token the app acts under
+    Column("user_id", String, ForeignKey("accounts.user_id"), nullable=False),  # who granted it
+    Column("signed_in_at", String, nullable=False, info={"volatile": True}),  # ISO 8601, from db.start_session
 )
 
 artists = Table(

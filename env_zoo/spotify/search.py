@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, Callable
 
 from envfactory_gym import InvalidRequest
 
@@ -17,8 +18,10 @@ TOKEN = re.compile(r'(\w+):"([^"]*)"|(\w+):(\S+)|"([^"]*)"|(\S+)')
 YEAR = re.compile(r"^(\d{4})(?:-(\d{4}))?$")
 
 
+@lru_cache(maxsize=16384)
 def fold(text: str) -> str:
-    """Lower-case, accent-free words: "Cómo Te Quiero" -> "como te quiero", "Don't" -> "dont"."""
+    """Lower-case, accent-free words: "Cómo Te Quiero" -> "como te quiero", "Don't" -> "dont" (memoized: a search
+    folds the text of every catalog row it looks at)."""
     plain = unicodedata.normalize("NFKD", text)
     plain = "".join(c for c in plain if not unicodedata.combining(c)).casefold()
     plain = re.sub(r"['’]", "", plain)
@@ -61,15 +64,23 @@ def _year_ok(release_date: str, value: str) -> bool:
     return int(start) <= int(release_date[:4]) <= int(end or start)
 
 
+Check = Callable[[str], bool]
+
+
 class Matcher:
-    """Matches a parsed query against catalog rows of each type."""
+    """Matches a parsed query against catalog rows of each type: the free words first, then (only for rows they
+    match) each field filter the query gives."""
 
     def __init__(self, query: Query, catalog: Catalog) -> None:
         self.query = query
         self.catalog = catalog
+        self.words = [re.compile(rf"(?:^| ){re.escape(w)}") for w in fold(" ".join(query.words)).split()]
 
-    def _ok(self, text: str, checks: dict[str, bool]) -> bool:
-        return _contains(fold(text), " ".join(self.query.words)) and all(checks.values())
+    def _ok(self, text: str, checks: dict[str, Check]) -> bool:
+        folded = fold(text)
+        if not all(w.search(folded) for w in self.words):
+            return False
+        return all(checks[name](value) for name, value in self.query.filters.items() if name in checks)
 
     def _names(self, artist_ids: list[str]) -> str:
         return " ".join(self.catalog.artists[a]["name"] for a in artist_ids)
@@ -77,31 +88,29 @@ class Matcher:
     def _genres(self, artist_ids: list[str]) -> str:
         return " ".join(g for a in artist_ids for g in self.catalog.artists[a]["genres"])
 
-    def _filter(self, name: str, test: Any) -> dict[str, bool]:
-        value = self.query.filters.get(name)
-        return {name: test(value)} if value is not None else {}
-
     def track(self, row: dict[str, Any]) -> bool:
         album = self.catalog.albums[row["album_id"]]
+        names = self._names(row["artist_ids"])
         return self._ok(
-            f"{row['name']} {self._names(row['artist_ids'])} {album['name']}",
+            f"{row['name']} {names} {album['name']}",
             {
-                **self._filter("artist", lambda v: _contains(fold(self._names(row["artist_ids"])), v)),
-                **self._filter("album", lambda v: _contains(fold(album["name"]), v)),
-                **self._filter("track", lambda v: _contains(fold(row["name"]), v)),
-                **self._filter("year", lambda v: _year_ok(album["release_date"], v)),
-                **self._filter("genre", lambda v: _contains(fold(self._genres(row["artist_ids"])), v)),
+                "artist": lambda v: _contains(fold(names), v),
+                "album": lambda v: _contains(fold(album["name"]), v),
+                "track": lambda v: _contains(fold(row["name"]), v),
+                "year": lambda v: _year_ok(album["release_date"], v),
+                "genre": lambda v: _contains(fold(self._genres(row["artist_ids"])), v),
             },
         )
 
     def album(self, row: dict[str, Any]) -> bool:
+        names = self._names(row["artist_ids"])
         return self._ok(
-            f"{row['name']} {self._names(row['artist_ids'])}",
+            f"{row['name']} {names}",
             {
-                **self._filter("artist", lambda v: _contains(fold(self._names(row["artist_ids"])), v)),
-                **self._filter("album", lambda v: _contains(fold(row["name"]), v)),
-                **self._filter("year", lambda v: _year_ok(row["release_date"], v)),
-                **self._filter("genre", lambda v: _contains(fold(self._genres(row["artist_ids"])), v)),
+                "artist": lambda v: _contains(fold(names), v),
+                "album": lambda v: _contains(fold(row["name"]), v),
+                "year": lambda v: _year_ok(row["release_date"], v),
+                "genre": lambda v: _contains(fold(self._genres(row["artist_ids"])), v),
             },
         )
 
@@ -109,8 +118,8 @@ class Matcher:
         return self._ok(
             row["name"],
             {
-                **self._filter("artist", lambda v: _contains(fold(row["name"]), v)),
-                **self._filter("genre", lambda v: _contains(fold(" ".join(row["genres"])), v)),
+                "artist": lambda v: _contains(fold(row["name"]), v),
+                "genre": lambda v: _contains(fold(" ".join(row["genres"])), v),
             },
         )
 

@@ -1,19 +1,44 @@
-"""Spotify URIs and ids: parsing `spotify:<type>:<id>`, new base62 ids and playlist snapshot ids."""
+"""Spotify URIs and ids: their argument types (`spotify:<type>:<id>` with a 22-character base62 id), splitting a URI,
+new base62 ids and playlist snapshot ids."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import re
 import uuid
-from typing import Literal
+from typing import Annotated, Literal, cast
 
-from envfactory_gym import InvalidRequest
+from pydantic import Field
+
+from envfactory_gym.fields import ErrorText
 
 Kind = Literal["track", "album", "artist", "playlist"]
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-URI = re.compile(r"^spotify:(track|album|artist|playlist|episode|show|user):([0-9A-Za-z._-]+)$")
-ID = re.compile(r"^[0-9A-Za-z]{22}$")
+_ID = "[0-9A-Za-z]{22}"
+
+
+#: A catalog item's or playlist's Spotify ID (the last part of its URI).
+SpotifyId = Annotated[str, Field(pattern=rf"^{_ID}$"), ErrorText("Invalid base62 id: expected 22 characters 0-9A-Za-z")]
+#: A track's URI.
+TrackUri = Annotated[
+    str,
+    Field(pattern=rf"^spotify:track:{_ID}$"),
+    ErrorText("Invalid URI: expected a track URI, spotify:track:<22-character base62 id>"),
+]
+#: What a player plays: an album, an artist (their top tracks) or a playlist.
+ContextUri = Annotated[
+    str,
+    Field(pattern=rf"^spotify:(album|artist|playlist):{_ID}$"),
+    ErrorText("Invalid URI: expected spotify:album:<id>, spotify:artist:<id> or spotify:playlist:<id>"),
+]
+#: Something Your Library holds.
+LibraryUri = Annotated[
+    str,
+    Field(pattern=rf"^spotify:(track|album|artist|playlist):{_ID}$"),
+    ErrorText(
+        "Invalid URI: expected spotify:track:<id>, spotify:album:<id>, spotify:artist:<id> or spotify:playlist:<id>"
+    ),
+]
 
 
 def uri(kind: str, item_id: str) -> str:
@@ -21,17 +46,10 @@ def uri(kind: str, item_id: str) -> str:
     return f"spotify:{kind}:{item_id}"
 
 
-def parse(value: str, allowed: tuple[Kind, ...]) -> tuple[Kind, str]:
-    """(type, id) of a Spotify URI whose type is one of `allowed`; InvalidRequest otherwise."""
-    match = URI.match(value.strip())
-    if not match:
-        raise InvalidRequest(f"Invalid URI: {value!r} (expected spotify:<type>:<id>)")
-    kind, item_id = match.groups()
-    if kind not in allowed:
-        raise InvalidRequest(f"Unsupported URI type '{kind}' in {value}: expected {' or '.join(allowed)}")
-    if not ID.match(item_id):
-        raise InvalidRequest(f"Invalid base62 id in {value}")
-    return kind, item_id  # type: ignore[return-value]
+def split(value: str) -> tuple[Kind, str]:
+    """(type, id) of a URI its argument type has already checked."""
+    _, kind, item_id = value.split(":")
+    return cast(Kind, kind), item_id
 
 
 def base62_id(value: str) -> str:

@@ -515,3 +515,16 @@ def hold_object(db: Database, hold: dict[str, Any]) -> HoldObject:
         status=hold_status(db, hold),
         expires_at=hold["expires_at"],
     )
+
+
+def seat_object(seat: dict[str, Any], level: dict[str, Any]) -> SeatObject:
+    """An open seat with its price level."""
+    return SeatObject(
+        seat_id=seat["id"],
+        section=seat["section"],
+        row=seat["row"],
+        number=seat["number"],
+        offer_id=seat["price_level_id"],
+        price_level=level["name"],
+        face_value=level["face_value"],
+    )

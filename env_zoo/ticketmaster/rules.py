@@ -5,23 +5,21 @@ allows (transfer, resale, refund, entry)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym.values import format_money, iso_timestamp, parse_timestamp
 
 from .schema import (
-    accounts,
+    attractions,
     events,
     holds,
     listings,
     orders,
-    payment_methods,
     presales,
     price_levels,
     seats,
-    sessions,
-    tickets,
     venues,
 )
 
@@ -52,22 +50,12 @@ TICKET_BLOCKERS = {
 
 def dollars(cents: int) -> str:
     """Cents as a fan reads them, e.g. 12950 -> "$129.50"."""
-    return f"${cents / 100:,.2f}"
+    return format_money(cents, "USD", {"USD": "$"})
 
 
 def percent_of(cents: int, pct: int) -> int:
     """`pct` percent of an amount, rounded half up to the cent."""
     return (cents * pct + 50) // 100
-
-
-def parse_utc(value: str) -> datetime:
-    """A stored UTC timestamp (…Z) as an aware datetime."""
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-
-def utc_text(moment: datetime) -> str:
-    """An aware datetime as a UTC timestamp (…Z)."""
-    return moment.astimezone(ZoneInfo("UTC")).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def venue_of(db: Database, event: dict[str, Any]) -> dict[str, Any]:
@@ -82,12 +70,43 @@ def local_now(db: Database, event: dict[str, Any]) -> datetime:
 
 def starts_at(event: dict[str, Any]) -> datetime:
     """When the show starts."""
-    return parse_utc(event["start_datetime"])
+    return parse_timestamp(event["start_datetime"], "start_datetime")
 
 
 def has_started(db: Database, event: dict[str, Any]) -> bool:
     """Whether the show has begun (or is over)."""
     return db.now() >= starts_at(event)
+
+
+def event_matches(
+    db: Database,
+    event: dict[str, Any],
+    keyword: str | None,
+    city: str | None,
+    state_code: str | None,
+    classification: str | None,
+    start_date: str | None,
+    end_date: str | None,
+) -> bool:
+    """Whether an event passes Discovery's filters: every keyword word in its name, performers or venue; the venue's
+    city and state (any case); its segment or genre; its venue-local date within the range."""
+    venue = venue_of(db, event)
+    if keyword:
+        names = [event["name"], venue["name"]]
+        names += [db.get(attractions, a, "Attraction")["name"] for a in event["attraction_ids"]]
+        haystack = " ".join(names).casefold()
+        if not all(word in haystack for word in keyword.casefold().split()):
+            return False
+    if city and venue["city"].casefold() != city.strip().casefold():
+        return False
+    if state_code and venue["state_code"].casefold() != state_code.strip().casefold():
+        return False
+    if classification and classification.strip().casefold() not in (
+        event["segment"].casefold(),
+        event["genre"].casefold(),
+    ):
+        return False
+    return not ((start_date and event["local_date"] < start_date) or (end_date and event["local_date"] > end_date))
 
 
 def card_expired(db: Database, card: dict[str, Any]) -> bool:
@@ -99,37 +118,9 @@ def card_expired(db: Database, card: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------- lookups
 
 
-def current_account(db: Database) -> dict[str, Any]:
-    """The fan signed in to Ticketmaster."""
-    session = db.current_session(sessions, "Sign in to your Ticketmaster account first.")
-    return db.get(accounts, session["account_id"], "Account")
-
-
 def event_row(db: Database, event_id: str) -> dict[str, Any]:
     """An event of the catalogue."""
     return db.get(events, event_id, "Event")
-
-
-def own_order(db: Database, account: dict[str, Any], order_id: str) -> dict[str, Any]:
-    """One of the fan's orders."""
-    found = db.find(orders, id=order_id.strip(), account_id=account["id"])
-    if not found:
-        raise NotFound(f"Order '{order_id}' not found in your account")
-    return found[0]
-
-
-def own_card(db: Database, account: dict[str, Any], payment_method_id: str) -> dict[str, Any]:
-    """One of the fan's saved cards, not expired."""
-    found = db.find(payment_methods, id=payment_method_id, account_id=account["id"])
-    if not found:
-        raise NotFound(f"Payment method '{payment_method_id}' not found in your account")
-    card = found[0]
-    if card_expired(db, card):
-        raise InvalidRequest(
-            f"Your {card['brand']} ending {card['last4']} expired {card['exp_month']:02d}/{card['exp_year']}. "
-            "Choose another card."
-        )
-    return card
 
 
 def seat_text(seat: dict[str, Any]) -> str:
@@ -137,26 +128,6 @@ def seat_text(seat: dict[str, Any]) -> str:
     if seat["row"] == "GA":
         return f"{seat['section']} (GA)"
     return f"Sec {seat['section']} Row {seat['row']} Seat {seat['number']}"
-
-
-def own_tickets(db: Database, account: dict[str, Any], ticket_ids: Iterable[str]) -> list[dict[str, Any]]:
-    """The fan's tickets, all for one event, each still in the account (status active)."""
-    wanted = sorted(set(ticket_ids))  # the same tickets in any order are the same request
-    if not wanted:
-        raise InvalidRequest("Choose at least one ticket.")
-    rows = []
-    for ticket_id in wanted:
-        found = db.find(tickets, id=ticket_id, account_id=account["id"])
-        if not found:
-            raise NotFound(f"Ticket '{ticket_id}' not found in your account")
-        rows.append(found[0])
-    if len({t["event_id"] for t in rows}) > 1:
-        raise InvalidRequest("All tickets must be for the same event.")
-    for ticket in rows:
-        if ticket["status"] != "active":
-            seat = db.get(seats, ticket["seat_id"], "Seat")
-            raise Conflict(f"The ticket for {seat_text(seat)} {TICKET_BLOCKERS[ticket['status']]}.")
-    return rows
 
 
 def check_movable(tickets_: list[dict[str, Any]], action: str) -> None:
@@ -180,14 +151,16 @@ def check_primary_sale(db: Database, event: dict[str, Any], presale_code: str | 
     if event["status"] == "offsale":
         raise Conflict("Standard tickets are no longer on sale for this event. Check Verified Resale offers.")
     now = db.now()
-    if now >= parse_utc(event["public_sale_end"]):
+    if now >= parse_timestamp(event["public_sale_end"], "public_sale_end"):
         raise Conflict("Online sales for this event have ended.")
-    if now >= parse_utc(event["public_sale_start"]):
+    if now >= parse_timestamp(event["public_sale_start"], "public_sale_start"):
         return
     running = [
         p
         for p in db.find(presales, event_id=event["id"])
-        if parse_utc(p["start_datetime"]) <= now < parse_utc(p["end_datetime"])
+        if parse_timestamp(p["start_datetime"], "start_datetime")
+        <= now
+        < parse_timestamp(p["end_datetime"], "end_datetime")
     ]
     if not running:
         raise Conflict(f"Tickets aren't on sale yet. The public onsale starts {event['public_sale_start']}.")
@@ -222,7 +195,7 @@ def check_ticket_limit(db: Database, account: dict[str, Any], event: dict[str, A
 
 def hold_status(db: Database, hold: dict[str, Any]) -> str:
     """active, expired, released or purchased (an active hold expires by itself)."""
-    if hold["status"] == "active" and db.now() >= parse_utc(hold["expires_at"]):
+    if hold["status"] == "active" and db.now() >= parse_timestamp(hold["expires_at"], "expires_at"):
         return "expired"
     return hold["status"]
 
@@ -282,7 +255,7 @@ def choose_seats(
                 if not seat:
                     raise NotFound(f"Seat '{seat_id}' is not part of this offer")
                 raise Conflict(f"{seat_text(seat[0])} is no longer available.")
-        return [free[s] for s in seat_ids]
+        return [s for s in candidates if s["id"] in set(seat_ids)]  # best first, whatever order they were named in
     if section is not None:
         wanted = section.strip().casefold()
         in_level = {s["section"].casefold() for s in db.find(seats, price_level_id=level["id"])}
@@ -298,7 +271,7 @@ def choose_seats(
 
 def hold_expiry(db: Database) -> str:
     """When a new hold lapses."""
-    return utc_text(db.now() + timedelta(minutes=HOLD_MINUTES))
+    return iso_timestamp(db.now() + timedelta(minutes=HOLD_MINUTES))
 
 
 def price_level_of(db: Database, event_id: str, offer_id: str) -> dict[str, Any] | None:
@@ -355,9 +328,7 @@ def check_resale_open(db: Database, event: dict[str, Any]) -> None:
 
 
 def check_resale_price(event: dict[str, Any], face_value: int, price: int) -> None:
-    """A resale price is at least $5 and within the organizer's cap."""
-    if price < MIN_RESALE_PRICE:
-        raise InvalidRequest(f"The lowest resale price is {dollars(MIN_RESALE_PRICE)} per ticket.")
+    """A resale price (at least $5, which its argument type checks) is within the organizer's cap."""
     cap = event["resale_price_cap_pct"]
     if cap is not None and price > percent_of(face_value, cap):
         raise InvalidRequest(

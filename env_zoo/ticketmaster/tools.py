@@ -4,8 +4,9 @@ does in the app (signing in, accepting a transfer, presenting a mobile ticket at
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from envfactory_gym import (
     Conflict,
@@ -18,7 +19,21 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText, page_size
 
+from . import checkout
+from .access import (
+    current_account,
+    own_card,
+    own_hold,
+    own_listing,
+    own_order,
+    own_ticket,
+    own_tickets,
+    sent_transfer,
+)
+from .access import sign_in as start_session
 from .objects import (
     AccountObject,
     EventObject,
@@ -40,101 +55,54 @@ from .objects import (
     order_object,
     order_summary,
     resale_offer,
+    seat_object,
     standard_offer,
     ticket_object,
     transfer_object,
 )
 from .rules import (
+    MIN_RESALE_PRICE,
     card_expired,
     check_delivery,
-    check_event_open,
     check_movable,
     check_no_open_cart,
-    check_primary_sale,
     check_refundable,
     check_resale_open,
     check_resale_price,
     check_scannable,
-    check_ticket_limit,
     check_transfer_window,
-    choose_seats,
-    current_account,
+    dollars,
+    event_matches,
     event_row,
     has_started,
-    hold_expiry,
     hold_status,
     live_holds,
     open_seats,
-    own_card,
-    own_order,
-    own_tickets,
-    price_level_of,
     resale_fees,
-    resale_listing_of,
     seat_text,
-    venue_of,
 )
-from .schema import (
-    accounts,
-    attractions,
-    events,
-    holds,
-    listings,
-    orders,
-    payment_methods,
-    presales,
-    price_levels,
-    seats,
-    sessions,
-    tickets,
-    transfers,
-)
+from .schema import events, holds, listings, orders, payment_methods, presales, price_levels, seats, tickets, transfers
 
 DeliveryMethod = Literal["mobile", "ticketfast", "will_call", "standard_mail"]
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _date(value: str | None, name: str) -> str | None:
-    if value is not None and not DATE.match(value):
-        raise InvalidRequest(f"{name} must be a date like 2025-07-19")
-    return value
-
-
-def _matches(db: Database, event: dict[str, Any], keyword: str) -> bool:
-    names = [event["name"], venue_of(db, event)["name"]]
-    names += [db.get(attractions, a, "Attraction")["name"] for a in event["attraction_ids"]]
-    haystack = " ".join(names).casefold()
-    return all(word in haystack for word in keyword.casefold().split())
-
-
-def _own_hold(db: Database, account: dict[str, Any], hold_id: str) -> dict[str, Any]:
-    found = db.find(holds, id=hold_id.strip(), account_id=account["id"])
-    if not found:
-        raise NotFound(f"Hold '{hold_id}' not found")
-    return found[0]
-
-
-def _own_listing(db: Database, account: dict[str, Any], listing_id: str) -> dict[str, Any]:
-    found = db.find(listings, id=listing_id.strip(), seller_account_id=account["id"])
-    if not found:
-        raise NotFound(f"Listing '{listing_id}' not found in your account")
-    listing = found[0]
-    if listing["status"] != "active":
-        raise Conflict(f"Listing {listing['id']} is {listing['status']} and can't be changed.")
-    return listing
-
-
-def _set_ticket_status(db: Database, ticket_ids: list[str], status: str) -> None:
-    for ticket_id in ticket_ids:
-        db.update(tickets, ticket_id, status=status)
-
-
-def _check_listing_price(event: dict[str, Any], ticket_rows: list[dict[str, Any]], price: int) -> None:
-    check_resale_price(event, min(t["face_value"] for t in ticket_rows), price)
+TicketStatus = Literal["active", "transfer_pending", "transferred", "listed", "resold", "scanned", "refunded"]
+Email = Annotated[
+    str,
+    Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[A-Za-z]{2,}\s*$"),
+    ErrorText("Enter a valid email address, like name@example.com."),
+]
+RecipientName = Annotated[NonBlankText, ErrorText("Enter the recipient's first and last name.")]
+TransferNote = Annotated[str, Field(max_length=240), ErrorText("The message can be at most 240 characters.")]
+TicketIds = Annotated[list[str], Field(min_length=1), ErrorText("Choose at least one ticket."), Unordered]
+Quantity = Annotated[int, Field(ge=1), ErrorText("quantity must be at least 1.")]
+ResalePrice = Annotated[
+    int,
+    Field(ge=MIN_RESALE_PRICE),
+    ErrorText(f"The lowest resale price is {dollars(MIN_RESALE_PRICE)} per ticket (price_per_ticket is in cents)."),
+]
+StartDate = Annotated[IsoDate, ErrorText("start_date must be a date like 2025-07-19")]
+EndDate = Annotated[IsoDate, ErrorText("end_date must be a date like 2025-07-19")]
+EventPageSize = page_size(50)
+SeatPageSize = page_size(100)
 
 
 # ---------------------------------------------------------------- Discovery (public)
@@ -147,9 +115,9 @@ def search_events(
     city: str | None = None,
     state_code: str | None = None,
     classification_name: str | None = None,
-    start_date: str | None = None,
-    end_date: str | None = None,
-    size: int = 20,
+    start_date: StartDate | None = None,
+    end_date: EndDate | None = None,
+    size: EventPageSize = 20,
     cursor: str | None = None,
 ) -> Page[EventSummary]:
     """Search upcoming events (cancelled and postponed ones included, flagged by status), soonest first.
@@ -164,26 +132,12 @@ def search_events(
         size: Events per page, 1 to 50.
         cursor: The next_cursor of the previous page.
     """
-    start, end = _date(start_date, "start_date"), _date(end_date, "end_date")
-    found = []
-    for event in db.find(events, order_by=[events.c.start_datetime]):
-        venue = venue_of(db, event)
-        if has_started(db, event) and event["status"] != "postponed":
-            continue
-        if keyword and not _matches(db, event, keyword):
-            continue
-        if city and venue["city"].casefold() != city.strip().casefold():
-            continue
-        if state_code and venue["state_code"].casefold() != state_code.strip().casefold():
-            continue
-        if classification_name and classification_name.strip().casefold() not in (
-            event["segment"].casefold(),
-            event["genre"].casefold(),
-        ):
-            continue
-        if (start and event["local_date"] < start) or (end and event["local_date"] > end):
-            continue
-        found.append(event_summary(db, event))
+    found = [
+        event_summary(db, event)
+        for event in db.find(events, order_by=[events.c.start_datetime])
+        if (not has_started(db, event) or event["status"] == "postponed")
+        and event_matches(db, event, keyword, city, state_code, classification_name, start_date, end_date)
+    ]
     return paginate(found, size, cursor, max_page_size=50)
 
 
@@ -228,7 +182,7 @@ def get_seat_availability(
     event_id: str,
     offer_id: str | None = None,
     section: str | None = None,
-    size: int = 50,
+    size: SeatPageSize = 50,
     cursor: str | None = None,
 ) -> Page[SeatObject]:
     """List the open seats of an event (not sold, not in anyone's cart), best first: section, row, seat number.
@@ -244,39 +198,24 @@ def get_seat_availability(
     levels = {p["id"]: p for p in db.find(price_levels, event_id=event_id)}
     if offer_id is not None and offer_id not in levels:
         raise NotFound(f"Offer '{offer_id}' not found for this event")
-    rows = open_seats(db, event_id, **({"price_level_id": offer_id} if offer_id else {}))
+    rows = open_seats(db, event_id, **given(price_level_id=offer_id))
     if section is not None:
         rows = [s for s in rows if s["section"].casefold() == section.strip().casefold()]
-    found = [
-        SeatObject(
-            seat_id=s["id"],
-            section=s["section"],
-            row=s["row"],
-            number=s["number"],
-            offer_id=s["price_level_id"],
-            price_level=levels[s["price_level_id"]]["name"],
-            face_value=levels[s["price_level_id"]]["face_value"],
-        )
-        for s in rows
-    ]
-    return paginate(found, size, cursor)
+    return paginate([seat_object(s, levels[s["price_level_id"]]) for s in rows], size, cursor)
 
 
 # ---------------------------------------------------------------- the fan's account
 
 
 @tool(user_only=True)
-def sign_in(db: Database, email: str) -> SessionObject:
+def sign_in(db: Database, email: NonBlankText) -> SessionObject:
     """(Fan only) Sign in to a Ticketmaster account; the password never reaches the assistant.
 
     Args:
         email: The account's email address.
     """
-    found = [a for a in db.find(accounts) if a["email"].casefold() == email.strip().casefold()]
-    if not found:
-        raise NotFound("We couldn't find a Ticketmaster account with that email and password.")
-    db.start_session(sessions, account_id=found[0]["id"])
-    return SessionObject(account_id=found[0]["id"], first_name=found[0]["first_name"], email=found[0]["email"])
+    account = start_session(db, email)
+    return SessionObject(account_id=account["id"], first_name=account["first_name"], email=account["email"])
 
 
 @tool(read_only=True)
@@ -302,7 +241,7 @@ def reserve_tickets(
     db: Database,
     event_id: str,
     offer_id: str,
-    quantity: int,
+    quantity: Quantity,
     section: str | None = None,
     seat_ids: Annotated[list[str], Unordered] | None = None,
     presale_code: str | None = None,
@@ -321,53 +260,9 @@ def reserve_tickets(
     """
     account = current_account(db)
     event = event_row(db, event_id)
-    if quantity < 1:
-        raise InvalidRequest("quantity must be at least 1.")
     check_no_open_cart(db, account)
-    level = price_level_of(db, event_id, offer_id)
-    if level is not None:
-        check_primary_sale(db, event, presale_code)
-        check_ticket_limit(db, account, event, quantity)
-        chosen = [s["id"] for s in choose_seats(db, level, quantity, section, seat_ids)]
-        values = {
-            "offer_type": "standard",
-            "price_level_id": level["id"],
-            "listing_id": None,
-            "unit_price": level["face_value"],
-            "unit_fees": level["service_fee"] + level["facility_fee"],
-        }
-    else:
-        listing = resale_listing_of(db, event_id, offer_id)
-        check_event_open(db, event)
-        if listing["seller_account_id"] == account["id"]:
-            raise InvalidRequest("You can't buy your own resale listing.")
-        if quantity != len(listing["ticket_ids"]):
-            raise InvalidRequest(
-                f"This Verified Resale listing is sold as a set of {len(listing['ticket_ids'])} tickets."
-            )
-        if live_holds(db, listing_id=listing["id"]):
-            raise Conflict("These resale tickets are in another fan's cart right now.")
-        check_ticket_limit(db, account, event, quantity)
-        chosen = [db.get(tickets, t, "Ticket")["seat_id"] for t in listing["ticket_ids"]]
-        values = {
-            "offer_type": "resale",
-            "price_level_id": None,
-            "listing_id": listing["id"],
-            "unit_price": listing["price_per_ticket"],
-            "unit_fees": listing["buyer_fee_per_ticket"],
-        }
-    hold = db.insert(
-        holds,
-        id=db.new_uuid(holds),
-        account_id=account["id"],
-        event_id=event_id,
-        seat_ids=chosen,
-        status="active",
-        created=db.now_iso(),
-        expires_at=hold_expiry(db),
-        **values,
-    )
-    return hold_object(db, hold)
+    held = checkout.hold(db, account, event, offer_id, quantity, (section, seat_ids, presale_code))
+    return hold_object(db, held)
 
 
 @tool()
@@ -377,10 +272,10 @@ def release_hold(db: Database, hold_id: str) -> HoldObject:
     Args:
         hold_id: The hold's ID, from reserve_tickets.
     """
-    hold = _own_hold(db, current_account(db), hold_id)
-    if hold["status"] != "active":
-        raise Conflict(f"This hold was already {hold['status']}.")
-    return hold_object(db, db.update(holds, hold["id"], status="released"))
+    held = own_hold(db, current_account(db), hold_id)
+    if held["status"] != "active":
+        raise Conflict(f"This hold was already {held['status']}.")
+    return hold_object(db, db.update(holds, held["id"], status="released"))
 
 
 @tool()
@@ -396,60 +291,16 @@ def purchase_tickets(
         payment_method_id: One of the fan's saved cards (pm_...), from get_my_account.
     """
     account = current_account(db)
-    hold = _own_hold(db, account, hold_id)
-    status = hold_status(db, hold)
+    held = own_hold(db, account, hold_id)
+    status = hold_status(db, held)
     if status == "expired":
-        raise Conflict(f"Your hold expired at {hold['expires_at']} and the tickets were released. Reserve them again.")
+        raise Conflict(f"Your hold expired at {held['expires_at']} and the tickets were released. Reserve them again.")
     if status != "active":
         raise Conflict(f"This hold was already {status}.")
-    event = event_row(db, hold["event_id"])
-    check_delivery(db, event, hold["offer_type"], delivery_method)
+    event = event_row(db, held["event_id"])
+    check_delivery(db, event, held["offer_type"], delivery_method)
     card = own_card(db, account, payment_method_id)
-    quantity = len(hold["seat_ids"])
-    fee = event["order_processing_fee"]
-    order = db.insert(
-        orders,
-        id=db.new_id(orders, "41-", 5),
-        account_id=account["id"],
-        event_id=event["id"],
-        offer_type=hold["offer_type"],
-        listing_id=hold["listing_id"],
-        quantity=quantity,
-        subtotal=hold["unit_price"] * quantity,
-        ticket_fees=hold["unit_fees"] * quantity,
-        order_processing_fee=fee,
-        total=(hold["unit_price"] + hold["unit_fees"]) * quantity + fee,
-        delivery_method=delivery_method,
-        payment_method_id=card["id"],
-        status="completed",
-        refund_amount=0,
-        created=db.now_iso(),
-        refunded_at=None,
-    )
-    faces = {}  # resale tickets keep the face value printed on the seller's ticket
-    if hold["listing_id"]:
-        listing = db.get(listings, hold["listing_id"], "Listing")
-        sold = [db.update(tickets, t, status="resold") for t in listing["ticket_ids"]]
-        faces = {t["seat_id"]: t["face_value"] for t in sold}
-        db.update(listings, listing["id"], status="sold", sold_at=db.now_iso())
-    for seat_id in hold["seat_ids"]:
-        seat = db.update(seats, seat_id, status="sold")
-        face = faces.get(seat_id) or db.get(price_levels, seat["price_level_id"])["face_value"]
-        db.insert(
-            tickets,
-            id=db.new_id(tickets, "tkt_", 6),
-            account_id=account["id"],
-            order_id=order["id"],
-            event_id=event["id"],
-            seat_id=seat_id,
-            face_value=face,
-            delivery_method=delivery_method,
-            origin="resale" if hold["listing_id"] else "purchase",
-            status="active",
-            created=db.now_iso(),
-        )
-    db.update(holds, hold["id"], status="purchased")
-    return order_object(db, order)
+    return order_object(db, checkout.place_order(db, account, held, event, delivery_method, card["id"]))
 
 
 # ---------------------------------------------------------------- order history
@@ -460,7 +311,7 @@ def list_orders(
     db: Database,
     status: Literal["completed", "refunded"] | None = None,
     upcoming_only: bool = False,
-    size: int = 10,
+    size: EventPageSize = 10,
     cursor: str | None = None,
 ) -> Page[OrderSummary]:
     """List the signed-in fan's orders, newest first.
@@ -472,8 +323,7 @@ def list_orders(
         cursor: The next_cursor of the previous page.
     """
     account = current_account(db)
-    equals = {"status": status} if status else {}
-    rows = db.find(orders, order_by=[orders.c.created.desc()], account_id=account["id"], **equals)
+    rows = db.find(orders, order_by=[orders.c.created.desc()], account_id=account["id"], **given(status=status))
     if upcoming_only:
         rows = [o for o in rows if not has_started(db, event_row(db, o["event_id"]))]
     return paginate([order_summary(db, o) for o in rows], size, cursor, max_page_size=50)
@@ -491,10 +341,7 @@ def get_order(db: Database, order_id: str) -> OrderObject:
 
 @tool(read_only=True)
 def list_my_tickets(
-    db: Database,
-    event_id: str | None = None,
-    status: Literal["active", "transfer_pending", "transferred", "listed", "resold", "scanned", "refunded"]
-    | None = None,
+    db: Database, event_id: str | None = None, status: TicketStatus | None = None
 ) -> list[TicketObject]:
     """List the tickets in the signed-in fan's account (My Events), bought or received by transfer, by event date.
 
@@ -503,8 +350,7 @@ def list_my_tickets(
         status: Only tickets in this status.
     """
     account = current_account(db)
-    equals = {k: v for k, v in (("event_id", event_id), ("status", status)) if v is not None}
-    rows = db.find(tickets, account_id=account["id"], **equals)
+    rows = db.find(tickets, account_id=account["id"], **given(event_id=event_id, status=status))
     dates = {e["id"]: e["start_datetime"] for e in db.find(events)}
     return [ticket_object(db, t) for t in sorted(rows, key=lambda t: (dates[t["event_id"]], t["id"]))]
 
@@ -515,11 +361,11 @@ def list_my_tickets(
 @tool()
 def transfer_tickets(
     db: Database,
-    ticket_ids: Annotated[list[str], Unordered],
-    recipient_first_name: str,
-    recipient_last_name: str,
-    recipient_email: str,
-    message: str | None = None,
+    ticket_ids: TicketIds,
+    recipient_first_name: RecipientName,
+    recipient_last_name: RecipientName,
+    recipient_email: Email,
+    message: TransferNote | None = None,
 ) -> TransferObject:
     """Send tickets to a friend by email; they stay pending until the friend accepts them, and can be cancelled
     until then. Only Mobile Entry or TicketFast tickets of events with Ticket Transfer on, and not inside the
@@ -530,7 +376,7 @@ def transfer_tickets(
         recipient_first_name: The friend's first name.
         recipient_last_name: The friend's last name.
         recipient_email: Where the transfer offer is sent.
-        message: A note shown with the offer.
+        message: A note shown with the offer (at most 240 characters).
     """
     account = current_account(db)
     rows = own_tickets(db, account, ticket_ids)
@@ -538,16 +384,10 @@ def transfer_tickets(
     check_movable(rows, "transferred")
     check_transfer_window(db, event)
     email = recipient_email.strip().lower()
-    if not EMAIL.match(email):
-        raise InvalidRequest(f"{recipient_email} is not a valid email address.")
     if email == account["email"].lower():
         raise InvalidRequest("You can't transfer tickets to your own account.")
-    if not recipient_first_name.strip() or not recipient_last_name.strip():
-        raise InvalidRequest("Enter the recipient's first and last name.")
-    if message is not None and len(message) > 240:
-        raise InvalidRequest("The message can be at most 240 characters.")
     ids = [t["id"] for t in rows]
-    _set_ticket_status(db, ids, "transfer_pending")
+    checkout.set_status(db, ids, "transfer_pending")
     row = db.insert(
         transfers,
         id=db.new_id(transfers, "TRF-", 5),
@@ -574,13 +414,10 @@ def cancel_transfer(db: Database, transfer_id: str) -> TransferObject:
         transfer_id: The transfer's ID (TRF-...).
     """
     account = current_account(db)
-    found = db.find(transfers, id=transfer_id.strip(), sender_account_id=account["id"])
-    if not found:
-        raise NotFound(f"Transfer '{transfer_id}' not found")
-    transfer = found[0]
+    transfer = sent_transfer(db, account, transfer_id)
     if transfer["status"] != "pending":
         raise Conflict(f"This transfer was already {transfer['status']} and can't be cancelled.")
-    _set_ticket_status(db, transfer["ticket_ids"], "active")
+    checkout.set_status(db, transfer["ticket_ids"], "active")
     row = db.update(transfers, transfer["id"], status="cancelled", responded_at=db.now_iso())
     return transfer_object(db, row, account["id"])
 
@@ -598,7 +435,7 @@ def list_transfers(
         status: Only transfers in this status.
     """
     account = current_account(db)
-    rows = db.find(transfers, order_by=[transfers.c.created.desc()], **({"status": status} if status else {}))
+    rows = db.find(transfers, order_by=[transfers.c.created.desc()], **given(status=status))
     found = []
     for row in rows:
         sent = row["sender_account_id"] == account["id"]
@@ -622,23 +459,7 @@ def accept_transfer(db: Database, transfer_id: str) -> TransferObject:
         raise PermissionDenied(f"This transfer was sent to {transfer['recipient_email']}.")
     if transfer["status"] != "pending":
         raise Conflict(f"This transfer was already {transfer['status']}.")
-    new_ids = []
-    for ticket_id in transfer["ticket_ids"]:
-        old = db.update(tickets, ticket_id, status="transferred")
-        new = db.insert(
-            tickets,
-            id=db.new_id(tickets, "tkt_", 6),
-            account_id=account["id"],
-            order_id=None,
-            event_id=old["event_id"],
-            seat_id=old["seat_id"],
-            face_value=old["face_value"],
-            delivery_method="mobile",
-            origin="transfer",
-            status="active",
-            created=db.now_iso(),
-        )
-        new_ids.append(new["id"])
+    new_ids = checkout.receive(db, account, transfer["ticket_ids"])
     row = db.update(
         transfers, transfer["id"], status="accepted", accepted_ticket_ids=new_ids, responded_at=db.now_iso()
     )
@@ -649,24 +470,22 @@ def accept_transfer(db: Database, transfer_id: str) -> TransferObject:
 
 
 @tool()
-def create_resale_listing(
-    db: Database, ticket_ids: Annotated[list[str], Unordered], price_per_ticket: int
-) -> ListingObject:
+def create_resale_listing(db: Database, ticket_ids: TicketIds, price_per_ticket: ResalePrice) -> ListingObject:
     """List tickets on Verified Resale, sold together as one set. The price may not exceed the event organizer's
     cap (a % of face value); buyers pay a 15% fee on top and the seller's payout is the price less a 10% fee.
 
     Args:
         ticket_ids: The tickets to sell (from get_order), all for one event.
-        price_per_ticket: Asking price per ticket in cents, e.g. 12500 for $125.
+        price_per_ticket: Asking price per ticket in cents (at least 500), e.g. 12500 for $125.
     """
     account = current_account(db)
     rows = own_tickets(db, account, ticket_ids)
     event = event_row(db, rows[0]["event_id"])
     check_movable(rows, "resold")
     check_resale_open(db, event)
-    _check_listing_price(event, rows, price_per_ticket)
+    check_resale_price(event, min(t["face_value"] for t in rows), price_per_ticket)
     ids = [t["id"] for t in rows]
-    _set_ticket_status(db, ids, "listed")
+    checkout.set_status(db, ids, "listed")
     row = db.insert(
         listings,
         id=db.new_id(listings, "RSL-", 5),
@@ -683,17 +502,18 @@ def create_resale_listing(
 
 
 @tool()
-def update_resale_listing(db: Database, listing_id: str, price_per_ticket: int) -> ListingObject:
+def update_resale_listing(db: Database, listing_id: str, price_per_ticket: ResalePrice) -> ListingObject:
     """Change the asking price of one of the fan's active resale listings.
 
     Args:
         listing_id: The listing's ID (RSL-...).
-        price_per_ticket: New asking price per ticket in cents.
+        price_per_ticket: New asking price per ticket in cents (at least 500).
     """
-    listing = _own_listing(db, current_account(db), listing_id)
+    listing = own_listing(db, current_account(db), listing_id)
     event = event_row(db, listing["event_id"])
     check_resale_open(db, event)
-    _check_listing_price(event, [db.get(tickets, t) for t in listing["ticket_ids"]], price_per_ticket)
+    faces = [db.get(tickets, t, "Ticket")["face_value"] for t in listing["ticket_ids"]]
+    check_resale_price(event, min(faces), price_per_ticket)
     row = db.update(listings, listing["id"], price_per_ticket=price_per_ticket, **resale_fees(price_per_ticket))
     return listing_object(db, row)
 
@@ -705,10 +525,10 @@ def cancel_resale_listing(db: Database, listing_id: str) -> ListingObject:
     Args:
         listing_id: The listing's ID (RSL-...).
     """
-    listing = _own_listing(db, current_account(db), listing_id)
+    listing = own_listing(db, current_account(db), listing_id)
     if live_holds(db, listing_id=listing["id"]):
         raise Conflict("A buyer is checking out these tickets right now; try again in a few minutes.")
-    _set_ticket_status(db, listing["ticket_ids"], "active")
+    checkout.set_status(db, listing["ticket_ids"], "active")
     return listing_object(db, db.update(listings, listing["id"], status="cancelled"))
 
 
@@ -723,10 +543,7 @@ def list_resale_listings(
     """
     account = current_account(db)
     rows = db.find(
-        listings,
-        order_by=[listings.c.created.desc()],
-        seller_account_id=account["id"],
-        **({"status": status} if status else {}),
+        listings, order_by=[listings.c.created.desc()], seller_account_id=account["id"], **given(status=status)
     )
     return [listing_object(db, r) for r in rows]
 
@@ -748,23 +565,7 @@ def request_refund(db: Database, order_id: str) -> OrderObject:
         raise Conflict(f"Order {order['id']} was already {order['status']}.")
     event = event_row(db, order["event_id"])
     check_refundable(db, event)
-    rows = db.find(tickets, order_id=order["id"])
-    for ticket in rows:
-        if ticket["status"] in ("listed", "transfer_pending"):
-            seat = db.get(seats, ticket["seat_id"], "Seat")
-            action = "resale listing" if ticket["status"] == "listed" else "pending transfer"
-            raise Conflict(f"The ticket for {seat_text(seat)} is in a {action}; cancel it before requesting a refund.")
-    refunded = [t for t in rows if t["status"] in ("active", "transferred")]
-    unit = (order["subtotal"] + order["ticket_fees"]) // order["quantity"]
-    amount = unit * len(refunded) + (order["order_processing_fee"] if event["status"] == "cancelled" else 0)
-    for ticket in refunded:
-        for holder in db.find(tickets, seat_id=ticket["seat_id"]):
-            if holder["status"] in ("active", "transferred"):
-                db.update(tickets, holder["id"], status="refunded")
-        if event["status"] != "cancelled":
-            db.update(seats, ticket["seat_id"], status="open")
-    row = db.update(orders, order["id"], status="refunded", refund_amount=amount, refunded_at=db.now_iso())
-    return order_object(db, row)
+    return order_object(db, checkout.refund(db, order, event))
 
 
 @tool(user_only=True)
@@ -774,11 +575,7 @@ def present_mobile_ticket(db: Database, ticket_id: str) -> TicketObject:
     Args:
         ticket_id: The ticket shown.
     """
-    account = current_account(db)
-    found = db.find(tickets, id=ticket_id.strip(), account_id=account["id"])
-    if not found:
-        raise NotFound(f"Ticket '{ticket_id}' not found in your account")
-    ticket = found[0]
+    ticket = own_ticket(db, current_account(db), ticket_id)
     if ticket["delivery_method"] != "mobile":
         raise InvalidRequest("Only Mobile Entry tickets are scanned from the app.")
     check_scannable(db, event_row(db, ticket["event_id"]))

@@ -18,7 +18,7 @@ from .toolkit import fails, ok, session_fixture
 SPEC = resolve("spotify")
 CLOCK = datetime(2025, 9, 12, 18, 0, tzinfo=timezone.utc)
 SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
-ME = SEED["account"][0]["user_id"]
+ME = SEED["accounts"][0]["user_id"]
 
 session = session_fixture(SPEC, CLOCK)
 
@@ -90,6 +90,36 @@ def test_profile_is_the_signed_in_premium_account(session):
     assert profile["uri"] == f"spotify:user:{ME}"
 
 
+def test_every_call_needs_the_users_access_token(session):
+    data = {"tables": {**copy.deepcopy(SEED), "authorizations": []}}
+    session.restore_bytes(build_snapshot(SPEC.schema, data), CLOCK)
+    fails(session, "get_current_user_profile", {}, "PermissionDenied", "No token provided")
+    fails(session, "create_playlist", {"name": "Mine"}, "PermissionDenied", "No token provided")
+    fails(session, "pause_playback", {}, "PermissionDenied", "No token provided")
+    fails(session, "get_playlist", {"playlist_id": playlist("Sunday Cooking")}, "PermissionDenied", "No token provided")
+
+
+def test_the_token_decides_whose_account_it_is(session):
+    sam = "31kq7xbz3fnyh2mcw4ewlrdpzvte"
+    tables = copy.deepcopy(SEED)
+    tables["accounts"].append({"user_id": sam, "email": "sam.okoro@example.com", "country": "GB", "product": "free"})
+    tables["authorizations"][0]["user_id"] = sam
+    session.restore_bytes(build_snapshot(SPEC.schema, {"tables": tables}), CLOCK)
+    profile = ok(session, "get_current_user_profile")
+    assert (profile["id"], profile["display_name"], profile["product"]) == (sam, "Sam Okoro", "free")
+    fails(
+        session,
+        "change_playlist_details",
+        {"playlist_id": playlist("Morning Run"), "name": "Sam's run"},
+        "PermissionDenied",
+        "don't own",
+    )
+    disco = playlist("Flat 4 Kitchen Disco")
+    ok(session, "add_items_to_playlist", {"playlist_id": disco, "uris": [turi("Dreams")]})
+    assert any(r["added_by"] == sam and r["playlist_id"] == disco for r in session.dump()["playlist_items"].values())
+    fails(session, "pause_playback", {}, "PermissionDenied", "Premium required")
+
+
 def test_search_words_filters_and_ranking(session):
     found = ok(session, "search", {"q": 'dreams artist:"fleetwood mac"', "type": ["track"]})["tracks"]["results"]
     assert [(t["name"], t["album"]["name"]) for t in found] == [("Dreams", "Rumours")]
@@ -111,9 +141,11 @@ def test_search_words_filters_and_ranking(session):
         ("Starburster", "Starburster"),
         ("Starburster", "Romance"),
     ]
-    fails(session, "search", {"q": "  ", "type": ["track"]}, "InvalidRequest", "No search query")
+    fails(session, "search", {"q": "  ", "type": ["track"]}, "invalid_arguments", "q: No search query")
+    fails(session, "search", {"q": "!!", "type": ["track"]}, "InvalidRequest", "No search query")
     fails(session, "search", {"q": "year:80s", "type": ["album"]}, "InvalidRequest", "year:")
-    fails(session, "search", {"q": "x", "type": []}, "InvalidRequest", "type must name")
+    fails(session, "search", {"q": "x", "type": []}, "invalid_arguments", "type must name")
+    fails(session, "search", {"q": "x", "type": ["show"]}, "invalid_arguments", "type")
 
 
 def test_search_pages_and_only_finds_public_playlists(session):
@@ -121,7 +153,7 @@ def test_search_pages_and_only_finds_public_playlists(session):
     assert len(first["results"]) == 5 and first["has_more"] and first["next_cursor"] == "5"
     second = ok(session, "search", {"q": "love", "type": ["track"], "limit": 5, "offset": 5})["tracks"]
     assert not {t["id"] for t in first["results"]} & {t["id"] for t in second["results"]}
-    fails(session, "search", {"q": "love", "type": ["track"], "limit": 51}, "InvalidRequest", "limit")
+    fails(session, "search", {"q": "love", "type": ["track"], "limit": 51}, "invalid_arguments", "limit")
     hits = ok(session, "search", {"q": "road trip", "type": ["playlist"]})["playlists"]["results"]
     assert hits == []  # Jonah's road trip playlist is private (collaborative)
     santa = ok(session, "search", {"q": "secret santa", "type": ["playlist"]})["playlists"]["results"]
@@ -139,7 +171,8 @@ def test_album_and_artist_details(session):
     exile = next(t for t in folklore["tracks"] if t["name"] == "exile")
     assert [a["name"] for a in exile["artists"]] == ["Taylor Swift", "Bon Iver"]
     assert ok(session, "get_artist", {"artist_id": artist("Miles Davis")})["genres"][0] == "jazz"
-    fails(session, "get_album", {"album_id": "nope"}, "NotFound", "Album")
+    fails(session, "get_album", {"album_id": "nope"}, "invalid_arguments", "album_id: Invalid base62 id")
+    fails(session, "get_album", {"album_id": "0" * 22}, "NotFound", "Album")
 
 
 # ---------------------------------------------------------------- library
@@ -172,15 +205,18 @@ def test_save_to_library_is_idempotent_per_item(session):
 
 
 def test_library_uri_rules(session):
-    fails(session, "save_to_library", {"uris": [turi("Dreams")] * 41}, "InvalidRequest", "1 to 40")
+    fails(session, "save_to_library", {"uris": [turi("Dreams")] * 41}, "invalid_arguments", "uris: Give 1 to 40")
+    fails(session, "save_to_library", {"uris": []}, "invalid_arguments", "uris: Give 1 to 40")
     fails(
         session,
         "save_to_library",
         {"uris": ["spotify:episode:512ojhOuo1ktJprKbVcKyQ"]},
-        "InvalidRequest",
-        "Unsupported URI type",
+        "invalid_arguments",
+        "spotify:<track|album|artist|playlist>",
     )
-    fails(session, "save_to_library", {"uris": ["https://open.spotify.com/track/x"]}, "InvalidRequest", "Invalid URI")
+    fails(
+        session, "save_to_library", {"uris": ["https://open.spotify.com/track/x"]}, "invalid_arguments", "uris.0: Give"
+    )
     fails(session, "save_to_library", {"uris": ["spotify:track:0000000000000000000000"]}, "NotFound", "Track")
     fails(
         session,
@@ -224,8 +260,15 @@ def test_create_playlist_rules(session):
     other = ok(session, "create_playlist", {"name": "Hen Do Car Singalong"})  # names need not be unique
     assert other["id"] != made["id"]
     fails(session, "create_playlist", {"name": "Flat", "collaborative": True}, "InvalidRequest", "can't be public")
-    fails(session, "create_playlist", {"name": "   "}, "InvalidRequest", "1 to 100")
-    fails(session, "create_playlist", {"name": "x", "description": "y" * 301}, "InvalidRequest", "300")
+    fails(session, "create_playlist", {"name": "   "}, "invalid_arguments", "name: A playlist name must be 1 to 100")
+    fails(session, "create_playlist", {"name": "x" * 101}, "invalid_arguments", "1 to 100")
+    fails(
+        session,
+        "create_playlist",
+        {"name": "x", "description": "y" * 301},
+        "invalid_arguments",
+        "description: A playlist description can be at most 300",
+    )
 
 
 def test_only_the_owner_changes_details(session):
@@ -330,15 +373,15 @@ def test_add_items_validation(session):
         session,
         "add_items_to_playlist",
         {"playlist_id": run, "uris": [turi("Dreams")] * 101},
-        "InvalidRequest",
+        "invalid_arguments",
         "1 to 100",
     )
     fails(
         session,
         "add_items_to_playlist",
         {"playlist_id": run, "uris": [f"spotify:album:{album('Rumours')}"]},
-        "InvalidRequest",
-        "Unsupported URI type 'album'",
+        "invalid_arguments",
+        "uris.0: Give 1 to 100 track URIs",
     )
     fails(
         session,
@@ -449,6 +492,43 @@ def test_reorder_moves_a_range(session):
     )
 
 
+def test_positions_and_lengths_are_bounded_in_their_types(session):
+    chill = playlist("Chill Evenings")
+    for args, name in [
+        ({"range_start": -1, "insert_before": 0}, "range_start"),
+        ({"range_start": 0, "insert_before": -1}, "insert_before"),
+        ({"range_start": 0, "insert_before": 3, "range_length": 0}, "range_length"),
+    ]:
+        fails(session, "reorder_playlist_items", {"playlist_id": chill, **args}, "invalid_arguments", f"{name}:")
+    fails(
+        session,
+        "add_items_to_playlist",
+        {"playlist_id": chill, "uris": [turi("Dreams")], "position": -1},
+        "invalid_arguments",
+        "position:",
+    )
+    fails(session, "get_playlist", {"playlist_id": chill, "offset": 1001}, "invalid_arguments", "offset:")
+    fails(session, "get_playlist", {"playlist_id": chill, "limit": 0}, "invalid_arguments", "limit:")
+    schema = SPEC.tools["reorder_playlist_items"].input_schema["properties"]
+    assert schema["range_length"]["minimum"] == 1 and schema["range_start"]["minimum"] == 0
+    assert SPEC.tools["get_playlist"].input_schema["properties"]["limit"]["maximum"] == 50
+
+
+def test_renaming_trims_and_changes_only_what_is_given(session):
+    cooking = playlist("Sunday Cooking")
+    changed = ok(session, "change_playlist_details", {"playlist_id": cooking, "name": "  Sunday Lunch  "})
+    row = session.dump()["playlists"][cooking]
+    assert changed["name"] == row["name"] == "Sunday Lunch"
+    assert (row["description"], row["public"], row["collaborative"]) == ("", False, False)
+    fails(
+        session,
+        "change_playlist_details",
+        {"playlist_id": cooking, "description": "z" * 301},
+        "invalid_arguments",
+        "description: A playlist description can be at most 300",
+    )
+
+
 # ---------------------------------------------------------------- history and top items
 
 
@@ -459,7 +539,18 @@ def test_recently_played_pages_by_time(session):
     assert len(older["items"]) == len(SEED["recently_played"]) - 10 and older["before"] is None
     assert older["items"][0]["played_at"] < first["items"][-1]["played_at"]
     assert first["items"][0]["context"]["type"] == "playlist"
-    fails(session, "get_recently_played", {"before": "yesterday"}, "InvalidRequest", "UTC timestamp")
+    fails(
+        session,
+        "get_recently_played",
+        {"before": "yesterday"},
+        "invalid_arguments",
+        "before: before must be a UTC timestamp",
+    )
+    fails(session, "get_recently_played", {"before": "2025-09-12T08:00:00"}, "InvalidRequest", "time zone")
+    zoned = ok(session, "get_recently_played", {"limit": 50, "before": "2025-09-12T07:00:00+02:00"})
+    assert zoned == ok(session, "get_recently_played", {"limit": 50, "before": "2025-09-12T05:00:00Z"})
+    assert zoned["items"][0]["played_at"] < "2025-09-12T05:00:00Z" <= first["items"][0]["played_at"]
+    fails(session, "get_recently_played", {"limit": 0}, "invalid_arguments", "limit")
 
 
 def test_top_items_by_time_range(session):
@@ -496,7 +587,7 @@ def test_restricted_devices_refuse_commands(session):
 
 
 def test_player_needs_premium(session):
-    variant(session, "account", "user_id", ME, product="free")
+    variant(session, "accounts", "user_id", ME, product="free")
     for name, args in (
         ("start_resume_playback", {}),
         ("pause_playback", {}),
@@ -539,8 +630,18 @@ def test_playing_a_context_from_an_offset(session):
     assert [t["name"] for t in queue][:3] == ["Come Away With Me", "Maria También", "You Make Loving Fun"]
     artist_ctx = ok(session, "start_resume_playback", {"context_uri": f"spotify:artist:{artist('Queen')}"})
     assert artist_ctx["context"]["type"] == "artist" and artist_ctx["item"]["artists"][0]["name"] == "Queen"
+    queen = sorted(
+        (t for t in SEED["tracks"] if t["artist_ids"][0] == artist("Queen")), key=lambda t: (-t["popularity"], t["id"])
+    )
+    assert session.dump()["playback"]["player"]["track_ids"] == [t["id"] for t in queen[:10]]
     fails(session, "start_resume_playback", {"context_uri": rumours, "offset": 11}, "InvalidRequest", "out of range")
-    fails(session, "start_resume_playback", {"context_uri": turi("Dreams")}, "InvalidRequest", "Unsupported URI type")
+    fails(
+        session,
+        "start_resume_playback",
+        {"context_uri": turi("Dreams")},
+        "invalid_arguments",
+        "context_uri: Invalid URI",
+    )
     fails(
         session,
         "start_resume_playback",
@@ -570,6 +671,13 @@ def test_skip_plays_the_queue_first_then_the_context(session):
     assert ok(session, "skip_to_next")["item"]["name"] == "The Chain"
 
 
+def test_device_ids_are_checked_in_their_type(session):
+    fails(session, "pause_playback", {"device_id": "Kitchen"}, "invalid_arguments", "device_id: Device not found")
+    fails(session, "start_resume_playback", {"offset": -1}, "invalid_arguments", "offset")
+    fails(session, "start_resume_playback", {"position_ms": -1}, "invalid_arguments", "position_ms")
+    fails(session, "start_resume_playback", {"uris": []}, "invalid_arguments", "uris: Give 1 to 100")
+
+
 def test_add_to_queue_appends(session):
     queue = ok(session, "add_item_to_queue", {"uri": turi("Dreams")})["queue"]
     assert [t["name"] for t in queue][:3] == ["Come Away With Me", "Maria También", "Dreams"]
@@ -577,8 +685,8 @@ def test_add_to_queue_appends(session):
         session,
         "add_item_to_queue",
         {"uri": f"spotify:album:{album('Rumours')}"},
-        "InvalidRequest",
-        "Unsupported URI type",
+        "invalid_arguments",
+        "uri: Invalid URI: expected a track URI",
     )
     fails(
         session,

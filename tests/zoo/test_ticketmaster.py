@@ -106,6 +106,49 @@ def test_account_tools_need_a_signed_in_fan(session):
     ]
 
 
+def test_bounds_and_formats_are_in_the_argument_types(session):
+    props = {name: tool.input_schema["properties"] for name, tool in SPEC.tools.items()}
+    assert props["search_events"]["size"]["maximum"] == 50 and props["list_orders"]["size"]["maximum"] == 50
+    assert props["get_seat_availability"]["size"]["maximum"] == 100
+    assert props["reserve_tickets"]["quantity"]["minimum"] == 1
+    assert props["create_resale_listing"]["price_per_ticket"]["minimum"] == 500
+    assert props["update_resale_listing"]["price_per_ticket"]["minimum"] == 500
+    assert props["transfer_tickets"]["ticket_ids"]["minItems"] == 1
+    assert "pattern" in props["transfer_tickets"]["recipient_email"]
+    message = props["transfer_tickets"]["message"]
+    assert any(branch.get("maxLength") == 240 for branch in message.get("anyOf", [message]))
+    fails(session, "search_events", {"end_date": "2025-7-31"}, "invalid_arguments", "end_date: end_date must be")
+    fails(session, "get_seat_availability", {"event_id": HAMILTON, "size": 101}, "invalid_arguments", "size")
+
+
+def test_transfer_arguments_are_checked_before_anything_moves(session):
+    sign_in(session, "marcus.bell@gmail.com")
+    ids = tickets(order("marcus.bell@gmail.com", event("Giants", "2025-06-20"))["id"])[:1]
+    base = {"ticket_ids": ids, "recipient_first_name": "Kevin", "recipient_last_name": "Tran"}
+    base["recipient_email"] = "kevin@gmail.com"
+    fails(session, "transfer_tickets", {**base, "message": "x" * 241}, "invalid_arguments", "at most 240 characters")
+    fails(session, "transfer_tickets", {**base, "ticket_ids": []}, "invalid_arguments", "Choose at least one ticket")
+    fails(session, "transfer_tickets", {**base, "recipient_first_name": ""}, "invalid_arguments", "first and last")
+    sent = ok(session, "transfer_tickets", {**base, "recipient_email": "  Kevin@Gmail.com ", "message": "x" * 240})
+    assert sent["recipient_email"] == "kevin@gmail.com"
+
+
+def test_money_reads_like_dollars_and_a_hold_lasts_ten_minutes(session):
+    sign_in(session, "lauren.wu@gmail.com")
+    chappell = event("Chappell Roan", "2025-07-20")
+    ids = tickets(order("lauren.wu@gmail.com", chappell)["id"])
+    fails(
+        session,
+        "create_resale_listing",
+        {"ticket_ids": ids, "price_per_ticket": 1_000_000},
+        "InvalidRequest",
+        "at most $139.50 per ticket",
+    )
+    hold = reserve(session, HAMILTON, level(HAMILTON, "Balcony"), 1)
+    session.clock.start += timedelta(minutes=8)  # the stored expiry (10 minutes on) is read back as a UTC time
+    assert [h["hold_id"] for h in ok(session, "get_cart", {})] == [hold["hold_id"]]
+
+
 # ---------------------------------------------------------------- discovery
 
 
@@ -127,7 +170,8 @@ def test_search_filters_skip_past_events_and_paginate(session):
     assert [e["venue_name"] for e in ok(session, "search_events", {"keyword": "red rocks"})["results"]] == [
         "Red Rocks Amphitheatre"
     ]
-    fails(session, "search_events", {"start_date": "07/01/2025"}, "InvalidRequest", "start_date")
+    fails(session, "search_events", {"start_date": "07/01/2025"}, "invalid_arguments", "start_date: start_date must be")
+    fails(session, "search_events", {"size": 51}, "invalid_arguments", "size")
 
 
 def test_event_details_show_presales_but_never_their_codes(session):
@@ -186,10 +230,27 @@ def test_reserving_exact_seats_and_seat_errors(session):
     floor_seat = f"{OLIVIA}-FLOOR-GA-1"
     fails(session, "reserve_tickets", {**args, "seat_ids": [f[9], floor_seat]}, "NotFound", "not part of this offer")
     fails(session, "reserve_tickets", {**args, "section": "FLOOR"}, "InvalidRequest", "Section FLOOR has no seats")
-    fails(session, "reserve_tickets", {**args, "quantity": 0}, "InvalidRequest", "at least 1")
+    fails(
+        session,
+        "reserve_tickets",
+        {**args, "quantity": 0},
+        "invalid_arguments",
+        "quantity: quantity must be at least 1",
+    )
     fails(session, "reserve_tickets", {**args, "offer_id": "000000000000"}, "NotFound", "Offer")
     hold = reserve(session, OLIVIA, lower, 2, seat_ids=[f[10], f[9]])
     assert sorted(hold["seats"]) == ["Sec 114 Row F Seat 10", "Sec 114 Row F Seat 9"]
+
+
+def test_exact_seats_named_in_any_order_make_the_same_hold(session):
+    chappell = event("Chappell Roan", "2025-07-19")
+    seats = [f"{chappell}-111-C-5", f"{chappell}-111-C-4"]
+    sign_in(session, "ryan.cooper@gmail.com")
+    hold = reserve(session, chappell, level(chappell, "Price Level 2"), 2, seat_ids=seats)
+    assert hold["seat_ids"] == sorted(seats) and hold["seats"] == ["Sec 111 Row C Seat 4", "Sec 111 Row C Seat 5"]
+    ok(session, "release_hold", {"hold_id": hold["hold_id"]})
+    again = reserve(session, chappell, level(chappell, "Price Level 2"), 2, seat_ids=sorted(seats))
+    assert session.dump()["holds"][again["hold_id"]]["seat_ids"] == hold["seat_ids"]
 
 
 def test_no_seats_together_is_a_conflict(session):
@@ -487,7 +548,7 @@ def test_resale_price_cap_and_payout(session):
         session,
         "create_resale_listing",
         {"ticket_ids": ids, "price_per_ticket": 499},
-        "InvalidRequest",
+        "invalid_arguments",
         "lowest resale price is $5.00",
     )
     created = ok(session, "create_resale_listing", {"ticket_ids": ids, "price_per_ticket": 13950})
@@ -634,15 +695,15 @@ def test_transfer_rules(session):
         session,
         "transfer_tickets",
         {**base, "ticket_ids": ids, "recipient_email": "kevin at gmail"},
-        "InvalidRequest",
-        "not a valid email",
+        "invalid_arguments",
+        "recipient_email: Enter a valid email address",
     )
     fails(
         session,
         "transfer_tickets",
         {**base, "ticket_ids": ids, "recipient_last_name": " "},
-        "InvalidRequest",
-        "first and last name",
+        "invalid_arguments",
+        "recipient_last_name: Enter the recipient's first and last name",
     )
     past = tickets(order("marcus.bell@gmail.com", event("Yankees", "2025-05-31"))["id"])
     fails(session, "transfer_tickets", {**base, "ticket_ids": ids[:1] + past[:1]}, "InvalidRequest", "same event")
@@ -835,5 +896,5 @@ def test_order_history_pages_and_filters(session):
     upcoming = ok(session, "list_orders", {"upcoming_only": True, "size": 50})["results"]
     assert {o["event_name"] for o in upcoming} >= {"Mt. Joy", "Tyler Childers: Send In The Hounds Tour"}
     assert not {"Dua Lipa: Radical Optimism Tour", "Wallows: Model Tour"} & {o["event_name"] for o in upcoming}
-    fails(session, "list_orders", {"size": 0}, "InvalidRequest", "page_size")
+    fails(session, "list_orders", {"size": 0}, "invalid_arguments", "size")
     fails(session, "get_order", {"order_id": order("maya.patel@gmail.com", DUA)["id"]}, "NotFound", "Order")
