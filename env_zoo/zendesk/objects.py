@@ -6,10 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database
+from envfactory_gym import Database, Page, paginate
 
 from .conditions import applicable_policy, sla_metrics
-from .schema import satisfaction_ratings, sla_policies, ticket_comments, tickets, users
+from .schema import group_memberships, groups, satisfaction_ratings, sla_policies, ticket_comments, tickets, users
 
 
 class UserObject(BaseModel):
@@ -271,3 +271,44 @@ def next_breach(ticket: TicketObject) -> str | None:
     """The earliest breach time among the ticket's running SLA targets."""
     running = [m.breach_at for m in ticket.sla_metrics if m.stage == "active"]
     return min(running) if running else None
+
+
+def by_next_breach(found: list[TicketObject]) -> list[TicketObject]:
+    """Tickets most urgent first: the earliest running SLA breach, then those with none, ties by number."""
+    return sorted(found, key=lambda t: (next_breach(t) is None, next_breach(t) or "", t.id))
+
+
+def ticket_page(db: Database, rows: list[dict[str, Any]], page_size: int, cursor: str | None) -> Page[TicketObject]:
+    """One page of ticket rows as objects: only the page's tickets are built."""
+    page = paginate(rows, page_size, cursor)
+    roles = roles_by_id(db)
+    return Page[TicketObject](
+        results=[ticket_object(db, t, roles) for t in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
+
+
+def comment_objects(db: Database, ticket_id: int) -> list[CommentObject]:
+    """A ticket's comments, oldest first, with their authors' names."""
+    names = {u["id"]: u["name"] for u in db.find(users)}
+    rows = db.find(ticket_comments, ticket_id=ticket_id, order_by=[ticket_comments.c.created_at])
+    return [CommentObject(**r, author_name=names[r["author_id"]]) for r in rows]
+
+
+def group_objects(db: Database) -> list[GroupObject]:
+    """Every group with its members, by name."""
+    names = {u["id"]: u["name"] for u in db.find(users)}
+    result = []
+    for group in db.find(groups, order_by=[groups.c.name]):
+        members = [
+            GroupMember(user_id=m["user_id"], name=names[m["user_id"]], default=m["default"])
+            for m in db.find(group_memberships, group_id=group["id"])
+        ]
+        result.append(
+            GroupObject(
+                **{k: group[k] for k in ("id", "name", "description", "default")},
+                members=sorted(members, key=lambda m: m.name),
+            )
+        )
+    return result
