@@ -205,13 +205,22 @@ def matcher(terms: list[Term], ctx: Context) -> Callable[[dict[str, Any]], bool]
 
 
 def find_tickets(db: Database, query: str, me_id: int) -> list[dict[str, Any]]:
-    """The ticket rows a query matches (comments are read only when it has free text)."""
+    """The ticket rows a query matches (comments, people, groups and organizations are read only when the query
+    needs them)."""
     terms = parse(query)
     rows = db.find(tickets)
     text = {t["id"]: f"{t['subject']}\n{t['description']}".lower() for t in rows}
     if any(term.key == "" for term in terms):
         for comment in db.find(ticket_comments):
             text[comment["ticket_id"]] += "\n" + comment["body"].lower()
-    ctx = Context(me_id, db.find(users), db.find(groups), db.find(organizations), text, db.now())
+    keys = {term.key for term in terms}
+    ctx = Context(
+        me_id,
+        db.find(users) if keys & {"assignee", "requester", "submitter"} else [],
+        db.find(groups) if "group" in keys else [],
+        db.find(organizations) if "organization" in keys else [],
+        text,
+        db.now(),
+    )
     match = matcher(terms, ctx)
     return [t for t in rows if match(t)]

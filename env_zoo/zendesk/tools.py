@@ -30,8 +30,8 @@ from .objects import (
     by_next_breach,
     comment_objects,
     group_objects,
-    roles_by_id,
     ticket_object,
+    ticket_objects,
     ticket_page,
 )
 from .rules import (
@@ -428,8 +428,7 @@ def execute_view(db: Database, view_id: int, page_size: PageSize = 25, cursor: s
     rows = [t for t in db.find(tickets) if conditions_match(view["conditions"], t, agent_id)]
     sort_by, order = view["execution"]["sort_by"], view["execution"]["sort_order"]
     if sort_by == "sla_next_breach_at":
-        roles = roles_by_id(db)
-        return paginate(by_next_breach([ticket_object(db, t, roles) for t in rows]), page_size, cursor)
+        return paginate(by_next_breach(ticket_objects(db, rows)), page_size, cursor)
     return ticket_page(db, sort_tickets(rows, sort_by, order == "desc"), page_size, cursor)
 
 
