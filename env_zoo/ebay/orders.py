@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from envfactory_gym import Database, InvalidRequest
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 
-from .rules import delivery_window, sales_tax
-from .schema import items, line_items, purchase_orders, shipping_options
+from .rules import check_quantity, check_ships_to, delivery_window, listing, require_active, sales_tax
+from .schema import checkout_sessions, items, line_items, purchase_orders, shipping_options
 
 
 @dataclass(frozen=True)
@@ -100,4 +100,70 @@ def create_order(db: Database, buyer: dict[str, Any], address: dict[str, Any], l
             max_estimated_delivery_date=latest,
         )
         take_stock(db, db.get(items, p.item["item_id"], "Item"), p.quantity)
+    return order
+
+
+def buy_it_now_item(db: Database, buyer: dict[str, Any], item_id: str, quantity: int) -> dict[str, Any]:
+    """A listing that can be bought now at its Buy It Now price, in this quantity, by this buyer."""
+    item = listing(db, item_id)
+    require_active(db, item)
+    if "FIXED_PRICE" not in item["buying_options"]:
+        raise Conflict(f"'{item['title']}' has no Buy It Now option (any longer): bid on it or make an offer.")
+    check_ships_to(item, buyer["shipping_address"])
+    check_quantity(db, buyer, item, quantity)
+    return item
+
+
+def start_checkout(db: Database, buyer: dict[str, Any], wanted: list[tuple[str, int]]) -> dict[str, Any]:
+    """A checkout session for (item ID, quantity) lines, each with its cheapest shipping service."""
+    lines: list[dict[str, Any]] = []
+    for index, (item_id, quantity) in enumerate(wanted, start=1):
+        item = buy_it_now_item(db, buyer, item_id, quantity)
+        if any(line["itemId"] == item["item_id"] for line in lines):
+            raise InvalidRequest(f"'{item['title']}' is listed twice; set its quantity instead.")
+        lines.append(
+            {
+                "lineItemId": str(index),
+                "itemId": item["item_id"],
+                "quantity": quantity,
+                "shippingOptionId": options_of(db, item["item_id"])[0]["shipping_service_code"],
+            }
+        )
+    return db.insert(
+        checkout_sessions,
+        checkout_session_id=db.new_id(checkout_sessions, "1000", width=8),
+        username=buyer["username"],
+        line_items=lines,
+        shipping_address=buyer["shipping_address"],
+        status="ACTIVE",
+        purchase_order_id=None,
+        created=db.now_iso(),
+    )
+
+
+def choose_shipping(db: Database, session: dict[str, Any], line_item_id: str, shipping_option_id: str) -> dict:
+    """A checkout session with another shipping service on one line."""
+    lines = [dict(line) for line in session["line_items"]]
+    line = next((li for li in lines if li["lineItemId"] == line_item_id.strip()), None)
+    if line is None:
+        raise NotFound(f"Line item {line_item_id} is not in checkout session {session['checkout_session_id']}.")
+    item = db.get(items, line["itemId"], "Item")
+    line["shippingOptionId"] = option_by_id(db, item, shipping_option_id)["shipping_service_code"]
+    return db.update(checkout_sessions, session["checkout_session_id"], line_items=lines)
+
+
+def place_session(db: Database, buyer: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+    """Buy a checkout session's lines at their Buy It Now prices; the session records the order."""
+    purchases = []
+    for line in session["line_items"]:
+        item = buy_it_now_item(db, buyer, line["itemId"], line["quantity"])
+        option = option_by_id(db, item, line["shippingOptionId"])
+        purchases.append(Purchase(item, line["quantity"], item["price"], option, "FIXED_PRICE"))
+    order = create_order(db, buyer, session["shipping_address"], purchases)
+    db.update(
+        checkout_sessions,
+        session["checkout_session_id"],
+        status="ORDER_PLACED",
+        purchase_order_id=order["purchase_order_id"],
+    )
     return order

@@ -216,5 +216,5 @@ auth_sessions = Table(
     metadata,
     Column("id", String, primary_key=True),  # "current": the member who granted access
     Column("username", String, ForeignKey("users.username"), nullable=False),
-    Column("granted_at", String, nullable=False, info={"volatile": True}),
+    Column("signed_in_at", String, nullable=False, info={"volatile": True}),
 )

@@ -4,14 +4,20 @@ does (signing in and granting access, confirming a payment in the eBay app)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any, Callable, Literal
+from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, PageSize, page_size
+from envfactory_gym.values import minor_units
 
+from .access import own_line_item, own_offer, own_order, own_session, signed_in
+from .access import sign_in as grant_access
+from .aftersale import open_return, record_feedback
 from .auction import place_bid
+from .browse import find_listings, sort_listings
 from .objects import (
     BestOffer,
     Bidding,
@@ -34,58 +40,12 @@ from .objects import (
     user_object,
     watched_item,
 )
-from .orders import Purchase, create_order, option_by_id, options_of
-from .rules import (
-    OFFER_HOURS,
-    check_offer_allowed,
-    check_quantity,
-    check_ships_to,
-    effective_price,
-    has_ended,
-    is_auction,
-    later,
-    listing,
-    moment,
-    offer_status,
-    own_line_item,
-    own_order,
-    require_active,
-    seller_decision,
-    signed_in,
-    to_cents,
-    today,
-    usd,
-)
-from .schema import (
-    auth_sessions,
-    best_offers,
-    bids,
-    checkout_sessions,
-    feedback,
-    items,
-    purchase_orders,
-    returns,
-    sellers,
-    users,
-    watchlist,
-)
+from .offers import answer_counter, submit_offer
+from .orders import choose_shipping, place_session, start_checkout
+from .rules import check_quantity, check_ships_to, is_auction, listing, offer_status, require_active, usd
+from .schema import best_offers, bids, items, purchase_orders, watchlist
 
 ConditionGroup = Literal["NEW", "CERTIFIED_REFURBISHED", "SELLER_REFURBISHED", "USED", "FOR_PARTS_OR_NOT_WORKING"]
-CONDITION_GROUPS: dict[str, ConditionGroup] = {
-    "1000": "NEW",
-    "1500": "NEW",
-    "2000": "CERTIFIED_REFURBISHED",
-    "2010": "CERTIFIED_REFURBISHED",
-    "2020": "CERTIFIED_REFURBISHED",
-    "2030": "CERTIFIED_REFURBISHED",
-    "2500": "SELLER_REFURBISHED",
-    "2750": "USED",
-    "3000": "USED",
-    "4000": "USED",
-    "5000": "USED",
-    "6000": "USED",
-    "7000": "FOR_PARTS_OR_NOT_WORKING",
-}
 BuyingOption = Literal["FIXED_PRICE", "AUCTION", "BEST_OFFER"]
 SortOrder = Literal["BEST_MATCH", "price", "-price", "newlyListed", "endingSoonest"]
 OrderStatus = Literal["PENDING", "FULFILLMENT_IN_PROGRESS", "DELIVERED", "CANCELLED"]
@@ -94,21 +54,43 @@ RemorseReason = Literal["NO_LONGER_NEED_ITEM", "ORDERED_ACCIDENTALLY", "FOUND_BE
 NotAsDescribedReason = Literal[
     "ARRIVED_DAMAGED", "DEFECTIVE_ITEM", "DIFFERENT_FROM_LISTING", "MISSING_PARTS", "FAKE_OR_COUNTERFEIT"
 ]
-REMORSE = set(RemorseReason.__args__)
-NOT_AS_DESCRIBED_DAYS = 30  # eBay Money Back Guarantee
-FEEDBACK_DAYS = 60
-FEEDBACK_LENGTH = 80
+ItemId = Annotated[
+    str,
+    Field(pattern=r"^\s*v1\|\d{9,15}\|0\s*$"),
+    ErrorText("Invalid item ID: use the RESTful ID, e.g. v1|226415973021|0."),
+]
+Dollars = Annotated[
+    float, Field(gt=0), ErrorText("must be a positive amount in US dollars with at most two decimals, like 24.99.")
+]
+PriceFilter = Annotated[float, Field(ge=0), ErrorText("must be an amount in US dollars of at least 0.")]
+Quantity = Annotated[int, Field(ge=1), ErrorText("quantity must be at least 1.")]
+SellerMessage = Annotated[
+    str, Field(max_length=250), ErrorText("The message to the seller can be at most 250 characters.")
+]
+FeedbackText = Annotated[str, Field(max_length=80, pattern=r"\S"), ErrorText("must be 1 to 80 characters.")]
+Offset = Annotated[int, Field(ge=0), ErrorText("offset must be 0 or more.")]
+SearchLimit = page_size(200)
 MAX_WATCHLIST = 300
-MAX_CHECKOUT_LINES = 10
-MAX_MESSAGE = 250
-STOP_WORDS = {"a", "an", "and", "the", "of", "with", "for", "in", "on"}
 
 
 class LineItemInput(BaseModel):
     """An item to buy in a checkout."""
 
-    item_id: str = Field(description="The listing's item ID (v1|...|0).")
-    quantity: int = Field(1, description="How many units to buy.")
+    item_id: ItemId = Field(description="The listing's item ID (v1|...|0).")
+    quantity: Quantity = Field(1, description="How many units to buy.")
+
+
+def _cents(value: float, name: str) -> int:
+    """A dollar amount argument in cents (at most two decimals)."""
+    return minor_units(value, "USD", name)
+
+
+def _paged(
+    rows: list[dict[str, Any]], limit: int, offset: int, convert: Callable[[dict[str, Any]], BaseModel]
+) -> Page[Any]:
+    """One page of rows, converted to API objects."""
+    page = paginate(rows, limit, str(offset), max_page_size=200)
+    return Page[Any](results=[convert(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more)
 
 
 # ---------------------------------------------------------------- what only the buyer does
@@ -122,15 +104,7 @@ def sign_in(db: Database, username: str) -> User:
     Args:
         username: The buyer's eBay username or email.
     """
-    wanted = username.strip().casefold()
-    found = [u for u in db.find(users) if wanted in (u["username"].casefold(), u["email"].casefold())]
-    if not found:
-        raise NotFound("We couldn't find an eBay account with that username or email.")
-    if found[0]["status"] != "CONFIRMED":
-        raise PermissionDenied("This eBay account is suspended and can't grant access.")
-    db.conn.execute(auth_sessions.delete())
-    db.insert(auth_sessions, id="current", username=found[0]["username"], granted_at=db.now_iso())
-    return user_object(found[0])
+    return user_object(grant_access(db, username))
 
 
 @tool(user_only=True)
@@ -163,45 +137,6 @@ def get_user(db: Database) -> User:
 # ---------------------------------------------------------------- Browse
 
 
-def _keywords(q: str | None) -> list[str]:
-    """The words of a query that must match (eBay ignores words like "and", "the", "with")."""
-    return [w for w in (q or "").casefold().replace("&", " ").split() if w not in STOP_WORDS]
-
-
-def _matches(item: dict[str, Any], words: list[str]) -> bool:
-    text = f"{item['title']} {item['brand'] or ''}".casefold()
-    return all(word in text for word in words)
-
-
-def _sort(db: Database, found: list[dict[str, Any]], sort: SortOrder) -> list[dict[str, Any]]:
-    """Listings in eBay's sort order ("price" counts the cheapest shipping too); ties by item ID."""
-
-    def with_shipping(item: dict[str, Any]) -> int:
-        options = options_of(db, item["item_id"])
-        return effective_price(item) + (options[0]["cost"] if options else 0)
-
-    key, descending = {
-        "BEST_MATCH": (lambda i: i["watch_count"], True),
-        "price": (with_shipping, False),
-        "-price": (with_shipping, True),
-        "newlyListed": (lambda i: i["item_creation_date"], True),
-        "endingSoonest": (lambda i: i["item_end_date"] or "9999", False),
-    }[sort]
-    return sorted(sorted(found, key=lambda i: i["item_id"]), key=key, reverse=descending)
-
-
-def _paged(
-    rows: list[dict[str, Any]],
-    limit: int,
-    offset: int,
-    convert: Callable[[dict[str, Any]], BaseModel],
-    max_page_size: int = 100,
-) -> Page[Any]:
-    """One page of rows, converted to API objects."""
-    page = paginate(rows, limit, str(offset), max_page_size=max_page_size)
-    return Page[Any](results=[convert(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more)
-
-
 @tool(read_only=True)
 def search_items(
     db: Database,
@@ -209,12 +144,12 @@ def search_items(
     category_id: str | None = None,
     conditions: list[ConditionGroup] | None = None,
     buying_options: list[BuyingOption] | None = None,
-    min_price: float | None = None,
-    max_price: float | None = None,
+    min_price: PriceFilter | None = None,
+    max_price: PriceFilter | None = None,
     free_shipping: bool = False,
     sort: SortOrder = "BEST_MATCH",
-    limit: int = 50,
-    offset: int = 0,
+    limit: SearchLimit = 50,
+    offset: Offset = 0,
 ) -> Page[ItemSummary]:
     """Search active eBay listings by keywords and/or category, with eBay's filters (no keywords and no category:
     every active listing). Prices filter on the Buy It Now price, or the current bid of an auction.
@@ -231,30 +166,14 @@ def search_items(
         limit: Results per page, 1 to 200.
         offset: Results to skip: the next_cursor of the previous page.
     """
-    words = _keywords(q)
     low = None if min_price is None else round(min_price * 100)
     high = None if max_price is None else round(max_price * 100)
-    found = []
-    for item in db.find(items, listing_status="ACTIVE"):
-        if has_ended(db, item) or not _matches(item, words):
-            continue
-        if category_id and item["category_id"] != category_id.strip():
-            continue
-        if conditions and CONDITION_GROUPS.get(item["condition_id"]) not in conditions:
-            continue
-        if buying_options and not set(buying_options) & set(item["buying_options"]):
-            continue
-        price = effective_price(item)
-        if (low is not None and price < low) or (high is not None and price > high):
-            continue
-        if free_shipping and not any(o["cost"] == 0 for o in options_of(db, item["item_id"])):
-            continue
-        found.append(item)
-    return _paged(_sort(db, found, sort), limit, offset, lambda i: item_summary(db, i), max_page_size=200)
+    found = find_listings(db, q, category_id, conditions, buying_options, low, high, free_shipping)
+    return _paged(sort_listings(db, found, sort), limit, offset, lambda i: item_summary(db, i))
 
 
 @tool(read_only=True)
-def get_item(db: Database, item_id: str) -> Item:
+def get_item(db: Database, item_id: ItemId) -> Item:
     """Get a listing's details: price or current bid and minimum next bid, condition, item specifics, quantity,
     shipping options with delivery estimates, where the seller ships, and the return policy.
 
@@ -268,7 +187,7 @@ def get_item(db: Database, item_id: str) -> Item:
 
 
 @tool(read_only=True)
-def get_watchlist(db: Database, limit: int = 25, offset: int = 0) -> Page[WatchedItem]:
+def get_watchlist(db: Database, limit: PageSize = 25, offset: Offset = 0) -> Page[WatchedItem]:
     """List the items on the buyer's Watchlist, most recently added first, ended listings included.
 
     Args:
@@ -281,7 +200,7 @@ def get_watchlist(db: Database, limit: int = 25, offset: int = 0) -> Page[Watche
 
 
 @tool()
-def add_to_watchlist(db: Database, item_id: str) -> WatchedItem:
+def add_to_watchlist(db: Database, item_id: ItemId) -> WatchedItem:
     """Add an active listing to the buyer's Watchlist (at most 300 items).
 
     Args:
@@ -307,7 +226,7 @@ def add_to_watchlist(db: Database, item_id: str) -> WatchedItem:
 
 
 @tool()
-def remove_from_watchlist(db: Database, item_id: str) -> WatchedItem:
+def remove_from_watchlist(db: Database, item_id: ItemId) -> WatchedItem:
     """Remove an item from the buyer's Watchlist.
 
     Args:
@@ -328,7 +247,7 @@ def remove_from_watchlist(db: Database, item_id: str) -> WatchedItem:
 
 
 @tool(read_only=True)
-def get_bidding(db: Database, item_id: str) -> Bidding:
+def get_bidding(db: Database, item_id: ItemId) -> Bidding:
     """Get the buyer's standing in an auction they have bid on: current price, their maximum bid, whether they
     are the high bidder, whether the reserve is met, and suggested next bids.
 
@@ -343,7 +262,7 @@ def get_bidding(db: Database, item_id: str) -> Bidding:
 
 
 @tool()
-def place_proxy_bid(db: Database, item_id: str, max_amount: float) -> Bidding:
+def place_proxy_bid(db: Database, item_id: ItemId, max_amount: Dollars) -> Bidding:
     """Place a proxy bid: the most the buyer will pay. eBay bids for them one increment at a time, only as much
     as needed to stay ahead. A new bid must reach the current price plus one bid increment (the opening bid when
     there are no bids); a high bidder can only raise their maximum. A winning bid is a commitment to buy.
@@ -358,49 +277,15 @@ def place_proxy_bid(db: Database, item_id: str, max_amount: float) -> Bidding:
         raise InvalidRequest(f"'{item['title']}' isn't an auction; buy it with checkout or make an offer.")
     require_active(db, item)
     check_ships_to(item, buyer["shipping_address"])
-    updated = place_bid(db, item, buyer["username"], to_cents(max_amount, "max_amount"))
+    updated = place_bid(db, item, buyer["username"], _cents(max_amount, "max_amount"))
     return bidding_object(db, updated, buyer["username"])
 
 
 # ---------------------------------------------------------------- Best Offers
 
 
-def _buy(db: Database, buyer: dict[str, Any], item: dict[str, Any], quantity: int, price: int, kind: str) -> str:
-    """An order for a negotiated sale, shipped with the listing's default (cheapest) service."""
-    check_quantity(db, buyer, item, quantity)
-    option = options_of(db, item["item_id"])[0]
-    order = create_order(db, buyer, buyer["shipping_address"], [Purchase(item, quantity, price, option, kind)])
-    return order["purchase_order_id"]
-
-
-def _submit_offer(
-    db: Database, buyer: dict[str, Any], item: dict[str, Any], price: int, quantity: int, message: str | None
-) -> dict[str, Any]:
-    """Send an offer to the seller, whose automatic rules may accept or decline it at once."""
-    check_offer_allowed(db, buyer, item)
-    if message is not None and len(message) > MAX_MESSAGE:
-        raise InvalidRequest(f"The message to the seller can be at most {MAX_MESSAGE} characters.")
-    status = seller_decision(item, price)
-    order_id = _buy(db, buyer, item, quantity, price, "BEST_OFFER") if status == "ACCEPTED" else None
-    return db.insert(
-        best_offers,
-        best_offer_id=db.new_id(best_offers, "50", width=8),
-        item_id=item["item_id"],
-        buyer=buyer["username"],
-        price=price,
-        quantity=quantity,
-        message=message,
-        status=status,
-        counter_price=None,
-        counter_message=None,
-        purchase_order_id=order_id,
-        created=db.now_iso(),
-        expiration=later(db, OFFER_HOURS),
-    )
-
-
 @tool(read_only=True)
-def get_best_offers(db: Database, item_id: str | None = None, status: OfferStatus | None = None) -> list[BestOffer]:
+def get_best_offers(db: Database, item_id: ItemId | None = None, status: OfferStatus | None = None) -> list[BestOffer]:
     """List the Best Offers the buyer has made, newest first, with the sellers' counteroffers.
 
     Args:
@@ -408,14 +293,14 @@ def get_best_offers(db: Database, item_id: str | None = None, status: OfferStatu
         status: Only offers in this status (COUNTERED: a counteroffer waits for the buyer).
     """
     buyer = signed_in(db)
-    equals = {"item_id": listing(db, item_id)["item_id"]} if item_id else {}
-    rows = db.find(best_offers, buyer=buyer["username"], order_by=[best_offers.c.created.desc()], **equals)
+    on = listing(db, item_id)["item_id"] if item_id else None
+    rows = db.find(best_offers, order_by=[best_offers.c.created.desc()], **given(buyer=buyer["username"], item_id=on))
     return [offer_object(db, r) for r in rows if status is None or offer_status(db, r) == status]
 
 
 @tool()
 def make_best_offer(
-    db: Database, item_id: str, price: float, quantity: int = 1, message: str | None = None
+    db: Database, item_id: ItemId, price: Dollars, quantity: Quantity = 1, message: SellerMessage | None = None
 ) -> BestOffer:
     """Make a Best Offer on a fixed-price listing that accepts offers. The offer must be below the Buy It Now
     price; a buyer has one active offer per item and at most five offers per item. The seller may accept or
@@ -434,10 +319,10 @@ def make_best_offer(
         raise InvalidRequest(f"'{item['title']}' doesn't accept offers.")
     check_ships_to(item, buyer["shipping_address"])
     check_quantity(db, buyer, item, quantity)
-    cents = to_cents(price, "price")
+    cents = _cents(price, "price")
     if cents >= item["price"]:
         raise InvalidRequest(f"Your offer must be below the Buy It Now price of {usd(item['price'])}.")
-    return offer_object(db, _submit_offer(db, buyer, item, cents, quantity, message))
+    return offer_object(db, submit_offer(db, buyer, item, cents, quantity, message))
 
 
 @tool()
@@ -445,8 +330,8 @@ def respond_to_counter_offer(
     db: Database,
     best_offer_id: str,
     action: Literal["ACCEPT", "DECLINE", "COUNTER"],
-    counter_price: float | None = None,
-    message: str | None = None,
+    counter_price: Dollars | None = None,
+    message: SellerMessage | None = None,
 ) -> BestOffer:
     """Answer a seller's counteroffer within its 48 hours: ACCEPT (a commitment to buy at that price: it becomes
     an order to pay), DECLINE, or COUNTER with a lower price (a new offer that counts towards the five allowed).
@@ -458,60 +343,21 @@ def respond_to_counter_offer(
         message: For COUNTER: a note to the seller, at most 250 characters.
     """
     buyer = signed_in(db)
-    found = db.find(best_offers, best_offer_id=best_offer_id.strip(), buyer=buyer["username"])
-    if not found:
-        raise NotFound(f"Best Offer {best_offer_id} was not found on your account.")
-    offer = found[0]
-    status = offer_status(db, offer)
-    if status == "EXPIRED" and offer["status"] == "COUNTERED":
-        raise Conflict(f"The seller's counteroffer expired at {offer['expiration']}.")
-    if status != "COUNTERED":
-        raise Conflict(f"There's no counteroffer to answer on this offer (it is {status}).")
-    item = db.get(items, offer["item_id"], "Item")
-    if action == "DECLINE":
-        return offer_object(db, db.update(best_offers, offer["best_offer_id"], status="DECLINED"))
-    require_active(db, item)
-    if action == "ACCEPT":
-        order_id = _buy(db, buyer, item, offer["quantity"], offer["counter_price"], "BEST_OFFER")
-        return offer_object(
-            db, db.update(best_offers, offer["best_offer_id"], status="ACCEPTED", purchase_order_id=order_id)
-        )
-    if counter_price is None:
-        raise InvalidRequest("counter_price is required to counter.")
-    cents = to_cents(counter_price, "counter_price")
-    if cents >= offer["counter_price"]:
-        raise InvalidRequest(
-            f"Your counteroffer must be below the seller's {usd(offer['counter_price'])}; accept it instead."
-        )
-    db.update(best_offers, offer["best_offer_id"], status="DECLINED")
-    return offer_object(db, _submit_offer(db, buyer, item, cents, offer["quantity"], message))
+    offer = own_offer(db, buyer, best_offer_id)
+    cents = None if counter_price is None else _cents(counter_price, "counter_price")
+    return offer_object(db, answer_counter(db, buyer, offer, action, cents, message))
 
 
 # ---------------------------------------------------------------- checkout
 
 
-def _own_session(db: Database, buyer: dict[str, Any], checkout_session_id: str) -> dict[str, Any]:
-    found = db.find(checkout_sessions, checkout_session_id=checkout_session_id.strip(), username=buyer["username"])
-    if not found:
-        raise NotFound(f"Checkout session {checkout_session_id} was not found.")
-    if found[0]["status"] != "ACTIVE":
-        raise Conflict(f"Checkout session {checkout_session_id} already placed order {found[0]['purchase_order_id']}.")
-    return found[0]
-
-
-def _buy_it_now(db: Database, buyer: dict[str, Any], item_id: str, quantity: int) -> dict[str, Any]:
-    """A listing that can be bought now at its Buy It Now price, in this quantity, by this buyer."""
-    item = listing(db, item_id)
-    require_active(db, item)
-    if "FIXED_PRICE" not in item["buying_options"]:
-        raise Conflict(f"'{item['title']}' has no Buy It Now option (any longer): bid on it or make an offer.")
-    check_ships_to(item, buyer["shipping_address"])
-    check_quantity(db, buyer, item, quantity)
-    return item
-
-
 @tool()
-def initiate_checkout_session(db: Database, line_items: list[LineItemInput]) -> CheckoutSession:
+def initiate_checkout_session(
+    db: Database,
+    line_items: Annotated[
+        list[LineItemInput], Field(min_length=1, max_length=10), ErrorText("A checkout holds 1 to 10 line items.")
+    ],
+) -> CheckoutSession:
     """Start a Buy It Now checkout for up to 10 listings, shipped to the buyer's address with each listing's
     cheapest shipping service. Returns the shipping options, tax and total; place_order buys.
 
@@ -519,31 +365,7 @@ def initiate_checkout_session(db: Database, line_items: list[LineItemInput]) -> 
         line_items: The items and quantities to buy.
     """
     buyer = signed_in(db)
-    if not 1 <= len(line_items) <= MAX_CHECKOUT_LINES:
-        raise InvalidRequest(f"A checkout holds 1 to {MAX_CHECKOUT_LINES} line items.")
-    lines = []
-    for index, wanted in enumerate(line_items, start=1):
-        item = _buy_it_now(db, buyer, wanted.item_id, wanted.quantity)
-        if any(line["itemId"] == item["item_id"] for line in lines):
-            raise InvalidRequest(f"'{item['title']}' is listed twice; set its quantity instead.")
-        lines.append(
-            {
-                "lineItemId": str(index),
-                "itemId": item["item_id"],
-                "quantity": wanted.quantity,
-                "shippingOptionId": options_of(db, item["item_id"])[0]["shipping_service_code"],
-            }
-        )
-    session = db.insert(
-        checkout_sessions,
-        checkout_session_id=db.new_id(checkout_sessions, "1000", width=8),
-        username=buyer["username"],
-        line_items=lines,
-        shipping_address=buyer["shipping_address"],
-        status="ACTIVE",
-        purchase_order_id=None,
-        created=db.now_iso(),
-    )
+    session = start_checkout(db, buyer, [(line.item_id, line.quantity) for line in line_items])
     return checkout_object(db, session)
 
 
@@ -558,15 +380,8 @@ def update_shipping_option(
         line_item_id: The line's lineItemId in the session.
         shipping_option_id: One of the line's shippingOptionId values (e.g. USPSPriority).
     """
-    buyer = signed_in(db)
-    session = _own_session(db, buyer, checkout_session_id)
-    lines = [dict(line) for line in session["line_items"]]
-    line = next((li for li in lines if li["lineItemId"] == line_item_id.strip()), None)
-    if line is None:
-        raise NotFound(f"Line item {line_item_id} is not in checkout session {checkout_session_id}.")
-    item = db.get(items, line["itemId"], "Item")
-    line["shippingOptionId"] = option_by_id(db, item, shipping_option_id)["shipping_service_code"]
-    return checkout_object(db, db.update(checkout_sessions, session["checkout_session_id"], line_items=lines))
+    session = own_session(db, signed_in(db), checkout_session_id)
+    return checkout_object(db, choose_shipping(db, session, line_item_id, shipping_option_id))
 
 
 @tool()
@@ -578,20 +393,7 @@ def place_order(db: Database, checkout_session_id: str) -> PurchaseOrder:
         checkout_session_id: The checkout session to buy.
     """
     buyer = signed_in(db)
-    session = _own_session(db, buyer, checkout_session_id)
-    purchases = []
-    for line in session["line_items"]:
-        item = _buy_it_now(db, buyer, line["itemId"], line["quantity"])
-        option = option_by_id(db, item, line["shippingOptionId"])
-        purchases.append(Purchase(item, line["quantity"], item["price"], option, "FIXED_PRICE"))
-    order = create_order(db, buyer, session["shipping_address"], purchases)
-    db.update(
-        checkout_sessions,
-        session["checkout_session_id"],
-        status="ORDER_PLACED",
-        purchase_order_id=order["purchase_order_id"],
-    )
-    return order_object(db, order)
+    return order_object(db, place_session(db, buyer, own_session(db, buyer, checkout_session_id)))
 
 
 # ---------------------------------------------------------------- orders
@@ -599,7 +401,7 @@ def place_order(db: Database, checkout_session_id: str) -> PurchaseOrder:
 
 @tool(read_only=True)
 def get_orders(
-    db: Database, status: OrderStatus | None = None, limit: int = 25, offset: int = 0
+    db: Database, status: OrderStatus | None = None, limit: PageSize = 25, offset: Offset = 0
 ) -> Page[PurchaseOrder]:
     """List the buyer's purchase orders, newest first, with line items, tracking, returns and feedback.
 
@@ -609,10 +411,8 @@ def get_orders(
         offset: Orders to skip: the next_cursor of the previous page.
     """
     buyer = signed_in(db)
-    equals = {"purchase_order_status": status} if status else {}
-    rows = db.find(
-        purchase_orders, buyer=buyer["username"], order_by=[purchase_orders.c.creation_date.desc()], **equals
-    )
+    newest = [purchase_orders.c.creation_date.desc()]
+    rows = db.find(purchase_orders, order_by=newest, **given(buyer=buyer["username"], purchase_order_status=status))
     return _paged(rows, limit, offset, lambda r: order_object(db, r))
 
 
@@ -634,7 +434,7 @@ def create_return(
     db: Database,
     line_item_id: str,
     reason: RemorseReason | NotAsDescribedReason,
-    quantity: int = 1,
+    quantity: Quantity = 1,
     comments: str | None = None,
 ) -> Return:
     """Open a return request for a delivered order line. Remorse reasons need a listing that accepts returns and
@@ -649,41 +449,8 @@ def create_return(
         comments: Details for the seller.
     """
     buyer = signed_in(db)
-    line, order = own_line_item(db, buyer, line_item_id)
-    if line["fulfillment_status"] != "DELIVERED" or not line["delivered_date"]:
-        raise Conflict("You can start a return once the item has been delivered.")
-    if any(r["status"] != "CLOSED" for r in db.find(returns, line_item_id=line["line_item_id"])):
-        raise Conflict(f"A return is already open for '{line['title']}'.")
-    if not 1 <= quantity <= line["quantity"]:
-        raise InvalidRequest(f"quantity must be between 1 and {line['quantity']}.")
-    item = db.get(items, line["item_id"], "Item")
-    remorse = reason in REMORSE
-    if remorse and not item["returns_accepted"]:
-        raise PermissionDenied(
-            "The seller doesn't accept returns for this item. You can still return it if it isn't as described."
-        )
-    days = item["return_period_days"] if remorse else NOT_AS_DESCRIBED_DAYS
-    deadline = moment(line["delivered_date"]).date() + timedelta(days=days)
-    if today(db) > deadline:
-        raise Conflict(f"The return window for '{line['title']}' closed on {deadline}.")
-    refund = line["unit_price"] * quantity + (0 if remorse else line["shipping_cost"])
-    seller = db.get(sellers, line["seller"], "Seller")
-    row = db.insert(
-        returns,
-        return_id=db.new_id(returns, "52", width=8),
-        line_item_id=line["line_item_id"],
-        buyer=buyer["username"],
-        seller=line["seller"],
-        reason=reason,
-        reason_type="REMORSE" if remorse else "SNAD",
-        quantity=quantity,
-        comments=comments,
-        status="READY_FOR_SHIPPING" if seller["auto_accept_returns"] else "RETURN_REQUESTED",
-        return_shipping_cost_payer=item["return_shipping_cost_payer"] if remorse else "SELLER",
-        estimated_refund=refund,
-        creation_date=db.now_iso(),
-    )
-    return return_object(row, line["item_id"])
+    line, _ = own_line_item(db, buyer, line_item_id)
+    return return_object(open_return(db, buyer, line, reason, quantity, comments), line["item_id"])
 
 
 # ---------------------------------------------------------------- feedback
@@ -694,7 +461,7 @@ def leave_feedback(
     db: Database,
     line_item_id: str,
     comment_type: Literal["POSITIVE", "NEUTRAL", "NEGATIVE"],
-    comment_text: str,
+    comment_text: FeedbackText,
 ) -> Feedback:
     """Leave feedback for the seller of a paid purchase, once per order line and within 60 days of the purchase.
 
@@ -705,30 +472,4 @@ def leave_feedback(
     """
     buyer = signed_in(db)
     line, order = own_line_item(db, buyer, line_item_id)
-    if order["payment_status"] != "PAID":
-        raise Conflict("You can leave feedback once the order is paid.")
-    if db.find(feedback, line_item_id=line["line_item_id"]):
-        raise Conflict(f"You've already left feedback for '{line['title']}'.")
-    if today(db) > moment(order["creation_date"]).date() + timedelta(days=FEEDBACK_DAYS):
-        raise Conflict(f"Feedback can only be left within {FEEDBACK_DAYS} days of the purchase.")
-    text = comment_text.strip()
-    if not 1 <= len(text) <= FEEDBACK_LENGTH:
-        raise InvalidRequest(f"comment_text must be 1 to {FEEDBACK_LENGTH} characters.")
-    seller = db.get(sellers, line["seller"], "Seller")
-    counts = {"POSITIVE": ("positive_count", 1), "NEUTRAL": ("neutral_count", 0), "NEGATIVE": ("negative_count", -1)}
-    column, score = counts[comment_type]
-    db.update(
-        sellers, seller["username"], **{column: seller[column] + 1}, feedback_score=seller["feedback_score"] + score
-    )
-    row = db.insert(
-        feedback,
-        feedback_id=db.new_id(feedback, "18", width=8),
-        line_item_id=line["line_item_id"],
-        item_id=line["item_id"],
-        commenting_user=buyer["username"],
-        seller=line["seller"],
-        comment_type=comment_type,
-        comment_text=text,
-        creation_date=db.now_iso(),
-    )
-    return feedback_object(db, row)
+    return feedback_object(db, record_feedback(db, buyer, line, order, comment_type, comment_text))

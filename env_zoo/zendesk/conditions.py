@@ -5,20 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from envfactory_gym.values import iso_timestamp, parse_timestamp
+
 STATUS_ORDER = ["new", "open", "pending", "hold", "solved", "closed"]
 PRIORITY_ORDER = ["low", "normal", "high", "urgent"]
 UNSOLVED = ("new", "open", "pending", "hold")
 AGENT_ROLES = ("agent", "admin")
-
-
-def parse_time(value: str) -> datetime:
-    """An ISO 8601 UTC string as an aware datetime."""
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-
-def iso(moment: datetime) -> str:
-    """An aware datetime as Zendesk writes it (2025-06-10T09:00:00Z)."""
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _rank(field: str, value: Any) -> int | None:
@@ -106,10 +98,10 @@ def sla_metrics(
             continue
         if fulfilled is None and ticket["status"] not in UNSOLVED:
             fulfilled = ticket["solved_at"] or ticket["updated_at"]
-        breach_at = iso(parse_time(started) + timedelta(minutes=targets[metric]))
+        breach_at = iso_timestamp(parse_timestamp(started, "created_at") + timedelta(minutes=targets[metric]))
         if fulfilled is not None:
             stage = "achieved" if fulfilled <= breach_at else "breached"
         else:
-            stage = "breached" if iso(now) >= breach_at else "active"
+            stage = "breached" if iso_timestamp(now) >= breach_at else "active"
         result.append({"metric": metric, "target_minutes": targets[metric], "breach_at": breach_at, "stage": stage})
     return result

@@ -6,10 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database
+from envfactory_gym import Database, Page, paginate
 
-from .conditions import applicable_policy, sla_metrics
-from .schema import satisfaction_ratings, sla_policies, ticket_comments, tickets, users
+from .conditions import AGENT_ROLES, applicable_policy, sla_metrics
+from .schema import group_memberships, groups, satisfaction_ratings, sla_policies, ticket_comments, tickets, users
 
 
 class UserObject(BaseModel):
@@ -245,29 +245,91 @@ class ReplyResult(BaseModel):
     follow_up_of: int | None
 
 
-def roles_by_id(db: Database) -> dict[int, str]:
-    """Every user's role, for telling agent replies from customer replies."""
-    return {u["id"]: u["role"] for u in db.find(users)}
+def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, Any]]]:
+    found: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        found.setdefault(row[key], []).append(row)
+    return found
 
 
-def ticket_object(db: Database, row: dict[str, Any], roles: dict[int, str] | None = None) -> TicketObject:
-    """A ticket row with its incidents, rating and SLA targets (as of the simulated clock)."""
-    comments = db.find(ticket_comments, ticket_id=row["id"], order_by=[ticket_comments.c.created_at])
-    policy = applicable_policy(db.find(sla_policies), row)
-    rating = db.find(satisfaction_ratings, ticket_id=row["id"])
-    metrics = sla_metrics(row, comments, roles if roles is not None else roles_by_id(db), policy, db.now())
-    return TicketObject(
-        **{k: row[k] for k in TicketObject.model_fields if k in row},
-        incident_ids=[t["id"] for t in db.find(tickets, problem_id=row["id"])],
-        satisfaction_rating=SatisfactionSummary(score=rating[0]["score"], comment=rating[0]["comment"])
-        if rating
-        else None,
-        sla_policy=SlaPolicyRef(id=policy["id"], title=policy["title"]) if policy else None,
-        sla_metrics=[SlaMetric(**m) for m in metrics],
-    )
+def ticket_objects(db: Database, rows: list[dict[str, Any]]) -> list[TicketObject]:
+    """Ticket rows with their incidents, ratings and SLA targets (as of the simulated clock), read for all of them
+    at once: comments, ratings and incidents in one query each."""
+    if not rows:
+        return []
+    ids = [row["id"] for row in rows]
+    among = f"IN ({', '.join('?' * len(ids))})"
+    comments = _grouped(db.select(ticket_comments, f"ticket_id {among}", ids, order_by="created_at"), "ticket_id")
+    ratings = _grouped(db.select(satisfaction_ratings, f"ticket_id {among}", ids), "ticket_id")
+    incidents = _grouped(db.select(tickets, f"problem_id {among}", ids), "problem_id")
+    roles = {u["id"]: u["role"] for u in db.select(users, "role IN (?, ?)", AGENT_ROLES)}
+    policies = db.find(sla_policies)
+    now = db.now()
+    result = []
+    for row in rows:
+        policy = applicable_policy(policies, row)
+        rating = ratings.get(row["id"])
+        metrics = sla_metrics(row, comments.get(row["id"], []), roles, policy, now)
+        result.append(
+            TicketObject(
+                **{k: row[k] for k in TicketObject.model_fields if k in row},
+                incident_ids=[t["id"] for t in incidents.get(row["id"], [])],
+                satisfaction_rating=SatisfactionSummary(score=rating[0]["score"], comment=rating[0]["comment"])
+                if rating
+                else None,
+                sla_policy=SlaPolicyRef(id=policy["id"], title=policy["title"]) if policy else None,
+                sla_metrics=[SlaMetric(**m) for m in metrics],
+            )
+        )
+    return result
+
+
+def ticket_object(db: Database, row: dict[str, Any]) -> TicketObject:
+    """One ticket row as the API shows it."""
+    return ticket_objects(db, [row])[0]
 
 
 def next_breach(ticket: TicketObject) -> str | None:
     """The earliest breach time among the ticket's running SLA targets."""
     running = [m.breach_at for m in ticket.sla_metrics if m.stage == "active"]
     return min(running) if running else None
+
+
+def by_next_breach(found: list[TicketObject]) -> list[TicketObject]:
+    """Tickets most urgent first: the earliest running SLA breach, then those with none, ties by number."""
+    return sorted(found, key=lambda t: (next_breach(t) is None, next_breach(t) or "", t.id))
+
+
+def ticket_page(db: Database, rows: list[dict[str, Any]], page_size: int, cursor: str | None) -> Page[TicketObject]:
+    """One page of ticket rows as objects: only the page's tickets are built."""
+    page = paginate(rows, page_size, cursor)
+    return Page[TicketObject](
+        results=ticket_objects(db, page.results),
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
+
+
+def comment_objects(db: Database, ticket_id: int) -> list[CommentObject]:
+    """A ticket's comments, oldest first, with their authors' names."""
+    names = {u["id"]: u["name"] for u in db.find(users)}
+    rows = db.find(ticket_comments, ticket_id=ticket_id, order_by=[ticket_comments.c.created_at])
+    return [CommentObject(**r, author_name=names[r["author_id"]]) for r in rows]
+
+
+def group_objects(db: Database) -> list[GroupObject]:
+    """Every group with its members, by name."""
+    names = {u["id"]: u["name"] for u in db.find(users)}
+    result = []
+    for group in db.find(groups, order_by=[groups.c.name]):
+        members = [
+            GroupMember(user_id=m["user_id"], name=names[m["user_id"]], default=m["default"])
+            for m in db.find(group_memberships, group_id=group["id"])
+        ]
+        result.append(
+            GroupObject(
+                **{k: group[k] for k in ("id", "name", "description", "default")},
+                members=sorted(members, key=lambda m: m.name),
+            )
+        )
+    return result

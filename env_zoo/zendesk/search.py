@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from envfactory_gym import InvalidRequest
+from envfactory_gym import Database, InvalidRequest
+from envfactory_gym.values import iso_timestamp, parse_date
 
-from .conditions import PRIORITY_ORDER, STATUS_ORDER, iso
+from .conditions import PRIORITY_ORDER, STATUS_ORDER
+from .schema import groups, organizations, ticket_comments, tickets, users
 
 TOKEN = re.compile(r'(-?)(\w+)(<=|>=|:|<|>)("[^"]*"|\S+)|(-?)"([^"]*)"|(\S+)')
 RELATIVE = re.compile(r"^(\d+)(minutes?|hours?|days?|weeks?)$")
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 KEYWORDS = (
     "type",
     "status",
@@ -66,7 +67,7 @@ class Context:
 
 
 def parse(query: str) -> list[Term]:
-    """Split a query into terms; unknown keywords are rejected."""
+    """Split a (non-blank) query into terms; unknown keywords are rejected."""
     terms = []
     for match in TOKEN.finditer(query):
         neg, key, op, value, phrase_neg, phrase, word = match.groups()
@@ -80,8 +81,6 @@ def parse(query: str) -> list[Term]:
         else:
             negated = word.startswith("-") and len(word) > 1
             terms.append(Term("", ":", word[1:] if negated else word, negated))
-    if not terms:
-        raise InvalidRequest("The query is empty.")
     return terms
 
 
@@ -113,11 +112,10 @@ def _moment(term: Term, now: datetime) -> tuple[str, str]:
     relative = RELATIVE.match(term.value)
     if relative:
         amount, unit = int(relative.group(1)), relative.group(2).rstrip("s")
-        point = iso(now - timedelta(**{UNITS[unit]: amount}))
+        point = iso_timestamp(now - timedelta(**{UNITS[unit]: amount}))
         return point, point
-    if not DATE.match(term.value):
-        raise InvalidRequest(f"'{term.key}{term.op}{term.value}': use a date (2025-06-01) or a span like 2days")
-    return f"{term.value}T00:00:00Z", iso(datetime.fromisoformat(term.value) + timedelta(days=1))
+    day = parse_date(term.value, f"'{term.key}{term.op}{term.value}': {term.key}", "2025-06-01 (or a span like 2days)")
+    return f"{day.isoformat()}T00:00:00Z", f"{(day + timedelta(days=1)).isoformat()}T00:00:00Z"
 
 
 def _compare_time(term: Term, actual: str | None, now: datetime) -> bool:
@@ -204,3 +202,25 @@ def matcher(terms: list[Term], ctx: Context) -> Callable[[dict[str, Any]], bool]
         return all(check(ticket) != negated for check, negated in rest)
 
     return predicate
+
+
+def find_tickets(db: Database, query: str, me_id: int) -> list[dict[str, Any]]:
+    """The ticket rows a query matches (comments, people, groups and organizations are read only when the query
+    needs them)."""
+    terms = parse(query)
+    rows = db.find(tickets)
+    text = {t["id"]: f"{t['subject']}\n{t['description']}".lower() for t in rows}
+    if any(term.key == "" for term in terms):
+        for comment in db.find(ticket_comments):
+            text[comment["ticket_id"]] += "\n" + comment["body"].lower()
+    keys = {term.key for term in terms}
+    ctx = Context(
+        me_id,
+        db.find(users) if keys & {"assignee", "requester", "submitter"} else [],
+        db.find(groups) if "group" in keys else [],
+        db.find(organizations) if "organization" in keys else [],
+        text,
+        db.now(),
+    )
+    match = matcher(terms, ctx)
+    return [t for t in rows if match(t)]

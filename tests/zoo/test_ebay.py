@@ -129,7 +129,7 @@ def test_search_pages_with_offsets(session):
     everything = ok(session, "search_items", {"category_id": "31388", "limit": 200, "sort": "newlyListed"})["results"]
     assert [r["itemId"] for r in first["results"] + second["results"]] == [r["itemId"] for r in everything[:6]]
     fails(session, "search_items", {"q": "camera", "offset": 5000}, "InvalidRequest", "invalid cursor")
-    fails(session, "search_items", {"q": "camera", "limit": 500}, "InvalidRequest", "page_size")
+    fails(session, "search_items", {"q": "camera", "limit": 500}, "invalid_arguments", "limit")
 
 
 def test_item_details_hide_the_reserve_and_estimate_delivery(session):
@@ -149,7 +149,7 @@ def test_item_details_hide_the_reserve_and_estimate_delivery(session):
 
 
 def test_item_ids_are_restful(session):
-    fails(session, "get_item", {"item_id": "226415973021"}, "InvalidRequest", "RESTful")
+    fails(session, "get_item", {"item_id": "226415973021"}, "invalid_arguments", "item_id: Invalid item ID")
     fails(session, "get_item", {"item_id": "v1|999999999999|0"}, "NotFound", "not found")
 
 
@@ -245,7 +245,13 @@ def test_a_high_bidder_only_raises_the_maximum_and_a_reserve_lifts_the_price(ses
     fails(session, "place_proxy_bid", {"item_id": omega, "max_amount": 3900}, "Conflict", "above your $4,000.00")
     result = ok(session, "place_proxy_bid", {"item_id": omega, "max_amount": 4250})
     assert (result["currentPrice"]["value"], result["reservePriceMet"], result["highBidder"]) == ("4100.00", True, True)
-    fails(session, "place_proxy_bid", {"item_id": omega, "max_amount": 10.005}, "InvalidRequest", "two decimals")
+    fails(
+        session,
+        "place_proxy_bid",
+        {"item_id": omega, "max_amount": 10.005},
+        "InvalidRequest",
+        "more than 2 decimal places",
+    )
 
 
 def test_the_first_bid_removes_buy_it_now(session):
@@ -681,8 +687,8 @@ def test_feedback_needs_a_paid_purchase_within_60_days(session):
         session,
         "leave_feedback",
         {"line_item_id": britannia, "comment_type": "POSITIVE", "comment_text": "x" * 81},
-        "InvalidRequest",
-        "1 to 80 characters",
+        "invalid_arguments",
+        "comment_text: must be 1 to 80 characters",
     )
     fails(
         session,
@@ -704,3 +710,54 @@ def test_feedback_needs_a_paid_purchase_within_60_days(session):
         "Conflict",
         "once the order is paid",
     )
+
+
+# ---------------------------------------------------------------- bounds in the argument types
+
+
+def test_schemas_show_the_bounds_the_tools_enforce():
+    tools = SPEC.tools
+    search = tools["search_items"].input_schema["properties"]
+    assert (search["limit"]["minimum"], search["limit"]["maximum"]) == (1, 200)
+    assert search["offset"]["minimum"] == 0 and search["min_price"]["anyOf"][0]["minimum"] == 0
+    assert "v1" in tools["get_item"].input_schema["properties"]["item_id"]["pattern"]
+    offer = tools["make_best_offer"].input_schema["properties"]
+    assert offer["price"]["exclusiveMinimum"] == 0 and offer["quantity"]["minimum"] == 1
+    assert offer["message"]["anyOf"][0]["maxLength"] == 250
+    lines = tools["initiate_checkout_session"].input_schema["properties"]["line_items"]
+    assert (lines["minItems"], lines["maxItems"]) == (1, 10)
+    assert tools["leave_feedback"].input_schema["properties"]["comment_text"]["maxLength"] == 80
+    assert tools["get_orders"].input_schema["properties"]["limit"]["maximum"] == 100
+
+
+def test_bad_values_fail_validation_with_ebay_wording_and_change_nothing(session):
+    sign_in(session, "watchguy_rob")
+    omega, mixer = item(SPEEDMASTER), item(MIXER)
+    bad = [
+        ("place_proxy_bid", {"item_id": omega, "max_amount": 0}, "max_amount: must be a positive amount"),
+        ("place_proxy_bid", {"item_id": omega, "max_amount": -5}, "US dollars"),
+        ("make_best_offer", {"item_id": mixer, "price": 100, "quantity": 0}, "quantity must be at least 1"),
+        ("make_best_offer", {"item_id": mixer, "price": 100, "message": "x" * 251}, "at most 250 characters"),
+        ("search_items", {"q": "camera", "offset": -1}, "offset must be 0 or more"),
+        ("search_items", {"q": "camera", "min_price": -1}, "min_price"),
+        ("initiate_checkout_session", {"line_items": []}, "A checkout holds 1 to 10 line items"),
+        (
+            "initiate_checkout_session",
+            {"line_items": [{"item_id": mixer, "quantity": 1}] * 11},
+            "A checkout holds 1 to 10 line items",
+        ),
+        ("initiate_checkout_session", {"line_items": [{"item_id": mixer, "quantity": 0}]}, "quantity"),
+        ("get_best_offers", {"item_id": "226415973021"}, "Invalid item ID"),
+        ("get_watchlist", {"limit": 101}, "limit"),
+    ]
+    for name, args, text in bad:
+        fails(session, name, args, "invalid_arguments", text)
+
+
+def test_signing_in_again_replaces_the_grant(session):
+    sign_in(session, "watchguy_rob")
+    first = row(session, "auth_sessions", "current")
+    assert first["username"] == "watchguy_rob"
+    sign_in(session, "guitar_gabe")
+    assert row(session, "auth_sessions", "current")["username"] == "guitar_gabe"
+    assert len(session.dump()["auth_sessions"]) == 1

@@ -420,7 +420,18 @@ def test_merge_rules(session):
         "is closed and can't be merged",
     )
     fails(
-        session, "merge_tickets", {"target_ticket_id": HUGO["id"], "source_ticket_ids": []}, "InvalidRequest", "1 to 5"
+        session,
+        "merge_tickets",
+        {"target_ticket_id": HUGO["id"], "source_ticket_ids": []},
+        "invalid_arguments",
+        "source_ticket_ids: give 1 to 5 different tickets",
+    )
+    fails(
+        session,
+        "merge_tickets",
+        {"target_ticket_id": HUGO["id"], "source_ticket_ids": [KOFI_CLOSED["id"], KOFI_CLOSED["id"]]},
+        "InvalidRequest",
+        "1 to 5 different",
     )
 
 
@@ -437,7 +448,13 @@ def test_users_and_group_memberships(session):
         "Conflict",
         "already being used",
     )
-    fails(session, "create_user", {"name": "Bad", "email": "not-an-email"}, "InvalidRequest", "not properly formatted")
+    fails(
+        session,
+        "create_user",
+        {"name": "Bad", "email": "not-an-email"},
+        "invalid_arguments",
+        "email: is not a properly formatted email address",
+    )
     fails(
         session,
         "create_group_membership",
@@ -538,3 +555,80 @@ def test_only_the_requester_rates_only_solved_tickets(session):
     assert show(session, THEO["id"])["satisfaction_rating"] == {"score": "good", "comment": "Actually fine"}
     bad = ok(session, "list_satisfaction_ratings", {"score": "bad", "start_time": "2025-06-01"})
     assert bad and all(r["score"] == "bad" and r["updated_at"] >= "2025-06-01" for r in bad)
+
+
+# ---------------------------------------------------------------- bounds in the argument types
+
+
+def test_schemas_show_the_bounds_the_tools_enforce():
+    tools = SPEC.tools
+    create = tools["create_ticket"].input_schema["properties"]
+    assert create["subject"]["pattern"] == r"\S" and create["comment_body"]["minLength"] == 1
+    assert "@" in create["requester_email"]["pattern"]
+    due = create["due_at"]["anyOf"][0]["pattern"]
+    assert due.startswith("^\\d{4}") and "T" in due
+    merge = tools["merge_tickets"].input_schema["properties"]["source_ticket_ids"]
+    assert (merge["minItems"], merge["maxItems"]) == (1, 5)
+    for name in ("search_tickets", "search_users", "execute_view"):
+        size = tools[name].input_schema["properties"]["page_size"]
+        assert (size["minimum"], size["maximum"]) == (1, 100), name
+
+
+def test_bad_values_fail_validation_with_zendesk_wording_and_change_nothing(session):
+    bad = [
+        ("update_ticket", {"ticket_id": HUGO["id"], "subject": "   "}, "subject: can't be blank"),
+        ("update_ticket", {"ticket_id": HUGO["id"], "comment_body": ""}, "comment_body: can't be blank"),
+        ("update_ticket", {"ticket_id": HUGO["id"], "type": "task", "due_at": "20 June"}, "due_at: use a date"),
+        ("update_ticket", {"ticket_id": HUGO["id"], "additional_collaborators": ["x@"]}, "properly formatted"),
+        ("create_ticket", {"subject": "Hi", "comment_body": "Hey", "requester_email": "a@b"}, "requester_email"),
+        ("create_user", {"name": " ", "email": "tess.morgan@vertexgames.gg"}, "name: can't be blank"),
+        ("reply_by_email", {"from_email": "x@y.com", "ticket_id": HUGO["id"], "body": " "}, "body: can't be blank"),
+        ("search_tickets", {"query": "status:open", "page_size": 101}, "page_size"),
+        ("search_tickets", {"query": "  "}, "query: The query is empty."),
+        ("list_satisfaction_ratings", {"start_time": "last week"}, "start_time: use a date"),
+        (
+            "merge_tickets",
+            {"target_ticket_id": HUGO["id"], "source_ticket_ids": [1, 2, 3, 4, 5, 6]},
+            "give 1 to 5 different tickets",
+        ),
+    ]
+    for name, args, text in bad:
+        caller = "user" if name == "reply_by_email" else "agent"
+        fails(session, name, args, "invalid_arguments", text, caller=caller)
+
+
+def test_dates_are_real_calendar_dates(session):
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": HUGO["id"], "type": "task", "due_at": "2025-02-30"},
+        "InvalidRequest",
+        "Due date '2025-02-30' is not a valid date",
+    )
+    fails(
+        session,
+        "update_ticket",
+        {"ticket_id": HUGO["id"], "type": "task", "due_at": "2025-06-31T17:00:00Z"},
+        "InvalidRequest",
+        "Due date must be an ISO 8601 timestamp",
+    )
+    task = ok(session, "update_ticket", {"ticket_id": HUGO["id"], "type": "task", "due_at": "2025-06-20T17:00:00Z"})
+    assert task["due_at"] == "2025-06-20T17:00:00Z"
+    fails(session, "search_tickets", {"query": "created>2025-13-01"}, "InvalidRequest", "is not a valid date")
+    fails(session, "search_tickets", {"query": "created>soon"}, "InvalidRequest", "or a span like 2days")
+
+
+def test_satisfaction_ratings_filter_by_score_and_time(session):
+    everything = ok(session, "list_satisfaction_ratings", {})
+    assert len(everything) == len(SEED["satisfaction_ratings"])
+    keys = [(r["updated_at"], r["id"]) for r in everything]
+    assert keys == sorted(keys, reverse=True)
+    bad = ok(session, "list_satisfaction_ratings", {"score": "bad", "start_time": "2025-06-01"})
+    expected = {
+        r["id"] for r in SEED["satisfaction_ratings"] if r["score"] == "bad" and r["updated_at"] >= "2025-06-01"
+    }
+    assert {r["id"] for r in bad} == expected and expected
+    zoned = ok(session, "list_satisfaction_ratings", {"start_time": "2025-06-01T02:00:00+02:00"})
+    assert {r["id"] for r in zoned} == {
+        r["id"] for r in SEED["satisfaction_ratings"] if r["updated_at"] >= "2025-06-01"
+    }
