@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate
 from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_timestamp
 
 from .schema import accounts, currencies, fills, products, trades, transactions
@@ -104,6 +104,28 @@ def on_step(value: Decimal, step: str, label: str) -> None:
     """Reject a size or price that is not a multiple of its increment."""
     if value % Decimal(step) != 0:
         raise InvalidRequest(f"{label} must be a multiple of {step}")
+
+
+def newest_first(
+    db: Database,
+    table: Any,
+    time_column: str,
+    limit: int,
+    cursor: str | None,
+    since: str | None = None,
+    before: str | None = None,
+    **equals: Any,
+) -> Page[dict[str, Any]]:
+    """One page of a history listing, newest first: only the rows up to the page's end are read."""
+    where = [f'"{name}" = ?' for name in equals]
+    params = list(equals.values())
+    for bound, op in ((since, ">="), (before, "<")):
+        if bound is not None:
+            where.append(f'"{time_column}" {op} ?')
+            params.append(bound)
+    offset = int(cursor) if cursor and cursor.isdigit() else 0
+    rows = db.select(table, " AND ".join(where), params, order_by=f'"{time_column}" DESC', limit=offset + limit + 1)
+    return paginate(rows, limit, cursor)
 
 
 # ---------------------------------------------------------------- user, currencies, wallets

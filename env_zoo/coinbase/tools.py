@@ -36,7 +36,7 @@ from .objects import (
     transaction_object,
     user_object,
 )
-from .rules import moment
+from .rules import moment, newest_first
 from .schema import accounts, address_book, addresses, fills, orders, payment_methods, products, transactions
 from .sends import decide, new_receive_address, save_address, send
 from .trades import commit_conversion, crypto_account, execute_trade, price_trade, quote_conversion, trade_row
@@ -275,14 +275,11 @@ def list_orders(
         limit: Orders per page, 1 to 100.
         cursor: The next_cursor of the previous page.
     """
-    conditions = []
-    if start_date is not None:
-        conditions.append(orders.c.created_time >= moment(start_date, "start_date"))
-    if end_date is not None:
-        conditions.append(orders.c.created_time < moment(end_date, "end_date"))
+    since = moment(start_date, "start_date") if start_date is not None else None
+    before = moment(end_date, "end_date") if end_date is not None else None
     product = product_id.strip().upper() if product_id else None
     equals = given(product_id=product, status=order_status, side=order_side)
-    page = paginate(db.find(orders, *conditions, order_by=[orders.c.created_time.desc()], **equals), limit, cursor)
+    page = newest_first(db, orders, "created_time", limit, cursor, since, before, **equals)
     return Page[OrderObject](
         results=[order_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
     )
@@ -308,14 +305,14 @@ def list_fills(
         limit: Fills per page, 1 to 100.
         cursor: The next_cursor of the previous page.
     """
-    conditions = []
-    if start_sequence_timestamp is not None:
-        conditions.append(fills.c.trade_time >= moment(start_sequence_timestamp, "start_sequence_timestamp"))
-    if end_sequence_timestamp is not None:
-        conditions.append(fills.c.trade_time < moment(end_sequence_timestamp, "end_sequence_timestamp"))
+    start, end = start_sequence_timestamp, end_sequence_timestamp
+    since = moment(start, "start_sequence_timestamp") if start is not None else None
+    before = moment(end, "end_sequence_timestamp") if end is not None else None
     equals = given(order_id=order_id, product_id=product_id.strip().upper() if product_id else None)
-    rows = db.find(fills, *conditions, order_by=[fills.c.trade_time.desc()], **equals)
-    return paginate([FillObject(**r) for r in rows], limit, cursor)
+    page = newest_first(db, fills, "trade_time", limit, cursor, since, before, **equals)
+    return Page[FillObject](
+        results=[FillObject(**r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 # ---------------------------------------------------------------- wallet history
@@ -335,8 +332,7 @@ def list_transactions(
         cursor: The next_cursor of the previous page.
     """
     db.get(accounts, account_id, "Account")
-    rows = db.find(transactions, account_id=account_id, order_by=[transactions.c.created_at.desc()], **given(type=type))
-    page = paginate(rows, limit, cursor)
+    page = newest_first(db, transactions, "created_at", limit, cursor, account_id=account_id, **given(type=type))
     return Page[TransactionObject](
         results=[transaction_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
     )

@@ -719,6 +719,35 @@ def test_transaction_history_is_newest_first_and_paginates(session):
     canceled = [t for t in listed if t["status"] == "canceled"]
     assert [t["network"]["status"] for t in canceled] == ["canceled"]
     fails(session, "list_transactions", {"account_id": "nope"}, "NotFound", "Account")
+    middle = ok(session, "list_transactions", {"account_id": ACC["ETH"], "limit": 7, "cursor": "14"})
+    assert [t["id"] for t in middle["results"]] == [t["id"] for t in listed[14:21]] and middle["next_cursor"] == "21"
+    last = ok(session, "list_transactions", {"account_id": ACC["ETH"], "limit": 5, "cursor": str(len(listed) - 5)})
+    assert [t["id"] for t in last["results"]] == [t["id"] for t in listed[-5:]] and not last["has_more"]
+    fails(
+        session,
+        "list_transactions",
+        {"account_id": ACC["ETH"], "cursor": str(len(listed) + 1)},
+        "InvalidRequest",
+        "cursor",
+    )
+
+
+def test_order_and_fill_pages_join_up_to_the_whole_history(session):
+    """Listings read only up to the page they return; walking the pages gives the full, newest-first history."""
+    for name, key, stamp, table in (
+        ("list_orders", "order_id", "created_time", "orders"),
+        ("list_fills", "entry_id", "trade_time", "fills"),
+    ):
+        walked, cursor = [], None
+        while True:
+            page = ok(session, name, {"limit": 4, **({"cursor": cursor} if cursor else {})})
+            walked += page["results"]
+            cursor = page["next_cursor"]
+            if not page["has_more"]:
+                break
+        expected = sorted(SEED[table], key=lambda r: r[key])
+        expected = sorted(expected, key=lambda r: r[stamp], reverse=True)
+        assert [r[key] for r in walked] == [r[key] for r in expected], name
 
 
 def test_amounts_sizes_and_names_are_bounded_in_their_types(session):
