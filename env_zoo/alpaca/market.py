@@ -6,7 +6,8 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from envfactory_gym import Database, InvalidRequest, NotFound
+from envfactory_gym import Database, NotFound
+from envfactory_gym.values import parse_timestamp
 
 from .schema import assets, calendar, prices
 
@@ -26,7 +27,7 @@ def today(db: Database) -> str:
 
 def ny_date(utc_stamp: str) -> str:
     """The New York date of a UTC timestamp such as 2025-06-18T13:41:07Z."""
-    return datetime.fromisoformat(utc_stamp.replace("Z", "+00:00")).astimezone(NEW_YORK).date().isoformat()
+    return parse_timestamp(utc_stamp, "timestamp").astimezone(NEW_YORK).date().isoformat()
 
 
 def add_days(day: str, days: int) -> str:
@@ -73,14 +74,6 @@ def recent_trading_days(db: Database, count: int) -> list[str]:
     """The last `count` trading dates up to and including today."""
     rows = db.find(calendar, calendar.c.date <= today(db), order_by=[calendar.c.date.desc()])
     return [r["date"] for r in rows[:count]]
-
-
-def parse_date(value: str, name: str) -> str:
-    """A YYYY-MM-DD argument, validated."""
-    try:
-        return date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise InvalidRequest(f"{name} must be a date in YYYY-MM-DD format") from None
 
 
 def asset_by_symbol(db: Database, symbol_or_asset_id: str) -> dict[str, Any]:
