@@ -9,8 +9,8 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_date, parse_timestamp
 
 from .market import asset_by_symbol, ny_date, today
-from .portfolio import account, money
-from .schema import account_activities, account_configurations, accounts, positions, watchlists
+from .portfolio import OPEN_STATUSES, account, money
+from .schema import account_activities, account_configurations, accounts, orders, positions, watchlists
 
 DAILY_DEPOSIT_LIMIT = 50_000.0
 DATE_EXAMPLE = "2025-06-01 (YYYY-MM-DD)"
@@ -45,17 +45,43 @@ def activities(
     db: Database, types: list[str] | None, on: str | None, after: str | None, until: str | None, newest_first: bool
 ) -> list[dict[str, Any]]:
     """Activities of some types, filtered by New York date and ordered by time (then id)."""
-    rows = (
-        db.find(account_activities, account_activities.c.activity_type.in_(types))
-        if types
-        else db.find(account_activities)
-    )
+    kinds = sorted(set(types or []))
+    where = f"activity_type IN ({', '.join('?' * len(kinds))})" if kinds else ""
+    rows = db.select(account_activities, where, kinds)
     dated = sorted(((activity_day(r), activity_time(r), r["id"], r) for r in rows), reverse=newest_first)
     return [
         r
         for d, _, _, r in dated
         if (on is None or d == on) and (after is None or d > after) and (until is None or d <= until)
     ]
+
+
+def find_orders(
+    db: Database,
+    status: str,
+    since: str | None,
+    upto: str | None,
+    symbols: list[str],
+    side: str | None,
+    newest_first: bool,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """Orders by submission time: open, closed or all, submitted after `since` and until `upto`, of some symbols
+    or one side, at most `limit` of them."""
+    where: list[str] = []
+    params: list[Any] = []
+    if status != "all":
+        where.append(f"status {'' if status == 'open' else 'NOT '}IN ({', '.join('?' * len(OPEN_STATUSES))})")
+        params += OPEN_STATUSES
+    for value, sql in ((since, "submitted_at > ?"), (upto, "submitted_at <= ?"), (side, "side = ?")):
+        if value is not None:
+            where.append(sql)
+            params.append(value)
+    if symbols:
+        where.append(f"symbol IN ({', '.join('?' * len(symbols))})")
+        params += symbols
+    order = f"submitted_at {'DESC' if newest_first else 'ASC'}"
+    return db.select(orders, " AND ".join(where), params, order_by=order, limit=limit)
 
 
 # ---------------------------------------------------------------- account
@@ -65,7 +91,7 @@ def configure(db: Database, changes: dict[str, Any]) -> dict[str, Any]:
     """Apply configuration changes; a long-only account can't hold short positions."""
     if not changes:
         raise InvalidRequest("no configuration to update")
-    if changes.get("no_shorting") and db.find(positions, positions.c.qty < 0):
+    if changes.get("no_shorting") and db.select(positions, "qty < 0", limit=1):
         raise Conflict("cannot enable no_shorting while holding short positions")
     return db.update(account_configurations, account(db)["id"], **changes)
 

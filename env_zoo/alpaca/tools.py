@@ -3,7 +3,7 @@ account activities, watchlists, the market clock and calendar, and the account h
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -33,12 +33,13 @@ from .objects import (
     order_object,
     watchlist_object,
 )
-from .portfolio import OPEN_STATUSES, account, account_object, configurations, position_object, shares, unfilled
+from .portfolio import account, account_object, configurations, position_object, shares, unfilled
 from .rules import (
     activities,
     configure,
     day,
     deposit,
+    find_orders,
     moment,
     new_watchlist_name,
     watch_list_symbols,
@@ -211,20 +212,11 @@ def list_orders(
         symbols: Comma-separated symbols, e.g. "AAPL,TSLA".
         side: Only buy or only sell orders.
     """
-    conditions: list[Any] = []
-    if status != "all":
-        is_open = orders.c.status.in_(OPEN_STATUSES)
-        conditions.append(is_open if status == "open" else ~is_open)
-    if after is not None:
-        conditions.append(orders.c.submitted_at > moment(after, "after"))
-    if until is not None:
-        conditions.append(orders.c.submitted_at <= moment(until, "until", end_of_day=True))
-    if symbols:
-        conditions.append(orders.c.symbol.in_([s.strip().upper() for s in symbols.split(",")]))
-    if side is not None:
-        conditions.append(orders.c.side == side)
-    by_time = orders.c.submitted_at.desc() if direction == "desc" else orders.c.submitted_at
-    return [order_object(r) for r in db.find(orders, *conditions, order_by=[by_time])[:limit]]
+    since = moment(after, "after") if after is not None else None
+    upto = moment(until, "until", end_of_day=True) if until is not None else None
+    tickers = [s.strip().upper() for s in symbols.split(",")] if symbols else []
+    rows = find_orders(db, status, since, upto, tickers, side, newest_first=direction == "desc", limit=limit)
+    return [order_object(r) for r in rows]
 
 
 @tool()

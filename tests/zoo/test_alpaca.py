@@ -559,6 +559,13 @@ def test_list_orders_filters_and_limits(session):
     times = [o["submitted_at"] for o in closed]
     assert times == sorted(times, reverse=True)
     assert len(ok(session, "list_orders", {"status": "all", "limit": 7})) == 7
+    oldest = ok(session, "list_orders", {"status": "all", "limit": 500, "direction": "asc"})
+    by_time = sorted(sorted(SEED["orders"], key=lambda o: o["id"]), key=lambda o: o["submitted_at"])
+    assert [o["id"] for o in oldest] == [o["id"] for o in by_time]  # ties keep the key order
+    newest = ok(session, "list_orders", {"status": "all", "limit": 3})
+    assert [o["id"] for o in newest] == [
+        o["id"] for o in sorted(by_time, key=lambda o: o["submitted_at"], reverse=True)[:3]
+    ]
     june = ok(
         session,
         "list_orders",
