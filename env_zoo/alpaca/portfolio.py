@@ -8,9 +8,10 @@ from typing import Any
 
 from envfactory_gym import Database
 
+from .access import account, configurations
 from .market import ny_date, price, recent_trading_days, today
 from .objects import AccountObject, PositionObject, dec
-from .schema import account_activities, account_configurations, accounts, assets, orders, positions
+from .schema import account_activities, assets, orders, positions
 
 OPEN_STATUSES = ("accepted", "new", "partially_filled")
 PDT_MIN_EQUITY = 25_000.0  # below this, a 4th day trade in 5 trading days is refused
@@ -26,16 +27,6 @@ def money(value: float) -> float:
 def shares(value: float) -> float:
     """Rounded to the 9 decimals fractional shares have."""
     return round(value, 9) + 0.0
-
-
-def account(db: Database) -> dict[str, Any]:
-    """The one trading account the API key belongs to."""
-    return db.find(accounts)[0]
-
-
-def configurations(db: Database) -> dict[str, Any]:
-    """The account's configurations row."""
-    return db.find(account_configurations)[0]
 
 
 def open_orders(db: Database, **equals: Any) -> list[dict[str, Any]]:

@@ -8,8 +8,9 @@ from typing import Any
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_date, parse_timestamp
 
+from .access import account
 from .market import asset_by_symbol, ny_date, today
-from .portfolio import OPEN_STATUSES, account, money
+from .portfolio import OPEN_STATUSES, money
 from .schema import account_activities, account_configurations, accounts, orders, positions, watchlists
 
 DAILY_DEPOSIT_LIMIT = 50_000.0

@@ -11,6 +11,7 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, p
 from envfactory_gym.database import given
 from envfactory_gym.fields import ErrorText, IsoTimestamp, PageSize
 
+from .access import account, configurations
 from .market import add_days, asset_by_symbol, at, ny_now, price, session, stamp, today, trading_days
 from .objects import (
     AccountConfigurationsObject,
@@ -33,7 +34,7 @@ from .objects import (
     order_object,
     watchlist_object,
 )
-from .portfolio import account, account_object, configurations, position_object, shares, unfilled
+from .portfolio import account_object, position_object, shares, unfilled
 from .rules import (
     activities,
     configure,

@@ -8,15 +8,14 @@ from typing import Any
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
+from .access import account, check_may_trade, configurations
 from .market import asset_by_symbol, price, session, today
 from .objects import dec
 from .portfolio import (
     DAY_TRADE_LIMIT,
     OPEN_STATUSES,
     PDT_MIN_EQUITY,
-    account,
     closes_same_day_position,
-    configurations,
     daytrade_count,
     held_qty,
     money,
@@ -135,10 +134,7 @@ def _check_buying_power(db: Database, asset: dict[str, Any], order: dict[str, An
 def place_order(db: Database, asset: dict[str, Any], client_order_id: str | None, **request: Any) -> dict[str, Any]:
     """Validate a new order (side, type, time_in_force, qty, notional, limit_price, stop_price, extended_hours),
     store it and route it: queued outside its session, filled when marketable, resting otherwise."""
-    if configurations(db)["suspend_trade"]:
-        raise PermissionDenied("new orders are rejected: trading is suspended by the account holder")
-    if account(db)["trading_blocked"]:
-        raise PermissionDenied("account is restricted from trading")
+    check_may_trade(db)
     _check_prices(request["type"], request["limit_price"], request["stop_price"])
     order = {**request, "symbol": asset["symbol"], "filled_qty": 0.0}
     fractional = _check_order_shape(db, asset, order)
