@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from envfactory_gym import Database, InvalidRequest, NotFound
+from envfactory_gym import Database, NotFound
+from envfactory_gym.values import parse_timestamp
 
 from .schema import assets, calendar, prices
 
@@ -24,9 +26,10 @@ def today(db: Database) -> str:
     return ny_now(db).date().isoformat()
 
 
+@lru_cache(maxsize=4096)
 def ny_date(utc_stamp: str) -> str:
     """The New York date of a UTC timestamp such as 2025-06-18T13:41:07Z."""
-    return datetime.fromisoformat(utc_stamp.replace("Z", "+00:00")).astimezone(NEW_YORK).date().isoformat()
+    return parse_timestamp(utc_stamp, "timestamp").astimezone(NEW_YORK).date().isoformat()
 
 
 def add_days(day: str, days: int) -> str:
@@ -61,26 +64,15 @@ def session(db: Database) -> Session:
 
 def trading_days(db: Database, after: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
     """Calendar rows between two dates (inclusive), in date order."""
-    conditions = []
-    if after is not None:
-        conditions.append(calendar.c.date >= after)
-    if until is not None:
-        conditions.append(calendar.c.date <= until)
-    return db.find(calendar, *conditions, order_by=[calendar.c.date])
+    bounds = [(after, '"date" >= ?'), (until, '"date" <= ?')]
+    where = " AND ".join(sql for value, sql in bounds if value is not None)
+    return db.select(calendar, where, [value for value, _ in bounds if value is not None], order_by='"date"')
 
 
 def recent_trading_days(db: Database, count: int) -> list[str]:
     """The last `count` trading dates up to and including today."""
-    rows = db.find(calendar, calendar.c.date <= today(db), order_by=[calendar.c.date.desc()])
-    return [r["date"] for r in rows[:count]]
-
-
-def parse_date(value: str, name: str) -> str:
-    """A YYYY-MM-DD argument, validated."""
-    try:
-        return date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise InvalidRequest(f"{name} must be a date in YYYY-MM-DD format") from None
+    rows = db.select(calendar, '"date" <= ?', (today(db),), order_by='"date" DESC', limit=count)
+    return [r["date"] for r in rows]
 
 
 def asset_by_symbol(db: Database, symbol_or_asset_id: str) -> dict[str, Any]:

@@ -8,9 +8,10 @@ from typing import Any
 
 from envfactory_gym import Database
 
+from .access import account, configurations
 from .market import ny_date, price, recent_trading_days, today
 from .objects import AccountObject, PositionObject, dec
-from .schema import account_activities, account_configurations, accounts, assets, orders, positions
+from .schema import account_activities, assets, orders, positions
 
 OPEN_STATUSES = ("accepted", "new", "partially_filled")
 PDT_MIN_EQUITY = 25_000.0  # below this, a 4th day trade in 5 trading days is refused
@@ -28,19 +29,10 @@ def shares(value: float) -> float:
     return round(value, 9) + 0.0
 
 
-def account(db: Database) -> dict[str, Any]:
-    """The one trading account the API key belongs to."""
-    return db.find(accounts)[0]
-
-
-def configurations(db: Database) -> dict[str, Any]:
-    """The account's configurations row."""
-    return db.find(account_configurations)[0]
-
-
 def open_orders(db: Database, **equals: Any) -> list[dict[str, Any]]:
-    """Orders still working (queued, new or partially filled)."""
-    return db.find(orders, orders.c.status.in_(OPEN_STATUSES), **equals)
+    """Orders still working (queued, new or partially filled), optionally of one symbol or side."""
+    where = " AND ".join([f"status IN ({', '.join('?' * len(OPEN_STATUSES))})", *(f'"{k}" = ?' for k in equals)])
+    return db.select(orders, where, [*OPEN_STATUSES, *equals.values()])
 
 
 def unfilled(db: Database, order: dict[str, Any]) -> float:
@@ -136,11 +128,18 @@ def shorting_enabled(db: Database, value: Valuation) -> bool:
 
 
 def _fills_by_day(db: Database, days: list[str], symbol: str | None = None) -> dict[tuple[str, str], list[str]]:
-    """Position intents of the fills on `days`, grouped by (New York date, symbol), in time order."""
-    intents = {o["id"]: o["position_intent"] for o in db.find(orders, orders.c.filled_qty > 0)}
-    equals = {"symbol": symbol} if symbol is not None else {}
+    """Position intents of the fills on `days`, grouped by (New York date, symbol), in time order. Only fills from
+    the UTC midnight before the first day on are read (a New York day starts 4 or 5 hours after it)."""
+    if not days:
+        return {}
+    where, params = "activity_type = 'FILL' AND transaction_time >= ?", [f"{min(days)}T00:00:00Z"]
+    if symbol is not None:
+        where, params = f"{where} AND symbol = ?", [*params, symbol]
+    rows = db.select(account_activities, where, params, order_by="transaction_time")
+    ids = sorted({r["order_id"] for r in rows})
+    placeholders = ", ".join("?" * len(ids))
+    intents = {o["id"]: o["position_intent"] for o in db.select(orders, f"id IN ({placeholders})", ids)} if ids else {}
     grouped: dict[tuple[str, str], list[str]] = {}
-    rows = db.find(account_activities, activity_type="FILL", order_by=[account_activities.c.transaction_time], **equals)
     for fill in rows:
         day = ny_date(fill["transaction_time"])
         if day in days:

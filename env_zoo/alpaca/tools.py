@@ -3,23 +3,16 @@ account activities, watchlists, the market clock and calendar, and the account h
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoTimestamp, PageSize
 
-from .market import (
-    add_days,
-    asset_by_symbol,
-    at,
-    ny_date,
-    ny_now,
-    parse_date,
-    price,
-    session,
-    stamp,
-    today,
-    trading_days,
-)
+from .access import account, configurations
+from .market import add_days, asset_by_symbol, at, ny_now, price, session, stamp, today, trading_days
 from .objects import (
     AccountConfigurationsObject,
     AccountObject,
@@ -41,17 +34,20 @@ from .objects import (
     order_object,
     watchlist_object,
 )
-from .portfolio import (
-    OPEN_STATUSES,
-    account,
-    account_object,
-    configurations,
-    money,
-    position_object,
-    shares,
-    unfilled,
+from .portfolio import account_object, position_object, shares, unfilled
+from .rules import (
+    activities,
+    configure,
+    day,
+    deposit,
+    find_orders,
+    moment,
+    new_watchlist_name,
+    watch_list_symbols,
+    watchable,
+    watchlist,
 )
-from .schema import account_activities, account_configurations, accounts, assets, orders, positions, watchlists
+from .schema import assets, orders, positions, watchlists
 from .trading import activity_id, place_order, tradable_asset, working_order
 
 Side = Literal["buy", "sell"]
@@ -59,8 +55,19 @@ OrderType = Literal["market", "limit", "stop", "stop_limit"]
 TimeInForce = Literal["day", "gtc", "ioc", "fok"]
 ActivityType = Literal["FILL", "DIV", "CSD", "CSW", "INT"]
 Exchange = Literal["NASDAQ", "NYSE", "ARCA", "AMEX", "BATS", "OTC"]
-DAILY_DEPOSIT_LIMIT = 50_000.0
-WATCHLIST_NAME_MAX = 64
+Quantity = Annotated[float, Field(gt=0), ErrorText("qty must be > 0")]
+Notional = Annotated[float, Field(ge=1), ErrorText("cost basis must be >= 1")]
+LimitPrice = Annotated[float, Field(gt=0), ErrorText("limit_price must be > 0")]
+StopPrice = Annotated[float, Field(gt=0), ErrorText("stop_price must be > 0")]
+ClientOrderId = Annotated[
+    str, Field(min_length=1, max_length=128), ErrorText("client_order_id must be 1 to 128 characters")
+]
+OrderLimit = Annotated[int, Field(ge=1, le=500), ErrorText("limit must be between 1 and 500")]
+Percentage = Annotated[float, Field(gt=0, le=100), ErrorText("percentage must be between 0 and 100")]
+DepositAmount = Annotated[float, Field(gt=0), ErrorText("amount must be a positive amount in whole cents")]
+WatchlistName = Annotated[
+    str, Field(min_length=1, max_length=64, pattern=r"\S"), ErrorText("watchlist name must be 1 to 64 characters")
+]
 
 
 # ---------------------------------------------------------------- account
@@ -99,50 +106,25 @@ def update_account_configurations(
         fractional_trading: false rejects fractional and notional orders.
         max_margin_multiplier: "1" trades on cash only (no margin, no short sales), "2" allows Reg T margin.
     """
-    changes = {
-        k: v
-        for k, v in {
-            "trade_confirm_email": trade_confirm_email,
-            "suspend_trade": suspend_trade,
-            "no_shorting": no_shorting,
-            "fractional_trading": fractional_trading,
-            "max_margin_multiplier": max_margin_multiplier,
-        }.items()
-        if v is not None
-    }
-    if not changes:
-        raise InvalidRequest("no configuration to update")
-    if changes.get("no_shorting") and db.find(positions, positions.c.qty < 0):
-        raise Conflict("cannot enable no_shorting while holding short positions")
-    row = db.update(account_configurations, account(db)["id"], **changes)
-    return AccountConfigurationsObject(**row)
+    changes = given(
+        trade_confirm_email=trade_confirm_email,
+        suspend_trade=suspend_trade,
+        no_shorting=no_shorting,
+        fractional_trading=fractional_trading,
+        max_margin_multiplier=max_margin_multiplier,
+    )
+    return AccountConfigurationsObject(**configure(db, changes))
 
 
 @tool(user_only=True)
-def deposit_funds(db: Database, amount: float) -> NonTradeActivity:
+def deposit_funds(db: Database, amount: DepositAmount) -> NonTradeActivity:
     """(Account holder only, in the Alpaca dashboard) Deposit cash into the account by ACH from the linked bank
     account; it is credited at once as a CSD activity.
 
     Args:
         amount: US dollars to deposit, e.g. 2000.
     """
-    if amount <= 0 or money(amount) != amount:
-        raise InvalidRequest("amount must be a positive amount in whole cents")
-    deposited = sum(a["net_amount"] for a in db.find(account_activities, activity_type="CSD", date=today(db)))
-    if deposited + amount > DAILY_DEPOSIT_LIMIT:
-        raise InvalidRequest(f"ACH deposits are limited to ${DAILY_DEPOSIT_LIMIT:,.0f} a day")
-    holder = account(db)
-    db.update(accounts, holder["id"], cash=money(holder["cash"] + amount))
-    row = db.insert(
-        account_activities,
-        id=activity_id(db),
-        activity_type="CSD",
-        date=today(db),
-        net_amount=amount,
-        description="ACH deposit from linked bank account",
-        status="executed",
-    )
-    return non_trade_activity(row)
+    return non_trade_activity(deposit(db, amount, activity_id(db)))
 
 
 # ---------------------------------------------------------------- assets and market data
@@ -163,8 +145,7 @@ def list_assets(
         exchange: Only assets listed on this exchange.
         attributes: Only assets having all of these attributes, e.g. ["has_options"] or ["fractional_eh_enabled"].
     """
-    equals = {k: v for k, v in {"status": status, "exchange": exchange}.items() if v is not None}
-    rows = db.find(assets, order_by=[assets.c.symbol], **equals)
+    rows = db.find(assets, order_by=[assets.c.symbol], **given(status=status, exchange=exchange))
     wanted = set(attributes or [])
     return [asset_object(r) for r in rows if wanted <= set(r["attributes"])]
 
@@ -213,9 +194,9 @@ def get_stock_snapshot(db: Database, symbol: str) -> SnapshotObject:
 def list_orders(
     db: Database,
     status: Literal["open", "closed", "all"] = "open",
-    limit: int = 50,
-    after: str | None = None,
-    until: str | None = None,
+    limit: OrderLimit = 50,
+    after: IsoTimestamp | None = None,
+    until: IsoTimestamp | None = None,
     direction: Literal["asc", "desc"] = "desc",
     symbols: str | None = None,
     side: Side | None = None,
@@ -232,22 +213,11 @@ def list_orders(
         symbols: Comma-separated symbols, e.g. "AAPL,TSLA".
         side: Only buy or only sell orders.
     """
-    if not 1 <= limit <= 500:
-        raise InvalidRequest("limit must be between 1 and 500")
-    conditions: list[Any] = []
-    if status != "all":
-        is_open = orders.c.status.in_(OPEN_STATUSES)
-        conditions.append(is_open if status == "open" else ~is_open)
-    if after is not None:
-        conditions.append(orders.c.submitted_at > _moment(after, "after"))
-    if until is not None:
-        conditions.append(orders.c.submitted_at <= _moment(until, "until", end_of_day=True))
-    if symbols:
-        conditions.append(orders.c.symbol.in_([s.strip().upper() for s in symbols.split(",")]))
-    if side is not None:
-        conditions.append(orders.c.side == side)
-    by_time = orders.c.submitted_at.desc() if direction == "desc" else orders.c.submitted_at
-    return [order_object(r) for r in db.find(orders, *conditions, order_by=[by_time])[:limit]]
+    since = moment(after, "after") if after is not None else None
+    upto = moment(until, "until", end_of_day=True) if until is not None else None
+    tickers = [s.strip().upper() for s in symbols.split(",")] if symbols else []
+    rows = find_orders(db, status, since, upto, tickers, side, newest_first=direction == "desc", limit=limit)
+    return [order_object(r) for r in rows]
 
 
 @tool()
@@ -257,12 +227,12 @@ def submit_order(
     side: Side,
     type: OrderType = "market",
     time_in_force: TimeInForce = "day",
-    qty: float | None = None,
-    notional: float | None = None,
-    limit_price: float | None = None,
-    stop_price: float | None = None,
+    qty: Quantity | None = None,
+    notional: Notional | None = None,
+    limit_price: LimitPrice | None = None,
+    stop_price: StopPrice | None = None,
     extended_hours: bool = False,
-    client_order_id: str | None = None,
+    client_order_id: ClientOrderId | None = None,
 ) -> OrderObject:
     """Place an order for a number of shares (qty) or a dollar amount (notional). Fractional and notional orders
     must be market day orders on a fractionable asset; extended_hours needs a day limit order. Buys and short
@@ -305,11 +275,11 @@ def submit_order(
 def replace_order(
     db: Database,
     order_id: str,
-    qty: float | None = None,
+    qty: Quantity | None = None,
     time_in_force: TimeInForce | None = None,
-    limit_price: float | None = None,
-    stop_price: float | None = None,
-    client_order_id: str | None = None,
+    limit_price: LimitPrice | None = None,
+    stop_price: StopPrice | None = None,
+    client_order_id: ClientOrderId | None = None,
 ) -> OrderObject:
     """Replace an open order with a new one carrying the changes: the old order becomes `replaced` and the new
     order (a new id, `replaces` pointing back) is checked and routed like a fresh order. Only open orders
@@ -371,7 +341,7 @@ def list_positions(db: Database) -> list[PositionObject]:
 
 @tool()
 def close_position(
-    db: Database, symbol_or_asset_id: str, qty: float | None = None, percentage: float | None = None
+    db: Database, symbol_or_asset_id: str, qty: Quantity | None = None, percentage: Percentage | None = None
 ) -> OrderObject:
     """Close all or part of a position with a market day order on the opposite side (queued until the open
     outside market hours). Shares held by open orders can't be closed until those orders are canceled, and the
@@ -390,8 +360,6 @@ def close_position(
         raise InvalidRequest("only one of qty or percentage can be specified")
     held = abs(found[0]["qty"])
     if percentage is not None:
-        if not 0 < percentage <= 100:
-            raise InvalidRequest("percentage must be between 0 and 100")
         qty = shares(held * percentage / 100)
         if not asset["fractionable"]:
             qty = float(int(qty))
@@ -425,7 +393,7 @@ def get_account_activities(
     after: str | None = None,
     until: str | None = None,
     direction: Literal["asc", "desc"] = "desc",
-    page_size: int = 100,
+    page_size: PageSize = 100,
     page_token: str | None = None,
 ) -> Page[TradeActivity | NonTradeActivity]:
     """List account activities: order fills (FILL) and cash movements: dividends (DIV), deposits (CSD),
@@ -440,20 +408,10 @@ def get_account_activities(
         page_size: Activities per page, 1 to 100.
         page_token: The next_cursor of the previous page.
     """
-    rows = (
-        db.find(account_activities, account_activities.c.activity_type.in_(activity_types))
-        if activity_types
-        else db.find(account_activities)
-    )
-    dated = sorted(((_activity_day(r), _activity_time(r), r["id"], r) for r in rows), reverse=direction == "desc")
-    on = parse_date(date, "date") if date else None
-    since = parse_date(after, "after") if after else None
-    upto = parse_date(until, "until") if until else None
-    kept = [
-        r
-        for day, _, _, r in dated
-        if (on is None or day == on) and (since is None or day > since) and (upto is None or day <= upto)
-    ]
+    on = day(date, "date") if date else None
+    since = day(after, "after") if after else None
+    upto = day(until, "until") if until else None
+    kept = activities(db, activity_types, on, since, upto, newest_first=direction == "desc")
     page = paginate(kept, page_size, page_token)
     return Page[TradeActivity | NonTradeActivity](
         results=[activity_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
@@ -470,20 +428,15 @@ def list_watchlists(db: Database) -> list[WatchlistObject]:
 
 
 @tool()
-def create_watchlist(db: Database, name: str, symbols: list[str] | None = None) -> WatchlistObject:
+def create_watchlist(db: Database, name: WatchlistName, symbols: list[str] | None = None) -> WatchlistObject:
     """Create a watchlist, optionally with assets. Watchlist names are unique in the account.
 
     Args:
         name: The watchlist's name (1 to 64 characters).
         symbols: Ticker symbols to start with, e.g. ["AAPL", "MSFT"].
     """
-    clean = _watchlist_name(db, name)
-    listed: list[str] = []
-    for symbol in symbols or []:
-        found = _watchable(db, symbol)
-        if found in listed:
-            raise InvalidRequest(f"duplicate symbol {found} in the request")
-        listed.append(found)
+    clean = new_watchlist_name(db, name)
+    listed = watch_list_symbols(db, symbols or [])
     now = db.now_iso()
     row = db.insert(
         watchlists,
@@ -505,8 +458,8 @@ def add_asset_to_watchlist(db: Database, watchlist_id: str, symbol: str) -> Watc
         watchlist_id: The watchlist's id.
         symbol: The ticker symbol to add.
     """
-    row = _watchlist(db, watchlist_id)
-    found = _watchable(db, symbol)
+    row = watchlist(db, watchlist_id)
+    found = watchable(db, symbol)
     if found in row["symbols"]:
         raise Conflict(f"{found} is already in watchlist {row['name']}")
     return watchlist_object(
@@ -522,7 +475,7 @@ def remove_asset_from_watchlist(db: Database, watchlist_id: str, symbol: str) ->
         watchlist_id: The watchlist's id.
         symbol: The ticker symbol to remove.
     """
-    row = _watchlist(db, watchlist_id)
+    row = watchlist(db, watchlist_id)
     wanted = symbol.strip().upper()
     if wanted not in row["symbols"]:
         raise NotFound(f"{wanted} is not in watchlist {row['name']}")
@@ -537,7 +490,7 @@ def delete_watchlist(db: Database, watchlist_id: str) -> WatchlistObject:
     Args:
         watchlist_id: The watchlist's id.
     """
-    row = _watchlist(db, watchlist_id)
+    row = watchlist(db, watchlist_id)
     shown = watchlist_object(db, row)
     db.delete(watchlists, watchlist_id)
     return shown
@@ -552,8 +505,8 @@ def get_clock(db: Database) -> ClockObject:
     open and close."""
     now = ny_now(db)
     next_open = next_close = None
-    for day in trading_days(db, after=today(db)):
-        opening, closing = at(day["date"], day["open"]), at(day["date"], day["close"])
+    for trading_day in trading_days(db, after=today(db)):
+        opening, closing = at(trading_day["date"], trading_day["open"]), at(trading_day["date"], trading_day["close"])
         next_open = next_open or (opening if opening > now else None)
         next_close = next_close or (closing if closing > now else None)
         if next_open and next_close:
@@ -574,52 +527,8 @@ def get_calendar(db: Database, start: str | None = None, end: str | None = None)
         start: First date (YYYY-MM-DD); default today.
         end: Last date (YYYY-MM-DD), inclusive; default 30 days after start.
     """
-    first = parse_date(start, "start") if start else today(db)
-    last = parse_date(end, "end") if end else add_days(first, 30)
+    first = day(start, "start") if start else today(db)
+    last = day(end, "end") if end else add_days(first, 30)
     if last < first:
         raise InvalidRequest("end must not be before start")
     return [CalendarDay(**r) for r in trading_days(db, after=first, until=last)]
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _moment(value: str, name: str, end_of_day: bool = False) -> str:
-    """A timestamp or date argument as a comparable UTC timestamp string."""
-    if "T" not in value:
-        day = parse_date(value, name)
-        return f"{day}T23:59:59Z" if end_of_day else f"{day}T00:00:00Z"
-    if not value.endswith("Z") or len(value) != 20:
-        raise InvalidRequest(f"{name} must be a date (2025-06-01) or a UTC timestamp (2025-06-01T13:30:00Z)")
-    return value
-
-
-def _activity_day(row: dict[str, Any]) -> str:
-    return row["date"] or ny_date(row["transaction_time"])
-
-
-def _activity_time(row: dict[str, Any]) -> str:
-    return row["transaction_time"] or f"{row['date']}T00:00:00Z"
-
-
-def _watchlist(db: Database, watchlist_id: str) -> dict[str, Any]:
-    found = db.find(watchlists, id=watchlist_id)
-    if not found:
-        raise NotFound("watchlist not found")
-    return found[0]
-
-
-def _watchlist_name(db: Database, name: str) -> str:
-    clean = name.strip()
-    if not 1 <= len(clean) <= WATCHLIST_NAME_MAX:
-        raise InvalidRequest(f"watchlist name must be 1 to {WATCHLIST_NAME_MAX} characters")
-    if any(w["name"].casefold() == clean.casefold() for w in db.find(watchlists)):
-        raise Conflict(f"a watchlist named {clean} already exists")
-    return clean
-
-
-def _watchable(db: Database, symbol: str) -> str:
-    asset = asset_by_symbol(db, symbol)
-    if asset["status"] != "active":
-        raise InvalidRequest(f"asset {asset['symbol']} is not active")
-    return asset["symbol"]

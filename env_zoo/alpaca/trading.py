@@ -8,15 +8,14 @@ from typing import Any
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
+from .access import account, check_may_trade, configurations
 from .market import asset_by_symbol, price, session, today
 from .objects import dec
 from .portfolio import (
     DAY_TRADE_LIMIT,
     OPEN_STATUSES,
     PDT_MIN_EQUITY,
-    account,
     closes_same_day_position,
-    configurations,
     daytrade_count,
     held_qty,
     money,
@@ -50,7 +49,8 @@ def working_order(db: Database, order_id: str) -> dict[str, Any]:
 
 
 def _check_prices(order_type: str, limit_price: float | None, stop_price: float | None) -> None:
-    """The prices an order type needs, and no others, in whole cents (or 1/100 cent below $1)."""
+    """The prices an order type needs, and no others, in whole cents (or 1/100 cent below $1); their types keep
+    them positive."""
     given = {"limit_price": limit_price, "stop_price": stop_price}
     needed = PRICED.get(order_type, ())
     for name, value in given.items():
@@ -58,24 +58,18 @@ def _check_prices(order_type: str, limit_price: float | None, stop_price: float 
             raise InvalidRequest(f"{name} is required for {order_type} orders")
         if name not in needed and value is not None:
             raise InvalidRequest(f"{name} is not allowed for {order_type} orders")
-        if value is not None and value <= 0:
-            raise InvalidRequest(f"{name} must be > 0")
         if value is not None and round(value, 2 if value >= 1 else 4) != value:
             raise InvalidRequest("sub-penny increment does not fulfill minimum pricing criteria")
 
 
 def _check_order_shape(db: Database, asset: dict[str, Any], order: dict[str, Any]) -> bool:
-    """qty or notional, positive; fractional orders only as market day orders on fractionable assets; extended
-    hours only for day limit orders. Returns whether the order is fractional."""
+    """qty or notional (positive by their types); fractional orders only as market day orders on fractionable
+    assets; extended hours only for day limit orders. Returns whether the order is fractional."""
     qty, notional = order["qty"], order["notional"]
     if qty is None and notional is None:
         raise InvalidRequest("qty or notional is required")
     if qty is not None and notional is not None:
         raise InvalidRequest("only one of qty or notional can be specified")
-    if qty is not None and qty <= 0:
-        raise InvalidRequest("qty must be > 0")
-    if notional is not None and notional < 1:
-        raise InvalidRequest("cost basis must be >= 1")
     if notional is not None and money(notional) != notional:
         raise InvalidRequest("notional must be in whole cents")
     fractional = notional is not None or qty != int(qty)
@@ -140,18 +134,12 @@ def _check_buying_power(db: Database, asset: dict[str, Any], order: dict[str, An
 def place_order(db: Database, asset: dict[str, Any], client_order_id: str | None, **request: Any) -> dict[str, Any]:
     """Validate a new order (side, type, time_in_force, qty, notional, limit_price, stop_price, extended_hours),
     store it and route it: queued outside its session, filled when marketable, resting otherwise."""
-    if configurations(db)["suspend_trade"]:
-        raise PermissionDenied("new orders are rejected: trading is suspended by the account holder")
-    if account(db)["trading_blocked"]:
-        raise PermissionDenied("account is restricted from trading")
+    check_may_trade(db)
     _check_prices(request["type"], request["limit_price"], request["stop_price"])
     order = {**request, "symbol": asset["symbol"], "filled_qty": 0.0}
     fractional = _check_order_shape(db, asset, order)
-    if client_order_id is not None:
-        if not 1 <= len(client_order_id) <= 128:
-            raise InvalidRequest("client_order_id must be 1 to 128 characters")
-        if db.find(orders, client_order_id=client_order_id):
-            raise Conflict("client_order_id must be unique")
+    if client_order_id is not None and db.find(orders, client_order_id=client_order_id):
+        raise Conflict("client_order_id must be unique")
     intent = _intent(db, asset, order, fractional)
     if intent.endswith("_to_close"):
         _check_pattern_day_trading(db, asset["symbol"])

@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
-from .rules import buy_limits, currency, dec, fee_tier, fmt, usable_from, volume_30d
+from .access import usable_from
+from .rules import buy_limits, currency, dec, fee_tier, fmt, volume_30d
 
 
 class Money(BaseModel):

@@ -89,6 +89,25 @@ def _check_shape(
         raise InvalidRequest(f"{name} is in post-only mode: set post_only")
 
 
+def submit(
+    db: Database,
+    product_id: str,
+    side: str,
+    order_type: str,
+    base_size: float | None,
+    quote_size: float | None,
+    limit_price: float | None,
+    post_only: bool,
+    client_order_id: str | None,
+) -> dict[str, Any]:
+    """Place an order once per client_order_id: repeating one returns the first order instead of placing another."""
+    if client_order_id is not None:
+        repeated = db.find(orders, client_order_id=client_order_id)
+        if repeated:
+            return repeated[0]
+    return place(db, product_id, side, order_type, base_size, quote_size, limit_price, post_only, client_order_id)
+
+
 def place(
     db: Database,
     product_id: str,

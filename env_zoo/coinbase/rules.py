@@ -7,12 +7,13 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate
+from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_timestamp
 
-from .schema import accounts, address_book, currencies, fills, products, trades, transactions, users
+from .schema import accounts, currencies, fills, products, trades, transactions
 
 ZERO = Decimal(0)
 CENT = Decimal("0.01")
@@ -44,7 +45,6 @@ CONVERT_SPREAD = Decimal("0.005")
 CONVERT_FEE = Decimal("0.005")
 MIN_CONVERT = Decimal("1.00")  # USD
 QUOTE_TTL = timedelta(minutes=10)
-ALLOWLIST_DELAY = timedelta(hours=48)
 BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 ADDRESS_STYLES = {  # network -> (prefix, alphabet, length after the prefix); others are EVM (0x + 40 hex)
@@ -83,23 +83,21 @@ def price_text(value: Decimal) -> str:
 
 
 def parse_amount(value: float, places: int, label: str = "amount") -> Decimal:
-    """A positive amount given by the caller, with no more decimals than the currency has."""
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        raise InvalidRequest(f"{label} must be a number") from None
-    if not amount.is_finite() or amount <= 0:
-        raise InvalidRequest(f"{label} must be greater than 0")
+    """An amount given by the caller (positive by its type), with no more decimals than the currency has."""
+    amount = Decimal(str(value))
     if amount != amount.quantize(Decimal(1).scaleb(-places), ROUND_DOWN):
         raise InvalidRequest(f"{label} can have at most {places} decimal places")
     return amount
 
 
 def moment(value: str, label: str) -> str:
-    """An RFC 3339 timestamp or a date (midnight UTC), as stored."""
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?Z)?", value.strip()):
-        raise InvalidRequest(f"{label} must be an RFC 3339 timestamp (2025-06-01T00:00:00Z) or a date (2025-06-01)")
-    return value.strip() if "T" in value else f"{value.strip()}T00:00:00Z"
+    """An RFC 3339 timestamp or a date (midnight UTC), as stored (UTC, seconds)."""
+    return iso_timestamp(parse_timestamp(value, label, "2025-06-01T00:00:00Z (RFC 3339) or 2025-06-01", dates=True))
+
+
+def usd(amount: Decimal) -> str:
+    """A USD amount as Coinbase words it in messages: $1,234.50."""
+    return format_money(minor_units(amount, "USD"), "USD", {"USD": "$"})
 
 
 def on_step(value: Decimal, step: str, label: str) -> None:
@@ -108,12 +106,29 @@ def on_step(value: Decimal, step: str, label: str) -> None:
         raise InvalidRequest(f"{label} must be a multiple of {step}")
 
 
+def newest_first(
+    db: Database,
+    table: Any,
+    time_column: str,
+    limit: int,
+    cursor: str | None,
+    since: str | None = None,
+    before: str | None = None,
+    **equals: Any,
+) -> Page[dict[str, Any]]:
+    """One page of a history listing, newest first: only the rows up to the page's end are read."""
+    where = [f'"{name}" = ?' for name in equals]
+    params = list(equals.values())
+    for bound, op in ((since, ">="), (before, "<")):
+        if bound is not None:
+            where.append(f'"{time_column}" {op} ?')
+            params.append(bound)
+    offset = int(cursor) if cursor and cursor.isdigit() else 0
+    rows = db.select(table, " AND ".join(where), params, order_by=f'"{time_column}" DESC', limit=offset + limit + 1)
+    return paginate(rows, limit, cursor)
+
+
 # ---------------------------------------------------------------- user, currencies, wallets
-
-
-def me(db: Database) -> dict[str, Any]:
-    """The authenticated user."""
-    return db.find(users)[0]
 
 
 def currency(db: Database, code: str) -> dict[str, Any]:
@@ -222,29 +237,6 @@ def check_address(net: dict[str, Any], address: str) -> str:
     return clean
 
 
-def usable_from(db: Database, entry: dict[str, Any]) -> str:
-    """When an address-book entry can first be sent to: 48 hours after it was added while allowlisting is on."""
-    if not me(db)["address_allowlisting"]:
-        return entry["added_at"]
-    added = datetime.strptime(entry["added_at"], "%Y-%m-%dT%H:%M:%SZ")
-    return (added + ALLOWLIST_DELAY).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def check_allowlisted(db: Database, code: str, network_name: str, address: str) -> None:
-    """With allowlisting on, only address-book entries past their 48-hour wait can receive sends."""
-    if not me(db)["address_allowlisting"]:
-        return
-    entries = db.find(address_book, currency=code, network=network_name, address=address)
-    if not entries:
-        raise PermissionDenied("Address allowlisting is on: add this address to your address book to send to it")
-    usable = usable_from(db, entries[0])
-    if db.now_iso() < usable:
-        raise PermissionDenied(
-            f"'{entries[0]['label']}' was added to your address book less than 48 hours ago; "
-            f"it can receive from {usable}"
-        )
-
-
 def generated_address(network_name: str, seed: str) -> str:
     """A fresh deposit address on a network, derived from `seed` (deterministic)."""
     digest = b"".join(hashlib.sha256(f"{seed}:{i}".encode()).digest() for i in range(4))
@@ -316,7 +308,7 @@ def retail_price(db: Database, side: str, code: str, amount: Decimal, in_usd: bo
         crypto = amount
         subtotal = (crypto * unit).quantize(CENT, ROUND_HALF_UP)
     if subtotal < MIN_RETAIL:
-        raise InvalidRequest(f"The minimum {side} is ${MIN_RETAIL}")
+        raise InvalidRequest(f"The minimum {side} is {usd(MIN_RETAIL)}")
     fee = coinbase_fee(subtotal, method_type)
     total = subtotal + fee if side == "buy" else subtotal - fee
     return RetailPrice(crypto, unit, subtotal, fee, total)
@@ -329,20 +321,12 @@ def buy_limits(db: Database, method: dict[str, Any]) -> list[tuple[int, Decimal,
     for days, limit in ((1, method["buy_limit_daily"]), (7, method["buy_limit_weekly"])):
         if limit is None:
             continue
-        since = (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        used = sum(
-            (
-                dec(t["total"])
-                for t in db.find(
-                    trades,
-                    trades.c.created_at > since,
-                    resource="buy",
-                    status="completed",
-                    payment_method_id=method["id"],
-                )
-            ),
-            ZERO,
+        recent = db.select(
+            trades,
+            "created_at > ? AND resource = 'buy' AND status = 'completed' AND payment_method_id = ?",
+            (iso_timestamp(now - timedelta(days=days)), method["id"]),
         )
+        used = sum((dec(t["total"]) for t in recent), ZERO)
         out.append((days, dec(limit), max(dec(limit) - used, ZERO)))
     return out
 
@@ -353,8 +337,8 @@ def check_buy_limits(db: Database, method: dict[str, Any], total: Decimal) -> No
         if total > remaining:
             period = "daily" if days == 1 else "weekly"
             raise Conflict(
-                f"This buy of ${total:,} is over your {period} buy limit for {method['name']}: "
-                f"${remaining:,} of ${limit:,} left."
+                f"This buy of {usd(total)} is over your {period} buy limit for {method['name']}: "
+                f"{usd(remaining)} of {usd(limit)} left."
             )
 
 
@@ -363,11 +347,11 @@ def check_buy_limits(db: Database, method: dict[str, Any], total: Decimal) -> No
 
 def volume_30d(db: Database) -> Decimal:
     """Advanced Trade volume of the last 30 days, in USD."""
-    since = (db.now() - timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    recent = db.select(fills, "trade_time > ?", (iso_timestamp(db.now() - timedelta(days=30)),))
+    quotes = {p["product_id"]: p["quote_currency_id"] for p in db.find(products)} if recent else {}
     total = ZERO
-    for fill in db.find(fills, fills.c.trade_time > since):
-        quote = db.get(products, fill["product_id"], "Product")["quote_currency_id"]
-        total += dec(fill["price"]) * dec(fill["size"]) * usd_price(db, quote)
+    for fill in recent:
+        total += dec(fill["price"]) * dec(fill["size"]) * usd_price(db, quotes[fill["product_id"]])
     return total.quantize(CENT, ROUND_HALF_UP)
 
 
@@ -399,7 +383,7 @@ def convert_price(db: Database, source: str, target: str, amount: Decimal) -> Co
     for code in (source, target):
         check_simple_trading(db, code)
     if native(db, source, amount) < MIN_CONVERT:
-        raise InvalidRequest(f"The minimum conversion is worth ${MIN_CONVERT}")
+        raise InvalidRequest(f"The minimum conversion is worth {usd(MIN_CONVERT)}")
     source_exp, target_exp = places(db, source), places(db, target)
     if {source, target} <= STABLE:
         return ConvertPrice(ZERO, amount, Decimal(1), down(amount, Decimal(1).scaleb(-target_exp)))
@@ -411,4 +395,4 @@ def convert_price(db: Database, source: str, target: str, amount: Decimal) -> Co
 
 def expired(row: dict[str, Any], now: datetime) -> bool:
     """Whether a conversion quote is past its expiry."""
-    return now.strftime("%Y-%m-%dT%H:%M:%SZ") > row["expires_at"]
+    return iso_timestamp(now) > row["expires_at"]

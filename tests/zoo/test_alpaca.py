@@ -237,10 +237,10 @@ def test_fractional_and_notional_orders_are_market_day_orders_on_fractionable_as
         "InvalidRequest",
         "not fractionable",
     )
-    fails(session, "submit_order", {**base, "notional": 0.5}, "InvalidRequest", "cost basis must be >= 1")
+    fails(session, "submit_order", {**base, "notional": 0.5}, "invalid_arguments", "cost basis must be >= 1")
     fails(session, "submit_order", {**base, "qty": 1, "notional": 100}, "InvalidRequest", "only one of")
     fails(session, "submit_order", base, "InvalidRequest", "qty or notional is required")
-    fails(session, "submit_order", {**base, "qty": 0}, "InvalidRequest", "qty must be > 0")
+    fails(session, "submit_order", {**base, "qty": 0}, "invalid_arguments", "qty must be > 0")
     ok(session, "update_account_configurations", {"fractional_trading": False})
     fails(session, "submit_order", {**base, "qty": 0.5}, "PermissionDenied", "fractional trading is not enabled")
     assert order(session, "AAPL", "buy", qty=1)["status"] == "filled"
@@ -264,7 +264,13 @@ def test_price_fields_follow_the_order_type_in_whole_cents(session):
         "InvalidRequest",
         "sub-penny increment",
     )
-    fails(session, "submit_order", {**base, "type": "stop", "stop_price": -1}, "InvalidRequest", "must be > 0")
+    fails(
+        session,
+        "submit_order",
+        {**base, "type": "stop", "stop_price": -1},
+        "invalid_arguments",
+        "stop_price must be > 0",
+    )
 
 
 def test_untradable_and_unknown_assets(session):
@@ -287,7 +293,7 @@ def test_client_order_ids_are_unique(session):
         session,
         "submit_order",
         {"symbol": "KO", "side": "buy", "qty": 1, "client_order_id": "x" * 129},
-        "InvalidRequest",
+        "invalid_arguments",
         "128",
     )
 
@@ -498,7 +504,7 @@ def test_close_part_of_a_position(session):
         session,
         "close_position",
         {"symbol_or_asset_id": "KO", "percentage": 120},
-        "InvalidRequest",
+        "invalid_arguments",
         "between 0 and 100",
     )
 
@@ -537,7 +543,8 @@ def test_long_only_needs_shorts_closed_first(session):
 def test_deposits_are_capped_per_day(session):
     ok(session, "deposit_funds", {"amount": 45_000}, caller="user")
     fails(session, "deposit_funds", {"amount": 5_000.01}, "InvalidRequest", "limited to $50,000 a day", caller="user")
-    fails(session, "deposit_funds", {"amount": 0}, "InvalidRequest", "positive", caller="user")
+    fails(session, "deposit_funds", {"amount": 0}, "invalid_arguments", "positive", caller="user")
+    fails(session, "deposit_funds", {"amount": 10.005}, "InvalidRequest", "more than 2 decimal places", caller="user")
     assert float(account(session)["cash"]) == pytest.approx(CASH + 45_000, abs=0.01)
 
 
@@ -552,6 +559,13 @@ def test_list_orders_filters_and_limits(session):
     times = [o["submitted_at"] for o in closed]
     assert times == sorted(times, reverse=True)
     assert len(ok(session, "list_orders", {"status": "all", "limit": 7})) == 7
+    oldest = ok(session, "list_orders", {"status": "all", "limit": 500, "direction": "asc"})
+    by_time = sorted(sorted(SEED["orders"], key=lambda o: o["id"]), key=lambda o: o["submitted_at"])
+    assert [o["id"] for o in oldest] == [o["id"] for o in by_time]  # ties keep the key order
+    newest = ok(session, "list_orders", {"status": "all", "limit": 3})
+    assert [o["id"] for o in newest] == [
+        o["id"] for o in sorted(by_time, key=lambda o: o["submitted_at"], reverse=True)[:3]
+    ]
     june = ok(
         session,
         "list_orders",
@@ -566,8 +580,14 @@ def test_list_orders_filters_and_limits(session):
     )
     assert june and all(o["symbol"] in ("NVDA", "AMD") and o["side"] == "buy" for o in june)
     assert all("2025-06-01" <= o["submitted_at"] < "2025-06-18" for o in june)
-    fails(session, "list_orders", {"limit": 501}, "InvalidRequest", "limit")
-    fails(session, "list_orders", {"after": "June 1"}, "InvalidRequest", "date")
+    fails(session, "list_orders", {"limit": 501}, "invalid_arguments", "limit must be between 1 and 500")
+    fails(session, "list_orders", {"limit": 0}, "invalid_arguments", "limit must be between 1 and 500")
+    fails(session, "list_orders", {"after": "June 1"}, "invalid_arguments", "after")
+    fails(session, "list_orders", {"after": "June 1 2025"}, "InvalidRequest", "date like 2025-06-01")
+    fails(session, "list_orders", {"after": "2025-06-01T13:30:00"}, "InvalidRequest", "time zone")
+    zoned = ok(session, "list_orders", {"status": "all", "after": "2025-06-01T09:30:00-04:00"})
+    utc = ok(session, "list_orders", {"status": "all", "after": "2025-06-01T13:30:00Z"})
+    assert zoned == utc and zoned  # an offset converts to UTC instead of being refused
 
 
 def test_account_activities_paginate_and_filter(session):
@@ -584,7 +604,8 @@ def test_account_activities_paginate_and_filter(session):
     )
     today = ok(session, "get_account_activities", {"date": "2025-06-18"})["results"]
     assert [(a["symbol"], a["side"]) for a in today] == [("TSLA", "buy")]
-    fails(session, "get_account_activities", {"page_size": 0}, "InvalidRequest", "page_size")
+    fails(session, "get_account_activities", {"page_size": 0}, "invalid_arguments", "page_size")
+    fails(session, "get_account_activities", {"page_size": 101}, "invalid_arguments", "page_size")
 
 
 def test_assets_and_snapshots(session):
@@ -621,7 +642,8 @@ def test_watchlist_lifecycle_and_rules(session):
         "already in watchlist Chips",
     )
     fails(session, "create_watchlist", {"name": "chips"}, "Conflict", "already exists")
-    fails(session, "create_watchlist", {"name": "x" * 65}, "InvalidRequest", "1 to 64")
+    fails(session, "create_watchlist", {"name": "x" * 65}, "invalid_arguments", "1 to 64")
+    fails(session, "create_watchlist", {"name": "   "}, "invalid_arguments", "1 to 64")
     fails(session, "create_watchlist", {"name": "Dupes", "symbols": ["AMD", "amd"]}, "InvalidRequest", "duplicate")
     fails(
         session,

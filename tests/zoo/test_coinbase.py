@@ -116,7 +116,9 @@ def test_list_accounts_paginates(session):
     assert [(n["name"], n["network_fee"], n["min_send"]) for n in btc["networks"]] == [
         ("bitcoin", "0.00002000", "0.00010000")
     ]
-    fails(session, "list_accounts", {"limit": 0}, "InvalidRequest", "page_size")
+    fails(session, "list_accounts", {"limit": 0}, "invalid_arguments", "limit")
+    fails(session, "list_accounts", {"limit": 251}, "invalid_arguments", "limit")
+    assert len(ok(session, "list_accounts", {"limit": 250})["results"]) == len(SEED["accounts"])
 
 
 # ---------------------------------------------------------------- simple buys and sells
@@ -392,7 +394,8 @@ def test_resting_limit_order_holds_and_cancel_releases(session):
         ok(session, "cancel_orders", {"order_ids": [filled["order_id"]]})[0]["failure_reason"]
         == "ORDER_IS_FULLY_FILLED"
     )
-    fails(session, "cancel_orders", {"order_ids": []}, "InvalidRequest", "1 to 100")
+    fails(session, "cancel_orders", {"order_ids": []}, "invalid_arguments", "order_ids must hold 1 to 100 order ids")
+    fails(session, "cancel_orders", {"order_ids": ["x"] * 101}, "invalid_arguments", "1 to 100")
 
 
 def test_partially_filled_order_releases_only_what_it_still_holds(session):
@@ -520,7 +523,13 @@ def test_order_and_fill_listings(session):
     )
     link = ok(session, "list_fills", {"product_id": "LINK-USD"})["results"]
     assert [f["side"] for f in link] == ["SELL", "BUY"]  # newest first
-    fails(session, "list_fills", {"start_sequence_timestamp": "May 1"}, "InvalidRequest", "RFC 3339")
+    fails(session, "list_fills", {"start_sequence_timestamp": "May 1"}, "invalid_arguments", "start_sequence_timestamp")
+    fails(session, "list_fills", {"start_sequence_timestamp": "1 May 2025"}, "InvalidRequest", "RFC 3339")
+    zoned = ok(
+        session, "list_fills", {"start_sequence_timestamp": "2025-05-01T02:00:00+02:00", "product_id": "LINK-USD"}
+    )
+    dated = ok(session, "list_fills", {"start_sequence_timestamp": "2025-05-01", "product_id": "LINK-USD"})
+    assert zoned["results"] == dated["results"]  # an offset converts to UTC instead of being refused
 
 
 # ---------------------------------------------------------------- sends
@@ -677,8 +686,15 @@ def test_address_book_rules(session):
         session,
         "add_address_book_entry",
         {"currency": "BTC", "label": " ", "address": "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"},
-        "InvalidRequest",
-        "label",
+        "invalid_arguments",
+        "label must be 1 to 50 characters",
+    )
+    fails(
+        session,
+        "add_address_book_entry",
+        {"currency": "BTC", "label": "L" * 51, "address": "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"},
+        "invalid_arguments",
+        "label must be 1 to 50 characters",
     )
     fails(
         session,
@@ -703,3 +719,75 @@ def test_transaction_history_is_newest_first_and_paginates(session):
     canceled = [t for t in listed if t["status"] == "canceled"]
     assert [t["network"]["status"] for t in canceled] == ["canceled"]
     fails(session, "list_transactions", {"account_id": "nope"}, "NotFound", "Account")
+    middle = ok(session, "list_transactions", {"account_id": ACC["ETH"], "limit": 7, "cursor": "14"})
+    assert [t["id"] for t in middle["results"]] == [t["id"] for t in listed[14:21]] and middle["next_cursor"] == "21"
+    last = ok(session, "list_transactions", {"account_id": ACC["ETH"], "limit": 5, "cursor": str(len(listed) - 5)})
+    assert [t["id"] for t in last["results"]] == [t["id"] for t in listed[-5:]] and not last["has_more"]
+    fails(
+        session,
+        "list_transactions",
+        {"account_id": ACC["ETH"], "cursor": str(len(listed) + 1)},
+        "InvalidRequest",
+        "cursor",
+    )
+
+
+def test_order_and_fill_pages_join_up_to_the_whole_history(session):
+    """Listings read only up to the page they return; walking the pages gives the full, newest-first history."""
+    for name, key, stamp, table in (
+        ("list_orders", "order_id", "created_time", "orders"),
+        ("list_fills", "entry_id", "trade_time", "fills"),
+    ):
+        walked, cursor = [], None
+        while True:
+            page = ok(session, name, {"limit": 4, **({"cursor": cursor} if cursor else {})})
+            walked += page["results"]
+            cursor = page["next_cursor"]
+            if not page["has_more"]:
+                break
+        expected = sorted(SEED[table], key=lambda r: r[key])
+        expected = sorted(expected, key=lambda r: r[stamp], reverse=True)
+        assert [r[key] for r in walked] == [r[key] for r in expected], name
+
+
+def test_amounts_sizes_and_names_are_bounded_in_their_types(session):
+    """Positive amounts, order sizes and prices, and address names are constraints of the argument types: the
+    schema shows them, validation refuses a bad value with Coinbase's wording, and nothing changes."""
+    tools = SPEC.tools
+    assert tools["send_money"].input_schema["properties"]["amount"]["exclusiveMinimum"] == 0
+    assert tools["list_accounts"].input_schema["properties"]["limit"]["maximum"] == 250
+    assert tools["cancel_orders"].input_schema["properties"]["order_ids"]["maxItems"] == 100
+    for name, args in (
+        ("place_buy", {"account_id": ACC["BTC"], "amount": 0, "currency": "USD", "payment_method_id": CHASE}),
+        (
+            "get_quote",
+            {"side": "sell", "account_id": ACC["BTC"], "amount": -5, "currency": "USD", "payment_method_id": CHASE},
+        ),
+        ("create_convert_quote", {"from_account": ACC["ETH"], "to_account": ACC["BTC"], "amount": 0}),
+        ("send_money", {"account_id": ACC["ETH"], "to": BOOK[("Maya Okafor", "ETH")], "amount": -0.1}),
+    ):
+        fails(session, name, args, "invalid_arguments", "amount must be greater than 0")
+    fails(
+        session,
+        "create_order",
+        {"product_id": "BTC-USD", "side": "BUY", "order_type": "LIMIT", "base_size": 0.001, "limit_price": 0},
+        "invalid_arguments",
+        "limit_price must be greater than 0",
+    )
+    fails(
+        session,
+        "create_order",
+        {"product_id": "BTC-USD", "side": "SELL", "order_type": "MARKET", "base_size": 0},
+        "invalid_arguments",
+        "base_size must be greater than 0",
+    )
+    for name in ("", "   ", "n" * 101):
+        fails(
+            session,
+            "create_address",
+            {"account_id": ACC["BTC"], "name": name},
+            "invalid_arguments",
+            "name must be 1 to 100 characters",
+        )
+    made = ok(session, "create_address", {"account_id": ACC["BTC"], "name": "  Cold storage  "})
+    assert made["name"] == "Cold storage"
