@@ -107,6 +107,32 @@ def task_access(db: Database, task: dict[str, Any], user: str | None = None) -> 
     return best
 
 
+def visible_clause(db: Database, workspace: str) -> tuple[str, list[Any]]:
+    """An SQL condition on `tasks` (with its parameters) true for the tasks of a workspace the signed-in user can
+    see, the same ones `task_access` allows one at a time: tasks of projects they can see, tasks they created, are
+    assigned or follow, and the subtasks of all of those."""
+    user = me(db)
+    member = membership(db, workspace, user)
+    if member is None:
+        return "0", []
+    boards = (
+        "SELECT gid FROM projects WHERE workspace = ?"
+        ' AND (gid IN (SELECT project FROM project_memberships WHERE "user" = ?)'
+        " OR (? AND (privacy_setting = 'public_to_workspace' OR (privacy_setting = 'private_to_team'"
+        ' AND team IN (SELECT team FROM team_memberships WHERE "user" = ?)))))'
+    )
+    roots = (
+        "SELECT gid FROM tasks WHERE workspace = ? AND (assignee = ? OR created_by = ?"
+        ' OR gid IN (SELECT task FROM task_followers WHERE "user" = ?)'
+        f" OR gid IN (SELECT task FROM task_memberships WHERE project IN ({boards})))"
+    )
+    sql = (
+        f"gid IN (WITH RECURSIVE seen(gid) AS ({roots}"
+        " UNION SELECT t.gid FROM tasks t JOIN seen ON t.parent = seen.gid) SELECT gid FROM seen)"
+    )
+    return sql, [workspace, user, user, user, workspace, user, not member["is_guest"], user]
+
+
 def task_of(db: Database, gid: str) -> dict[str, Any]:
     """A task the signed-in user can see."""
     found = db.find(tasks, gid=gid.strip())

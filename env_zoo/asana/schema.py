@@ -112,14 +112,14 @@ tasks = Table(
     Column("name", String, nullable=False),
     Column("notes", Text, nullable=False),
     Column("resource_subtype", String, nullable=False),  # default_task | milestone
-    Column("assignee", String, ForeignKey("users.gid")),
+    Column("assignee", String, ForeignKey("users.gid"), index=True),
     Column("start_on", String),
     Column("due_on", String),
     Column("due_at", String),  # set together with due_on (its date); NULL when only a date is due
     Column("completed", Boolean, nullable=False),
     Column("completed_at", String, info={"volatile": True}),
     Column("completed_by", String, ForeignKey("users.gid")),
-    Column("parent", String, ForeignKey("tasks.gid")),
+    Column("parent", String, ForeignKey("tasks.gid"), index=True),
     Column("created_by", String, ForeignKey("users.gid"), nullable=False),
     Column("created_at", String, nullable=False, info={"volatile": True}),
     Column("modified_at", String, nullable=False, info={"volatile": True}),
@@ -129,8 +129,8 @@ task_memberships = Table(
     "task_memberships",
     metadata,
     Column("task", String, ForeignKey("tasks.gid"), primary_key=True),
-    Column("project", String, ForeignKey("projects.gid"), primary_key=True),
-    Column("section", String, ForeignKey("sections.gid"), nullable=False),
+    Column("project", String, ForeignKey("projects.gid"), primary_key=True, index=True),
+    Column("section", String, ForeignKey("sections.gid"), nullable=False, index=True),
     Column("position", Float, nullable=False),  # order within the project (smaller first)
 )
 
@@ -138,7 +138,7 @@ task_followers = Table(
     "task_followers",
     metadata,
     Column("task", String, ForeignKey("tasks.gid"), primary_key=True),
-    Column("user", String, ForeignKey("users.gid"), primary_key=True),
+    Column("user", String, ForeignKey("users.gid"), primary_key=True, index=True),
 )
 
 tags = Table(

@@ -23,6 +23,7 @@ from .access import (
     task_of,
     unknown,
     user_ref,
+    visible_clause,
     workspace_of,
 )
 from .objects import (
@@ -101,10 +102,6 @@ def workspace_of_silent(db: Database, gid: str) -> dict[str, Any] | None:
 
 def _touch(db: Database, task: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return db.update(tasks, task["gid"], modified_at=db.now_iso(), **changes)
-
-
-def _visible(db: Database, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [r for r in rows if task_access(db, r) is not None]
 
 
 # ---------------------------------------------------------------- the user
@@ -273,7 +270,8 @@ def get_tasks(
     else:
         space = workspace_of(db, workspace)  # type: ignore[arg-type]
         who = user_ref(db, assignee, space["gid"], "assignee")  # type: ignore[arg-type]
-        rows = _visible(db, db.find(tasks, workspace=space["gid"], assignee=who))
+        visible, params = visible_clause(db, space["gid"])
+        rows = db.select(tasks, f"assignee = ? AND {visible}", [who, *params])
         rows.sort(key=lambda r: (r["due_on"] is None, r["due_on"] or "", r["gid"]))
     if completed_since is not None:
         since = None if completed_since.strip() == "now" else parse_timestamp(completed_since, "completed_since")
@@ -320,7 +318,8 @@ def search_tasks(
         limit: Results, 1 to 100.
     """
     space = workspace_of(db, workspace)
-    where, params = ["workspace = ?"], [space["gid"]]
+    visible, params = visible_clause(db, space["gid"])
+    where = [visible]
     if text:
         where.append("(lower(name) LIKE ? OR lower(notes) LIKE ?)")
         needle = f"%{text.strip().lower()}%"
@@ -348,7 +347,7 @@ def search_tasks(
         marked = [_tag_of(db, t)["gid"] for t in tags_any]
         where.append(f"gid IN (SELECT task FROM task_tags WHERE tag IN ({', '.join('?' for _ in marked)}))")
         params += marked
-    rows = _visible(db, db.select(tasks, " AND ".join(where), params))
+    rows = db.select(tasks, " AND ".join(where), params)
     column = {
         "due_date": "due_on",
         "created_at": "created_at",

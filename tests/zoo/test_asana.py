@@ -509,7 +509,7 @@ def test_removing_a_dependency_that_is_not_there_fails(session):
 def test_tags_belong_to_a_workspace(session):
     sign_in(session, MAYA)
     fern_tags = names(ok(session, "list_tags", {"workspace": FERN, "limit": 100}))
-    assert "urgent" in fern_tags and "Urgent" in fern_tags
+    assert "urgent" in fern_tags and "Urgent (old)" in fern_tags
     fridge = task_gid("Order fridge")
     fails(
         session,
@@ -573,3 +573,18 @@ def test_deleting_a_task_takes_its_subtasks_and_links(session):
 def test_malformed_gids_fail_validation(session, gid):
     sign_in(session, MAYA)
     fails(session, "get_task", {"task": gid}, "invalid_arguments", "Not a recognized ID")
+
+
+@pytest.mark.parametrize("person", [MAYA, VICTOR, SAMANTHA])
+def test_search_sees_exactly_the_tasks_a_person_can_open(session, person):
+    """Lists and search decide visibility set-wise in SQL; get_task decides it one task at a time: they agree."""
+    sign_in(session, person)
+    counts: dict[str, int] = {}
+    for row in SEED["tasks"]:
+        counts[row["name"]] = counts.get(row["name"], 0) + 1
+    for row in SEED["tasks"]:
+        if row["workspace"] != FERN or counts[row["name"]] > 1:
+            continue
+        opens = session.call("get_task", {"task": row["gid"]}).ok
+        found = ok(session, "search_tasks", {"workspace": FERN, "text": row["name"], "limit": 100})["data"]
+        assert opens == (row["gid"] in {t["gid"] for t in found}), (person, row["name"])
