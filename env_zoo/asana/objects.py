@@ -277,16 +277,22 @@ def section_object(db: Database, row: dict[str, Any]) -> Section:
     return Section(gid=row["gid"], name=row["name"], project=ref(db, projects, row["project"], "project"))  # type: ignore[arg-type]
 
 
-def task_compact(db: Database, row: dict[str, Any]) -> TaskCompact:
-    """A task as lists show it."""
-    return TaskCompact(
-        gid=row["gid"],
-        resource_subtype=row["resource_subtype"],
-        name=row["name"],
-        assignee=user_ref(db, row["assignee"]),
-        due_on=row["due_on"],
-        completed=row["completed"],
-    )
+def task_compacts(db: Database, rows: list[dict[str, Any]]) -> list[TaskCompact]:
+    """Tasks as lists show them (the assignees' names read once for the whole list)."""
+    people = {u["gid"]: u["name"] for u in db.find(users)} if rows else {}
+    return [
+        TaskCompact(
+            gid=row["gid"],
+            resource_subtype=row["resource_subtype"],
+            name=row["name"],
+            assignee=Compact(gid=row["assignee"], name=people[row["assignee"]], resource_type="user")
+            if row["assignee"]
+            else None,
+            due_on=row["due_on"],
+            completed=row["completed"],
+        )
+        for row in rows
+    ]
 
 
 def task_object(db: Database, row: dict[str, Any]) -> Task:

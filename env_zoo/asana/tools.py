@@ -43,7 +43,7 @@ from .objects import (
     project_object,
     ref,
     section_object,
-    task_compact,
+    task_compacts,
     task_object,
     user_object,
 )
@@ -281,7 +281,7 @@ def get_tasks(
             if not r["completed"]
             or (since is not None and r["completed_at"] and parse_timestamp(r["completed_at"], "completed_at") >= since)
         ]
-    return listing([task_compact(db, r) for r in rows], limit, offset)
+    return listing(task_compacts(db, rows), limit, offset)
 
 
 @tool(read_only=True)
@@ -356,7 +356,7 @@ def search_tasks(
     }[sort_by]
     dated = sorted((r for r in rows if r[column]), key=lambda r: (r[column], r["gid"]), reverse=not sort_ascending)
     rows = dated + [r for r in rows if not r[column]]
-    return listing([task_compact(db, r) for r in rows[:limit]], limit, None)
+    return listing(task_compacts(db, rows[:limit]), limit, None)
 
 
 @tool(read_only=True)
@@ -381,7 +381,7 @@ def get_subtasks(db: Database, task: Gid, limit: PageSize = 50, offset: str | No
     """
     parent = task_of(db, task)
     found = db.find(tasks, parent=parent["gid"], order_by=[tasks.c.created_at])
-    return listing([task_compact(db, r) for r in found], limit, offset)
+    return listing(task_compacts(db, found), limit, offset)
 
 
 @tool(read_only=True)
