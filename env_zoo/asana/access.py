@@ -10,7 +10,9 @@ from envfactory_gym import Database, NotFound, PermissionDenied
 from .schema import (
     project_memberships,
     projects,
+    sections,
     sessions,
+    tags,
     task_followers,
     task_memberships,
     tasks,
@@ -105,6 +107,22 @@ def task_access(db: Database, task: dict[str, Any], user: str | None = None) -> 
     if involved and RANK[best] < RANK["editor"]:
         best = "editor"
     return best
+
+
+def section_of(db: Database, gid: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A section, with its project, of a project the signed-in user can see."""
+    found = db.find(sections, gid=gid.strip())
+    if not found:
+        raise unknown("section", gid)
+    return found[0], project_of(db, found[0]["project"])
+
+
+def tag_of(db: Database, gid: str) -> dict[str, Any]:
+    """A tag of a workspace the signed-in user belongs to."""
+    found = db.find(tags, gid=gid.strip())
+    if not found or membership(db, found[0]["workspace"], me(db)) is None:
+        raise unknown("tag", gid)
+    return found[0]
 
 
 def visible_clause(db: Database, workspace: str) -> tuple[str, list[Any]]:

@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from envfactory_gym import Database, InvalidRequest, NotFound, PermissionDenied, Unordered, tool
-from envfactory_gym.fields import ErrorText, NonBlankText, PageSize, text
+from envfactory_gym import Database, InvalidRequest, PermissionDenied, Unordered, tool
+from envfactory_gym.fields import ErrorText, IsoDate, IsoTimestamp, NonBlankText, PageSize, text
 from envfactory_gym.values import parse_timestamp
 
 from . import rules
@@ -19,9 +19,10 @@ from .access import (
     me,
     project_access,
     project_of,
+    section_of,
+    tag_of,
     task_access,
     task_of,
-    unknown,
     user_ref,
     visible_clause,
     workspace_of,
@@ -76,28 +77,6 @@ TaskName = Annotated[str, Field(min_length=1, max_length=1024, pattern=r"\S"), E
 Notes = text(65535, min_length=0)
 Subtype = Literal["default_task", "milestone"]
 SortBy = Literal["due_date", "created_at", "completed_at", "modified_at"]
-
-
-def _section_of(db: Database, gid: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    found = db.find(sections, gid=gid.strip())
-    if not found:
-        raise unknown("section", gid)
-    return found[0], project_of(db, found[0]["project"])
-
-
-def _tag_of(db: Database, gid: str) -> dict[str, Any]:
-    found = db.find(tags, gid=gid.strip())
-    if not found or workspace_of_silent(db, found[0]["workspace"]) is None:
-        raise unknown("tag", gid)
-    return found[0]
-
-
-def workspace_of_silent(db: Database, gid: str) -> dict[str, Any] | None:
-    """The workspace if the signed-in user belongs to it, else None."""
-    try:
-        return workspace_of(db, gid)
-    except NotFound:
-        return None
 
 
 def _touch(db: Database, task: dict[str, Any], **changes: Any) -> dict[str, Any]:
@@ -260,7 +239,7 @@ def get_tasks(
         )
     if project is not None or section is not None:
         if section is not None:
-            row, _ = _section_of(db, section)
+            row, _ = section_of(db, section)
             links = db.find(task_memberships, section=row["gid"], order_by=[task_memberships.c.position])
         else:
             links = db.find(
@@ -344,7 +323,7 @@ def search_tasks(
         where.append(f"gid IN (SELECT task FROM task_memberships WHERE project IN ({', '.join('?' for _ in wanted)}))")
         params += wanted
     if tags_any:
-        marked = [_tag_of(db, t)["gid"] for t in tags_any]
+        marked = [tag_of(db, t)["gid"] for t in tags_any]
         where.append(f"gid IN (SELECT task FROM task_tags WHERE tag IN ({', '.join('?' for _ in marked)}))")
         params += marked
     rows = db.select(tasks, " AND ".join(where), params)
@@ -425,9 +404,9 @@ def create_task(
     section: Gid | None = None,
     notes: Notes = "",
     assignee: UserId | None = None,
-    due_on: DateOrClear | None = None,
-    due_at: TimeOrClear | None = None,
-    start_on: DateOrClear | None = None,
+    due_on: IsoDate | None = None,
+    due_at: IsoTimestamp | None = None,
+    start_on: IsoDate | None = None,
     followers: UserIds | None = None,
     tags: Gids | None = None,
     resource_subtype: Subtype = "default_task",
@@ -457,16 +436,11 @@ def create_task(
         raise InvalidRequest("projects: Every project must be in the task's workspace")
     target = None
     if section is not None:
-        target, board = _section_of(db, section)
+        target, board = section_of(db, section)
         if board["gid"] not in {b["gid"] for b in boards}:
             raise InvalidRequest(f"section: {target['name']} is not a section of the task's projects")
     user = me(db)
-    dates = rules.schedule(
-        {},
-        None if due_on == rules.CLEAR else due_on,
-        None if due_at == rules.CLEAR else due_at,
-        None if start_on == rules.CLEAR else start_on,
-    )
+    dates = rules.schedule({}, due_on, due_at, start_on)
     who = user_ref(db, assignee, home, "assignee") if assignee else None
     row = db.insert(
         tasks,
@@ -489,7 +463,7 @@ def create_task(
     for person in [user, *([who] if who else []), *(user_ref(db, f, home, "followers") for f in followers or [])]:
         rules.follow(db, row["gid"], person)
     for tag in tags or []:
-        found = _tag_of(db, tag)
+        found = tag_of(db, tag)
         if found["workspace"] != home:
             raise InvalidRequest(f"tags: {found['name']} is a tag of another workspace")
         db.insert(task_tags, task=row["gid"], tag=found["gid"])
@@ -503,8 +477,8 @@ def create_subtask(
     name: TaskName,
     notes: Notes = "",
     assignee: UserId | None = None,
-    due_on: DateOrClear | None = None,
-    due_at: TimeOrClear | None = None,
+    due_on: IsoDate | None = None,
+    due_at: IsoTimestamp | None = None,
 ) -> Task:
     """Create a subtask under a task, after its other subtasks (POST /tasks/{gid}/subtasks). A subtask is in no
     project unless added to one.
@@ -519,9 +493,7 @@ def create_subtask(
     """
     above = editable_task(db, parent)
     user = me(db)
-    dates = rules.schedule(
-        {}, None if due_on == rules.CLEAR else due_on, None if due_at == rules.CLEAR else due_at, None
-    )
+    dates = rules.schedule({}, due_on, due_at, None)
     who = user_ref(db, assignee, above["workspace"], "assignee") if assignee else None
     row = db.insert(
         tasks,
@@ -624,7 +596,7 @@ def add_project_to_task(
     row, board = editable_task(db, task), editable_project(db, project)
     if board["workspace"] != row["workspace"]:
         raise InvalidRequest("project: The project is in another workspace than the task")
-    target = _section_of(db, section)[0] if section is not None else None
+    target = section_of(db, section)[0] if section is not None else None
     before = task_of(db, insert_before) if insert_before else None
     after = task_of(db, insert_after) if insert_after else None
     rules.place(db, row, board, target, before, after)
@@ -660,7 +632,7 @@ def add_task_to_section(
         insert_before: Put it just before this task of the section.
         insert_after: Put it just after this task of the section.
     """
-    target, board = _section_of(db, section)
+    target, board = section_of(db, section)
     row = editable_task(db, task)
     if RANK[project_access(db, board)] < RANK["editor"]:
         raise PermissionDenied(f"Forbidden: you have comment-only access to the project {board['name']}")
@@ -714,7 +686,7 @@ def add_tag_to_task(db: Database, task: Gid, tag: Gid) -> Empty:
         task: The task's gid.
         tag: The tag's gid (from list_tags).
     """
-    row, found = editable_task(db, task), _tag_of(db, tag)
+    row, found = editable_task(db, task), tag_of(db, tag)
     if found["workspace"] != row["workspace"]:
         raise InvalidRequest(f"tag: {found['name']} is a tag of another workspace")
     if not db.find(task_tags, task=row["gid"], tag=found["gid"]):
@@ -731,7 +703,7 @@ def remove_tag_from_task(db: Database, task: Gid, tag: Gid) -> Empty:
         task: The task's gid.
         tag: The tag's gid.
     """
-    row, found = editable_task(db, task), _tag_of(db, tag)
+    row, found = editable_task(db, task), tag_of(db, tag)
     if not rules.remove_links(db, task_tags, task=row["gid"], tag=found["gid"]):
         raise InvalidRequest(f"tag: {row['name']} does not have the tag {found['name']}")
     _touch(db, row)

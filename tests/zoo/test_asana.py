@@ -272,6 +272,16 @@ def test_create_task_needs_a_workspace_or_projects_and_places_it_at_the_top(sess
     assert {f["name"] for f in made["followers"]} == {MAYA, "Hannah Cole"}
     layout = names(ok(session, "get_tasks", {"section": section("Spring 2026 Catalog", "Layout")}))
     assert layout[0] == "Index page"
+    assert not session.call("create_task", {"name": "x", "workspace": FERN, "due_on": "none"}).ok  # nothing to clear
+    fails(
+        session,
+        "create_task",
+        {"name": "x", "workspace": FERN, "start_on": "2026-03-10"},
+        "InvalidRequest",
+        "must also have a due date",
+    )
+    timed = ok(session, "create_task", {"name": "Printer call", "workspace": FERN, "due_at": "2026-03-10T18:30:00Z"})
+    assert (timed["due_on"], timed["due_at"]) == ("2026-03-10", "2026-03-10T18:30:00Z")
     loose = ok(session, "create_task", {"name": "Call the printer", "workspace": FERN})
     assert loose["projects"] == [] and loose["assignee"] is None
 
