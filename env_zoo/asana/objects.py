@@ -216,15 +216,18 @@ class Empty(BaseModel):
     """What a call that changes links returns: an empty data record."""
 
 
-def ref(db: Database, table: Any, gid: str | None, kind: str) -> Compact | None:
-    """A compact reference to a row (None for no gid)."""
-    if gid is None:
-        return None
+def named(db: Database, table: Any, gid: str, kind: str) -> Compact:
+    """A compact reference to a row."""
     return Compact(gid=gid, name=db.get(table, gid)["name"], resource_type=kind)
 
 
+def ref(db: Database, table: Any, gid: str | None, kind: str) -> Compact | None:
+    """A compact reference to a row, None for no gid."""
+    return None if gid is None else named(db, table, gid, kind)
+
+
 def user_ref(db: Database, gid: str | None) -> Compact | None:
-    """A compact user."""
+    """A compact user, None for nobody."""
     return ref(db, users, gid, "user")
 
 
@@ -264,17 +267,19 @@ def project_object(db: Database, row: dict[str, Any], members: list[dict[str, An
         your_access_level=project_access(db, row),
         start_on=row["start_on"],
         due_on=row["due_on"],
-        workspace=ref(db, workspaces, row["workspace"], "workspace"),  # type: ignore[arg-type]
+        workspace=named(db, workspaces, row["workspace"], "workspace"),
         team=ref(db, teams, row["team"], "team"),
         owner=user_ref(db, row["owner"]),
-        members=[ProjectMember(user=user_ref(db, m["user"]), access_level=m["access_level"]) for m in members],  # type: ignore[arg-type]
+        members=[
+            ProjectMember(user=named(db, users, m["user"], "user"), access_level=m["access_level"]) for m in members
+        ],
         created_at=row["created_at"],
     )
 
 
 def section_object(db: Database, row: dict[str, Any]) -> Section:
     """A section with its project."""
-    return Section(gid=row["gid"], name=row["name"], project=ref(db, projects, row["project"], "project"))  # type: ignore[arg-type]
+    return Section(gid=row["gid"], name=row["name"], project=named(db, projects, row["project"], "project"))
 
 
 def task_compacts(db: Database, rows: list[dict[str, Any]]) -> list[TaskCompact]:
@@ -300,8 +305,8 @@ def task_object(db: Database, row: dict[str, Any]) -> Task:
     gid = row["gid"]
     memberships = [
         Membership(
-            project=ref(db, projects, m["project"], "project"), section=ref(db, sections, m["section"], "section")
-        )  # type: ignore[arg-type]
+            project=named(db, projects, m["project"], "project"), section=named(db, sections, m["section"], "section")
+        )
         for m in db.find(task_memberships, task=gid)
     ]
     return Task(
@@ -317,14 +322,14 @@ def task_object(db: Database, row: dict[str, Any]) -> Task:
         completed_at=row["completed_at"],
         completed_by=user_ref(db, row["completed_by"]),
         created_at=row["created_at"],
-        created_by=user_ref(db, row["created_by"]),  # type: ignore[arg-type]
+        created_by=named(db, users, row["created_by"], "user"),
         modified_at=row["modified_at"],
         parent=task_ref(db, row["parent"]) if row["parent"] else None,
-        workspace=ref(db, workspaces, row["workspace"], "workspace"),  # type: ignore[arg-type]
+        workspace=named(db, workspaces, row["workspace"], "workspace"),
         memberships=memberships,
         projects=[m.project for m in memberships],
-        tags=[ref(db, tags, t["tag"], "tag") for t in db.find(task_tags, task=gid)],  # type: ignore[misc]
-        followers=[user_ref(db, f["user"]) for f in db.find(task_followers, task=gid)],  # type: ignore[misc]
+        tags=[named(db, tags, t["tag"], "tag") for t in db.find(task_tags, task=gid)],
+        followers=[named(db, users, f["user"], "user") for f in db.find(task_followers, task=gid)],
         dependencies=[task_ref(db, d["dependency"]) for d in db.find(task_dependencies, task=gid)],
         dependents=[task_ref(db, d["task"]) for d in db.find(task_dependencies, dependency=gid)],
         num_subtasks=len(db.find(tasks, parent=gid)),

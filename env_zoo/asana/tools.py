@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from envfactory_gym import Database, InvalidRequest, PermissionDenied, Unordered, tool
-from envfactory_gym.fields import ErrorText, IsoDate, IsoTimestamp, NonBlankText, PageSize, text
+from envfactory_gym.fields import ErrorText, IsoDate, IsoTimestamp, NonBlankText, PageSize
 from envfactory_gym.values import parse_timestamp
 
 from . import rules
@@ -40,6 +40,7 @@ from .objects import (
     User,
     WorkspaceUser,
     listing,
+    named,
     project_compact,
     project_object,
     ref,
@@ -74,7 +75,7 @@ UserIds = Annotated[list[UserId], Unordered, Field(min_length=1, max_length=30)]
 DateOrClear = Annotated[str, Field(pattern=r"^(\d{4}-\d{2}-\d{2}|none)$", description='YYYY-MM-DD, or "none" to clear')]
 TimeOrClear = Annotated[str, Field(min_length=4, description='ISO 8601 date-time, or "none" to clear')]
 TaskName = Annotated[str, Field(min_length=1, max_length=1024, pattern=r"\S"), ErrorText("name: Missing input")]
-Notes = text(65535, min_length=0)
+Notes = Annotated[str, Field(max_length=65535)]
 Subtype = Literal["default_task", "milestone"]
 SortBy = Literal["due_date", "created_at", "completed_at", "modified_at"]
 
@@ -201,8 +202,8 @@ def list_tags(db: Database, workspace: Gid, limit: PageSize = 50, offset: str | 
     """
     space = workspace_of(db, workspace)
     found = sorted(db.find(tags, workspace=space["gid"]), key=lambda t: (t["name"].lower(), t["gid"]))
-    home = ref(db, workspaces, space["gid"], "workspace")
-    return listing([Tag(gid=t["gid"], name=t["name"], color=t["color"], workspace=home) for t in found], limit, offset)  # type: ignore[arg-type]
+    home = named(db, workspaces, space["gid"], "workspace")
+    return listing([Tag(gid=t["gid"], name=t["name"], color=t["color"], workspace=home) for t in found], limit, offset)
 
 
 # ---------------------------------------------------------------- reading tasks
@@ -237,18 +238,18 @@ def get_tasks(
         raise InvalidRequest(
             "Must specify exactly one of project, tag, section, user task list, or assignee + workspace"
         )
-    if project is not None or section is not None:
-        if section is not None:
-            row, _ = section_of(db, section)
-            links = db.find(task_memberships, section=row["gid"], order_by=[task_memberships.c.position])
-        else:
-            links = db.find(
-                task_memberships, project=project_of(db, project)["gid"], order_by=[task_memberships.c.position]
-            )  # type: ignore[arg-type]
+    if section is not None:
+        row, _ = section_of(db, section)
+        links = db.find(task_memberships, section=row["gid"], order_by=[task_memberships.c.position])
+        rows = [db.get(tasks, link["task"]) for link in links]
+    elif project is not None:
+        board = project_of(db, project)
+        links = db.find(task_memberships, project=board["gid"], order_by=[task_memberships.c.position])
         rows = [db.get(tasks, link["task"]) for link in links]
     else:
-        space = workspace_of(db, workspace)  # type: ignore[arg-type]
-        who = user_ref(db, assignee, space["gid"], "assignee")  # type: ignore[arg-type]
+        assert workspace is not None and assignee is not None  # exactly one scope was given, checked above
+        space = workspace_of(db, workspace)
+        who = user_ref(db, assignee, space["gid"], "assignee")
         visible, params = visible_clause(db, space["gid"])
         rows = db.select(tasks, f"assignee = ? AND {visible}", [who, *params])
         rows.sort(key=lambda r: (r["due_on"] is None, r["due_on"] or "", r["gid"]))
