@@ -31,15 +31,7 @@ HELPER_SHARE = 0.15
 #: Environments not yet brought to the layout (issue 18), and what each still lacks. An entry must go when its
 #: environment is fixed: the test fails on an entry whose problems are gone.
 PENDING = {
-    "amtrak": {"tools.py helpers"},
-    "clinicaltrials": {"tools.py helpers"},
-    "coinbase": {"tools.py helpers", ISO_PARSING},
-    "doordash": {ISO_PARSING},
-    "ebay": {"tools.py helpers"},
     "google_places": {ISO_PARSING},
-    "mealie": {"schema.py"},
-    "monzo": {"tools.py helpers"},
-    "zotero": {"tools.py helpers"},
 }
 
 

@@ -64,20 +64,33 @@ auth_sessions = Table(
 )
 
 
-def _organizer(name: str) -> Table:
-    return Table(
-        name,
-        metadata,
-        Column("id", String, primary_key=True),
-        Column("group_id", String, ForeignKey("groups.id"), nullable=False),
-        Column("name", String, nullable=False),
-        Column("slug", String, nullable=False),
-    )
+# Organizers: categories, tags and kitchen tools share one shape.
+categories = Table(
+    "categories",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("group_id", String, ForeignKey("groups.id"), nullable=False),
+    Column("name", String, nullable=False),
+    Column("slug", String, nullable=False),
+)
 
+tags = Table(
+    "tags",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("group_id", String, ForeignKey("groups.id"), nullable=False),
+    Column("name", String, nullable=False),
+    Column("slug", String, nullable=False),
+)
 
-categories = _organizer("categories")
-tags = _organizer("tags")
-kitchen_tools = _organizer("tools")
+kitchen_tools = Table(
+    "tools",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("group_id", String, ForeignKey("groups.id"), nullable=False),
+    Column("name", String, nullable=False),
+    Column("slug", String, nullable=False),
+)
 
 ingredient_units = Table(
     "ingredient_units",
