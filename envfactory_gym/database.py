@@ -145,6 +145,16 @@ class Database:
         stmt = stmt.order_by(*order_by, *table.primary_key.columns)
         return [dict(r) for r in self.conn.execute(stmt).mappings()]
 
+    def find_one(
+        self, table: Table, *conditions: Any, not_found: str, order_by: Iterable[Any] = (), **equals: Any
+    ) -> dict[str, Any]:
+        """The first row `find` gives for the same filters; raises NotFound(`not_found`) when none matches (e.g.
+        one of the signed-in user's own orders: `db.find_one(orders, id=order_id, user_id=me, not_found=...)`)."""
+        found = self.find(table, *conditions, order_by=order_by, **equals)
+        if not found:
+            raise NotFound(not_found)
+        return found[0]
+
     def select(
         self, table: Table, where: str = "", params: Sequence[Any] = (), order_by: str = "", limit: int | None = None
     ) -> list[dict[str, Any]]:

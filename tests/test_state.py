@@ -175,3 +175,16 @@ def test_find_by_none_matches_null_on_the_fast_path_as_sqlalchemy_does():
     assert fast == db.find(items, items.c.touched_at.is_(None))  # the SQLAlchemy path
     assert [r["id"] for r in db.find(items, touched_at="2025-01-01")] == [2]
     state.close()
+
+
+def test_find_one_gives_the_first_match_or_the_callers_not_found():
+    from envfactory_gym.errors import NotFound
+
+    session = ToolSession(resolve("notion"))
+    session.reset()
+    db, pages = session.database, resolve("notion").schema.tables["pages"]
+    first = db.find(pages)[0]
+    assert db.find_one(pages, id=first["id"], not_found="no such page") == first
+    assert db.find_one(pages, not_found="unused") == first  # several match: the first `find` gives
+    with pytest.raises(NotFound, match="^no such page$"):
+        db.find_one(pages, id="missing", not_found="no such page")

@@ -86,7 +86,4 @@ def asset_by_symbol(db: Database, symbol_or_asset_id: str) -> dict[str, Any]:
 
 def price(db: Database, symbol: str) -> dict[str, Any]:
     """The price-table row of a symbol."""
-    found = db.find(prices, symbol=symbol)
-    if not found:
-        raise NotFound(f"no market data for {symbol}")
-    return found[0]
+    return db.find_one(prices, symbol=symbol, not_found=f"no market data for {symbol}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
 from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_date, parse_timestamp
 
 from .access import account
@@ -122,10 +122,7 @@ def deposit(db: Database, amount: float, activity_id: str) -> dict[str, Any]:
 
 def watchlist(db: Database, watchlist_id: str) -> dict[str, Any]:
     """A watchlist by id."""
-    found = db.find(watchlists, id=watchlist_id)
-    if not found:
-        raise NotFound("watchlist not found")
-    return found[0]
+    return db.find_one(watchlists, id=watchlist_id, not_found="watchlist not found")
 
 
 def new_watchlist_name(db: Database, name: str) -> str:

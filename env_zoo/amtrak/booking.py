@@ -31,10 +31,11 @@ MAX_PASSENGERS = 8
 
 def reservation_row(db: Database, reservation_number: str) -> dict[str, Any]:
     """A reservation by its six-character number (case-insensitive)."""
-    found = db.find(reservations, reservation_number=reservation_number.strip().upper())
-    if not found:
-        raise NotFound(f"Reservation '{reservation_number}' not found")
-    return found[0]
+    return db.find_one(
+        reservations,
+        reservation_number=reservation_number.strip().upper(),
+        not_found=f"Reservation '{reservation_number}' not found",
+    )
 
 
 def segment_of(db: Database, reservation: dict[str, Any], segment_id: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
 
 from .rules import points_for
 from .schema import etickets, evouchers, members, payments, reservations, rewards_activity
@@ -179,7 +179,6 @@ def check_refund_method(award: bool, method: str) -> None:
 
 def member_row(db: Database, member_number: str) -> dict[str, Any]:
     """A Guest Rewards member by number."""
-    found = db.find(members, member_number=member_number.strip())
-    if not found:
-        raise NotFound(f"Guest Rewards member '{member_number}' not found")
-    return found[0]
+    return db.find_one(
+        members, member_number=member_number.strip(), not_found=f"Guest Rewards member '{member_number}' not found"
+    )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
 
 from .objects import (
     Contact,
@@ -78,10 +78,7 @@ def _condition_match(condition: str, study_conditions: list[str]) -> str | None:
 def _study(db: Database, nct_id: str) -> dict[str, Any]:
     if not re.match(r"^NCT\d{8}$", nct_id):
         raise InvalidRequest(f"'{nct_id}' is not a valid NCT number (NCT followed by 8 digits)")
-    rows = db.find(studies, nct_id=nct_id)
-    if not rows:
-        raise NotFound(f"Study {nct_id} not found")
-    return rows[0]
+    return db.find_one(studies, nct_id=nct_id, not_found=f"Study {nct_id} not found")
 
 
 def _open_referrals(db: Database, location_id: str) -> int:

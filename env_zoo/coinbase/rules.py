@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate
+from envfactory_gym import Conflict, Database, InvalidRequest, Page, paginate
 from envfactory_gym.values import format_money, iso_timestamp, minor_units, parse_timestamp
 
 from .schema import accounts, currencies, fills, products, trades, transactions
@@ -138,10 +138,7 @@ def currency(db: Database, code: str) -> dict[str, Any]:
 
 def wallet(db: Database, code: str) -> dict[str, Any]:
     """The user's wallet of a currency."""
-    found = db.find(accounts, currency=code.strip().upper())
-    if not found:
-        raise NotFound(f"You don't have a {code.upper()} wallet")
-    return found[0]
+    return db.find_one(accounts, currency=code.strip().upper(), not_found=f"You don't have a {code.upper()} wallet")
 
 
 def places(db: Database, code: str) -> int:

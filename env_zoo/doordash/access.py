@@ -34,10 +34,9 @@ def own_address(db: Database, consumer: dict[str, Any], address_id: str | None) 
         if not default:
             raise InvalidRequest("Add a delivery address first.")
         return default[0]
-    found = db.find(addresses, id=address_id, consumer_id=consumer["id"])
-    if not found:
-        raise NotFound(f"Address '{address_id}' not found")
-    return found[0]
+    return db.find_one(
+        addresses, id=address_id, consumer_id=consumer["id"], not_found=f"Address '{address_id}' not found"
+    )
 
 
 def dropoff_address(
@@ -49,7 +48,4 @@ def dropoff_address(
 
 def own_order(db: Database, consumer: dict[str, Any], order_id: str) -> dict[str, Any]:
     """One of the consumer's orders."""
-    found = db.find(orders, id=order_id, consumer_id=consumer["id"])
-    if not found:
-        raise NotFound(f"Order '{order_id}' not found")
-    return found[0]
+    return db.find_one(orders, id=order_id, consumer_id=consumer["id"], not_found=f"Order '{order_id}' not found")

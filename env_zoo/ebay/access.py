@@ -31,10 +31,12 @@ def signed_in(db: Database) -> dict[str, Any]:
 
 def own_order(db: Database, buyer: dict[str, Any], purchase_order_id: str) -> dict[str, Any]:
     """One of the buyer's purchase orders."""
-    found = db.find(purchase_orders, purchase_order_id=purchase_order_id.strip(), buyer=buyer["username"])
-    if not found:
-        raise NotFound(f"Purchase order {purchase_order_id} was not found on your account.")
-    return found[0]
+    return db.find_one(
+        purchase_orders,
+        purchase_order_id=purchase_order_id.strip(),
+        buyer=buyer["username"],
+        not_found=f"Purchase order {purchase_order_id} was not found on your account.",
+    )
 
 
 def own_line_item(db: Database, buyer: dict[str, Any], line_item_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -60,7 +62,9 @@ def own_session(db: Database, buyer: dict[str, Any], checkout_session_id: str) -
 
 def own_offer(db: Database, buyer: dict[str, Any], best_offer_id: str) -> dict[str, Any]:
     """One of the buyer's Best Offers."""
-    found = db.find(best_offers, best_offer_id=best_offer_id.strip(), buyer=buyer["username"])
-    if not found:
-        raise NotFound(f"Best Offer {best_offer_id} was not found on your account.")
-    return found[0]
+    return db.find_one(
+        best_offers,
+        best_offer_id=best_offer_id.strip(),
+        buyer=buyer["username"],
+        not_found=f"Best Offer {best_offer_id} was not found on your account.",
+    )

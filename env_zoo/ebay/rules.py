@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from envfactory_gym import Conflict, Database, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, PermissionDenied
 from envfactory_gym.values import format_amount, format_money, iso_timestamp, parse_timestamp
 
 from .schema import best_offers, items, line_items, purchase_orders
@@ -80,10 +80,7 @@ def today(db: Database) -> date:
 
 def listing(db: Database, item_id: str) -> dict[str, Any]:
     """A listing by its RESTful item ID (v1|<legacy item number>|0)."""
-    found = db.find(items, item_id=item_id.strip())
-    if not found:
-        raise NotFound(f"The item {item_id} was not found.")
-    return found[0]
+    return db.find_one(items, item_id=item_id.strip(), not_found=f"The item {item_id} was not found.")
 
 
 def has_ended(db: Database, item: dict[str, Any]) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, PermissionDenied
 from envfactory_gym.values import parse_timestamp
 
 from .access import Viewer
@@ -19,10 +19,7 @@ RERUN_WINDOW = timedelta(days=30)
 
 def run(db: Database, repo: dict[str, Any], run_id: int) -> dict[str, Any]:
     """A workflow run of the repository."""
-    found = db.find(workflow_runs, id=run_id, repo_id=repo["id"])
-    if not found:
-        raise NotFound("Not Found")
-    return found[0]
+    return db.find_one(workflow_runs, id=run_id, repo_id=repo["id"], not_found="Not Found")
 
 
 def trigger_pull_request(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Database, InvalidRequest, NotFound
+from envfactory_gym import Database, InvalidRequest
 
 from .access import RANK, account, explicit_role
 from .rules import validation_failed
@@ -130,7 +130,9 @@ def _restrictions(db: Database, repo: dict[str, Any], rule: dict[str, Any], give
 
 
 def _team(db: Database, repo: dict[str, Any], slug: str) -> dict[str, Any]:
-    found = db.find(teams, org_id=repo["owner_id"], slug=slug.strip().lower())
-    if not found:
-        raise NotFound(f"Team '{slug}' not found in this organization")
-    return found[0]
+    return db.find_one(
+        teams,
+        org_id=repo["owner_id"],
+        slug=slug.strip().lower(),
+        not_found=f"Team '{slug}' not found in this organization",
+    )

@@ -30,10 +30,7 @@ def validation_failed(resource: str, field: str, code: str, value: Any = None) -
 
 def issue(db: Database, repo: dict[str, Any], number: int) -> dict[str, Any]:
     """An issue or pull request of a repository by its number."""
-    found = db.find(issues, repo_id=repo["id"], number=number)
-    if not found:
-        raise NotFound("Not Found")
-    return found[0]
+    return db.find_one(issues, repo_id=repo["id"], number=number, not_found="Not Found")
 
 
 def is_author(viewer: Viewer, row: dict[str, Any]) -> bool:

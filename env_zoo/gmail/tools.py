@@ -101,10 +101,7 @@ Moment = Annotated[
 
 
 def _message(db: Database, owner: str, message_id: str) -> dict[str, Any]:
-    found = db.find(messages, id=message_id, owner=owner)
-    if not found:
-        raise NotFound(f"Message '{message_id}' not found")
-    return found[0]
+    return db.find_one(messages, id=message_id, owner=owner, not_found=f"Message '{message_id}' not found")
 
 
 def _label_names(db: Database, owner: str) -> dict[str, str]:
@@ -158,10 +155,7 @@ def _new_message(
 
 
 def _draft(db: Database, owner: str, draft_id: str) -> dict[str, Any]:
-    found = db.find(drafts, id=draft_id, owner=owner)
-    if not found:
-        raise NotFound(f"Draft '{draft_id}' not found")
-    return found[0]
+    return db.find_one(drafts, id=draft_id, owner=owner, not_found=f"Draft '{draft_id}' not found")
 
 
 def _draft_object(db: Database, draft: dict[str, Any]) -> DraftObject:

@@ -28,23 +28,16 @@ def signed_in(db: Database) -> dict[str, Any]:
 
 def own_address(db: Database, user: dict[str, Any], address_id: str) -> dict[str, Any]:
     """One of the customer's saved addresses."""
-    row = db.find(addresses, id=address_id, user_id=user["id"])
-    if not row:
-        raise NotFound(f"Address '{address_id}' not found")
-    return row[0]
+    return db.find_one(addresses, id=address_id, user_id=user["id"], not_found=f"Address '{address_id}' not found")
 
 
 def own_order(db: Database, user: dict[str, Any], order_id: str) -> dict[str, Any]:
     """One of the customer's orders."""
-    found = db.find(orders, id=order_id, user_id=user["id"])
-    if not found:
-        raise NotFound(f"Order '{order_id}' not found")
-    return found[0]
+    return db.find_one(orders, id=order_id, user_id=user["id"], not_found=f"Order '{order_id}' not found")
 
 
 def order_line(db: Database, order_id: str, item_id: str) -> dict[str, Any]:
     """The line of an order holding an item."""
-    found = db.find(order_items, order_id=order_id, item_id=item_id)
-    if not found:
-        raise NotFound(f"Item '{item_id}' is not in order {order_id}")
-    return found[0]
+    return db.find_one(
+        order_items, order_id=order_id, item_id=item_id, not_found=f"Item '{item_id}' is not in order {order_id}"
+    )

@@ -132,10 +132,9 @@ def project_of(db: Database, issue: dict[str, Any]) -> dict[str, Any]:
 
 def user(db: Database, account_id: str) -> dict[str, Any]:
     """A user by account id, with Jira's message when there is none."""
-    found = db.find(users, account_id=account_id.strip())
-    if not found:
-        raise NotFound(f"The user with account ID '{account_id}' does not exist.")
-    return found[0]
+    return db.find_one(
+        users, account_id=account_id.strip(), not_found=f"The user with account ID '{account_id}' does not exist."
+    )
 
 
 def assignable(db: Database, project: dict[str, Any], account_id: str) -> bool:

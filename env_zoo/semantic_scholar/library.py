@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
 
 from .recommend import recommend
 from .schema import feed_ratings, folder_papers, library_entries, library_folders
@@ -26,10 +26,9 @@ def members(db: Database, folder_id: str) -> list[str]:
 
 def entry(db: Database, paper: dict[str, Any]) -> dict[str, Any]:
     """The library entry of a paper; NotFound when the paper is not saved."""
-    found = db.find(library_entries, paper_id=paper["paper_id"])
-    if not found:
-        raise NotFound(f"'{paper['title']}' is not in your library")
-    return found[0]
+    return db.find_one(
+        library_entries, paper_id=paper["paper_id"], not_found=f"'{paper['title']}' is not in your library"
+    )
 
 
 def folder_name(db: Database, name: str, renaming: str | None = None) -> str:

@@ -33,15 +33,13 @@ def shopper(db: Database) -> dict[str, Any]:
 
 def own_order(db: Database, customer: dict[str, Any], order_id: str) -> dict[str, Any]:
     """One of the shopper's orders by id; another customer's order does not exist for them."""
-    found = db.find(orders, id=order_id, customer_id=customer["id"])
-    if not found:
-        raise NotFound(f"Order '{order_id}' not found for this customer")
-    return found[0]
+    return db.find_one(
+        orders, id=order_id, customer_id=customer["id"], not_found=f"Order '{order_id}' not found for this customer"
+    )
 
 
 def own_order_named(db: Database, customer: dict[str, Any], name: str) -> dict[str, Any]:
     """One of the shopper's orders by the number shown to them, e.g. "#1187"."""
-    found = db.find(orders, name=name, customer_id=customer["id"])
-    if not found:
-        raise NotFound(f"Order {name} not found for this customer")
-    return found[0]
+    return db.find_one(
+        orders, name=name, customer_id=customer["id"], not_found=f"Order {name} not found for this customer"
+    )

@@ -124,10 +124,7 @@ def restock(db: Database, variant_id: str, quantity: int) -> None:
 
 def code_row(db: Database, code: str) -> dict[str, Any]:
     """A discount code by its code, in any case."""
-    found = db.find(discount_codes, code=code.strip().upper())
-    if not found:
-        raise NotFound(f"Discount code '{code}' is not valid.")
-    return found[0]
+    return db.find_one(discount_codes, code=code.strip().upper(), not_found=f"Discount code '{code}' is not valid.")
 
 
 def code_problem(db: Database, row: dict[str, Any], customer_id: str, subtotal: int) -> ToolError | None:

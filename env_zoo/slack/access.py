@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Database, NotFound, PermissionDenied
+from envfactory_gym import Database, PermissionDenied
 
 from .schema import auth_sessions, users
 
@@ -40,10 +40,7 @@ def refuse_guests(user: dict[str, Any], error: str) -> None:
 
 def person(db: Database, user_id: str) -> dict[str, Any]:
     """Anyone in the workspace by user ID (deactivated and invited accounts included)."""
-    found = db.find(users, id=user_id)
-    if not found:
-        raise NotFound(f"user_not_found: Value passed for user was invalid: {user_id}")
-    return found[0]
+    return db.find_one(users, id=user_id, not_found=f"user_not_found: Value passed for user was invalid: {user_id}")
 
 
 def by_email(db: Database, email: str) -> dict[str, Any] | None:

@@ -163,10 +163,12 @@ def may_post_top_level(me: dict[str, Any], conv: dict[str, Any]) -> None:
 
 def message(db: Database, conv: dict[str, Any], ts: str) -> dict[str, Any]:
     """The message with this ts in the conversation (a deleted thread parent's placeholder included)."""
-    found = db.find(messages, channel_id=conv["id"], ts=ts)
-    if not found:
-        raise NotFound(f"message_not_found: No message with ts {ts} in {label(conv)}.")
-    return found[0]
+    return db.find_one(
+        messages,
+        channel_id=conv["id"],
+        ts=ts,
+        not_found=f"message_not_found: No message with ts {ts} in {label(conv)}.",
+    )
 
 
 def live_message(db: Database, conv: dict[str, Any], ts: str) -> dict[str, Any]:

@@ -29,10 +29,9 @@ def sign_in(db: Database, email: str) -> dict[str, Any]:
 
 def own_order(db: Database, account: dict[str, Any], order_id: str) -> dict[str, Any]:
     """One of the fan's orders."""
-    found = db.find(orders, id=order_id.strip(), account_id=account["id"])
-    if not found:
-        raise NotFound(f"Order '{order_id}' not found in your account")
-    return found[0]
+    return db.find_one(
+        orders, id=order_id.strip(), account_id=account["id"], not_found=f"Order '{order_id}' not found in your account"
+    )
 
 
 def own_card(db: Database, account: dict[str, Any], payment_method_id: str) -> dict[str, Any]:
@@ -68,18 +67,17 @@ def own_tickets(db: Database, account: dict[str, Any], ticket_ids: Iterable[str]
 
 def own_ticket(db: Database, account: dict[str, Any], ticket_id: str) -> dict[str, Any]:
     """One ticket in the fan's account, whatever its status."""
-    found = db.find(tickets, id=ticket_id.strip(), account_id=account["id"])
-    if not found:
-        raise NotFound(f"Ticket '{ticket_id}' not found in your account")
-    return found[0]
+    return db.find_one(
+        tickets,
+        id=ticket_id.strip(),
+        account_id=account["id"],
+        not_found=f"Ticket '{ticket_id}' not found in your account",
+    )
 
 
 def own_hold(db: Database, account: dict[str, Any], hold_id: str) -> dict[str, Any]:
     """A hold in the fan's cart (any status)."""
-    found = db.find(holds, id=hold_id.strip(), account_id=account["id"])
-    if not found:
-        raise NotFound(f"Hold '{hold_id}' not found")
-    return found[0]
+    return db.find_one(holds, id=hold_id.strip(), account_id=account["id"], not_found=f"Hold '{hold_id}' not found")
 
 
 def own_listing(db: Database, account: dict[str, Any], listing_id: str) -> dict[str, Any]:
@@ -95,7 +93,9 @@ def own_listing(db: Database, account: dict[str, Any], listing_id: str) -> dict[
 
 def sent_transfer(db: Database, account: dict[str, Any], transfer_id: str) -> dict[str, Any]:
     """A transfer the fan sent."""
-    found = db.find(transfers, id=transfer_id.strip(), sender_account_id=account["id"])
-    if not found:
-        raise NotFound(f"Transfer '{transfer_id}' not found")
-    return found[0]
+    return db.find_one(
+        transfers,
+        id=transfer_id.strip(),
+        sender_account_id=account["id"],
+        not_found=f"Transfer '{transfer_id}' not found",
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
 from envfactory_gym.values import iso_timestamp, parse_date, parse_timestamp
 
 from .access import is_member, me
@@ -42,10 +42,7 @@ def merge_tags(current: list[str], add: list[str]) -> list[str]:
 
 def user_by_email(db: Database, email: str) -> dict[str, Any]:
     """The user with this email address."""
-    found = db.find(users, email=email.strip().lower())
-    if not found:
-        raise NotFound(f"No user with the email {email}")
-    return found[0]
+    return db.find_one(users, email=email.strip().lower(), not_found=f"No user with the email {email}")
 
 
 def organization_for(db: Database, email: str) -> int | None:

@@ -159,17 +159,18 @@ def _new_key(db: Database, table: Any) -> str:
 
 
 def _item(db: Database, library: dict[str, Any], key: str) -> dict[str, Any]:
-    rows = db.find(items, key=key, library_id=library["id"])
-    if not rows:
-        raise NotFound(f"Item {key} not found in library {library['name']}")
-    return rows[0]
+    return db.find_one(
+        items, key=key, library_id=library["id"], not_found=f"Item {key} not found in library {library['name']}"
+    )
 
 
 def _collection(db: Database, library: dict[str, Any], key: str) -> dict[str, Any]:
-    rows = db.find(collections, key=key, library_id=library["id"])
-    if not rows:
-        raise NotFound(f"Collection {key} not found in library {library['name']}")
-    return rows[0]
+    return db.find_one(
+        collections,
+        key=key,
+        library_id=library["id"],
+        not_found=f"Collection {key} not found in library {library['name']}",
+    )
 
 
 def _parsed_date(text: str) -> str:
