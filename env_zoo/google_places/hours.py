@@ -7,6 +7,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from envfactory_gym import Database
+from envfactory_gym.values import parse_timestamp
 
 Interval = tuple[datetime, datetime]
 WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -20,7 +21,7 @@ def local_now(db: Database, place: dict[str, Any]) -> datetime:
 
 def local_date(moment: str, place: dict[str, Any]) -> date:
     """The local date, at a place, of a UTC timestamp such as 2025-06-12T18:30:00Z."""
-    utc = datetime.strptime(moment, "%Y-%m-%dT%H:%M:%SZ")
+    utc = parse_timestamp(moment, "time")
     return (utc + timedelta(minutes=place["utc_offset_minutes"])).date()
 
 

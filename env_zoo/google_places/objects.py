@@ -3,15 +3,16 @@ become them."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
+from envfactory_gym.values import parse_timestamp
 
+from .access import role
 from .hours import current_opening_hours, open_now, regular_opening_hours
-from .schema import places, reviews, users
+from .schema import list_followers, places, reviews, saved_places, users
 
 
 class LatLng(BaseModel):
@@ -252,7 +253,7 @@ def place_object(db: Database, place: dict[str, Any], place_reviews: list[dict[s
 
 def relative_time(db: Database, moment: str) -> str:
     """'a week ago', '3 months ago' as Google Maps writes it."""
-    then = datetime.strptime(moment, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    then = parse_timestamp(moment, "time")
     seconds = max(0, (db.now() - then).total_seconds())
     for size, unit in (
         (365 * 86400, "year"),
@@ -323,4 +324,18 @@ def visit_object(db: Database, row: dict[str, Any]) -> VisitObject:
         source=row["source"],
         visited_at=row["visited_at"],
         reviewed=has_review(db, row["user_id"], place["id"]),
+    )
+
+
+def list_object(db: Database, row: dict[str, Any], user: dict[str, Any]) -> SavedListObject:
+    """A list with its counts, as `user` (its owner, an editor or a viewer) sees it."""
+    return SavedListObject(
+        **{
+            k: row[k]
+            for k in ("id", "name", "kind", "emoji", "description", "visibility", "collaborative", "share_url")
+        },
+        owner_display_name=db.get(users, row["owner_id"], "User")["display_name"],
+        role=role(db, row, user["id"]) or "VIEWER",
+        place_count=len(db.find(saved_places, list_id=row["id"])),
+        follower_count=len(db.find(list_followers, list_id=row["id"])),
     )

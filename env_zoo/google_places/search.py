@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 STOPWORDS = {
@@ -65,10 +66,18 @@ def words(text: str) -> list[str]:
     return [stem(w) for w in re.findall(r"[a-z0-9]+", fold(text)) if w not in STOPWORDS]
 
 
-def _fields(place: dict[str, Any]) -> dict[str, set[str]]:
+def _fields(place: dict[str, Any]) -> dict[str, frozenset[str]]:
     kind = " ".join([place["primary_type_display_name"], *(t.replace("_", " ") for t in place["types"])])
     values = {**place, "kind": kind}
-    return {name: set(words(values[name] or "")) for name, _ in FIELD_WEIGHTS}
+    texts = tuple(values[name] or "" for name, _ in FIELD_WEIGHTS)
+    return dict(zip((name for name, _ in FIELD_WEIGHTS), _stems(texts)))
+
+
+@lru_cache(maxsize=4096)
+def _stems(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """The stems of each field's text; a pure function of the texts, so a place is tokenized once per process
+    rather than on every search (names and addresses don't change when a rating does)."""
+    return tuple(frozenset(words(text)) for text in texts)
 
 
 def relevance(query: list[str], place: dict[str, Any]) -> tuple[int, int]:

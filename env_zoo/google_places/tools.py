@@ -19,8 +19,9 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.fields import ErrorText, NonBlankText
 
-from . import rules
+from . import access, rules
 from .geo import distance_m, localized_distance, localized_duration, route
 from .hours import local_date, local_now, open_now
 from .objects import rating as place_rating
@@ -39,13 +40,14 @@ from .objects import (
     VisitObject,
     has_review,
     label_object,
+    list_object,
     place_object,
     place_summary,
     review_object,
     saved_place_object,
     visit_object,
 )
-from .schema import labels, list_followers, places, reviews, saved_lists, saved_places, sessions, users, visits
+from .schema import labels, list_followers, places, reviews, saved_lists, saved_places, visits
 from .search import TABLE_A, prominence, relevance, words
 
 PriceLevel = Literal[
@@ -53,6 +55,32 @@ PriceLevel = Literal[
 ]
 TravelMode = Literal["DRIVE", "BICYCLE", "WALK", "TWO_WHEELER", "TRANSIT"]
 Visibility = Literal["PRIVATE", "SHARED", "PUBLIC"]
+TableA = Literal[tuple(sorted(TABLE_A))]  # type: ignore[valid-type]
+PlaceType = Annotated[TableA, ErrorText("Unsupported type: use a Table A place type such as restaurant or museum.")]
+PlaceTypes = Annotated[
+    list[TableA], Unordered, ErrorText("Unsupported types: use Table A place types such as restaurant or museum.")
+]
+TextQuery = Annotated[NonBlankText, ErrorText("is required: say what to look for.")]
+SearchPageSize = Annotated[int, Field(ge=1, le=20), ErrorText("must be between 1 and 20.")]
+PageSize = Annotated[int, Field(ge=1, le=50), ErrorText("must be between 1 and 50.")]
+MinRating = Annotated[float, Field(ge=0, le=5), ErrorText("must be between 0 and 5.")]
+ResultCount = Annotated[int, Field(ge=1, le=20), ErrorText("must be between 1 and 20.")]
+Waypoints = Annotated[
+    list[str], Field(min_length=1), ErrorText("must not be empty: give at least one place ID or latitude,longitude.")
+]
+ListName = Annotated[
+    str, Field(min_length=1, max_length=40, pattern=r"\S"), ErrorText("must be 1 to 40 characters, not blank.")
+]
+Description = Annotated[str, Field(max_length=500), ErrorText("can be at most 500 characters.")]
+Emoji = Annotated[
+    str, Field(min_length=1, max_length=8, pattern=r"^[^\x00-\x7f]+$"), ErrorText("must be a single emoji.")
+]
+Note = Annotated[str, Field(max_length=4000), ErrorText("can be at most 4000 characters.")]
+Label = Annotated[
+    str, Field(min_length=1, max_length=40, pattern=r"\S"), ErrorText("must be 1 to 40 characters, not blank.")
+]
+Stars = Annotated[int, Field(ge=1, le=5), ErrorText("must be a whole number of stars from 1 to 5.")]
+ReviewText = Annotated[str, Field(max_length=4096), ErrorText("can be at most 4096 characters.")]
 TEXT_SEARCH_LIMIT = 60  # Text Search returns at most 60 places over all pages
 MAX_RADIUS = 50_000.0
 MAX_ELEMENTS, MAX_TRANSIT_ELEMENTS, MAX_PLACE_WAYPOINTS = 625, 100, 50
@@ -64,21 +92,10 @@ class Circle(BaseModel):
 
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
-    radius: float = Field(description="metres, up to 50,000")
+    radius: float = Field(gt=0, le=MAX_RADIUS, description="metres, more than 0 and up to 50,000")
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _check_types(values: list[str]) -> None:
-    unknown = [t for t in values if t not in TABLE_A]
-    if unknown:
-        raise InvalidRequest(f"Unsupported types: {', '.join(unknown)}.")
-
-
-def _check_circle(circle: Circle, field: str) -> None:
-    if not 0 < circle.radius <= MAX_RADIUS:
-        raise InvalidRequest(f"{field}.radius must be greater than 0 and at most 50000 meters.")
 
 
 def _distance(place: dict[str, Any], circle: Circle) -> float:
@@ -86,11 +103,7 @@ def _distance(place: dict[str, Any], circle: Circle) -> float:
 
 
 def _min_rating(value: float | None) -> float:
-    if value is None:
-        return 0.0
-    if not 0 <= value <= 5:
-        raise InvalidRequest("min_rating must be between 0 and 5.")
-    return math.ceil(value * 2) / 2  # rounded up to the nearest 0.5, as the API does
+    return 0.0 if value is None else math.ceil(value * 2) / 2  # rounded up to the nearest 0.5, as the API does
 
 
 def _open(db: Database, row: dict[str, Any]) -> bool:
@@ -147,15 +160,15 @@ def _item(db: Database, list_row: dict[str, Any], place_id: str) -> dict[str, An
 @tool(read_only=True)
 def search_text(
     db: Database,
-    text_query: str,
-    included_type: str | None = None,
+    text_query: TextQuery,
+    included_type: PlaceType | None = None,
     strict_type_filtering: bool = False,
     price_levels: Annotated[list[PriceLevel], Unordered] | None = None,
     open_now: bool = False,
-    min_rating: float | None = None,
+    min_rating: MinRating | None = None,
     location_bias: Circle | None = None,
     rank_preference: Literal["RELEVANCE", "DISTANCE"] = "RELEVANCE",
-    page_size: int = 20,
+    page_size: SearchPageSize = 20,
     page_token: str | None = None,
 ) -> Page[PlaceSummary]:
     """Text Search (New): find places from a query such as "pastéis de nata in Belém" or "wine bar Príncipe
@@ -173,15 +186,7 @@ def search_text(
         page_size: Places per page, 1 to 20.
         page_token: The next_cursor of the previous page.
     """
-    if not text_query.strip():
-        raise InvalidRequest("text_query is required.")
-    if not 1 <= page_size <= 20:
-        raise InvalidRequest("page_size must be between 1 and 20.")
-    if included_type is not None:
-        _check_types([included_type])
-    if location_bias is not None:
-        _check_circle(location_bias, "location_bias")
-    elif rank_preference == "DISTANCE":
+    if location_bias is None and rank_preference == "DISTANCE":
         raise InvalidRequest("rank_preference DISTANCE needs a location_bias.")
     floor = _min_rating(min_rating)
     query = words(text_query)
@@ -205,9 +210,9 @@ def search_text(
 def search_nearby(
     db: Database,
     location_restriction: Circle,
-    included_types: Annotated[list[str], Unordered] | None = None,
-    excluded_types: Annotated[list[str], Unordered] | None = None,
-    max_result_count: int = 20,
+    included_types: PlaceTypes | None = None,
+    excluded_types: PlaceTypes | None = None,
+    max_result_count: ResultCount = 20,
     rank_preference: Literal["POPULARITY", "DISTANCE"] = "POPULARITY",
 ) -> list[PlaceSummary]:
     """Nearby Search (New): places of given types inside a circle, most popular (or nearest) first; one page of
@@ -220,10 +225,6 @@ def search_nearby(
         max_result_count: How many places to return, 1 to 20.
         rank_preference: POPULARITY or DISTANCE from the circle's centre.
     """
-    _check_circle(location_restriction, "location_restriction")
-    _check_types([*(included_types or []), *(excluded_types or [])])
-    if not 1 <= max_result_count <= 20:
-        raise InvalidRequest("max_result_count must be between 1 and 20.")
     found = [
         row
         for row in db.find(places)
@@ -254,8 +255,8 @@ def get_place(db: Database, place_id: str) -> PlaceObject:
 @tool(read_only=True)
 def compute_route_matrix(
     db: Database,
-    origins: list[str],
-    destinations: list[str],
+    origins: Waypoints,
+    destinations: Waypoints,
     travel_mode: TravelMode = "DRIVE",
 ) -> list[RouteMatrixElement]:
     """Routes API computeRouteMatrix: distance and travel time from every origin to every destination. Walking
@@ -266,8 +267,6 @@ def compute_route_matrix(
         destinations: Place IDs or 'latitude,longitude' strings.
         travel_mode: DRIVE, BICYCLE, WALK, TWO_WHEELER or TRANSIT.
     """
-    if not origins or not destinations:
-        raise InvalidRequest("origins and destinations must not be empty.")
     elements = len(origins) * len(destinations)
     limit = MAX_TRANSIT_ELEMENTS if travel_mode == "TRANSIT" else MAX_ELEMENTS
     if elements > limit:
@@ -304,18 +303,20 @@ def compute_route_matrix(
 def list_saved_lists(db: Database) -> SavedOverview:
     """The Saved tab of the signed-in user: default lists (Favorites, Want to go, Travel plans, Starred places),
     their own lists, lists they follow, and their labeled places."""
-    user = rules.me(db)
+    user = access.me(db)
     order = {kind: n for n, kind in enumerate(rules.DEFAULT_LISTS)}
     own = sorted(db.find(saved_lists, owner_id=user["id"]), key=lambda r: (order.get(r["kind"], 9), r["id"]))
     followed = [db.get(saved_lists, f["list_id"], "List") for f in db.find(list_followers, user_id=user["id"])]
     return SavedOverview(
-        lists=[rules.list_object(db, row, user) for row in own + followed],
+        lists=[list_object(db, row, user) for row in own + followed],
         labeled=[label_object(db, row) for row in db.find(labels, user_id=user["id"], order_by=[labels.c.name])],
     )
 
 
 @tool(read_only=True)
-def get_saved_list(db: Database, list_id: str, page_size: int = 20, page_token: str | None = None) -> SavedListPage:
+def get_saved_list(
+    db: Database, list_id: str, page_size: PageSize = 20, page_token: str | None = None
+) -> SavedListPage:
     """One saved list the user owns or follows, with its places and notes in the order they were added.
 
     Args:
@@ -323,12 +324,12 @@ def get_saved_list(db: Database, list_id: str, page_size: int = 20, page_token: 
         page_size: Places per page, 1 to 50.
         page_token: The next_page_token of the previous page.
     """
-    user = rules.me(db)
-    row, _ = rules.visible_list(db, list_id, user)
+    user = access.me(db)
+    row, _ = access.visible_list(db, list_id, user)
     items = db.find(saved_places, list_id=row["id"])
     page = paginate(items, page_size, page_token, max_page_size=50)
     return SavedListPage(
-        saved_list=rules.list_object(db, row, user),
+        saved_list=list_object(db, row, user),
         places=[saved_place_object(db, i) for i in page.results],
         next_page_token=page.next_cursor,
         has_more=page.has_more,
@@ -336,7 +337,9 @@ def get_saved_list(db: Database, list_id: str, page_size: int = 20, page_token: 
 
 
 @tool()
-def create_list(db: Database, name: str, description: str = "", emoji: str | None = None) -> SavedListObject:
+def create_list(
+    db: Database, name: ListName, description: Description = "", emoji: Emoji | None = None
+) -> SavedListObject:
     """Create a new private list in the signed-in user's Saved places.
 
     Args:
@@ -344,7 +347,7 @@ def create_list(db: Database, name: str, description: str = "", emoji: str | Non
         description: What the list is for, up to 500 characters.
         emoji: An emoji shown as the list's icon.
     """
-    user = rules.me(db)
+    user = access.me(db)
     now = db.now_iso()
     row = db.insert(
         saved_lists,
@@ -352,33 +355,24 @@ def create_list(db: Database, name: str, description: str = "", emoji: str | Non
         owner_id=user["id"],
         kind="CUSTOM",
         name=rules.check_list_name(db, user, name),
-        description=rules.check_text(description, "Description", rules.MAX_DESCRIPTION),
-        emoji=_emoji(emoji),
+        description=description.strip(),
+        emoji=emoji.strip() if emoji else None,
         visibility="PRIVATE",
         collaborative=False,
         share_url=None,
         created_at=now,
         updated_at=now,
     )
-    return rules.list_object(db, row, user)
-
-
-def _emoji(value: str | None) -> str | None:
-    if value is None:
-        return None
-    clean = value.strip()
-    if not clean or len(clean) > 8 or any(c.isascii() for c in clean):
-        raise InvalidRequest("emoji must be a single emoji.")
-    return clean
+    return list_object(db, row, user)
 
 
 @tool()
 def update_list(
     db: Database,
     list_id: str,
-    name: str | None = None,
-    description: str | None = None,
-    emoji: str | None = None,
+    name: ListName | None = None,
+    description: Description | None = None,
+    emoji: Emoji | None = None,
 ) -> SavedListObject:
     """Rename a list you own or change its description or emoji. Default lists keep their names and icons; only
     their description can change.
@@ -389,20 +383,20 @@ def update_list(
         description: The new description (an empty string clears it).
         emoji: The new emoji icon.
     """
-    user = rules.me(db)
-    row = rules.owned_list(db, list_id, user, "edit")
+    user = access.me(db)
+    row = access.owned_list(db, list_id, user, "edit")
     changes: dict[str, Any] = {}
     if (name is not None or emoji is not None) and row["kind"] != "CUSTOM":
         raise InvalidRequest(f"'{row['name']}' is a default list: its name and icon can't be changed.")
     if name is not None:
         changes["name"] = rules.check_list_name(db, user, name, keep=row["id"])
     if description is not None:
-        changes["description"] = rules.check_text(description, "Description", rules.MAX_DESCRIPTION)
+        changes["description"] = description.strip()
     if emoji is not None:
-        changes["emoji"] = _emoji(emoji)
+        changes["emoji"] = emoji.strip()
     if not changes:
         raise InvalidRequest("Nothing to update: give a name, description or emoji.")
-    return rules.list_object(db, db.update(saved_lists, row["id"], updated_at=db.now_iso(), **changes), user)
+    return list_object(db, db.update(saved_lists, row["id"], updated_at=db.now_iso(), **changes), user)
 
 
 @tool()
@@ -413,11 +407,11 @@ def delete_list(db: Database, list_id: str) -> SavedListObject:
     Args:
         list_id: The list's ID (list_...).
     """
-    user = rules.me(db)
-    row = rules.owned_list(db, list_id, user, "delete")
+    user = access.me(db)
+    row = access.owned_list(db, list_id, user, "delete")
     if row["kind"] != "CUSTOM":
         raise InvalidRequest(f"'{row['name']}' is a default list and can't be deleted.")
-    gone = rules.list_object(db, row, user)
+    gone = list_object(db, row, user)
     for item in db.find(saved_places, list_id=row["id"]):
         db.delete(saved_places, item["id"])
     for follow in db.find(list_followers, list_id=row["id"]):
@@ -437,8 +431,8 @@ def share_list(db: Database, list_id: str, visibility: Visibility, collaborative
         visibility: PRIVATE, SHARED or PUBLIC.
         collaborative: true to let people with the link add places (not for private lists).
     """
-    user = rules.me(db)
-    row = rules.owned_list(db, list_id, user, "share")
+    user = access.me(db)
+    row = access.owned_list(db, list_id, user, "share")
     if row["kind"] == "STARRED" and visibility != "PRIVATE":
         raise InvalidRequest("Starred places can't be shared. Save the places to another list to share them.")
     if visibility == "PRIVATE" and collaborative:
@@ -452,7 +446,7 @@ def share_list(db: Database, list_id: str, visibility: Visibility, collaborative
             db.delete(list_followers, follow["id"])
     elif row["share_url"] is None:
         changes["share_url"] = rules.share_url(db)
-    return rules.list_object(db, db.update(saved_lists, row["id"], updated_at=db.now_iso(), **changes), user)
+    return list_object(db, db.update(saved_lists, row["id"], updated_at=db.now_iso(), **changes), user)
 
 
 @tool()
@@ -463,7 +457,7 @@ def follow_list(db: Database, share_url: str) -> SavedListObject:
     Args:
         share_url: The list's link, https://maps.app.goo.gl/...
     """
-    user = rules.me(db)
+    user = access.me(db)
     found = db.find(saved_lists, share_url=share_url.strip())
     if not found or found[0]["visibility"] == "PRIVATE":
         raise NotFound("This link doesn't work: the list was made private or deleted, or the link is wrong.")
@@ -479,11 +473,11 @@ def follow_list(db: Database, share_url: str) -> SavedListObject:
         user_id=user["id"],
         followed_at=db.now_iso(),
     )
-    return rules.list_object(db, row, user)
+    return list_object(db, row, user)
 
 
 @tool()
-def save_place(db: Database, list_id: str, place_id: str, note: str = "") -> SavedPlaceObject:
+def save_place(db: Database, list_id: str, place_id: str, note: Note = "") -> SavedPlaceObject:
     """Save a place to a list you own, or to a followed list that lets others edit, with an optional note.
 
     Args:
@@ -491,8 +485,8 @@ def save_place(db: Database, list_id: str, place_id: str, note: str = "") -> Sav
         place_id: The place ID (ChIJ...).
         note: A note shown with the place in the list, up to 4,000 characters.
     """
-    user = rules.me(db)
-    row, _ = rules.editable_list(db, list_id, user)
+    user = access.me(db)
+    row, _ = access.editable_list(db, list_id, user)
     target = rules.place(db, place_id)
     if db.find(saved_places, list_id=row["id"], place_id=target["id"]):
         raise Conflict(f"{target['display_name']} is already saved in '{row['name']}'.")
@@ -501,7 +495,7 @@ def save_place(db: Database, list_id: str, place_id: str, note: str = "") -> Sav
         id=db.new_id(saved_places, "item_"),
         list_id=row["id"],
         place_id=target["id"],
-        note=rules.check_text(note, "Note", rules.MAX_NOTE),
+        note=note.strip(),
         added_by=user["id"],
         added_at=db.now_iso(),
     )
@@ -510,7 +504,7 @@ def save_place(db: Database, list_id: str, place_id: str, note: str = "") -> Sav
 
 
 @tool()
-def update_saved_place_note(db: Database, list_id: str, place_id: str, note: str) -> SavedPlaceObject:
+def update_saved_place_note(db: Database, list_id: str, place_id: str, note: Note) -> SavedPlaceObject:
     """Write, replace or clear (empty string) the note of a place in a list you can edit.
 
     Args:
@@ -518,10 +512,10 @@ def update_saved_place_note(db: Database, list_id: str, place_id: str, note: str
         place_id: The saved place's ID (ChIJ...).
         note: The new note, up to 4,000 characters.
     """
-    user = rules.me(db)
-    row, _ = rules.editable_list(db, list_id, user)
+    user = access.me(db)
+    row, _ = access.editable_list(db, list_id, user)
     item = _item(db, row, place_id)
-    updated = db.update(saved_places, item["id"], note=rules.check_text(note, "Note", rules.MAX_NOTE))
+    updated = db.update(saved_places, item["id"], note=note.strip())
     return saved_place_object(db, updated)
 
 
@@ -533,8 +527,8 @@ def remove_saved_place(db: Database, list_id: str, place_id: str) -> SavedPlaceO
         list_id: The list's ID (list_...).
         place_id: The saved place's ID (ChIJ...).
     """
-    user = rules.me(db)
-    row, found = rules.editable_list(db, list_id, user)
+    user = access.me(db)
+    row, found = access.editable_list(db, list_id, user)
     item = _item(db, row, place_id)
     if found != "OWNER" and item["added_by"] != user["id"]:
         raise PermissionDenied(
@@ -550,7 +544,7 @@ def remove_saved_place(db: Database, list_id: str, place_id: str) -> SavedPlaceO
 
 
 @tool()
-def set_label(db: Database, place_id: str, label: str) -> LabelObject:
+def set_label(db: Database, place_id: str, label: Label) -> LabelObject:
     """Give a place a private label, shown only to you. A place has one label (this replaces it). Home and Work
     are one place each: labeling a new place Home moves the label; other labels must be unique.
 
@@ -558,10 +552,9 @@ def set_label(db: Database, place_id: str, label: str) -> LabelObject:
         place_id: The place ID (ChIJ...).
         label: The label, up to 40 characters (Home, Work or your own name for the place).
     """
-    user = rules.me(db)
+    user = access.me(db)
     target = rules.place(db, place_id)
-    name = rules.check_text(label, "Label", rules.MAX_LABEL, required=True)
-    name = next((s for s in SPECIAL_LABELS if s.casefold() == name.casefold()), name)
+    name = next((s for s in SPECIAL_LABELS if s.casefold() == label.strip().casefold()), label.strip())
     for other in db.find(labels, user_id=user["id"]):
         if other["place_id"] != target["id"] and other["name"].casefold() == name.casefold():
             if name not in SPECIAL_LABELS:
@@ -583,7 +576,7 @@ def remove_label(db: Database, place_id: str) -> LabelObject:
     Args:
         place_id: The labeled place's ID (ChIJ...).
     """
-    user = rules.me(db)
+    user = access.me(db)
     target = rules.place(db, place_id)
     current = db.find(labels, user_id=user["id"], place_id=target["id"])
     if not current:
@@ -594,7 +587,7 @@ def remove_label(db: Database, place_id: str) -> LabelObject:
 
 
 @tool(read_only=True)
-def list_visited_places(db: Database, page_size: int = 20, page_token: str | None = None) -> Page[VisitObject]:
+def list_visited_places(db: Database, page_size: PageSize = 20, page_token: str | None = None) -> Page[VisitObject]:
     """Places the signed-in user has been to (Timeline visits and check-ins), newest first, with whether they
     have reviewed each.
 
@@ -602,7 +595,7 @@ def list_visited_places(db: Database, page_size: int = 20, page_token: str | Non
         page_size: Visits per page, 1 to 50.
         page_token: The next_cursor of the previous page.
     """
-    user = rules.me(db)
+    user = access.me(db)
     rows = db.find(visits, user_id=user["id"], order_by=[visits.c.visited_at.desc()])
     page = paginate(rows, page_size, page_token, max_page_size=50)
     return Page[VisitObject](
@@ -614,14 +607,14 @@ def list_visited_places(db: Database, page_size: int = 20, page_token: str | Non
 
 
 @tool(read_only=True)
-def list_my_reviews(db: Database, page_size: int = 20, page_token: str | None = None) -> Page[ReviewObject]:
+def list_my_reviews(db: Database, page_size: PageSize = 20, page_token: str | None = None) -> Page[ReviewObject]:
     """The signed-in user's own reviews, newest first.
 
     Args:
         page_size: Reviews per page, 1 to 50.
         page_token: The next_cursor of the previous page.
     """
-    user = rules.me(db)
+    user = access.me(db)
     rows = db.find(reviews, author_id=user["id"], order_by=[reviews.c.publish_time.desc()])
     page = paginate(rows, page_size, page_token, max_page_size=50)
     return Page[ReviewObject](
@@ -629,14 +622,8 @@ def list_my_reviews(db: Database, page_size: int = 20, page_token: str | None = 
     )
 
 
-def _stars(value: int) -> int:
-    if not 1 <= value <= 5:
-        raise InvalidRequest("rating must be a whole number of stars from 1 to 5.")
-    return value
-
-
 @tool()
-def create_review(db: Database, place_id: str, rating: int, text: str = "") -> ReviewObject:
+def create_review(db: Database, place_id: str, rating: Stars, text: ReviewText = "") -> ReviewObject:
     """Post a review of a place you have been to (a Timeline visit or a check-in). One review per place: edit
     the existing one instead. Permanently closed places and plain addresses take no reviews.
 
@@ -645,10 +632,9 @@ def create_review(db: Database, place_id: str, rating: int, text: str = "") -> R
         rating: Stars, 1 to 5.
         text: What you thought, up to 4,096 characters (optional).
     """
-    user = rules.me(db)
+    user = access.me(db)
     target = rules.place(db, place_id)
-    stars = _stars(rating)
-    body = rules.check_text(text, "Review text", rules.MAX_REVIEW)
+    body = text.strip()
     if has_review(db, user["id"], target["id"]):
         raise Conflict(f"You already reviewed {target['display_name']}. Edit that review instead.")
     rules.check_reviewable(db, target, user)
@@ -658,18 +644,20 @@ def create_review(db: Database, place_id: str, rating: int, text: str = "") -> R
         place_id=target["id"],
         author_id=user["id"],
         author_display_name=user["display_name"],
-        rating=stars,
+        rating=rating,
         text=body or None,
         language_code="en",
         publish_time=db.now_iso(),
         update_time=None,
     )
-    rules.move_rating(db, target["id"], stars, 1)
+    rules.move_rating(db, target["id"], rating, 1)
     return review_object(db, row)
 
 
 @tool()
-def update_review(db: Database, review_id: str, rating: int | None = None, text: str | None = None) -> ReviewObject:
+def update_review(
+    db: Database, review_id: str, rating: Stars | None = None, text: ReviewText | None = None
+) -> ReviewObject:
     """Edit one of your reviews: its stars, its text, or both (an empty text removes it).
 
     Args:
@@ -677,13 +665,13 @@ def update_review(db: Database, review_id: str, rating: int | None = None, text:
         rating: New stars, 1 to 5.
         text: New text, up to 4,096 characters.
     """
-    user = rules.me(db)
-    row = rules.own_review(db, review_id, user)
+    user = access.me(db)
+    row = access.own_review(db, review_id, user)
     changes: dict[str, Any] = {}
     if rating is not None:
-        changes["rating"] = _stars(rating)
+        changes["rating"] = rating
     if text is not None:
-        changes["text"] = rules.check_text(text, "Review text", rules.MAX_REVIEW) or None
+        changes["text"] = text.strip() or None
     if not changes:
         raise InvalidRequest("Nothing to update: give a rating or text.")
     if "rating" in changes:
@@ -698,8 +686,8 @@ def delete_review(db: Database, review_id: str) -> ReviewObject:
     Args:
         review_id: The review's ID, as list_my_reviews gives it.
     """
-    user = rules.me(db)
-    row = rules.own_review(db, review_id, user)
+    user = access.me(db)
+    row = access.own_review(db, review_id, user)
     gone = review_object(db, row)
     rules.move_rating(db, row["place_id"], -row["rating"], -1)
     db.delete(reviews, row["id"])
@@ -710,17 +698,14 @@ def delete_review(db: Database, review_id: str) -> ReviewObject:
 
 
 @tool(user_only=True)
-def sign_in(db: Database, email: str) -> AccountObject:
+def sign_in(db: Database, email: NonBlankText) -> AccountObject:
     """(User only) Sign in to Google Maps with a Google account; the password never reaches the assistant.
 
     Args:
         email: The Google account's email address.
     """
-    found = db.find(users, email=email.strip().lower())
-    if not found:
-        raise NotFound("Couldn't find your Google Account.")
-    db.start_session(sessions, user_id=found[0]["id"])
-    return AccountObject(user_id=found[0]["id"], display_name=found[0]["display_name"], email=found[0]["email"])
+    user = access.sign_in(db, email)
+    return AccountObject(user_id=user["id"], display_name=user["display_name"], email=user["email"])
 
 
 @tool(user_only=True)
@@ -731,7 +716,7 @@ def check_in(db: Database, place_id: str) -> VisitObject:
     Args:
         place_id: The place the user is at (ChIJ...).
     """
-    user = rules.me(db)
+    user = access.me(db)
     target = rules.place(db, place_id)
     if target["business_status"] != "OPERATIONAL":
         status = "permanently" if target["business_status"] == "CLOSED_PERMANENTLY" else "temporarily"

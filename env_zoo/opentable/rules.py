@@ -1,32 +1,22 @@
 """OpenTable's booking rules shared by the tools: local time, seatings and turn times, which tables are free,
-card guarantees and fees, bonus points, and how stored rows become API objects."""
+party limits and the booking window, card guarantees, cancellation windows and fees, bonus points."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from envfactory_gym import Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym.database import given
+from envfactory_gym.values import parse_timestamp
 
-from .objects import CancellationPolicy, Ratings, ReservationObject, RestaurantRef
-from .schema import (
-    dining_tables,
-    diner_sessions,
-    diners,
-    experiences,
-    reservations,
-    restaurants,
-    reviews,
-    seatings,
-    slot_locks,
-)
+from .schema import dining_tables, experiences, reservations, restaurants, seatings, slot_locks
 
 UTC_OFFSET = timedelta(hours=-5)  # Chicago in daylight saving time: every restaurant of this directory
-ACTIVE = ("pending", "booked", "seated")
 MIN_NOTICE = timedelta(minutes=15)
 DAY_NAMES = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(:\d{2})?$")
+LOCAL_TIME_EXAMPLE = "2025-05-09T19:30"
+SECTIONS = ["standard", "bar", "outdoor", "counter", "private_room"]
 
 
 # ---------------------------------------------------------------- time
@@ -38,14 +28,15 @@ def local_now(db: Database) -> datetime:
 
 
 def parse_date_time(value: str) -> datetime:
-    """A local 'YYYY-MM-DDTHH:MM' (seconds allowed) as a naive datetime."""
-    match = _DATE_TIME.match(value.strip())
-    if match is None:
-        raise InvalidRequest("date_time must be a local time like 2025-05-09T19:30")
-    try:
-        return datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}:{match.group(3)}")
-    except ValueError:
-        raise InvalidRequest(f"{value!r} is not a valid date and time") from None
+    """A local 'YYYY-MM-DDTHH:MM' (the argument type admits only that shape, seconds allowed) as a naive wall-clock
+    datetime to the minute: parsed as a zoneless timestamp, then kept zoneless."""
+    moment = parse_timestamp(value, "date_time", LOCAL_TIME_EXAMPLE, naive_as_utc=True)
+    return moment.replace(tzinfo=None, second=0)
+
+
+def starts_at(row: dict[str, Any]) -> datetime:
+    """When a stored reservation or slot lock begins (its local 'YYYY-MM-DDTHH:MM')."""
+    return datetime.fromisoformat(row["date_time"])
 
 
 def fmt(moment: datetime) -> str:
@@ -65,25 +56,11 @@ def turn_minutes(party_size: int) -> int:
 # ---------------------------------------------------------------- lookups
 
 
-def signed_in(db: Database) -> dict[str, Any]:
-    """The diner signed in to OpenTable."""
-    session = db.current_session(diner_sessions, "No diner is signed in. The diner must sign in to OpenTable first.")
-    return db.get(diners, session["diner_id"], "Diner")
-
-
 def restaurant(db: Database, rid: str) -> dict[str, Any]:
     """A restaurant of the directory."""
     found = db.find(restaurants, rid=str(rid))
     if not found:
         raise NotFound(f"Restaurant {rid} not found.")
-    return found[0]
-
-
-def own_reservation(db: Database, diner: dict[str, Any], confirmation_number: str) -> dict[str, Any]:
-    """One of the diner's reservations."""
-    found = db.find(reservations, id=str(confirmation_number))
-    if not found or found[0]["diner_id"] != diner["id"]:
-        raise NotFound(f"No reservation with confirmation number {confirmation_number} on your account.")
     return found[0]
 
 
@@ -102,8 +79,6 @@ def experience_of(db: Database, rest: dict[str, Any], experience_id: str | None)
 
 def check_party_and_date(db: Database, rest: dict[str, Any], moment: datetime, party_size: int) -> None:
     """Party size within online limits and a date inside the booking window."""
-    if party_size < 1:
-        raise InvalidRequest("party_size must be at least 1.")
     if party_size > rest["max_party_size"]:
         raise InvalidRequest(
             f"Online booking at {rest['name']} is for up to {rest['max_party_size']} guests; for "
@@ -121,17 +96,17 @@ def card_required(rest: dict[str, Any], party_size: int, experience: dict[str, A
     return experience is not None or party_size >= rest["cc_party_threshold"]
 
 
-def policy(
-    rest: dict[str, Any], experience: dict[str, Any] | None, moment: datetime, party_size: int
-) -> CancellationPolicy:
-    """The late-cancellation and no-show terms of a guaranteed booking."""
+def policy_terms(rest: dict[str, Any], experience: dict[str, Any] | None, moment: datetime) -> tuple[datetime, int]:
+    """A guaranteed booking's terms: free cancellation until (local), and the fee per guest (cents) after that or
+    for a no-show; an experience's own terms win over the restaurant's."""
     source = experience or rest
-    fee = source["no_show_fee_per_person"]
-    return CancellationPolicy(
-        free_cancellation_until=fmt(moment - timedelta(hours=source["cancellation_window_hours"])),
-        fee_per_person=fee,
-        fee_total=fee * party_size,
-    )
+    return moment - timedelta(hours=source["cancellation_window_hours"]), source["no_show_fee_per_person"]
+
+
+def inside_window(db: Database, row: dict[str, Any], rest: dict[str, Any], experience: dict[str, Any] | None) -> bool:
+    """Whether a reservation's cancellation window has begun."""
+    until, _ = policy_terms(rest, experience, starts_at(row))
+    return local_now(db) > until
 
 
 def points_for(rest: dict[str, Any], moment: datetime) -> int:
@@ -163,15 +138,13 @@ def seating_times(db: Database, rid: str, day: datetime) -> list[datetime]:
 def busy_tables(db: Database, rid: str, day: str, exclude: str | None = None) -> list[tuple[str, datetime, datetime]]:
     """(table, from, to) held on a day by active reservations and by unexpired, unused slot locks."""
     held = []
-    for row in db.find(reservations, rid=rid):
-        if row["status"] in ACTIVE and row["date_time"].startswith(day) and row["id"] != exclude:
-            start = datetime.fromisoformat(row["date_time"])
-            held.append((row["table_id"], start, start + timedelta(minutes=turn_minutes(row["party_size"]))))
-    now = db.now_iso()
-    for lock in db.find(slot_locks, rid=rid, used=False):
-        if lock["date_time"].startswith(day) and lock["expires_at"] > now:
-            start = datetime.fromisoformat(lock["date_time"])
-            held.append((lock["table_id"], start, start + timedelta(minutes=turn_minutes(lock["party_size"]))))
+    on_day = "rid = ? AND date_time >= ? AND date_time < ?"
+    span = (rid, day, f"{day}T99")
+    booked = db.select(reservations, f"{on_day} AND status IN ('pending', 'booked', 'seated')", span)
+    locks = db.select(slot_locks, f"{on_day} AND used = 0 AND expires_at > ?", (*span, db.now_iso()))
+    for row in [r for r in booked if r["id"] != exclude] + locks:
+        start = starts_at(row)
+        held.append((row["table_id"], start, start + timedelta(minutes=turn_minutes(row["party_size"]))))
     return held
 
 
@@ -220,54 +193,72 @@ def tables_of(db: Database, rest: dict[str, Any], experience: dict[str, Any] | N
     return tables
 
 
-def overlapping_booking(db: Database, diner_id: str, moment: datetime, exclude: str | None = None) -> dict | None:
-    """Another active booking of the diner within two hours of `moment`."""
-    for row in db.find(reservations, diner_id=diner_id):
-        if row["status"] in ("pending", "booked") and row["id"] != exclude:
-            if abs(datetime.fromisoformat(row["date_time"]) - moment) < timedelta(hours=2):
-                return row
-    return None
-
-
-# ---------------------------------------------------------------- objects
-
-
-def ratings(db: Database, rid: str) -> Ratings:
-    """Average ratings from the restaurant's reviews."""
-    rows = db.find(reviews, rid=rid)
-    if not rows:
-        return Ratings(overall=None, food=None, service=None, ambience=None, value=None, review_count=0)
-    keys = ("overall", "food", "service", "ambience", "value")
-    avg = {k: round(sum(r[k] for r in rows) / len(rows), 1) for k in keys}
-    return Ratings(**avg, review_count=len(rows))
-
-
-def reservation_object(db: Database, row: dict[str, Any]) -> ReservationObject:
-    """A reservation row as the API returns it."""
-    rest = db.get(restaurants, row["rid"], "Restaurant")
-    experience = db.get(experiences, row["experience_id"], "Experience") if row["experience_id"] else None
-    table = db.get(dining_tables, row["table_id"], "Table")
-    moment = datetime.fromisoformat(row["date_time"])
-    return ReservationObject(
-        confirmation_number=row["id"],
-        restaurant=RestaurantRef(rid=rest["rid"], name=rest["name"], neighborhood=rest["neighborhood"]),
-        **{
-            k: row[k]
-            for k in (
-                "date_time",
-                "party_size",
-                "status",
-                "credit_card_required",
-                "card_hold_status",
-                "special_request",
-                "occasion",
-                "points",
+def refuse_overlap(db: Database, diner_id: str, moment: datetime, exclude: str | None = None) -> None:
+    """OpenTable allows no two active bookings of a diner within two hours of each other."""
+    for row in db.select(reservations, "diner_id = ? AND status IN ('pending', 'booked')", (diner_id,)):
+        if row["id"] != exclude and abs(starts_at(row) - moment) < timedelta(hours=2):
+            raise Conflict(
+                f"You already have a reservation at {row['date_time']} (confirmation {row['id']}); "
+                "OpenTable doesn't allow overlapping reservations."
             )
-        },
-        seating_option=table["section"],
-        experience=experience["name"] if experience else None,
-        cancellation_policy=(
-            policy(rest, experience, moment, row["party_size"]) if row["credit_card_required"] else None
-        ),
-        reviewed=bool(db.find(reviews, reservation_id=row["id"])),
-    )
+
+
+def refuse_unbookable(db: Database, rest: dict[str, Any], moment: datetime, experience: dict[str, Any] | None) -> None:
+    """A time must be one of the restaurant's (or the experience's) bookable times."""
+    if moment not in bookable_times(db, rest, moment, experience):
+        raise InvalidRequest(f"{fmt(moment)} is not a bookable time at {rest['name']}; use find_availability.")
+
+
+def refuse_without_card(diner: dict[str, Any], rest: dict[str, Any], needs_card: bool) -> None:
+    """A guarantee needs a card saved on the account."""
+    if needs_card and diner["card"] is None:
+        raise InvalidRequest(
+            f"{rest['name']} needs a credit card guarantee for this booking; add a card to your "
+            "OpenTable account first."
+        )
+
+
+# ---------------------------------------------------------------- directory
+
+
+def directory(
+    db: Database, query: str, neighborhood: str | None, cuisine: str | None, price_band: str | None
+) -> list[dict[str, Any]]:
+    """Restaurants whose name, neighborhood, description or cuisines hold every word of `query`, in the
+    neighborhood and serving the cuisine given (any case), at the price band given."""
+    words = query.casefold().split()
+    found = []
+    for rest in db.find(restaurants, **given(price_band=price_band)):
+        text = " ".join([rest["name"], rest["neighborhood"], rest["description"], *rest["cuisines"]]).casefold()
+        if not all(w in text for w in words):
+            continue
+        if neighborhood and rest["neighborhood"].casefold() != neighborhood.casefold():
+            continue
+        if cuisine and cuisine.casefold() not in (c.casefold() for c in rest["cuisines"]):
+            continue
+        found.append(rest)
+    return found
+
+
+def open_slots(
+    db: Database,
+    rest: dict[str, Any],
+    moment: datetime,
+    party_size: int,
+    span: tuple[int, int],
+    experience: dict[str, Any] | None,
+) -> list[tuple[datetime, list[str]]]:
+    """Bookable times from `span[0]` minutes before to `span[1]` after `moment`, each with the seating sections
+    that have a free table for the party then."""
+    tables = tables_of(db, rest, experience)
+    held = busy_tables(db, rest["rid"], moment.date().isoformat())
+    low, high = moment - timedelta(minutes=span[0]), moment + timedelta(minutes=span[1])
+    slots = []
+    for when in bookable_times(db, rest, moment, experience):
+        if low <= when <= high:
+            options = sorted(
+                {t["section"] for t in tables if free_table([t], held, when, party_size, None)}, key=SECTIONS.index
+            )
+            if options:
+                slots.append((when, options))
+    return slots

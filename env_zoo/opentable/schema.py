@@ -2,7 +2,7 @@
 and their signed-in session; slot locks, reservations with card guarantees, fees, waitlist entries; dining
 points, rewards, saved restaurants and reviews. Times are restaurant-local (Chicago), money is integer cents."""
 
-from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import JSON, Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -123,6 +123,8 @@ reservations = Table(
     Column("points", Integer, nullable=False),  # earned when seated: 100, or 1,000 on bonus tables
     Column("created_at", String, nullable=False, info={"volatile": True}),
     Column("cancelled_at", String, nullable=True, info={"volatile": True}),
+    Index("ix_reservations_restaurant_time", "rid", "date_time"),  # the tables a restaurant has taken on a day
+    Index("ix_reservations_diner", "diner_id", "status"),  # a diner's upcoming bookings
 )
 
 charges = Table(
@@ -194,4 +196,5 @@ reviews = Table(
     Column("text", Text, nullable=False),
     Column("dined_on", String, nullable=False),
     Column("submitted_at", String, nullable=False, info={"volatile": True}),
+    Index("ix_reviews_restaurant", "rid"),  # ratings and latest reviews of a restaurant
 )

@@ -4,93 +4,82 @@ diner does (signing in, approving a card hold in their bank app, checking in at 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Literal
+from typing import Annotated, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
+from pydantic import Field
 
+from envfactory_gym import Conflict, Database, InvalidRequest, Page, paginate, tool
+from envfactory_gym.fields import ErrorText, NonBlankText, page_size
+
+from . import access, bookings, loyalty
 from .objects import (
     AvailabilityObject,
     CancellationResult,
-    CardObject,
     DinerProfile,
-    ExperienceObject,
     Occasion,
     RedemptionResult,
     ReservationObject,
     RestaurantObject,
     RestaurantSummary,
     ReviewObject,
-    ReviewSummary,
-    RewardObject,
-    SavedRestaurant,
-    SeatingObject,
     SeatingOption,
     SessionObject,
     SlotLockObject,
     SlotObject,
     WaitlistObject,
-)
-from .rules import (
-    DAY_NAMES,
-    bookable_times,
-    busy_tables,
-    card_required,
-    check_party_and_date,
-    experience_of,
-    fmt,
-    free_table,
-    local_now,
-    overlapping_booking,
-    own_reservation,
-    parse_date_time,
-    points_for,
-    policy,
+    cancellation_policy,
+    diner_profile,
     ratings,
     reservation_object,
+    restaurant_object,
+    restaurant_summary,
+    review_object,
+    reward_object,
+    saved_rids,
+    waitlist_object,
+)
+from .rules import (
+    card_required,
+    check_party_and_date,
+    directory,
+    experience_of,
+    fmt,
+    open_slots,
+    parse_date_time,
+    points_for,
     restaurant,
-    seating_times,
-    signed_in,
-    tables_of,
+    starts_at,
 )
-from .schema import (
-    charges,
-    diner_sessions,
-    diners,
-    dining_tables,
-    experiences,
-    favorites,
-    points_activity,
-    reservations,
-    restaurants,
-    reviews,
-    rewards,
-    seatings,
-    slot_locks,
-    waitlist_entries,
-)
+from .schema import favorites, reservations, waitlist_entries
 
-LOCK_MINUTES = 10
-MAX_REQUEST = 250
-REVIEW_DAYS = 30
-REWARDS = {2000: 2000, 5000: 5000, 10000: 10000}  # points -> cents off the bill ($20, $50, $100)
+LocalTime = Annotated[
+    str,
+    Field(pattern=r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$"),
+    ErrorText("must be a local time like 2025-05-09T19:30"),
+]
+PartySize = Annotated[
+    int, Field(ge=1, le=20), ErrorText("must be 1 to 20 guests; for larger parties please call the restaurant.")
+]
+WindowMinutes = Annotated[int, Field(ge=0, le=150), ErrorText("must be between 0 and 150 minutes.")]
+PageSize = page_size(50)
+SpecialRequest = Annotated[str, Field(max_length=250), ErrorText("must be at most 250 characters.")]
+Stars = Annotated[int, Field(ge=1, le=5), ErrorText("must be between 1 and 5 stars.")]
+ReviewText = Annotated[str, Field(min_length=20, max_length=2000), ErrorText("must be 20 to 2000 characters.")]
+SCOPES = {"upcoming": ("pending", "booked"), "past": ("seated", "done", "no_show"), "cancelled": ("cancelled",)}
 
 
 # ---------------------------------------------------------------- what only the diner does
 
 
 @tool(user_only=True)
-def sign_in(db: Database, email: str) -> SessionObject:
+def sign_in(db: Database, email: NonBlankText) -> SessionObject:
     """(User only) The diner signs in to their OpenTable account; the password never reaches the assistant.
 
     Args:
         email: The diner's account email.
     """
-    found = db.find(diners, email=email.strip().lower())
-    if not found:
-        raise NotFound("We couldn't find an OpenTable account with that email and password.")
-    db.start_session(diner_sessions, diner_id=found[0]["id"])
-    return SessionObject(diner_id=found[0]["id"], first_name=found[0]["first_name"], email=found[0]["email"])
+    diner = access.sign_in(db, email)
+    return SessionObject(diner_id=diner["id"], first_name=diner["first_name"], email=diner["email"])
 
 
 @tool(user_only=True)
@@ -101,7 +90,7 @@ def confirm_card_hold(db: Database, confirmation_number: str) -> ReservationObje
     Args:
         confirmation_number: The reservation waiting for the card hold.
     """
-    row = own_reservation(db, signed_in(db), confirmation_number)
+    row = access.own_reservation(db, access.signed_in(db), confirmation_number)
     if row["status"] != "pending" or row["card_hold_status"] != "awaiting_confirmation":
         raise Conflict(f"Reservation {row['id']} has no card hold waiting for approval.")
     return reservation_object(db, db.update(reservations, row["id"], status="booked", card_hold_status="confirmed"))
@@ -115,37 +104,12 @@ def check_in(db: Database, confirmation_number: str) -> ReservationObject:
     Args:
         confirmation_number: The reservation being checked in.
     """
-    row = own_reservation(db, signed_in(db), confirmation_number)
-    if row["status"] == "pending":
-        raise Conflict("The card hold for this reservation hasn't been approved yet.")
-    if row["status"] != "booked":
-        raise Conflict(f"Reservation {row['id']} is {row['status']} and can't be checked in.")
-    moment, now = datetime.fromisoformat(row["date_time"]), local_now(db)
-    if now < moment - timedelta(minutes=30):
-        raise Conflict("Too early to check in: the host seats parties from 30 minutes before their time.")
-    if now > moment + timedelta(minutes=15):
-        raise Conflict("This reservation is more than 15 minutes late; the host must seat you as a walk-in.")
-    diner = db.get(diners, row["diner_id"], "Diner")
-    db.update(diners, diner["id"], points_balance=diner["points_balance"] + row["points"])
-    rest = db.get(restaurants, row["rid"], "Restaurant")
-    db.insert(
-        points_activity,
-        id=db.new_id(points_activity, "pts_"),
-        diner_id=diner["id"],
-        reservation_id=row["id"],
-        points=row["points"],
-        description=f"Dined at {rest['name']}",
-        created_at=db.now_iso(),
-    )
-    return reservation_object(db, db.update(reservations, row["id"], status="seated"))
+    row = access.own_reservation(db, access.signed_in(db), confirmation_number)
+    bookings.refuse_check_in(db, row)
+    return reservation_object(db, loyalty.seat(db, row))
 
 
 # ---------------------------------------------------------------- directory
-
-
-def _saved(db: Database, rid: str) -> bool:
-    session = db.find(diner_sessions, id="current")
-    return bool(session) and bool(db.find(favorites, id=f"{session[0]['diner_id']}-{rid}"))
 
 
 @tool(read_only=True)
@@ -155,7 +119,7 @@ def search_restaurants(
     neighborhood: str | None = None,
     cuisine: str | None = None,
     price_band: Literal["$", "$$", "$$$", "$$$$"] | None = None,
-    page_size: int = 10,
+    page_size: PageSize = 10,
     cursor: str | None = None,
 ) -> Page[RestaurantSummary]:
     """Search Chicago restaurants on OpenTable by name, cuisine, neighborhood or words of their description,
@@ -169,27 +133,11 @@ def search_restaurants(
         page_size: Restaurants per page, 1 to 50.
         cursor: The next_cursor of the previous page.
     """
-    words = query.casefold().split()
-    found = []
-    for rest in db.find(restaurants):
-        text = " ".join([rest["name"], rest["neighborhood"], rest["description"], *rest["cuisines"]]).casefold()
-        if not all(w in text for w in words):
-            continue
-        if neighborhood and rest["neighborhood"].casefold() != neighborhood.casefold():
-            continue
-        if cuisine and cuisine.casefold() not in (c.casefold() for c in rest["cuisines"]):
-            continue
-        if price_band and rest["price_band"] != price_band:
-            continue
-        score = ratings(db, rest["rid"])
-        found.append(
-            RestaurantSummary(
-                **{k: rest[k] for k in ("rid", "name", "cuisine", "neighborhood", "price_band", "dining_style")},
-                rating=score.overall,
-                review_count=score.review_count,
-                saved=_saved(db, rest["rid"]),
-            )
-        )
+    saved = saved_rids(db, access.signed_in_id(db))
+    found = [
+        restaurant_summary(rest, ratings(db, rest["rid"]), rest["rid"] in saved)
+        for rest in directory(db, query, neighborhood, cuisine, price_band)
+    ]
     found.sort(key=lambda r: (-(r.rating or 0), r.name))
     return paginate(found, page_size, cursor, max_page_size=50)
 
@@ -203,37 +151,7 @@ def get_restaurant(db: Database, rid: str) -> RestaurantObject:
         rid: The restaurant's id, from search_restaurants.
     """
     rest = restaurant(db, rid)
-    today = local_now(db).date().isoformat()
-    latest = sorted(db.find(reviews, rid=rest["rid"]), key=lambda r: (r["dined_on"], r["id"]), reverse=True)[:5]
-    authors = {r["diner_id"]: db.get(diners, r["diner_id"], "Diner") for r in latest}
-    return RestaurantObject(
-        **{k: rest[k] for k in RestaurantObject.model_fields if k in rest},
-        seatings=[
-            SeatingObject(
-                name=s["name"],
-                days=[DAY_NAMES[d] for d in s["days"]],
-                first_seating=s["first_seating"],
-                last_seating=s["last_seating"],
-            )
-            for s in db.find(seatings, rid=rest["rid"])
-        ],
-        experiences=[
-            ExperienceObject(**{k: e[k] for k in ExperienceObject.model_fields})
-            for e in db.find(experiences, rid=rest["rid"], order_by=[experiences.c.date])
-            if e["date"] >= today
-        ],
-        ratings=ratings(db, rest["rid"]),
-        recent_reviews=[
-            ReviewSummary(
-                diner=f"{authors[r['diner_id']]['first_name']} {authors[r['diner_id']]['last_name'][0]}.",
-                overall=r["overall"],
-                text=r["text"],
-                dined_on=r["dined_on"],
-            )
-            for r in latest
-        ],
-        saved=_saved(db, rest["rid"]),
-    )
+    return restaurant_object(db, rest, rest["rid"] in saved_rids(db, access.signed_in_id(db)))
 
 
 # ---------------------------------------------------------------- availability and booking
@@ -243,10 +161,10 @@ def get_restaurant(db: Database, rid: str) -> RestaurantObject:
 def find_availability(
     db: Database,
     rid: str,
-    date_time: str,
-    party_size: int,
-    backward_minutes: int = 30,
-    forward_minutes: int = 90,
+    date_time: LocalTime,
+    party_size: PartySize,
+    backward_minutes: WindowMinutes = 30,
+    forward_minutes: WindowMinutes = 90,
     experience_id: str | None = None,
 ) -> AvailabilityObject:
     """Bookable times around a requested local time for a party, with the seating options free at each time,
@@ -262,31 +180,19 @@ def find_availability(
     """
     rest = restaurant(db, rid)
     moment = parse_date_time(date_time)
-    if not (0 <= backward_minutes <= 150 and 0 <= forward_minutes <= 150):
-        raise InvalidRequest("backward_minutes and forward_minutes must be between 0 and 150.")
     check_party_and_date(db, rest, moment, party_size)
     experience = experience_of(db, rest, experience_id)
-    tables = tables_of(db, rest, experience)
-    held = busy_tables(db, rest["rid"], moment.date().isoformat())
-    low, high = moment - timedelta(minutes=backward_minutes), moment + timedelta(minutes=forward_minutes)
-    slots = []
-    for when in bookable_times(db, rest, moment, experience):
-        if not low <= when <= high:
-            continue
-        options = sorted(
-            {t["section"] for t in tables if free_table([t], held, when, party_size, None)},
-            key=["standard", "bar", "outdoor", "counter", "private_room"].index,
+    needs_card = card_required(rest, party_size, experience)
+    slots = [
+        SlotObject(
+            date_time=fmt(when),
+            seating_options=options,
+            credit_card_required=needs_card,
+            points=points_for(rest, when),
+            experience_id=experience_id,
         )
-        if options:
-            slots.append(
-                SlotObject(
-                    date_time=fmt(when),
-                    seating_options=options,
-                    credit_card_required=card_required(rest, party_size, experience),
-                    points=points_for(rest, when),
-                    experience_id=experience_id,
-                )
-            )
+        for when, options in open_slots(db, rest, moment, party_size, (backward_minutes, forward_minutes), experience)
+    ]
     return AvailabilityObject(rid=rest["rid"], party_size=party_size, requested=fmt(moment), slots=slots)
 
 
@@ -294,8 +200,8 @@ def find_availability(
 def lock_slot(
     db: Database,
     rid: str,
-    date_time: str,
-    party_size: int,
+    date_time: LocalTime,
+    party_size: PartySize,
     seating_option: SeatingOption = "standard",
     experience_id: str | None = None,
 ) -> SlotLockObject:
@@ -309,60 +215,28 @@ def lock_slot(
         seating_option: standard, bar, outdoor, counter or private_room, as offered for that time.
         experience_id: The special experience being booked, if any.
     """
-    diner = signed_in(db)
+    diner = access.signed_in(db)
     rest = restaurant(db, rid)
     moment = parse_date_time(date_time)
-    check_party_and_date(db, rest, moment, party_size)
     experience = experience_of(db, rest, experience_id)
-    if moment not in bookable_times(db, rest, moment, experience):
-        raise InvalidRequest(f"{fmt(moment)} is not a bookable time at {rest['name']}; use find_availability.")
-    clash = overlapping_booking(db, diner["id"], moment)
-    if clash is not None:
-        raise Conflict(
-            f"You already have a reservation at {clash['date_time']} (confirmation {clash['id']}); "
-            "OpenTable doesn't allow overlapping reservations."
-        )
-    held = busy_tables(db, rest["rid"], moment.date().isoformat())
-    table = free_table(tables_of(db, rest, experience), held, moment, party_size, seating_option)
-    if table is None:
-        raise Conflict(f"No {seating_option} table for {party_size} is free at {fmt(moment)} any more.")
-    expires = (db.now() + timedelta(minutes=LOCK_MINUTES)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    lock = db.insert(
-        slot_locks,
-        id=db.new_id(slot_locks, "lock_"),
-        rid=rest["rid"],
-        diner_id=diner["id"],
-        table_id=table["id"],
-        date_time=fmt(moment),
-        party_size=party_size,
-        experience_id=experience_id,
-        expires_at=expires,
-        used=False,
-    )
+    lock = bookings.lock_table(db, diner, rest, moment, party_size, seating_option, experience)
     needs_card = card_required(rest, party_size, experience)
     return SlotLockObject(
         slot_lock_id=lock["id"],
         rid=rest["rid"],
-        date_time=fmt(moment),
+        date_time=lock["date_time"],
         party_size=party_size,
-        seating_option=table["section"],
+        seating_option=seating_option,
         experience_id=experience_id,
         credit_card_required=needs_card,
-        cancellation_policy=policy(rest, experience, moment, party_size) if needs_card else None,
-        expires_at=expires,
+        cancellation_policy=cancellation_policy(rest, experience, moment, party_size) if needs_card else None,
+        expires_at=lock["expires_at"],
     )
-
-
-def _request_text(text: str) -> str:
-    body = text.strip()
-    if len(body) > MAX_REQUEST:
-        raise InvalidRequest(f"special_request is limited to {MAX_REQUEST} characters.")
-    return body
 
 
 @tool()
 def create_reservation(
-    db: Database, slot_lock_id: str, special_request: str = "", occasion: Occasion | None = None
+    db: Database, slot_lock_id: str, special_request: SpecialRequest = "", occasion: Occasion | None = None
 ) -> ReservationObject:
     """Book the table held by a slot lock for the signed-in diner. Bookings that need a credit card guarantee
     place a hold on the diner's saved card and stay pending until the diner approves it in their bank app.
@@ -372,52 +246,18 @@ def create_reservation(
         special_request: A note for the restaurant (not guaranteed), up to 250 characters.
         occasion: birthday, anniversary, date_night, business_meal or celebration.
     """
-    diner = signed_in(db)
-    found = db.find(slot_locks, id=slot_lock_id)
-    if not found or found[0]["diner_id"] != diner["id"]:
-        raise NotFound(f"Slot lock {slot_lock_id} not found.")
-    lock = found[0]
-    if lock["used"]:
-        raise Conflict("This slot lock was already used for a reservation.")
-    if lock["expires_at"] <= db.now_iso():
-        raise Conflict("The slot lock expired; lock the time again.")
+    diner = access.signed_in(db)
+    lock = access.own_slot_lock(db, diner, slot_lock_id)
     rest = restaurant(db, lock["rid"])
     experience = experience_of(db, rest, lock["experience_id"])
-    needs_card = card_required(rest, lock["party_size"], experience)
-    if needs_card and diner["card"] is None:
-        raise InvalidRequest(
-            f"{rest['name']} needs a credit card guarantee for this booking; add a card to your "
-            "OpenTable account first."
-        )
-    request = _request_text(special_request)
-    moment = datetime.fromisoformat(lock["date_time"])
-    db.update(slot_locks, lock["id"], used=True)
-    row = db.insert(
-        reservations,
-        id=db.new_id(reservations, "21105", 5),
-        rid=rest["rid"],
-        diner_id=diner["id"],
-        table_id=lock["table_id"],
-        date_time=lock["date_time"],
-        party_size=lock["party_size"],
-        experience_id=lock["experience_id"],
-        status="pending" if needs_card else "booked",
-        credit_card_required=needs_card,
-        card_hold_status="awaiting_confirmation" if needs_card else None,
-        special_request=request,
-        occasion=occasion,
-        points=points_for(rest, moment),
-        created_at=db.now_iso(),
-        cancelled_at=None,
-    )
-    return reservation_object(db, row)
+    return reservation_object(db, bookings.book(db, diner, lock, rest, experience, special_request, occasion))
 
 
 @tool(read_only=True)
 def list_reservations(
     db: Database,
     scope: Literal["upcoming", "past", "cancelled", "all"] = "upcoming",
-    page_size: int = 10,
+    page_size: PageSize = 10,
     cursor: str | None = None,
 ) -> Page[ReservationObject]:
     """The signed-in diner's reservations: upcoming (pending or booked) soonest first, otherwise newest first.
@@ -427,16 +267,11 @@ def list_reservations(
         page_size: Reservations per page, 1 to 50.
         cursor: The next_cursor of the previous page.
     """
-    diner = signed_in(db)
-    wanted = {
-        "upcoming": {"pending", "booked"},
-        "past": {"seated", "done", "no_show"},
-        "cancelled": {"cancelled"},
-        "all": None,
-    }[scope]
-    rows = [r for r in db.find(reservations, diner_id=diner["id"]) if wanted is None or r["status"] in wanted]
-    rows.sort(key=lambda r: r["date_time"], reverse=scope != "upcoming")
-    page = paginate(rows, page_size, cursor, max_page_size=50)
+    diner = access.signed_in(db)
+    statuses = SCOPES.get(scope, ())
+    where = f"diner_id = ?{' AND status IN (' + ', '.join('?' * len(statuses)) + ')' if statuses else ''}"
+    order = "date_time" if scope == "upcoming" else "date_time DESC"
+    page = paginate(db.select(reservations, where, (diner["id"], *statuses), order_by=order), page_size, cursor, 50)
     return Page[ReservationObject](
         results=[reservation_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
     )
@@ -449,21 +284,16 @@ def get_reservation(db: Database, confirmation_number: str) -> ReservationObject
     Args:
         confirmation_number: The reservation's confirmation number.
     """
-    return reservation_object(db, own_reservation(db, signed_in(db), confirmation_number))
-
-
-def _inside_window(db: Database, row: dict, rest: dict, experience: dict | None) -> bool:
-    hours = (experience or rest)["cancellation_window_hours"]
-    return local_now(db) > datetime.fromisoformat(row["date_time"]) - timedelta(hours=hours)
+    return reservation_object(db, access.own_reservation(db, access.signed_in(db), confirmation_number))
 
 
 @tool()
 def modify_reservation(
     db: Database,
     confirmation_number: str,
-    date_time: str | None = None,
-    party_size: int | None = None,
-    special_request: str | None = None,
+    date_time: LocalTime | None = None,
+    party_size: PartySize | None = None,
+    special_request: SpecialRequest | None = None,
     occasion: Occasion | None = None,
 ) -> ReservationObject:
     """Change an upcoming reservation's time, party size, special request or occasion. A new time or size must be
@@ -477,50 +307,20 @@ def modify_reservation(
         special_request: A new note for the restaurant, up to 250 characters.
         occasion: birthday, anniversary, date_night, business_meal or celebration.
     """
-    diner = signed_in(db)
-    row = own_reservation(db, diner, confirmation_number)
-    if row["status"] not in ("pending", "booked"):
-        raise Conflict(f"Reservation {row['id']} is {row['status']} and can't be changed.")
+    diner = access.signed_in(db)
+    row = access.own_reservation(db, diner, confirmation_number)
+    bookings.refuse_unless_changeable(row)
     if date_time is None and party_size is None and special_request is None and occasion is None:
         raise InvalidRequest("Nothing to change: give a new time, party size, special request or occasion.")
-    rest = restaurant(db, row["rid"])
-    experience = experience_of(db, rest, row["experience_id"])
-    changes: dict = {}
-    if special_request is not None:
-        changes["special_request"] = _request_text(special_request)
+    changes: dict = {"special_request": special_request.strip()} if special_request is not None else {}
     if occasion is not None:
         changes["occasion"] = occasion
-    moment = parse_date_time(date_time) if date_time is not None else datetime.fromisoformat(row["date_time"])
+    moment = parse_date_time(date_time) if date_time is not None else starts_at(row)
     size = row["party_size"] if party_size is None else party_size
     if fmt(moment) != row["date_time"] or size != row["party_size"]:
-        if row["credit_card_required"] and _inside_window(db, row, rest, experience):
-            raise Conflict(
-                f"This guaranteed reservation is inside {rest['name']}'s cancellation window; call the "
-                f"restaurant at {rest['phone']} to change it."
-            )
-        check_party_and_date(db, rest, moment, size)
-        if moment not in bookable_times(db, rest, moment, experience):
-            raise InvalidRequest(f"{fmt(moment)} is not a bookable time at {rest['name']}; use find_availability.")
-        clash = overlapping_booking(db, diner["id"], moment, exclude=row["id"])
-        if clash is not None:
-            raise Conflict(f"You already have a reservation at {clash['date_time']} (confirmation {clash['id']}).")
-        held = busy_tables(db, rest["rid"], moment.date().isoformat(), exclude=row["id"])
-        tables = tables_of(db, rest, experience)
-        section = db.get(dining_tables, row["table_id"], "Table")["section"]
-        table = free_table(tables, held, moment, size, section) or free_table(tables, held, moment, size, None)
-        if table is None:
-            raise Conflict(f"No table for {size} is free at {fmt(moment)}; try another time.")
-        needs_card = card_required(rest, size, experience)
-        if needs_card and diner["card"] is None:
-            raise InvalidRequest(
-                f"Parties of {rest['cc_party_threshold']} or more at {rest['name']} need a credit "
-                "card guarantee; add a card to your OpenTable account first."
-            )
-        changes.update(date_time=fmt(moment), party_size=size, table_id=table["id"], points=points_for(rest, moment))
-        if needs_card and not row["credit_card_required"]:
-            changes.update(credit_card_required=True, status="pending", card_hold_status="awaiting_confirmation")
-        elif not needs_card and row["credit_card_required"]:
-            changes.update(credit_card_required=False, status="booked", card_hold_status="released")
+        rest = restaurant(db, row["rid"])
+        experience = experience_of(db, rest, row["experience_id"])
+        changes.update(bookings.reschedule(db, diner, row, rest, experience, moment, size))
     return reservation_object(db, db.update(reservations, row["id"], **changes))
 
 
@@ -532,42 +332,17 @@ def cancel_reservation(db: Database, confirmation_number: str) -> CancellationRe
     Args:
         confirmation_number: The reservation to cancel.
     """
-    row = own_reservation(db, signed_in(db), confirmation_number)
-    if row["status"] not in ("pending", "booked"):
-        raise Conflict(f"Reservation {row['id']} is already {row['status']}.")
-    if local_now(db) >= datetime.fromisoformat(row["date_time"]):
-        raise Conflict("The reservation time has passed; contact the restaurant.")
+    row = access.own_reservation(db, access.signed_in(db), confirmation_number)
     rest = restaurant(db, row["rid"])
-    experience = experience_of(db, rest, row["experience_id"])
-    fee, hold = 0, row["card_hold_status"]
-    if row["card_hold_status"] == "confirmed" and _inside_window(db, row, rest, experience):
-        fee = (experience or rest)["no_show_fee_per_person"] * row["party_size"]
-        db.insert(
-            charges,
-            id=db.new_id(charges, "chg_"),
-            reservation_id=row["id"],
-            diner_id=row["diner_id"],
-            kind="late_cancellation",
-            amount=fee,
-            created_at=db.now_iso(),
-        )
-        hold = "charged"
-    elif hold in ("confirmed", "awaiting_confirmation"):
-        hold = "released"
-    db.update(reservations, row["id"], status="cancelled", card_hold_status=hold, cancelled_at=db.now_iso())
+    fee, hold = bookings.cancel(db, row, rest, experience_of(db, rest, row["experience_id"]))
     return CancellationResult(confirmation_number=row["id"], status="cancelled", fee_charged=fee, card_hold_status=hold)
 
 
 # ---------------------------------------------------------------- waitlist
 
 
-def _waitlist_object(db: Database, row: dict) -> WaitlistObject:
-    rest = db.get(restaurants, row["rid"], "Restaurant")
-    return WaitlistObject(**{k: row[k] for k in WaitlistObject.model_fields if k in row}, restaurant_name=rest["name"])
-
-
 @tool()
-def join_waitlist(db: Database, rid: str, party_size: int) -> WaitlistObject:
+def join_waitlist(db: Database, rid: str, party_size: PartySize) -> WaitlistObject:
     """Put the signed-in diner on a restaurant's waitlist for today, when it takes one and no table is free in
     the next two hours; the restaurant texts when the table is ready.
 
@@ -575,36 +350,8 @@ def join_waitlist(db: Database, rid: str, party_size: int) -> WaitlistObject:
         rid: The restaurant's id.
         party_size: Number of guests.
     """
-    diner = signed_in(db)
-    rest = restaurant(db, rid)
-    if not rest["accepts_waitlist"]:
-        raise Conflict(f"{rest['name']} doesn't take a waitlist on OpenTable.")
-    now = local_now(db)
-    check_party_and_date(db, rest, now, party_size)
-    upcoming = [t for t in seating_times(db, rest["rid"], now) if t >= now]
-    if not upcoming:
-        raise Conflict(f"{rest['name']} has no more seatings today.")
-    held = busy_tables(db, rest["rid"], now.date().isoformat())
-    tables = tables_of(db, rest, None)
-    for when in bookable_times(db, rest, now, None):
-        if when <= now + timedelta(hours=2) and free_table(tables, held, when, party_size, None):
-            raise Conflict(f"A table for {party_size} is free at {fmt(when)}; book it instead of waiting.")
-    today = now.date().isoformat()
-    waiting = [w for w in db.find(waitlist_entries, rid=rest["rid"], date=today) if w["status"] == "waiting"]
-    if any(w["diner_id"] == diner["id"] for w in waiting):
-        raise Conflict(f"You're already on {rest['name']}'s waitlist today.")
-    row = db.insert(
-        waitlist_entries,
-        id=db.new_id(waitlist_entries, "wl_"),
-        rid=rest["rid"],
-        diner_id=diner["id"],
-        date=today,
-        party_size=party_size,
-        status="waiting",
-        quoted_wait_minutes=20 * (len(waiting) + 1) + (10 if party_size > 4 else 0),
-        created_at=db.now_iso(),
-    )
-    return _waitlist_object(db, row)
+    diner = access.signed_in(db)
+    return waitlist_object(db, bookings.join_waitlist(db, diner, restaurant(db, rid), party_size))
 
 
 @tool()
@@ -614,53 +361,20 @@ def leave_waitlist(db: Database, waitlist_id: str) -> WaitlistObject:
     Args:
         waitlist_id: The waitlist entry, from get_diner_profile or join_waitlist.
     """
-    diner = signed_in(db)
-    found = db.find(waitlist_entries, id=waitlist_id)
-    if not found or found[0]["diner_id"] != diner["id"]:
-        raise NotFound(f"Waitlist entry {waitlist_id} not found.")
-    if found[0]["status"] != "waiting":
-        raise Conflict(f"This waitlist entry is already {found[0]['status']}.")
-    return _waitlist_object(db, db.update(waitlist_entries, waitlist_id, status="cancelled"))
+    entry = access.own_waitlist_entry(db, access.signed_in(db), waitlist_id)
+    if entry["status"] != "waiting":
+        raise Conflict(f"This waitlist entry is already {entry['status']}.")
+    return waitlist_object(db, db.update(waitlist_entries, entry["id"], status="cancelled"))
 
 
 # ---------------------------------------------------------------- the diner
-
-
-def _reward(row: dict) -> RewardObject:
-    return RewardObject(**{k: row[k] for k in RewardObject.model_fields})
 
 
 @tool(read_only=True)
 def get_diner_profile(db: Database) -> DinerProfile:
     """The signed-in diner's account: contact details, dining points, saved card, saved restaurants, number of
     upcoming reservations, today's waitlist entries and unused rewards."""
-    diner = signed_in(db)
-    card = diner["card"]
-    saved = [db.get(restaurants, f["rid"], "Restaurant") for f in db.find(favorites, diner_id=diner["id"])]
-    return DinerProfile(
-        **{
-            k: diner[k]
-            for k in (
-                "id",
-                "first_name",
-                "last_name",
-                "email",
-                "phone",
-                "member_since",
-                "points_balance",
-                "dietary_notes",
-            )
-        },
-        card=CardObject(brand=card["brand"], last4=card["last4"]) if card else None,
-        saved_restaurants=[
-            SavedRestaurant(rid=r["rid"], name=r["name"]) for r in sorted(saved, key=lambda r: r["name"])
-        ],
-        upcoming_reservations=sum(
-            1 for r in db.find(reservations, diner_id=diner["id"]) if r["status"] in ("pending", "booked")
-        ),
-        waitlist=[_waitlist_object(db, w) for w in db.find(waitlist_entries, diner_id=diner["id"], status="waiting")],
-        rewards=[_reward(r) for r in db.find(rewards, diner_id=diner["id"], status="active")],
-    )
+    return diner_profile(db, access.signed_in(db))
 
 
 @tool()
@@ -672,7 +386,7 @@ def save_restaurant(db: Database, rid: str, saved: bool = True) -> RestaurantSum
         rid: The restaurant's id.
         saved: True to save it, False to remove it.
     """
-    diner = signed_in(db)
+    diner = access.signed_in(db)
     rest = restaurant(db, rid)
     key = f"{diner['id']}-{rest['rid']}"
     exists = bool(db.find(favorites, id=key))
@@ -680,13 +394,7 @@ def save_restaurant(db: Database, rid: str, saved: bool = True) -> RestaurantSum
         db.insert(favorites, id=key, diner_id=diner["id"], rid=rest["rid"])
     if not saved and exists:
         db.delete(favorites, key)
-    score = ratings(db, rest["rid"])
-    return RestaurantSummary(
-        **{k: rest[k] for k in ("rid", "name", "cuisine", "neighborhood", "price_band", "dining_style")},
-        rating=score.overall,
-        review_count=score.review_count,
-        saved=saved,
-    )
+    return restaurant_summary(rest, ratings(db, rest["rid"]), saved)
 
 
 @tool()
@@ -697,42 +405,20 @@ def redeem_points(db: Database, points: Literal[2000, 5000, 10000]) -> Redemptio
     Args:
         points: 2000, 5000 or 10000.
     """
-    diner = signed_in(db)
-    if diner["points_balance"] < points:
-        raise Conflict(f"You have {diner['points_balance']:,} points; {points:,} are needed for this reward.")
-    balance = diner["points_balance"] - points
-    db.update(diners, diner["id"], points_balance=balance)
-    db.insert(
-        points_activity,
-        id=db.new_id(points_activity, "pts_"),
-        diner_id=diner["id"],
-        reservation_id=None,
-        points=-points,
-        description=f"Redeemed for a ${REWARDS[points] // 100} dining reward",
-        created_at=db.now_iso(),
-    )
-    row = db.insert(
-        rewards,
-        id=db.new_id(rewards, "rwd_"),
-        diner_id=diner["id"],
-        points=points,
-        amount=REWARDS[points],
-        status="active",
-        created_at=db.now_iso(),
-    )
-    return RedemptionResult(reward=_reward(row), points_balance=balance)
+    reward, balance = loyalty.redeem(db, access.signed_in(db), points)
+    return RedemptionResult(reward=reward_object(reward), points_balance=balance)
 
 
 @tool()
 def submit_review(
     db: Database,
     confirmation_number: str,
-    overall: int,
-    food: int,
-    service: int,
-    ambience: int,
-    value: int,
-    text: str,
+    overall: Stars,
+    food: Stars,
+    service: Stars,
+    ambience: Stars,
+    value: Stars,
+    text: ReviewText,
 ) -> ReviewObject:
     """Review a restaurant after dining there: only for a reservation where the diner was seated, once per
     reservation, within 30 days of the meal. Ratings are 1 to 5 stars.
@@ -746,40 +432,7 @@ def submit_review(
         value: Value rating, 1 to 5.
         text: The review, 20 to 2000 characters.
     """
-    diner = signed_in(db)
-    row = own_reservation(db, diner, confirmation_number)
-    if row["status"] not in ("seated", "done"):
-        raise Conflict(
-            f"Only diners who were seated can review; this reservation is {row['status'].replace('_', '-')}."
-        )
-    if db.find(reviews, reservation_id=row["id"]):
-        raise Conflict("You already reviewed this reservation.")
-    if local_now(db) > datetime.fromisoformat(row["date_time"]) + timedelta(days=REVIEW_DAYS):
-        raise Conflict(f"Reviews can be written up to {REVIEW_DAYS} days after dining.")
+    row = access.own_reservation(db, access.signed_in(db), confirmation_number)
     scores = {"overall": overall, "food": food, "service": service, "ambience": ambience, "value": value}
-    for name, score in scores.items():
-        if not 1 <= score <= 5:
-            raise InvalidRequest(f"{name} must be between 1 and 5 stars.")
-    body = text.strip()
-    if not 20 <= len(body) <= 2000:
-        raise InvalidRequest("The review text must be 20 to 2000 characters.")
-    review = db.insert(
-        reviews,
-        id=db.new_id(reviews, "rev_"),
-        rid=row["rid"],
-        diner_id=diner["id"],
-        reservation_id=row["id"],
-        **scores,
-        text=body,
-        dined_on=row["date_time"][:10],
-        submitted_at=db.now_iso(),
-    )
-    return ReviewObject(
-        id=review["id"],
-        confirmation_number=row["id"],
-        rid=row["rid"],
-        **scores,
-        text=body,
-        dined_on=review["dined_on"],
-        restaurant_ratings=ratings(db, row["rid"]),
-    )
+    review = loyalty.review(db, row, scores, text)
+    return review_object(review, ratings(db, row["rid"]))

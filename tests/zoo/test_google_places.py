@@ -114,7 +114,9 @@ def test_text_search_pages_and_stops_at_sixty(session):
         seen += [r["id"] for r in page["results"]]
         cursor = page["next_cursor"]
     assert len(seen) == 60 == len(set(seen))
-    fails(session, "search_text", {"text_query": "restaurant", "page_size": 21}, "InvalidRequest", "page_size")
+    fails(
+        session, "search_text", {"text_query": "restaurant", "page_size": 21}, "invalid_arguments", "page_size: must be"
+    )
 
 
 def test_text_search_types_ratings_and_distance_ranking(session):
@@ -126,10 +128,16 @@ def test_text_search_types_ratings_and_distance_ranking(session):
         session,
         "search_text",
         {"text_query": "dinner", "included_type": "fado_house"},
-        "InvalidRequest",
-        "Unsupported types: fado_house",
+        "invalid_arguments",
+        "included_type: Unsupported type",
     )
-    fails(session, "search_text", {"text_query": "cafe", "min_rating": 5.5}, "InvalidRequest", "between 0 and 5")
+    fails(
+        session,
+        "search_text",
+        {"text_query": "cafe", "min_rating": 5.5},
+        "invalid_arguments",
+        "min_rating: must be between 0 and 5",
+    )
     fails(
         session,
         "search_text",
@@ -181,15 +189,15 @@ def test_nearby_search_stays_inside_the_circle(session):
         session,
         "search_nearby",
         {"location_restriction": {**circle, "radius": 60000}},
-        "InvalidRequest",
-        "at most 50000",
+        "invalid_arguments",
+        "location_restriction.radius",
     )
     fails(
         session,
         "search_nearby",
         {"location_restriction": circle, "max_result_count": 21},
-        "InvalidRequest",
-        "max_result_count",
+        "invalid_arguments",
+        "max_result_count: must be between 1 and 20",
     )
 
 
@@ -291,7 +299,13 @@ def test_route_matrix_limits(session):
         "InvalidRequest",
         "at most 625",
     )
-    fails(session, "compute_route_matrix", {"origins": [], "destinations": many[:1]}, "InvalidRequest", "empty")
+    fails(
+        session,
+        "compute_route_matrix",
+        {"origins": [], "destinations": many[:1]},
+        "invalid_arguments",
+        "origins: must not be empty",
+    )
     fails(
         session,
         "compute_route_matrix",
@@ -342,8 +356,8 @@ def test_create_list_names_are_checked(session):
     )
     fails(session, "create_list", {"name": "praias"}, "Conflict", "You already have a list called 'Praias'")
     fails(session, "create_list", {"name": "Want to go"}, "Conflict", "default list")
-    fails(session, "create_list", {"name": "x" * 41}, "InvalidRequest", "at most 40")
-    fails(session, "create_list", {"name": "Ok", "emoji": "ok"}, "InvalidRequest", "single emoji")
+    fails(session, "create_list", {"name": "x" * 41}, "invalid_arguments", "name: must be 1 to 40 characters")
+    fails(session, "create_list", {"name": "Ok", "emoji": "ok"}, "invalid_arguments", "emoji: must be a single emoji")
 
 
 def test_default_lists_keep_their_names_and_stay(session):
@@ -437,8 +451,8 @@ def test_viewers_cant_add_places_but_editors_can(session):
         session,
         "save_place",
         {"list_id": JANTARES, "place_id": place("Damas"), "note": "x" * 4001},
-        "InvalidRequest",
-        "at most 4000",
+        "invalid_arguments",
+        "note: can be at most 4000",
     )
 
 
@@ -517,7 +531,7 @@ def test_home_moves_and_other_labels_are_unique(session):
     assert len([r for r in session.dump()["labels"].values() if r["place_id"] == place("Holmes Place Santos")]) == 1
     ok(session, "remove_label", {"place_id": place("Holmes Place Santos")})
     fails(session, "remove_label", {"place_id": place("Holmes Place Santos")}, "NotFound", "has no label")
-    fails(session, "set_label", {"place_id": new_home, "label": "  "}, "InvalidRequest", "can't be empty")
+    fails(session, "set_label", {"place_id": new_home, "label": "  "}, "invalid_arguments", "label: must be 1 to 40")
 
 
 # ---------------------------------------------------------------- visits and reviews
@@ -545,13 +559,15 @@ def test_review_rules_for_closed_places_addresses_and_stars(session):
     mine = next(r for r in ok(session, "list_my_reviews", {})["results"] if r["place_id"] == canas)
     ok(session, "delete_review", {"review_id": mine["id"]})
     fails(session, "create_review", {"place_id": canas, "rating": 4}, "Conflict", "permanently closed")
-    fails(session, "create_review", {"place_id": place("Belcanto"), "rating": 6}, "InvalidRequest", "1 to 5")
+    fails(
+        session, "create_review", {"place_id": place("Belcanto"), "rating": 6}, "invalid_arguments", "rating: must be"
+    )
     fails(
         session,
         "create_review",
         {"place_id": place("Belcanto"), "rating": 5, "text": "x" * 4097},
-        "InvalidRequest",
-        "at most 4096",
+        "invalid_arguments",
+        "text: can be at most 4096",
     )
     sign_in(session, TOM)
     home = place("R. de São Bento 210")
@@ -611,4 +627,68 @@ def test_my_reviews_and_visits_page_newest_first(session):
     own = {r["place_id"] for r in SEED["reviews"] if r["author_id"] == user(ANA)}
     assert all(v["reviewed"] == (v["place_id"] in own) for v in visits)
     assert [v["visited_at"] for v in visits] == sorted((v["visited_at"] for v in visits), reverse=True)
-    fails(session, "list_visited_places", {"page_size": 51}, "InvalidRequest", "page_size")
+    fails(session, "list_visited_places", {"page_size": 51}, "invalid_arguments", "page_size: must be between 1 and 50")
+
+
+# ---------------------------------------------------------------- bounds in the argument types (v2)
+
+
+def _schema(tool: str, argument: str) -> dict:
+    """An argument's JSON schema, the optional ones' non-null branch."""
+    found = SPEC.tools[tool].input_schema["properties"][argument]
+    return next((s for s in found.get("anyOf", []) if s.get("type") != "null"), found)
+
+
+def test_every_bound_a_tool_enforces_is_in_its_schema():
+    assert _schema("search_text", "page_size")["maximum"] == 20
+    assert (_schema("search_text", "min_rating")["minimum"], _schema("search_text", "min_rating")["maximum"]) == (0, 5)
+    assert "restaurant" in _schema("search_text", "included_type")["enum"]
+    assert "fado_house" not in _schema("search_text", "included_type")["enum"]
+    assert "museum" in _schema("search_nearby", "included_types")["items"]["enum"]
+    assert _schema("search_nearby", "max_result_count")["maximum"] == 20
+    circle = SPEC.tools["search_nearby"].input_schema["$defs"]["Circle"]["properties"]["radius"]
+    assert (circle["exclusiveMinimum"], circle["maximum"]) == (0, 50000)
+    for side in ("origins", "destinations"):
+        assert _schema("compute_route_matrix", side)["minItems"] == 1
+    for tool in ("get_saved_list", "list_visited_places", "list_my_reviews"):
+        assert _schema(tool, "page_size")["maximum"] == 50
+    assert (_schema("create_list", "name")["minLength"], _schema("create_list", "name")["maxLength"]) == (1, 40)
+    assert _schema("create_list", "description")["maxLength"] == 500
+    assert _schema("create_list", "emoji")["maxLength"] == 8
+    assert _schema("save_place", "note")["maxLength"] == 4000
+    assert _schema("set_label", "label")["maxLength"] == 40
+    assert (_schema("create_review", "rating")["minimum"], _schema("create_review", "rating")["maximum"]) == (1, 5)
+    assert _schema("update_review", "text")["maxLength"] == 4096
+
+
+def test_blank_names_and_queries_fail_validation_and_change_nothing(session):
+    fails(session, "search_text", {"text_query": "   "}, "invalid_arguments", "text_query: is required")
+    sign_in(session, INES)
+    fails(session, "create_list", {"name": "   "}, "invalid_arguments", "name: must be 1 to 40 characters")
+    fails(
+        session,
+        "search_nearby",
+        {"location_restriction": {"latitude": 38.7, "longitude": -9.1, "radius": 0}},
+        "invalid_arguments",
+        "radius",
+    )
+    fails(
+        session,
+        "search_nearby",
+        {
+            "location_restriction": {"latitude": 38.7, "longitude": -9.1, "radius": 500},
+            "included_types": ["fado_house"],
+        },
+        "invalid_arguments",
+        "included_types.0: Unsupported types",
+    )
+
+
+def test_names_and_notes_are_stored_trimmed(session):
+    sign_in(session, INES)
+    made = ok(session, "create_list", {"name": "  Fado nights  ", "description": " Quintas ", "emoji": "🎶"})
+    assert (made["name"], made["description"], made["emoji"]) == ("Fado nights", "Quintas", "🎶")
+    item = ok(
+        session, "save_place", {"list_id": made["id"], "place_id": place("Mesa de Frades"), "note": "  Reservar  "}
+    )
+    assert item["note"] == "Reservar"

@@ -163,15 +163,15 @@ def test_availability_rules(session):
         session,
         "find_availability",
         {"rid": vela, "date_time": "tonight", "party_size": 2},
-        "InvalidRequest",
-        "local time",
+        "invalid_arguments",
+        "date_time: must be a local time like 2025-05-09T19:30",
     )
     fails(
         session,
         "find_availability",
         {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 2, "forward_minutes": 500},
-        "InvalidRequest",
-        "between 0 and 150",
+        "invalid_arguments",
+        "forward_minutes: must be between 0 and 150",
     )
 
 
@@ -291,8 +291,8 @@ def test_special_requests_are_limited(session):
         session,
         "create_reservation",
         {"slot_lock_id": lock["slot_lock_id"], "special_request": "x" * 251},
-        "InvalidRequest",
-        "250 characters",
+        "invalid_arguments",
+        "special_request: must be at most 250 characters",
     )
 
 
@@ -463,15 +463,15 @@ def test_reviews_only_after_being_seated(session):
         session,
         "submit_review",
         {"confirmation_number": done["id"], **args, "food": 6},
-        "InvalidRequest",
-        "food must be between 1 and 5",
+        "invalid_arguments",
+        "food: must be between 1 and 5 stars",
     )
     fails(
         session,
         "submit_review",
         {"confirmation_number": done["id"], **args, "text": "Great"},
-        "InvalidRequest",
-        "20 to 2000",
+        "invalid_arguments",
+        "text: must be 20 to 2000 characters",
     )
     before = [r for r in SEED["reviews"] if r["rid"] == done["rid"]]
     review = ok(session, "submit_review", {"confirmation_number": done["id"], **args})
@@ -532,3 +532,90 @@ def test_save_restaurant_is_idempotent(session):
     assert ok(session, "get_restaurant", {"rid": casa})["saved"]
     assert not ok(session, "save_restaurant", {"rid": casa, "saved": False})["saved"]
     assert key not in session.dump()["favorites"]
+
+
+# ---------------------------------------------------------------- bounds in the argument types (v2)
+
+
+def _schema(tool: str, argument: str) -> dict:
+    """An argument's JSON schema, the optional ones' non-null branch."""
+    found = SPEC.tools[tool].input_schema["properties"][argument]
+    return next((s for s in found.get("anyOf", []) if s.get("type") != "null"), found)
+
+
+def test_every_bound_a_tool_enforces_is_in_its_schema():
+    for tool in ("find_availability", "lock_slot", "join_waitlist", "modify_reservation"):
+        party = _schema(tool, "party_size")
+        assert (party["minimum"], party["maximum"]) == (1, 20)
+    for tool in ("find_availability", "lock_slot", "modify_reservation"):
+        assert _schema(tool, "date_time")["pattern"].startswith("^\\d{4}-\\d{2}-\\d{2}")
+    for side in ("backward_minutes", "forward_minutes"):
+        assert (_schema("find_availability", side)["minimum"], _schema("find_availability", side)["maximum"]) == (
+            0,
+            150,
+        )
+    for tool in ("search_restaurants", "list_reservations"):
+        assert _schema(tool, "page_size")["maximum"] == 50
+    assert _schema("create_reservation", "special_request")["maxLength"] == 250
+    assert _schema("modify_reservation", "special_request")["maxLength"] == 250
+    for stars in ("overall", "food", "service", "ambience", "value"):
+        assert (_schema("submit_review", stars)["minimum"], _schema("submit_review", stars)["maximum"]) == (1, 5)
+    assert (_schema("submit_review", "text")["minLength"], _schema("submit_review", "text")["maxLength"]) == (20, 2000)
+
+
+def test_out_of_bounds_arguments_fail_validation_and_change_nothing(session):
+    sign_in(session, "Ben", "Alvarez")
+    vela = rid("Trattoria Vela")
+    fails(
+        session,
+        "find_availability",
+        {"rid": vela, "date_time": "2025-05-09T19:00", "party_size": 0},
+        "invalid_arguments",
+        "party_size: must be 1 to 20 guests",
+    )
+    fails(
+        session,
+        "lock_slot",
+        {"rid": vela, "date_time": "2025-05-09 19:00 CDT", "party_size": 2},
+        "invalid_arguments",
+        "date_time: must be a local time",
+    )
+    fails(
+        session,
+        "lock_slot",
+        {"rid": vela, "date_time": "2025-02-30T19:00", "party_size": 2},
+        "InvalidRequest",
+        "date_time",
+    )
+    fails(session, "list_reservations", {"page_size": 51}, "invalid_arguments", "page_size")
+    sign_in(session, "Priya", "Raman")
+    upcoming = booking("Priya", "Raman", "Olive & Oak")["id"]
+    fails(
+        session,
+        "modify_reservation",
+        {"confirmation_number": upcoming, "special_request": "y" * 251},
+        "invalid_arguments",
+        "special_request: must be at most 250 characters",
+    )
+
+
+def test_search_ratings_and_saved_flags_match_the_profiles(session):
+    found = ok(session, "search_restaurants", {"page_size": 50})["results"]
+    assert not any(r["saved"] for r in found)
+    for summary in found[:8]:
+        profile = ok(session, "get_restaurant", {"rid": summary["rid"]})
+        assert (summary["rating"], summary["review_count"]) == (
+            profile["ratings"]["overall"],
+            profile["ratings"]["review_count"],
+        )
+    sign_in(session, "Maya", "Okonkwo")
+    saved = {f["rid"] for f in SEED["favorites"] if f["diner_id"] == diner("Maya", "Okonkwo")["id"]}
+    found = ok(session, "search_restaurants", {"page_size": 50})["results"]
+    assert saved and {r["rid"] for r in found if r["saved"]} == saved
+
+
+def test_redeemed_points_are_recorded_in_the_activity(session):
+    sign_in(session, "Maya", "Okonkwo")
+    ok(session, "redeem_points", {"points": 2000})
+    activity = [a for a in session.dump()["points_activity"].values() if a["points"] == -2000]
+    assert [a["description"] for a in activity] == ["Redeemed for a $20 dining reward"]
