@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from envfactory_gym import Database, PermissionDenied
+from envfactory_gym import Conflict, Database, NotFound, PermissionDenied
 
 from .objects import AccountRef, ZoneObject
-from .schema import account_members, accounts, session, zones
+from .records import error, hex_id
+from .schema import account_members, accounts, session, users, zones
 
 SUPER = "Super Administrator - All Privileges"
 # what each role may do: read everything, edit DNS (records, import, DNSSEC), edit the zone (settings, page rules,
@@ -37,7 +38,7 @@ ACTIONS = {
 
 def me(db: Database) -> str:
     """The id of the user whose API token is in use."""
-    return db.find(session)[0]["user_id"]
+    return db.current_session(session, error(10000, "Authentication error: no API token is configured."))["user_id"]
 
 
 def membership(db: Database, account_id: str) -> dict[str, Any] | None:
@@ -88,3 +89,50 @@ def zone_object(db: Database, zone: dict[str, Any]) -> ZoneObject:
         account=AccountRef(id=account["id"], name=account["name"]),
         permissions=grants,
     )
+
+
+def invite(db: Database, account_id: str, email: str, roles: list[str]) -> dict[str, Any]:
+    """A pending membership for `email` (a new user if Cloudflare doesn't know the address yet)."""
+    address = email.strip().lower()
+    found = db.find(users, email=address)
+    person = (
+        found[0]
+        if found
+        else db.insert(
+            users,
+            id=hex_id(db, users),
+            email=address,
+            first_name=None,
+            last_name=None,
+            two_factor_authentication_enabled=False,
+        )
+    )
+    if db.find(account_members, account_id=account_id, user_id=person["id"]):
+        raise Conflict(error(1001, f"{address} is already a member of this account."))
+    return db.insert(
+        account_members,
+        id=hex_id(db, account_members),
+        account_id=account_id,
+        user_id=person["id"],
+        roles=list(dict.fromkeys(roles)),
+        status="pending",
+        invited_on=db.now_iso(),
+    )
+
+
+def pending_invitation(db: Database, account_name: str, email: str) -> dict[str, Any]:
+    """The invitation the account's Super Administrator (and only they) may approve."""
+    found = db.find(accounts, name=account_name.strip())
+    if not found:
+        raise NotFound(f"No account named '{account_name}'")
+    account = found[0]
+    mine = membership(db, account["id"])
+    if mine is None or SUPER not in mine["roles"]:
+        raise PermissionDenied(f"Only the Super Administrator of '{account['name']}' can approve invitations.")
+    person = db.find(users, email=email.strip().lower())
+    rows = db.find(account_members, account_id=account["id"], user_id=person[0]["id"]) if person else []
+    if not rows:
+        raise NotFound(f"No invitation for {email} on '{account['name']}'")
+    if rows[0]["status"] == "accepted":
+        raise Conflict(f"{email} is already an accepted member of '{account['name']}'.")
+    return rows[0]

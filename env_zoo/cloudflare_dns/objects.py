@@ -6,7 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from envfactory_gym import Database
+
 from .records import PROXIABLE, structured_data
+from .schema import users
 
 
 class AccountRef(BaseModel):
@@ -215,3 +218,10 @@ def record_object(row: dict[str, Any], zone_name: str) -> DnsRecordObject:
 def page_rule_object(row: dict[str, Any]) -> PageRuleObject:
     """A stored page rule."""
     return PageRuleObject(**row)
+
+
+def member_object(db: Database, row: dict[str, Any]) -> MemberObject:
+    """A stored membership with the person behind it."""
+    return MemberObject(
+        id=row["id"], user=MemberUser(**db.get(users, row["user_id"], "User")), roles=row["roles"], status=row["status"]
+    )

@@ -8,7 +8,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from envfactory_gym import Conflict, InvalidRequest
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+
+from .schema import dns_records
 
 TYPES = ("A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA")
 PROXIABLE = ("A", "AAAA", "CNAME")
@@ -19,6 +21,11 @@ TARGET = re.compile(r"^([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z]{2,63}$")
 SRV_NAME = re.compile(r"^_[a-z0-9-]+\._(tcp|udp|tls)\.")
 CAA_CONTENT = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "([^"]*)"$')
 SRV_CONTENT = re.compile(r"^(\d{1,5}) (\d{1,5}) (\S+)$")
+
+
+def hex_id(db: Database, table: Any) -> str:
+    """A new 32-character hex id, as Cloudflare's ids look."""
+    return db.new_uuid(table).replace("-", "")
 
 
 def error(code: int, message: str) -> str:
@@ -134,6 +141,60 @@ def check_conflicts(record: Record, existing: list[dict[str, Any]], own_id: str 
     if any(r["type"] == "CNAME" for r in same_name):
         code = 81053 if record.type in PROXIABLE else 81054
         raise Conflict(error(code, f"A CNAME record with that host already exists ({record.name})."))
+
+
+def zone_record(db: Database, zone_id: str, dns_record_id: str) -> dict[str, Any]:
+    """A DNS record of this zone."""
+    row = db.get(dns_records, dns_record_id, "DNS record")
+    if row["zone_id"] != zone_id:
+        raise NotFound(error(81044, "Record does not exist."))
+    return row
+
+
+def changed(row: dict[str, Any], **changes: Any) -> Record:
+    """A stored record with the given fields (those not None) replaced, to be checked again."""
+    fields = {k: row[k] for k in ("type", "name", "content", "ttl", "proxied", "priority")}
+    return Record(**{**fields, **{k: v for k, v in changes.items() if v is not None}})
+
+
+def store(db: Database, zone: dict[str, Any], record: Record, comment: str | None) -> dict[str, Any]:
+    """Insert a checked record into the zone."""
+    now = db.now_iso()
+    return db.insert(
+        dns_records,
+        id=hex_id(db, dns_records),
+        zone_id=zone["id"],
+        type=record.type,
+        name=record.name,
+        content=record.content,
+        ttl=record.ttl,
+        proxied=record.proxied,
+        priority=record.priority,
+        comment=comment,
+        created_on=now,
+        modified_on=now,
+    )
+
+
+def import_file(db: Database, zone: dict[str, Any], file: str, proxied: bool) -> tuple[int, int]:
+    """Import a BIND file's records (skipping identical ones); (added, parsed). Errors name the line."""
+    parsed, total = parse_bind(file, zone["name"], proxied)
+    added = 0
+    for number, raw in parsed:
+        try:
+            record = check(raw, zone["name"])
+        except InvalidRequest as exc:
+            raise InvalidRequest(f"Line {number}: {exc}") from None
+        existing = db.find(dns_records, zone_id=zone["id"])
+        if any((r["type"], r["name"], r["content"]) == (record.type, record.name, record.content) for r in existing):
+            continue  # already there
+        try:
+            check_conflicts(record, existing)
+        except Conflict as exc:
+            raise Conflict(f"Line {number}: {exc}") from None
+        store(db, zone, record, None)
+        added += 1
+    return added, total
 
 
 def structured_data(kind: str, content: str, priority: int | None) -> dict[str, Any] | None:

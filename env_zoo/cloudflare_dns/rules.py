@@ -8,10 +8,12 @@ import hashlib
 import re
 from typing import Any
 
-from envfactory_gym import Conflict, InvalidRequest
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym.database import given
 
 from .objects import DnssecObject, ForwardingUrl, PageRuleAction
 from .records import error
+from .schema import page_rules, registrar_domains, zone_settings
 
 SETTINGS: dict[str, tuple[Any, ...]] = {
     "ssl": ("off", "flexible", "full", "strict"),
@@ -59,9 +61,67 @@ ALONE = ("forwarding_url", "always_use_https")
 MAX_PURGE_FILES = 30
 
 
+def registrar_record(db: Database, domain: str) -> dict[str, Any] | None:
+    """The registrar's view of a domain, if it is registered anywhere Cloudflare can see."""
+    found = db.find(registrar_domains, domain=domain)
+    return found[0] if found else None
+
+
+def published_ds(db: Database, zone_name: str) -> list[str]:
+    """The DS records the parent zone publishes for the domain."""
+    registrar = registrar_record(db, zone_name)
+    return registrar["ds_records"] if registrar else []
+
+
+# ---------------------------------------------------------------- activation
+
+
+def check_activation(zone: dict[str, Any], registrar: dict[str, Any] | None) -> None:
+    """A pending zone activates once the registrar delegates it (full) or holds its verification TXT (partial)."""
+    if zone["status"] == "active":
+        raise Conflict(error(1224, f"Zone {zone['name']} is already active."))
+    if registrar is None:
+        raise Conflict(error(1224, f"{zone['name']} is not registered anywhere Cloudflare can see."))
+    if zone["type"] == "full":
+        if sorted(registrar["name_servers"]) != sorted(zone["name_servers"]):
+            raise Conflict(
+                error(
+                    1224,
+                    f"Activation check failed: {zone['name']} still uses "
+                    f"{', '.join(registrar['name_servers'])}. At {registrar['registrar']}, replace "
+                    f"them with {', '.join(zone['name_servers'])}.",
+                )
+            )
+        return
+    wanted = {"name": f"cloudflare-verify.{zone['name']}", "content": zone["verification_key"]}
+    if wanted not in registrar["txt_records"]:
+        raise Conflict(
+            error(
+                1224,
+                f"Activation check failed: add a TXT record {wanted['name']} with the value "
+                f"{wanted['content']} at your current DNS provider.",
+            )
+        )
+
+
+# ---------------------------------------------------------------- settings
+
+
+def setting_value(setting: str, stored: str) -> str | int:
+    """A stored setting value in its API type (numbers for TTLs)."""
+    return int(stored) if isinstance(SETTINGS[setting][0], int) else stored
+
+
+def current_settings(db: Database, zone_id: str) -> dict[str, str | int]:
+    """A zone's settings by id."""
+    return {s["setting"]: setting_value(s["setting"], s["value"]) for s in db.find(zone_settings, zone_id=zone_id)}
+
+
 def check_setting(setting: str, value: str | int, current: dict[str, Any], plan: str) -> str | int:
     """A valid value for a zone setting, given the zone's other settings and plan."""
     allowed = SETTINGS[setting]
+    if isinstance(value, str) and isinstance(allowed[0], int) and value.isdigit():
+        value = int(value)
     if value not in allowed:
         shown = ", ".join(str(a) for a in allowed)
         raise InvalidRequest(error(1007, f"Invalid value for zone setting {setting}: {value!r}. Use one of: {shown}"))
@@ -72,6 +132,65 @@ def check_setting(setting: str, value: str | int, current: dict[str, Any], plan:
     if setting == "always_use_https" and value == "on" and current.get("ssl") == "off":
         raise Conflict(error(1007, "always_use_https needs SSL: set ssl to flexible, full or strict first."))
     return value
+
+
+# ---------------------------------------------------------------- page rules
+
+
+def page_rule_target(url: str) -> list[dict[str, Any]]:
+    """A page rule's targets as stored, for one URL pattern."""
+    return [{"target": "url", "constraint": {"operator": "matches", "value": url}}]
+
+
+def check_room(zone: dict[str, Any], existing: list[dict[str, Any]]) -> None:
+    """Plans cap how many page rules (disabled ones included) a zone may have."""
+    limit = PAGE_RULE_LIMIT[zone["plan"]]
+    if len(existing) >= limit:
+        raise Conflict(
+            error(
+                1004,
+                f"Page Rule validation failed: the {zone['plan']} plan allows {limit} page rules "
+                f"and {zone['name']} has {len(existing)}. Delete or reuse one.",
+            )
+        )
+
+
+def check_unique_target(db: Database, zone_id: str, url: str, own_id: str | None) -> None:
+    """Two page rules of a zone can't match the same URL pattern."""
+    for rule in db.find(page_rules, zone_id=zone_id):
+        if rule["id"] != own_id and rule["targets"][0]["constraint"]["value"] == url:
+            raise Conflict(error(1004, f"Page Rule validation failed: a page rule for {url} already exists."))
+
+
+def zone_page_rule(db: Database, zone_id: str, pagerule_id: str) -> dict[str, Any]:
+    """A page rule of this zone."""
+    rule = db.get(page_rules, pagerule_id, "Page rule")
+    if rule["zone_id"] != zone_id:
+        raise NotFound(error(1002, "Page rule not found in this zone."))
+    return rule
+
+
+def page_rule_changes(
+    db: Database,
+    zone: dict[str, Any],
+    pagerule_id: str,
+    url: str | None,
+    actions: list[PageRuleAction] | None,
+    status: str | None,
+    priority: int | None,
+) -> dict[str, Any]:
+    """A page rule's new fields, checked like a new rule's (actions are replaced as a whole)."""
+    changes: dict[str, Any] = {}
+    if url is not None:
+        target = check_target(url, zone["name"])
+        check_unique_target(db, zone["id"], target, pagerule_id)
+        changes["targets"] = page_rule_target(target)
+    if actions is not None:
+        changes["actions"] = check_actions(actions)
+    changes.update(given(status=status, priority=priority))
+    if not changes:
+        raise InvalidRequest(error(1004, "Nothing to update: give url, actions, status or priority."))
+    return changes
 
 
 def pattern_host(url: str) -> str:
@@ -135,15 +254,23 @@ def check_actions(actions: list[PageRuleAction]) -> list[dict[str, Any]]:
     return stored
 
 
-def check_purge_files(files: list[str], zone_name: str) -> list[str]:
-    """URLs to purge: at most 30 a request, all on the zone."""
-    if len(files) > MAX_PURGE_FILES:
-        raise InvalidRequest(error(1012, f"You can purge at most {MAX_PURGE_FILES} URLs per request."))
+# ---------------------------------------------------------------- cache
+
+
+def check_purge(
+    zone: dict[str, Any], purge_everything: bool, files: list[str], tags: list[str], hosts: list[str]
+) -> None:
+    """One kind of purge per request, on an active zone; tags and hosts on Enterprise only; URLs on the zone."""
+    if sum([purge_everything, bool(files), bool(tags), bool(hosts)]) != 1:
+        raise InvalidRequest(error(1012, "Request must contain exactly one of purge_everything, files, tags or hosts."))
+    if zone["status"] != "active":
+        raise Conflict(error(1012, f"Zone {zone['name']} is not active yet; there is no cache to purge."))
+    if (tags or hosts) and zone["plan"] != "Enterprise":
+        raise InvalidRequest(error(1134, "Purge by tag or hostname is only available on the Enterprise plan."))
     for url in files:
         host = re.sub(r"^https?://", "", url.lower()).split("/", 1)[0]
-        if not re.match(r"^https?://", url) or not (host == zone_name or host.endswith("." + zone_name)):
-            raise InvalidRequest(error(1012, f"Purge URL {url} must be an http(s) URL on {zone_name}."))
-    return files
+        if not re.match(r"^https?://", url) or not (host == zone["name"] or host.endswith("." + zone["name"])):
+            raise InvalidRequest(error(1012, f"Purge URL {url} must be an http(s) URL on {zone['name']}."))
 
 
 # ---------------------------------------------------------------- DNSSEC
@@ -172,6 +299,22 @@ def effective_status(zone_name: str, row: dict[str, Any], published: list[str]) 
     if row["status"] == "pending-disabled" and not any(d.startswith(f"{zone_name}. ") for d in published):
         return "disabled"
     return row["status"]
+
+
+def dnssec_change(db: Database, zone: dict[str, Any], current: str, status: str) -> dict[str, Any]:
+    """The DNSSEC row's new fields: enabling creates keys (pending until the DS is published); disabling a pending
+    zone drops the keys, an active one waits (pending-disabled) for the DS to be removed."""
+    if zone["type"] != "full":
+        raise InvalidRequest(error(1004, "DNSSEC is only available for zones with a full setup."))
+    if status == "active":
+        if current in ("active", "pending"):
+            raise Conflict(error(1004, f"DNSSEC is already {current} on {zone['name']}."))
+        return {"status": "pending", **new_keys(zone["name"], db.next_number(f"dnssec:{zone['id']}"))}
+    if current in ("disabled", "pending-disabled"):
+        raise Conflict(error(1004, f"DNSSEC is already {current} on {zone['name']}."))
+    if current == "pending":
+        return {"status": "disabled", "key_tag": None, "digest": None, "public_key": None}
+    return {"status": "pending-disabled"}
 
 
 def dnssec_object(zone_name: str, row: dict[str, Any], published: list[str]) -> DnssecObject:
@@ -204,3 +347,33 @@ def dnssec_object(zone_name: str, row: dict[str, Any], published: list[str]) -> 
         public_key=row["public_key"],
         modified_on=row["modified_on"],
     )
+
+
+# ---------------------------------------------------------------- the registrar
+
+
+def registrar_changes(
+    row: dict[str, Any],
+    name_servers: list[str] | None,
+    txt_name: str | None,
+    txt_content: str | None,
+    ds_record: str | None,
+    remove_ds_records: bool,
+) -> dict[str, Any]:
+    """What the domain owner changes at the registrar: delegation, a TXT record, published DS records."""
+    changes: dict[str, Any] = {}
+    if name_servers is not None:
+        changes["name_servers"] = [n.strip().lower().rstrip(".") for n in name_servers]
+    if (txt_name is None) != (txt_content is None):
+        raise InvalidRequest("Give both txt_name and txt_content.")
+    if txt_name is not None and txt_content is not None:
+        changes["txt_records"] = row["txt_records"] + [
+            {"name": txt_name.strip().lower().rstrip("."), "content": txt_content.strip()}
+        ]
+    if remove_ds_records:
+        changes["ds_records"] = []
+    if ds_record is not None:
+        changes["ds_records"] = changes.get("ds_records", row["ds_records"]) + [" ".join(ds_record.split())]
+    if not changes:
+        raise InvalidRequest("Nothing to change.")
+    return changes

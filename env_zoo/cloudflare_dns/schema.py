@@ -18,8 +18,10 @@ users = Table(
 session = Table(
     "session",
     metadata,
-    Column("token_id", String, primary_key=True),
-    Column("user_id", String, ForeignKey("users.id"), nullable=False),  # whose API token the agent uses
+    Column("key", String, primary_key=True),  # "current": the API token the agent uses
+    Column("token_id", String, nullable=False),
+    Column("user_id", String, ForeignKey("users.id"), nullable=False),  # whose API token it is
+    Column("signed_in_at", String, info={"volatile": True}),
 )
 
 accounts = Table(

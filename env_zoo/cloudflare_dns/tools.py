@@ -3,21 +3,15 @@ rules, cache purge, DNSSEC and account members; the domain owner's registrar and
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from envfactory_gym import (
-    Conflict,
-    Database,
-    InvalidRequest,
-    NotFound,
-    Page,
-    PermissionDenied,
-    Unordered,
-    paginate,
-    tool,
-)
+from pydantic import Field
 
-from .access import SUPER, membership, require, zone_for, zone_object
+from envfactory_gym import Database, NotFound, Page, Unordered, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, PageSize
+
+from .access import invite, membership, pending_invitation, require, zone_for, zone_object
 from .objects import (
     BindExport,
     DeletedObject,
@@ -25,37 +19,57 @@ from .objects import (
     DnssecObject,
     ImportResult,
     MemberObject,
-    MemberUser,
     PageRuleAction,
     PageRuleObject,
     PurgeResult,
     RegistrarDomain,
     ZoneObject,
     ZoneSettingObject,
+    member_object,
     page_rule_object,
     record_object,
 )
-from .records import Record, check, check_conflicts, error, parse_bind, qualify, to_bind
+from .records import (
+    Record,
+    changed,
+    check,
+    check_conflicts,
+    error,
+    hex_id,
+    import_file,
+    qualify,
+    store,
+    to_bind,
+    zone_record,
+)
 from .rules import (
-    PAGE_RULE_LIMIT,
-    SETTINGS,
+    MAX_PURGE_FILES,
     check_actions,
-    check_purge_files,
+    check_activation,
+    check_purge,
+    check_room,
     check_setting,
     check_target,
+    check_unique_target,
+    current_settings,
+    dnssec_change,
     dnssec_object,
     effective_status,
-    new_keys,
+    page_rule_changes,
+    page_rule_target,
+    published_ds,
+    registrar_changes,
+    registrar_record,
+    setting_value,
+    zone_page_rule,
 )
 from .schema import (
     account_members,
-    accounts,
     cache_purges,
     dns_records,
     dnssec,
     page_rules,
     registrar_domains,
-    users,
     zone_settings,
     zones,
 )
@@ -72,16 +86,25 @@ SettingId = Literal[
     "ipv6",
     "browser_cache_ttl",
 ]
-
-
-def _hex_id(db: Database, table: Any) -> str:
-    """A new 32-character hex id, as Cloudflare's ids look."""
-    return db.new_uuid(table).replace("-", "")
-
-
-def _published_ds(db: Database, zone_name: str) -> list[str]:
-    found = db.find(registrar_domains, domain=zone_name)
-    return found[0]["ds_records"] if found else []
+# 1 (automatic) or 60-86400 seconds; the gap 2-59 is refused by the record rules, which BIND imports share
+Ttl = Annotated[
+    int,
+    Field(ge=1, le=86400),
+    ErrorText(error(9021, "Invalid TTL. Must be between 60 and 86400 seconds, or 1 for automatic.")),
+]
+Priority = Annotated[int, Field(ge=0, le=65535), ErrorText(error(9104, "priority must be between 0 and 65535."))]
+Email = Annotated[
+    str,
+    Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$"),
+    ErrorText(error(1001, "Not a valid email address.")),
+]
+Roles = Annotated[list[Role], Field(min_length=1), Unordered, ErrorText(error(1001, "At least one role is required."))]
+PurgeFiles = Annotated[
+    list[str],
+    Field(max_length=MAX_PURGE_FILES),
+    ErrorText(error(1012, f"You can purge at most {MAX_PURGE_FILES} URLs per request.")),
+]
+NameServers = Annotated[list[str], Field(min_length=2, max_length=4), ErrorText("Give 2 to 4 nameservers.")]
 
 
 # ---------------------------------------------------------------- zones
@@ -93,7 +116,7 @@ def list_zones(
     name: str | None = None,
     status: Literal["active", "pending"] | None = None,
     account_id: str | None = None,
-    page_size: int = 20,
+    page_size: PageSize = 20,
     cursor: str | None = None,
 ) -> Page[ZoneObject]:
     """List the zones your API token can reach, with their plan, status, nameservers and your permissions.
@@ -105,14 +128,9 @@ def list_zones(
         page_size: Zones per page, 1 to 100.
         cursor: The next_cursor of the previous page.
     """
-    equals: dict[str, Any] = {}
-    if name is not None:
-        equals["name"] = name.strip().lower().rstrip(".")
-    if status is not None:
-        equals["status"] = status
-    if account_id is not None:
-        equals["account_id"] = account_id
-    rows = [z for z in db.find(zones, order_by=[zones.c.name], **equals) if membership(db, z["account_id"])]
+    wanted = name.strip().lower().rstrip(".") if name is not None else None
+    found = db.find(zones, order_by=[zones.c.name], **given(name=wanted, status=status, account_id=account_id))
+    rows = [z for z in found if membership(db, z["account_id"])]
     return paginate([zone_object(db, z) for z in rows], page_size, cursor)
 
 
@@ -126,32 +144,7 @@ def zone_activation_check(db: Database, zone_id: str) -> ZoneObject:
         zone_id: The zone's ID.
     """
     zone = zone_for(db, zone_id, "zone")
-    if zone["status"] == "active":
-        raise Conflict(error(1224, f"Zone {zone['name']} is already active."))
-    found = db.find(registrar_domains, domain=zone["name"])
-    if not found:
-        raise Conflict(error(1224, f"{zone['name']} is not registered anywhere Cloudflare can see."))
-    registrar = found[0]
-    if zone["type"] == "full":
-        if sorted(registrar["name_servers"]) != sorted(zone["name_servers"]):
-            raise Conflict(
-                error(
-                    1224,
-                    f"Activation check failed: {zone['name']} still uses "
-                    f"{', '.join(registrar['name_servers'])}. At {registrar['registrar']}, replace "
-                    f"them with {', '.join(zone['name_servers'])}.",
-                )
-            )
-    else:
-        wanted = {"name": f"cloudflare-verify.{zone['name']}", "content": zone["verification_key"]}
-        if wanted not in registrar["txt_records"]:
-            raise Conflict(
-                error(
-                    1224,
-                    f"Activation check failed: add a TXT record {wanted['name']} with the value "
-                    f"{wanted['content']} at your current DNS provider.",
-                )
-            )
+    check_activation(zone, registrar_record(db, zone["name"]))
     now = db.now_iso()
     return zone_object(db, db.update(zones, zone_id, status="active", activated_on=now, modified_on=now))
 
@@ -168,7 +161,7 @@ def list_dns_records(
     content: str | None = None,
     search: str | None = None,
     proxied: bool | None = None,
-    page_size: int = 100,
+    page_size: PageSize = 100,
     cursor: str | None = None,
 ) -> Page[DnsRecordObject]:
     """List a zone's DNS records, sorted by type and name.
@@ -184,38 +177,17 @@ def list_dns_records(
         cursor: The next_cursor of the previous page.
     """
     zone = zone_for(db, zone_id, "read")
-    equals: dict[str, Any] = {}
-    if type is not None:
-        equals["type"] = type
-    if name is not None:
-        equals["name"] = qualify(name, zone["name"])
-    if content is not None:
-        equals["content"] = content
-    if proxied is not None:
-        equals["proxied"] = proxied
-    rows = db.find(dns_records, zone_id=zone_id, order_by=[dns_records.c.type, dns_records.c.name], **equals)
+    fqdn = qualify(name, zone["name"]) if name is not None else None
+    rows = db.find(
+        dns_records,
+        zone_id=zone_id,
+        order_by=[dns_records.c.type, dns_records.c.name],
+        **given(type=type, name=fqdn, content=content, proxied=proxied),
+    )
     if search:
         needle = search.lower()
         rows = [r for r in rows if needle in r["name"] or needle in r["content"].lower()]
     return paginate([record_object(r, zone["name"]) for r in rows], page_size, cursor)
-
-
-def _store(db: Database, zone: dict[str, Any], record: Record, comment: str | None) -> dict[str, Any]:
-    now = db.now_iso()
-    return db.insert(
-        dns_records,
-        id=_hex_id(db, dns_records),
-        zone_id=zone["id"],
-        type=record.type,
-        name=record.name,
-        content=record.content,
-        ttl=record.ttl,
-        proxied=record.proxied,
-        priority=record.priority,
-        comment=comment,
-        created_on=now,
-        modified_on=now,
-    )
 
 
 @tool()
@@ -225,9 +197,9 @@ def create_dns_record(
     type: RecordType,
     name: str,
     content: str,
-    ttl: int = 1,
+    ttl: Ttl = 1,
     proxied: bool = False,
-    priority: int | None = None,
+    priority: Priority | None = None,
     comment: str | None = None,
 ) -> DnsRecordObject:
     """Create a DNS record. Only A, AAAA and CNAME records can be proxied (proxied records have automatic TTL);
@@ -247,7 +219,7 @@ def create_dns_record(
     zone = zone_for(db, zone_id, "dns")
     record = check(Record(type, name, content, ttl, proxied, priority), zone["name"])
     check_conflicts(record, db.find(dns_records, zone_id=zone_id))
-    return record_object(_store(db, zone, record, comment), zone["name"])
+    return record_object(store(db, zone, record, comment), zone["name"])
 
 
 @tool()
@@ -258,9 +230,9 @@ def update_dns_record(
     type: RecordType | None = None,
     name: str | None = None,
     content: str | None = None,
-    ttl: int | None = None,
+    ttl: Ttl | None = None,
     proxied: bool | None = None,
-    priority: int | None = None,
+    priority: Priority | None = None,
     comment: str | None = None,
 ) -> DnsRecordObject:
     """Change some fields of a DNS record (the others stay); the result must pass the same rules as a new record.
@@ -277,20 +249,9 @@ def update_dns_record(
         comment: New comment (an empty string clears it).
     """
     zone = zone_for(db, zone_id, "dns")
-    row = db.get(dns_records, dns_record_id, "DNS record")
-    if row["zone_id"] != zone_id:
-        raise NotFound(error(81044, "Record does not exist."))
-    record = check(
-        Record(
-            type or row["type"],
-            name if name is not None else row["name"],
-            content if content is not None else row["content"],
-            ttl if ttl is not None else row["ttl"],
-            proxied if proxied is not None else row["proxied"],
-            priority if priority is not None else row["priority"],
-        ),
-        zone["name"],
-    )
+    row = zone_record(db, zone_id, dns_record_id)
+    edited = changed(row, type=type, name=name, content=content, ttl=ttl, proxied=proxied, priority=priority)
+    record = check(edited, zone["name"])
     check_conflicts(record, db.find(dns_records, zone_id=zone_id), own_id=dns_record_id)
     changes = dict(
         type=record.type,
@@ -315,10 +276,7 @@ def delete_dns_record(db: Database, zone_id: str, dns_record_id: str) -> Deleted
         dns_record_id: The record's ID.
     """
     zone_for(db, zone_id, "dns")
-    row = db.get(dns_records, dns_record_id, "DNS record")
-    if row["zone_id"] != zone_id:
-        raise NotFound(error(81044, "Record does not exist."))
-    db.delete(dns_records, dns_record_id)
+    db.delete(dns_records, zone_record(db, zone_id, dns_record_id)["id"])
     return DeletedObject(id=dns_record_id)
 
 
@@ -334,23 +292,7 @@ def import_dns_records(db: Database, zone_id: str, file: str, proxied: bool = Fa
         proxied: Proxy the imported A, AAAA and CNAME records (a 'cf_tags=cf-proxied:true|false' comment on a
             line overrides this).
     """
-    zone = zone_for(db, zone_id, "dns")
-    parsed, total = parse_bind(file, zone["name"], proxied)
-    added = 0
-    for number, raw in parsed:
-        try:
-            record = check(raw, zone["name"])
-        except InvalidRequest as exc:
-            raise InvalidRequest(f"Line {number}: {exc}") from None
-        existing = db.find(dns_records, zone_id=zone_id)
-        if any((r["type"], r["name"], r["content"]) == (record.type, record.name, record.content) for r in existing):
-            continue  # already there
-        try:
-            check_conflicts(record, existing)
-        except Conflict as exc:
-            raise Conflict(f"Line {number}: {exc}") from None
-        _store(db, zone, record, None)
-        added += 1
+    added, total = import_file(db, zone_for(db, zone_id, "dns"), file, proxied)
     return ImportResult(recs_added=added, total_records_parsed=total)
 
 
@@ -369,15 +311,6 @@ def export_dns_records(db: Database, zone_id: str) -> BindExport:
 # ---------------------------------------------------------------- settings
 
 
-def _value(setting: str, stored: str) -> str | int:
-    """A stored setting value in its API type (numbers for TTLs)."""
-    return int(stored) if isinstance(SETTINGS[setting][0], int) else stored
-
-
-def _settings(db: Database, zone_id: str) -> dict[str, str | int]:
-    return {s["setting"]: _value(s["setting"], s["value"]) for s in db.find(zone_settings, zone_id=zone_id)}
-
-
 @tool(read_only=True)
 def get_zone_settings(db: Database, zone_id: str) -> list[ZoneSettingObject]:
     """Read a zone's settings: SSL/TLS encryption mode (off, flexible, full, strict), Always Use HTTPS, Automatic
@@ -390,7 +323,7 @@ def get_zone_settings(db: Database, zone_id: str) -> list[ZoneSettingObject]:
     rows = db.find(zone_settings, zone_id=zone_id, order_by=[zone_settings.c.setting])
     return [
         ZoneSettingObject(
-            id=s["setting"], value=_value(s["setting"], s["value"]), editable=True, modified_on=s["modified_on"]
+            id=s["setting"], value=setting_value(s["setting"], s["value"]), editable=True, modified_on=s["modified_on"]
         )
         for s in rows
     ]
@@ -409,10 +342,7 @@ def edit_zone_setting(db: Database, zone_id: str, setting_id: SettingId, value: 
             browser_cache_ttl.
     """
     zone = zone_for(db, zone_id, "zone")
-    current = _settings(db, zone_id)
-    if isinstance(value, str) and isinstance(SETTINGS[setting_id][0], int) and value.isdigit():
-        value = int(value)
-    value = check_setting(setting_id, value, current, zone["plan"])
+    value = check_setting(setting_id, value, current_settings(db, zone_id), zone["plan"])
     row = db.update(zone_settings, f"{zone_id}/{setting_id}", value=str(value), modified_on=db.now_iso())
     return ZoneSettingObject(id=setting_id, value=value, editable=True, modified_on=row["modified_on"])
 
@@ -431,19 +361,8 @@ def list_page_rules(
         status: Only active or only disabled rules.
     """
     zone_for(db, zone_id, "read")
-    equals = {"status": status} if status is not None else {}
-    rows = db.find(page_rules, zone_id=zone_id, **equals)
-    return [page_rule_object(r) for r in sorted(rows, key=lambda r: -r["priority"])]
-
-
-def _target(url: str) -> list[dict[str, Any]]:
-    return [{"target": "url", "constraint": {"operator": "matches", "value": url}}]
-
-
-def _check_unique_target(db: Database, zone_id: str, url: str, own_id: str | None) -> None:
-    for rule in db.find(page_rules, zone_id=zone_id):
-        if rule["id"] != own_id and rule["targets"][0]["constraint"]["value"] == url:
-            raise Conflict(error(1004, f"Page Rule validation failed: a page rule for {url} already exists."))
+    rows = db.find(page_rules, zone_id=zone_id, order_by=[page_rules.c.priority.desc()], **given(status=status))
+    return [page_rule_object(r) for r in rows]
 
 
 @tool()
@@ -469,25 +388,17 @@ def create_page_rule(
     """
     zone = zone_for(db, zone_id, "zone")
     existing = db.find(page_rules, zone_id=zone_id)
-    limit = PAGE_RULE_LIMIT[zone["plan"]]
-    if len(existing) >= limit:
-        raise Conflict(
-            error(
-                1004,
-                f"Page Rule validation failed: the {zone['plan']} plan allows {limit} page rules "
-                f"and {zone['name']} has {len(existing)}. Delete or reuse one.",
-            )
-        )
+    check_room(zone, existing)
     target = check_target(url, zone["name"])
-    _check_unique_target(db, zone_id, target, None)
+    check_unique_target(db, zone_id, target, None)
     stored = check_actions(actions)
     now = db.now_iso()
     rank = priority if priority is not None else max((r["priority"] for r in existing), default=0) + 1
     row = db.insert(
         page_rules,
-        id=_hex_id(db, page_rules),
+        id=hex_id(db, page_rules),
         zone_id=zone_id,
-        targets=_target(target),
+        targets=page_rule_target(target),
         actions=stored,
         priority=rank,
         status=status,
@@ -518,23 +429,22 @@ def update_page_rule(
         priority: New priority; higher numbers win.
     """
     zone = zone_for(db, zone_id, "zone")
-    rule = db.get(page_rules, pagerule_id, "Page rule")
-    if rule["zone_id"] != zone_id:
-        raise NotFound(error(1002, "Page rule not found in this zone."))
-    changes: dict[str, Any] = {}
-    if url is not None:
-        target = check_target(url, zone["name"])
-        _check_unique_target(db, zone_id, target, pagerule_id)
-        changes["targets"] = _target(target)
-    if actions is not None:
-        changes["actions"] = check_actions(actions)
-    if status is not None:
-        changes["status"] = status
-    if priority is not None:
-        changes["priority"] = priority
-    if not changes:
-        raise InvalidRequest(error(1004, "Nothing to update: give url, actions, status or priority."))
+    zone_page_rule(db, zone_id, pagerule_id)
+    changes = page_rule_changes(db, zone, pagerule_id, url, actions, status, priority)
     return page_rule_object(db.update(page_rules, pagerule_id, modified_on=db.now_iso(), **changes))
+
+
+@tool()
+def delete_page_rule(db: Database, zone_id: str, pagerule_id: str) -> DeletedObject:
+    """Delete a page rule (to make room for a new one on a plan's limit, or when it is no longer wanted).
+
+    Args:
+        zone_id: The zone's ID.
+        pagerule_id: The page rule's ID.
+    """
+    zone_for(db, zone_id, "zone")
+    db.delete(page_rules, zone_page_rule(db, zone_id, pagerule_id)["id"])
+    return DeletedObject(id=pagerule_id)
 
 
 # ---------------------------------------------------------------- cache
@@ -545,7 +455,7 @@ def purge_cache(
     db: Database,
     zone_id: str,
     purge_everything: bool = False,
-    files: list[str] | None = None,
+    files: PurgeFiles | None = None,
     tags: list[str] | None = None,
     hosts: list[str] | None = None,
 ) -> PurgeResult:
@@ -560,19 +470,13 @@ def purge_cache(
         hosts: Hostnames to purge (Enterprise).
     """
     zone = zone_for(db, zone_id, "purge")
-    given = [purge_everything, bool(files), bool(tags), bool(hosts)]
-    if sum(given) != 1:
-        raise InvalidRequest(error(1012, "Request must contain exactly one of purge_everything, files, tags or hosts."))
-    if zone["status"] != "active":
-        raise Conflict(error(1012, f"Zone {zone['name']} is not active yet; there is no cache to purge."))
-    if (tags or hosts) and zone["plan"] != "Enterprise":
-        raise InvalidRequest(error(1134, "Purge by tag or hostname is only available on the Enterprise plan."))
+    check_purge(zone, purge_everything, files or [], tags or [], hosts or [])
     row = db.insert(
         cache_purges,
-        id=_hex_id(db, cache_purges),
+        id=hex_id(db, cache_purges),
         zone_id=zone_id,
         purge_everything=purge_everything,
-        files=check_purge_files(files or [], zone["name"]),
+        files=files or [],
         tags=tags or [],
         hosts=hosts or [],
         created_on=db.now_iso(),
@@ -583,10 +487,6 @@ def purge_cache(
 # ---------------------------------------------------------------- DNSSEC
 
 
-def _dnssec_row(db: Database, zone: dict[str, Any]) -> dict[str, Any]:
-    return db.get(dnssec, zone["id"], "DNSSEC")
-
-
 @tool(read_only=True)
 def get_dnssec(db: Database, zone_id: str) -> DnssecObject:
     """Read a zone's DNSSEC status and the DS record to add at the registrar.
@@ -595,7 +495,7 @@ def get_dnssec(db: Database, zone_id: str) -> DnssecObject:
         zone_id: The zone's ID.
     """
     zone = zone_for(db, zone_id, "read")
-    return dnssec_object(zone["name"], _dnssec_row(db, zone), _published_ds(db, zone["name"]))
+    return dnssec_object(zone["name"], db.get(dnssec, zone_id, "DNSSEC"), published_ds(db, zone["name"]))
 
 
 @tool()
@@ -609,36 +509,13 @@ def edit_dnssec(db: Database, zone_id: str, status: Literal["active", "disabled"
         status: active to enable, disabled to disable.
     """
     zone = zone_for(db, zone_id, "dns")
-    if zone["type"] != "full":
-        raise InvalidRequest(error(1004, "DNSSEC is only available for zones with a full setup."))
-    row = _dnssec_row(db, zone)
-    published = _published_ds(db, zone["name"])
-    current = effective_status(zone["name"], row, published)
-    now = db.now_iso()
-    if status == "active":
-        if current in ("active", "pending"):
-            raise Conflict(error(1004, f"DNSSEC is already {current} on {zone['name']}."))
-        keys = new_keys(zone["name"], db.next_number(f"dnssec:{zone_id}"))
-        row = db.update(dnssec, zone_id, status="pending", modified_on=now, **keys)
-    else:
-        if current in ("disabled", "pending-disabled"):
-            raise Conflict(error(1004, f"DNSSEC is already {current} on {zone['name']}."))
-        if current == "pending":
-            row = db.update(
-                dnssec, zone_id, status="disabled", key_tag=None, digest=None, public_key=None, modified_on=now
-            )
-        else:
-            row = db.update(dnssec, zone_id, status="pending-disabled", modified_on=now)
-    return dnssec_object(zone["name"], row, published)
+    published = published_ds(db, zone["name"])
+    current = effective_status(zone["name"], db.get(dnssec, zone_id, "DNSSEC"), published)
+    changes = dnssec_change(db, zone, current, status)
+    return dnssec_object(zone["name"], db.update(dnssec, zone_id, modified_on=db.now_iso(), **changes), published)
 
 
 # ---------------------------------------------------------------- members
-
-
-def _member_object(db: Database, row: dict[str, Any]) -> MemberObject:
-    return MemberObject(
-        id=row["id"], user=MemberUser(**db.get(users, row["user_id"], "User")), roles=row["roles"], status=row["status"]
-    )
 
 
 @tool(read_only=True)
@@ -653,16 +530,12 @@ def list_account_members(
         status: Only accepted or only pending members.
     """
     require(db, account_id, "read")
-    equals = {"status": status} if status is not None else {}
-    rows = db.find(account_members, account_id=account_id, **equals)
-    people = {u["id"]: u for u in db.find(users)}
-    return [_member_object(db, r) for r in sorted(rows, key=lambda r: people[r["user_id"]]["email"])]
+    rows = db.find(account_members, account_id=account_id, **given(status=status))
+    return sorted((member_object(db, r) for r in rows), key=lambda m: m.user.email)
 
 
 @tool()
-def create_account_member(
-    db: Database, account_id: str, email: str, roles: Annotated[list[Role], Unordered]
-) -> MemberObject:
+def create_account_member(db: Database, account_id: str, email: Email, roles: Roles) -> MemberObject:
     """Invite someone to an account with roles: Administrator (everything), DNS (edit DNS records and DNSSEC) or
     Administrator Read Only (read everything, change nothing). The membership stays pending until the account's
     Super Administrator approves it.
@@ -673,36 +546,7 @@ def create_account_member(
         roles: One or more roles.
     """
     require(db, account_id, "members")
-    if not roles:
-        raise InvalidRequest(error(1001, "At least one role is required."))
-    address = email.strip().lower()
-    if "@" not in address or "." not in address.split("@")[-1]:
-        raise InvalidRequest(error(1001, f"{email} is not a valid email address."))
-    found = db.find(users, email=address)
-    person = (
-        found[0]
-        if found
-        else db.insert(
-            users,
-            id=_hex_id(db, users),
-            email=address,
-            first_name=None,
-            last_name=None,
-            two_factor_authentication_enabled=False,
-        )
-    )
-    if db.find(account_members, account_id=account_id, user_id=person["id"]):
-        raise Conflict(error(1001, f"{address} is already a member of this account."))
-    row = db.insert(
-        account_members,
-        id=_hex_id(db, account_members),
-        account_id=account_id,
-        user_id=person["id"],
-        roles=list(dict.fromkeys(roles)),
-        status="pending",
-        invited_on=db.now_iso(),
-    )
-    return _member_object(db, row)
+    return member_object(db, invite(db, account_id, email, roles))
 
 
 # ---------------------------------------------------------------- the domain owner (user only)
@@ -716,27 +560,15 @@ def approve_member_invitation(db: Database, account_name: str, email: str) -> Me
         account_name: The account's name as the dashboard shows it.
         email: The invited person's email address.
     """
-    found = db.find(accounts, name=account_name.strip())
-    if not found:
-        raise NotFound(f"No account named '{account_name}'")
-    account = found[0]
-    mine = membership(db, account["id"])
-    if mine is None or SUPER not in mine["roles"]:
-        raise PermissionDenied(f"Only the Super Administrator of '{account['name']}' can approve invitations.")
-    person = db.find(users, email=email.strip().lower())
-    rows = db.find(account_members, account_id=account["id"], user_id=person[0]["id"]) if person else []
-    if not rows:
-        raise NotFound(f"No invitation for {email} on '{account['name']}'")
-    if rows[0]["status"] == "accepted":
-        raise Conflict(f"{email} is already an accepted member of '{account['name']}'.")
-    return _member_object(db, db.update(account_members, rows[0]["id"], status="accepted"))
+    invitation = pending_invitation(db, account_name, email)
+    return member_object(db, db.update(account_members, invitation["id"], status="accepted"))
 
 
 @tool(user_only=True)
 def update_registrar(
     db: Database,
     domain: str,
-    name_servers: list[str] | None = None,
+    name_servers: NameServers | None = None,
     txt_name: str | None = None,
     txt_content: str | None = None,
     ds_record: str | None = None,
@@ -753,26 +585,8 @@ def update_registrar(
         ds_record: A DS record to publish, as Cloudflare shows it.
         remove_ds_records: true to remove every published DS record.
     """
-    rows = db.find(registrar_domains, domain=domain.strip().lower().rstrip("."))
-    if not rows:
+    row = registrar_record(db, domain.strip().lower().rstrip("."))
+    if row is None:
         raise NotFound(f"{domain} is not registered in your registrar account")
-    row = rows[0]
-    changes: dict[str, Any] = {}
-    if name_servers is not None:
-        clean = [n.strip().lower().rstrip(".") for n in name_servers]
-        if not 2 <= len(clean) <= 4:
-            raise InvalidRequest("Give 2 to 4 nameservers.")
-        changes["name_servers"] = clean
-    if (txt_name is None) != (txt_content is None):
-        raise InvalidRequest("Give both txt_name and txt_content.")
-    if txt_name is not None and txt_content is not None:
-        changes["txt_records"] = row["txt_records"] + [
-            {"name": txt_name.strip().lower().rstrip("."), "content": txt_content.strip()}
-        ]
-    if remove_ds_records:
-        changes["ds_records"] = []
-    if ds_record is not None:
-        changes["ds_records"] = changes.get("ds_records", row["ds_records"]) + [" ".join(ds_record.split())]
-    if not changes:
-        raise InvalidRequest("Nothing to change.")
+    changes = registrar_changes(row, name_servers, txt_name, txt_content, ds_record, remove_ds_records)
     return RegistrarDomain(**db.update(registrar_domains, row["domain"], **changes))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Conflict, Database, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
 from .schema import accounts, policies, policy_members, report_actions, reports, session, transactions
 
@@ -14,10 +14,8 @@ EDITABLE = "OPEN"
 
 def me(db: Database) -> dict[str, Any]:
     """The signed-in account."""
-    email = db.get(session, 1, "Session")["email"]
-    if email is None:
-        raise PermissionDenied("Nobody is signed in. Sign in to Expensify with your magic code first.")
-    return db.get(accounts, email, "Account")
+    signed_in = db.current_session(session, "Nobody is signed in. Sign in to Expensify with your magic code first.")
+    return db.get(accounts, signed_in["email"], "Account")
 
 
 def membership(db: Database, policy_id: str, email: str) -> dict[str, Any] | None:
@@ -95,3 +93,48 @@ def editable_expense(db: Database, transaction_id: str, email: str) -> dict[str,
                 "it can't be changed unless the report is rejected back to Open."
             )
     return tx
+
+
+def approver_email(db: Database, policy_id: str, email: str, field: str, subject: str) -> str:
+    """An approver for `subject`'s reports: a member of the workspace other than the subject."""
+    value = email.strip().lower()
+    if value == subject:
+        raise InvalidRequest(f"{field}: {subject} can't approve their own reports.")
+    if membership(db, policy_id, value) is None:
+        raise InvalidRequest(f"{field}: {value} isn't a member of this workspace.")
+    return value
+
+
+def check_approver(db: Database, report: dict[str, Any], email: str) -> None:
+    """Only the approver a Processing report waits on may approve it, and never its submitter."""
+    if report["status"] != "PROCESSING":
+        raise Conflict(f"'{report['title']}' is {report['status']}; only Processing reports can be approved.")
+    if report["owner_email"] == email:
+        raise PermissionDenied("You can't approve your own report.")
+    if report["manager_email"] != email:
+        raise PermissionDenied(f"'{report['title']}' is waiting on {report['manager_email']}'s approval, not yours.")
+
+
+def check_rejecter(db: Database, report: dict[str, Any], email: str) -> None:
+    """The current approver or an admin rejects a Processing report; only admins unapprove an Approved one."""
+    admin = is_admin(db, report["policy_id"], email)
+    title, status = report["title"], report["status"]
+    if status not in ("PROCESSING", "APPROVED"):
+        raise Conflict(f"'{title}' is {status}; only Processing or Approved reports can be rejected.")
+    if status == "PROCESSING" and email != report["manager_email"] and not admin:
+        raise PermissionDenied(f"Only {report['manager_email']} or a workspace admin can reject '{title}'.")
+    if status == "APPROVED" and not admin:
+        raise PermissionDenied("Only workspace admins can unapprove an Approved report.")
+
+
+def not_reimbursable(db: Database, report: Any, email: str) -> str | None:
+    """Why `email` can't mark this report (a ReportObject, or None when not found) as reimbursed."""
+    if report is None:
+        return "Report not found."
+    if not is_admin(db, report.policy_id, email):
+        return "Only workspace admins can mark reports as reimbursed."
+    if report.status != "APPROVED":
+        return f"Report is {report.status}; only Approved reports can be marked as reimbursed."
+    if report.reimbursable_total == 0:
+        return "Nothing to reimburse: the report has no reimbursable expenses."
+    return None

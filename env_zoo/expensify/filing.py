@@ -3,16 +3,20 @@ kind of expense shares, duplicate detection and the insert itself."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
+from envfactory_gym.database import given
 
 from .access import member_policy, own_open_report
-from .rules import category_row, convert, duplicates, money
-from .schema import report_actions, transactions
+from .rules import category_row, check_currency, convert, duplicates, locked_fields, money, past_date
+from .schema import receipts, report_actions, reports, transactions
 
 TRANSACTION_PREFIX, TRANSACTION_WIDTH = "59", 14  # 16-digit numeric transactionIDs
 ACTION_PREFIX, ACTION_WIDTH = "88", 8
+RECEIPT_PREFIX, RECEIPT_WIDTH = "7", 8
+RECEIPT_MATCH_DAYS = 3  # SmartScan merges a receipt into an expense this close in date
 
 
 def workspace_and_report(
@@ -119,3 +123,75 @@ def require_owner(report: dict[str, Any], email: str, verb: str) -> None:
     """Only the submitter may `verb` their report."""
     if report["owner_email"] != email:
         raise PermissionDenied(f"Only {report['owner_email']} can {verb} '{report['title']}'.")
+
+
+def store_receipt(db: Database, merchant: str, amount: int, currency: str, day: date) -> str:
+    """A scanned receipt image and what SmartScan read from it; its receiptID."""
+    receipt_id = db.new_id(receipts, RECEIPT_PREFIX, RECEIPT_WIDTH)
+    db.insert(
+        receipts,
+        receipt_id=receipt_id,
+        filename=f"w_{receipt_id}.jpg",
+        url=f"https://www.expensify.com/receipts/w_{receipt_id}.jpg",
+        smartscan_merchant=merchant.strip(),
+        smartscan_amount=amount,
+        smartscan_currency=currency,
+        smartscan_created=day.isoformat(),
+        uploaded=db.now_iso(),
+    )
+    return receipt_id
+
+
+def receipt_match(db: Database, email: str, amount: int, currency: str, day: date) -> dict[str, Any] | None:
+    """The expense a scanned receipt belongs to: same amount and currency, no receipt yet, within 3 days, still
+    editable; the closest in date."""
+    candidates = [
+        t
+        for t in db.find(
+            transactions, transactions.c.receipt_id.is_(None), account_email=email, amount=amount, currency=currency
+        )
+        if t["type"] in ("cash", "card")
+        and abs((date.fromisoformat(t["created"]) - day).days) <= RECEIPT_MATCH_DAYS
+        and (t["report_id"] is None or db.get(reports, t["report_id"])["status"] == "OPEN")
+    ]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda t: (abs((date.fromisoformat(t["created"]) - day).days), t["transaction_id"]))
+
+
+def expense_changes(
+    db: Database,
+    policy: dict[str, Any],
+    tx: dict[str, Any],
+    asked: dict[str, Any],
+    comment: str | None,
+    billable: bool | None,
+    reimbursable: bool | None,
+) -> dict[str, Any]:
+    """An expense's edited fields, checked like a new expense's; card, distance and per diem fields that come
+    from the feed or a calculation stay."""
+    locked_fields(tx, asked)
+    changes: dict[str, Any] = given(billable=billable)
+    if asked["merchant"] is not None:
+        changes["merchant"] = asked["merchant"].strip()
+    if asked["amount"] is not None:
+        if asked["amount"] == 0:
+            raise InvalidRequest("amount can't be 0.")
+        changes["amount"] = asked["amount"]
+    if asked["currency"] is not None:
+        changes["currency"] = check_currency(asked["currency"])
+    if asked["created"] is not None:
+        changes["created"] = past_date(db, asked["created"], "created")
+    if asked["category"] is not None:
+        changes["category"] = check_category(db, policy, asked["category"])
+    if asked["tag"] is not None:
+        changes["tag"] = check_tag(policy, asked["tag"]) if asked["tag"].strip() else None
+    if comment is not None:
+        changes["comment"] = comment.strip()
+    if reimbursable is not None:
+        if reimbursable and tx["type"] == "card":
+            raise InvalidRequest("Company card expenses are paid by the company and can't be reimbursable.")
+        changes["reimbursable"] = reimbursable
+    if not changes:
+        raise InvalidRequest("Nothing to update.")
+    return changes

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database
+from envfactory_gym import Database, Page, paginate
 
 from .rules import violations
 from .schema import (
@@ -291,4 +291,12 @@ def report_details(db: Database, report: dict[str, Any]) -> ReportDetails:
         **report_object(db, report).model_dump(),
         expenses=[expense_object(db, t) for t in report_expenses(db, report["report_id"])],
         history=[ReportActionObject(**{k: a[k] for k in ReportActionObject.model_fields}) for a in history],
+    )
+
+
+def page_of(rows: list[dict[str, Any]], limit: int, cursor: str | None, convert_row: Any) -> Page[Any]:
+    """Paginate stored rows, building output objects for the returned page only."""
+    page = paginate(rows, limit, cursor)
+    return Page[Any](
+        results=[convert_row(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
     )

@@ -7,9 +7,10 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from envfactory_gym import Database, InvalidRequest
+from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym.values import format_money, parse_date
 
-from .schema import categories, policies, policy_members, reports, transactions
+from .schema import categories, per_diem_rates, policies, policy_members, reports, transactions
 
 #: Value of one unit of each supported currency in US dollars (the rates of the seed's period).
 USD_PER_UNIT = {
@@ -36,11 +37,12 @@ BLOCKING = (
     "maxAge",
 )
 RECEIPT_TYPES = ("cash", "card")  # distance and per diem expenses never need a receipt
+MAX_PER_DIEM_DAYS = 30
 
 
 def money(cents: int, currency: str) -> str:
     """Cents as the app shows them, e.g. 12345, "USD" -> "USD 123.45"."""
-    return f"{currency} {cents / 100:,.2f}"
+    return format_money(cents, currency)
 
 
 def check_currency(currency: str) -> str:
@@ -59,17 +61,9 @@ def convert(amount: int, currency: str, to: str) -> int:
     return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def parse_date(value: str, field: str) -> date:
-    """A YYYY-MM-DD date argument."""
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise InvalidRequest(f"{field} must be a date like 2025-06-12.") from None
-
-
 def past_date(db: Database, value: str, field: str) -> str:
     """A YYYY-MM-DD date that is not in the future."""
-    day = parse_date(value, field)
+    day = parse_date(value, field, example="2025-06-12")
     if day > db.now().date():
         raise InvalidRequest(f"{field} {value} is in the future.")
     return day.isoformat()
@@ -167,3 +161,71 @@ def next_approver(db: Database, policy: dict[str, Any], approver: str, total: in
     if member["approval_limit"] is not None and total > member["approval_limit"]:
         return member["over_limit_approver"]
     return None
+
+
+def per_diem_claim(
+    db: Database, policy: dict[str, Any], email: str, destination: str, start_date: str, end_date: str
+) -> dict[str, Any]:
+    """A per diem trip at the workspace's rates for the destination: over, at most 30 days, not overlapping a
+    per diem already claimed; its amount, currency and details."""
+    if not policy["per_diem_enabled"]:
+        raise InvalidRequest(f"Per diem isn't enabled on '{policy['name']}'.")
+    wanted = destination.strip().casefold()
+    rates = {
+        r["subrate"]: r
+        for r in db.find(per_diem_rates, policy_id=policy["policy_id"])
+        if r["destination"].casefold() == wanted
+    }
+    if not rates:
+        raise InvalidRequest(f"'{destination}' isn't a per diem destination of '{policy['name']}'.")
+    start = parse_date(start_date, "start_date", example="2025-06-12")
+    end = parse_date(past_date(db, end_date, "end_date"), "end_date", example="2025-06-12")
+    if end < start:
+        raise InvalidRequest("end_date is before start_date.")
+    if (end - start).days + 1 > MAX_PER_DIEM_DAYS:
+        raise InvalidRequest(f"A per diem claim covers at most {MAX_PER_DIEM_DAYS} days.")
+    for other in db.find(transactions, account_email=email, type="per_diem"):
+        trip = other["per_diem"]
+        if start.isoformat() <= trip["end_date"] and end.isoformat() >= trip["start_date"]:
+            raise Conflict(
+                f"You already claimed per diem for {trip['destination']} from {trip['start_date']} to "
+                f"{trip['end_date']} (expense {other['transaction_id']})."
+            )
+    subrates = per_diem_subrates(rates, start, end)
+    first = next(iter(rates.values()))
+    return {
+        "merchant": f"Per Diem: {first['destination']}",
+        "amount": sum(s["quantity"] * s["rate"] for s in subrates),
+        "currency": first["currency"],
+        "created": start.isoformat(),
+        "per_diem": {
+            "destination": first["destination"],
+            "start_date": start.isoformat(),
+            "end_date": end.isoformat(),
+            "subrates": subrates,
+        },
+    }
+
+
+def submission_problems(expenses: list[Any]) -> list[str]:
+    """The expenses (ExpenseObjects) whose violations block submitting their report, as the app lists them."""
+    problems = []
+    for e in expenses:
+        blocking = [v for v in e.violations if v in BLOCKING]
+        if blocking:
+            problems.append(f"{e.merchant} {money(e.amount, e.currency)} on {e.created} ({', '.join(blocking)})")
+    return problems
+
+
+def locked_fields(tx: dict[str, Any], asked: dict[str, Any]) -> None:
+    """Card expenses keep the card feed's merchant, amount, currency and date; distance and per diem amounts are
+    calculated."""
+    locked = {
+        "card": ("merchant", "amount", "currency", "created"),
+        "distance": ("merchant", "amount", "currency"),
+        "per_diem": ("merchant", "amount", "currency", "created"),
+    }.get(tx["type"], ())
+    for field in locked:
+        if asked[field] is not None:
+            source = "the card feed" if tx["type"] == "card" else "the calculated " + tx["type"].replace("_", " ")
+            raise InvalidRequest(f"The {field} of this expense comes from {source} and can't be edited.")

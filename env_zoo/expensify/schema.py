@@ -19,8 +19,8 @@ accounts = Table(
 session = Table(
     "session",
     metadata,
-    Column("id", Integer, primary_key=True),  # always 1: the device the assistant works on
-    Column("email", String, ForeignKey("accounts.email")),  # None until someone signs in
+    Column("key", String, primary_key=True),  # "current": who signed in on the device the assistant works on
+    Column("email", String, ForeignKey("accounts.email"), nullable=False),
     Column("signed_in_at", String, info={"volatile": True}),
 )
 

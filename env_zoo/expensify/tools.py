@@ -3,32 +3,26 @@ distance, per diem, company card) with SmartScanned receipts, and expense report
 
 from __future__ import annotations
 
-import re
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from sqlalchemy import func, or_, select
+from pydantic import Field
+from sqlalchemy import func
 
-from envfactory_gym import (
-    Conflict,
-    Database,
-    InvalidRequest,
-    NotFound,
-    Page,
-    PermissionDenied,
-    Unordered,
-    paginate,
-    tool,
-)
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, Unordered, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import CurrencyCode, ErrorText, IsoDate, PageSize
 
 from .access import (
     admin_policy,
     can_view,
+    check_approver,
+    check_rejecter,
     editable_expense,
-    is_admin,
     me,
     member_policy,
     membership,
+    not_reimbursable,
     own_open_report,
     visible_report,
 )
@@ -36,10 +30,13 @@ from .filing import (
     check_category,
     check_duplicate,
     check_tag,
+    expense_changes,
     insert_expense,
     log,
     move_to,
+    receipt_match,
     require_owner,
+    store_receipt,
     workspace_and_report,
 )
 from .objects import (
@@ -55,76 +52,53 @@ from .objects import (
     account_object,
     expense_object,
     member_object,
+    page_of,
     policy_object,
     report_details,
     report_expenses,
     report_object,
 )
-from .rules import BLOCKING, check_currency, convert, money, next_approver, parse_date, past_date, per_diem_subrates
-from .schema import (
-    accounts,
-    categories,
-    per_diem_rates,
-    policy_members,
-    receipts,
-    reports,
-    session,
-    transactions,
+from .rules import (
+    USD_PER_UNIT,
+    check_currency,
+    convert,
+    money,
+    next_approver,
+    past_date,
+    per_diem_claim,
+    submission_problems,
 )
+from .schema import accounts, policy_members, receipts, reports, session, transactions
+from .workspace import add_member, member_changes, removable_member, remove_member, set_category
 
 Role = Literal["admin", "auditor", "user"]
 ReportStatus = Literal["OPEN", "PROCESSING", "APPROVED", "REIMBURSED", "CLOSED"]
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
 REPORT_PREFIX, REPORT_WIDTH = "9", 7  # 8-digit numeric reportIDs
-RECEIPT_PREFIX, RECEIPT_WIDTH = "7", 8
-RECEIPT_MATCH_DAYS = 3  # SmartScan merges a receipt into an expense this close in date
-MAX_PER_DIEM_DAYS = 30
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _page(rows: list[dict[str, Any]], limit: int, cursor: str | None, convert_row: Any) -> Page[Any]:
-    """Paginate stored rows, building output objects for the returned page only."""
-    page = paginate(rows, limit, cursor)
-    return Page[Any](
-        results=[convert_row(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
-    )
-
-
-def _text(value: str, field: str, limit: int) -> str:
-    """Stripped, non-empty text of at most `limit` characters."""
-    text = value.strip()
-    if not 1 <= len(text) <= limit:
-        raise InvalidRequest(f"{field} must be 1 to {limit} characters.")
-    return text
-
-
-def _billable(policy: dict[str, Any], billable: bool | None) -> bool:
-    return policy["default_billable"] if billable is None else billable
-
-
-def _not_reimbursable(db: Database, report: ReportObject | None, email: str) -> str | None:
-    """Why `email` can't mark this report as reimbursed (None when they can)."""
-    if report is None:
-        return "Report not found."
-    if not is_admin(db, report.policy_id, email):
-        return "Only workspace admins can mark reports as reimbursed."
-    if report.status != "APPROVED":
-        return f"Report is {report.status}; only Approved reports can be marked as reimbursed."
-    if report.reimbursable_total == 0:
-        return "Nothing to reimburse: the report has no reimbursable expenses."
-    return None
-
-
-def _approver(db: Database, policy_id: str, email: str, field: str, subject: str) -> str:
-    """An approver email for `subject`: a member of the workspace other than the subject."""
-    value = email.strip().lower()
-    if value == subject:
-        raise InvalidRequest(f"{field}: {subject} can't approve their own reports.")
-    if membership(db, policy_id, value) is None:
-        raise InvalidRequest(f"{field}: {value} isn't a member of this workspace.")
-    return value
+Day = Annotated[IsoDate, ErrorText("must be a date like 2025-06-12")]
+Currency = Annotated[CurrencyCode, ErrorText(f"Unsupported currency. Use one of {', '.join(USD_PER_UNIT)}.")]
+Email = Annotated[
+    str, Field(pattern=r"^\s*[^@\s]+@[^@\s]+\.[A-Za-z]{2,}\s*$"), ErrorText("That isn't a valid email address.")
+]
+Title = Annotated[
+    str, Field(min_length=1, max_length=100, pattern=r"\S"), ErrorText("title must be 1 to 100 characters.")
+]
+Merchant = Annotated[
+    str, Field(min_length=1, max_length=255, pattern=r"\S"), ErrorText("merchant must be 1 to 255 characters.")
+]
+Comment = Annotated[
+    str, Field(min_length=1, max_length=500, pattern=r"\S"), ErrorText("comment must be 1 to 500 characters.")
+]
+Reason = Annotated[
+    str, Field(min_length=1, max_length=500, pattern=r"\S"), ErrorText("reason must be 1 to 500 characters.")
+]
+CategoryName = Annotated[
+    str, Field(min_length=1, max_length=60, pattern=r"\S"), ErrorText("name must be 1 to 60 characters.")
+]
+ApprovalLimit = Annotated[int, Field(ge=0), ErrorText("approval_limit can't be negative.")]
+CategoryLimit = Annotated[int, Field(ge=0), ErrorText("max_expense_amount can't be negative.")]
+Distance = Annotated[float, Field(gt=0, le=10_000), ErrorText("distance must be more than 0 and at most 10,000.")]
+TransactionIds = Annotated[list[str], Field(min_length=1), Unordered, ErrorText("Give at least one transaction_id.")]
+ReportIds = Annotated[list[str], Field(min_length=1), ErrorText("Give at least one report_id.")]
 
 
 # ---------------------------------------------------------------- account and workspaces
@@ -167,11 +141,11 @@ def list_policy_members(db: Database, policy_id: str) -> list[MemberObject]:
 def set_policy_member(
     db: Database,
     policy_id: str,
-    email: str,
+    email: Email,
     role: Role | None = None,
     submits_to: str | None = None,
     approves_to: str | None = None,
-    approval_limit: int | None = None,
+    approval_limit: ApprovalLimit | None = None,
     over_limit_approver: str | None = None,
     employee_id: str | None = None,
     first_name: str | None = None,
@@ -196,64 +170,21 @@ def set_policy_member(
     """
     policy = admin_policy(db, policy_id, me(db)["email"])
     address = email.strip().lower()
-    if not EMAIL.match(address):
-        raise InvalidRequest(f"'{email}' isn't a valid email address.")
     existing = membership(db, policy_id, address)
-    changes: dict[str, Any] = {}
-    if role is not None:
-        if address == policy["owner_email"] and role != "admin":
-            raise Conflict("The workspace owner must stay an admin.")
-        changes["role"] = role
-    if submits_to is not None:
-        changes["submits_to"] = _approver(db, policy_id, submits_to, "submits_to", address)
-    for field, value in (("approves_to", approves_to), ("over_limit_approver", over_limit_approver)):
-        if value is not None:
-            changes[field] = _approver(db, policy_id, value, field, address) if value.strip() else None
-    if approval_limit is not None:
-        if approval_limit < 0:
-            raise InvalidRequest("approval_limit can't be negative.")
-        changes["approval_limit"] = approval_limit or None
-    if employee_id is not None:
-        changes["employee_id"] = employee_id.strip() or None
-    limit = changes.get("approval_limit", existing and existing["approval_limit"])
-    over = changes.get("over_limit_approver", existing and existing["over_limit_approver"])
-    if limit and not over:
-        raise InvalidRequest("An approval limit needs an over_limit_approver.")
-    if existing is not None:
-        if not changes:
-            raise InvalidRequest("Nothing to update: give a role, approver, limit or employee_id.")
-        return member_object(db, db.update(policy_members, existing["id"], **changes))
-    account = db.find(accounts, email=address)
-    if not account:
-        if not (first_name and first_name.strip() and last_name and last_name.strip()):
-            raise InvalidRequest(f"{address} has no Expensify account yet; give first_name and last_name.")
-        next_id = db.conn.execute(select(func.max(accounts.c.account_id))).scalar_one() + 1
-        db.insert(
-            accounts,
-            email=address,
-            account_id=next_id,
-            first_name=first_name.strip(),
-            last_name=last_name.strip(),
-            default_policy_id=policy_id,
-        )
-    elif account[0]["default_policy_id"] is None:
-        db.update(accounts, address, default_policy_id=policy_id)
-    row = db.insert(
-        policy_members,
-        **{
-            "policy_id": policy_id,
-            "email": address,
-            "role": "user",
-            "employee_id": None,
-            "submits_to": policy["owner_email"] if address != policy["owner_email"] else None,
-            "approves_to": None,
-            "approval_limit": None,
-            "over_limit_approver": None,
-            "joined": db.now_iso(),
-            **changes,
-        },
+    asked = dict(
+        role=role,
+        submits_to=submits_to,
+        approves_to=approves_to,
+        approval_limit=approval_limit,
+        over_limit_approver=over_limit_approver,
+        employee_id=employee_id,
     )
-    return member_object(db, row)
+    changes = member_changes(db, policy, address, existing, asked)
+    if existing is None:
+        return member_object(db, add_member(db, policy, address, changes, first_name, last_name))
+    if not changes:
+        raise InvalidRequest("Nothing to update: give a role, approver, limit or employee_id.")
+    return member_object(db, db.update(policy_members, existing["id"], **changes))
 
 
 @tool()
@@ -266,34 +197,9 @@ def remove_policy_member(db: Database, policy_id: str, email: str) -> MemberObje
         email: The member's email.
     """
     policy = admin_policy(db, policy_id, me(db)["email"])
-    address = email.strip().lower()
-    member = membership(db, policy_id, address)
-    if member is None:
-        raise NotFound(f"{address} isn't a member of '{policy['name']}'")
-    if address == policy["owner_email"]:
-        raise Conflict("The workspace owner can't be removed.")
-    routed = db.find(
-        policy_members,
-        or_(
-            policy_members.c.submits_to == address,
-            policy_members.c.approves_to == address,
-            policy_members.c.over_limit_approver == address,
-        ),
-        policy_id=policy_id,
-        order_by=[policy_members.c.email],
-    )
-    if routed:
-        names = ", ".join(m["email"] for m in routed)
-        raise Conflict(f"{names} still route reports to {address}; change their approver first.")
-    waiting = db.find(reports, policy_id=policy_id, status="PROCESSING", manager_email=address)
-    if waiting:
-        raise Conflict(f"{len(waiting)} report(s) are waiting on {address}'s approval; approve or reject them first.")
+    member = removable_member(db, policy, email.strip().lower())
     removed = member_object(db, member)
-    db.delete(policy_members, member["id"])
-    account = db.get(accounts, address, "Account")
-    if account["default_policy_id"] == policy_id:
-        others = db.find(policy_members, email=address, order_by=[policy_members.c.policy_id])
-        db.update(accounts, address, default_policy_id=others[0]["policy_id"] if others else None)
+    remove_member(db, policy_id, member)
     return removed
 
 
@@ -301,10 +207,10 @@ def remove_policy_member(db: Database, policy_id: str, email: str) -> MemberObje
 def set_policy_category(
     db: Database,
     policy_id: str,
-    name: str,
+    name: CategoryName,
     enabled: bool | None = None,
     gl_code: str | None = None,
-    max_expense_amount: int | None = None,
+    max_expense_amount: CategoryLimit | None = None,
     comment_required: bool | None = None,
 ) -> CategoryObject:
     """Add a category to a workspace or change one (admins only): enable or disable it, its GL code, its
@@ -319,31 +225,10 @@ def set_policy_category(
         comment_required: Whether expenses in this category need a comment.
     """
     policy = admin_policy(db, policy_id, me(db)["email"])
-    label = _text(name, "name", 60)
-    if max_expense_amount is not None and max_expense_amount < 0:
-        raise InvalidRequest("max_expense_amount can't be negative.")
-    changes: dict[str, Any] = {
-        k: v
-        for k, v in (("enabled", enabled), ("gl_code", gl_code), ("comment_required", comment_required))
-        if v is not None
-    }
+    changes = given(enabled=enabled, gl_code=gl_code, comment_required=comment_required)
     if max_expense_amount is not None:
         changes["max_expense_amount"] = max_expense_amount or None
-    found = db.find(categories, policy_id=policy_id, name=label)
-    if not found:
-        row = db.insert(
-            categories,
-            policy_id=policy_id,
-            name=label,
-            **{"enabled": True, "gl_code": None, "max_expense_amount": None, "comment_required": False, **changes},
-        )
-        return CategoryObject(**row)
-    if not changes:
-        raise InvalidRequest("Nothing to update: give enabled, gl_code, max_expense_amount or comment_required.")
-    last = len(db.find(categories, policy_id=policy_id, enabled=True)) == 1
-    if changes.get("enabled") is False and found[0]["enabled"] and last:
-        raise Conflict(f"'{label}' is the last enabled category on '{policy['name']}'; at least one must stay.")
-    return CategoryObject(**db.update(categories, found[0]["id"], **changes))
+    return CategoryObject(**set_category(db, policy, name.strip(), changes))
 
 
 # ---------------------------------------------------------------- expenses
@@ -352,13 +237,13 @@ def set_policy_category(
 @tool(read_only=True)
 def list_expenses(
     db: Database,
-    start_date: str | None = None,
-    end_date: str | None = None,
+    start_date: Day | None = None,
+    end_date: Day | None = None,
     merchant: str | None = None,
     category: str | None = None,
     report_id: str | None = None,
     unreported_only: bool = False,
-    limit: int = 50,
+    limit: PageSize = 50,
     cursor: str | None = None,
 ) -> Page[ExpenseObject]:
     """List your own expenses, newest first, with receipts and violations.
@@ -373,31 +258,32 @@ def list_expenses(
         limit: Expenses per page, 1 to 100.
         cursor: The next_cursor of the previous page.
     """
-    email = me(db)["email"]
-    conditions = [transactions.c.account_email == email]
+    conditions = []
     if start_date is not None:
-        conditions.append(transactions.c.created >= parse_date(start_date, "start_date").isoformat())
+        conditions.append(transactions.c.created >= start_date)
     if end_date is not None:
-        conditions.append(transactions.c.created <= parse_date(end_date, "end_date").isoformat())
+        conditions.append(transactions.c.created <= end_date)
     if merchant is not None:
         conditions.append(func.lower(transactions.c.merchant).contains(merchant.strip().lower()))
-    if category is not None:
-        conditions.append(transactions.c.category == category)
-    if report_id is not None:
-        conditions.append(transactions.c.report_id == report_id)
     if unreported_only:
         conditions.append(transactions.c.report_id.is_(None))
-    rows = db.find(transactions, *conditions, order_by=[transactions.c.created.desc()])
-    return _page(rows, limit, cursor, lambda r: expense_object(db, r))
+    rows = db.find(
+        transactions,
+        *conditions,
+        order_by=[transactions.c.created.desc()],
+        account_email=me(db)["email"],
+        **given(category=category, report_id=report_id),
+    )
+    return page_of(rows, limit, cursor, lambda r: expense_object(db, r))
 
 
 @tool()
 def create_expense(
     db: Database,
-    merchant: str,
+    merchant: Merchant,
     amount: int,
-    created: str,
-    currency: str | None = None,
+    created: Day,
+    currency: Currency | None = None,
     category: str | None = None,
     tag: str | None = None,
     comment: str = "",
@@ -433,14 +319,14 @@ def create_expense(
     values = {
         "account_email": account["email"],
         "type": "cash",
-        "merchant": _text(merchant, "merchant", 255),
+        "merchant": merchant.strip(),
         "amount": amount,
         "currency": check_currency(currency or policy["output_currency"]),
         "created": past_date(db, created, "created"),
         "category": check_category(db, policy, category),
         "tag": check_tag(policy, tag),
         "comment": comment.strip(),
-        "billable": _billable(policy, billable),
+        "billable": policy["default_billable"] if billable is None else billable,
         "reimbursable": reimbursable,
         "report_id": report and report["report_id"],
     }
@@ -452,9 +338,9 @@ def create_expense(
 @tool()
 def create_distance_expense(
     db: Database,
-    distance: float,
-    created: str,
-    comment: str,
+    distance: Distance,
+    created: Day,
+    comment: Comment,
     category: str = "Mileage",
     tag: str | None = None,
     billable: bool | None = None,
@@ -479,8 +365,6 @@ def create_distance_expense(
     rate, unit = policy["distance_rate"], policy["distance_unit"]
     if rate is None:
         raise InvalidRequest(f"Distance expenses aren't enabled on '{policy['name']}'.")
-    if not 0 < distance <= 10_000:
-        raise InvalidRequest("distance must be more than 0 and at most 10,000.")
     currency = policy["output_currency"]
     row = insert_expense(
         db,
@@ -493,8 +377,8 @@ def create_distance_expense(
         created=past_date(db, created, "created"),
         category=check_category(db, policy, category),
         tag=check_tag(policy, tag),
-        comment=_text(comment, "comment", 500),
-        billable=_billable(policy, billable),
+        comment=comment.strip(),
+        billable=policy["default_billable"] if billable is None else billable,
         reimbursable=True,
         report_id=report and report["report_id"],
         distance=distance,
@@ -508,8 +392,8 @@ def create_distance_expense(
 def create_per_diem_expense(
     db: Database,
     destination: str,
-    start_date: str,
-    end_date: str,
+    start_date: Day,
+    end_date: Day,
     comment: str = "",
     tag: str | None = None,
     policy_id: str | None = None,
@@ -530,52 +414,19 @@ def create_per_diem_expense(
     """
     account = me(db)
     policy, report = workspace_and_report(db, account, policy_id, report_id)
-    if not policy["per_diem_enabled"]:
-        raise InvalidRequest(f"Per diem isn't enabled on '{policy['name']}'.")
-    wanted = destination.strip().casefold()
-    rates = {
-        r["subrate"]: r
-        for r in db.find(per_diem_rates, policy_id=policy["policy_id"])
-        if r["destination"].casefold() == wanted
-    }
-    if not rates:
-        raise InvalidRequest(f"'{destination}' isn't a per diem destination of '{policy['name']}'.")
-    start = parse_date(start_date, "start_date")
-    end = parse_date(past_date(db, end_date, "end_date"), "end_date")
-    if end < start:
-        raise InvalidRequest("end_date is before start_date.")
-    if (end - start).days + 1 > MAX_PER_DIEM_DAYS:
-        raise InvalidRequest(f"A per diem claim covers at most {MAX_PER_DIEM_DAYS} days.")
-    for other in db.find(transactions, account_email=account["email"], type="per_diem"):
-        trip = other["per_diem"]
-        if start.isoformat() <= trip["end_date"] and end.isoformat() >= trip["start_date"]:
-            raise Conflict(
-                f"You already claimed per diem for {trip['destination']} from {trip['start_date']} to "
-                f"{trip['end_date']} (expense {other['transaction_id']})."
-            )
-    subrates = per_diem_subrates(rates, start, end)
-    place = next(iter(rates.values()))["destination"]
+    claim = per_diem_claim(db, policy, account["email"], destination, start_date, end_date)
     row = insert_expense(
         db,
         policy,
         account_email=account["email"],
         type="per_diem",
-        merchant=f"Per Diem: {place}",
-        amount=sum(s["quantity"] * s["rate"] for s in subrates),
-        currency=next(iter(rates.values()))["currency"],
-        created=start.isoformat(),
         category=check_category(db, policy, "Per Diem"),
         tag=check_tag(policy, tag),
         comment=comment.strip(),
-        billable=_billable(policy, None),
+        billable=policy["default_billable"],
         reimbursable=True,
         report_id=report and report["report_id"],
-        per_diem={
-            "destination": place,
-            "start_date": start.isoformat(),
-            "end_date": end.isoformat(),
-            "subrates": subrates,
-        },
+        **claim,
     )
     return expense_object(db, row)
 
@@ -584,10 +435,10 @@ def create_per_diem_expense(
 def update_expense(
     db: Database,
     transaction_id: str,
-    merchant: str | None = None,
+    merchant: Merchant | None = None,
     amount: int | None = None,
-    currency: str | None = None,
-    created: str | None = None,
+    currency: Currency | None = None,
+    created: Day | None = None,
     category: str | None = None,
     tag: str | None = None,
     comment: str | None = None,
@@ -613,41 +464,8 @@ def update_expense(
     account = me(db)
     tx = editable_expense(db, transaction_id, account["email"])
     policy = member_policy(db, tx["policy_id"], account["email"])
-    changes: dict[str, Any] = {}
-    locked = {
-        "card": ("merchant", "amount", "currency", "created"),
-        "distance": ("merchant", "amount", "currency"),
-        "per_diem": ("merchant", "amount", "currency", "created"),
-    }.get(tx["type"], ())
-    asked = {"merchant": merchant, "amount": amount, "currency": currency, "created": created}
-    for field in locked:
-        if asked[field] is not None:
-            source = "the card feed" if tx["type"] == "card" else "the calculated " + tx["type"].replace("_", " ")
-            raise InvalidRequest(f"The {field} of this expense comes from {source} and can't be edited.")
-    if merchant is not None:
-        changes["merchant"] = _text(merchant, "merchant", 255)
-    if amount is not None:
-        if amount == 0:
-            raise InvalidRequest("amount can't be 0.")
-        changes["amount"] = amount
-    if currency is not None:
-        changes["currency"] = check_currency(currency)
-    if created is not None:
-        changes["created"] = past_date(db, created, "created")
-    if category is not None:
-        changes["category"] = check_category(db, policy, category)
-    if tag is not None:
-        changes["tag"] = check_tag(policy, tag) if tag.strip() else None
-    if comment is not None:
-        changes["comment"] = comment.strip()
-    if billable is not None:
-        changes["billable"] = billable
-    if reimbursable is not None:
-        if reimbursable and tx["type"] == "card":
-            raise InvalidRequest("Company card expenses are paid by the company and can't be reimbursable.")
-        changes["reimbursable"] = reimbursable
-    if not changes:
-        raise InvalidRequest("Nothing to update.")
+    asked = dict(merchant=merchant, amount=amount, currency=currency, created=created, category=category, tag=tag)
+    changes = expense_changes(db, policy, tx, asked, comment, billable, reimbursable)
     merged = {**tx, **changes}
     changes["converted_amount"] = convert(merged["amount"], merged["currency"], policy["output_currency"])
     return expense_object(db, db.update(transactions, transaction_id, **changes))
@@ -684,7 +502,7 @@ def list_reports(
     policy_id: str | None = None,
     owner_email: str | None = None,
     awaiting_my_approval: bool = False,
-    limit: int = 50,
+    limit: PageSize = 50,
     cursor: str | None = None,
 ) -> Page[ReportObject]:
     """List the expense reports you can see, newest first: your own, those you approve, and (for workspace
@@ -699,17 +517,12 @@ def list_reports(
         cursor: The next_cursor of the previous page.
     """
     email = me(db)["email"]
-    equals: dict[str, Any] = {}
-    if status is not None:
-        equals["status"] = status
-    if policy_id is not None:
-        equals["policy_id"] = policy_id
-    if owner_email is not None:
-        equals["owner_email"] = owner_email.strip().lower()
+    owner = owner_email.strip().lower() if owner_email is not None else None
+    equals = given(status=status, policy_id=policy_id, owner_email=owner)
     if awaiting_my_approval:
         equals.update(status="PROCESSING", manager_email=email)
     rows = [r for r in db.find(reports, order_by=[reports.c.created.desc()], **equals) if can_view(db, r, email)]
-    return _page(rows, limit, cursor, lambda r: report_object(db, r))
+    return page_of(rows, limit, cursor, lambda r: report_object(db, r))
 
 
 @tool(read_only=True)
@@ -725,7 +538,7 @@ def get_report(db: Database, report_id: str) -> ReportDetails:
 
 @tool()
 def create_report(
-    db: Database, title: str, transaction_ids: list[str] | None = None, policy_id: str | None = None
+    db: Database, title: Title, transaction_ids: list[str] | None = None, policy_id: str | None = None
 ) -> ReportDetails:
     """Create an Open expense report in a workspace, optionally with some of your unreported expenses on it.
 
@@ -745,7 +558,7 @@ def create_report(
         policy_id=policy_id,
         owner_email=account["email"],
         manager_email=None,
-        title=_text(title, "title", 100),
+        title=title.strip(),
         status="OPEN",
         currency=policy["output_currency"],
         created=db.now_iso(),
@@ -763,9 +576,7 @@ def create_report(
 
 
 @tool()
-def move_expenses(
-    db: Database, transaction_ids: Annotated[list[str], Unordered], report_id: str | None = None
-) -> list[ExpenseObject]:
+def move_expenses(db: Database, transaction_ids: TransactionIds, report_id: str | None = None) -> list[ExpenseObject]:
     """Move your expenses onto one of your Open reports, or take them off their report (unreported) when
     report_id is not given. Only unreported expenses and those on Open reports can move.
 
@@ -774,8 +585,6 @@ def move_expenses(
         report_id: The Open report to move them to; omit to take them off their report.
     """
     email = me(db)["email"]
-    if not transaction_ids:
-        raise InvalidRequest("Give at least one transaction_id.")
     target = own_open_report(db, report_id, email) if report_id is not None else None
     moved = [move_to(db, editable_expense(db, t, email), target) for t in dict.fromkeys(transaction_ids)]
     return [expense_object(db, t) for t in moved]
@@ -798,11 +607,7 @@ def submit_report(db: Database, report_id: str) -> ReportDetails:
     expenses = [expense_object(db, t) for t in report_expenses(db, report_id)]
     if not expenses:
         raise InvalidRequest("Add at least one expense before submitting.")
-    problems = []
-    for e in expenses:
-        blocking = [v for v in e.violations if v in BLOCKING]
-        if blocking:
-            problems.append(f"{e.merchant} {money(e.amount, e.currency)} on {e.created} ({', '.join(blocking)})")
+    problems = submission_problems(expenses)
     if problems:
         raise Conflict("Fix these expenses before submitting: " + "; ".join(problems) + ".")
     policy = member_policy(db, report["policy_id"], email)
@@ -831,12 +636,7 @@ def approve_report(db: Database, report_id: str, comment: str = "") -> ReportDet
     """
     email = me(db)["email"]
     report = visible_report(db, report_id, email)
-    if report["status"] != "PROCESSING":
-        raise Conflict(f"'{report['title']}' is {report['status']}; only Processing reports can be approved.")
-    if report["owner_email"] == email:
-        raise PermissionDenied("You can't approve your own report.")
-    if report["manager_email"] != email:
-        raise PermissionDenied(f"'{report['title']}' is waiting on {report['manager_email']}'s approval, not yours.")
+    check_approver(db, report, email)
     policy = member_policy(db, report["policy_id"], email)
     following = next_approver(db, policy, email, report_object(db, report).total)
     if following is not None and following != report["owner_email"]:  # a submitter never approves their own
@@ -853,7 +653,7 @@ def approve_report(db: Database, report_id: str, comment: str = "") -> ReportDet
 
 
 @tool()
-def reject_report(db: Database, report_id: str, reason: str) -> ReportDetails:
+def reject_report(db: Database, report_id: str, reason: Reason) -> ReportDetails:
     """Reject a report back to its submitter as Open, with the reason. Its current approver or a workspace
     admin can reject a Processing report; only admins can unapprove an Approved one. Reimbursed and closed
     reports are final.
@@ -864,22 +664,14 @@ def reject_report(db: Database, report_id: str, reason: str) -> ReportDetails:
     """
     email = me(db)["email"]
     report = visible_report(db, report_id, email)
-    why = _text(reason, "reason", 500)
-    admin = is_admin(db, report["policy_id"], email)
-    title, status = report["title"], report["status"]
-    if status not in ("PROCESSING", "APPROVED"):
-        raise Conflict(f"'{title}' is {status}; only Processing or Approved reports can be rejected.")
-    if status == "PROCESSING" and email != report["manager_email"] and not admin:
-        raise PermissionDenied(f"Only {report['manager_email']} or a workspace admin can reject '{title}'.")
-    if status == "APPROVED" and not admin:
-        raise PermissionDenied("Only workspace admins can unapprove an Approved report.")
-    log(db, report_id, email, "REJECTED", why)
+    check_rejecter(db, report, email)
+    log(db, report_id, email, "REJECTED", reason.strip())
     updated = db.update(reports, report_id, status="OPEN", manager_email=None, submitted=None, approved=None)
     return report_details(db, updated)
 
 
 @tool()
-def mark_reports_reimbursed(db: Database, report_ids: list[str]) -> ReimbursementResult:
+def mark_reports_reimbursed(db: Database, report_ids: ReportIds) -> ReimbursementResult:
     """Mark Approved reports as reimbursed once they have been paid outside Expensify (workspace admins only).
     Reports that can't be marked are skipped with the reason; if none can, nothing changes.
 
@@ -887,14 +679,12 @@ def mark_reports_reimbursed(db: Database, report_ids: list[str]) -> Reimbursemen
         report_ids: The reportIDs to mark.
     """
     email = me(db)["email"]
-    if not report_ids:
-        raise InvalidRequest("Give at least one report_id.")
     done: list[str] = []
     skipped: list[SkippedReport] = []
     for report_id in dict.fromkeys(report_ids):
         found = db.find(reports, report_id=report_id)
         report = report_object(db, found[0]) if found and can_view(db, found[0], email) else None
-        reason = _not_reimbursable(db, report, email)
+        reason = not_reimbursable(db, report, email)
         if report is None or reason is not None:
             skipped.append(SkippedReport(report_id=report_id, reason=reason or "Report not found."))
             continue
@@ -919,13 +709,13 @@ def sign_in(db: Database, email: str) -> AccountObject:
     found = db.find(accounts, func.lower(accounts.c.email) == email.strip().lower())
     if not found:
         raise NotFound(f"No Expensify account uses {email}")
-    db.update(session, 1, email=found[0]["email"], signed_in_at=db.now_iso())
+    db.start_session(session, email=found[0]["email"])
     return account_object(db, found[0]["email"])
 
 
 @tool(user_only=True)
 def smartscan_receipt(
-    db: Database, merchant: str, amount: int, created: str, currency: str | None = None
+    db: Database, merchant: Merchant, amount: int, created: Day, currency: Currency | None = None
 ) -> ExpenseObject:
     """(User only) Photograph a paper receipt with the Expensify app. SmartScan reads it and merges it into
     your matching expense without a receipt (same amount and currency, within 3 days, still editable), or
@@ -942,41 +732,17 @@ def smartscan_receipt(
     if amount == 0:
         raise InvalidRequest("amount can't be 0.")
     code = check_currency(currency or policy["output_currency"])
-    day = parse_date(past_date(db, created, "created"), "created")
-    receipt_id = db.new_id(receipts, RECEIPT_PREFIX, RECEIPT_WIDTH)
-    db.insert(
-        receipts,
-        receipt_id=receipt_id,
-        filename=f"w_{receipt_id}.jpg",
-        url=f"https://www.expensify.com/receipts/w_{receipt_id}.jpg",
-        smartscan_merchant=merchant.strip(),
-        smartscan_amount=amount,
-        smartscan_currency=code,
-        smartscan_created=day.isoformat(),
-        uploaded=db.now_iso(),
-    )
-    candidates = [
-        t
-        for t in db.find(
-            transactions,
-            transactions.c.receipt_id.is_(None),
-            account_email=account["email"],
-            amount=amount,
-            currency=code,
-        )
-        if t["type"] in ("cash", "card")
-        and abs((date.fromisoformat(t["created"]) - day).days) <= RECEIPT_MATCH_DAYS
-        and (t["report_id"] is None or db.get(reports, t["report_id"])["status"] == "OPEN")
-    ]
-    if candidates:
-        best = min(candidates, key=lambda t: (abs((date.fromisoformat(t["created"]) - day).days), t["transaction_id"]))
-        return expense_object(db, db.update(transactions, best["transaction_id"], receipt_id=receipt_id))
+    day = date.fromisoformat(past_date(db, created, "created"))
+    receipt_id = store_receipt(db, merchant, amount, code, day)
+    match = receipt_match(db, account["email"], amount, code, day)
+    if match is not None:
+        return expense_object(db, db.update(transactions, match["transaction_id"], receipt_id=receipt_id))
     row = insert_expense(
         db,
         policy,
         account_email=account["email"],
         type="cash",
-        merchant=_text(merchant, "merchant", 255),
+        merchant=merchant.strip(),
         amount=amount,
         currency=code,
         created=day.isoformat(),

@@ -48,7 +48,7 @@ def settings(session: ToolSession, zone: str) -> dict[str, Any]:
 
 
 def test_tools_and_the_owner_actions_are_user_only(session):
-    assert 12 <= len(SPEC.tools) <= 20
+    assert 12 <= len(SPEC.tools) <= 25
     assert sorted(t.name for t in SPEC.tools.values() if t.user_only) == [
         "approve_member_invitation",
         "update_registrar",
@@ -103,7 +103,13 @@ def test_create_normalizes_names_and_proxied_records_get_automatic_ttl(session):
         ({"type": "CNAME", "name": "x", "content": "198.51.100.1"}, "InvalidRequest", "code 9007"),
         ({"type": "TXT", "name": "x", "content": "hello", "proxied": True}, "InvalidRequest", "cannot be proxied"),
         ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 30}, "InvalidRequest", "Invalid TTL"),
-        ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 90000}, "InvalidRequest", "Invalid TTL"),
+        ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 90000}, "invalid_arguments", "Invalid TTL"),
+        ({"type": "A", "name": "x", "content": "203.0.113.1", "ttl": 0}, "invalid_arguments", "code 9021"),
+        (
+            {"type": "MX", "name": "@", "content": "mx.example.net", "priority": 70000},
+            "invalid_arguments",
+            "priority must be between 0 and 65535",
+        ),
         (
             {"type": "SRV", "name": "sip", "content": "1 5060 sip.example.net", "priority": 1},
             "InvalidRequest",
@@ -287,6 +293,37 @@ def test_page_rules_plan_limit_patterns_and_action_combinations(session):
     assert [r["id"] for r in ok(session, "list_page_rules", {"zone_id": DEV})][0] == rule["id"]
 
 
+def test_deleting_a_page_rule_makes_room_on_the_plan(session):
+    bypass = [{"id": "cache_level", "value": "bypass"}]
+    rules = ok(session, "list_page_rules", {"zone_id": SHOP})
+    assert len(rules) == 3
+    fails(
+        session,
+        "delete_page_rule",
+        {"zone_id": DEV, "pagerule_id": rules[0]["id"]},
+        "NotFound",
+        "not found in this zone",
+    )
+    fails(
+        session,
+        "delete_page_rule",
+        {"zone_id": VERDANT, "pagerule_id": "0" * 32},
+        "PermissionDenied",
+        "can't edit zone settings",
+    )
+    gone = ok(session, "delete_page_rule", {"zone_id": SHOP, "pagerule_id": rules[-1]["id"]})
+    assert gone == {"id": rules[-1]["id"]}
+    assert rules[-1]["id"] not in [r["id"] for r in ok(session, "list_page_rules", {"zone_id": SHOP})]
+    ok(session, "create_page_rule", {"zone_id": SHOP, "url": "harborcoffee.shop/cart*", "actions": bypass})
+    fails(
+        session,
+        "create_page_rule",
+        {"zone_id": SHOP, "url": "harborcoffee.shop/gift*", "actions": bypass},
+        "Conflict",
+        "allows 3 page rules",
+    )
+
+
 # ---------------------------------------------------------------- cache
 
 
@@ -305,7 +342,7 @@ def test_purge_rules(session):
         session,
         "purge_cache",
         {"zone_id": HARBOR, "files": [f"https://harborcoffee.com/{i}" for i in range(31)]},
-        "InvalidRequest",
+        "invalid_arguments",
         "at most 30",
     )
     result = ok(session, "purge_cache", {"zone_id": HARBOR, "files": ["https://harborcoffee.com/menu"]})
@@ -450,5 +487,44 @@ def test_invitations_wait_for_the_owner(session):
         "Only the Super Administrator",
         caller="user",
     )
+    for email, roles, text in [
+        ("nina.latticedigital.com", ["DNS"], "Not a valid email address"),
+        ("sam@latticedigital.com", [], "At least one role is required"),
+    ]:
+        fails(
+            session,
+            "create_account_member",
+            {"account_id": lattice, "email": email, "roles": roles},
+            "invalid_arguments",
+            text,
+        )
     pending = ok(session, "list_account_members", {"account_id": lattice, "status": "pending"})
     assert [m["user"]["email"] for m in pending] == ["omar.haddad@freelance.dev"]
+
+
+def test_the_registrar_takes_two_to_four_nameservers(session):
+    fails(
+        session,
+        "update_registrar",
+        {"domain": "latticelabs.io", "name_servers": ["gina.ns.cloudflare.com"]},
+        "invalid_arguments",
+        "Give 2 to 4 nameservers",
+        caller="user",
+    )
+    fails(
+        session, "update_registrar", {"domain": "latticelabs.io"}, "InvalidRequest", "Nothing to change", caller="user"
+    )
+
+
+def test_the_schema_shows_the_bounds():
+    create = SPEC.tools["create_dns_record"].input_schema["properties"]
+    assert (create["ttl"]["minimum"], create["ttl"]["maximum"]) == (1, 86400)
+    assert create["priority"]["anyOf"][0]["maximum"] == 65535
+    assert SPEC.tools["purge_cache"].input_schema["properties"]["files"]["anyOf"][0]["maxItems"] == 30
+    assert SPEC.tools["list_dns_records"].input_schema["properties"]["page_size"]["maximum"] == 100
+    assert SPEC.tools["create_account_member"].input_schema["properties"]["roles"]["minItems"] == 1
+
+
+def test_without_an_api_token_nothing_is_reachable(session):
+    session.database.delete(SPEC.schema.tables["session"], "current")
+    fails(session, "list_zones", {}, "PermissionDenied", "no API token is configured")

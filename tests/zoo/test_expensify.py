@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+import pytest
+
 from envfactory_gym import ToolSession, resolve
 
 from .toolkit import fails, ok, session_fixture
@@ -71,7 +73,7 @@ def test_tools_and_the_user_only_actions(session):
     assert SPEC.tools["get_account"].input_schema["properties"] == {}
     outcome = session.call("sign_in", {"email": email("dana.whitfield")})
     assert not outcome.ok and outcome.error_kind == "user_only"
-    assert row(session, "session", "1")["email"] is None
+    assert session.dump()["session"] == {}
 
 
 def test_every_tool_needs_someone_signed_in(session):
@@ -126,7 +128,7 @@ def test_expenses_paginate_newest_first(session):
     dates = [e["created"] for e in seen]
     assert dates == sorted(dates, reverse=True)
     fails(session, "list_expenses", {"cursor": "x"}, "InvalidRequest", "invalid cursor")
-    fails(session, "list_expenses", {"limit": 101}, "InvalidRequest", "page_size")
+    fails(session, "list_expenses", {"limit": 101}, "invalid_arguments", "less than or equal to 100")
 
 
 def test_expense_filters(session):
@@ -136,7 +138,7 @@ def test_expense_filters(session):
     assert all("duplicatedTransaction" in e["violations"] for e in deltas)
     loose = ok(session, "list_expenses", {"unreported_only": True})["results"]
     assert loose and all(e["report_id"] is None for e in loose)
-    fails(session, "list_expenses", {"start_date": "06/01/2025"}, "InvalidRequest", "date like")
+    fails(session, "list_expenses", {"start_date": "06/01/2025"}, "invalid_arguments", "date like")
 
 
 def test_report_visibility_follows_roles(session):
@@ -288,7 +290,7 @@ def test_distance_expenses_use_the_workspace_rate(session):
         session,
         "create_distance_expense",
         {"distance": 0, "created": "2025-06-15", "comment": "x"},
-        "InvalidRequest",
+        "invalid_arguments",
         "more than 0",
     )
     sign_in(session, "leo.marchetti@marchetti-illustration.com")
@@ -397,11 +399,11 @@ def test_create_report_and_move_expenses(session):
     assert (new["title"], new["status"], new["total"]) == ("Bend shoot", "OPEN", 23640)
     assert [h["action"] for h in new["history"]] == ["CREATED"]
     fails(session, "create_report", {"title": "Again", "transaction_ids": [car]}, "Conflict", "already on report")
-    fails(session, "create_report", {"title": " "}, "InvalidRequest", "title")
+    fails(session, "create_report", {"title": " "}, "invalid_arguments", "title must be 1 to 100")
     lucia_may = report("lucia.ferreira", "Cascade Outdoor mood board supplies")
     fails(session, "move_expenses", {"transaction_ids": [car], "report_id": lucia_may}, "Conflict", "PROCESSING")
     fails(session, "move_expenses", {"transaction_ids": [car], "report_id": MAYA_JUNE}, "NotFound", "Report")
-    fails(session, "move_expenses", {"transaction_ids": []}, "InvalidRequest", "at least one")
+    fails(session, "move_expenses", {"transaction_ids": []}, "invalid_arguments", "at least one")
     assert ok(session, "move_expenses", {"transaction_ids": [car]})[0]["report_id"] is None
     assert ok(session, "get_report", {"report_id": new["report_id"]})["expense_count"] == 0
     fails(session, "submit_report", {"report_id": new["report_id"]}, "InvalidRequest", "at least one expense")
@@ -486,7 +488,7 @@ def test_reject_rules(session):
     sign_in(session, "grace.kim")
     fails(session, "reject_report", {"report_id": BEN, "reason": "no"}, "NotFound", "Report")
     sign_in(session, "jordan.ellis")
-    fails(session, "reject_report", {"report_id": BEN, "reason": "  "}, "InvalidRequest", "reason")
+    fails(session, "reject_report", {"report_id": BEN, "reason": "  "}, "invalid_arguments", "reason must be 1 to 500")
     rejected = ok(session, "reject_report", {"report_id": BEN, "reason": "Split the personal keyboard out."})
     assert (rejected["status"], rejected["manager_email"], rejected["submitted"]) == ("OPEN", None, None)
     assert rejected["history"][-1] == {
@@ -542,7 +544,7 @@ def test_adding_and_changing_members(session):
         email("lena.hoffmann"),
     )
     assert row(session, "accounts", "paula.becker@fernhillstudio.com")["default_policy_id"] == EU
-    fails(session, "set_policy_member", {"policy_id": EU, "email": "not-an-email"}, "InvalidRequest", "valid email")
+    fails(session, "set_policy_member", {"policy_id": EU, "email": "not-an-email"}, "invalid_arguments", "valid email")
     jonas = {"policy_id": EU, "email": email("jonas.weber")}
     fails(session, "set_policy_member", {**jonas, "submits_to": email("raj.patel")}, "InvalidRequest", "isn't a member")
     fails(
@@ -635,3 +637,38 @@ def test_categories_are_managed_by_admins(session):
         ok(session, "set_policy_category", {"policy_id": CO, "name": name, "enabled": False})
     last = {"policy_id": CO, "name": "Other", "enabled": False}
     fails(session, "set_policy_category", last, "Conflict", "last enabled")
+
+
+def test_signing_in_starts_one_session_and_replaces_the_last(session):
+    sign_in(session, "sam.okafor")
+    assert session.dump()["session"]["current"]["email"] == email("sam.okafor")
+    sign_in(session, "priya.raman")
+    assert list(session.dump()["session"]) == ["current"]
+    assert ok(session, "get_account", {})["email"] == email("priya.raman")
+
+
+@pytest.mark.parametrize(
+    "name,args,text",
+    [
+        ("set_policy_category", {"policy_id": US, "name": "Lodging", "max_expense_amount": -1}, "can't be negative"),
+        ("set_policy_category", {"policy_id": US, "name": "x" * 61}, "name must be 1 to 60"),
+        ("set_policy_member", {"policy_id": US, "email": "x@y.com", "approval_limit": -5}, "can't be negative"),
+        ("mark_reports_reimbursed", {"report_ids": []}, "at least one report_id"),
+        ("create_expense", {"merchant": "Muji", "amount": 500, "created": "2025-6-1"}, "date like 2025-06-12"),
+        ("create_expense", {"merchant": "Muji", "amount": 500, "created": "2025-06-01", "currency": "euro"}, "Use one"),
+        ("create_distance_expense", {"distance": 10_001, "created": "2025-06-15", "comment": "x"}, "at most 10,000"),
+    ],
+)
+def test_typed_bounds_fail_validation_and_change_nothing(session, name, args, text):
+    sign_in(session, "priya.raman")
+    fails(session, name, args, "invalid_arguments", text)
+
+
+def test_the_schema_shows_the_bounds():
+    props = {name: SPEC.tools[name].input_schema["properties"] for name in SPEC.tools}
+    assert props["list_expenses"]["limit"]["maximum"] == 100
+    assert props["create_expense"]["created"]["format"] == "date"
+    assert props["create_report"]["title"]["maxLength"] == 100
+    assert props["create_distance_expense"]["distance"]["exclusiveMinimum"] == 0
+    assert props["move_expenses"]["transaction_ids"]["minItems"] == 1
+    assert props["set_policy_member"]["approval_limit"]["anyOf"][0]["minimum"] == 0
