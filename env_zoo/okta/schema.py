@@ -19,8 +19,8 @@ users = Table(
     # STAGED | PROVISIONED | ACTIVE | RECOVERY | PASSWORD_EXPIRED | LOCKED_OUT | SUSPENDED | DEPROVISIONED
     Column("status", String, nullable=False),
     Column("has_password", Boolean, nullable=False),  # a password credential is set (activation ends ACTIVE)
-    Column("created", String, nullable=False),
-    Column("activated", String),
+    Column("created", String, nullable=False, info={"volatile": True}),
+    Column("activated", String, info={"volatile": True}),
     Column("status_changed", String, info={"volatile": True}),
     Column("last_login", String),
     Column("last_updated", String, nullable=False, info={"volatile": True}),
@@ -54,7 +54,7 @@ group_rules = Table(
     Column("status", String, nullable=False),  # ACTIVE | INACTIVE
     Column("expression", String, nullable=False),  # Okta expression language, e.g. user.department=="Sales"
     Column("group_ids", JSON, nullable=False),  # the OKTA_GROUPs matching users are assigned to
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Column("last_updated", String, nullable=False, info={"volatile": True}),
 )
 

@@ -529,7 +529,7 @@ def create_group_rule(db: Database, name: Name, expression: Expression, group_id
         name=name.strip(),
         status="INACTIVE",
         expression=expression.strip(),
-        group_ids=[g.strip() for g in group_ids],
+        group_ids=sorted({g.strip() for g in group_ids}),
         created=now,
         last_updated=now,
     )
@@ -781,7 +781,7 @@ def assign_admin_role(db: Database, user_id: UserId, type: RoleType, target_grou
     row = user_by_key(db, user_id)
     if row["status"] == "DEPROVISIONED":
         raise wrong_status("Deprovisioned users can't be given admin roles.")
-    targets = [t.strip() for t in target_group_ids or []]
+    targets = sorted({t.strip() for t in target_group_ids or []})
     if targets and type not in SCOPED_ROLES:
         raise validation(f"targets: A {type} role can't be limited to groups.")
     for group_id in targets:
