@@ -98,6 +98,12 @@ def _sorted_users(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["last_name"].lower(), r["first_name"].lower(), r["id"]))
 
 
+def _users_in(db: Database, ids: set[str]) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    return db.select(users, f"id IN ({', '.join('?' * len(ids))})", sorted(ids))
+
+
 def _token(db: Database, user_id: str, purpose: str) -> str:
     return hashlib.sha256(f"{purpose}:{user_id}:{db.now_iso()}".encode()).hexdigest()[:20]
 
@@ -106,7 +112,7 @@ def _assignments(db: Database, app: dict[str, Any]) -> AppAssignments:
     assigned_groups = db.find(app_groups, app_id=app["id"], order_by=[app_groups.c.priority])
     via_group = {m["user_id"] for g in assigned_groups for m in db.find(group_members, group_id=g["group_id"])}
     direct = {a["user_id"] for a in db.find(app_users, app_id=app["id"])}
-    rows = [u for u in db.find(users) if u["id"] in direct or (u["id"] in via_group and u["status"] != "DEPROVISIONED")]
+    rows = [u for u in _users_in(db, direct | via_group) if u["id"] in direct or u["status"] != "DEPROVISIONED"]
     return AppAssignments(
         app=app_object(app),
         users=[
@@ -429,7 +435,7 @@ def list_group_members(db: Database, group_id: GroupId, limit: Limit = 50, after
     signed_in(db)
     group = group_by_id(db, group_id)
     managed = {m["user_id"]: m["rule_id"] for m in db.find(group_members, group_id=group["id"])}
-    rows = _sorted_users([u for u in db.find(users) if u["id"] in managed])
+    rows = _sorted_users(_users_in(db, set(managed)))
     page = paginate(rows, limit, after, max_page_size=200)
     return GroupMemberList(
         members=[GroupMember(user=user_object(u), managedByRuleId=managed[u["id"]]) for u in page.results],
