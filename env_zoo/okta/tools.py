@@ -75,7 +75,7 @@ Name = text(50)
 Expression = Annotated[
     str,
     Field(
-        pattern=r'^\s*user\.(department|title)\s*==\s*"[^"]+"\s*$',
+        pattern=r'^user\.(department|title)=="[^"]+"$',
         description='user.department=="<value>" or user.title=="<value>"',
     ),
 ]
