@@ -1,11 +1,11 @@
 """Okta's filter and search expressions, the subset the assistant needs: `<attribute> <op> "<value>"` terms (ops eq,
 sw, gt, ge, lt, le; `<attribute> pr` for present) joined by `and` / `or` (and binds tighter), e.g.
-`status eq "ACTIVE" and profile.department eq "Sales"`. Comparisons of `eq` and `sw` ignore case, as Okta's do."""
+`status eq "ACTIVE" and profile.department eq "Sales"`. Comparisons of `eq` and `sw` ignore case, as Okta's do.
+Expressions become SQL conditions, so lists filter in the database."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
 
 from .errors import bad_search
 
@@ -37,19 +37,6 @@ GROUP_FIELDS = {"id": "id", "type": "type", "created": "created", "profile.name"
 Term = tuple[str, str, str]
 
 
-def _compare(value: Any, op: str, wanted: str) -> bool:
-    if op == "pr":
-        return value not in (None, "")
-    if value is None:
-        return False
-    text = str(value)
-    if op == "eq":
-        return text.lower() == wanted.lower()
-    if op == "sw":
-        return text.lower().startswith(wanted.lower())
-    return {"gt": text > wanted, "ge": text >= wanted, "lt": text < wanted, "le": text <= wanted}[op]
-
-
 def parse(expression: str, fields: dict[str, str]) -> list[list[Term]]:
     """An expression as alternatives (or) of conjunctions (and) of (column, op, value) terms; E0000031 when it is
     not one Okta understands."""
@@ -72,7 +59,35 @@ def parse(expression: str, fields: dict[str, str]) -> list[list[Term]]:
         position = join.end()
 
 
-def matcher(expression: str, fields: dict[str, str]) -> Callable[[dict[str, Any]], bool]:
-    """A test of stored rows for an expression."""
-    alternatives = parse(expression, fields)
-    return lambda row: any(all(_compare(row[c], op, v) for c, op, v in terms) for terms in alternatives)
+def _term_sql(column: str, op: str, value: str) -> tuple[str, list[str]]:
+    quoted = f'"{column}"'
+    if op == "pr":
+        return f"({quoted} IS NOT NULL AND {quoted} != '')", []
+    if op == "eq":
+        return f"lower({quoted}) = lower(?)", [value]
+    if op == "sw":
+        return starts_with([column], value)
+    return f"{quoted} {SQL_OPS[op]} ?", [value]
+
+
+SQL_OPS = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+
+
+def starts_with(columns: list[str], text: str) -> tuple[str, list[str]]:
+    """An SQL condition: one of the columns starts with `text`, ignoring case."""
+    pattern = text.strip().lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    sql = " OR ".join(f"lower(\"{column}\") LIKE ? ESCAPE '\\'" for column in columns)
+    return f"({sql})", [pattern] * len(columns)
+
+
+def where(expression: str, fields: dict[str, str]) -> tuple[str, list[str]]:
+    """An expression as an SQL condition with its parameters, for `db.select`."""
+    clauses, params = [], []
+    for terms in parse(expression, fields):
+        parts = []
+        for column, op, value in terms:
+            sql, values = _term_sql(column, op, value)
+            parts.append(sql)
+            params += values
+        clauses.append("(" + " AND ".join(parts) + ")")
+    return "(" + " OR ".join(clauses) + ")", params

@@ -60,7 +60,7 @@ from .schema import (
     sessions,
     users,
 )
-from .search import GROUP_FIELDS, USER_FIELDS, matcher
+from .search import GROUP_FIELDS, USER_FIELDS, starts_with, where
 
 ORG_URL = "https://brightwell.okta.com"
 Limit = bounded(1, 200)
@@ -177,19 +177,17 @@ def list_users(
         after: The cursor from the previous page.
     """
     signed_in(db)
-    if search is not None:
-        rows = [r for r in db.find(users) if matcher(search, USER_FIELDS)(r)]
-    else:
-        rows = db.select(users, "status != ?", ("DEPROVISIONED",))
-    if q:
-        needle = q.strip().lower()
-        rows = [
-            r
-            for r in rows
-            if r["status"] != "DEPROVISIONED"
-            and any(r[k].lower().startswith(needle) for k in ("first_name", "last_name", "email"))
-        ]
-    page = paginate(_sorted_users(rows), limit, after, max_page_size=200)
+    conditions, params = [], []
+    for sql, values in (
+        where(search, USER_FIELDS) if search is not None else ("status != ?", ["DEPROVISIONED"]),
+        ("status != ?", ["DEPROVISIONED"]) if q else ("", []),
+        starts_with(["first_name", "last_name", "email"], q) if q else ("", []),
+    ):
+        if sql:
+            conditions.append(sql)
+            params += values
+    rows = db.select(users, " AND ".join(conditions), params, order_by="lower(last_name), lower(first_name)")
+    page = paginate(rows, limit, after, max_page_size=200)
     return UserList(users=[user_object(r) for r in page.results], after=page.next_cursor)
 
 
@@ -412,13 +410,15 @@ def list_groups(
         after: The cursor from the previous page.
     """
     signed_in(db)
-    rows = db.find(groups)
-    if search is not None:
-        test = matcher(search, GROUP_FIELDS)
-        rows = [r for r in rows if test(r)]
-    if q:
-        rows = [r for r in rows if r["name"].lower().startswith(q.strip().lower())]
-    rows.sort(key=lambda g: (g["name"].lower(), g["id"]))
+    conditions, params = [], []
+    for sql, values in (
+        where(search, GROUP_FIELDS) if search is not None else ("", []),
+        starts_with(["name"], q) if q else ("", []),
+    ):
+        if sql:
+            conditions.append(sql)
+            params += values
+    rows = db.select(groups, " AND ".join(conditions), params, order_by="lower(name)")
     page = paginate(rows, limit, after, max_page_size=200)
     return GroupList(groups=[group_object(r) for r in page.results], after=page.next_cursor)
 

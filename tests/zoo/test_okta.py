@@ -163,6 +163,10 @@ def test_search_expressions_and_q(session):
     assert "chris.lee.contractor@brightwell.com" not in {u["profile"]["login"] for u in chris}
     gone = ok(session, "list_users", {"search": 'status eq "DEPROVISIONED" and profile.lastName eq "Lee"'})["users"]
     assert [u["profile"]["login"] for u in gone] == ["chris.lee.contractor@brightwell.com"]
+    assert ok(session, "list_users", {"q": "%"})["users"] == []  # no wildcards in q
+    no_department = ok(session, "list_users", {"search": 'status eq "ACTIVE" and profile.title eq "contractor"'})
+    with_department = ok(session, "list_users", {"search": 'profile.title eq "Contractor" and profile.department pr'})
+    assert len(no_department["users"]) == 4 and with_department["users"] == []
     app_groups = ok(session, "list_groups", {"search": 'type eq "APP_GROUP"'})["groups"]
     assert {g["type"] for g in app_groups} == {"APP_GROUP"} and len(app_groups) == 3
 
