@@ -11,7 +11,7 @@ from typing import Any
 
 from envfactory_gym import Database
 
-from .errors import forbidden, not_found
+from .errors import forbidden, missing, not_found
 from .schema import admin_roles, group_members, groups, sessions, users
 
 NOT_SIGNED_IN = "E0000011: Invalid token provided. Ask the administrator to sign in to the Admin Console first."
@@ -67,10 +67,7 @@ def user_by_key(db: Database, key: str) -> dict[str, Any]:
 
 def group_by_id(db: Database, group_id: str) -> dict[str, Any]:
     """A group by id; E0000007 otherwise."""
-    found = db.find(groups, id=group_id.strip())
-    if not found:
-        raise not_found("Group", group_id.strip())
-    return found[0]
+    return db.find_one(groups, id=group_id.strip(), not_found=missing("Group", group_id.strip()))
 
 
 def member_groups(db: Database, user_id: str) -> set[str]:

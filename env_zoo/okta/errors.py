@@ -17,9 +17,14 @@ def okta_error(kind: type[ToolError], code: str, summary: str, *causes: str) -> 
     return kind(text)
 
 
+def missing(entity: str, key: str) -> str:
+    """E0000007's text: the resource does not exist (or the admin cannot see it)."""
+    return f"E0000007: Not found: Resource not found: {key} ({entity})"
+
+
 def not_found(entity: str, key: str) -> ToolError:
-    """E0000007: the resource does not exist (or the admin cannot see it)."""
-    return okta_error(NotFound, "E0000007", f"Not found: Resource not found: {key} ({entity})")
+    """E0000007 as an error."""
+    return NotFound(missing(entity, key))
 
 
 def validation(*causes: str) -> ToolError:

@@ -20,7 +20,7 @@ from .access import (
     signed_in,
     user_by_key,
 )
-from .errors import already_active, duplicate_role, forbidden, not_found, validation, wrong_status
+from .errors import already_active, duplicate_role, forbidden, missing, not_found, validation, wrong_status
 from .objects import (
     AppAssignments,
     AppGroup,
@@ -127,10 +127,7 @@ def _assignments(db: Database, app: dict[str, Any]) -> AppAssignments:
 
 
 def _app(db: Database, app_id: str) -> dict[str, Any]:
-    found = db.find(apps, id=app_id.strip())
-    if not found:
-        raise not_found("AppInstance", app_id.strip())
-    return found[0]
+    return db.find_one(apps, id=app_id.strip(), not_found=missing("AppInstance", app_id.strip()))
 
 
 def _one_principal(user_id: str | None, group_id: str | None) -> None:
@@ -553,11 +550,8 @@ def set_group_rule_status(db: Database, rule_id: RuleId, action: Literal["activa
     """
     me = signed_in(db)
     me.require("ORG_ADMIN")
-    found = db.find(group_rules, id=rule_id.strip())
-    if not found:
-        raise not_found("GroupRule", rule_id.strip())
+    row = db.find_one(group_rules, id=rule_id.strip(), not_found=missing("GroupRule", rule_id.strip()))
     status = "ACTIVE" if action == "activate" else "INACTIVE"
-    row = found[0]
     if row["status"] != status:
         row = db.update(group_rules, row["id"], status=status, last_updated=db.now_iso())
         if status == "ACTIVE":
@@ -749,11 +743,11 @@ def unenroll_factor(db: Database, user_id: UserId, factor_id: NonBlankText) -> D
     me = signed_in(db)
     row = user_by_key(db, user_id)
     require_manage_user(db, me, row, "reset_factors")
-    found = db.find(factors, id=factor_id.strip(), user_id=row["id"])
-    if not found:
-        raise not_found("UserFactor", factor_id.strip())
-    db.delete(factors, found[0]["id"])
-    return Deleted(id=found[0]["id"])
+    factor = db.find_one(
+        factors, id=factor_id.strip(), user_id=row["id"], not_found=missing("UserFactor", factor_id.strip())
+    )
+    db.delete(factors, factor["id"])
+    return Deleted(id=factor["id"])
 
 
 # ---------------------------------------------------------------- admin roles
@@ -818,10 +812,8 @@ def unassign_admin_role(db: Database, user_id: UserId, role_id: NonBlankText) ->
     me = signed_in(db)
     me.require()
     row = user_by_key(db, user_id)
-    found = db.find(admin_roles, id=role_id.strip(), user_id=row["id"])
-    if not found:
-        raise not_found("Role", role_id.strip())
-    if found[0]["type"] == "SUPER_ADMIN" and row["id"] == me.user_id:
+    role = db.find_one(admin_roles, id=role_id.strip(), user_id=row["id"], not_found=missing("Role", role_id.strip()))
+    if role["type"] == "SUPER_ADMIN" and row["id"] == me.user_id:
         raise forbidden("You can't remove your own super administrator role.")
-    db.delete(admin_roles, found[0]["id"])
-    return Deleted(id=found[0]["id"])
+    db.delete(admin_roles, role["id"])
+    return Deleted(id=role["id"])
