@@ -335,17 +335,32 @@ def _descendants(db: Database, library_id: str, key: str) -> list[str]:
 
 
 def _collection_object(db: Database, row: dict[str, Any]) -> CollectionObject:
-    members = [r for r in db.find(items, library_id=row["library_id"], deleted=False) if row["key"] in r["collections"]]
-    subs = db.find(collections, parent_collection=row["key"])
-    return CollectionObject(
-        key=row["key"],
-        version=row["version"],
-        library=row["library_id"],
-        name=row["name"],
-        parentCollection=row["parent_collection"],
-        numItems=len(members),
-        numCollections=len(subs),
-    )
+    return _collection_objects(db, [row])[0]
+
+
+def _collection_objects(db: Database, rows: list[dict[str, Any]]) -> list[CollectionObject]:
+    """Collections with the items and subcollections directly in each, counted in one pass over their libraries."""
+    items_in: dict[str, int] = {}
+    subcollections: dict[str, int] = {}
+    for library_id in {r["library_id"] for r in rows}:
+        for item in db.find(items, library_id=library_id, deleted=False):
+            for key in set(item["collections"]):
+                items_in[key] = items_in.get(key, 0) + 1
+    for sub in db.find(collections):
+        if sub["parent_collection"] is not None:
+            subcollections[sub["parent_collection"]] = subcollections.get(sub["parent_collection"], 0) + 1
+    return [
+        CollectionObject(
+            key=row["key"],
+            version=row["version"],
+            library=row["library_id"],
+            name=row["name"],
+            parentCollection=row["parent_collection"],
+            numItems=items_in.get(row["key"], 0),
+            numCollections=subcollections.get(row["key"], 0),
+        )
+        for row in rows
+    ]
 
 
 def _group_object(db: Database, group: dict[str, Any], member: dict[str, Any]) -> GroupObject:

@@ -22,6 +22,7 @@ from .access import (
     _clean_tags,
     _collection,
     _collection_object,
+    _collection_objects,
     _creator_summary,
     _descendants,
     _group_object,
@@ -546,7 +547,7 @@ def list_collections(
         rows = [r for r in rows if r["parent_collection"] == parent_collection]
     if top:
         rows = [r for r in rows if r["parent_collection"] is None]
-    return [_collection_object(db, r) for r in rows]
+    return _collection_objects(db, rows)
 
 
 @tool()
