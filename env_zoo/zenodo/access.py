@@ -11,7 +11,10 @@ from envfactory_gym import Database
 from .errors import forbidden, not_found
 from .schema import communities, community_members, depositions, sessions, users
 
-NOT_SIGNED_IN = '{"status": 401, "message": "The server could not verify that you are authorized to access the URL requested. Ask the user to sign in."}'
+NOT_SIGNED_IN = (
+    '{"status": 401, "message": "The server could not verify that you are authorized to access the URL requested. '
+    'Ask the user to sign in."}'
+)
 CURATORS = ("owner", "manager", "curator")
 
 

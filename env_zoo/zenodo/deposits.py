@@ -165,9 +165,7 @@ def visible_request(db: Database, user: dict[str, Any], request_id: str) -> dict
     return found[0]
 
 
-def visible_requests(
-    db: Database, user: dict[str, Any], community: str | None, status: str | None
-) -> dict[str, Any]:
+def visible_requests(db: Database, user: dict[str, Any], community: str | None, status: str | None) -> dict[str, Any]:
     """The requests a user sees, filtered, newest first."""
     curated = _curated(db, user["id"])
     rows = [

@@ -217,7 +217,9 @@ def metadata(row: dict[str, Any]) -> Metadata:
 def file_objects(db: Database, deposition_id: int) -> list[FileObject]:
     """The files in a deposition's bucket, by name."""
     rows = db.find(files, deposition_id=deposition_id, order_by=[files.c.filename])
-    return [FileObject(id=r["id"], filename=r["filename"], filesize=r["filesize"], checksum=r["checksum"]) for r in rows]
+    return [
+        FileObject(id=r["id"], filename=r["filename"], filesize=r["filesize"], checksum=r["checksum"]) for r in rows
+    ]
 
 
 def deposition(db: Database, row: dict[str, Any]) -> DepositionObject:

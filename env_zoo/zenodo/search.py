@@ -26,8 +26,16 @@ FIELDS = {
 ANYWHERE = ("title", "description", "creators", "keywords")
 
 
-def where_clause(q: str | None) -> tuple[list[str], list[Any], list[str]]:
-    """SQL conditions and parameters for `q`, and the plain words (for ranking best matches)."""
+def _column(name: str, public: bool) -> str:
+    """A searchable column; the public sees a record reopened for editing as it was last published."""
+    if not public or name in ("doi", "conceptdoi"):
+        return name
+    return f"CASE WHEN state = 'inprogress' THEN json_extract(published_metadata, '$.{name}') ELSE {name} END"
+
+
+def where_clause(q: str | None, public: bool = False) -> tuple[list[str], list[Any], list[str]]:
+    """SQL conditions and parameters for `q` (`public`: on what was published), and the plain words (for ranking
+    best matches)."""
     clauses: list[str] = []
     params: list[Any] = []
     words: list[str] = []
@@ -39,7 +47,7 @@ def where_clause(q: str | None) -> tuple[list[str], list[Any], list[str]]:
         if field is not None and field not in FIELDS:
             raise bad_request(f"Invalid query field: {field}. Searchable: {', '.join(FIELDS)}.")
         columns = FIELDS[field] if field else ANYWHERE
-        clauses.append("(" + " OR ".join(f"lower(coalesce({c}, '')) LIKE ?" for c in columns) + ")")
+        clauses.append("(" + " OR ".join(f"lower(coalesce({_column(c, public)}, '')) LIKE ?" for c in columns) + ")")
         params.extend(f"%{value}%" for _ in columns)
         words.append(value)
     return clauses, params, words
@@ -47,7 +55,7 @@ def where_clause(q: str | None) -> tuple[list[str], list[Any], list[str]]:
 
 def search_records(db: Database, q: str | None, extra: list[str], extra_params: list[Any], sort: str) -> list[dict]:
     """Published records matching `q` and extra SQL filters, in the order `sort` asks for."""
-    clauses, params, words = where_clause(q)
+    clauses, params, words = where_clause(q, public=True)
     where = " AND ".join(["submitted = 1", *clauses, *extra])
     order = {"mostrecent": "published DESC", "-mostrecent": "published ASC"}.get(sort, "published DESC")
     rows = db.select(depositions, where, [*params, *extra_params], order_by=order)

@@ -34,12 +34,21 @@ from .objects import (
     record_summary,
     request,
 )
-from .rules import MAX_BUCKET_BYTES, MAX_FILES, checksum, doi, metadata_of
+from .rules import MAX_BUCKET_BYTES, MAX_FILES, checksum
 from .schema import communities, community_members, depositions, files, licenses, requests, sessions, users
 from .search import search_records as run_search
 
 UploadType = Literal[
-    "publication", "poster", "presentation", "dataset", "image", "video", "software", "lesson", "physicalobject", "other"
+    "publication",
+    "poster",
+    "presentation",
+    "dataset",
+    "image",
+    "video",
+    "software",
+    "lesson",
+    "physicalobject",
+    "other",
 ]
 PublicationType = Literal[
     "annotationcollection",
@@ -89,9 +98,7 @@ CreatorName = Annotated[
     Field(pattern=r"^[^,]+, [^,]+$", description='"Family name, Given names"'),
     ErrorText('Creator name must be written "Family name, Given names".'),
 ]
-Orcid = Annotated[
-    str, Field(pattern=r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$"), ErrorText("Not a valid ORCID identifier.")
-]
+Orcid = Annotated[str, Field(pattern=r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$"), ErrorText("Not a valid ORCID identifier.")]
 Title = Annotated[str, text(500, 3)]
 Description = Annotated[str, text(20000)]
 Keyword = Annotated[str, text(100)]
@@ -521,9 +528,7 @@ def discard_deposition(db: Database, deposition_id: RecordId) -> DepositionObjec
     row = own_deposition(db, me(db), deposition_id)
     if row["state"] != "inprogress":
         raise bad_request("Only a published deposition open for editing can be discarded; delete a draft instead.")
-    restored = db.update(
-        depositions, row["id"], state="done", modified=db.now_iso(), **row["published_metadata"]
-    )
+    restored = db.update(depositions, row["id"], state="done", modified=db.now_iso(), **row["published_metadata"])
     return deposition(db, restored)
 
 
@@ -547,9 +552,7 @@ def list_licenses(db: Database, q: Annotated[str, text(100, 0)] = "") -> License
     """
     me(db)
     words = q.lower().split()
-    rows = [
-        r for r in db.find(licenses) if all(w in f"{r['id']} {r['title']}".lower() for w in words)
-    ]
+    rows = [r for r in db.find(licenses) if all(w in f"{r['id']} {r['title']}".lower() for w in words)]
     return LicenseList(total=len(rows), hits=[LicenseObject(**r) for r in rows])
 
 
@@ -557,9 +560,7 @@ def list_licenses(db: Database, q: Annotated[str, text(100, 0)] = "") -> License
 
 
 @tool(read_only=True)
-def list_communities(
-    db: Database, q: Annotated[str, text(200, 0)] = "", mine: bool = False
-) -> CommunityList:
+def list_communities(db: Database, q: Annotated[str, text(200, 0)] = "", mine: bool = False) -> CommunityList:
     """Search communities by slug, title or description, with the user's role in each and how many records
     each includes.
 
@@ -700,5 +701,3 @@ def cancel_request(db: Database, request_id: NonEmptyText) -> RequestObject:
         raise conflict(f"The request is already {row['status']}.")
     cancelled = db.update(requests, row["id"], status="cancelled", updated=db.now_iso())
     return request(db, cancelled, db.get(depositions, row["record_id"])["title"])
-
-
