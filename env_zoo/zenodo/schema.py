@@ -69,7 +69,7 @@ depositions = Table(
     Column("conceptdoi", String),  # 10.5281/zenodo.<conceptrecid>, minted with the first version
     Column("created", String, nullable=False, info={"volatile": True}),
     Column("modified", String, nullable=False, info={"volatile": True}),
-    Column("published", String),  # when this version was first published
+    Column("published", String, info={"volatile": True}),  # when this version was first published
     Column("title", String, nullable=False),
     Column("upload_type", String),
     Column("publication_type", String),
@@ -112,6 +112,6 @@ requests = Table(
     Column("comment", Text),  # the submitter's note to the curators
     Column("decision_comment", Text),
     Column("decided_by", Integer, ForeignKey("users.id")),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Column("updated", String, nullable=False, info={"volatile": True}),
 )

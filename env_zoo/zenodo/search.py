@@ -4,6 +4,7 @@ doi, upload_type and access_right; sorted by best match, most recent or oldest f
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -47,8 +48,13 @@ def where_clause(q: str | None, public: bool = False) -> tuple[list[str], list[A
         if field is not None and field not in FIELDS:
             raise bad_request(f"Invalid query field: {field}. Searchable: {', '.join(FIELDS)}.")
         columns = FIELDS[field] if field else ANYWHERE
-        clauses.append("(" + " OR ".join(f"lower(coalesce({_column(c, public)}, '')) LIKE ?" for c in columns) + ")")
-        params.extend(f"%{value}%" for _ in columns)
+        escaped = json.dumps(value)[1:-1]  # how JSON columns (creators, keywords) store non-ASCII letters
+        clauses.append(
+            "("
+            + " OR ".join(f"lower(coalesce({_column(c, public)}, '')) LIKE ?" for c in columns for _ in range(2))
+            + ")"
+        )
+        params.extend(p for _ in columns for p in (f"%{value}%", f"%{escaped}%"))
         words.append(value)
     return clauses, params, words
 
