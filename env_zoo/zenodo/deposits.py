@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select, text
+
 from envfactory_gym import Database
+from envfactory_gym.database import given
 
 from .access import CURATORS
 from .errors import bad_request, conflict, not_found, validation
 from .objects import request
 from .rules import check_coherent, check_publishable, doi, metadata_of, new_recid
-from .schema import community_members, depositions, files, licenses, requests
+from .schema import communities, community_members, depositions, files, licenses, requests
 from .search import where_clause
 
 
@@ -153,6 +156,15 @@ def include(db: Database, record_id: int, slug: str) -> None:
         db.update(depositions, record_id, communities=[*row["communities"], slug])
 
 
+def community_counts(db: Database) -> dict[str, int]:
+    """How many records each community includes, by slug."""
+    counts: dict[str, int] = {}
+    for (slugs,) in db.conn.execute(select(depositions.c.communities).where(text("communities != '[]'"))):
+        for slug in slugs:
+            counts[slug] = counts.get(slug, 0) + 1
+    return counts
+
+
 def _curated(db: Database, user_id: int) -> set[str]:
     return {m["community_id"] for m in db.find(community_members, user_id=user_id) if m["role"] in CURATORS}
 
@@ -168,12 +180,14 @@ def visible_request(db: Database, user: dict[str, Any], request_id: str) -> dict
 def visible_requests(db: Database, user: dict[str, Any], community: str | None, status: str | None) -> dict[str, Any]:
     """The requests a user sees, filtered, newest first."""
     curated = _curated(db, user["id"])
+    wanted = None
+    if community is not None:
+        found = db.find(communities, slug=community.strip().lower())
+        wanted = found[0]["id"] if found else ""
     rows = [
         r
-        for r in db.find(requests, order_by=[requests.c.created.desc()])
-        if (r["created_by"] == user["id"] or r["community_id"] in curated) and (status is None or r["status"] == status)
+        for r in db.find(requests, order_by=[requests.c.created.desc()], **given(status=status, community_id=wanted))
+        if r["created_by"] == user["id"] or r["community_id"] in curated
     ]
     hits = [request(db, r, db.get(depositions, r["record_id"])["title"]) for r in rows]
-    if community is not None:
-        hits = [h for h in hits if h.community == community.strip().lower()]
     return {"total": len(hits), "hits": hits}

@@ -61,8 +61,8 @@ depositions = Table(
     "depositions",
     metadata,
     Column("id", Integer, primary_key=True),  # the record id once published
-    Column("conceptrecid", Integer, nullable=False),  # shared by every version of one work
-    Column("owner_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("conceptrecid", Integer, nullable=False, index=True),  # shared by every version of one work
+    Column("owner_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
     Column("state", String, nullable=False),  # unsubmitted (draft) | inprogress (published, being edited) | done
     Column("submitted", Boolean, nullable=False),  # published at least once
     Column("doi", String),  # 10.5281/zenodo.<id>, minted on publishing
@@ -93,7 +93,7 @@ files = Table(
     "files",
     metadata,
     Column("id", String, primary_key=True),  # UUID
-    Column("deposition_id", Integer, ForeignKey("depositions.id"), nullable=False),
+    Column("deposition_id", Integer, ForeignKey("depositions.id"), nullable=False, index=True),
     Column("filename", String, nullable=False),
     Column("filesize", Integer, nullable=False),  # bytes
     Column("checksum", String, nullable=False),  # md5:<hex>

@@ -34,6 +34,11 @@ def _column(name: str, public: bool) -> str:
     return f"CASE WHEN state = 'inprogress' THEN json_extract(published_metadata, '$.{name}') ELSE {name} END"
 
 
+def _haystack(columns: tuple[str, ...], public: bool) -> str:
+    """The columns as one lower-case text, so each term costs one LIKE per row."""
+    return "lower(" + " || ' ' || ".join(f"coalesce({_column(c, public)}, '')" for c in columns) + ")"
+
+
 def where_clause(q: str | None, public: bool = False) -> tuple[list[str], list[Any], list[str]]:
     """SQL conditions and parameters for `q` (`public`: on what was published), and the plain words (for ranking
     best matches)."""
@@ -47,24 +52,36 @@ def where_clause(q: str | None, public: bool = False) -> tuple[list[str], list[A
             continue
         if field is not None and field not in FIELDS:
             raise bad_request(f"Invalid query field: {field}. Searchable: {', '.join(FIELDS)}.")
-        columns = FIELDS[field] if field else ANYWHERE
+        haystack = _haystack(FIELDS[field] if field else ANYWHERE, public)
         escaped = json.dumps(value)[1:-1]  # how JSON columns (creators, keywords) store non-ASCII letters
-        clauses.append(
-            "("
-            + " OR ".join(f"lower(coalesce({_column(c, public)}, '')) LIKE ?" for c in columns for _ in range(2))
-            + ")"
-        )
-        params.extend(p for _ in columns for p in (f"%{value}%", f"%{escaped}%"))
+        if escaped == value:
+            clauses.append(f"{haystack} LIKE ?")
+            params.append(f"%{value}%")
+        else:
+            clauses.append(f"({haystack} LIKE ? OR {haystack} LIKE ?)")
+            params.extend([f"%{value}%", f"%{escaped}%"])
         words.append(value)
     return clauses, params, words
 
 
-def search_records(db: Database, q: str | None, extra: list[str], extra_params: list[Any], sort: str) -> list[dict]:
-    """Published records matching `q` and extra SQL filters, in the order `sort` asks for."""
+def search_records(
+    db: Database, q: str | None, extra: list[str], extra_params: list[Any], sort: str, page: int, size: int
+) -> tuple[int, list[int]]:
+    """How many published records match `q` and extra SQL filters, and the ids on one page in the order `sort`
+    asks for (bestmatch: most query words in the title first, then newest)."""
     clauses, params, words = where_clause(q, public=True)
     where = " AND ".join(["submitted = 1", *clauses, *extra])
+    values = [*params, *extra_params]
     order = {"mostrecent": "published DESC", "-mostrecent": "published ASC"}.get(sort, "published DESC")
-    rows = db.select(depositions, where, [*params, *extra_params], order_by=order)
+    rank: list[Any] = []
     if sort == "bestmatch" and words:
-        rows.sort(key=lambda r: -sum(w in r["title"].lower() for w in words))
-    return rows
+        title = f"lower({_column('title', True)})"
+        order = " + ".join(f"({title} LIKE ?)" for _ in words) + " DESC, " + order
+        rank = [f"%{w}%" for w in words]
+    table = depositions.name
+    sql = f"SELECT id, count(*) OVER () FROM {table} WHERE {where} ORDER BY {order}, id LIMIT ? OFFSET ?"
+    rows = db.conn.exec_driver_sql(sql, (*values, *rank, size, (page - 1) * size)).all()
+    if rows:
+        return int(rows[0][1]), [int(r[0]) for r in rows]
+    total = db.conn.exec_driver_sql(f"SELECT count(*) FROM {table} WHERE {where}", tuple(values)).scalar_one()
+    return int(total), []

@@ -209,11 +209,8 @@ def search_records(
             "id = (SELECT max(v.id) FROM depositions v WHERE v.conceptrecid = depositions.conceptrecid"
             " AND v.submitted = 1)"
         )
-    rows = run_search(db, q, extra, params, sort)
-    start = (page - 1) * size
-    return RecordHits(
-        total=len(rows), page=page, size=size, hits=[record_summary(r) for r in rows[start : start + size]]
-    )
+    total, ids = run_search(db, q, extra, params, sort, page, size)
+    return RecordHits(total=total, page=page, size=size, hits=[record_summary(db.get(depositions, key)) for key in ids])
 
 
 @tool(read_only=True)
@@ -571,13 +568,13 @@ def list_communities(db: Database, q: Annotated[str, text(200, 0)] = "", mine: b
     user = me(db)
     roles = {m["community_id"]: m["role"] for m in db.find(community_members, user_id=user["id"])}
     words = q.lower().split()
+    counts = deposits.community_counts(db)
     hits = []
     for row in db.find(communities, order_by=[communities.c.slug]):
         text_ = f"{row['slug']} {row['title']} {row['description']}".lower()
         if (mine and row["id"] not in roles) or not all(w in text_ for w in words):
             continue
-        count = len(db.select(depositions, "communities LIKE ?", [f'%"{row["slug"]}"%']))
-        hits.append(community(db, row, roles.get(row["id"]), count))
+        hits.append(community(db, row, roles.get(row["id"]), counts.get(row["slug"], 0)))
     return CommunityList(total=len(hits), hits=hits)
 
 
