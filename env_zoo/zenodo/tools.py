@@ -9,12 +9,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database, tool
+from envfactory_gym import Database, Unordered, tool
 from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText, NonEmptyText, bounded, page_size, text
 
 from . import deposits
 from .access import community_by_slug, curates, me, own_deposition, role_in
-from .errors import bad_request, conflict, forbidden, not_found
+from .errors import bad_request, conflict, forbidden, not_found, validation
 from .objects import (
     CommunityList,
     DepositionList,
@@ -103,6 +103,16 @@ Title = Annotated[str, text(500, 3)]
 Description = Annotated[str, text(20000)]
 Keyword = Annotated[str, text(100)]
 Sort = Literal["bestmatch", "mostrecent", "-mostrecent"]
+Clearable = Literal[
+    "publication_type",
+    "image_type",
+    "license",
+    "embargo_date",
+    "access_conditions",
+    "related_identifiers",
+    "version",
+    "notes",
+]
 Page = Annotated[int, bounded(1, 1000)]
 Size = page_size(100)
 RecordId = Annotated[int, bounded(1)]
@@ -136,6 +146,7 @@ class SignedIn(BaseModel):
     username: str
     full_name: str
     orcid: str | None
+    affiliation: str | None
 
 
 class Deleted(BaseModel):
@@ -161,7 +172,13 @@ def sign_in(db: Database, email: NonEmptyText) -> SignedIn:
         raise not_found("No Zenodo account with this email address.")
     user = found[0]
     db.start_session(sessions, user_id=user["id"])
-    return SignedIn(id=user["id"], username=user["username"], full_name=user["full_name"], orcid=user["orcid"])
+    return SignedIn(
+        id=user["id"],
+        username=user["username"],
+        full_name=user["full_name"],
+        orcid=user["orcid"],
+        affiliation=user["affiliation"],
+    )
 
 
 # ---------------------------------------------------------------- records (published, public)
@@ -371,9 +388,10 @@ def update_deposition(
     related_identifiers: list[RelatedIdentifier] | None = None,
     version: Annotated[str, text(50)] | None = None,
     notes: Description | None = None,
+    clear: Annotated[list[Clearable], Unordered] | None = None,
 ) -> DepositionObject:
     """Change a draft's metadata, or a published record's after it was reopened for editing. Fields left out keep
-    their values; a list given replaces the whole list.
+    their values; a list given replaces the whole list; fields named in clear are emptied.
 
     Args:
         deposition_id: The deposition's id.
@@ -392,6 +410,7 @@ def update_deposition(
         related_identifiers: Related works (replaces the list).
         version: A version label.
         notes: Additional notes.
+        clear: Optional fields to empty (not also given a value).
     """
     row = own_deposition(db, me(db), deposition_id)
     changes: dict[str, Any] = {
@@ -413,7 +432,12 @@ def update_deposition(
         "version": version,
         "notes": notes,
     }
-    return deposition(db, deposits.update(db, row, {k: v for k, v in changes.items() if v is not None}))
+    given_values = {k: v for k, v in changes.items() if v is not None}
+    both = sorted(set(clear or []) & set(given_values))
+    if both:
+        raise validation({f"metadata.{name}": ["Given a value and cleared at once."] for name in both})
+    emptied: dict[str, Any] = {name: [] if name == "related_identifiers" else None for name in clear or []}
+    return deposition(db, deposits.update(db, row, {**given_values, **emptied}))
 
 
 @tool()

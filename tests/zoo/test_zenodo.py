@@ -423,3 +423,40 @@ def test_requests_are_seen_by_submitters_and_curators_only(session):
     fails(session, "accept_request", {"request_id": genomics}, "NotFound", "Request does not exist")
     mine_or_curated = ok(session, "list_requests", {"community": "marine-genomics"})
     assert mine_or_curated["total"] == 0
+
+
+def test_clearing_fields_and_opening_a_restricted_record(session):
+    sign_in(session)
+    ok(session, "edit_deposition", {"deposition_id": CRUISE})
+    fails(
+        session,
+        "update_deposition",
+        {"deposition_id": CRUISE, "access_conditions": "Anyone.", "clear": ["access_conditions"]},
+        "InvalidRequest",
+        "cleared at once",
+    )
+    after = ok(
+        session,
+        "update_deposition",
+        {"deposition_id": CRUISE, "access_right": "open", "license": "cc-by-4.0", "clear": ["access_conditions"]},
+    )
+    assert after["metadata"]["access_conditions"] is None and after["metadata"]["license"] == "cc-by-4.0"
+    assert ok(session, "get_record", {"record_id": CRUISE})["files"] is None  # not saved yet
+    ok(session, "publish_deposition", {"deposition_id": CRUISE})
+    files = ok(session, "get_record", {"record_id": CRUISE})["files"]
+    assert [f["filename"] for f in files] == ["cruise_report_PT-ATL-23-3.pdf"]
+    ok(session, "edit_deposition", {"deposition_id": TAGUS_V2})
+    assert (
+        ok(session, "update_deposition", {"deposition_id": TAGUS_V2, "clear": ["related_identifiers"]})["metadata"][
+            "related_identifiers"
+        ]
+        == []
+    )
+
+
+def test_an_embargo_ends_on_its_date(session):
+    session.reset("seed", datetime(2025, 6, 1, 9, 0, tzinfo=timezone.utc))
+    sign_in(session)
+    record = ok(session, "get_record", {"record_id": ARTICLE})
+    assert record["metadata"]["access_right"] == "embargoed"
+    assert [f["filename"] for f in record["files"]] == ["carvalho_2024_accepted.pdf"]
