@@ -460,3 +460,14 @@ def test_an_embargo_ends_on_its_date(session):
     record = ok(session, "get_record", {"record_id": ARTICLE})
     assert record["metadata"]["access_right"] == "embargoed"
     assert [f["filename"] for f in record["files"]] == ["carvalho_2024_accepted.pdf"]
+
+
+def test_best_match_ranks_title_hits_first_and_own_listing_sorts_by_change(session):
+    sign_in(session)
+    hits = ok(session, "search_records", {"q": "alkalinity Tagus export", "sort": "bestmatch"})["hits"]
+    assert hits[0]["id"] == ARTICLE  # every word in its title
+    ok(session, "update_deposition", {"deposition_id": TEST_DRAFT, "title": "Saltmarsh cores"})
+    newest = ok(session, "list_depositions", {"sort": "mostrecent", "size": 1})["hits"]
+    oldest = ok(session, "list_depositions", {"sort": "-mostrecent", "size": 1})["hits"]
+    assert newest[0]["id"] == TEST_DRAFT and oldest[0]["id"] == CTD
+    assert [h["id"] for h in ok(session, "list_depositions", {"q": "saltmarsh"})["hits"]] == [TEST_DRAFT]
