@@ -3,7 +3,7 @@ and how stored rows become them."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Callable, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -22,17 +22,19 @@ class Amount(BaseModel):
 
 
 class OffsetPage(BaseModel, Generic[T]):
-    """One page of a list, paged with offset and limit; `total` counts every match."""
+    """One page of a list, paged with offset and limit; `hasMore` says whether a next page exists."""
 
     items: list[T]
     offset: int
     limit: int
-    total: int
+    hasMore: bool
 
 
-def page(items: list[T], offset: int, limit: int) -> OffsetPage[T]:
-    """Items `offset` .. `offset + limit` of a list (empty past the end)."""
-    return OffsetPage[Any](items=items[offset : offset + limit], offset=offset, limit=limit, total=len(items))
+def page(rows: list[dict[str, Any]], offset: int, limit: int, convert: Callable[[dict[str, Any]], T]) -> OffsetPage[T]:
+    """The page `offset` .. `offset + limit` of `rows` as output objects; `rows` holds at least one row past the
+    page when there is a next page (fetch `offset + limit + 1`)."""
+    items = [convert(row) for row in rows[offset : offset + limit]]
+    return OffsetPage[Any](items=items, offset=offset, limit=limit, hasMore=len(rows) > offset + limit)
 
 
 class Profile(BaseModel):

@@ -450,7 +450,7 @@ def list_recipient_accounts(
     code = _currency(currency) if currency else None
     rows = db.find(recipients, profile_id=profileId, active=True, **given(currency=code))
     rows.sort(key=lambda r: (r["account_holder_name"].lower(), r["id"]))
-    return page([recipient_object(r) for r in rows], offset, limit)
+    return page(rows, offset, limit, recipient_object)
 
 
 @tool(read_only=True)
@@ -619,8 +619,8 @@ def list_transfers(
     if createdDateEnd is not None:
         where.append("created < ?")
         params.append(createdDateEnd + "T99")
-    rows = db.select(transfers, " AND ".join(where), params, order_by="created DESC, id DESC")
-    return page([transfer_object(r) for r in rows], offset, limit)
+    rows = db.select(transfers, " AND ".join(where), params, order_by="created DESC, id DESC", limit=offset + limit + 1)
+    return page(rows, offset, limit, transfer_object)
 
 
 @tool(read_only=True)
@@ -731,5 +731,7 @@ def list_activities(
     if until is not None:
         where.append("created_on < ?")
         params.append(iso_timestamp(parse_timestamp(until, "until")))
-    rows = db.select(activities, " AND ".join(where), params, order_by="created_on DESC, id DESC")
-    return page([activity_object(r) for r in rows], offset, limit)
+    rows = db.select(
+        activities, " AND ".join(where), params, order_by="created_on DESC, id DESC", limit=offset + limit + 1
+    )
+    return page(rows, offset, limit, activity_object)
