@@ -586,7 +586,7 @@ def fund_transfer(db: Database, profileId: int, transferId: int, type: Literal["
 def list_transfers(
     db: Database,
     profileId: int,
-    status: TransferStatus | None = None,
+    status: Annotated[list[TransferStatus], Unordered] | None = None,
     sourceCurrency: CurrencyCode | None = None,
     targetCurrency: CurrencyCode | None = None,
     createdDateStart: IsoDate | None = None,
@@ -598,7 +598,7 @@ def list_transfers(
 
     Args:
         profileId: The profile.
-        status: Only transfers in this status.
+        status: Only transfers in one of these statuses.
         sourceCurrency: Only transfers paid in this currency.
         targetCurrency: Only transfers paying out in this currency.
         createdDateStart: Only transfers created on or after this date.
@@ -609,10 +609,13 @@ def list_transfers(
     profile_for(db, profileId)
     where: list[str] = ["profile_id = ?"]
     params: list[Any] = [profileId]
-    for column, value in (("status", status), ("source_currency", sourceCurrency), ("target_currency", targetCurrency)):
+    if status:
+        where.append(f"status IN ({', '.join('?' for _ in status)})")
+        params.extend(status)
+    for column, value in (("source_currency", sourceCurrency), ("target_currency", targetCurrency)):
         if value is not None:
             where.append(f"{column} = ?")
-            params.append(value.upper() if column != "status" else value)
+            params.append(value.upper())
     if createdDateStart is not None:
         where.append("created >= ?")
         params.append(createdDateStart)

@@ -475,8 +475,13 @@ def test_cancelling_before_conversion_refunds_and_after_conversion_is_refused(se
 
 def test_transfer_lists_filter_by_status_currency_and_date_newest_first(session):
     sign_in(session)
-    waiting = ok(session, "list_transfers", {"profileId": STUDIO, "status": "incoming_payment_waiting"})
+    waiting = ok(session, "list_transfers", {"profileId": STUDIO, "status": ["incoming_payment_waiting"]})
     assert {t["reference"] for t in waiting["items"]} == {"INV0387", "Feb retainer"}
+    moving = ok(session, "list_transfers", {"profileId": CLARA, "status": ["processing", "funds_converted"]})
+    assert {(t["reference"], t["status"]) for t in moving["items"]} == {
+        ("Concert tickets", "processing"),
+        ("Bike share", "funds_converted"),
+    }
     feb = ok(
         session,
         "list_transfers",
