@@ -113,10 +113,6 @@ def tracks_changes(state: object) -> bool:
     return capable and cast(ChangeTracking, state).tracks_changes
 
 
-def _pk_key(table: Table, row: dict[str, Any]) -> str:
-    return key_string([row[c.name] for c in table.primary_key.columns])
-
-
 def key_string(values: list[Any] | tuple[Any, ...]) -> str:
     """The canonical key of a row from its primary-key values (one value: its text; several: a JSON list)."""
     return str(values[0]) if len(values) == 1 else json.dumps(list(values), default=str)
@@ -138,6 +134,7 @@ class SQLiteState:
         self._dump_sql = {t.name: _select_sql(t) for t in self._tables}
         self._row_sql = {t.name: _row_sql(t) for t in self._tables}
         self._raw_sql = {t.name: _raw_row_sql(t) for t in self._tables}
+        self._key_columns = {t.name: [c.name for c in t.primary_key.columns] for t in self._tables}
         self._tracks: bool | None = None
         self._has_sequences: bool | None = None
         self._restores = 0
@@ -243,13 +240,14 @@ class SQLiteState:
         out: CanonicalState = {}
         for table in self._tables:
             sql, columns, decoders = self._dump_sql[table.name]
+            keys = self._key_columns[table.name]
             rows: dict[str, dict[str, Any]] = {}
             for values in self.raw.execute(sql):
                 row = {
                     name: (decode(value) if decode and value is not None else value)
                     for name, value, decode in zip(columns, values, decoders)
                 }
-                rows[_pk_key(table, row)] = row
+                rows[key_string([row[name] for name in keys])] = row
             out[table.name] = rows
         return out
 

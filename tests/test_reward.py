@@ -1,9 +1,14 @@
 """Unit cases of each part of the reward (the invariants on every zoo task: tests/test_task_invariants.py)."""
 
+import random
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from envfactory_gym import RewardConfig, ToolUseEnv, load_tasks, load_zoo_environment
 from envfactory_gym.agents import run_episode
+from envfactory_gym.delta import as_delta
 from envfactory_gym.reward import CallRecord, match_calls, score, state_reward, trajectory_reward
 from envfactory_gym.tasks import GroundTruthCall
 
@@ -114,3 +119,26 @@ def test_cached_expected_states_hold_only_what_the_ground_truth_changed():
         if dumps[0].get(t, {}).get(k) != dumps[-1].get(t, {}).get(k)
     }
     assert changed and changed <= a.final.rows.keys() and len(a.final.rows) < 50  # touched rows, nothing more
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["1", "2", "3"]), st.integers(0, 3)),
+        max_size=12,
+    ),
+    st.integers(0, 2**32 - 1),
+)
+def test_state_reward_over_full_dumps_equals_the_row_by_row_comparison(rows, seed):
+    """The table-by-table path for three dumps gives what the row-by-row comparison over deltas gives."""
+    rng = random.Random(seed)
+
+    def dump() -> dict:
+        state: dict = {}
+        for table, key, value in rows:
+            if rng.random() < 0.8:  # some rows absent, some values differ between the three states
+                state.setdefault(table, {})[key] = {"v": value if rng.random() < 0.7 else value + 1}
+        return state
+
+    initial, final, expected = dump(), dump(), dump()
+    full = state_reward(initial, final, expected)
+    assert full == state_reward(as_delta(initial), as_delta(final), as_delta(expected))
