@@ -17,25 +17,29 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.database import given
 
 from .access import (
     LOCKED,
     active_user,
+    audited_project,
     check_authors,
+    check_checkout,
+    check_reviewers,
     editable_entry,
     entity_visible,
     entry_project,
-    holding,
-    live,
     me,
     require,
     role,
     usable,
     visible_container,
+    visible_entities,
     visible_entry,
     visible_folder,
     visible_project,
     visible_projects,
+    visible_request,
     writable_folder,
 )
 from .objects import (
@@ -70,19 +74,32 @@ from .objects import (
     user_summary,
 )
 from .rules import (
+    CHECKOUT_STATUS,
     DATE,
+    REVIEWABLE,
+    STORAGE_KINDS,
     STORAGE_TABLES,
+    TENANT,
+    ArchiveReason,
+    NamingStrategy,
+    RequestStatus,
+    ReviewStatus,
     audit,
-    convert,
+    changed,
+    clean_bases,
+    contains,
     destination,
-    dimension,
     entity,
     merge_fields,
     missing_required,
-    mixed,
-    next_registry_id,
+    next_display_id,
+    placed_annotations,
+    position_key,
+    registration,
+    request_changes,
     schema_of,
     storage,
+    transfer,
 )
 from .schema import (
     audit_events,
@@ -98,74 +115,6 @@ from .schema import (
     sessions,
     users,
 )
-
-TENANT = "corvidbio.benchling.com"
-IUPAC = set("ACGTURYKMSWBDHVN")
-REVIEWABLE = ("IN_PROGRESS", "REJECTED", "RETRACTED")
-ArchiveReason = Literal[
-    "Made in error",
-    "Retired",
-    "Expended",
-    "Shipped",
-    "Contaminated",
-    "Expired",
-    "Missing",
-    "Other",
-]
-NamingStrategy = Literal["NEW_IDS", "IDS_FROM_NAMES", "DELETE_NAMES", "KEEP_NAMES"]
-ReviewStatus = Literal["IN_PROGRESS", "NEEDS_REVIEW", "ACCEPTED", "REJECTED", "RETRACTED"]
-RequestStatus = Literal["REQUESTED", "SCHEDULED", "IN_PROGRESS", "COMPLETED", "CANCELLED"]
-NEXT_STATUSES = {
-    "REQUESTED": {"SCHEDULED", "IN_PROGRESS", "CANCELLED"},
-    "SCHEDULED": {"IN_PROGRESS", "CANCELLED"},
-    "IN_PROGRESS": {"COMPLETED", "CANCELLED"},
-    "COMPLETED": set(),
-    "CANCELLED": set(),
-}
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _contains(text: str, part: str | None) -> bool:
-    return part is None or part.strip().casefold() in text.casefold()
-
-
-def _entities(
-    db: Database,
-    user: dict[str, Any],
-    table: Any,
-    name_includes: str | None,
-    folder_id: str | None,
-    schema_id: str | None,
-    is_registered: bool | None,
-    entity_registry_id: str | None,
-    include_archived: bool,
-) -> list[dict[str, Any]]:
-    equals: dict[str, Any] = {}
-    if folder_id is not None:
-        equals["folder_id"] = visible_folder(db, user, folder_id)["id"]
-    if schema_id is not None:
-        equals["schema_id"] = schema_id
-    if entity_registry_id is not None:
-        equals["entity_registry_id"] = entity_registry_id.strip()
-    rows = db.find(table, order_by=[table.c.name], **equals)
-    return [
-        r
-        for r in rows
-        if entity_visible(db, user, r)
-        and _contains(r["name"], name_includes)
-        and (include_archived or not r["archive_reason"])
-        and (is_registered is None or (r["entity_registry_id"] is not None) == is_registered)
-    ]
-
-
-def _position_key(row: dict[str, Any]) -> tuple[str, int, int, str]:
-    position = row["position"] or ""
-    row_index = ord(position[0]) if position else 0
-    column = int(position[1:]) if position[1:].isdigit() else 0
-    return row["parent_storage_id"] or "", row_index, column, row["name"]
-
 
 # ---------------------------------------------------------------- user-only: signing in and e-signatures
 
@@ -248,7 +197,7 @@ def list_projects(
         p
         for p in db.find(projects, order_by=[projects.c.name])
         if role(db, user["id"], p["id"])
-        and _contains(p["name"], name_includes)
+        and contains(p["name"], name_includes)
         and (include_archived or not p["archive_reason"])
     ]
     return paginate([project_object(db, p, user["id"]) for p in rows], page_size, next_token)
@@ -273,16 +222,16 @@ def list_folders(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    equals: dict[str, Any] = {}
     if project_id is not None:
-        equals["project_id"] = visible_project(db, user, project_id)["id"]
+        visible_project(db, user, project_id)
     if parent_folder_id is not None:
-        equals["parent_folder_id"] = visible_folder(db, user, parent_folder_id)["id"]
+        visible_folder(db, user, parent_folder_id)
     visible = visible_projects(db, user)
+    equals = given(project_id=project_id, parent_folder_id=parent_folder_id)
     rows = [
         f
         for f in db.find(folders, order_by=[folders.c.project_id, folders.c.name], **equals)
-        if f["project_id"] in visible and _contains(f["name"], name_includes)
+        if f["project_id"] in visible and contains(f["name"], name_includes)
     ]
     return paginate([FolderObject(**f) for f in rows], page_size, next_token)
 
@@ -324,20 +273,16 @@ def list_entries(
     if folder_id is not None:
         visible_folder(db, user, folder_id)
     visible = visible_projects(db, user)
-    equals: dict[str, Any] = {}
-    if folder_id is not None:
-        equals["folder_id"] = folder_id
-    if review_status is not None:
-        equals["review_status"] = review_status
-    if display_id is not None:
-        equals["display_id"] = display_id.strip().upper()
+    equals = given(
+        folder_id=folder_id, review_status=review_status, display_id=display_id and display_id.strip().upper()
+    )
     rows = []
     for row in db.find(entries, order_by=[entries.c.display_id.desc()], **equals):
         project = entry_project(db, row)
         if (
             project in visible
             and project_id in (None, project)
-            and _contains(row["name"], name_includes)
+            and contains(row["name"], name_includes)
             and (include_archived or not row["archive_reason"])
             and author_id in (None, *row["author_ids"])
             and assigned_reviewer_id in (None, *row["assigned_reviewer_ids"])
@@ -370,13 +315,11 @@ def create_entry(
     if schema_id is not None:
         schema_of(db, schema_id, "entry")
     authors = check_authors(db, folder["project_id"], author_ids if author_ids is not None else [user["id"]])
-    year = db.now().strftime("%y")
-    numbers = [int(e["display_id"][5:]) for e in db.find(entries) if e["display_id"].startswith(f"EXP{year}")]
     now = db.now_iso()
     row = db.insert(
         entries,
         id=db.new_id(entries, "etr_", width=8),
-        display_id=f"EXP{year}{max(numbers, default=0) + 1:06d}",
+        display_id=next_display_id(db),
         name=title,
         folder_id=folder_id,
         schema_id=schema_id,
@@ -436,7 +379,7 @@ def update_entry(
         check_authors(db, project_id, entry["author_ids"])
     if not changes:
         raise InvalidRequest("Nothing to update: give a name, folder_id, fields or author_ids.")
-    audit(db, user, entry_id, "UPDATE", {k: [entry[k], v] for k, v in changes.items() if entry[k] != v})
+    audit(db, user, entry_id, "UPDATE", changed(entry, changes))
     return entry_object(db, db.update(entries, entry_id, modified_at=db.now_iso(), **changes))
 
 
@@ -462,15 +405,7 @@ def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Annotated
     missing = missing_required(db.get(schemas, entry["schema_id"]) if entry["schema_id"] else None, entry["fields"])
     if missing:
         raise InvalidRequest(f"Fill the required field(s) {', '.join(missing)} before sending for review.")
-    if not reviewer_ids:
-        raise InvalidRequest("Choose at least one reviewer.")
-    for reviewer_id in reviewer_ids:
-        reviewer = active_user(db, reviewer_id)
-        if reviewer_id in entry["author_ids"]:
-            raise InvalidRequest(f"{reviewer['name']} is an author of this entry and can't review it.")
-        if role(db, reviewer_id, project_id) is None:
-            raise InvalidRequest(f"{reviewer['name']} has no access to project '{project['name']}'.")
-    reviewers = sorted(set(reviewer_ids))
+    reviewers = check_reviewers(db, entry, project, reviewer_ids)
     audit(
         db,
         user,
@@ -536,18 +471,10 @@ def list_dna_sequences(
         page_size: Sequences per page, 1 to 100.
         next_token: The next_cursor of the previous page.
     """
-    user = me(db)
-    rows = _entities(
-        db,
-        user,
-        dna_sequences,
-        name_includes,
-        folder_id,
-        schema_id,
-        is_registered,
-        entity_registry_id,
-        include_archived,
+    equals = given(
+        folder_id=folder_id, schema_id=schema_id, entity_registry_id=entity_registry_id and entity_registry_id.strip()
     )
+    rows = visible_entities(db, me(db), dna_sequences, name_includes, is_registered, include_archived, **equals)
     return paginate([sequence_summary(db, r) for r in rows], page_size, next_token)
 
 
@@ -590,25 +517,12 @@ def create_dna_sequence(
     """
     user = me(db)
     writable_folder(db, user, folder_id)
-    clean = "".join(bases.split()).upper()
-    if not clean:
-        raise InvalidRequest("bases can't be empty.")
-    bad = sorted(set(clean) - IUPAC)
-    if bad:
-        raise InvalidRequest(f"Invalid base(s) {', '.join(bad)}: use IUPAC nucleotide letters.")
+    clean = clean_bases(bases)
     if not name.strip():
         raise InvalidRequest("name is required.")
     schema = schema_of(db, schema_id, "dna_sequence") if schema_id is not None else None
     checked = merge_fields(db, schema, {}, fields or {})
-    features = []
-    for feature in annotations or []:
-        wraps = feature.end < feature.start
-        if not (0 <= feature.start < len(clean) and 0 < feature.end <= len(clean)) or (wraps and not is_circular):
-            raise InvalidRequest(
-                f"Annotation '{feature.name}' ({feature.start}-{feature.end}) lies outside the {len(clean)} bp "
-                "sequence."
-            )
-        features.append(feature.model_dump())
+    features = placed_annotations(annotations or [], len(clean), is_circular)
     now = db.now_iso()
     row = db.insert(
         dna_sequences,
@@ -656,18 +570,10 @@ def list_custom_entities(
         page_size: Entities per page, 1 to 100.
         next_token: The next_cursor of the previous page.
     """
-    user = me(db)
-    rows = _entities(
-        db,
-        user,
-        custom_entities,
-        name_includes,
-        folder_id,
-        schema_id,
-        is_registered,
-        entity_registry_id,
-        include_archived,
+    equals = given(
+        folder_id=folder_id, schema_id=schema_id, entity_registry_id=entity_registry_id and entity_registry_id.strip()
     )
+    rows = visible_entities(db, me(db), custom_entities, name_includes, is_registered, include_archived, **equals)
     return paginate([custom_entity_object(db, r) for r in rows], page_size, next_token)
 
 
@@ -695,32 +601,8 @@ def register_entities(
         if not entity_visible(db, user, row):
             raise NotFound(f"Entity '{entity_id}' not found")
         require(db, user, entry_project(db, row), "WRITE")
-        if row["archive_reason"]:
-            raise Conflict(f"'{row['name']}' is archived and can't be registered.")
-        if row["entity_registry_id"]:
-            raise Conflict(f"'{row['name']}' is already registered as {row['entity_registry_id']}.")
-        schema = db.get(schemas, row["schema_id"]) if row["schema_id"] else None
-        if schema is None or schema["registry_id"] != registry_id:
-            raise InvalidRequest(f"'{row['name']}' needs a schema of the {registry['name']} before registering.")
-        missing = missing_required(schema, row["fields"])
-        if missing:
-            raise InvalidRequest(f"'{row['name']}' is missing required field(s): {', '.join(missing)}.")
-        twins = [r for r in db.find(table, schema_id=schema["id"], name=row["name"]) if r["entity_registry_id"]]
-        if twins:
-            raise Conflict(
-                f"A {schema['name']} named '{row['name']}' is already registered as {twins[0]['entity_registry_id']}."
-            )
-        if naming_strategy in ("IDS_FROM_NAMES", "KEEP_NAMES"):
-            registry_number = row["name"]
-            if db.find(dna_sequences, entity_registry_id=registry_number) or db.find(
-                custom_entities, entity_registry_id=registry_number
-            ):
-                raise Conflict(f"Registry ID {registry_number} is already taken.")
-        else:
-            registry_number = next_registry_id(db, schema["prefix"])
-        changes = {"entity_registry_id": registry_number, "registry_id": registry_id}
-        if naming_strategy == "DELETE_NAMES":
-            changes |= {"name": registry_number, "aliases": [*row["aliases"], row["name"]]}
+        changes = registration(db, registry, table, row, naming_strategy)
+        registry_number = changes["entity_registry_id"]
         updated = db.update(table, entity_id, modified_at=db.now_iso(), **changes)
         audit(db, user, entity_id, "REGISTER", {"entity_registry_id": [None, registry_number]})
         registered.append(
@@ -759,19 +641,15 @@ def list_storage(
     """
     visible = visible_projects(db, me(db))
     found = []
+    equals = given(parent_storage_id=parent_storage_id, barcode=barcode and barcode.strip().upper())
     for prefix, table in STORAGE_TABLES.items():
-        kind = {"loc_": "location", "box_": "box", "plt_": "plate"}[prefix]
+        kind = STORAGE_KINDS[prefix]
         if storage_type not in (None, kind):
             continue
-        equals: dict[str, Any] = {}
-        if parent_storage_id is not None:
-            equals["parent_storage_id"] = parent_storage_id
-        if barcode is not None:
-            equals["barcode"] = barcode.strip().upper()
         for row in db.find(table, order_by=[table.c.name], **equals):
             if (
                 row.get("project_id") in (None, *visible)
-                and _contains(row["name"], name_includes)
+                and contains(row["name"], name_includes)
                 and (include_archived or not row["archive_reason"])
             ):
                 found.append((row, kind))
@@ -804,23 +682,23 @@ def list_containers(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    equals: dict[str, Any] = {}
     if parent_storage_id is not None:
-        equals["parent_storage_id"] = storage(db, parent_storage_id)[1]["id"]
-    if barcode is not None:
-        equals["barcode"] = barcode.strip().upper()
-    if checkout_status is not None:
-        equals["checkout_status"] = checkout_status
+        storage(db, parent_storage_id)
+    equals = given(
+        parent_storage_id=parent_storage_id,
+        barcode=barcode and barcode.strip().upper(),
+        checkout_status=checkout_status,
+    )
     visible = visible_projects(db, user)
     rows = [
         c
         for c in db.find(containers, **equals)
         if (c["project_id"] is None or c["project_id"] in visible)
-        and _contains(c["name"], name_includes)
+        and contains(c["name"], name_includes)
         and (include_archived or not c["archive_reason"])
         and (entity_id is None or any(x["entity_id"] == entity_id for x in c["contents"]))
     ]
-    rows.sort(key=_position_key)
+    rows.sort(key=position_key)
     return paginate([container_object(db, r) for r in rows], page_size, next_token)
 
 
@@ -859,7 +737,7 @@ def update_container(
         user,
         container_id,
         "MOVE" if parent_storage_id is not None else "UPDATE",
-        {k: [container[k], v] for k, v in changes.items() if container[k] != v},
+        changed(container, changes),
     )
     return container_object(db, db.update(containers, container_id, modified_at=db.now_iso(), **changes))
 
@@ -883,35 +761,11 @@ def transfer_into_container(
     dest = visible_container(db, user, destination_container_id)
     for container in (source, dest):
         usable(db, user, container)
-    kind = dimension(transfer_quantity.units)
-    if source["quantity_units"] is None or source["quantity_value"] <= 0:
-        raise Conflict(f"Container '{source['name']}' is empty.")
-    if dimension(source["quantity_units"]) != kind:
-        raise InvalidRequest(
-            f"'{source['name']}' is measured in {source['quantity_units']}; transfer a {kind} of the same kind."
-        )
-    taken = convert(transfer_quantity.value, transfer_quantity.units, source["quantity_units"])
-    if taken > source["quantity_value"] + 1e-9:
-        raise Conflict(
-            f"Container '{source['name']}' only holds {source['quantity_value']:g} {source['quantity_units']}."
-        )
-    units = dest["quantity_units"] or source["quantity_units"]
-    if dimension(units) != kind:
-        raise InvalidRequest(f"'{dest['name']}' is measured in {units}; it can't receive a {kind}.")
-    held = dest["quantity_value"] or 0.0
-    moved = convert(transfer_quantity.value, transfer_quantity.units, units)
-    contents = mixed(source, dest | {"quantity_units": units}, moved, held)
+    source_changes, dest_changes = transfer(source, dest, transfer_quantity)
     now = db.now_iso()
-    left = round(source["quantity_value"] - taken, 6)
-    new_source = db.update(containers, source["id"], quantity_value=left, modified_at=now)
-    new_dest = db.update(
-        containers,
-        dest["id"],
-        quantity_value=round(held + moved, 6),
-        quantity_units=units,
-        contents=contents,
-        modified_at=now,
-    )
+    new_source = db.update(containers, source["id"], modified_at=now, **source_changes)
+    new_dest = db.update(containers, dest["id"], modified_at=now, **dest_changes)
+    left = new_source["quantity_value"]
     amount = f"{transfer_quantity.value:g} {transfer_quantity.units}"
     audit(
         db,
@@ -956,25 +810,12 @@ def checkout_containers(
         raise InvalidRequest("Checking in takes no assignee_id.")
     if assignee_id is not None:
         active_user(db, assignee_id)
-    status = {"check_out": "CHECKED_OUT", "reserve": "RESERVED", "check_in": "AVAILABLE"}[action]
+    status = CHECKOUT_STATUS[action]
     done = []
     for container_id in sorted(set(container_ids)):
         container = visible_container(db, user, container_id)
-        live(db, user, container)
+        check_checkout(db, user, container, status, assignee_id)
         held, holder = container["checkout_status"], container["checkout_assignee_id"]
-        if action == "check_in":
-            if held == "AVAILABLE":
-                raise Conflict(f"Container '{container['name']}' is not checked out or reserved.")
-            project_id = container["project_id"]
-            if holder != user["id"] and not (project_id and role(db, user["id"], project_id) == "ADMIN"):
-                raise PermissionDenied(
-                    f"Container '{container['name']}' is {holding(db, container)}; only they or a "
-                    "project ADMIN can check it in."
-                )
-        elif held != "AVAILABLE" and holder not in (user["id"], assignee_id):
-            raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")
-        elif (held, holder) == (status, assignee_id):
-            raise Conflict(f"Container '{container['name']}' is already {holding(db, container)}.")
         row = db.update(
             containers,
             container_id,
@@ -1067,15 +908,7 @@ def list_requests(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    equals: dict[str, Any] = {}
-    for key, value in (
-        ("request_status", request_status),
-        ("requestor_id", requestor_id),
-        ("schema_id", schema_id),
-        ("project_id", project_id),
-    ):
-        if value is not None:
-            equals[key] = value
+    equals = given(request_status=request_status, requestor_id=requestor_id, schema_id=schema_id, project_id=project_id)
     visible = visible_projects(db, user)
     rows = [
         r
@@ -1104,10 +937,7 @@ def update_request(
         assignee_ids: The new assignees (ent_...), each with access to the project.
     """
     user = me(db)
-    found = db.find(requests, id=request_id)
-    if not found or role(db, user["id"], found[0]["project_id"]) is None:
-        raise NotFound(f"Request '{request_id}' not found")
-    request = found[0]
+    request = visible_request(db, user, request_id)
     require(db, user, request["project_id"], "READ")
     if request["request_status"] in ("COMPLETED", "CANCELLED"):
         raise Conflict(f"Request {request['display_id']} is {request['request_status']} and can't change.")
@@ -1126,39 +956,14 @@ def update_request(
         if scheduled_on < db.now().strftime("%Y-%m-%d"):
             raise InvalidRequest("scheduled_on can't be in the past.")
         changes["scheduled_on"] = scheduled_on
-    if request_status is not None and request_status != request["request_status"]:
-        current = request["request_status"]
-        if request_status not in NEXT_STATUSES[current]:
-            raise Conflict(f"Request {request['display_id']} can't go from {current} to {request_status}.")
-        workers = changes.get("assignee_ids", request["assignee_ids"])
-        allowed = [*workers, request["requestor_id"]] if request_status == "CANCELLED" else workers
-        if user["id"] not in allowed:
-            raise PermissionDenied(f"Only the assignees of {request['display_id']} can move it to {request_status}.")
-        if request_status == "SCHEDULED" and not changes.get("scheduled_on", request["scheduled_on"]):
-            raise InvalidRequest("Give scheduled_on to schedule a request.")
-        changes["request_status"] = request_status
+    changes = request_changes(db, user, request, changes, request_status)
     if not changes:
         raise InvalidRequest("Nothing to update: give request_status, scheduled_on or assignee_ids.")
-    audit(db, user, request_id, "UPDATE", {k: [request[k], v] for k, v in changes.items() if request[k] != v})
+    audit(db, user, request_id, "UPDATE", changed(request, changes))
     return request_object(db, db.update(requests, request_id, modified_at=db.now_iso(), **changes))
 
 
 # ---------------------------------------------------------------- audit log
-
-
-def _audited_project(db: Database, object_id: str) -> str | None:
-    """The project an audited object belongs to (None for inventory outside projects)."""
-    if object_id.startswith("etr_"):
-        return db.get(folders, db.get(entries, object_id, "Entry")["folder_id"])["project_id"]
-    if object_id.startswith(("seq_", "bfi_")):
-        return db.get(folders, entity(db, object_id)[1]["folder_id"])["project_id"]
-    if object_id.startswith("con_"):
-        return db.get(containers, object_id, "Container")["project_id"]
-    if object_id.startswith("req_"):
-        return db.get(requests, object_id, "Request")["project_id"]
-    if object_id.startswith(tuple(STORAGE_TABLES)):
-        return storage(db, object_id)[1].get("project_id")
-    raise NotFound(f"Object '{object_id}' not found")
 
 
 @tool(read_only=True)
@@ -1173,7 +978,7 @@ def get_audit_log(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    project_id = _audited_project(db, object_id)
+    project_id = audited_project(db, object_id)
     if project_id is not None and role(db, user["id"], project_id) is None:
         raise NotFound(f"Object '{object_id}' not found")
     rows = db.find(audit_events, object_id=object_id, order_by=[audit_events.c.id])
