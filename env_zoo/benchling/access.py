@@ -227,3 +227,11 @@ def check_checkout(
         raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")
     elif (held, holder) == (status, assignee_id):
         raise Conflict(f"Container '{container['name']}' is already {holding(db, container)}.")
+
+
+def check_assignees(db: Database, project_id: str, assignee_ids: list[str]) -> list[str]:
+    """Request assignees, in id order: active users with access to the request's project."""
+    for assignee_id in assignee_ids:
+        if role(db, active_user(db, assignee_id)["id"], project_id) is None:
+            raise InvalidRequest(f"{db.get(users, assignee_id)['name']} has no access to this project.")
+    return sorted(set(assignee_ids))

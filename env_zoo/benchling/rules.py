@@ -7,19 +7,18 @@ import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym.values import parse_date
 
 from .schema import audit_events, boxes, containers, custom_entities, dna_sequences, entries, locations, plates, schemas
 
 if TYPE_CHECKING:
     from .objects import Annotation, TransferQuantity
 
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 VOLUME_UL = {"L": 1e6, "mL": 1e3, "uL": 1.0, "nL": 1e-3}
 MASS_UG = {"g": 1e6, "mg": 1e3, "ug": 1.0, "ng": 1e-3}
 STORAGE_TABLES = {"loc_": locations, "box_": boxes, "plt_": plates}
 STORAGE_KINDS = {"loc_": "location", "box_": "box", "plt_": "plate"}
 TENANT = "corvidbio.benchling.com"
-IUPAC = set("ACGTURYKMSWBDHVN")
 ArchiveReason = Literal[
     "Made in error",
     "Retired",
@@ -65,6 +64,14 @@ def schema_of(db: Database, schema_id: str, kind: str) -> dict[str, Any]:
     return schema
 
 
+def _is_date(value: str) -> bool:
+    try:
+        parse_date(value, "date")
+    except InvalidRequest:
+        return False
+    return True
+
+
 def _check_value(db: Database, schema: dict[str, Any], spec: dict[str, Any], value: Any) -> None:
     name, kind = spec["name"], spec["type"]
     valid = {
@@ -72,8 +79,8 @@ def _check_value(db: Database, schema: dict[str, Any], spec: dict[str, Any], val
         "integer": isinstance(value, int) and not isinstance(value, bool),
         "float": isinstance(value, (int, float)) and not isinstance(value, bool),
         "boolean": isinstance(value, bool),
-        "date": isinstance(value, str) and bool(DATE.match(value)),
-        "dropdown": value in spec.get("options", []),
+        "date": isinstance(value, str) and _is_date(value),
+        "dropdown": value in (spec.get("options") or []),
         "entity_link": isinstance(value, str),
     }[kind]
     if not valid:
@@ -141,14 +148,8 @@ def next_display_id(db: Database) -> str:
 
 
 def clean_bases(bases: str) -> str:
-    """Bases without whitespace, upper case, each an IUPAC nucleotide letter."""
-    clean = "".join(bases.split()).upper()
-    if not clean:
-        raise InvalidRequest("bases can't be empty.")
-    bad = sorted(set(clean) - IUPAC)
-    if bad:
-        raise InvalidRequest(f"Invalid base(s) {', '.join(bad)}: use IUPAC nucleotide letters.")
-    return clean
+    """Bases as stored: without whitespace, upper case (their type admits IUPAC nucleotide letters only)."""
+    return "".join(bases.split()).upper()
 
 
 def placed_annotations(annotations: list[Annotation], length: int, is_circular: bool) -> list[dict[str, Any]]:
@@ -312,6 +313,14 @@ def request_changes(
     if status == "SCHEDULED" and not changes.get("scheduled_on", request["scheduled_on"]):
         raise InvalidRequest("Give scheduled_on to schedule a request.")
     return changes | {"request_status": status}
+
+
+def schedule_date(db: Database, scheduled_on: str) -> str:
+    """A request's scheduled date: a real calendar date, today or later."""
+    day = parse_date(scheduled_on, "scheduled_on", example="2025-06-12")
+    if day < db.now().date():
+        raise InvalidRequest("scheduled_on can't be in the past.")
+    return day.isoformat()
 
 
 def transfer(

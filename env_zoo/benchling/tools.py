@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
 from envfactory_gym import (
     Conflict,
     Database,
@@ -18,11 +20,13 @@ from envfactory_gym import (
     tool,
 )
 from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText, PageSize, page_size
 
 from .access import (
     LOCKED,
     active_user,
     audited_project,
+    check_assignees,
     check_authors,
     check_checkout,
     check_reviewers,
@@ -75,7 +79,6 @@ from .objects import (
 )
 from .rules import (
     CHECKOUT_STATUS,
-    DATE,
     REVIEWABLE,
     STORAGE_KINDS,
     STORAGE_TABLES,
@@ -97,6 +100,7 @@ from .rules import (
     position_key,
     registration,
     request_changes,
+    schedule_date,
     schema_of,
     storage,
     transfer,
@@ -115,6 +119,24 @@ from .schema import (
     sessions,
     users,
 )
+
+EntryPageSize = page_size(50)
+EntryName = Annotated[
+    str, Field(min_length=1, max_length=200, pattern=r"\S"), ErrorText("Entry names must be 1 to 200 characters long.")
+]
+SequenceName = Annotated[NonBlankText, ErrorText("name is required.")]
+ContainerName = Annotated[NonBlankText, ErrorText("name can't be empty.")]
+Bases = Annotated[
+    str,
+    Field(pattern=r"^\s*[ACGTURYKMSWBDHVNacgturykmswbdhvn][ACGTURYKMSWBDHVNacgturykmswbdhvn\s]*$"),
+    ErrorText("Invalid bases: use IUPAC nucleotide letters (A, C, G, T, U, R, Y, K, M, S, W, B, D, H, V or N)."),
+]
+Reviewers = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("Choose at least one reviewer.")]
+EntityIds = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("Give at least one entity to register.")]
+ContainerIds = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("Give at least one container.")]
+Assignees = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("A request needs at least one assignee.")]
+ScheduledOn = Annotated[IsoDate, ErrorText("scheduled_on must be a date like 2025-06-12.")]
+
 
 # ---------------------------------------------------------------- user-only: signing in and e-signatures
 
@@ -181,7 +203,7 @@ def list_projects(
     db: Database,
     name_includes: str | None = None,
     include_archived: bool = False,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[ProjectObject]:
     """List the projects you collaborate on, with your role and every collaborator's role (READ, WRITE or ADMIN).
@@ -209,7 +231,7 @@ def list_folders(
     project_id: str | None = None,
     parent_folder_id: str | None = None,
     name_includes: str | None = None,
-    page_size: int = 50,
+    page_size: PageSize = 50,
     next_token: str | None = None,
 ) -> Page[FolderObject]:
     """List folders in the projects you can see.
@@ -250,7 +272,7 @@ def list_entries(
     assigned_reviewer_id: str | None = None,
     display_id: str | None = None,
     include_archived: bool = False,
-    page_size: int = 10,
+    page_size: EntryPageSize = 10,
     next_token: str | None = None,
 ) -> Page[EntryObject]:
     """List notebook entries you can see, newest first, with their fields, review record and notes.
@@ -288,13 +310,13 @@ def list_entries(
             and assigned_reviewer_id in (None, *row["assigned_reviewer_ids"])
         ):
             rows.append(row)
-    return paginate([entry_object(db, r) for r in rows], page_size, next_token, max_page_size=50)
+    return paginate([entry_object(db, r) for r in rows], page_size, next_token)
 
 
 @tool()
 def create_entry(
     db: Database,
-    name: str,
+    name: EntryName,
     folder_id: str,
     schema_id: str | None = None,
     author_ids: Annotated[list[str], Unordered] | None = None,
@@ -310,8 +332,6 @@ def create_entry(
     user = me(db)
     folder = writable_folder(db, user, folder_id)
     title = name.strip()
-    if not 1 <= len(title) <= 200:
-        raise InvalidRequest("Entry names must be 1 to 200 characters long.")
     if schema_id is not None:
         schema_of(db, schema_id, "entry")
     authors = check_authors(db, folder["project_id"], author_ids if author_ids is not None else [user["id"]])
@@ -344,7 +364,7 @@ def create_entry(
 def update_entry(
     db: Database,
     entry_id: str,
-    name: str | None = None,
+    name: EntryName | None = None,
     folder_id: str | None = None,
     fields: dict[str, FieldValue | None] | None = None,
     author_ids: Annotated[list[str], Unordered] | None = None,
@@ -364,8 +384,6 @@ def update_entry(
     project_id = entry_project(db, entry)
     changes: dict[str, Any] = {}
     if name is not None:
-        if not 1 <= len(name.strip()) <= 200:
-            raise InvalidRequest("Entry names must be 1 to 200 characters long.")
         changes["name"] = name.strip()
     if folder_id is not None:
         project_id = writable_folder(db, user, folder_id)["project_id"]
@@ -384,7 +402,7 @@ def update_entry(
 
 
 @tool()
-def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Annotated[list[str], Unordered]) -> EntryObject:
+def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Reviewers) -> EntryObject:
     """Send an entry for review (an author sends it; it becomes NEEDS_REVIEW and locked). Its schema's required
     fields must be filled; reviewers must collaborate on the project and cannot be the entry's authors.
 
@@ -456,7 +474,7 @@ def list_dna_sequences(
     is_registered: bool | None = None,
     entity_registry_id: str | None = None,
     include_archived: bool = False,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[DnaSequenceSummary]:
     """List DNA sequences (plasmids, oligos, gene fragments) by name, without their bases.
@@ -495,8 +513,8 @@ def get_dna_sequence(db: Database, dna_sequence_id: str) -> DnaSequenceObject:
 @tool()
 def create_dna_sequence(
     db: Database,
-    name: str,
-    bases: str,
+    name: SequenceName,
+    bases: Bases,
     folder_id: str,
     is_circular: bool = False,
     schema_id: str | None = None,
@@ -518,8 +536,6 @@ def create_dna_sequence(
     user = me(db)
     writable_folder(db, user, folder_id)
     clean = clean_bases(bases)
-    if not name.strip():
-        raise InvalidRequest("name is required.")
     schema = schema_of(db, schema_id, "dna_sequence") if schema_id is not None else None
     checked = merge_fields(db, schema, {}, fields or {})
     features = placed_annotations(annotations or [], len(clean), is_circular)
@@ -555,7 +571,7 @@ def list_custom_entities(
     is_registered: bool | None = None,
     entity_registry_id: str | None = None,
     include_archived: bool = False,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[CustomEntityObject]:
     """List custom entities (cell lines, strains, antibodies, proteins) with their schema fields.
@@ -579,7 +595,7 @@ def list_custom_entities(
 
 @tool()
 def register_entities(
-    db: Database, registry_id: str, entity_ids: Annotated[list[str], Unordered], naming_strategy: NamingStrategy
+    db: Database, registry_id: str, entity_ids: EntityIds, naming_strategy: NamingStrategy
 ) -> list[RegisteredEntity]:
     """Register DNA sequences or custom entities in a registry, all or none. Each needs a schema of that registry with
     its required fields filled, a name not already registered for the schema, and WRITE on its project.
@@ -593,8 +609,6 @@ def register_entities(
     """
     user = me(db)
     registry = db.get(registries, registry_id, "Registry")
-    if not entity_ids:
-        raise InvalidRequest("Give at least one entity to register.")
     registered = []
     for entity_id in sorted(set(entity_ids)):  # registry numbers follow the ids, not the order they were given in
         table, row = entity(db, entity_id)
@@ -624,7 +638,7 @@ def list_storage(
     parent_storage_id: str | None = None,
     storage_type: Literal["location", "box", "plate"] | None = None,
     include_archived: bool = False,
-    page_size: int = 20,
+    page_size: PageSize = 20,
     next_token: str | None = None,
 ) -> Page[StorageObject]:
     """Find locations (rooms, freezers, shelves, racks), boxes and plates; boxes and plates list their free
@@ -665,7 +679,7 @@ def list_containers(
     entity_id: str | None = None,
     checkout_status: Literal["AVAILABLE", "RESERVED", "CHECKED_OUT"] | None = None,
     include_archived: bool = False,
-    page_size: int = 20,
+    page_size: PageSize = 20,
     next_token: str | None = None,
 ) -> Page[ContainerObject]:
     """List containers (tubes, vials, plate wells) with contents, quantity, position and check-out record; a box or
@@ -704,7 +718,7 @@ def list_containers(
 
 @tool()
 def update_container(
-    db: Database, container_id: str, name: str | None = None, parent_storage_id: str | None = None
+    db: Database, container_id: str, name: ContainerName | None = None, parent_storage_id: str | None = None
 ) -> ContainerObject:
     """Rename a container or move it: into a location (loc_...), or into a free position of a box (box_...:B4) of a
     project you can write to. Plate wells stay in their plate.
@@ -719,8 +733,6 @@ def update_container(
     usable(db, user, container)
     changes: dict[str, Any] = {}
     if name is not None:
-        if not name.strip():
-            raise InvalidRequest("name can't be empty.")
         changes["name"] = name.strip()
     if parent_storage_id is not None:
         if container["barcode"] is None:
@@ -787,7 +799,7 @@ def transfer_into_container(
 @tool()
 def checkout_containers(
     db: Database,
-    container_ids: Annotated[list[str], Unordered],
+    container_ids: ContainerIds,
     action: Literal["check_out", "reserve", "check_in"],
     assignee_id: str | None = None,
     comment: str = "",
@@ -802,8 +814,6 @@ def checkout_containers(
         comment: A note on the check-out record.
     """
     user = me(db)
-    if not container_ids:
-        raise InvalidRequest("Give at least one container.")
     if action != "check_in" and assignee_id is None:
         raise InvalidRequest(f"assignee_id is required to {action.replace('_', ' ')}.")
     if action == "check_in" and assignee_id is not None:
@@ -836,9 +846,7 @@ def checkout_containers(
 
 
 @tool()
-def archive_containers(
-    db: Database, container_ids: Annotated[list[str], Unordered], reason: ArchiveReason
-) -> ArchivalChange:
+def archive_containers(db: Database, container_ids: ContainerIds, reason: ArchiveReason) -> ArchivalChange:
     """Archive containers, taking them out of their box or location. Archived containers are read-only.
 
     Args:
@@ -846,8 +854,6 @@ def archive_containers(
         reason: Made in error, Retired, Expended, Shipped, Contaminated, Expired, Missing or Other.
     """
     user = me(db)
-    if not container_ids:
-        raise InvalidRequest("Give at least one container.")
     ids = sorted(set(container_ids))
     for container_id in ids:
         container = visible_container(db, user, container_id)
@@ -893,7 +899,7 @@ def list_requests(
     requestor_id: str | None = None,
     schema_id: str | None = None,
     project_id: str | None = None,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[RequestObject]:
     """List requests (sequencing, maxipreps, purifications, cell banking) in your projects, oldest first.
@@ -923,8 +929,8 @@ def update_request(
     db: Database,
     request_id: str,
     request_status: RequestStatus | None = None,
-    scheduled_on: str | None = None,
-    assignee_ids: Annotated[list[str], Unordered] | None = None,
+    scheduled_on: ScheduledOn | None = None,
+    assignee_ids: Assignees | None = None,
 ) -> RequestObject:
     """Move a request along (REQUESTED -> SCHEDULED -> IN_PROGRESS -> COMPLETED, or CANCELLED), schedule it or
     reassign it. Only assignees schedule, start and complete a request; its requestor or an assignee cancels it;
@@ -944,18 +950,9 @@ def update_request(
     changes: dict[str, Any] = {}
     if assignee_ids is not None:
         require(db, user, request["project_id"], "WRITE")
-        if not assignee_ids:
-            raise InvalidRequest("A request needs at least one assignee.")
-        for assignee_id in assignee_ids:
-            if role(db, active_user(db, assignee_id)["id"], request["project_id"]) is None:
-                raise InvalidRequest(f"{db.get(users, assignee_id)['name']} has no access to this project.")
-        changes["assignee_ids"] = sorted(set(assignee_ids))
+        changes["assignee_ids"] = check_assignees(db, request["project_id"], assignee_ids)
     if scheduled_on is not None:
-        if not DATE.match(scheduled_on):
-            raise InvalidRequest("scheduled_on must be a date like 2025-06-12.")
-        if scheduled_on < db.now().strftime("%Y-%m-%d"):
-            raise InvalidRequest("scheduled_on can't be in the past.")
-        changes["scheduled_on"] = scheduled_on
+        changes["scheduled_on"] = schedule_date(db, scheduled_on)
     changes = request_changes(db, user, request, changes, request_status)
     if not changes:
         raise InvalidRequest("Nothing to update: give request_status, scheduled_on or assignee_ids.")
@@ -968,7 +965,7 @@ def update_request(
 
 @tool(read_only=True)
 def get_audit_log(
-    db: Database, object_id: str, page_size: int = 50, next_token: str | None = None
+    db: Database, object_id: str, page_size: PageSize = 50, next_token: str | None = None
 ) -> Page[AuditEventObject]:
     """Read the audit log of an entry, entity, container, storage or request: who did what, oldest first.
 
