@@ -78,19 +78,12 @@ def check_send_options(db: Database, hide_email: bool | None) -> None:
 def send_dates(
     db: Database, deletion_days: int | None, expiration_days: int | None, current: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """New deletion and expiration dates, counted in days from the current hour; a Send can't outlive 31 days
-    and can't expire after it is deleted."""
+    """New deletion and expiration dates, counted in days from the current hour (their argument types keep them
+    within 1 to 31 days); a Send can't expire after it is deleted."""
     dates: dict[str, Any] = {}
     if deletion_days is not None:
-        if not 1 <= deletion_days <= MAX_SEND_DAYS:
-            raise InvalidRequest(
-                "You cannot have a Send with a deletion date that far into the future. Choose 1 "
-                f"to {MAX_SEND_DAYS} days."
-            )
         dates["deletion_date"] = on_the_hour(db, deletion_days)
     if expiration_days is not None:
-        if expiration_days < 1:
-            raise InvalidRequest("expiration_days must be at least 1.")
         dates["expiration_date"] = on_the_hour(db, expiration_days)
     deletion = dates.get("deletion_date") or (current or {}).get("deletion_date")
     expiration = dates.get("expiration_date") or (current or {}).get("expiration_date")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
 from envfactory_gym import (
     Conflict,
     Database,
@@ -16,6 +18,7 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.fields import ErrorText, NonBlankText, page_size
 
 from . import vault
 from .access import (
@@ -65,6 +68,7 @@ from .objects import (
 from .rules import (
     GENERATOR_POLICY,
     MAX_PAGE_SIZE,
+    MAX_SEND_DAYS,
     NULL,
     TWO_STEP_POLICY,
     ItemType,
@@ -83,6 +87,32 @@ from .rules import (
 from .schema import collections, folders, items, members, organizations, policies, reprompts, sends
 from .totp import code_at, parse_key
 
+ItemPageSize = page_size(MAX_PAGE_SIZE)
+Name = Annotated[
+    str,
+    Field(min_length=1, max_length=vault.MAX_NAME, pattern=r"\S"),
+    ErrorText(f"The Name field is required and can hold at most {vault.MAX_NAME} characters."),
+]
+Email = Annotated[
+    str,
+    Field(pattern=r"^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$"),
+    ErrorText("The Email field is not a valid e-mail address."),
+]
+SendText = Annotated[NonBlankText, ErrorText("The text to share is required.")]
+MaxAccessCount = Annotated[int, Field(ge=1), ErrorText("Maximum access count must be at least 1.")]
+DeletionDays = Annotated[
+    int,
+    Field(ge=1, le=MAX_SEND_DAYS),
+    ErrorText(
+        f"You cannot have a Send with a deletion date that far into the future. Choose 1 to {MAX_SEND_DAYS} days."
+    ),
+]
+ExpirationDays = Annotated[int, Field(ge=1), ErrorText("expiration_days must be at least 1.")]
+PasswordLength = Annotated[int, Field(ge=5, le=128), ErrorText("Password length must be between 5 and 128.")]
+WordCount = Annotated[int, Field(ge=3, le=20), ErrorText("A passphrase has 3 to 20 words.")]
+Separator = Annotated[str, Field(max_length=1), ErrorText("The word separator is a single character.")]
+
+
 # ---------------------------------------------------------------- vault items
 
 
@@ -97,7 +127,7 @@ def list_items(
     type: ItemType | None = None,
     favorite: bool | None = None,
     trash: bool = False,
-    page_size: int = 25,
+    page_size: ItemPageSize = 25,
     cursor: str | None = None,
 ) -> Page[ItemSummary]:
     """List the vault items you can see (your own and those shared with you through organization collections),
@@ -139,7 +169,7 @@ def list_items(
             continue
         found.append((row, access))
     found.sort(key=lambda pair: (pair[0]["name"].casefold(), pair[0]["id"]))
-    page = paginate(found, page_size, cursor, max_page_size=MAX_PAGE_SIZE)
+    page = paginate(found, page_size, cursor)
     return Page[ItemSummary](
         results=[item_summary(r, a) for r, a in page.results], next_cursor=page.next_cursor, has_more=page.has_more
     )
@@ -179,7 +209,7 @@ def get_totp(db: Database, item_id: str) -> TotpObject:
 def create_item(
     db: Database,
     type: ItemType,
-    name: str,
+    name: Name,
     notes: str | None = None,
     folder_id: str | None = None,
     favorite: bool = False,
@@ -240,7 +270,7 @@ def create_item(
 def update_item(
     db: Database,
     item_id: str,
-    name: str | None = None,
+    name: Name | None = None,
     notes: str | None = None,
     folder_id: str | None = None,
     favorite: bool | None = None,
@@ -374,7 +404,7 @@ def list_folders(db: Database) -> list[FolderObject]:
 
 
 @tool()
-def create_folder(db: Database, name: str) -> FolderObject:
+def create_folder(db: Database, name: Name) -> FolderObject:
     """Create a folder in your vault. Name it "Parent/Child" to nest it under another folder.
 
     Args:
@@ -473,7 +503,7 @@ def list_members(db: Database, organization_id: str) -> list[MemberObject]:
 def invite_member(
     db: Database,
     organization_id: str,
-    email: str,
+    email: Email,
     type: MemberType = 2,
     collections: list[CollectionAccess] | None = None,
 ) -> MemberObject:
@@ -488,8 +518,6 @@ def invite_member(
     """
     org, mine = administered(db, organization_id)
     address = email.strip().lower()
-    if "@" not in address or "." not in address.split("@")[-1] or " " in address:
-        raise InvalidRequest(f"'{email}' is not a valid email address.")
     if type == OWNER and mine["type"] != OWNER:
         raise PermissionDenied("Only an Owner can configure other Owner accounts.")
     if any(m["email"].lower() == address for m in db.find(members, organization_id=organization_id)):
@@ -587,14 +615,14 @@ def list_sends(db: Database, search: str | None = None) -> list[SendObject]:
 @tool()
 def create_send(
     db: Database,
-    name: str,
-    text: str,
+    name: Name,
+    text: SendText,
     hidden: bool = False,
     notes: str | None = None,
     password: str | None = None,
-    max_access_count: int | None = None,
-    deletion_days: int = 7,
-    expiration_days: int | None = None,
+    max_access_count: MaxAccessCount | None = None,
+    deletion_days: DeletionDays = 7,
+    expiration_days: ExpirationDays | None = None,
     hide_email: bool = False,
     disabled: bool = False,
 ) -> SendObject:
@@ -613,10 +641,6 @@ def create_send(
         hide_email: Hide your email address from recipients.
         disabled: Create it switched off, so nobody can open it yet.
     """
-    if not text.strip():
-        raise InvalidRequest("The text to share is required.")
-    if max_access_count is not None and max_access_count < 1:
-        raise InvalidRequest("Maximum access count must be at least 1.")
     check_send_options(db, hide_email)
     send_id = db.new_uuid(sends)
     row = db.insert(
@@ -644,15 +668,15 @@ def create_send(
 def update_send(
     db: Database,
     send_id: str,
-    name: str | None = None,
-    text: str | None = None,
+    name: Name | None = None,
+    text: SendText | None = None,
     hidden: bool | None = None,
     notes: str | None = None,
     password: str | None = None,
     remove_password: bool = False,
-    max_access_count: int | None = None,
-    deletion_days: int | None = None,
-    expiration_days: int | None = None,
+    max_access_count: MaxAccessCount | None = None,
+    deletion_days: DeletionDays | None = None,
+    expiration_days: ExpirationDays | None = None,
     hide_email: bool | None = None,
     disabled: bool | None = None,
 ) -> SendObject:
@@ -678,10 +702,6 @@ def update_send(
         raise InvalidRequest("Give a new password or remove_password, not both.")
     if remove_password and send["password_hash"] is None:
         raise Conflict(f"The Send '{send['name']}' has no password.")
-    if max_access_count is not None and max_access_count < 1:
-        raise InvalidRequest("Maximum access count must be at least 1.")
-    if text is not None and not text.strip():
-        raise InvalidRequest("The text to share is required.")
     check_send_options(db, hide_email)
     changes: dict[str, Any] = {
         k: v
@@ -714,13 +734,13 @@ def update_send(
 def generate_password(
     db: Database,
     passphrase: bool = False,
-    length: int = 14,
+    length: PasswordLength = 14,
     uppercase: bool = True,
     lowercase: bool = True,
     number: bool = True,
     special: bool = False,
-    words: int = 3,
-    separator: str = "-",
+    words: WordCount = 3,
+    separator: Separator = "-",
     capitalize: bool = False,
     include_number: bool = False,
 ) -> GeneratedObject:
