@@ -7,7 +7,8 @@ from typing import Any
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
 
-from .schema import collaborations, containers, entries, folders, projects, sessions, users
+from .rules import STORAGE_TABLES, contains, entity, storage
+from .schema import collaborations, containers, entries, folders, projects, requests, sessions, users
 
 ROLES = ("READ", "WRITE", "ADMIN")
 LOCKED = {"NEEDS_REVIEW": "is waiting for review", "ACCEPTED": "has been accepted"}
@@ -146,3 +147,91 @@ def usable(db: Database, user: dict[str, Any], container: dict[str, Any]) -> Non
     live(db, user, container)
     if container["checkout_status"] != "AVAILABLE" and container["checkout_assignee_id"] != user["id"]:
         raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")
+
+
+def check_reviewers(db: Database, entry: dict[str, Any], project: dict[str, Any], reviewer_ids: list[str]) -> list[str]:
+    """Reviewers of an entry, in id order: active collaborators on its project who are not its authors."""
+    if not reviewer_ids:
+        raise InvalidRequest("Choose at least one reviewer.")
+    for reviewer_id in reviewer_ids:
+        reviewer = active_user(db, reviewer_id)
+        if reviewer_id in entry["author_ids"]:
+            raise InvalidRequest(f"{reviewer['name']} is an author of this entry and can't review it.")
+        if role(db, reviewer_id, project["id"]) is None:
+            raise InvalidRequest(f"{reviewer['name']} has no access to project '{project['name']}'.")
+    return sorted(set(reviewer_ids))
+
+
+def visible_entities(
+    db: Database,
+    user: dict[str, Any],
+    table: Any,
+    name_includes: str | None,
+    is_registered: bool | None,
+    include_archived: bool,
+    **equals: Any,
+) -> list[dict[str, Any]]:
+    """DNA sequences or custom entities the user can see, by name, filtered by the columns in `equals`."""
+    if "folder_id" in equals:
+        visible_folder(db, user, equals["folder_id"])
+    return [
+        r
+        for r in db.find(table, order_by=[table.c.name], **equals)
+        if entity_visible(db, user, r)
+        and contains(r["name"], name_includes)
+        and (include_archived or not r["archive_reason"])
+        and (is_registered is None or (r["entity_registry_id"] is not None) == is_registered)
+    ]
+
+
+def visible_request(db: Database, user: dict[str, Any], request_id: str) -> dict[str, Any]:
+    """A request of a project the user can see."""
+    found = db.find(requests, id=request_id)
+    if not found or role(db, user["id"], found[0]["project_id"]) is None:
+        raise NotFound(f"Request '{request_id}' not found")
+    return found[0]
+
+
+def audited_project(db: Database, object_id: str) -> str | None:
+    """The project an audited object belongs to (None for inventory outside projects)."""
+    if object_id.startswith("etr_"):
+        return db.get(folders, db.get(entries, object_id, "Entry")["folder_id"])["project_id"]
+    if object_id.startswith(("seq_", "bfi_")):
+        return db.get(folders, entity(db, object_id)[1]["folder_id"])["project_id"]
+    if object_id.startswith("con_"):
+        return db.get(containers, object_id, "Container")["project_id"]
+    if object_id.startswith("req_"):
+        return db.get(requests, object_id, "Request")["project_id"]
+    if object_id.startswith(tuple(STORAGE_TABLES)):
+        return storage(db, object_id)[1].get("project_id")
+    raise NotFound(f"Object '{object_id}' not found")
+
+
+def check_checkout(
+    db: Database, user: dict[str, Any], container: dict[str, Any], status: str, assignee_id: str | None
+) -> None:
+    """Whether the user may give a container this check-out status: only its holder (or a project ADMIN) checks it
+    in; one held by someone else can't be taken; giving the same status to the same person again is refused."""
+    live(db, user, container)
+    held, holder = container["checkout_status"], container["checkout_assignee_id"]
+    if status == "AVAILABLE":
+        if held == "AVAILABLE":
+            raise Conflict(f"Container '{container['name']}' is not checked out or reserved.")
+        project_id = container["project_id"]
+        if holder != user["id"] and not (project_id and role(db, user["id"], project_id) == "ADMIN"):
+            raise PermissionDenied(
+                f"Container '{container['name']}' is {holding(db, container)}; only they or a "
+                "project ADMIN can check it in."
+            )
+    elif held != "AVAILABLE" and holder not in (user["id"], assignee_id):
+        raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")
+    elif (held, holder) == (status, assignee_id):
+        raise Conflict(f"Container '{container['name']}' is already {holding(db, container)}.")
+
+
+def check_assignees(db: Database, project_id: str, assignee_ids: list[str]) -> list[str]:
+    """Request assignees, in id order: active users with access to the request's project."""
+    for assignee_id in assignee_ids:
+        if role(db, active_user(db, assignee_id)["id"], project_id) is None:
+            raise InvalidRequest(f"{db.get(users, assignee_id)['name']} has no access to this project.")
+    return sorted(set(assignee_ids))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
 from envfactory_gym import (
     Conflict,
     Database,
@@ -17,25 +19,31 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText, PageSize, page_size
 
 from .access import (
     LOCKED,
     active_user,
+    audited_project,
+    check_assignees,
     check_authors,
+    check_checkout,
+    check_reviewers,
     editable_entry,
     entity_visible,
     entry_project,
-    holding,
-    live,
     me,
     require,
     role,
     usable,
     visible_container,
+    visible_entities,
     visible_entry,
     visible_folder,
     visible_project,
     visible_projects,
+    visible_request,
     writable_folder,
 )
 from .objects import (
@@ -70,19 +78,32 @@ from .objects import (
     user_summary,
 )
 from .rules import (
-    DATE,
+    CHECKOUT_STATUS,
+    REVIEWABLE,
+    STORAGE_KINDS,
     STORAGE_TABLES,
+    TENANT,
+    ArchiveReason,
+    NamingStrategy,
+    RequestStatus,
+    ReviewStatus,
     audit,
-    convert,
+    changed,
+    clean_bases,
+    contains,
     destination,
-    dimension,
     entity,
     merge_fields,
     missing_required,
-    mixed,
-    next_registry_id,
+    next_display_id,
+    placed_annotations,
+    position_key,
+    registration,
+    request_changes,
+    schedule_date,
     schema_of,
     storage,
+    transfer,
 )
 from .schema import (
     audit_events,
@@ -99,72 +120,22 @@ from .schema import (
     users,
 )
 
-TENANT = "corvidbio.benchling.com"
-IUPAC = set("ACGTURYKMSWBDHVN")
-REVIEWABLE = ("IN_PROGRESS", "REJECTED", "RETRACTED")
-ArchiveReason = Literal[
-    "Made in error",
-    "Retired",
-    "Expended",
-    "Shipped",
-    "Contaminated",
-    "Expired",
-    "Missing",
-    "Other",
+EntryPageSize = page_size(50)
+EntryName = Annotated[
+    str, Field(min_length=1, max_length=200, pattern=r"\S"), ErrorText("Entry names must be 1 to 200 characters long.")
 ]
-NamingStrategy = Literal["NEW_IDS", "IDS_FROM_NAMES", "DELETE_NAMES", "KEEP_NAMES"]
-ReviewStatus = Literal["IN_PROGRESS", "NEEDS_REVIEW", "ACCEPTED", "REJECTED", "RETRACTED"]
-RequestStatus = Literal["REQUESTED", "SCHEDULED", "IN_PROGRESS", "COMPLETED", "CANCELLED"]
-NEXT_STATUSES = {
-    "REQUESTED": {"SCHEDULED", "IN_PROGRESS", "CANCELLED"},
-    "SCHEDULED": {"IN_PROGRESS", "CANCELLED"},
-    "IN_PROGRESS": {"COMPLETED", "CANCELLED"},
-    "COMPLETED": set(),
-    "CANCELLED": set(),
-}
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _contains(text: str, part: str | None) -> bool:
-    return part is None or part.strip().casefold() in text.casefold()
-
-
-def _entities(
-    db: Database,
-    user: dict[str, Any],
-    table: Any,
-    name_includes: str | None,
-    folder_id: str | None,
-    schema_id: str | None,
-    is_registered: bool | None,
-    entity_registry_id: str | None,
-    include_archived: bool,
-) -> list[dict[str, Any]]:
-    equals: dict[str, Any] = {}
-    if folder_id is not None:
-        equals["folder_id"] = visible_folder(db, user, folder_id)["id"]
-    if schema_id is not None:
-        equals["schema_id"] = schema_id
-    if entity_registry_id is not None:
-        equals["entity_registry_id"] = entity_registry_id.strip()
-    rows = db.find(table, order_by=[table.c.name], **equals)
-    return [
-        r
-        for r in rows
-        if entity_visible(db, user, r)
-        and _contains(r["name"], name_includes)
-        and (include_archived or not r["archive_reason"])
-        and (is_registered is None or (r["entity_registry_id"] is not None) == is_registered)
-    ]
-
-
-def _position_key(row: dict[str, Any]) -> tuple[str, int, int, str]:
-    position = row["position"] or ""
-    row_index = ord(position[0]) if position else 0
-    column = int(position[1:]) if position[1:].isdigit() else 0
-    return row["parent_storage_id"] or "", row_index, column, row["name"]
+SequenceName = Annotated[NonBlankText, ErrorText("name is required.")]
+ContainerName = Annotated[NonBlankText, ErrorText("name can't be empty.")]
+Bases = Annotated[
+    str,
+    Field(pattern=r"^\s*[ACGTURYKMSWBDHVNacgturykmswbdhvn][ACGTURYKMSWBDHVNacgturykmswbdhvn\s]*$"),
+    ErrorText("Invalid bases: use IUPAC nucleotide letters (A, C, G, T, U, R, Y, K, M, S, W, B, D, H, V or N)."),
+]
+Reviewers = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("Choose at least one reviewer.")]
+EntityIds = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("Give at least one entity to register.")]
+ContainerIds = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("Give at least one container.")]
+Assignees = Annotated[list[str], Unordered, Field(min_length=1), ErrorText("A request needs at least one assignee.")]
+ScheduledOn = Annotated[IsoDate, ErrorText("scheduled_on must be a date like 2025-06-12.")]
 
 
 # ---------------------------------------------------------------- user-only: signing in and e-signatures
@@ -232,7 +203,7 @@ def list_projects(
     db: Database,
     name_includes: str | None = None,
     include_archived: bool = False,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[ProjectObject]:
     """List the projects you collaborate on, with your role and every collaborator's role (READ, WRITE or ADMIN).
@@ -248,7 +219,7 @@ def list_projects(
         p
         for p in db.find(projects, order_by=[projects.c.name])
         if role(db, user["id"], p["id"])
-        and _contains(p["name"], name_includes)
+        and contains(p["name"], name_includes)
         and (include_archived or not p["archive_reason"])
     ]
     return paginate([project_object(db, p, user["id"]) for p in rows], page_size, next_token)
@@ -260,7 +231,7 @@ def list_folders(
     project_id: str | None = None,
     parent_folder_id: str | None = None,
     name_includes: str | None = None,
-    page_size: int = 50,
+    page_size: PageSize = 50,
     next_token: str | None = None,
 ) -> Page[FolderObject]:
     """List folders in the projects you can see.
@@ -273,16 +244,16 @@ def list_folders(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    equals: dict[str, Any] = {}
     if project_id is not None:
-        equals["project_id"] = visible_project(db, user, project_id)["id"]
+        visible_project(db, user, project_id)
     if parent_folder_id is not None:
-        equals["parent_folder_id"] = visible_folder(db, user, parent_folder_id)["id"]
+        visible_folder(db, user, parent_folder_id)
     visible = visible_projects(db, user)
+    equals = given(project_id=project_id, parent_folder_id=parent_folder_id)
     rows = [
         f
         for f in db.find(folders, order_by=[folders.c.project_id, folders.c.name], **equals)
-        if f["project_id"] in visible and _contains(f["name"], name_includes)
+        if f["project_id"] in visible and contains(f["name"], name_includes)
     ]
     return paginate([FolderObject(**f) for f in rows], page_size, next_token)
 
@@ -301,7 +272,7 @@ def list_entries(
     assigned_reviewer_id: str | None = None,
     display_id: str | None = None,
     include_archived: bool = False,
-    page_size: int = 10,
+    page_size: EntryPageSize = 10,
     next_token: str | None = None,
 ) -> Page[EntryObject]:
     """List notebook entries you can see, newest first, with their fields, review record and notes.
@@ -324,32 +295,28 @@ def list_entries(
     if folder_id is not None:
         visible_folder(db, user, folder_id)
     visible = visible_projects(db, user)
-    equals: dict[str, Any] = {}
-    if folder_id is not None:
-        equals["folder_id"] = folder_id
-    if review_status is not None:
-        equals["review_status"] = review_status
-    if display_id is not None:
-        equals["display_id"] = display_id.strip().upper()
+    equals = given(
+        folder_id=folder_id, review_status=review_status, display_id=display_id and display_id.strip().upper()
+    )
     rows = []
     for row in db.find(entries, order_by=[entries.c.display_id.desc()], **equals):
         project = entry_project(db, row)
         if (
             project in visible
             and project_id in (None, project)
-            and _contains(row["name"], name_includes)
+            and contains(row["name"], name_includes)
             and (include_archived or not row["archive_reason"])
             and author_id in (None, *row["author_ids"])
             and assigned_reviewer_id in (None, *row["assigned_reviewer_ids"])
         ):
             rows.append(row)
-    return paginate([entry_object(db, r) for r in rows], page_size, next_token, max_page_size=50)
+    return paginate([entry_object(db, r) for r in rows], page_size, next_token)
 
 
 @tool()
 def create_entry(
     db: Database,
-    name: str,
+    name: EntryName,
     folder_id: str,
     schema_id: str | None = None,
     author_ids: Annotated[list[str], Unordered] | None = None,
@@ -365,18 +332,14 @@ def create_entry(
     user = me(db)
     folder = writable_folder(db, user, folder_id)
     title = name.strip()
-    if not 1 <= len(title) <= 200:
-        raise InvalidRequest("Entry names must be 1 to 200 characters long.")
     if schema_id is not None:
         schema_of(db, schema_id, "entry")
     authors = check_authors(db, folder["project_id"], author_ids if author_ids is not None else [user["id"]])
-    year = db.now().strftime("%y")
-    numbers = [int(e["display_id"][5:]) for e in db.find(entries) if e["display_id"].startswith(f"EXP{year}")]
     now = db.now_iso()
     row = db.insert(
         entries,
         id=db.new_id(entries, "etr_", width=8),
-        display_id=f"EXP{year}{max(numbers, default=0) + 1:06d}",
+        display_id=next_display_id(db),
         name=title,
         folder_id=folder_id,
         schema_id=schema_id,
@@ -401,7 +364,7 @@ def create_entry(
 def update_entry(
     db: Database,
     entry_id: str,
-    name: str | None = None,
+    name: EntryName | None = None,
     folder_id: str | None = None,
     fields: dict[str, FieldValue | None] | None = None,
     author_ids: Annotated[list[str], Unordered] | None = None,
@@ -421,8 +384,6 @@ def update_entry(
     project_id = entry_project(db, entry)
     changes: dict[str, Any] = {}
     if name is not None:
-        if not 1 <= len(name.strip()) <= 200:
-            raise InvalidRequest("Entry names must be 1 to 200 characters long.")
         changes["name"] = name.strip()
     if folder_id is not None:
         project_id = writable_folder(db, user, folder_id)["project_id"]
@@ -436,12 +397,12 @@ def update_entry(
         check_authors(db, project_id, entry["author_ids"])
     if not changes:
         raise InvalidRequest("Nothing to update: give a name, folder_id, fields or author_ids.")
-    audit(db, user, entry_id, "UPDATE", {k: [entry[k], v] for k, v in changes.items() if entry[k] != v})
+    audit(db, user, entry_id, "UPDATE", changed(entry, changes))
     return entry_object(db, db.update(entries, entry_id, modified_at=db.now_iso(), **changes))
 
 
 @tool()
-def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Annotated[list[str], Unordered]) -> EntryObject:
+def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Reviewers) -> EntryObject:
     """Send an entry for review (an author sends it; it becomes NEEDS_REVIEW and locked). Its schema's required
     fields must be filled; reviewers must collaborate on the project and cannot be the entry's authors.
 
@@ -462,15 +423,7 @@ def submit_entry_for_review(db: Database, entry_id: str, reviewer_ids: Annotated
     missing = missing_required(db.get(schemas, entry["schema_id"]) if entry["schema_id"] else None, entry["fields"])
     if missing:
         raise InvalidRequest(f"Fill the required field(s) {', '.join(missing)} before sending for review.")
-    if not reviewer_ids:
-        raise InvalidRequest("Choose at least one reviewer.")
-    for reviewer_id in reviewer_ids:
-        reviewer = active_user(db, reviewer_id)
-        if reviewer_id in entry["author_ids"]:
-            raise InvalidRequest(f"{reviewer['name']} is an author of this entry and can't review it.")
-        if role(db, reviewer_id, project_id) is None:
-            raise InvalidRequest(f"{reviewer['name']} has no access to project '{project['name']}'.")
-    reviewers = sorted(set(reviewer_ids))
+    reviewers = check_reviewers(db, entry, project, reviewer_ids)
     audit(
         db,
         user,
@@ -521,7 +474,7 @@ def list_dna_sequences(
     is_registered: bool | None = None,
     entity_registry_id: str | None = None,
     include_archived: bool = False,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[DnaSequenceSummary]:
     """List DNA sequences (plasmids, oligos, gene fragments) by name, without their bases.
@@ -536,18 +489,10 @@ def list_dna_sequences(
         page_size: Sequences per page, 1 to 100.
         next_token: The next_cursor of the previous page.
     """
-    user = me(db)
-    rows = _entities(
-        db,
-        user,
-        dna_sequences,
-        name_includes,
-        folder_id,
-        schema_id,
-        is_registered,
-        entity_registry_id,
-        include_archived,
+    equals = given(
+        folder_id=folder_id, schema_id=schema_id, entity_registry_id=entity_registry_id and entity_registry_id.strip()
     )
+    rows = visible_entities(db, me(db), dna_sequences, name_includes, is_registered, include_archived, **equals)
     return paginate([sequence_summary(db, r) for r in rows], page_size, next_token)
 
 
@@ -568,8 +513,8 @@ def get_dna_sequence(db: Database, dna_sequence_id: str) -> DnaSequenceObject:
 @tool()
 def create_dna_sequence(
     db: Database,
-    name: str,
-    bases: str,
+    name: SequenceName,
+    bases: Bases,
     folder_id: str,
     is_circular: bool = False,
     schema_id: str | None = None,
@@ -590,25 +535,10 @@ def create_dna_sequence(
     """
     user = me(db)
     writable_folder(db, user, folder_id)
-    clean = "".join(bases.split()).upper()
-    if not clean:
-        raise InvalidRequest("bases can't be empty.")
-    bad = sorted(set(clean) - IUPAC)
-    if bad:
-        raise InvalidRequest(f"Invalid base(s) {', '.join(bad)}: use IUPAC nucleotide letters.")
-    if not name.strip():
-        raise InvalidRequest("name is required.")
+    clean = clean_bases(bases)
     schema = schema_of(db, schema_id, "dna_sequence") if schema_id is not None else None
     checked = merge_fields(db, schema, {}, fields or {})
-    features = []
-    for feature in annotations or []:
-        wraps = feature.end < feature.start
-        if not (0 <= feature.start < len(clean) and 0 < feature.end <= len(clean)) or (wraps and not is_circular):
-            raise InvalidRequest(
-                f"Annotation '{feature.name}' ({feature.start}-{feature.end}) lies outside the {len(clean)} bp "
-                "sequence."
-            )
-        features.append(feature.model_dump())
+    features = placed_annotations(annotations or [], len(clean), is_circular)
     now = db.now_iso()
     row = db.insert(
         dna_sequences,
@@ -641,7 +571,7 @@ def list_custom_entities(
     is_registered: bool | None = None,
     entity_registry_id: str | None = None,
     include_archived: bool = False,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[CustomEntityObject]:
     """List custom entities (cell lines, strains, antibodies, proteins) with their schema fields.
@@ -656,24 +586,16 @@ def list_custom_entities(
         page_size: Entities per page, 1 to 100.
         next_token: The next_cursor of the previous page.
     """
-    user = me(db)
-    rows = _entities(
-        db,
-        user,
-        custom_entities,
-        name_includes,
-        folder_id,
-        schema_id,
-        is_registered,
-        entity_registry_id,
-        include_archived,
+    equals = given(
+        folder_id=folder_id, schema_id=schema_id, entity_registry_id=entity_registry_id and entity_registry_id.strip()
     )
+    rows = visible_entities(db, me(db), custom_entities, name_includes, is_registered, include_archived, **equals)
     return paginate([custom_entity_object(db, r) for r in rows], page_size, next_token)
 
 
 @tool()
 def register_entities(
-    db: Database, registry_id: str, entity_ids: Annotated[list[str], Unordered], naming_strategy: NamingStrategy
+    db: Database, registry_id: str, entity_ids: EntityIds, naming_strategy: NamingStrategy
 ) -> list[RegisteredEntity]:
     """Register DNA sequences or custom entities in a registry, all or none. Each needs a schema of that registry with
     its required fields filled, a name not already registered for the schema, and WRITE on its project.
@@ -687,40 +609,14 @@ def register_entities(
     """
     user = me(db)
     registry = db.get(registries, registry_id, "Registry")
-    if not entity_ids:
-        raise InvalidRequest("Give at least one entity to register.")
     registered = []
     for entity_id in sorted(set(entity_ids)):  # registry numbers follow the ids, not the order they were given in
         table, row = entity(db, entity_id)
         if not entity_visible(db, user, row):
             raise NotFound(f"Entity '{entity_id}' not found")
         require(db, user, entry_project(db, row), "WRITE")
-        if row["archive_reason"]:
-            raise Conflict(f"'{row['name']}' is archived and can't be registered.")
-        if row["entity_registry_id"]:
-            raise Conflict(f"'{row['name']}' is already registered as {row['entity_registry_id']}.")
-        schema = db.get(schemas, row["schema_id"]) if row["schema_id"] else None
-        if schema is None or schema["registry_id"] != registry_id:
-            raise InvalidRequest(f"'{row['name']}' needs a schema of the {registry['name']} before registering.")
-        missing = missing_required(schema, row["fields"])
-        if missing:
-            raise InvalidRequest(f"'{row['name']}' is missing required field(s): {', '.join(missing)}.")
-        twins = [r for r in db.find(table, schema_id=schema["id"], name=row["name"]) if r["entity_registry_id"]]
-        if twins:
-            raise Conflict(
-                f"A {schema['name']} named '{row['name']}' is already registered as {twins[0]['entity_registry_id']}."
-            )
-        if naming_strategy in ("IDS_FROM_NAMES", "KEEP_NAMES"):
-            registry_number = row["name"]
-            if db.find(dna_sequences, entity_registry_id=registry_number) or db.find(
-                custom_entities, entity_registry_id=registry_number
-            ):
-                raise Conflict(f"Registry ID {registry_number} is already taken.")
-        else:
-            registry_number = next_registry_id(db, schema["prefix"])
-        changes = {"entity_registry_id": registry_number, "registry_id": registry_id}
-        if naming_strategy == "DELETE_NAMES":
-            changes |= {"name": registry_number, "aliases": [*row["aliases"], row["name"]]}
+        changes = registration(db, registry, table, row, naming_strategy)
+        registry_number = changes["entity_registry_id"]
         updated = db.update(table, entity_id, modified_at=db.now_iso(), **changes)
         audit(db, user, entity_id, "REGISTER", {"entity_registry_id": [None, registry_number]})
         registered.append(
@@ -742,7 +638,7 @@ def list_storage(
     parent_storage_id: str | None = None,
     storage_type: Literal["location", "box", "plate"] | None = None,
     include_archived: bool = False,
-    page_size: int = 20,
+    page_size: PageSize = 20,
     next_token: str | None = None,
 ) -> Page[StorageObject]:
     """Find locations (rooms, freezers, shelves, racks), boxes and plates; boxes and plates list their free
@@ -759,19 +655,15 @@ def list_storage(
     """
     visible = visible_projects(db, me(db))
     found = []
+    equals = given(parent_storage_id=parent_storage_id, barcode=barcode and barcode.strip().upper())
     for prefix, table in STORAGE_TABLES.items():
-        kind = {"loc_": "location", "box_": "box", "plt_": "plate"}[prefix]
+        kind = STORAGE_KINDS[prefix]
         if storage_type not in (None, kind):
             continue
-        equals: dict[str, Any] = {}
-        if parent_storage_id is not None:
-            equals["parent_storage_id"] = parent_storage_id
-        if barcode is not None:
-            equals["barcode"] = barcode.strip().upper()
         for row in db.find(table, order_by=[table.c.name], **equals):
             if (
                 row.get("project_id") in (None, *visible)
-                and _contains(row["name"], name_includes)
+                and contains(row["name"], name_includes)
                 and (include_archived or not row["archive_reason"])
             ):
                 found.append((row, kind))
@@ -787,7 +679,7 @@ def list_containers(
     entity_id: str | None = None,
     checkout_status: Literal["AVAILABLE", "RESERVED", "CHECKED_OUT"] | None = None,
     include_archived: bool = False,
-    page_size: int = 20,
+    page_size: PageSize = 20,
     next_token: str | None = None,
 ) -> Page[ContainerObject]:
     """List containers (tubes, vials, plate wells) with contents, quantity, position and check-out record; a box or
@@ -804,29 +696,29 @@ def list_containers(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    equals: dict[str, Any] = {}
     if parent_storage_id is not None:
-        equals["parent_storage_id"] = storage(db, parent_storage_id)[1]["id"]
-    if barcode is not None:
-        equals["barcode"] = barcode.strip().upper()
-    if checkout_status is not None:
-        equals["checkout_status"] = checkout_status
+        storage(db, parent_storage_id)
+    equals = given(
+        parent_storage_id=parent_storage_id,
+        barcode=barcode and barcode.strip().upper(),
+        checkout_status=checkout_status,
+    )
     visible = visible_projects(db, user)
     rows = [
         c
         for c in db.find(containers, **equals)
         if (c["project_id"] is None or c["project_id"] in visible)
-        and _contains(c["name"], name_includes)
+        and contains(c["name"], name_includes)
         and (include_archived or not c["archive_reason"])
         and (entity_id is None or any(x["entity_id"] == entity_id for x in c["contents"]))
     ]
-    rows.sort(key=_position_key)
+    rows.sort(key=position_key)
     return paginate([container_object(db, r) for r in rows], page_size, next_token)
 
 
 @tool()
 def update_container(
-    db: Database, container_id: str, name: str | None = None, parent_storage_id: str | None = None
+    db: Database, container_id: str, name: ContainerName | None = None, parent_storage_id: str | None = None
 ) -> ContainerObject:
     """Rename a container or move it: into a location (loc_...), or into a free position of a box (box_...:B4) of a
     project you can write to. Plate wells stay in their plate.
@@ -841,8 +733,6 @@ def update_container(
     usable(db, user, container)
     changes: dict[str, Any] = {}
     if name is not None:
-        if not name.strip():
-            raise InvalidRequest("name can't be empty.")
         changes["name"] = name.strip()
     if parent_storage_id is not None:
         if container["barcode"] is None:
@@ -859,7 +749,7 @@ def update_container(
         user,
         container_id,
         "MOVE" if parent_storage_id is not None else "UPDATE",
-        {k: [container[k], v] for k, v in changes.items() if container[k] != v},
+        changed(container, changes),
     )
     return container_object(db, db.update(containers, container_id, modified_at=db.now_iso(), **changes))
 
@@ -883,35 +773,11 @@ def transfer_into_container(
     dest = visible_container(db, user, destination_container_id)
     for container in (source, dest):
         usable(db, user, container)
-    kind = dimension(transfer_quantity.units)
-    if source["quantity_units"] is None or source["quantity_value"] <= 0:
-        raise Conflict(f"Container '{source['name']}' is empty.")
-    if dimension(source["quantity_units"]) != kind:
-        raise InvalidRequest(
-            f"'{source['name']}' is measured in {source['quantity_units']}; transfer a {kind} of the same kind."
-        )
-    taken = convert(transfer_quantity.value, transfer_quantity.units, source["quantity_units"])
-    if taken > source["quantity_value"] + 1e-9:
-        raise Conflict(
-            f"Container '{source['name']}' only holds {source['quantity_value']:g} {source['quantity_units']}."
-        )
-    units = dest["quantity_units"] or source["quantity_units"]
-    if dimension(units) != kind:
-        raise InvalidRequest(f"'{dest['name']}' is measured in {units}; it can't receive a {kind}.")
-    held = dest["quantity_value"] or 0.0
-    moved = convert(transfer_quantity.value, transfer_quantity.units, units)
-    contents = mixed(source, dest | {"quantity_units": units}, moved, held)
+    source_changes, dest_changes = transfer(source, dest, transfer_quantity)
     now = db.now_iso()
-    left = round(source["quantity_value"] - taken, 6)
-    new_source = db.update(containers, source["id"], quantity_value=left, modified_at=now)
-    new_dest = db.update(
-        containers,
-        dest["id"],
-        quantity_value=round(held + moved, 6),
-        quantity_units=units,
-        contents=contents,
-        modified_at=now,
-    )
+    new_source = db.update(containers, source["id"], modified_at=now, **source_changes)
+    new_dest = db.update(containers, dest["id"], modified_at=now, **dest_changes)
+    left = new_source["quantity_value"]
     amount = f"{transfer_quantity.value:g} {transfer_quantity.units}"
     audit(
         db,
@@ -933,7 +799,7 @@ def transfer_into_container(
 @tool()
 def checkout_containers(
     db: Database,
-    container_ids: Annotated[list[str], Unordered],
+    container_ids: ContainerIds,
     action: Literal["check_out", "reserve", "check_in"],
     assignee_id: str | None = None,
     comment: str = "",
@@ -948,33 +814,18 @@ def checkout_containers(
         comment: A note on the check-out record.
     """
     user = me(db)
-    if not container_ids:
-        raise InvalidRequest("Give at least one container.")
     if action != "check_in" and assignee_id is None:
         raise InvalidRequest(f"assignee_id is required to {action.replace('_', ' ')}.")
     if action == "check_in" and assignee_id is not None:
         raise InvalidRequest("Checking in takes no assignee_id.")
     if assignee_id is not None:
         active_user(db, assignee_id)
-    status = {"check_out": "CHECKED_OUT", "reserve": "RESERVED", "check_in": "AVAILABLE"}[action]
+    status = CHECKOUT_STATUS[action]
     done = []
     for container_id in sorted(set(container_ids)):
         container = visible_container(db, user, container_id)
-        live(db, user, container)
+        check_checkout(db, user, container, status, assignee_id)
         held, holder = container["checkout_status"], container["checkout_assignee_id"]
-        if action == "check_in":
-            if held == "AVAILABLE":
-                raise Conflict(f"Container '{container['name']}' is not checked out or reserved.")
-            project_id = container["project_id"]
-            if holder != user["id"] and not (project_id and role(db, user["id"], project_id) == "ADMIN"):
-                raise PermissionDenied(
-                    f"Container '{container['name']}' is {holding(db, container)}; only they or a "
-                    "project ADMIN can check it in."
-                )
-        elif held != "AVAILABLE" and holder not in (user["id"], assignee_id):
-            raise Conflict(f"Container '{container['name']}' is {holding(db, container)}.")
-        elif (held, holder) == (status, assignee_id):
-            raise Conflict(f"Container '{container['name']}' is already {holding(db, container)}.")
         row = db.update(
             containers,
             container_id,
@@ -995,9 +846,7 @@ def checkout_containers(
 
 
 @tool()
-def archive_containers(
-    db: Database, container_ids: Annotated[list[str], Unordered], reason: ArchiveReason
-) -> ArchivalChange:
+def archive_containers(db: Database, container_ids: ContainerIds, reason: ArchiveReason) -> ArchivalChange:
     """Archive containers, taking them out of their box or location. Archived containers are read-only.
 
     Args:
@@ -1005,8 +854,6 @@ def archive_containers(
         reason: Made in error, Retired, Expended, Shipped, Contaminated, Expired, Missing or Other.
     """
     user = me(db)
-    if not container_ids:
-        raise InvalidRequest("Give at least one container.")
     ids = sorted(set(container_ids))
     for container_id in ids:
         container = visible_container(db, user, container_id)
@@ -1052,7 +899,7 @@ def list_requests(
     requestor_id: str | None = None,
     schema_id: str | None = None,
     project_id: str | None = None,
-    page_size: int = 25,
+    page_size: PageSize = 25,
     next_token: str | None = None,
 ) -> Page[RequestObject]:
     """List requests (sequencing, maxipreps, purifications, cell banking) in your projects, oldest first.
@@ -1067,15 +914,7 @@ def list_requests(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    equals: dict[str, Any] = {}
-    for key, value in (
-        ("request_status", request_status),
-        ("requestor_id", requestor_id),
-        ("schema_id", schema_id),
-        ("project_id", project_id),
-    ):
-        if value is not None:
-            equals[key] = value
+    equals = given(request_status=request_status, requestor_id=requestor_id, schema_id=schema_id, project_id=project_id)
     visible = visible_projects(db, user)
     rows = [
         r
@@ -1090,8 +929,8 @@ def update_request(
     db: Database,
     request_id: str,
     request_status: RequestStatus | None = None,
-    scheduled_on: str | None = None,
-    assignee_ids: Annotated[list[str], Unordered] | None = None,
+    scheduled_on: ScheduledOn | None = None,
+    assignee_ids: Assignees | None = None,
 ) -> RequestObject:
     """Move a request along (REQUESTED -> SCHEDULED -> IN_PROGRESS -> COMPLETED, or CANCELLED), schedule it or
     reassign it. Only assignees schedule, start and complete a request; its requestor or an assignee cancels it;
@@ -1104,66 +943,29 @@ def update_request(
         assignee_ids: The new assignees (ent_...), each with access to the project.
     """
     user = me(db)
-    found = db.find(requests, id=request_id)
-    if not found or role(db, user["id"], found[0]["project_id"]) is None:
-        raise NotFound(f"Request '{request_id}' not found")
-    request = found[0]
+    request = visible_request(db, user, request_id)
     require(db, user, request["project_id"], "READ")
     if request["request_status"] in ("COMPLETED", "CANCELLED"):
         raise Conflict(f"Request {request['display_id']} is {request['request_status']} and can't change.")
     changes: dict[str, Any] = {}
     if assignee_ids is not None:
         require(db, user, request["project_id"], "WRITE")
-        if not assignee_ids:
-            raise InvalidRequest("A request needs at least one assignee.")
-        for assignee_id in assignee_ids:
-            if role(db, active_user(db, assignee_id)["id"], request["project_id"]) is None:
-                raise InvalidRequest(f"{db.get(users, assignee_id)['name']} has no access to this project.")
-        changes["assignee_ids"] = sorted(set(assignee_ids))
+        changes["assignee_ids"] = check_assignees(db, request["project_id"], assignee_ids)
     if scheduled_on is not None:
-        if not DATE.match(scheduled_on):
-            raise InvalidRequest("scheduled_on must be a date like 2025-06-12.")
-        if scheduled_on < db.now().strftime("%Y-%m-%d"):
-            raise InvalidRequest("scheduled_on can't be in the past.")
-        changes["scheduled_on"] = scheduled_on
-    if request_status is not None and request_status != request["request_status"]:
-        current = request["request_status"]
-        if request_status not in NEXT_STATUSES[current]:
-            raise Conflict(f"Request {request['display_id']} can't go from {current} to {request_status}.")
-        workers = changes.get("assignee_ids", request["assignee_ids"])
-        allowed = [*workers, request["requestor_id"]] if request_status == "CANCELLED" else workers
-        if user["id"] not in allowed:
-            raise PermissionDenied(f"Only the assignees of {request['display_id']} can move it to {request_status}.")
-        if request_status == "SCHEDULED" and not changes.get("scheduled_on", request["scheduled_on"]):
-            raise InvalidRequest("Give scheduled_on to schedule a request.")
-        changes["request_status"] = request_status
+        changes["scheduled_on"] = schedule_date(db, scheduled_on)
+    changes = request_changes(db, user, request, changes, request_status)
     if not changes:
         raise InvalidRequest("Nothing to update: give request_status, scheduled_on or assignee_ids.")
-    audit(db, user, request_id, "UPDATE", {k: [request[k], v] for k, v in changes.items() if request[k] != v})
+    audit(db, user, request_id, "UPDATE", changed(request, changes))
     return request_object(db, db.update(requests, request_id, modified_at=db.now_iso(), **changes))
 
 
 # ---------------------------------------------------------------- audit log
 
 
-def _audited_project(db: Database, object_id: str) -> str | None:
-    """The project an audited object belongs to (None for inventory outside projects)."""
-    if object_id.startswith("etr_"):
-        return db.get(folders, db.get(entries, object_id, "Entry")["folder_id"])["project_id"]
-    if object_id.startswith(("seq_", "bfi_")):
-        return db.get(folders, entity(db, object_id)[1]["folder_id"])["project_id"]
-    if object_id.startswith("con_"):
-        return db.get(containers, object_id, "Container")["project_id"]
-    if object_id.startswith("req_"):
-        return db.get(requests, object_id, "Request")["project_id"]
-    if object_id.startswith(tuple(STORAGE_TABLES)):
-        return storage(db, object_id)[1].get("project_id")
-    raise NotFound(f"Object '{object_id}' not found")
-
-
 @tool(read_only=True)
 def get_audit_log(
-    db: Database, object_id: str, page_size: int = 50, next_token: str | None = None
+    db: Database, object_id: str, page_size: PageSize = 50, next_token: str | None = None
 ) -> Page[AuditEventObject]:
     """Read the audit log of an entry, entity, container, storage or request: who did what, oldest first.
 
@@ -1173,7 +975,7 @@ def get_audit_log(
         next_token: The next_cursor of the previous page.
     """
     user = me(db)
-    project_id = _audited_project(db, object_id)
+    project_id = audited_project(db, object_id)
     if project_id is not None and role(db, user["id"], project_id) is None:
         raise NotFound(f"Object '{object_id}' not found")
     rows = db.find(audit_events, object_id=object_id, order_by=[audit_events.c.id])

@@ -4,10 +4,11 @@ permissions of shared items, policies that apply to them, and master-password re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym.values import parse_timestamp
 
 from .schema import collections, items, members, organizations, policies, profile, reprompts
 
@@ -25,11 +26,6 @@ class Access:
 
 
 FULL = Access(edit=True, view_password=True)
-
-
-def parse_time(value: str) -> datetime:
-    """An ISO 8601 timestamp with a `Z` suffix as an aware datetime."""
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
 def me(db: Database) -> dict[str, Any]:
@@ -60,6 +56,13 @@ def administered(db: Database, organization_id: str) -> tuple[dict[str, Any], di
     if mine["type"] not in (OWNER, ADMIN):
         raise PermissionDenied(f"Only owners and admins can manage the members of {org['name']}.")
     return org, mine
+
+
+def administered_member(db: Database, member_id: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A member of an organization the user administers, the organization and the user's own membership."""
+    member = db.get(members, member_id, "Member")
+    org, mine = administered(db, member["organization_id"])
+    return member, org, mine
 
 
 def is_admin(mine: dict[str, Any]) -> bool:
@@ -114,7 +117,10 @@ def require_active(item: dict[str, Any]) -> None:
 def reprompt_passed(db: Database, item: dict[str, Any]) -> bool:
     """Whether the user confirmed their master password for this item within the re-prompt window."""
     now = db.now()
-    return any(now - parse_time(r["verified_at"]) <= REPROMPT_WINDOW for r in db.find(reprompts, item_id=item["id"]))
+    return any(
+        now - parse_timestamp(r["verified_at"], "verified_at") <= REPROMPT_WINDOW
+        for r in db.find(reprompts, item_id=item["id"])
+    )
 
 
 def require_reprompt(db: Database, item: dict[str, Any]) -> None:

@@ -7,6 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 UriMatch = Literal[0, 1, 2, 3, 4, 5]
+CardBrand = Literal[
+    "Visa", "Mastercard", "Amex", "Discover", "Diners Club", "JCB", "Maestro", "UnionPay", "RuPay", "Other"
+]
 
 
 class UriInput(BaseModel):
@@ -33,19 +36,19 @@ class CardInput(BaseModel):
     """The card part of a card item (type 3)."""
 
     cardholderName: str | None = None
-    brand: str | None = Field(
-        None, description="Visa, Mastercard, Amex, Discover, Diners Club, JCB, Maestro, UnionPay, RuPay or Other"
+    brand: CardBrand | None = None
+    number: str | None = Field(
+        None, pattern=r"^[\d -]+$", description="the card number, 12 to 19 digits (spaces and dashes allowed)"
     )
-    number: str | None = Field(None, description="the card number, digits (spaces allowed)")
-    expMonth: str | None = Field(None, description="1 to 12")
-    expYear: str | None = Field(None, description="four digits, e.g. 2028")
-    code: str | None = Field(None, description="security code (CVV)")
+    expMonth: str | None = Field(None, pattern=r"^(0?[1-9]|1[0-2])$", description="1 to 12")
+    expYear: str | None = Field(None, pattern=r"^\d{4}$", description="four digits, e.g. 2028")
+    code: str | None = Field(None, pattern=r"^\d{3,4}$", description="security code (CVV), 3 or 4 digits")
 
 
 class IdentityInput(BaseModel):
     """The identity part of an identity item (type 4)."""
 
-    title: str | None = Field(None, description="Mr, Mrs, Ms, Mx or Dr")
+    title: Literal["Mr", "Mrs", "Ms", "Mx", "Dr"] | None = None
     firstName: str | None = None
     middleName: str | None = None
     lastName: str | None = None

@@ -3,9 +3,9 @@ organization collections, members, Send, the generator, and the user's master-pa
 
 from __future__ import annotations
 
-import hashlib
-from datetime import timedelta
 from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from envfactory_gym import (
     Conflict,
@@ -18,6 +18,7 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.fields import ErrorText, NonBlankText, page_size
 
 from . import vault
 from .access import (
@@ -27,6 +28,7 @@ from .access import (
     OWNER,
     REVOKED,
     administered,
+    administered_member,
     applying_policies,
     binds_me,
     is_admin,
@@ -63,64 +65,52 @@ from .objects import (
     send_key,
     send_object,
 )
+from .rules import (
+    GENERATOR_POLICY,
+    MAX_PAGE_SIZE,
+    MAX_SEND_DAYS,
+    NULL,
+    TWO_STEP_POLICY,
+    ItemType,
+    MemberType,
+    check_send_options,
+    collection_grants,
+    digest,
+    equals_or_null,
+    item_changes,
+    occupied_seats,
+    send_dates,
+)
+from .rules import (
+    folder_id as _folder_id,
+)
 from .schema import collections, folders, items, members, organizations, policies, reprompts, sends
 from .totp import code_at, parse_key
 
-ItemType = Literal[1, 2, 3, 4]
-MemberType = Literal[0, 1, 2, 3]
-TWO_STEP_POLICY, GENERATOR_POLICY, SEND_OPTIONS_POLICY = 0, 2, 7
-MAX_SEND_DAYS = 31
-NULL = "null"  # the CLI's filter value for "no folder" or "no organization"
-MAX_PAGE_SIZE = 30
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _folder_id(db: Database, folder_id: str | None) -> str | None:
-    """A folder of the user's, or None for "null" (no folder)."""
-    if folder_id is None or folder_id == NULL:
-        return None
-    return db.get(folders, folder_id, "Folder")["id"]
-
-
-def _is(column: Any, value: Any) -> Any:
-    """`column = value`, or `column IS NULL` for None."""
-    return column.is_(None) if value is None else column == value
-
-
-def _on_the_hour(db: Database, days: int) -> str:
-    moment = db.now().replace(minute=0, second=0, microsecond=0) + timedelta(days=days)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _occupied_seats(db: Database, organization_id: str) -> int:
-    return sum(1 for m in db.find(members, organization_id=organization_id) if m["status"] != REVOKED)
-
-
-def _collection_grants(db: Database, organization_id: str, grants: list[CollectionAccess]) -> list[dict[str, Any]]:
-    """Member collection access as stored; every collection must belong to the organization, once."""
-    if len({g.id for g in grants}) != len(grants):
-        raise InvalidRequest("A collection is listed more than once.")
-    for grant in grants:
-        if not db.find(collections, id=grant.id, organization_id=organization_id):
-            raise NotFound(f"Collection '{grant.id}' not found in this organization")
-    return sorted((g.model_dump() for g in grants), key=lambda g: g["id"])
-
-
-def _org_member(db: Database, member_id: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """A member of an organization the user administers, the organization and the user's own membership."""
-    member = db.get(members, member_id, "Member")
-    org, mine = administered(db, member["organization_id"])
-    return member, org, mine
-
-
-def _merge(current: dict[str, Any] | None, update: CardInput | IdentityInput) -> dict[str, Any]:
-    return {**(current or {}), **update.model_dump(exclude_none=True)}
+ItemPageSize = page_size(MAX_PAGE_SIZE)
+Name = Annotated[
+    str,
+    Field(min_length=1, max_length=vault.MAX_NAME, pattern=r"\S"),
+    ErrorText(f"The Name field is required and can hold at most {vault.MAX_NAME} characters."),
+]
+Email = Annotated[
+    str,
+    Field(pattern=r"^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$"),
+    ErrorText("The Email field is not a valid e-mail address."),
+]
+SendText = Annotated[NonBlankText, ErrorText("The text to share is required.")]
+MaxAccessCount = Annotated[int, Field(ge=1), ErrorText("Maximum access count must be at least 1.")]
+DeletionDays = Annotated[
+    int,
+    Field(ge=1, le=MAX_SEND_DAYS),
+    ErrorText(
+        f"You cannot have a Send with a deletion date that far into the future. Choose 1 to {MAX_SEND_DAYS} days."
+    ),
+]
+ExpirationDays = Annotated[int, Field(ge=1), ErrorText("expiration_days must be at least 1.")]
+PasswordLength = Annotated[int, Field(ge=5, le=128), ErrorText("Password length must be between 5 and 128.")]
+WordCount = Annotated[int, Field(ge=3, le=20), ErrorText("A passphrase has 3 to 20 words.")]
+Separator = Annotated[str, Field(max_length=1), ErrorText("The word separator is a single character.")]
 
 
 # ---------------------------------------------------------------- vault items
@@ -137,7 +127,7 @@ def list_items(
     type: ItemType | None = None,
     favorite: bool | None = None,
     trash: bool = False,
-    page_size: int = 25,
+    page_size: ItemPageSize = 25,
     cursor: str | None = None,
 ) -> Page[ItemSummary]:
     """List the vault items you can see (your own and those shared with you through organization collections),
@@ -159,9 +149,9 @@ def list_items(
     # conditions, not keyword equalities: the runtime's fast path binds `= NULL` for None, which matches nothing
     conditions = [items.c.deleted == trash]
     if folder_id is not None:
-        conditions.append(_is(items.c.folder_id, _folder_id(db, folder_id)))
+        conditions.append(equals_or_null(items.c.folder_id, _folder_id(db, folder_id)))
     if organization_id is not None:
-        conditions.append(_is(items.c.organization_id, None if organization_id == NULL else organization_id))
+        conditions.append(equals_or_null(items.c.organization_id, None if organization_id == NULL else organization_id))
     if type is not None:
         conditions.append(items.c.type == type)
     if favorite is not None:
@@ -179,7 +169,7 @@ def list_items(
             continue
         found.append((row, access))
     found.sort(key=lambda pair: (pair[0]["name"].casefold(), pair[0]["id"]))
-    page = paginate(found, page_size, cursor, max_page_size=MAX_PAGE_SIZE)
+    page = paginate(found, page_size, cursor)
     return Page[ItemSummary](
         results=[item_summary(r, a) for r, a in page.results], next_cursor=page.next_cursor, has_more=page.has_more
     )
@@ -219,7 +209,7 @@ def get_totp(db: Database, item_id: str) -> TotpObject:
 def create_item(
     db: Database,
     type: ItemType,
-    name: str,
+    name: Name,
     notes: str | None = None,
     folder_id: str | None = None,
     favorite: bool = False,
@@ -280,7 +270,7 @@ def create_item(
 def update_item(
     db: Database,
     item_id: str,
-    name: str | None = None,
+    name: Name | None = None,
     notes: str | None = None,
     folder_id: str | None = None,
     favorite: bool | None = None,
@@ -320,58 +310,26 @@ def update_item(
         changes["folder_id"] = _folder_id(db, folder_id)
     if favorite is not None:
         changes["favorite"] = favorite
-    login_parts = {"username": username, "password": password, "totp": totp, "uris": uris}
-    given = {
-        k: v
-        for k, v in {
-            **login_parts,
-            "name": name,
-            "notes": notes,
-            "reprompt": reprompt,
-            "card": card,
-            "identity": identity,
-            "fields": fields,
-        }.items()
-        if v is not None
-    }
-    if not given and not changes:
-        raise InvalidRequest("Nothing to update.")
-    if given:
-        require_edit(item, access)
-        require_reprompt(db, item)
-    if any(v is not None for v in login_parts.values()) and item["type"] != vault.LOGIN:
-        raise InvalidRequest(f"'{item['name']}' is not a login; it has no username, password, TOTP or URIs.")
-    if password is not None or totp is not None:
-        require_view_password(item, access)
-    if card is not None and item["type"] != vault.CARD:
-        raise InvalidRequest(f"'{item['name']}' is not a card.")
-    if identity is not None and item["type"] != vault.IDENTITY:
-        raise InvalidRequest(f"'{item['name']}' is not an identity.")
     now = db.now_iso()
-    if name is not None:
-        changes["name"] = vault.clean_name(name)
-    if notes is not None:
-        changes["notes"] = notes or None
-    if reprompt is not None:
-        changes["reprompt"] = reprompt
-    if username is not None:
-        changes["login_username"] = username or None
-    if totp is not None:
-        changes["login_totp"] = vault.totp(totp)
-    if uris is not None:
-        changes["login_uris"] = vault.uris(uris)
-    if card is not None:
-        changes["card"] = vault.card(CardInput(**_merge(item["card"], card)))
-    if identity is not None:
-        changes["identity"] = vault.identity(IdentityInput(**_merge(item["identity"], identity)))
-    if fields is not None:
-        changes["fields"] = vault.custom_fields(fields)
-    if password is not None and password != item["login_password"]:
-        changes.update(
-            login_password=password or None,
-            password_history=vault.retire_password(item, now),
-            password_revision_date=now,
-        )
+    content = item_changes(
+        db,
+        item,
+        access,
+        now,
+        name=name,
+        notes=notes,
+        reprompt=reprompt,
+        username=username,
+        password=password,
+        totp=totp,
+        uris=uris,
+        card=card,
+        identity=identity,
+        fields=fields,
+    )
+    if content is None and not changes:
+        raise InvalidRequest("Nothing to update.")
+    changes.update(content or {})
     row = db.update(items, item_id, revision_date=now, **changes)
     return item_object(row, access, reveal=reprompt_passed(db, row))
 
@@ -446,7 +404,7 @@ def list_folders(db: Database) -> list[FolderObject]:
 
 
 @tool()
-def create_folder(db: Database, name: str) -> FolderObject:
+def create_folder(db: Database, name: Name) -> FolderObject:
     """Create a folder in your vault. Name it "Parent/Child" to nest it under another folder.
 
     Args:
@@ -492,7 +450,7 @@ def list_organizations(db: Database) -> list[OrganizationObject]:
                 type=mine["type"],
                 enabled=org["enabled"],
                 seats=org["seats"],
-                occupiedSeats=_occupied_seats(db, org["id"]),
+                occupiedSeats=occupied_seats(db, org["id"]),
                 policies=rules,
             )
         )
@@ -545,7 +503,7 @@ def list_members(db: Database, organization_id: str) -> list[MemberObject]:
 def invite_member(
     db: Database,
     organization_id: str,
-    email: str,
+    email: Email,
     type: MemberType = 2,
     collections: list[CollectionAccess] | None = None,
 ) -> MemberObject:
@@ -560,13 +518,11 @@ def invite_member(
     """
     org, mine = administered(db, organization_id)
     address = email.strip().lower()
-    if "@" not in address or "." not in address.split("@")[-1] or " " in address:
-        raise InvalidRequest(f"'{email}' is not a valid email address.")
     if type == OWNER and mine["type"] != OWNER:
         raise PermissionDenied("Only an Owner can configure other Owner accounts.")
     if any(m["email"].lower() == address for m in db.find(members, organization_id=organization_id)):
         raise Conflict(f"{address} is already a member of {org['name']}.")
-    if _occupied_seats(db, organization_id) >= org["seats"]:
+    if occupied_seats(db, organization_id) >= org["seats"]:
         raise Conflict(f"Seat limit has been reached: {org['name']} ({org['plan']}) has {org['seats']} seats.")
     row = db.insert(
         members,
@@ -578,7 +534,7 @@ def invite_member(
         type=type,
         status=INVITED,
         two_factor_enabled=False,
-        collections=_collection_grants(db, organization_id, collections or []),
+        collections=collection_grants(db, organization_id, collections or []),
         external_id=None,
         creation_date=db.now_iso(),
     )
@@ -600,7 +556,7 @@ def update_member(
         type: New role: 0 owner, 1 admin, 2 user, 3 manager.
         collections: Their collection access (replaces it all; [] removes every collection).
     """
-    member, org, mine = _org_member(db, member_id)
+    member, org, mine = administered_member(db, member_id)
     if type is None and collections is None:
         raise InvalidRequest("Nothing to update.")
     if member["status"] == REVOKED:
@@ -615,7 +571,7 @@ def update_member(
                 raise Conflict(f"{org['name']} must have at least one confirmed owner.")
         changes["type"] = type
     if collections is not None:
-        changes["collections"] = _collection_grants(db, org["id"], collections)
+        changes["collections"] = collection_grants(db, org["id"], collections)
     return member_object(db.update(members, member_id, **changes) if changes else member)
 
 
@@ -627,7 +583,7 @@ def confirm_member(db: Database, member_id: str) -> MemberObject:
     Args:
         member_id: The member's ID (from list_members).
     """
-    member, org, _ = _org_member(db, member_id)
+    member, org, _ = administered_member(db, member_id)
     status = member["status"]
     if status == INVITED:
         raise Conflict(f"{member['email']} hasn't accepted the invitation yet; only accepted members can be confirmed.")
@@ -642,39 +598,6 @@ def confirm_member(db: Database, member_id: str) -> MemberObject:
 
 
 # ---------------------------------------------------------------- Send
-
-
-def _send_options(db: Database, hide_email: bool | None) -> None:
-    if hide_email and any(
-        (p["data"] or {}).get("disableHideEmail") for p in applying_policies(db, SEND_OPTIONS_POLICY)
-    ):
-        raise PermissionDenied(
-            "Due to an organization policy, you can't hide your email address from recipients of a Send."
-        )
-
-
-def _send_dates(
-    db: Database, deletion_days: int | None, expiration_days: int | None, current: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """New deletion and expiration dates, counted in days from the current hour; a Send can't outlive 31 days
-    and can't expire after it is deleted."""
-    dates: dict[str, Any] = {}
-    if deletion_days is not None:
-        if not 1 <= deletion_days <= MAX_SEND_DAYS:
-            raise InvalidRequest(
-                "You cannot have a Send with a deletion date that far into the future. Choose 1 "
-                f"to {MAX_SEND_DAYS} days."
-            )
-        dates["deletion_date"] = _on_the_hour(db, deletion_days)
-    if expiration_days is not None:
-        if expiration_days < 1:
-            raise InvalidRequest("expiration_days must be at least 1.")
-        dates["expiration_date"] = _on_the_hour(db, expiration_days)
-    deletion = dates.get("deletion_date") or (current or {}).get("deletion_date")
-    expiration = dates.get("expiration_date") or (current or {}).get("expiration_date")
-    if expiration is not None and deletion is not None and expiration > deletion:
-        raise InvalidRequest(f"A Send can't expire after its deletion date ({deletion}).")
-    return dates
 
 
 @tool(read_only=True)
@@ -692,14 +615,14 @@ def list_sends(db: Database, search: str | None = None) -> list[SendObject]:
 @tool()
 def create_send(
     db: Database,
-    name: str,
-    text: str,
+    name: Name,
+    text: SendText,
     hidden: bool = False,
     notes: str | None = None,
     password: str | None = None,
-    max_access_count: int | None = None,
-    deletion_days: int = 7,
-    expiration_days: int | None = None,
+    max_access_count: MaxAccessCount | None = None,
+    deletion_days: DeletionDays = 7,
+    expiration_days: ExpirationDays | None = None,
     hide_email: bool = False,
     disabled: bool = False,
 ) -> SendObject:
@@ -718,11 +641,7 @@ def create_send(
         hide_email: Hide your email address from recipients.
         disabled: Create it switched off, so nobody can open it yet.
     """
-    if not text.strip():
-        raise InvalidRequest("The text to share is required.")
-    if max_access_count is not None and max_access_count < 1:
-        raise InvalidRequest("Maximum access count must be at least 1.")
-    _send_options(db, hide_email)
+    check_send_options(db, hide_email)
     send_id = db.new_uuid(sends)
     row = db.insert(
         sends,
@@ -734,13 +653,13 @@ def create_send(
         notes=notes or None,
         text=text,
         hidden=hidden,
-        password_hash=_digest(password) if password else None,
+        password_hash=digest(password) if password else None,
         max_access_count=max_access_count,
         access_count=0,
         disabled=disabled,
         hide_email=hide_email,
         revision_date=db.now_iso(),
-        **{"expiration_date": None, **_send_dates(db, deletion_days, expiration_days)},
+        **{"expiration_date": None, **send_dates(db, deletion_days, expiration_days)},
     )
     return send_object(row, db.now_iso())
 
@@ -749,15 +668,15 @@ def create_send(
 def update_send(
     db: Database,
     send_id: str,
-    name: str | None = None,
-    text: str | None = None,
+    name: Name | None = None,
+    text: SendText | None = None,
     hidden: bool | None = None,
     notes: str | None = None,
     password: str | None = None,
     remove_password: bool = False,
-    max_access_count: int | None = None,
-    deletion_days: int | None = None,
-    expiration_days: int | None = None,
+    max_access_count: MaxAccessCount | None = None,
+    deletion_days: DeletionDays | None = None,
+    expiration_days: ExpirationDays | None = None,
     hide_email: bool | None = None,
     disabled: bool | None = None,
 ) -> SendObject:
@@ -783,11 +702,7 @@ def update_send(
         raise InvalidRequest("Give a new password or remove_password, not both.")
     if remove_password and send["password_hash"] is None:
         raise Conflict(f"The Send '{send['name']}' has no password.")
-    if max_access_count is not None and max_access_count < 1:
-        raise InvalidRequest("Maximum access count must be at least 1.")
-    if text is not None and not text.strip():
-        raise InvalidRequest("The text to share is required.")
-    _send_options(db, hide_email)
+    check_send_options(db, hide_email)
     changes: dict[str, Any] = {
         k: v
         for k, v in {
@@ -803,10 +718,10 @@ def update_send(
     if notes is not None:
         changes["notes"] = notes or None
     if password is not None:
-        changes["password_hash"] = _digest(password)
+        changes["password_hash"] = digest(password)
     if remove_password:
         changes["password_hash"] = None
-    changes.update(_send_dates(db, deletion_days, expiration_days, send))
+    changes.update(send_dates(db, deletion_days, expiration_days, send))
     if not changes:
         raise InvalidRequest("Nothing to update.")
     return send_object(db.update(sends, send_id, revision_date=db.now_iso(), **changes), db.now_iso())
@@ -819,13 +734,13 @@ def update_send(
 def generate_password(
     db: Database,
     passphrase: bool = False,
-    length: int = 14,
+    length: PasswordLength = 14,
     uppercase: bool = True,
     lowercase: bool = True,
     number: bool = True,
     special: bool = False,
-    words: int = 3,
-    separator: str = "-",
+    words: WordCount = 3,
+    separator: Separator = "-",
     capitalize: bool = False,
     include_number: bool = False,
 ) -> GeneratedObject:
@@ -881,7 +796,7 @@ def confirm_master_password(db: Database, item_name: str, master_password: str) 
         master_password: The account's master password.
     """
     account = me(db)
-    if _digest(master_password) != account["master_password_hash"]:
+    if digest(master_password) != account["master_password_hash"]:
         raise PermissionDenied("Invalid master password.")
     wanted = item_name.strip().casefold()
     found = [

@@ -11,7 +11,7 @@ import pytest
 
 from envfactory_gym import ToolSession, resolve
 
-from .toolkit import fails, ok, session_fixture
+from .toolkit import fails, ok, restore_seed_with, session_fixture
 
 SPEC = resolve("benchling")
 CLOCK = datetime(2025, 6, 10, 14, 0, tzinfo=timezone.utc)
@@ -220,7 +220,13 @@ def test_review_needs_required_fields_and_proper_reviewers(session):
     )
     fails(session, "submit_entry_for_review", args | {"reviewer_ids": [uid("iduarte")]}, "InvalidRequest", "no access")
     fails(session, "submit_entry_for_review", args | {"reviewer_ids": [uid("badler")]}, "InvalidRequest", "suspended")
-    fails(session, "submit_entry_for_review", args | {"reviewer_ids": []}, "InvalidRequest", "at least one")
+    fails(
+        session,
+        "submit_entry_for_review",
+        args | {"reviewer_ids": []},
+        "invalid_arguments",
+        "reviewer_ids: Choose at least one reviewer.",
+    )
     sent = ok(session, "submit_entry_for_review", args)
     assert sent["review_record"]["status"] == "NEEDS_REVIEW"
     assert [r["id"] for r in sent["assigned_reviewers"]] == [uid("evasquez")]
@@ -290,7 +296,7 @@ def test_list_entries_filters_and_pages(session):
     assert all(e["review_record"]["status"] == "NEEDS_REVIEW" for e in waiting)
     assert "Scratch notes" not in [e["name"] for e in ok(session, "list_entries", {"page_size": 50})["results"]]
     fails(session, "list_entries", {"next_token": "x"}, "InvalidRequest", "invalid cursor")
-    fails(session, "list_entries", {"page_size": 51}, "InvalidRequest", "page_size")
+    fails(session, "list_entries", {"page_size": 51}, "invalid_arguments", "page_size")
 
 
 # ---------------------------------------------------------------- registry
@@ -299,7 +305,15 @@ def test_list_entries_filters_and_pages(session):
 def test_create_dna_sequence_validates_bases_and_annotations(session):
     sign_in(session, "srossi")
     args = {"name": "YL-test", "bases": "acgt tgca", "folder_id": folder("Primers", "Strain Engineering - Yarrowia")}
-    fails(session, "create_dna_sequence", args | {"bases": "ACGXTZ"}, "InvalidRequest", "Invalid base(s) X, Z")
+    for bad in ("ACGXTZ", "   ", ""):
+        fails(
+            session,
+            "create_dna_sequence",
+            args | {"bases": bad},
+            "invalid_arguments",
+            "bases: Invalid bases: use IUPAC",
+        )
+    fails(session, "create_dna_sequence", args | {"name": "  "}, "invalid_arguments", "name: name is required.")
     feature = {"name": "f", "type": "misc_feature", "start": 6, "end": 2}
     fails(session, "create_dna_sequence", args | {"annotations": [feature]}, "InvalidRequest", "outside")
     fails(
@@ -737,6 +751,28 @@ def test_request_status_moves_forward_by_assignees(session):
     fails(
         session, "update_request", {"request_id": waiting["id"], "scheduled_on": "2025-06-09"}, "InvalidRequest", "past"
     )
+    for bad in ("June 20", "2025-6-20"):
+        fails(
+            session,
+            "update_request",
+            {"request_id": waiting["id"], "scheduled_on": bad},
+            "invalid_arguments",
+            "scheduled_on: scheduled_on must be a date like 2025-06-12.",
+        )
+    fails(
+        session,
+        "update_request",
+        {"request_id": waiting["id"], "scheduled_on": "2025-06-31"},
+        "InvalidRequest",
+        "scheduled_on '2025-06-31' is not a valid date",
+    )
+    fails(
+        session,
+        "update_request",
+        {"request_id": waiting["id"], "assignee_ids": []},
+        "invalid_arguments",
+        "assignee_ids: A request needs at least one assignee.",
+    )
     started = ok(session, "update_request", {"request_id": waiting["id"], "request_status": "IN_PROGRESS"})
     assert started["request_status"] == "IN_PROGRESS"
     done = ok(session, "update_request", {"request_id": waiting["id"], "request_status": "COMPLETED"})
@@ -818,3 +854,63 @@ def test_requests_are_scoped_to_projects(session, handle):
     assert {r["id"] for r in listed} == expected
     created = [r["created_at"] for r in listed]
     assert created == sorted(created)
+
+
+# ---------------------------------------------------------------- bounds in the argument types (v2)
+
+
+def test_names_and_id_lists_are_refused_by_their_types_with_benchling_wording(session):
+    sign_in(session, "mchen")
+    target = folder("Round 3 - Thermostability")
+    for bad in ("", "   ", "x" * 201):
+        fails(
+            session,
+            "create_entry",
+            {"name": bad, "folder_id": target},
+            "invalid_arguments",
+            "name: Entry names must be 1 to 200 characters long.",
+        )
+        fails(
+            session,
+            "update_entry",
+            {"entry_id": THERMO["id"], "name": bad},
+            "invalid_arguments",
+            "name: Entry names must be 1 to 200 characters long.",
+        )
+    assert ok(session, "create_entry", {"name": "x" * 200, "folder_id": target})["name"] == "x" * 200
+    fails(
+        session,
+        "register_entities",
+        {"registry_id": REGISTRY, "naming_strategy": "NEW_IDS", "entity_ids": []},
+        "invalid_arguments",
+        "entity_ids: Give at least one entity to register.",
+    )
+    vial = con("CHO-K1 GS-KO WB-2025 vial 06")
+    for tool, extra in (("checkout_containers", {"action": "check_in"}), ("archive_containers", {"reason": "Retired"})):
+        fails(session, tool, {"container_ids": []} | extra, "invalid_arguments", "container_ids: Give at least one")
+    fails(
+        session,
+        "update_container",
+        {"container_id": vial, "name": " "},
+        "invalid_arguments",
+        "name: name can't be empty.",
+    )
+    for tool in ("list_projects", "list_containers", "list_requests", "get_audit_log"):
+        args = {"object_id": THERMO["id"]} if tool == "get_audit_log" else {}
+        fails(session, tool, args | {"page_size": 0}, "invalid_arguments", "page_size")
+        fails(session, tool, args | {"page_size": 101}, "invalid_arguments", "page_size")
+
+
+def test_date_fields_take_real_calendar_dates(session):
+    def add_date_field(tables):
+        experiment = next(s for s in tables["schemas"] if s["name"] == "Experiment")
+        experiment["fields"].append({"name": "Run Date", "type": "date", "is_required": False, "options": None})
+
+    restore_seed_with(session, add_date_field, CLOCK)
+    sign_in(session, "mchen")
+    args = {"entry_id": THERMO["id"]}
+    for bad in ("2025-02-30", "June 3", "2025-6-3"):
+        fails(session, "update_entry", args | {"fields": {"Run Date": bad}}, "InvalidRequest", "takes a date value")
+    assert (
+        ok(session, "update_entry", args | {"fields": {"Run Date": "2025-06-03"}})["fields"]["Run Date"] == "2025-06-03"
+    )

@@ -93,7 +93,8 @@ def test_list_items_paginates_by_name(session):
     assert len({i["id"] for i in listed}) == len(listed)
     assert all(i["deletedDate"] is None for i in listed)
     assert "password" not in listed[0] and "notes" not in listed[0]
-    fails(session, "list_items", {"page_size": 31}, "InvalidRequest", "page_size")
+    for bad in (0, 31):
+        fails(session, "list_items", {"page_size": bad}, "invalid_arguments", "page_size")
     fails(session, "list_items", {"cursor": "abc"}, "InvalidRequest", "cursor")
 
 
@@ -257,7 +258,9 @@ def test_update_item_checks_what_belongs_to_the_type(session):
     fails(session, "update_item", {"item_id": card, "username": "x"}, "InvalidRequest", "not a login")
     fails(session, "update_item", {"item_id": item("Netflix"), "card": {"code": "123"}}, "InvalidRequest", "not a card")
     fails(session, "update_item", {"item_id": card}, "InvalidRequest", "Nothing to update")
-    fails(session, "update_item", {"item_id": card, "card": {"expMonth": "13"}}, "InvalidRequest", "1 to 12")
+    for field, bad in (("expMonth", "13"), ("expMonth", "0"), ("expYear", "28"), ("code", "12"), ("number", "4111x")):
+        fails(session, "update_item", {"item_id": card, "card": {field: bad}}, "invalid_arguments", f"card.{field}")
+    fails(session, "update_item", {"item_id": card, "card": {"number": "4111 1111"}}, "InvalidRequest", "12 to 19")
     fails(
         session,
         "update_item",
@@ -309,8 +312,12 @@ def test_create_items_of_each_type(session):
         "InvalidRequest",
         "can't have login",
     )
-    fails(session, "create_item", {"type": 3, "name": "x", "card": {"brand": "Visa Gold"}}, "InvalidRequest", "brand")
-    fails(session, "create_item", {"type": 1, "name": "  "}, "InvalidRequest", "Name")
+    fails(
+        session, "create_item", {"type": 3, "name": "x", "card": {"brand": "Visa Gold"}}, "invalid_arguments", "brand"
+    )
+    fails(session, "create_item", {"type": 4, "name": "x", "identity": {"title": "Sir"}}, "invalid_arguments", "title")
+    for bad in ("  ", "", "x" * 1001):
+        fails(session, "create_item", {"type": 1, "name": bad}, "invalid_arguments", "name: The Name field is required")
     fails(
         session,
         "create_item",
@@ -474,7 +481,7 @@ def test_folders(session):
     assert archive not in state["folders"]
     assert all(state["items"][i]["folder_id"] is None and i in state["items"] for i in inside)
     fails(session, "delete_folder", {"folder_id": archive}, "NotFound", "Folder")
-    fails(session, "create_folder", {"name": " "}, "InvalidRequest", "Name")
+    fails(session, "create_folder", {"name": " "}, "invalid_arguments", "name: The Name field is required")
 
 
 # ---------------------------------------------------------------- organizations and members
@@ -551,8 +558,8 @@ def test_invitation_rules(session):
         session,
         "invite_member",
         {"organization_id": org(FAMILY), "email": "not-an-email"},
-        "InvalidRequest",
-        "valid email",
+        "invalid_arguments",
+        "email: The Email field is not a valid e-mail address.",
     )
     fails(
         session,
@@ -683,7 +690,9 @@ def test_create_send(session):
 
 def test_send_limits_and_the_hide_email_policy(session):
     base = {"name": "x", "text": "y"}
-    fails(session, "create_send", {**base, "deletion_days": 32}, "InvalidRequest", "that far into the future")
+    for bad in (0, 32):
+        fails(session, "create_send", {**base, "deletion_days": bad}, "invalid_arguments", "that far into the future")
+    fails(session, "create_send", {**base, "expiration_days": 0}, "invalid_arguments", "expiration_days: ")
     fails(
         session,
         "create_send",
@@ -692,8 +701,9 @@ def test_send_limits_and_the_hide_email_policy(session):
         "can't expire after",
     )
     fails(session, "create_send", {**base, "hide_email": True}, "PermissionDenied", "policy")
-    fails(session, "create_send", {**base, "max_access_count": 0}, "InvalidRequest", "at least 1")
-    fails(session, "create_send", {"name": "x", "text": " "}, "InvalidRequest", "text")
+    fails(session, "create_send", {**base, "max_access_count": 0}, "invalid_arguments", "at least 1")
+    fails(session, "create_send", {"name": "x", "text": " "}, "invalid_arguments", "text: The text to share")
+    fails(session, "create_send", {"name": " ", "text": "y"}, "invalid_arguments", "name: The Name field")
 
 
 def test_update_send(session):
@@ -728,5 +738,10 @@ def test_generator_is_deterministic_and_obeys_the_policy(session):
     assert len(phrase["data"].split("_")) == 4 and any(c.isdigit() for c in phrase["data"])
     ok(session, "update_item", {"item_id": item("Etsy"), "password": value})
     assert ok(session, "generate_password", {"length": 12})["data"] != value  # the vault moved on
-    fails(session, "generate_password", {"length": 200}, "InvalidRequest", "between 5 and 128")
-    fails(session, "generate_password", {"passphrase": True, "separator": "--"}, "InvalidRequest", "single character")
+    for bad in (4, 200):
+        fails(session, "generate_password", {"length": bad}, "invalid_arguments", "between 5 and 128")
+    for bad in (2, 21):
+        fails(session, "generate_password", {"passphrase": True, "words": bad}, "invalid_arguments", "3 to 20 words")
+    fails(
+        session, "generate_password", {"passphrase": True, "separator": "--"}, "invalid_arguments", "single character"
+    )
