@@ -34,7 +34,9 @@ def totals(db: Database, user_id: str, first: date, last: date) -> dict[str, dic
     for row in db.select(daily_activity, "user_id = ? AND date BETWEEN ? AND ?", params):
         days[row["date"]] = {name: float(row[name]) for name in FIELDS}
     manual = db.select(activity_logs, "user_id = ? AND date BETWEEN ? AND ? AND log_type = 'manual'", params)
-    mets = {t["id"]: t["mets"] for t in db.find(activity_types)} if manual else {}
+    kinds = sorted({log["activity_id"] for log in manual if log["activity_id"] is not None})
+    found = db.select(activity_types, f"id IN ({', '.join('?' * len(kinds))})", kinds) if kinds else []
+    mets = {t["id"]: t["mets"] for t in found}
     for log in manual:
         day = days[log["date"]]
         minutes = log["duration_ms"] // 60000
@@ -44,6 +46,19 @@ def totals(db: Database, user_id: str, first: date, last: date) -> dict[str, dic
         day[intensity(mets.get(log["activity_id"], 4.0))] += minutes
         day["sedentary_minutes"] = max(0.0, day["sedentary_minutes"] - minutes)
     return days
+
+
+def step_totals(db: Database, user_ids: list[str], first: date, last: date) -> dict[str, int]:
+    """Steps per user from `first` to `last`: tracker counts plus manual logs, in two queries for everyone."""
+    marks = ", ".join("?" * len(user_ids))
+    params = [*user_ids, first.isoformat(), last.isoformat()]
+    steps = dict.fromkeys(user_ids, 0)
+    for row in db.select(daily_activity, f"user_id IN ({marks}) AND date BETWEEN ? AND ?", params):
+        steps[row["user_id"]] += row["steps"]
+    manual = f"user_id IN ({marks}) AND date BETWEEN ? AND ? AND log_type = 'manual'"
+    for log in db.select(activity_logs, manual, params):
+        steps[log["user_id"]] += log["steps"]
+    return steps
 
 
 def day_totals(db: Database, user_id: str, day: date) -> dict[str, float]:

@@ -2,7 +2,7 @@
 ids; trackers numeric device ids. Distances are stored in kilometres, weights in kilograms, water in millilitres
 (the tools convert to and from the user's units). Dates are yyyy-MM-dd in the user's own time zone."""
 
-from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table
+from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table
 
 metadata = MetaData()
 
@@ -80,6 +80,7 @@ activity_logs = Table(
     Column("distance_km", Float),
     Column("calories", Integer, nullable=False),
     Column("steps", Integer, nullable=False),
+    Index("ix_activity_logs_user_date", "user_id", "date"),  # per-user, per-day reads
 )
 
 activity_goals = Table(
@@ -110,6 +111,7 @@ sleep_logs = Table(
     Column("light", Integer),
     Column("rem", Integer),
     Column("wake", Integer),
+    Index("ix_sleep_logs_user_date", "user_id", "date_of_sleep"),  # per-user, per-day reads
 )
 
 body_logs = Table(
@@ -122,6 +124,7 @@ body_logs = Table(
     Column("time", String, nullable=False),  # HH:mm:ss
     Column("value", Float, nullable=False),  # kg for weight, percent for fat
     Column("source", String, nullable=False),  # Aria | API | Web
+    Index("ix_body_logs_user_date", "user_id", "date"),  # per-user, per-day reads
 )
 
 weight_goals = Table(
@@ -145,6 +148,7 @@ food_logs = Table(
     Column("unit_id", Integer, nullable=False),
     Column("amount", Float, nullable=False),
     Column("calories", Integer, nullable=False),
+    Index("ix_food_logs_user_date", "user_id", "date"),  # per-user, per-day reads
 )
 
 water_logs = Table(
@@ -154,6 +158,7 @@ water_logs = Table(
     Column("user_id", String, ForeignKey("users.id"), nullable=False),
     Column("date", String, nullable=False),
     Column("amount_ml", Float, nullable=False),
+    Index("ix_water_logs_user_date", "user_id", "date"),  # per-user, per-day reads
 )
 
 devices = Table(

@@ -16,7 +16,7 @@ from envfactory_gym.values import parse_date
 
 from . import records
 from .access import SCOPES, me
-from .activity import day_totals, latest_weight_kg, totals
+from .activity import day_totals, latest_weight_kg, step_totals, totals
 from .errors import conflict, not_found, validation
 from .objects import (
     ActivityLog,
@@ -870,11 +870,8 @@ def get_friends_leaderboard(db: Database) -> Leaderboard:
     end = _today(db, user)
     start = end - timedelta(days=6)
     people = [user["id"]] + [f["friend_id"] for f in db.find(friends, user_id=user["id"])]
-    board = []
-    for person in people:
-        row = db.get(users, person)
-        steps = sum(int(t["steps"]) for t in totals(db, person, start, end).values())
-        board.append((steps, row))
+    steps = step_totals(db, people, start, end)
+    board = [(steps[row["id"]], row) for row in db.select(users, f"id IN ({', '.join('?' * len(people))})", people)]
     board.sort(key=lambda e: (-e[0], e[1]["display_name"]))
     return Leaderboard(
         startDate=start.isoformat(),
