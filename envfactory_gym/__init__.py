@@ -22,6 +22,7 @@ _LAZY = {
     "Page": "database",
     "paginate": "database",
     "ToolUseEnv": "env",
+    "KeptGeneric": "generics",
     "Conflict": "errors",
     "InvalidRequest": "errors",
     "NotFound": "errors",

@@ -6,11 +6,11 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any, Generic, Iterable, Sequence, TypeVar
 
-from pydantic import BaseModel
 from sqlalchemy import Connection, Table, and_, select
 
 from .errors import InvalidRequest, NotFound, PermissionDenied
 from .fastpath import reader, row_decoder, simple_value
+from .generics import KeptGeneric
 from .state import META_TABLE, SQLiteState
 
 T = TypeVar("T")
@@ -40,7 +40,7 @@ class SimClock:
         self.calls += 1
 
 
-class Page(BaseModel, Generic[T]):
+class Page(KeptGeneric, Generic[T]):
     """One page of a listing, cursor-paginated the way most product APIs do."""
 
     results: list[T]

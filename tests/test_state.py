@@ -3,6 +3,7 @@
 import sqlite3
 
 import pytest
+from pydantic import BaseModel
 from sqlalchemy import Column, Integer, MetaData, String, Table
 
 from envfactory_gym import ToolSession, resolve
@@ -188,3 +189,18 @@ def test_find_one_gives_the_first_match_or_the_callers_not_found():
     assert db.find_one(pages, not_found="unused") == first  # several match: the first `find` gives
     with pytest.raises(NotFound, match="^no such page$"):
         db.find_one(pages, id="missing", not_found="no such page")
+
+
+def test_a_page_parametrization_survives_garbage_collection():
+    """Pydantic caches `Page[X]` weakly; a tool that writes `Page[X](...)` must not rebuild the class each call."""
+    import gc
+    import weakref
+
+    from envfactory_gym import Page
+
+    class Row(BaseModel):
+        n: int
+
+    built = weakref.ref(Page[Row])
+    gc.collect()
+    assert built() is not None and Page[Row] is built()

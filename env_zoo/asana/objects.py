@@ -9,7 +9,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database, InvalidRequest, paginate
+from envfactory_gym import Database, InvalidRequest, KeptGeneric, paginate
 
 from .access import project_access
 from .schema import (
@@ -37,7 +37,7 @@ class NextPage(BaseModel):
     offset: str
 
 
-class Listing(BaseModel, Generic[T]):
+class Listing(KeptGeneric, Generic[T]):
     """One page of a list: `data`, and `next_page` (null on the last page)."""
 
     data: list[T]

@@ -6,6 +6,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from envfactory_gym import KeptGeneric
+
 from . import fares
 from .rules import duration, money
 from .search import Reference
@@ -21,7 +23,7 @@ class ListMeta(BaseModel):
     before: str | None
 
 
-class DuffelList(BaseModel, Generic[T]):
+class DuffelList(KeptGeneric, Generic[T]):
     """One page of a Duffel list."""
 
     data: list[T]

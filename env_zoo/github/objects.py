@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database, NotFound, paginate
+from envfactory_gym import Database, KeptGeneric, NotFound, paginate
 
 from .access import Viewer, permissions
 from .pulls import check_state, checks, mergeable_state, protection, review_decision
@@ -31,7 +31,7 @@ from .schema import (
 T = TypeVar("T")
 
 
-class Listing(BaseModel, Generic[T]):
+class Listing(KeptGeneric, Generic[T]):
     """One page of a list (GitHub pages with `per_page` and `page`; `next_page` is the Link header's rel=next)."""
 
     total_count: int

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database, InvalidRequest, paginate
+from envfactory_gym import Database, InvalidRequest, KeptGeneric, paginate
 
 from .rules import ORGANIZERS, rating_of
 from .schema import (
@@ -27,7 +27,7 @@ from .schema import (
 T = TypeVar("T")
 
 
-class Pagination(BaseModel, Generic[T]):
+class Pagination(KeptGeneric, Generic[T]):
     """One page of a listing, as Mealie pages them (page numbers from 1)."""
 
     page: int

@@ -6,7 +6,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from envfactory_gym import Database, paginate
+from envfactory_gym import Database, KeptGeneric, paginate
 
 from .errors import bad_request
 from .rules import REFUND_HOLDING, line_gross, order_discount, order_gross, order_total
@@ -35,7 +35,7 @@ def money(amount: int, currency: str = "USD") -> Money:
     return Money(amount=amount, currency=currency)
 
 
-class ListPage(BaseModel, Generic[T]):
+class ListPage(KeptGeneric, Generic[T]):
     """One page of results; pass `cursor` back to get the next page (None on the last one)."""
 
     results: list[T]

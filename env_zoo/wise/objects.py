@@ -7,7 +7,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database
+from envfactory_gym import Database, KeptGeneric
 
 from .rules import account_summary, quote_status
 
@@ -21,7 +21,7 @@ class Amount(BaseModel):
     currency: str
 
 
-class OffsetPage(BaseModel, Generic[T]):
+class OffsetPage(KeptGeneric, Generic[T]):
     """One page of a list, paged with offset and limit; `hasMore` says whether a next page exists."""
 
     items: list[T]
