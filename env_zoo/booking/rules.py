@@ -101,16 +101,10 @@ def calendar_range(start_date: str, end_date: str | None) -> tuple[str, str]:
     return start.isoformat(), end.isoformat()
 
 
-def check_party(number_of_adults: int, number_of_rooms: int, children_ages: list[int]) -> None:
-    """Guests and rooms as Booking.com accepts them."""
-    if not 1 <= number_of_rooms <= MAX_ROOMS:
-        raise InvalidRequest(f"number_of_rooms must be between 1 and {MAX_ROOMS}.")
+def check_party(number_of_adults: int, number_of_rooms: int) -> None:
+    """Every room needs an adult (the sizes themselves are bounded by the tools' argument types)."""
     if number_of_adults < number_of_rooms:
         raise InvalidRequest("Each room needs at least one adult: number_of_adults must be at least number_of_rooms.")
-    if number_of_adults > 30:
-        raise InvalidRequest("number_of_adults can be at most 30.")
-    if any(not 0 <= age <= 17 for age in children_ages):
-        raise InvalidRequest("children_ages must be ages from 0 to 17.")
 
 
 def fits(room: dict[str, Any], number_of_adults: int, number_of_rooms: int, children: int) -> bool:

@@ -4,10 +4,13 @@ traveller's own sign-in."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
 from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
 from . import access, reservations
 from .access import current_level, own_order, own_wish_list, signed_in
@@ -36,8 +39,10 @@ from .objects import (
 )
 from .offers import offers
 from .rules import (
+    DATE_EXAMPLE,
     GENIUS_BENEFITS,
     GENIUS_THRESHOLDS,
+    MAX_ROOMS,
     accommodation,
     bookable,
     calendar_range,
@@ -53,6 +58,36 @@ from .rules import (
 )
 from .schema import accommodations, availability, cities, orders, products, reviews, rooms, wish_list_items, wish_lists
 
+MAX_TEXT = 1000
+
+
+def _date(name: str) -> Any:
+    return Annotated[IsoDate, ErrorText(f"{name} must be a date like {DATE_EXAMPLE}")]
+
+
+def _text(name: str) -> Any:
+    return Annotated[str, Field(max_length=MAX_TEXT), ErrorText(f"{name} can be at most {MAX_TEXT:,} characters.")]
+
+
+Checkin = _date("checkin")
+Checkout = _date("checkout")
+Adults = Annotated[int, Field(ge=1, le=30), ErrorText("number_of_adults must be from 1 to 30.")]
+Rooms = Annotated[int, Field(ge=1, le=MAX_ROOMS), ErrorText(f"number_of_rooms must be between 1 and {MAX_ROOMS}.")]
+ChildrenAges = Annotated[
+    list[Annotated[int, Field(ge=0, le=17)]], ErrorText("children_ages must be ages from 0 to 17.")
+]
+ReviewScore = Annotated[int, Field(ge=1, le=10), ErrorText("score must be from 1 to 10.")]
+MinReviewScore = Annotated[float, Field(ge=1, le=10), ErrorText("min_review_score must be from 1 to 10.")]
+GuestName = Annotated[
+    str,
+    Field(max_length=100, pattern=r"^\s*\S+(\s+\S+)+\s*$"),
+    ErrorText("guest_name must be the guest's first and last name."),
+]
+ArrivalTime = Annotated[
+    str,
+    Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$"),
+    ErrorText("estimated_arrival_time must be a local time like 21:30."),
+]
 SEARCH_ORDER = {
     "popularity": lambda r: (-r.review_count, r.id),
     "price": lambda r: (r.cheapest_product.price.total, r.id),
@@ -64,6 +99,12 @@ REVIEW_ORDER = {
     "highest_score": lambda r: (r["score"], r["date"]),
     "lowest_score": lambda r: (-r["score"], r["date"]),
 }
+WishListName = Annotated[
+    str,
+    Field(min_length=1, max_length=50, pattern=r"\S"),
+    ErrorText("A wish list name must be 1 to 50 characters."),
+]
+
 
 # ---------------------------------------------------------------- what only the traveller does
 
@@ -100,7 +141,7 @@ def list_accommodations(
     city_id: int,
     query: str = "",
     accommodation_types: list[AccommodationType] | None = None,
-    page_size: int = 25,
+    page_size: page_size(50) = 25,
     cursor: str | None = None,
 ) -> Page[AccommodationSummary]:
     """List a city's accommodations by name, without dates or prices (use search_accommodations for a stay).
@@ -127,18 +168,18 @@ def list_accommodations(
 def search_accommodations(
     db: Database,
     city_id: int,
-    checkin: str,
-    checkout: str,
-    number_of_adults: int,
-    number_of_rooms: int = 1,
-    children_ages: list[int] | None = None,
+    checkin: Checkin,
+    checkout: Checkout,
+    number_of_adults: Adults,
+    number_of_rooms: Rooms = 1,
+    children_ages: ChildrenAges | None = None,
     accommodation_types: list[AccommodationType] | None = None,
-    min_review_score: float | None = None,
+    min_review_score: MinReviewScore | None = None,
     free_cancellation: bool = False,
     breakfast_included: bool = False,
     max_price: float | None = None,
     sort_by: Literal["popularity", "price", "review_score", "distance"] = "popularity",
-    page_size: int = 10,
+    page_size: page_size(25) = 10,
     cursor: str | None = None,
 ) -> Page[SearchResult]:
     """Search a city's accommodations with at least one product available for the whole stay and the party, each
@@ -163,7 +204,7 @@ def search_accommodations(
     """
     db.get(cities, city_id, "City")
     children = list(children_ages or [])
-    check_party(number_of_adults, number_of_rooms, children)
+    check_party(number_of_adults, number_of_rooms)
     level = current_level(db)
     found = []
     for acc in db.find(accommodations, city_id=city_id):
@@ -202,7 +243,7 @@ def get_accommodation_reviews(
     accommodation_id: int,
     traveller_type: TravellerType | None = None,
     sort_by: Literal["newest", "highest_score", "lowest_score"] = "newest",
-    page_size: int = 10,
+    page_size: page_size(25) = 10,
     cursor: str | None = None,
 ) -> Page[ReviewObject]:
     """Guest reviews of an accommodation (only guests who completed a stay can review).
@@ -224,11 +265,11 @@ def get_accommodation_reviews(
 def get_availability(
     db: Database,
     accommodation_id: int,
-    checkin: str,
-    checkout: str,
-    number_of_adults: int,
-    number_of_rooms: int = 1,
-    children_ages: list[int] | None = None,
+    checkin: Checkin,
+    checkout: Checkout,
+    number_of_adults: Adults,
+    number_of_rooms: Rooms = 1,
+    children_ages: ChildrenAges | None = None,
 ) -> AvailabilityObject:
     """Every product (room type and rate plan) of an accommodation available for the whole stay and party, with
     its price (Genius discount included when signed in), meal plan, cancellation policy, payment timing and rooms
@@ -244,7 +285,7 @@ def get_availability(
     """
     acc = accommodation(db, accommodation_id)
     children = list(children_ages or [])
-    check_party(number_of_adults, number_of_rooms, children)
+    check_party(number_of_adults, number_of_rooms)
     nights = stay_nights(db, acc, checkin, checkout)
     level = current_level(db)
     products_found, unavailable = offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)
@@ -264,7 +305,7 @@ def get_availability(
 
 @tool(read_only=True)
 def get_availability_calendar(
-    db: Database, accommodation_id: int, start_date: str, end_date: str | None = None
+    db: Database, accommodation_id: int, start_date: _date("start_date"), end_date: _date("end_date") | None = None
 ) -> list[RoomCalendar]:
     """The availability calendar of each room type: rooms left, nightly price and minimum stay per night.
 
@@ -299,14 +340,14 @@ def create_order(
     db: Database,
     accommodation_id: int,
     product_id: str,
-    checkin: str,
-    checkout: str,
-    number_of_adults: int,
-    number_of_rooms: int = 1,
-    children_ages: list[int] | None = None,
-    guest_name: str | None = None,
-    special_requests: str = "",
-    estimated_arrival_time: str | None = None,
+    checkin: Checkin,
+    checkout: Checkout,
+    number_of_adults: Adults,
+    number_of_rooms: Rooms = 1,
+    children_ages: ChildrenAges | None = None,
+    guest_name: GuestName | None = None,
+    special_requests: _text("special_requests") = "",
+    estimated_arrival_time: ArrivalTime | None = None,
 ) -> OrderObject:
     """Book a product for the signed-in traveller; the rooms are taken from the availability calendar. The price
     includes their Genius discount. Non-refundable rates are charged to the saved card at once (pay_online_now);
@@ -328,7 +369,7 @@ def create_order(
     acc = accommodation(db, accommodation_id)
     product = reservations.offered_product(db, acc, product_id)
     children = list(children_ages or [])
-    check_party(number_of_adults, number_of_rooms, children)
+    check_party(number_of_adults, number_of_rooms)
     if children and not acc["children_allowed"]:
         raise Conflict(f"{acc['name']} is adults only; children can't stay there.")
     reservations.check_fits(reservations.product_room(db, product), number_of_adults, number_of_rooms, len(children))
@@ -340,7 +381,7 @@ def create_order(
     party = {"number_of_rooms": number_of_rooms, "number_of_adults": number_of_adults, "children_ages": children}
     details = {
         "guest_name": reservations.guest_name(guest_name or f"{booker['first_name']} {booker['last_name']}"),
-        "special_requests": reservations.request_text(special_requests, "special_requests"),
+        "special_requests": special_requests.strip(),
         "estimated_arrival_time": reservations.arrival(acc, estimated_arrival_time) if estimated_arrival_time else None,
     }
     return order_object(db, reservations.book(db, booker, acc, product, nights, party, details))
@@ -348,7 +389,7 @@ def create_order(
 
 @tool(read_only=True)
 def list_orders(
-    db: Database, status: OrderStatus | None = None, page_size: int = 10, cursor: str | None = None
+    db: Database, status: OrderStatus | None = None, page_size: page_size(50) = 10, cursor: str | None = None
 ) -> Page[OrderObject]:
     """The signed-in traveller's orders, latest check-in first.
 
@@ -378,7 +419,7 @@ def get_order(db: Database, order_id: str) -> OrderObject:
 
 
 @tool()
-def modify_order_dates(db: Database, order_id: str, checkin: str, checkout: str) -> OrderObject:
+def modify_order_dates(db: Database, order_id: str, checkin: Checkin, checkout: Checkout) -> OrderObject:
     """Move a booking to new dates in the same room and rate: the old nights go back to the calendar and the new
     ones are repriced. Only pay-at-the-property bookings can change dates, and only before their free-cancellation
     deadline.
@@ -410,10 +451,10 @@ def modify_order_dates(db: Database, order_id: str, checkin: str, checkout: str)
 def update_guest_details(
     db: Database,
     order_id: str,
-    guest_name: str | None = None,
-    number_of_adults: int | None = None,
-    special_requests: str | None = None,
-    estimated_arrival_time: str | None = None,
+    guest_name: GuestName | None = None,
+    number_of_adults: Adults | None = None,
+    special_requests: _text("special_requests") | None = None,
+    estimated_arrival_time: ArrivalTime | None = None,
 ) -> OrderObject:
     """Change the guest details of an upcoming booking: the main guest's name, the number of adults (within the
     rooms' occupancy), the special requests for the property (replacing the old ones) or the arrival time.
@@ -432,12 +473,12 @@ def update_guest_details(
     if guest_name is not None:
         changes["guest_name"] = reservations.guest_name(guest_name)
     if number_of_adults is not None:
-        check_party(number_of_adults, order["number_of_rooms"], order["children_ages"])
+        check_party(number_of_adults, order["number_of_rooms"])
         room = reservations.product_room(db, db.get(products, order["product_id"], "Product"))
         reservations.check_adults(room, number_of_adults, order)
         changes["number_of_adults"] = number_of_adults
     if special_requests is not None:
-        changes["special_requests"] = reservations.request_text(special_requests, "special_requests")
+        changes["special_requests"] = special_requests.strip()
     if estimated_arrival_time is not None:
         changes["estimated_arrival_time"] = reservations.arrival(acc, estimated_arrival_time)
     if not changes:
@@ -449,7 +490,7 @@ def update_guest_details(
 
 @tool()
 def cancel_order(
-    db: Database, order_id: str, reason: str | None = None, accept_cancellation_fee: bool = False
+    db: Database, order_id: str, reason: _text("reason") | None = None, accept_cancellation_fee: bool = False
 ) -> OrderObject:
     """Cancel a booking; its rooms go back to the calendar. Free before the free-cancellation deadline; after it
     the rate's fee (the first night or the total) is charged, and non-refundable bookings always cost the total.
@@ -504,7 +545,7 @@ def list_wish_lists(db: Database) -> list[WishListObject]:
 
 
 @tool()
-def create_wish_list(db: Database, name: str) -> WishListObject:
+def create_wish_list(db: Database, name: WishListName) -> WishListObject:
     """Create an empty wish list.
 
     Args:
@@ -512,8 +553,6 @@ def create_wish_list(db: Database, name: str) -> WishListObject:
     """
     booker = signed_in(db)
     clean = " ".join(name.split())
-    if not 1 <= len(clean) <= 50:
-        raise InvalidRequest("A wish list name must be 1 to 50 characters.")
     if db.select(wish_lists, "booker_id = ? AND lower(name) = ?", [booker["id"], clean.lower()]):
         raise Conflict(f"You already have a wish list called '{clean}'.")
     row = db.insert(
@@ -562,11 +601,11 @@ def remove_from_wish_list(db: Database, wish_list_id: str, accommodation_id: int
 def write_review(
     db: Database,
     order_id: str,
-    score: int,
+    score: ReviewScore,
     traveller_type: TravellerType,
-    title: str = "",
-    positive: str = "",
-    negative: str = "",
+    title: _text("title") = "",
+    positive: _text("positive") = "",
+    negative: _text("negative") = "",
 ) -> ReviewObject:
     """Review a property after a completed stay: once per booking, within 90 days of check-out. Cancelled and
     no-show bookings can't be reviewed.
@@ -583,12 +622,7 @@ def write_review(
     order = own_order(db, booker, order_id)
     acc = accommodation(db, order["accommodation_id"])
     reviewable(db, order, acc)
-    if not 1 <= score <= 10:
-        raise InvalidRequest("score must be from 1 to 10.")
-    texts = {
-        k: reservations.request_text(v, k)
-        for k, v in (("title", title), ("positive", positive), ("negative", negative))
-    }
+    texts = {"title": title.strip(), "positive": positive.strip(), "negative": negative.strip()}
     if not texts["positive"] and not texts["negative"]:
         raise InvalidRequest("Tell other travellers something: write what you liked or what you didn't.")
     row = db.insert(
