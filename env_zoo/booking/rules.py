@@ -118,8 +118,8 @@ def fits(room: dict[str, Any], number_of_adults: int, number_of_rooms: int, chil
 
 
 def calendar(db: Database, room_id: int, nights: list[str]) -> dict[str, dict[str, Any]]:
-    """The room's calendar rows for the nights that have one."""
-    rows = db.find(availability, availability.c.date.in_(nights), room_id=room_id)
+    """The room's calendar rows for the nights (consecutive dates) that have one."""
+    rows = db.select(availability, "room_id = ? AND date >= ? AND date <= ?", [room_id, nights[0], nights[-1]])
     return {r["date"]: r for r in rows}
 
 
