@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated, Literal
 
+from pydantic import Field
+
 from envfactory_gym import (
     Conflict,
     Database,
@@ -18,6 +20,7 @@ from envfactory_gym import (
     tool,
 )
 from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
 from . import access
 from .access import (
@@ -54,6 +57,7 @@ from .objects import (
 )
 from .rules import (
     ADULT_AGE,
+    DATE_EXAMPLE,
     age_on,
     billing,
     drug_of,
@@ -110,6 +114,14 @@ RefillStatus = Literal[
 ]
 Service = Literal["drive_thru", "minuteclinic", "same_day_delivery", "vaccines", "24_hour_pharmacy", "photo"]
 Relationship = Literal["child", "spouse", "partner", "parent", "grandparent", "other"]
+DateArg = Annotated[IsoDate, ErrorText(f"must be a date like {DATE_EXAMPLE}")]
+ZipCode = Annotated[str, Field(pattern=r"^\d{5}$"), ErrorText("zip_code must be a 5-digit ZIP code.")]
+VisitVaccines = Annotated[
+    list[VaccineCode],
+    Field(min_length=1, max_length=3),
+    Unordered,
+    ErrorText("Choose one to three different vaccines."),
+]
 CANCELLABLE = ("received", "in_progress", "ready_for_pickup")
 MAX_PAGE = 25
 MAX_PAGE_LARGE = 15  # prescriptions and stores are long objects
@@ -144,7 +156,7 @@ def get_profile(db: Database) -> ProfileObject:
 
 @tool()
 def add_family_member(
-    db: Database, first_name: str, last_name: str, date_of_birth: str, relationship: Relationship
+    db: Database, first_name: str, last_name: str, date_of_birth: DateArg, relationship: Relationship
 ) -> FamilyMemberObject:
     """Add a family member to manage their prescriptions, matched to their CVS pharmacy patient record by name and
     date of birth. A child under 18 is added with active access at once; an adult must authorize access
@@ -182,7 +194,7 @@ def list_prescriptions(
     db: Database,
     patient_id: str | None = None,
     refill_status: RefillStatus | None = None,
-    page_size: int = 10,
+    page_size: page_size(MAX_PAGE_LARGE) = 10,
     cursor: str | None = None,
 ) -> Page[PrescriptionObject]:
     """List prescriptions in the Prescription Center with their refill status (not_yet_filled, refillable,
@@ -360,7 +372,7 @@ def list_orders(
     patient_id: str | None = None,
     rx_number: str | None = None,
     status: OrderStatus | None = None,
-    page_size: int = 10,
+    page_size: page_size(MAX_PAGE) = 10,
     cursor: str | None = None,
 ) -> Page[OrderObject]:
     """List prescription orders (fills for pickup or delivery), newest first, with status, copay and ready time.
@@ -434,9 +446,9 @@ def sign_pickup_log(db: Database, rx_number: str, photo_id_shown: bool = False) 
 def find_stores(
     db: Database,
     city: str | None = None,
-    zip_code: str | None = None,
+    zip_code: ZipCode | None = None,
     service: Service | None = None,
-    page_size: int = 10,
+    page_size: page_size(MAX_PAGE_LARGE) = 10,
     cursor: str | None = None,
 ) -> Page[StoreObject]:
     """Find CVS stores by city or ZIP code, with store hours, pharmacy hours (lunch breaks included), whether the
@@ -483,7 +495,7 @@ def list_extracare_coupons(
     db: Database,
     status: Literal["available", "on_card", "redeemed", "expired"] | None = None,
     category: str | None = None,
-    page_size: int = 20,
+    page_size: page_size(MAX_PAGE) = 20,
     cursor: str | None = None,
 ) -> Page[CouponObject]:
     """List the ExtraCare card's coupons and ExtraBucks Rewards, soonest to expire first. Coupons must be sent to
@@ -532,7 +544,7 @@ def send_coupon_to_card(db: Database, coupon_id: str) -> CouponObject:
 
 @tool(read_only=True)
 def check_vaccine_eligibility(
-    db: Database, patient_id: str, vaccine: VaccineCode, on_date: str | None = None
+    db: Database, patient_id: str, vaccine: VaccineCode, on_date: DateArg | None = None
 ) -> EligibilityObject:
     """Check whether a patient can get a vaccine at a CVS pharmacy: age limits, this season's flu or COVID-19
     shot, series doses and their intervals, boosters, and appointments already booked.
@@ -561,7 +573,7 @@ def check_vaccine_eligibility(
 
 
 @tool(read_only=True)
-def search_vaccine_slots(db: Database, store_id: str, date: str, vaccine: VaccineCode) -> list[SlotObject]:
+def search_vaccine_slots(db: Database, store_id: str, date: DateArg, vaccine: VaccineCode) -> list[SlotObject]:
     """List a store's vaccine appointment times with room left on one day (local times), for a vaccine the store
     gives. Appointments can be booked up to 30 days ahead.
 
@@ -616,7 +628,7 @@ def list_vaccine_appointments(
 
 @tool()
 def schedule_vaccine_appointment(
-    db: Database, patient_id: str, slot_id: str, vaccines: Annotated[list[VaccineCode], Unordered]
+    db: Database, patient_id: str, slot_id: str, vaccines: VisitVaccines
 ) -> AppointmentObject:
     """Book a vaccine appointment (one to three vaccines in one visit) for the account holder or a managed family
     member in an open slot. Every vaccine must be given at that store and the patient must be eligible for it on
@@ -629,7 +641,7 @@ def schedule_vaccine_appointment(
     """
     account = signed_in(db)
     patient = patient_for(db, account, patient_id)
-    if not 1 <= len(vaccines) <= 3 or len(set(vaccines)) != len(vaccines):
+    if len(set(vaccines)) != len(vaccines):
         raise InvalidRequest("Choose one to three different vaccines.")
     slot = db.get(vaccine_slots, slot_id.strip(), "Slot")
     start = local_time(slot["start"])
