@@ -131,7 +131,8 @@ def list_cities(db: Database, query: str = "") -> list[CityObject]:
     Args:
         query: Part of the city's name, e.g. "lisb"; empty lists every city.
     """
-    found = db.select(cities, "instr(lower(name), ?) > 0", [query.strip().lower()], order_by="name")
+    words = query.strip().casefold()
+    found = [c for c in db.find(cities, order_by=[cities.c.name]) if words in c["name"].casefold()]
     return [CityObject(**c, number_of_accommodations=len(db.find(accommodations, city_id=c["id"]))) for c in found]
 
 
@@ -553,7 +554,7 @@ def create_wish_list(db: Database, name: WishListName) -> WishListObject:
     """
     booker = signed_in(db)
     clean = " ".join(name.split())
-    if db.select(wish_lists, "booker_id = ? AND lower(name) = ?", [booker["id"], clean.lower()]):
+    if any(w["name"].casefold() == clean.casefold() for w in db.find(wish_lists, booker_id=booker["id"])):
         raise Conflict(f"You already have a wish list called '{clean}'.")
     row = db.insert(
         wish_lists, id=db.new_id(wish_lists, "wl_"), booker_id=booker["id"], name=clean, created=db.now_iso()

@@ -621,6 +621,8 @@ def test_wish_lists(session):
     assert names == ["My next trip", "Paris 2025"]
     fails(session, "create_wish_list", {"name": "paris 2025"}, "Conflict", "already have a wish list")
     fails(session, "create_wish_list", {"name": "x" * 51}, "invalid_arguments", "1 to 50")
+    ok(session, "create_wish_list", {"name": "Été à Éze"})
+    fails(session, "create_wish_list", {"name": "ÉTÉ À ÉZE"}, "Conflict", "already have a wish list")  # not only ASCII
     created = ok(session, "create_wish_list", {"name": "  Lisbon   ideas "})
     assert (created["name"], created["accommodations"]) == ("Lisbon ideas", [])
     saved = ok(
