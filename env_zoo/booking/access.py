@@ -36,15 +36,16 @@ def current_level(db: Database) -> int:
 
 def own_order(db: Database, booker: dict[str, Any], order_id: str) -> dict[str, Any]:
     """One of the traveller's orders (a confirmation number may be written with dots: 4902.1234)."""
-    found = db.find(orders, id=str(order_id).replace(".", "").strip(), booker_id=booker["id"])
-    if not found:
-        raise NotFound(f"No booking with confirmation number {order_id} on your account.")
-    return found[0]
+    return db.find_one(
+        orders,
+        id=str(order_id).replace(".", "").strip(),
+        booker_id=booker["id"],
+        not_found=f"No booking with confirmation number {order_id} on your account.",
+    )
 
 
 def own_wish_list(db: Database, booker: dict[str, Any], wish_list_id: str) -> dict[str, Any]:
     """One of the traveller's wish lists."""
-    found = db.find(wish_lists, id=wish_list_id, booker_id=booker["id"])
-    if not found:
-        raise NotFound(f"Wish list {wish_list_id} not found.")
-    return found[0]
+    return db.find_one(
+        wish_lists, id=wish_list_id, booker_id=booker["id"], not_found=f"Wish list {wish_list_id} not found."
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Conflict, Database, NotFound
+from envfactory_gym import Conflict, Database
 from envfactory_gym.values import format_money, minor_units
 
 from .rules import (
@@ -23,10 +23,12 @@ from .schema import orders, products, rooms
 
 def offered_product(db: Database, acc: dict[str, Any], product_id: str) -> dict[str, Any]:
     """A product of this accommodation."""
-    found = db.find(products, id=product_id, accommodation_id=acc["id"])
-    if not found:
-        raise NotFound(f"Product {product_id} is not offered by {acc['name']}.")
-    return found[0]
+    return db.find_one(
+        products,
+        id=product_id,
+        accommodation_id=acc["id"],
+        not_found=f"Product {product_id} is not offered by {acc['name']}.",
+    )
 
 
 def product_room(db: Database, product: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
 from envfactory_gym.values import parse_date, parse_timestamp
 
 from .schema import accommodations, availability, cities, orders, reviews
@@ -45,10 +45,7 @@ def completed_stays(db: Database, booker: dict[str, Any]) -> int:
 
 def accommodation(db: Database, accommodation_id: int) -> dict[str, Any]:
     """An accommodation of the catalogue."""
-    found = db.find(accommodations, id=accommodation_id)
-    if not found:
-        raise NotFound(f"Accommodation {accommodation_id} not found.")
-    return found[0]
+    return db.find_one(accommodations, id=accommodation_id, not_found=f"Accommodation {accommodation_id} not found.")
 
 
 def zone(db: Database, acc: dict[str, Any]) -> timezone:

@@ -86,11 +86,13 @@ def patient_ids(db: Database, account: dict[str, Any], patient_id: str | None) -
 
 def prescription_for(db: Database, account: dict[str, Any], rx_number: str) -> dict[str, Any]:
     """A prescription of a patient the account manages."""
-    found = db.find(prescriptions, rx_number=str(rx_number).strip().lstrip("#"))
-    if not found:
-        raise NotFound(f"Prescription Rx #{rx_number} not found.")
-    patient_for(db, account, found[0]["patient_id"])
-    return found[0]
+    found = db.find_one(
+        prescriptions,
+        rx_number=str(rx_number).strip().lstrip("#"),
+        not_found=f"Prescription Rx #{rx_number} not found.",
+    )
+    patient_for(db, account, found["patient_id"])
+    return found
 
 
 def own_order(db: Database, account: dict[str, Any], order_id: str) -> dict[str, Any]:
@@ -111,7 +113,6 @@ def own_appointment(db: Database, account: dict[str, Any], appointment_id: str) 
 
 def extracare_card(db: Database, account: dict[str, Any]) -> dict[str, Any]:
     """The ExtraCare card linked to the account."""
-    found = db.find(extracare_cards, account_id=account["account_id"])
-    if not found:
-        raise NotFound("No ExtraCare card is linked to your account.")
-    return found[0]
+    return db.find_one(
+        extracare_cards, account_id=account["account_id"], not_found="No ExtraCare card is linked to your account."
+    )

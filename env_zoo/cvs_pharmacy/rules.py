@@ -9,7 +9,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
 from envfactory_gym.values import parse_date, parse_timestamp
 
 from .schema import (
@@ -410,10 +410,7 @@ def scheduled_with(db: Database, patient_id: str, code: str) -> dict[str, Any] |
 
 def store_row(db: Database, store_id: str) -> dict[str, Any]:
     """A store by its number ('#2047' or '2047')."""
-    found = db.find(stores, store_id=str(store_id).strip().lstrip("#"))
-    if not found:
-        raise NotFound(f"Store #{store_id} not found.")
-    return found[0]
+    return db.find_one(stores, store_id=str(store_id).strip().lstrip("#"), not_found=f"Store #{store_id} not found.")
 
 
 # ---------------------------------------------------------------- ExtraCare
