@@ -404,6 +404,28 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
     )
 
 
+def summary_object(db: Database, acc: dict[str, Any]) -> AccommodationSummary:
+    """An accommodation as a city's property list shows it."""
+    score, count, _ = review_score(db, acc["id"])
+    return AccommodationSummary(
+        **{k: acc[k] for k in ("id", "name", "accommodation_type", "address", "stars", "distance_to_centre")},
+        review_score=score,
+        review_count=count,
+        genius_partner=acc["genius_discounts"] is not None,
+    )
+
+
+def search_result(acc: dict[str, Any], score: float | None, count: int, cheapest: ProductOffer) -> SearchResult:
+    """An accommodation found for a stay, with its cheapest matching product."""
+    return SearchResult(
+        **{k: acc[k] for k in ("id", "name", "accommodation_type", "stars", "distance_to_centre")},
+        review_score=score,
+        review_count=count,
+        genius_partner=acc["genius_discounts"] is not None,
+        cheapest_product=cheapest,
+    )
+
+
 def wish_list_object(db: Database, row: dict[str, Any]) -> WishListObject:
     """A wish list with its saved properties."""
     saved = []

@@ -1,46 +1,37 @@
-"""Booking.com's rules shared by the tools: the signed-in traveller, the property's local time, stay dates and
-party sizes, the availability calendar, rate-plan prices with Genius discounts, and cancellation policies."""
+"""Booking.com's rules shared by the tools: the property's local time, stay dates and party sizes, the
+availability calendar, what a property offers a party for a stay, rate-plan prices with Genius discounts,
+cancellation policies and fees, and guest scores."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
+from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym.values import parse_date, parse_timestamp
 
-from .schema import accommodations, availability, bookers, cities, orders, reviews, sessions
+from .schema import accommodations, availability, cities, orders, reviews
 
 MAX_NIGHTS = 30
 MAX_ROOMS = 8
 GENIUS_WINDOW = timedelta(days=730)  # completed stays count towards Genius levels for two years
 GENIUS_THRESHOLDS = {2: 5, 3: 15}  # level: completed stays within the window
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+REVIEW_DAYS = 90  # reviews open for this many days after check-out
+MAX_CALENDAR_DAYS = 31
+DATE_EXAMPLE = "2025-07-14"
+GENIUS_BENEFITS = {
+    1: ["10% discounts on stays at Genius properties"],
+    2: ["10-15% discounts on stays at Genius properties", "Free breakfasts at selected properties"],
+    3: [
+        "10-20% discounts on stays at Genius properties",
+        "Free breakfasts at selected properties",
+        "Priority support on all bookings",
+    ],
+}
 
 
-# ---------------------------------------------------------------- the traveller
-
-
-def signed_in(db: Database) -> dict[str, Any]:
-    """The traveller signed in to Booking.com."""
-    session = db.current_session(sessions, "Sign in to your Booking.com account first.")
-    return db.get(bookers, session["booker_id"], "Booker")
-
-
-def current_level(db: Database) -> int:
-    """The signed-in traveller's Genius level; 0 when nobody is signed in (no Genius prices)."""
-    found = db.find(sessions, id="current")
-    return db.get(bookers, found[0]["booker_id"], "Booker")["genius_level"] if found else 0
-
-
-def own_order(db: Database, booker: dict[str, Any], order_id: str) -> dict[str, Any]:
-    """One of the traveller's orders."""
-    found = db.find(orders, id=str(order_id).replace(".", "").strip())
-    if not found or found[0]["booker_id"] != booker["id"]:
-        raise NotFound(f"No booking with confirmation number {order_id} on your account.")
-    return found[0]
+# ---------------------------------------------------------------- the traveller's history
 
 
 def completed_stays(db: Database, booker: dict[str, Any]) -> int:
@@ -54,10 +45,7 @@ def completed_stays(db: Database, booker: dict[str, Any]) -> int:
 
 def accommodation(db: Database, accommodation_id: int) -> dict[str, Any]:
     """An accommodation of the catalogue."""
-    found = db.find(accommodations, id=accommodation_id)
-    if not found:
-        raise NotFound(f"Accommodation {accommodation_id} not found.")
-    return found[0]
+    return db.find_one(accommodations, id=accommodation_id, not_found=f"Accommodation {accommodation_id} not found.")
 
 
 def zone(db: Database, acc: dict[str, Any]) -> timezone:
@@ -73,19 +61,10 @@ def local_now(db: Database, acc: dict[str, Any]) -> datetime:
     return db.now().astimezone(zone(db, acc))
 
 
-def parse_date(value: str, name: str) -> date:
-    """A YYYY-MM-DD date argument."""
-    if not _DATE.match(value.strip()):
-        raise InvalidRequest(f"{name} must be a date like 2025-07-14.")
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise InvalidRequest(f"{name} {value!r} is not a valid date.") from None
-
-
 def stay_nights(db: Database, acc: dict[str, Any], checkin: str, checkout: str) -> list[str]:
     """The nights (dates) of a stay, checked: check-out after check-in, at most 30 nights, not in the past."""
-    start, end = parse_date(checkin, "checkin"), parse_date(checkout, "checkout")
+    start = parse_date(checkin, "checkin", DATE_EXAMPLE)
+    end = parse_date(checkout, "checkout", DATE_EXAMPLE)
     if end <= start:
         raise InvalidRequest("checkout must be after checkin.")
     if (end - start).days > MAX_NIGHTS:
@@ -93,13 +72,6 @@ def stay_nights(db: Database, acc: dict[str, Any], checkin: str, checkout: str) 
     if start < local_now(db, acc).date():
         raise InvalidRequest(f"checkin {checkin} is in the past.")
     return [(start + timedelta(days=n)).isoformat() for n in range((end - start).days)]
-
-
-def parse_time(value: str, name: str) -> str:
-    """An HH:MM local time argument."""
-    if not _TIME.match(value.strip()):
-        raise InvalidRequest(f"{name} must be a local time like 21:30.")
-    return value.strip()
 
 
 def within_checkin_hours(acc: dict[str, Any], arrival: str) -> bool:
@@ -115,16 +87,21 @@ def within_checkin_hours(acc: dict[str, Any], arrival: str) -> bool:
 # ---------------------------------------------------------------- the party
 
 
-def check_party(number_of_adults: int, number_of_rooms: int, children_ages: list[int]) -> None:
-    """Guests and rooms as Booking.com accepts them."""
-    if not 1 <= number_of_rooms <= MAX_ROOMS:
-        raise InvalidRequest(f"number_of_rooms must be between 1 and {MAX_ROOMS}.")
+def calendar_range(start_date: str, end_date: str | None) -> tuple[str, str]:
+    """The first and last night a calendar request covers: at most 31 nights, 31 by default."""
+    start = parse_date(start_date, "start_date", DATE_EXAMPLE)
+    end = parse_date(end_date, "end_date", DATE_EXAMPLE) if end_date else start + timedelta(days=MAX_CALENDAR_DAYS - 1)
+    if not 0 <= (end - start).days < MAX_CALENDAR_DAYS:
+        raise InvalidRequest(
+            f"end_date must be on or after start_date and at most {MAX_CALENDAR_DAYS - 1} nights after it."
+        )
+    return start.isoformat(), end.isoformat()
+
+
+def check_party(number_of_adults: int, number_of_rooms: int) -> None:
+    """Every room needs an adult (the sizes themselves are bounded by the tools' argument types)."""
     if number_of_adults < number_of_rooms:
         raise InvalidRequest("Each room needs at least one adult: number_of_adults must be at least number_of_rooms.")
-    if number_of_adults > 30:
-        raise InvalidRequest("number_of_adults can be at most 30.")
-    if any(not 0 <= age <= 17 for age in children_ages):
-        raise InvalidRequest("children_ages must be ages from 0 to 17.")
 
 
 def fits(room: dict[str, Any], number_of_adults: int, number_of_rooms: int, children: int) -> bool:
@@ -138,8 +115,8 @@ def fits(room: dict[str, Any], number_of_adults: int, number_of_rooms: int, chil
 
 
 def calendar(db: Database, room_id: int, nights: list[str]) -> dict[str, dict[str, Any]]:
-    """The room's calendar rows for the nights that have one."""
-    rows = db.find(availability, availability.c.date.in_(nights), room_id=room_id)
+    """The room's calendar rows for the nights (consecutive dates) that have one."""
+    rows = db.select(availability, "room_id = ? AND date >= ? AND date <= ?", [room_id, nights[0], nights[-1]])
     return {r["date"]: r for r in rows}
 
 
@@ -212,14 +189,14 @@ def free_cancellation_until(db: Database, acc: dict[str, Any], product: dict[str
     """The free-cancellation deadline: 23:59 property time, the rate's number of days before check-in."""
     if product["cancellation_type"] != "free_cancellation":
         return None
-    day = date.fromisoformat(checkin) - timedelta(days=product["free_cancellation_days"])
+    day = parse_date(checkin, "checkin") - timedelta(days=product["free_cancellation_days"])
     return datetime.combine(day, time(23, 59), zone(db, acc)).isoformat()
 
 
 def cancellation_fee(db: Database, order: dict[str, Any], product: dict[str, Any]) -> float:
     """What cancelling the order now costs: nothing before the deadline, else the first night or the total."""
     deadline = order["free_cancellation_until"]
-    if deadline is not None and db.now() <= datetime.fromisoformat(deadline):
+    if deadline is not None and db.now() <= parse_timestamp(deadline, "free_cancellation_until"):
         return 0.0
     if product["cancellation_type"] == "free_cancellation" and product["late_cancellation_fee"] == "first_night":
         return order["nightly_prices"][0]["price"]
@@ -249,6 +226,24 @@ def bookable(db: Database, order: dict[str, Any], acc: dict[str, Any], action: s
 
 # ---------------------------------------------------------------- reviews
 
+
+def reviewable(db: Database, order: dict[str, Any], acc: dict[str, Any]) -> None:
+    """A booking can be reviewed once, after a completed stay, within 90 days of check-out."""
+    if order["status"] == "booked":
+        raise Conflict(f"You can review {acc['name']} after your stay (check-out {order['checkout']}).")
+    if order["status"] != "stayed":
+        raise Conflict(
+            f"Only completed stays can be reviewed; booking {order['id']} is {order['status'].replace('_', ' ')}."
+        )
+    if db.find(reviews, order_id=order["id"]):
+        raise Conflict(f"You already reviewed your stay at {acc['name']} (booking {order['id']}).")
+    closes = parse_date(order["checkout"], "checkout") + timedelta(days=REVIEW_DAYS)
+    if local_now(db, acc).date() > closes:
+        raise Conflict(
+            f"Reviews can be written up to {REVIEW_DAYS} days after check-out; this one closed on {closes.isoformat()}."
+        )
+
+
 REVIEW_WORDS = (
     (9.5, "Exceptional"),
     (9.0, "Wonderful"),
@@ -267,3 +262,11 @@ def review_score(db: Database, accommodation_id: int) -> tuple[float | None, int
         return None, 0, None
     average = round(sum(scores) / len(scores), 1)
     return average, len(scores), next(word for floor, word in REVIEW_WORDS if average >= floor)
+
+
+# ---------------------------------------------------------------- stays
+
+
+def checkout_day(nights: list[str]) -> str:
+    """The check-out date of a stay: the morning after its last night."""
+    return (parse_date(nights[-1], "night") + timedelta(days=1)).isoformat()

@@ -2,7 +2,7 @@
 calendar; traveller accounts and their signed-in session; orders; guest reviews; wish lists. Money is in the
 property's currency as decimal amounts, as the Demand API returns it; dates are YYYY-MM-DD."""
 
-from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import JSON, Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -77,6 +77,7 @@ availability = Table(
     Column("units_available", Integer, nullable=False),  # rooms left to sell for this night
     Column("price", Float, nullable=False),  # the room's nightly price before the rate plan's factor
     Column("min_stay", Integer, nullable=False),  # minimum nights for stays arriving this date
+    Index("ix_availability_room_date", "room_id", "date"),  # a room's nights of a stay
 )
 
 bookers = Table(

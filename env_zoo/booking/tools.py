@@ -4,11 +4,16 @@ traveller's own sign-in."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
+from . import access, reservations
+from .access import current_level, own_order, own_wish_list, signed_in
 from .objects import (
     AccommodationObject,
     AccommodationSummary,
@@ -19,7 +24,6 @@ from .objects import (
     GeniusStatus,
     OrderObject,
     OrderStatus,
-    ProductOffer,
     ReviewObject,
     RoomCalendar,
     SearchResult,
@@ -27,62 +31,79 @@ from .objects import (
     TravellerType,
     WishListObject,
     accommodation_object,
-    offer_object,
     order_object,
     review_object,
+    search_result,
+    summary_object,
     wish_list_object,
 )
+from .offers import offers
 from .rules import (
+    DATE_EXAMPLE,
+    GENIUS_BENEFITS,
     GENIUS_THRESHOLDS,
+    MAX_ROOMS,
     accommodation,
     bookable,
-    calendar,
+    calendar_range,
     cancellation_fee,
     check_card,
     check_party,
+    checkout_day,
     completed_stays,
-    consume,
-    current_level,
-    fits,
-    free_cancellation_until,
     local_now,
-    own_order,
-    parse_date,
-    parse_time,
-    payment_timing,
-    quote,
     review_score,
-    signed_in,
+    reviewable,
     stay_nights,
-    unavailable_reason,
-    within_checkin_hours,
 )
-from .schema import (
-    accommodations,
-    availability,
-    bookers,
-    cities,
-    orders,
-    products,
-    reviews,
-    rooms,
-    sessions,
-    wish_list_items,
-    wish_lists,
-)
+from .schema import accommodations, availability, cities, orders, products, reviews, rooms, wish_list_items, wish_lists
 
-REVIEW_DAYS = 90
-MAX_CALENDAR_DAYS = 31
 MAX_TEXT = 1000
-GENIUS_BENEFITS = {
-    1: ["10% discounts on stays at Genius properties"],
-    2: ["10-15% discounts on stays at Genius properties", "Free breakfasts at selected properties"],
-    3: [
-        "10-20% discounts on stays at Genius properties",
-        "Free breakfasts at selected properties",
-        "Priority support on all bookings",
-    ],
+
+
+def _date(name: str) -> Any:
+    return Annotated[IsoDate, ErrorText(f"{name} must be a date like {DATE_EXAMPLE}")]
+
+
+def _text(name: str) -> Any:
+    return Annotated[str, Field(max_length=MAX_TEXT), ErrorText(f"{name} can be at most {MAX_TEXT:,} characters.")]
+
+
+Checkin = _date("checkin")
+Checkout = _date("checkout")
+Adults = Annotated[int, Field(ge=1, le=30), ErrorText("number_of_adults must be from 1 to 30.")]
+Rooms = Annotated[int, Field(ge=1, le=MAX_ROOMS), ErrorText(f"number_of_rooms must be between 1 and {MAX_ROOMS}.")]
+ChildrenAges = Annotated[
+    list[Annotated[int, Field(ge=0, le=17)]], ErrorText("children_ages must be ages from 0 to 17.")
+]
+ReviewScore = Annotated[int, Field(ge=1, le=10), ErrorText("score must be from 1 to 10.")]
+MinReviewScore = Annotated[float, Field(ge=1, le=10), ErrorText("min_review_score must be from 1 to 10.")]
+GuestName = Annotated[
+    str,
+    Field(max_length=100, pattern=r"^\s*\S+(\s+\S+)+\s*$"),
+    ErrorText("guest_name must be the guest's first and last name."),
+]
+ArrivalTime = Annotated[
+    str,
+    Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$"),
+    ErrorText("estimated_arrival_time must be a local time like 21:30."),
+]
+SEARCH_ORDER = {
+    "popularity": lambda r: (-r.review_count, r.id),
+    "price": lambda r: (r.cheapest_product.price.total, r.id),
+    "review_score": lambda r: (-(r.review_score or 0), r.id),
+    "distance": lambda r: (r.distance_to_centre, r.id),
 }
+REVIEW_ORDER = {
+    "newest": lambda r: (r["date"], r["id"]),
+    "highest_score": lambda r: (r["score"], r["date"]),
+    "lowest_score": lambda r: (-r["score"], r["date"]),
+}
+WishListName = Annotated[
+    str,
+    Field(min_length=1, max_length=50, pattern=r"\S"),
+    ErrorText("A wish list name must be 1 to 50 characters."),
+]
 
 
 # ---------------------------------------------------------------- what only the traveller does
@@ -96,11 +117,8 @@ def sign_in(db: Database, email: str) -> SessionObject:
     Args:
         email: The account's email address.
     """
-    found = [b for b in db.find(bookers) if b["email"].casefold() == email.strip().casefold()]
-    if not found:
-        raise NotFound("No Booking.com account uses that email address.")
-    db.start_session(sessions, booker_id=found[0]["id"])
-    return SessionObject(**{k: found[0][k] for k in SessionObject.model_fields})
+    booker = access.sign_in(db, email)
+    return SessionObject(**{k: booker[k] for k in SessionObject.model_fields})
 
 
 # ---------------------------------------------------------------- locations and accommodations
@@ -113,12 +131,9 @@ def list_cities(db: Database, query: str = "") -> list[CityObject]:
     Args:
         query: Part of the city's name, e.g. "lisb"; empty lists every city.
     """
-    found = []
-    for city in db.find(cities, order_by=[cities.c.name]):
-        if query.strip().casefold() in city["name"].casefold():
-            count = len(db.find(accommodations, city_id=city["id"]))
-            found.append(CityObject(**city, number_of_accommodations=count))
-    return found
+    words = query.strip().casefold()
+    found = [c for c in db.find(cities, order_by=[cities.c.name]) if words in c["name"].casefold()]
+    return [CityObject(**c, number_of_accommodations=len(db.find(accommodations, city_id=c["id"]))) for c in found]
 
 
 @tool(read_only=True)
@@ -127,7 +142,7 @@ def list_accommodations(
     city_id: int,
     query: str = "",
     accommodation_types: list[AccommodationType] | None = None,
-    page_size: int = 25,
+    page_size: page_size(50) = 25,
     cursor: str | None = None,
 ) -> Page[AccommodationSummary]:
     """List a city's accommodations by name, without dates or prices (use search_accommodations for a stay).
@@ -141,83 +156,31 @@ def list_accommodations(
     """
     db.get(cities, city_id, "City")
     words = query.casefold().split()
-    found = []
-    for acc in db.find(accommodations, city_id=city_id, order_by=[accommodations.c.name]):
-        text = f"{acc['name']} {acc['address']}".casefold()
-        wanted = not accommodation_types or acc["accommodation_type"] in accommodation_types
-        if wanted and all(w in text for w in words):
-            score, count, _ = review_score(db, acc["id"])
-            found.append(
-                AccommodationSummary(
-                    **{
-                        k: acc[k]
-                        for k in ("id", "name", "accommodation_type", "address", "stars", "distance_to_centre")
-                    },
-                    review_score=score,
-                    review_count=count,
-                    genius_partner=acc["genius_discounts"] is not None,
-                )
-            )
+    found = [
+        summary_object(db, acc)
+        for acc in db.find(accommodations, city_id=city_id, order_by=[accommodations.c.name])
+        if (not accommodation_types or acc["accommodation_type"] in accommodation_types)
+        and all(w in f"{acc['name']} {acc['address']}".casefold() for w in words)
+    ]
     return paginate(found, page_size, cursor, max_page_size=50)
-
-
-def _party(children_ages: list[int] | None) -> list[int]:
-    return list(children_ages or [])
-
-
-def _offers(
-    db: Database,
-    acc: dict[str, Any],
-    nights: list[str],
-    number_of_adults: int,
-    number_of_rooms: int,
-    children: list[int],
-    level: int,
-) -> tuple[list[ProductOffer], list[str]]:
-    """The products of an accommodation bookable for the whole stay by the party, cheapest first, and why the
-    other rooms are not."""
-    if children and not acc["children_allowed"]:
-        return [], [f"{acc['name']} is adults only."]
-    offers, unavailable = [], []
-    for room in db.find(rooms, accommodation_id=acc["id"]):
-        if not fits(room, number_of_adults, number_of_rooms, len(children)):
-            unavailable.append(
-                f"{room['name']}: sleeps {room['max_adults']} adults, {room['max_persons']} guests in total per room"
-            )
-            continue
-        reason = unavailable_reason(db, room, nights, number_of_rooms)
-        if reason is not None:
-            unavailable.append(reason)
-            continue
-        left = min(r["units_available"] for r in calendar(db, room["id"], nights).values())
-        for product in db.find(products, room_id=room["id"]):
-            priced = quote(db, acc, product, nights, number_of_rooms, level)
-            deadline = free_cancellation_until(db, acc, product, nights[0])
-            offers.append(offer_object(acc, room, product, priced, deadline, left))
-    offers.sort(key=lambda o: (o.price.total, o.product_id))
-    return offers, unavailable
-
-
-def _checkout(nights: list[str]) -> str:
-    return (date.fromisoformat(nights[-1]) + timedelta(days=1)).isoformat()
 
 
 @tool(read_only=True)
 def search_accommodations(
     db: Database,
     city_id: int,
-    checkin: str,
-    checkout: str,
-    number_of_adults: int,
-    number_of_rooms: int = 1,
-    children_ages: list[int] | None = None,
+    checkin: Checkin,
+    checkout: Checkout,
+    number_of_adults: Adults,
+    number_of_rooms: Rooms = 1,
+    children_ages: ChildrenAges | None = None,
     accommodation_types: list[AccommodationType] | None = None,
-    min_review_score: float | None = None,
+    min_review_score: MinReviewScore | None = None,
     free_cancellation: bool = False,
     breakfast_included: bool = False,
     max_price: float | None = None,
     sort_by: Literal["popularity", "price", "review_score", "distance"] = "popularity",
-    page_size: int = 10,
+    page_size: page_size(25) = 10,
     cursor: str | None = None,
 ) -> Page[SearchResult]:
     """Search a city's accommodations with at least one product available for the whole stay and the party, each
@@ -241,8 +204,8 @@ def search_accommodations(
         cursor: The next_cursor of the previous page.
     """
     db.get(cities, city_id, "City")
-    children = _party(children_ages)
-    check_party(number_of_adults, number_of_rooms, children)
+    children = list(children_ages or [])
+    check_party(number_of_adults, number_of_rooms)
     level = current_level(db)
     found = []
     for acc in db.find(accommodations, city_id=city_id):
@@ -252,31 +215,16 @@ def search_accommodations(
         if min_review_score is not None and (score or 0) < min_review_score:
             continue
         nights = stay_nights(db, acc, checkin, checkout)
-        offers, _ = _offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)
-        offers = [
+        matching = [
             o
-            for o in offers
+            for o in offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)[0]
             if (not free_cancellation or o.cancellation.type == "free_cancellation")
             and (not breakfast_included or o.meal_plan != "room_only")
             and (max_price is None or o.price.total <= max_price)
         ]
-        if offers:
-            found.append(
-                SearchResult(
-                    **{k: acc[k] for k in ("id", "name", "accommodation_type", "stars", "distance_to_centre")},
-                    review_score=score,
-                    review_count=count,
-                    genius_partner=acc["genius_discounts"] is not None,
-                    cheapest_product=offers[0],
-                )
-            )
-    order = {
-        "popularity": lambda r: (-r.review_count, r.id),
-        "price": lambda r: (r.cheapest_product.price.total, r.id),
-        "review_score": lambda r: (-(r.review_score or 0), r.id),
-        "distance": lambda r: (r.distance_to_centre, r.id),
-    }[sort_by]
-    return paginate(sorted(found, key=order), page_size, cursor, max_page_size=25)
+        if matching:
+            found.append(search_result(acc, score, count, matching[0]))
+    return paginate(sorted(found, key=SEARCH_ORDER[sort_by]), page_size, cursor, max_page_size=25)
 
 
 @tool(read_only=True)
@@ -296,7 +244,7 @@ def get_accommodation_reviews(
     accommodation_id: int,
     traveller_type: TravellerType | None = None,
     sort_by: Literal["newest", "highest_score", "lowest_score"] = "newest",
-    page_size: int = 10,
+    page_size: page_size(25) = 10,
     cursor: str | None = None,
 ) -> Page[ReviewObject]:
     """Guest reviews of an accommodation (only guests who completed a stay can review).
@@ -309,14 +257,8 @@ def get_accommodation_reviews(
         cursor: The next_cursor of the previous page.
     """
     accommodation(db, accommodation_id)
-    equals = {"traveller_type": traveller_type} if traveller_type else {}
-    rows = db.find(reviews, accommodation_id=accommodation_id, **equals)
-    key = {
-        "newest": lambda r: (r["date"], r["id"]),
-        "highest_score": lambda r: (r["score"], r["date"]),
-        "lowest_score": lambda r: (-r["score"], r["date"]),
-    }[sort_by]
-    rows.sort(key=key, reverse=True)
+    rows = db.find(reviews, accommodation_id=accommodation_id, **given(traveller_type=traveller_type))
+    rows.sort(key=REVIEW_ORDER[sort_by], reverse=True)
     return paginate([review_object(r) for r in rows], page_size, cursor, max_page_size=25)
 
 
@@ -324,11 +266,11 @@ def get_accommodation_reviews(
 def get_availability(
     db: Database,
     accommodation_id: int,
-    checkin: str,
-    checkout: str,
-    number_of_adults: int,
-    number_of_rooms: int = 1,
-    children_ages: list[int] | None = None,
+    checkin: Checkin,
+    checkout: Checkout,
+    number_of_adults: Adults,
+    number_of_rooms: Rooms = 1,
+    children_ages: ChildrenAges | None = None,
 ) -> AvailabilityObject:
     """Every product (room type and rate plan) of an accommodation available for the whole stay and party, with
     its price (Genius discount included when signed in), meal plan, cancellation policy, payment timing and rooms
@@ -343,28 +285,28 @@ def get_availability(
         children_ages: The age of each child, 0 to 17.
     """
     acc = accommodation(db, accommodation_id)
-    children = _party(children_ages)
-    check_party(number_of_adults, number_of_rooms, children)
+    children = list(children_ages or [])
+    check_party(number_of_adults, number_of_rooms)
     nights = stay_nights(db, acc, checkin, checkout)
     level = current_level(db)
-    offers, unavailable = _offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)
+    products_found, unavailable = offers(db, acc, nights, number_of_adults, number_of_rooms, children, level)
     return AvailabilityObject(
         accommodation_id=acc["id"],
         checkin=nights[0],
-        checkout=_checkout(nights),
+        checkout=checkout_day(nights),
         nights=len(nights),
         number_of_adults=number_of_adults,
         number_of_rooms=number_of_rooms,
         children_ages=children,
         genius_level=level,
-        products=offers,
+        products=products_found,
         unavailable=unavailable,
     )
 
 
 @tool(read_only=True)
 def get_availability_calendar(
-    db: Database, accommodation_id: int, start_date: str, end_date: str | None = None
+    db: Database, accommodation_id: int, start_date: _date("start_date"), end_date: _date("end_date") | None = None
 ) -> list[RoomCalendar]:
     """The availability calendar of each room type: rooms left, nightly price and minimum stay per night.
 
@@ -374,89 +316,24 @@ def get_availability_calendar(
         end_date: Last night, YYYY-MM-DD, at most 30 nights after start_date (the default).
     """
     acc = accommodation(db, accommodation_id)
-    start = parse_date(start_date, "start_date")
-    end = parse_date(end_date, "end_date") if end_date else start + timedelta(days=MAX_CALENDAR_DAYS - 1)
-    if not 0 <= (end - start).days < MAX_CALENDAR_DAYS:
-        raise InvalidRequest(
-            f"end_date must be on or after start_date and at most {MAX_CALENDAR_DAYS - 1} nights after it."
-        )
-    result = []
-    for room in db.find(rooms, accommodation_id=acc["id"]):
-        rows = db.find(
-            availability,
-            availability.c.date >= start.isoformat(),
-            availability.c.date <= end.isoformat(),
+    start, end = calendar_range(start_date, end_date)
+    return [
+        RoomCalendar(
             room_id=room["id"],
-            order_by=[availability.c.date],
+            room_name=room["name"],
+            currency=acc["currency"],
+            days=[
+                CalendarDay(**{k: r[k] for k in CalendarDay.model_fields})
+                for r in db.select(
+                    availability, "room_id = ? AND date >= ? AND date <= ?", [room["id"], start, end], order_by="date"
+                )
+            ],
         )
-        result.append(
-            RoomCalendar(
-                room_id=room["id"],
-                room_name=room["name"],
-                currency=acc["currency"],
-                days=[CalendarDay(**{k: r[k] for k in CalendarDay.model_fields}) for r in rows],
-            )
-        )
-    return result
+        for room in db.find(rooms, accommodation_id=acc["id"])
+    ]
 
 
 # ---------------------------------------------------------------- orders
-
-
-def _request_text(value: str, name: str) -> str:
-    text = value.strip()
-    if len(text) > MAX_TEXT:
-        raise InvalidRequest(f"{name} can be at most {MAX_TEXT} characters.")
-    return text
-
-
-def _guest_name(value: str) -> str:
-    name = " ".join(value.split())
-    if not 2 <= len(name) <= 100 or " " not in name:
-        raise InvalidRequest("guest_name must be the guest's first and last name.")
-    return name
-
-
-def _arrival(acc: dict[str, Any], value: str) -> str:
-    arrival = parse_time(value, "estimated_arrival_time")
-    if not within_checkin_hours(acc, arrival):
-        raise Conflict(
-            f"{acc['name']} checks guests in from {acc['checkin_from']} to {acc['checkin_until']}; "
-            "ask the property about a later arrival in special_requests."
-        )
-    return arrival
-
-
-def _pin(order_id: str) -> str:
-    return f"{(int(order_id) * 7919 + 4021) % 10000:04d}"
-
-
-def _priced_order(
-    db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str], number_of_rooms: int, level: int
-) -> dict[str, Any]:
-    """The order columns that follow from the product, the nights and the Genius level."""
-    priced = quote(db, acc, product, nights, number_of_rooms, level)
-    return {
-        "checkin": nights[0],
-        "checkout": _checkout(nights),
-        "meal_plan": priced.meal_plan,
-        "nightly_prices": priced.nightly,
-        "price_base": priced.base,
-        "genius_discount": priced.discount,
-        "price_total": priced.total,
-        "genius_benefits": priced.benefits,
-        "free_cancellation_until": free_cancellation_until(db, acc, product, nights[0]),
-    }
-
-
-def _sellable(
-    db: Database, acc: dict[str, Any], product: dict[str, Any], nights: list[str], number_of_rooms: int
-) -> None:
-    """Refuse a product whose room can't be sold for these nights."""
-    room = db.get(rooms, product["room_id"], "Room")
-    reason = unavailable_reason(db, room, nights, number_of_rooms)
-    if reason is not None:
-        raise Conflict(f"Not available at {acc['name']}: {reason}.")
 
 
 @tool()
@@ -464,14 +341,14 @@ def create_order(
     db: Database,
     accommodation_id: int,
     product_id: str,
-    checkin: str,
-    checkout: str,
-    number_of_adults: int,
-    number_of_rooms: int = 1,
-    children_ages: list[int] | None = None,
-    guest_name: str | None = None,
-    special_requests: str = "",
-    estimated_arrival_time: str | None = None,
+    checkin: Checkin,
+    checkout: Checkout,
+    number_of_adults: Adults,
+    number_of_rooms: Rooms = 1,
+    children_ages: ChildrenAges | None = None,
+    guest_name: GuestName | None = None,
+    special_requests: _text("special_requests") = "",
+    estimated_arrival_time: ArrivalTime | None = None,
 ) -> OrderObject:
     """Book a product for the signed-in traveller; the rooms are taken from the availability calendar. The price
     includes their Genius discount. Non-refundable rates are charged to the saved card at once (pay_online_now);
@@ -491,64 +368,29 @@ def create_order(
     """
     booker = signed_in(db)
     acc = accommodation(db, accommodation_id)
-    found = db.find(products, id=product_id)
-    if not found or found[0]["accommodation_id"] != acc["id"]:
-        raise NotFound(f"Product {product_id} is not offered by {acc['name']}.")
-    product = found[0]
-    children = _party(children_ages)
-    check_party(number_of_adults, number_of_rooms, children)
+    product = reservations.offered_product(db, acc, product_id)
+    children = list(children_ages or [])
+    check_party(number_of_adults, number_of_rooms)
     if children and not acc["children_allowed"]:
         raise Conflict(f"{acc['name']} is adults only; children can't stay there.")
-    room = db.get(rooms, product["room_id"], "Room")
-    if not fits(room, number_of_adults, number_of_rooms, len(children)):
-        raise Conflict(
-            f"The {room['name']} sleeps {room['max_adults']} adults and {room['max_persons']} guests in "
-            f"total; book more rooms for {number_of_adults + len(children)} guests."
-        )
+    reservations.check_fits(reservations.product_room(db, product), number_of_adults, number_of_rooms, len(children))
     nights = stay_nights(db, acc, checkin, checkout)
-    _sellable(db, acc, product, nights, number_of_rooms)
-    for other in db.find(orders, booker_id=booker["id"], accommodation_id=acc["id"], status="booked"):
-        if other["checkin"] < _checkout(nights) and nights[0] < other["checkout"]:
-            raise Conflict(
-                f"You already have a booking at {acc['name']} for overlapping dates (confirmation "
-                f"{other['id']}); change that booking instead of booking twice."
-            )
+    reservations.check_sellable(db, acc, product, nights, number_of_rooms)
+    reservations.check_no_overlap(db, booker, acc, nights)
     if product["cancellation_type"] == "non_refundable":
         check_card(booker, local_now(db, acc).date())
+    party = {"number_of_rooms": number_of_rooms, "number_of_adults": number_of_adults, "children_ages": children}
     details = {
-        "guest_name": _guest_name(guest_name or f"{booker['first_name']} {booker['last_name']}"),
-        "special_requests": _request_text(special_requests, "special_requests"),
-        "estimated_arrival_time": _arrival(acc, estimated_arrival_time) if estimated_arrival_time else None,
+        "guest_name": reservations.guest_name(guest_name or f"{booker['first_name']} {booker['last_name']}"),
+        "special_requests": special_requests.strip(),
+        "estimated_arrival_time": reservations.arrival(acc, estimated_arrival_time) if estimated_arrival_time else None,
     }
-    consume(db, room["id"], nights, number_of_rooms)
-    order_id = db.new_id(orders, "49", 8)
-    row = db.insert(
-        orders,
-        id=order_id,
-        pin_code=_pin(order_id),
-        booker_id=booker["id"],
-        accommodation_id=acc["id"],
-        product_id=product["id"],
-        number_of_rooms=number_of_rooms,
-        number_of_adults=number_of_adults,
-        children_ages=children,
-        **details,
-        status="booked",
-        payment_timing=payment_timing(product),
-        currency=acc["currency"],
-        cancellation_fee=None,
-        cancellation_reason=None,
-        created=db.now_iso(),
-        modified=None,
-        cancelled_at=None,
-        **_priced_order(db, acc, product, nights, number_of_rooms, booker["genius_level"]),
-    )
-    return order_object(db, row)
+    return order_object(db, reservations.book(db, booker, acc, product, nights, party, details))
 
 
 @tool(read_only=True)
 def list_orders(
-    db: Database, status: OrderStatus | None = None, page_size: int = 10, cursor: str | None = None
+    db: Database, status: OrderStatus | None = None, page_size: page_size(50) = 10, cursor: str | None = None
 ) -> Page[OrderObject]:
     """The signed-in traveller's orders, latest check-in first.
 
@@ -559,8 +401,7 @@ def list_orders(
         cursor: The next_cursor of the previous page.
     """
     booker = signed_in(db)
-    equals = {"status": status} if status else {}
-    rows = db.find(orders, booker_id=booker["id"], order_by=[orders.c.checkin.desc()], **equals)
+    rows = db.find(orders, booker_id=booker["id"], order_by=[orders.c.checkin.desc()], **given(status=status))
     page = paginate(rows, page_size, cursor, max_page_size=50)
     return Page[OrderObject](
         results=[order_object(db, r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
@@ -579,7 +420,7 @@ def get_order(db: Database, order_id: str) -> OrderObject:
 
 
 @tool()
-def modify_order_dates(db: Database, order_id: str, checkin: str, checkout: str) -> OrderObject:
+def modify_order_dates(db: Database, order_id: str, checkin: Checkin, checkout: Checkout) -> OrderObject:
     """Move a booking to new dates in the same room and rate: the old nights go back to the calendar and the new
     ones are repriced. Only pay-at-the-property bookings can change dates, and only before their free-cancellation
     deadline.
@@ -602,24 +443,19 @@ def modify_order_dates(db: Database, order_id: str, checkin: str, checkout: str)
             "changed online. Contact the property."
         )
     nights = stay_nights(db, acc, checkin, checkout)
-    if nights[0] == order["checkin"] and _checkout(nights) == order["checkout"]:
+    if nights[0] == order["checkin"] and checkout_day(nights) == order["checkout"]:
         raise InvalidRequest("Those are already the booking's dates.")
-    old = [n["date"] for n in order["nightly_prices"]]
-    consume(db, product["room_id"], old, -order["number_of_rooms"])
-    _sellable(db, acc, product, nights, order["number_of_rooms"])
-    consume(db, product["room_id"], nights, order["number_of_rooms"])
-    changes = _priced_order(db, acc, product, nights, order["number_of_rooms"], booker["genius_level"])
-    return order_object(db, db.update(orders, order["id"], modified=db.now_iso(), **changes))
+    return order_object(db, reservations.move(db, booker, order, acc, product, nights))
 
 
 @tool()
 def update_guest_details(
     db: Database,
     order_id: str,
-    guest_name: str | None = None,
-    number_of_adults: int | None = None,
-    special_requests: str | None = None,
-    estimated_arrival_time: str | None = None,
+    guest_name: GuestName | None = None,
+    number_of_adults: Adults | None = None,
+    special_requests: _text("special_requests") | None = None,
+    estimated_arrival_time: ArrivalTime | None = None,
 ) -> OrderObject:
     """Change the guest details of an upcoming booking: the main guest's name, the number of adults (within the
     rooms' occupancy), the special requests for the property (replacing the old ones) or the arrival time.
@@ -636,20 +472,16 @@ def update_guest_details(
     bookable(db, order, acc, "changed")
     changes: dict[str, Any] = {}
     if guest_name is not None:
-        changes["guest_name"] = _guest_name(guest_name)
+        changes["guest_name"] = reservations.guest_name(guest_name)
     if number_of_adults is not None:
-        check_party(number_of_adults, order["number_of_rooms"], order["children_ages"])
-        room = db.get(rooms, db.get(products, order["product_id"], "Product")["room_id"], "Room")
-        if not fits(room, number_of_adults, order["number_of_rooms"], len(order["children_ages"])):
-            raise Conflict(
-                f"The {room['name']} sleeps {room['max_adults']} adults per room; "
-                f"{order['number_of_rooms']} room(s) can't take {number_of_adults}."
-            )
+        check_party(number_of_adults, order["number_of_rooms"])
+        room = reservations.product_room(db, db.get(products, order["product_id"], "Product"))
+        reservations.check_adults(room, number_of_adults, order)
         changes["number_of_adults"] = number_of_adults
     if special_requests is not None:
-        changes["special_requests"] = _request_text(special_requests, "special_requests")
+        changes["special_requests"] = special_requests.strip()
     if estimated_arrival_time is not None:
-        changes["estimated_arrival_time"] = _arrival(acc, estimated_arrival_time)
+        changes["estimated_arrival_time"] = reservations.arrival(acc, estimated_arrival_time)
     if not changes:
         raise InvalidRequest(
             "Nothing to update: give guest_name, number_of_adults, special_requests or estimated_arrival_time."
@@ -659,7 +491,7 @@ def update_guest_details(
 
 @tool()
 def cancel_order(
-    db: Database, order_id: str, reason: str | None = None, accept_cancellation_fee: bool = False
+    db: Database, order_id: str, reason: _text("reason") | None = None, accept_cancellation_fee: bool = False
 ) -> OrderObject:
     """Cancel a booking; its rooms go back to the calendar. Free before the free-cancellation deadline; after it
     the rate's fee (the first night or the total) is charged, and non-refundable bookings always cost the total.
@@ -677,19 +509,10 @@ def cancel_order(
     fee = cancellation_fee(db, order, product)
     if fee > 0 and not accept_cancellation_fee:
         raise Conflict(
-            f"Cancelling now costs {order['currency']} {fee:,.2f}; set accept_cancellation_fee once the "
+            f"Cancelling now costs {reservations.fee_text(order, fee)}; set accept_cancellation_fee once the "
             "traveller agrees to pay it."
         )
-    consume(db, product["room_id"], [n["date"] for n in order["nightly_prices"]], -order["number_of_rooms"])
-    row = db.update(
-        orders,
-        order["id"],
-        status="cancelled_by_guest",
-        cancellation_fee=fee,
-        cancellation_reason=_request_text(reason, "reason") if reason else None,
-        cancelled_at=db.now_iso(),
-    )
-    return order_object(db, row)
+    return order_object(db, reservations.cancel(db, order, product, fee, reason))
 
 
 # ---------------------------------------------------------------- Genius
@@ -715,13 +538,6 @@ def get_genius_status(db: Database) -> GeniusStatus:
 # ---------------------------------------------------------------- wish lists
 
 
-def _own_list(db: Database, booker: dict[str, Any], wish_list_id: str) -> dict[str, Any]:
-    found = db.find(wish_lists, id=wish_list_id)
-    if not found or found[0]["booker_id"] != booker["id"]:
-        raise NotFound(f"Wish list {wish_list_id} not found.")
-    return found[0]
-
-
 @tool(read_only=True)
 def list_wish_lists(db: Database) -> list[WishListObject]:
     """The signed-in traveller's wish lists with the properties saved in each."""
@@ -730,7 +546,7 @@ def list_wish_lists(db: Database) -> list[WishListObject]:
 
 
 @tool()
-def create_wish_list(db: Database, name: str) -> WishListObject:
+def create_wish_list(db: Database, name: WishListName) -> WishListObject:
     """Create an empty wish list.
 
     Args:
@@ -738,8 +554,6 @@ def create_wish_list(db: Database, name: str) -> WishListObject:
     """
     booker = signed_in(db)
     clean = " ".join(name.split())
-    if not 1 <= len(clean) <= 50:
-        raise InvalidRequest("A wish list name must be 1 to 50 characters.")
     if any(w["name"].casefold() == clean.casefold() for w in db.find(wish_lists, booker_id=booker["id"])):
         raise Conflict(f"You already have a wish list called '{clean}'.")
     row = db.insert(
@@ -756,7 +570,7 @@ def save_to_wish_list(db: Database, wish_list_id: str, accommodation_id: int) ->
         wish_list_id: The wish list's id, from list_wish_lists.
         accommodation_id: The accommodation's id.
     """
-    wish_list = _own_list(db, signed_in(db), wish_list_id)
+    wish_list = own_wish_list(db, signed_in(db), wish_list_id)
     acc = accommodation(db, accommodation_id)
     key = f"{wish_list['id']}:{acc['id']}"
     if db.find(wish_list_items, id=key):
@@ -773,7 +587,7 @@ def remove_from_wish_list(db: Database, wish_list_id: str, accommodation_id: int
         wish_list_id: The wish list's id.
         accommodation_id: The accommodation's id.
     """
-    wish_list = _own_list(db, signed_in(db), wish_list_id)
+    wish_list = own_wish_list(db, signed_in(db), wish_list_id)
     key = f"{wish_list['id']}:{accommodation_id}"
     if not db.find(wish_list_items, id=key):
         raise NotFound(f"Accommodation {accommodation_id} is not saved in '{wish_list['name']}'.")
@@ -788,11 +602,11 @@ def remove_from_wish_list(db: Database, wish_list_id: str, accommodation_id: int
 def write_review(
     db: Database,
     order_id: str,
-    score: int,
+    score: ReviewScore,
     traveller_type: TravellerType,
-    title: str = "",
-    positive: str = "",
-    negative: str = "",
+    title: _text("title") = "",
+    positive: _text("positive") = "",
+    negative: _text("negative") = "",
 ) -> ReviewObject:
     """Review a property after a completed stay: once per booking, within 90 days of check-out. Cancelled and
     no-show bookings can't be reviewed.
@@ -808,23 +622,8 @@ def write_review(
     booker = signed_in(db)
     order = own_order(db, booker, order_id)
     acc = accommodation(db, order["accommodation_id"])
-    if order["status"] == "booked":
-        raise Conflict(f"You can review {acc['name']} after your stay (check-out {order['checkout']}).")
-    if order["status"] != "stayed":
-        raise Conflict(
-            f"Only completed stays can be reviewed; booking {order['id']} is {order['status'].replace('_', ' ')}."
-        )
-    if db.find(reviews, order_id=order["id"]):
-        raise Conflict(f"You already reviewed your stay at {acc['name']} (booking {order['id']}).")
-    closes = date.fromisoformat(order["checkout"]) + timedelta(days=REVIEW_DAYS)
-    today = local_now(db, acc).date()
-    if today > closes:
-        raise Conflict(
-            f"Reviews can be written up to {REVIEW_DAYS} days after check-out; this one closed on {closes.isoformat()}."
-        )
-    if not 1 <= score <= 10:
-        raise InvalidRequest("score must be from 1 to 10.")
-    texts = {k: _request_text(v, k) for k, v in (("title", title), ("positive", positive), ("negative", negative))}
+    reviewable(db, order, acc)
+    texts = {"title": title.strip(), "positive": positive.strip(), "negative": negative.strip()}
     if not texts["positive"] and not texts["negative"]:
         raise InvalidRequest("Tell other travellers something: write what you liked or what you didn't.")
     row = db.insert(
@@ -837,7 +636,7 @@ def write_review(
         traveller_type=traveller_type,
         score=score,
         stayed_in=order["checkout"][:7],
-        date=today.isoformat(),
+        date=local_now(db, acc).date().isoformat(),
         **texts,
     )
     return review_object(row)

@@ -9,22 +9,21 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest
+from envfactory_gym.values import parse_date, parse_timestamp
 
 from .schema import (
-    accounts,
+    coupons,
     drugs,
-    family_members,
+    extracare_cards,
     immunizations,
     insurance_plans,
     orders,
-    patients,
-    prescriptions,
     renewal_requests,
-    sessions,
     stores,
     vaccine_appointments,
 )
+from .schema import vaccines as vaccines_table
 
 TZ = ZoneInfo("America/New_York")  # every store of this directory keeps Eastern time
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -38,6 +37,7 @@ SAME_DAY_FEE = 899
 REWARD_CREDITS = 10  # Pharmacy & Health Rewards: 10 credits earn $5 ExtraBucks Rewards
 REWARD_VALUE = 500
 ADULT_AGE = 18
+DATE_EXAMPLE = "2025-10-18"
 
 
 # ---------------------------------------------------------------- time and hours
@@ -54,16 +54,18 @@ def today(db: Database) -> date:
 
 
 def parse_day(value: str, name: str) -> date:
-    """A YYYY-MM-DD argument as a date."""
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise InvalidRequest(f"{name} must be a date like 2025-10-18") from None
+    """A YYYY-MM-DD argument (or stored date) as a date."""
+    return parse_date(value, name, DATE_EXAMPLE)
+
+
+def local_time(value: str) -> datetime:
+    """A stored local store time ('2025-10-18T09:00') as a naive local datetime."""
+    return parse_timestamp(value, "start", naive_as_utc=True).replace(tzinfo=None)
 
 
 def age_on(patient: dict[str, Any], day: date) -> int:
     """Whole years of age on a day."""
-    born = date.fromisoformat(patient["date_of_birth"])
+    born = parse_day(patient["date_of_birth"], "date_of_birth")
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
@@ -112,48 +114,12 @@ def hours_text(value: Any) -> str:
     return ", ".join(f"{start}-{end}" for start, end in intervals)
 
 
-# ---------------------------------------------------------------- the account and whom it acts for
-
-
-def signed_in(db: Database) -> dict[str, Any]:
-    """The CVS.com account signed in on this device."""
-    session = db.current_session(sessions, "You're not signed in. Sign in to your CVS.com account first.")
-    return db.get(accounts, session["account_id"], "Account")
+# ---------------------------------------------------------------- people
 
 
 def full_name(patient: dict[str, Any]) -> str:
     """First and last name."""
     return f"{patient['first_name']} {patient['last_name']}"
-
-
-def patient_for(db: Database, account: dict[str, Any], patient_id: str) -> dict[str, Any]:
-    """A patient the account manages: the account holder or a family member whose access is active."""
-    if patient_id == account["patient_id"]:
-        return db.get(patients, patient_id, "Patient")
-    link = db.find(family_members, account_id=account["account_id"], patient_id=patient_id)
-    if not link:
-        raise NotFound(f"Patient '{patient_id}' is not on your CVS.com account.")
-    patient = db.get(patients, patient_id, "Patient")
-    if link[0]["access"] != "active":
-        raise PermissionDenied(
-            f"{full_name(patient)} hasn't authorized you to manage their prescriptions yet (access pending)."
-        )
-    return patient
-
-
-def managed_patient_ids(db: Database, account: dict[str, Any]) -> list[str]:
-    """The account holder and every family member with active access."""
-    family = db.find(family_members, account_id=account["account_id"], access="active")
-    return [account["patient_id"], *(f["patient_id"] for f in family)]
-
-
-def prescription_for(db: Database, account: dict[str, Any], rx_number: str) -> dict[str, Any]:
-    """A prescription of a patient the account manages."""
-    found = db.find(prescriptions, rx_number=str(rx_number).strip().lstrip("#"))
-    if not found:
-        raise NotFound(f"Prescription Rx #{rx_number} not found.")
-    patient_for(db, account, found[0]["patient_id"])
-    return found[0]
 
 
 # ---------------------------------------------------------------- refills
@@ -179,7 +145,7 @@ def refill_state(db: Database, rx: dict[str, Any], drug: dict[str, Any], day: da
     eligible = None
     if last is not None:
         share = TOO_SOON_SHARE_CONTROLLED if drug["dea_schedule"] else TOO_SOON_SHARE
-        eligible = date.fromisoformat(last["fill_date"]) + timedelta(days=math.ceil(share * last["days_supply"]))
+        eligible = parse_day(last["fill_date"], "fill_date") + timedelta(days=math.ceil(share * last["days_supply"]))
     open_order = next((o for o in fills if o["status"] in OPEN_ORDER), None)
     pending = bool(db.find(renewal_requests, rx_number=rx["rx_number"], status="sent_to_prescriber"))
     if rx["status"] == "discontinued":
@@ -201,6 +167,39 @@ def refill_state(db: Database, rx: dict[str, Any], drug: dict[str, Any], day: da
     return RefillState(
         status, last["fill_date"] if last else None, eligible.isoformat() if eligible else None, open_order, pending
     )
+
+
+def refuse_open_order(db: Database, rx: dict[str, Any], action: str, day: date) -> None:
+    """Refuse an action on a prescription that has an order in progress."""
+    state = refill_state(db, rx, drug_of(db, rx), day)
+    if state.open_order is not None:
+        raise Conflict(
+            f"Rx #{rx['rx_number']} has order {state.open_order['order_id']} in progress "
+            f"({state.open_order['status']}); cancel it before you {action}."
+        )
+
+
+def refuse_transfer(rx: dict[str, Any], drug: dict[str, Any], store: dict[str, Any], day: date) -> None:
+    """Why a prescription can't move to a store: no pharmacy, the same store, schedule II, a schedule III-V
+    prescription already transferred once, discontinued, no refills or expired."""
+    if not store["has_pharmacy"]:
+        raise InvalidRequest(f"Store #{store['store_id']} has no pharmacy.")
+    if store["store_id"] == rx["store_id"]:
+        raise InvalidRequest(f"Rx #{rx['rx_number']} is already at store #{store['store_id']}.")
+    if drug["dea_schedule"] == "II":
+        raise InvalidRequest(
+            "Schedule II controlled substances can't be transferred; ask the prescriber to send a "
+            "new prescription to the other store."
+        )
+    if drug["dea_schedule"] and rx["transfer_count"] >= 1:
+        raise Conflict(
+            f"Rx #{rx['rx_number']} is a schedule {drug['dea_schedule']} controlled substance and was "
+            "already transferred once; it can't be transferred again."
+        )
+    if rx["status"] == "discontinued":
+        raise Conflict(f"Rx #{rx['rx_number']} was discontinued and can't be transferred.")
+    if rx["refills_remaining"] < 1 or rx["expiration_date"] < day.isoformat():
+        raise InvalidRequest(f"Rx #{rx['rx_number']} has no refills left to transfer (or has expired).")
 
 
 def renewal_needed(rx: dict[str, Any], drug: dict[str, Any], state: RefillState) -> bool:
@@ -361,7 +360,7 @@ def vaccine_eligibility(db: Database, patient: dict[str, Any], vaccine: dict[str
             return Eligibility(False, f"Already received this season's {vaccine['name']} on {last['date']}.")
         return Eligibility(True, "Eligible.", 1)
     if vaccine["repeat"] == "10_years" and last is not None:
-        due = _add_years(date.fromisoformat(last["date"]), 10)
+        due = _add_years(parse_day(last["date"], "date"), 10)
         if day < due:
             return Eligibility(
                 False,
@@ -373,7 +372,7 @@ def vaccine_eligibility(db: Database, patient: dict[str, Any], vaccine: dict[str
     if vaccine["repeat"] == "lifetime" and dose > vaccine["doses"]:
         return Eligibility(False, f"{vaccine['name']} series already complete ({len(records)} of {vaccine['doses']}).")
     if last is not None and vaccine["dose_interval_days"]:
-        due = date.fromisoformat(last["date"]) + timedelta(days=vaccine["dose_interval_days"])
+        due = parse_day(last["date"], "date") + timedelta(days=vaccine["dose_interval_days"])
         if day < due:
             return Eligibility(
                 False,
@@ -382,6 +381,23 @@ def vaccine_eligibility(db: Database, patient: dict[str, Any], vaccine: dict[str
                 due.isoformat(),
             )
     return Eligibility(True, "Eligible." if dose == 1 else f"Eligible for dose {dose} of {vaccine['doses']}.", dose)
+
+
+def refuse_vaccines(
+    db: Database, patient: dict[str, Any], store: dict[str, Any], vaccines: list[str], day: date
+) -> None:
+    """Every vaccine of a visit must be given at the store, not booked already, and due for the patient that day."""
+    for code in vaccines:
+        if code not in store["vaccines"]:
+            raise InvalidRequest(f"Store #{store['store_id']} doesn't give {code} vaccines.")
+        booked = scheduled_with(db, patient["patient_id"], code)
+        if booked is not None:
+            raise Conflict(
+                f"{full_name(patient)} already has {code} booked for {booked['start']} ({booked['appointment_id']})."
+            )
+        result = vaccine_eligibility(db, patient, db.get(vaccines_table, code, "Vaccine"), day)
+        if not result.eligible:
+            raise InvalidRequest(f"{full_name(patient)} isn't eligible for {code}: {result.reason}")
 
 
 def scheduled_with(db: Database, patient_id: str, code: str) -> dict[str, Any] | None:
@@ -394,7 +410,34 @@ def scheduled_with(db: Database, patient_id: str, code: str) -> dict[str, Any] |
 
 def store_row(db: Database, store_id: str) -> dict[str, Any]:
     """A store by its number ('#2047' or '2047')."""
-    found = db.find(stores, store_id=str(store_id).strip().lstrip("#"))
-    if not found:
-        raise NotFound(f"Store #{store_id} not found.")
-    return found[0]
+    return db.find_one(stores, store_id=str(store_id).strip().lstrip("#"), not_found=f"Store #{store_id} not found.")
+
+
+# ---------------------------------------------------------------- ExtraCare
+
+
+def earn_pharmacy_credit(db: Database, card: dict[str, Any], patient: dict[str, Any]) -> tuple[int, dict | None]:
+    """A pickup by a Pharmacy & Health Rewards patient earns a credit; every 10 credits become a $5 ExtraBucks
+    Rewards coupon. Returns the card's credits and the new coupon, if one was earned."""
+    credits, reward = card["pharmacy_credits"], None
+    if not patient["pharmacy_rewards"]:
+        return credits, None
+    credits += 1
+    if credits >= REWARD_CREDITS:
+        credits -= REWARD_CREDITS
+        reward = db.insert(
+            coupons,
+            coupon_id=db.new_id(coupons, "CPN-", 6),
+            card_number=card["card_number"],
+            kind="extrabucks",
+            description="$5 ExtraBucks Rewards - Pharmacy & Health Rewards",
+            amount_off=REWARD_VALUE,
+            percent_off=None,
+            min_purchase=0,
+            category="rewards",
+            expires=(today(db) + timedelta(days=30)).isoformat(),
+            status="available",
+            sent_at=None,
+        )
+    db.update(extracare_cards, card["card_number"], pharmacy_credits=credits)
+    return credits, reward

@@ -3,8 +3,10 @@ ReadyFill), orders for pickup or delivery, insurance, store hours, ExtraCare cou
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal
+from datetime import timedelta
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from envfactory_gym import (
     Conflict,
@@ -17,7 +19,19 @@ from envfactory_gym import (
     paginate,
     tool,
 )
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, page_size
 
+from . import access
+from .access import (
+    extracare_card,
+    own_appointment,
+    own_order,
+    patient_for,
+    patient_ids,
+    prescription_for,
+    signed_in,
+)
 from .objects import (
     AppointmentObject,
     CouponObject,
@@ -43,38 +57,34 @@ from .objects import (
 )
 from .rules import (
     ADULT_AGE,
-    REWARD_CREDITS,
-    REWARD_VALUE,
+    DATE_EXAMPLE,
     age_on,
     billing,
     drug_of,
+    earn_pharmacy_credit,
     fulfillment_terms,
-    full_name,
     local_now,
-    managed_patient_ids,
+    local_time,
     parse_day,
-    patient_for,
-    prescription_for,
     refill_state,
+    refuse_open_order,
     refuse_refill,
+    refuse_transfer,
+    refuse_vaccines,
     renewal_needed,
     scheduled_with,
-    signed_in,
     store_row,
     today,
     vaccine_eligibility,
 )
 from .schema import (
-    accounts,
     coupons,
-    extracare_cards,
     family_members,
     insurance_plans,
     orders,
     patients,
     prescriptions,
     renewal_requests,
-    sessions,
     stores,
     vaccine_appointments,
     vaccine_slots,
@@ -104,43 +114,18 @@ RefillStatus = Literal[
 ]
 Service = Literal["drive_thru", "minuteclinic", "same_day_delivery", "vaccines", "24_hour_pharmacy", "photo"]
 Relationship = Literal["child", "spouse", "partner", "parent", "grandparent", "other"]
+DateArg = Annotated[IsoDate, ErrorText(f"must be a date like {DATE_EXAMPLE}")]
+ZipCode = Annotated[str, Field(pattern=r"^\d{5}$"), ErrorText("zip_code must be a 5-digit ZIP code.")]
+VisitVaccines = Annotated[
+    list[VaccineCode],
+    Field(min_length=1, max_length=3),
+    Unordered,
+    ErrorText("Choose one to three different vaccines."),
+]
 CANCELLABLE = ("received", "in_progress", "ready_for_pickup")
 MAX_PAGE = 25
 MAX_PAGE_LARGE = 15  # prescriptions and stores are long objects
 SLOT_WINDOW_DAYS = 30
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _order_row(db: Database, account: dict[str, Any], order_id: str) -> dict[str, Any]:
-    order = db.get(orders, order_id.strip(), "Order")
-    if order["patient_id"] not in managed_patient_ids(db, account):
-        raise NotFound(f"Order '{order_id}' not found")
-    return order
-
-
-def _patients_filter(db: Database, account: dict[str, Any], patient_id: str | None) -> list[str]:
-    if patient_id is None:
-        return managed_patient_ids(db, account)
-    return [patient_for(db, account, patient_id)["patient_id"]]
-
-
-def _card(db: Database, account: dict[str, Any]) -> dict[str, Any]:
-    found = db.find(extracare_cards, account_id=account["account_id"])
-    if not found:
-        raise NotFound("No ExtraCare card is linked to your account.")
-    return found[0]
-
-
-def _open_rx(db: Database, rx: dict[str, Any], action: str) -> None:
-    """Refuse an action on a prescription that has an order in progress."""
-    state = refill_state(db, rx, drug_of(db, rx), today(db))
-    if state.open_order is not None:
-        raise Conflict(
-            f"Rx #{rx['rx_number']} has order {state.open_order['order_id']} in progress "
-            f"({state.open_order['status']}); cancel it before you {action}."
-        )
 
 
 # ---------------------------------------------------------------- account
@@ -154,16 +139,10 @@ def sign_in(db: Database, email: str) -> SessionObject:
     Args:
         email: The account's email address.
     """
-    found = db.find(accounts, email=email.strip().lower())
-    if not found:
-        raise NotFound("We couldn't find a CVS.com account with that email and password.")
-    db.start_session(sessions, account_id=found[0]["account_id"])
-    me = db.get(patients, found[0]["patient_id"], "Patient")
+    account = access.sign_in(db, email)
+    me = db.get(patients, account["patient_id"], "Patient")
     return SessionObject(
-        account_id=found[0]["account_id"],
-        first_name=me["first_name"],
-        last_name=me["last_name"],
-        email=found[0]["email"],
+        account_id=account["account_id"], first_name=me["first_name"], last_name=me["last_name"], email=account["email"]
     )
 
 
@@ -177,7 +156,7 @@ def get_profile(db: Database) -> ProfileObject:
 
 @tool()
 def add_family_member(
-    db: Database, first_name: str, last_name: str, date_of_birth: str, relationship: Relationship
+    db: Database, first_name: str, last_name: str, date_of_birth: DateArg, relationship: Relationship
 ) -> FamilyMemberObject:
     """Add a family member to manage their prescriptions, matched to their CVS pharmacy patient record by name and
     date of birth. A child under 18 is added with active access at once; an adult must authorize access
@@ -191,19 +170,7 @@ def add_family_member(
     """
     account = signed_in(db)
     born = parse_day(date_of_birth, "date_of_birth").isoformat()
-    matches = [
-        p
-        for p in db.find(patients, date_of_birth=born)
-        if p["first_name"].casefold() == first_name.strip().casefold()
-        and p["last_name"].casefold() == last_name.strip().casefold()
-    ]
-    if not matches:
-        raise NotFound("We couldn't find a CVS pharmacy patient with that name and date of birth.")
-    patient = matches[0]
-    if patient["patient_id"] == account["patient_id"]:
-        raise InvalidRequest("That's you: the account holder is already on the account.")
-    if db.find(family_members, account_id=account["account_id"], patient_id=patient["patient_id"]):
-        raise Conflict(f"{full_name(patient)} is already on your account.")
+    patient = access.new_family_member(db, account, first_name, last_name, born)
     minor = age_on(patient, today(db)) < ADULT_AGE
     if minor and relationship != "child":
         raise InvalidRequest("Only a parent or guardian can add a child under 18: use relationship 'child'.")
@@ -227,7 +194,7 @@ def list_prescriptions(
     db: Database,
     patient_id: str | None = None,
     refill_status: RefillStatus | None = None,
-    page_size: int = 10,
+    page_size: page_size(MAX_PAGE_LARGE) = 10,
     cursor: str | None = None,
 ) -> Page[PrescriptionObject]:
     """List prescriptions in the Prescription Center with their refill status (not_yet_filled, refillable,
@@ -242,7 +209,7 @@ def list_prescriptions(
         cursor: The next_cursor of the previous page.
     """
     account = signed_in(db)
-    ids = _patients_filter(db, account, patient_id)
+    ids = patient_ids(db, account, patient_id)
     rows = db.find(
         prescriptions,
         prescriptions.c.patient_id.in_(ids),
@@ -367,25 +334,8 @@ def transfer_prescription(db: Database, rx_number: str, store_id: str) -> Prescr
     rx = prescription_for(db, account, rx_number)
     drug = drug_of(db, rx)
     store = store_row(db, store_id)
-    if not store["has_pharmacy"]:
-        raise InvalidRequest(f"Store #{store['store_id']} has no pharmacy.")
-    if store["store_id"] == rx["store_id"]:
-        raise InvalidRequest(f"Rx #{rx['rx_number']} is already at store #{store['store_id']}.")
-    if drug["dea_schedule"] == "II":
-        raise InvalidRequest(
-            "Schedule II controlled substances can't be transferred; ask the prescriber to send a "
-            "new prescription to the other store."
-        )
-    if drug["dea_schedule"] and rx["transfer_count"] >= 1:
-        raise Conflict(
-            f"Rx #{rx['rx_number']} is a schedule {drug['dea_schedule']} controlled substance and was "
-            "already transferred once; it can't be transferred again."
-        )
-    if rx["status"] == "discontinued":
-        raise Conflict(f"Rx #{rx['rx_number']} was discontinued and can't be transferred.")
-    if rx["refills_remaining"] < 1 or rx["expiration_date"] < today(db).isoformat():
-        raise InvalidRequest(f"Rx #{rx['rx_number']} has no refills left to transfer (or has expired).")
-    _open_rx(db, rx, "transfer it")
+    refuse_transfer(rx, drug, store, today(db))
+    refuse_open_order(db, rx, "transfer it", today(db))
     row = db.update(prescriptions, rx["rx_number"], store_id=store["store_id"], transfer_count=rx["transfer_count"] + 1)
     return prescription_object(db, row)
 
@@ -422,7 +372,7 @@ def list_orders(
     patient_id: str | None = None,
     rx_number: str | None = None,
     status: OrderStatus | None = None,
-    page_size: int = 10,
+    page_size: page_size(MAX_PAGE) = 10,
     cursor: str | None = None,
 ) -> Page[OrderObject]:
     """List prescription orders (fills for pickup or delivery), newest first, with status, copay and ready time.
@@ -435,12 +385,12 @@ def list_orders(
         cursor: The next_cursor of the previous page.
     """
     account = signed_in(db)
-    conditions = [orders.c.patient_id.in_(_patients_filter(db, account, patient_id))]
-    if rx_number is not None:
-        conditions.append(orders.c.rx_number == rx_number.strip().lstrip("#"))
-    if status is not None:
-        conditions.append(orders.c.status == status)
-    rows = db.find(orders, *conditions, order_by=[orders.c.fill_date.desc(), orders.c.order_id.desc()])
+    rows = db.find(
+        orders,
+        orders.c.patient_id.in_(patient_ids(db, account, patient_id)),
+        order_by=[orders.c.fill_date.desc(), orders.c.order_id.desc()],
+        **given(rx_number=rx_number.strip().lstrip("#") if rx_number is not None else None, status=status),
+    )
     return paginate([order_object(db, r) for r in rows], page_size, cursor, max_page_size=MAX_PAGE)
 
 
@@ -453,7 +403,7 @@ def cancel_order(db: Database, order_id: str) -> OrderObject:
         order_id: The order's ID (ORD-...).
     """
     account = signed_in(db)
-    order = _order_row(db, account, order_id)
+    order = own_order(db, account, order_id)
     if order["status"] not in CANCELLABLE:
         raise Conflict(f"Order {order['order_id']} is {order['status'].replace('_', ' ')} and can't be cancelled.")
     if order["is_refill"]:
@@ -480,29 +430,13 @@ def sign_pickup_log(db: Database, rx_number: str, photo_id_shown: bool = False) 
     if drug_of(db, rx)["dea_schedule"] and not photo_id_shown:
         raise PermissionDenied("Photo ID is required to pick up a controlled substance.")
     order = db.update(orders, ready[0]["order_id"], status="picked_up", updated_at=db.now_iso())
-    card = _card(db, account)
-    credits, reward = card["pharmacy_credits"], None
-    if db.get(patients, rx["patient_id"])["pharmacy_rewards"]:
-        credits += 1
-        if credits >= REWARD_CREDITS:
-            credits -= REWARD_CREDITS
-            row = db.insert(
-                coupons,
-                coupon_id=db.new_id(coupons, "CPN-", 6),
-                card_number=card["card_number"],
-                kind="extrabucks",
-                description="$5 ExtraBucks Rewards - Pharmacy & Health Rewards",
-                amount_off=REWARD_VALUE,
-                percent_off=None,
-                min_purchase=0,
-                category="rewards",
-                expires=(today(db) + timedelta(days=30)).isoformat(),
-                status="available",
-                sent_at=None,
-            )
-            reward = coupon_object(row, today(db).isoformat())
-        db.update(extracare_cards, card["card_number"], pharmacy_credits=credits)
-    return PickupObject(order=order_object(db, order), pharmacy_credits=credits, reward=reward)
+    card = extracare_card(db, account)
+    credits, reward = earn_pharmacy_credit(db, card, db.get(patients, rx["patient_id"]))
+    return PickupObject(
+        order=order_object(db, order),
+        pharmacy_credits=credits,
+        reward=coupon_object(reward, today(db).isoformat()) if reward else None,
+    )
 
 
 # ---------------------------------------------------------------- stores and insurance
@@ -512,9 +446,9 @@ def sign_pickup_log(db: Database, rx_number: str, photo_id_shown: bool = False) 
 def find_stores(
     db: Database,
     city: str | None = None,
-    zip_code: str | None = None,
+    zip_code: ZipCode | None = None,
     service: Service | None = None,
-    page_size: int = 10,
+    page_size: page_size(MAX_PAGE_LARGE) = 10,
     cursor: str | None = None,
 ) -> Page[StoreObject]:
     """Find CVS stores by city or ZIP code, with store hours, pharmacy hours (lunch breaks included), whether the
@@ -561,7 +495,7 @@ def list_extracare_coupons(
     db: Database,
     status: Literal["available", "on_card", "redeemed", "expired"] | None = None,
     category: str | None = None,
-    page_size: int = 20,
+    page_size: page_size(MAX_PAGE) = 20,
     cursor: str | None = None,
 ) -> Page[CouponObject]:
     """List the ExtraCare card's coupons and ExtraBucks Rewards, soonest to expire first. Coupons must be sent to
@@ -573,7 +507,7 @@ def list_extracare_coupons(
         page_size: Coupons per page, 1 to 25.
         cursor: The next_cursor of the previous page.
     """
-    card = _card(db, signed_in(db))
+    card = extracare_card(db, signed_in(db))
     day = today(db).isoformat()
     items = [
         coupon_object(r, day) for r in db.find(coupons, card_number=card["card_number"], order_by=[coupons.c.expires])
@@ -592,7 +526,7 @@ def send_coupon_to_card(db: Database, coupon_id: str) -> CouponObject:
     Args:
         coupon_id: The coupon's ID (CPN-...).
     """
-    card = _card(db, signed_in(db))
+    card = extracare_card(db, signed_in(db))
     coupon = db.get(coupons, coupon_id.strip(), "Coupon")
     if coupon["card_number"] != card["card_number"]:
         raise NotFound(f"Coupon '{coupon_id}' not found")
@@ -610,7 +544,7 @@ def send_coupon_to_card(db: Database, coupon_id: str) -> CouponObject:
 
 @tool(read_only=True)
 def check_vaccine_eligibility(
-    db: Database, patient_id: str, vaccine: VaccineCode, on_date: str | None = None
+    db: Database, patient_id: str, vaccine: VaccineCode, on_date: DateArg | None = None
 ) -> EligibilityObject:
     """Check whether a patient can get a vaccine at a CVS pharmacy: age limits, this season's flu or COVID-19
     shot, series doses and their intervals, boosters, and appointments already booked.
@@ -639,7 +573,7 @@ def check_vaccine_eligibility(
 
 
 @tool(read_only=True)
-def search_vaccine_slots(db: Database, store_id: str, date: str, vaccine: VaccineCode) -> list[SlotObject]:
+def search_vaccine_slots(db: Database, store_id: str, date: DateArg, vaccine: VaccineCode) -> list[SlotObject]:
     """List a store's vaccine appointment times with room left on one day (local times), for a vaccine the store
     gives. Appointments can be booked up to 30 days ahead.
 
@@ -666,7 +600,7 @@ def search_vaccine_slots(db: Database, store_id: str, date: str, vaccine: Vaccin
             slot_id=r["slot_id"], store_id=r["store_id"], start=r["start"], available=r["capacity"] - r["booked"]
         )
         for r in rows
-        if r["booked"] < r["capacity"] and datetime.fromisoformat(r["start"]) > now
+        if r["booked"] < r["capacity"] and local_time(r["start"]) > now
     ]
 
 
@@ -683,16 +617,18 @@ def list_vaccine_appointments(
         status: Only appointments in this status.
     """
     account = signed_in(db)
-    conditions = [vaccine_appointments.c.patient_id.in_(_patients_filter(db, account, patient_id))]
-    if status is not None:
-        conditions.append(vaccine_appointments.c.status == status)
-    rows = db.find(vaccine_appointments, *conditions, order_by=[vaccine_appointments.c.start.desc()])
+    rows = db.find(
+        vaccine_appointments,
+        vaccine_appointments.c.patient_id.in_(patient_ids(db, account, patient_id)),
+        order_by=[vaccine_appointments.c.start.desc()],
+        **given(status=status),
+    )
     return [appointment_object(db, r) for r in rows]
 
 
 @tool()
 def schedule_vaccine_appointment(
-    db: Database, patient_id: str, slot_id: str, vaccines: Annotated[list[VaccineCode], Unordered]
+    db: Database, patient_id: str, slot_id: str, vaccines: VisitVaccines
 ) -> AppointmentObject:
     """Book a vaccine appointment (one to three vaccines in one visit) for the account holder or a managed family
     member in an open slot. Every vaccine must be given at that store and the patient must be eligible for it on
@@ -705,26 +641,16 @@ def schedule_vaccine_appointment(
     """
     account = signed_in(db)
     patient = patient_for(db, account, patient_id)
-    if not 1 <= len(vaccines) <= 3 or len(set(vaccines)) != len(vaccines):
+    if len(set(vaccines)) != len(vaccines):
         raise InvalidRequest("Choose one to three different vaccines.")
     slot = db.get(vaccine_slots, slot_id.strip(), "Slot")
-    start = datetime.fromisoformat(slot["start"])
+    start = local_time(slot["start"])
     if start <= local_now(db):
         raise InvalidRequest("That time has already passed; choose a later slot.")
     if slot["booked"] >= slot["capacity"]:
         raise Conflict("That time is no longer available; choose another slot.")
     store = db.get(stores, slot["store_id"])
-    for code in vaccines:
-        if code not in store["vaccines"]:
-            raise InvalidRequest(f"Store #{store['store_id']} doesn't give {code} vaccines.")
-        booked = scheduled_with(db, patient["patient_id"], code)
-        if booked is not None:
-            raise Conflict(
-                f"{full_name(patient)} already has {code} booked for {booked['start']} ({booked['appointment_id']})."
-            )
-        result = vaccine_eligibility(db, patient, db.get(vaccine_table, code, "Vaccine"), start.date())
-        if not result.eligible:
-            raise InvalidRequest(f"{full_name(patient)} isn't eligible for {code}: {result.reason}")
+    refuse_vaccines(db, patient, store, vaccines, start.date())
     db.update(vaccine_slots, slot["slot_id"], booked=slot["booked"] + 1)
     row = db.insert(
         vaccine_appointments,
@@ -749,12 +675,10 @@ def cancel_vaccine_appointment(db: Database, appointment_id: str) -> Appointment
         appointment_id: The appointment's ID (APT-...).
     """
     account = signed_in(db)
-    row = db.get(vaccine_appointments, appointment_id.strip(), "Appointment")
-    if row["patient_id"] not in managed_patient_ids(db, account):
-        raise NotFound(f"Appointment '{appointment_id}' not found")
+    row = own_appointment(db, account, appointment_id)
     if row["status"] != "scheduled":
         raise Conflict(f"Appointment {row['appointment_id']} is {row['status']} and can't be cancelled.")
-    if datetime.fromisoformat(row["start"]) <= local_now(db):
+    if local_time(row["start"]) <= local_now(db):
         raise Conflict("This appointment has already started; it can't be cancelled online.")
     slot = db.get(vaccine_slots, row["slot_id"])
     db.update(vaccine_slots, slot["slot_id"], booked=slot["booked"] - 1)

@@ -121,7 +121,7 @@ def test_cities_and_the_property_list(session):
     hostels = ok(session, "list_accommodations", {"city_id": city("Lisbon"), "accommodation_types": ["hostel"]})
     assert [a["name"] for a in hostels["results"]] == ["Bairro Alto Backpackers"]
     fails(session, "list_accommodations", {"city_id": 123}, "NotFound", "City")
-    fails(session, "list_accommodations", {"city_id": city("Rome"), "page_size": 0}, "InvalidRequest", "page_size")
+    fails(session, "list_accommodations", {"city_id": city("Rome"), "page_size": 0}, "invalid_arguments", "page_size")
 
 
 def test_search_leaves_out_adults_only_properties_for_children(session):
@@ -182,7 +182,7 @@ def test_search_and_stay_validation(session):
         session,
         "search_accommodations",
         {**base, "checkin": "5 July", "checkout": "2025-07-08"},
-        "InvalidRequest",
+        "invalid_arguments",
         "date like",
     )
     fails(
@@ -196,7 +196,7 @@ def test_search_and_stay_validation(session):
         session,
         "get_availability",
         stay("Hotel Trastevere Luce", "2025-07-05", "2025-07-08", children_ages=[18]),
-        "InvalidRequest",
+        "invalid_arguments",
         "0 to 17",
     )
 
@@ -363,7 +363,7 @@ def test_booking_rules(session):
         session,
         "create_order",
         {**hostel, "product_id": bed, "guest_name": "Chidi"},
-        "InvalidRequest",
+        "invalid_arguments",
         "first and last name",
     )
     fails(
@@ -581,7 +581,7 @@ def test_guest_details_respect_occupancy_and_check_in_hours(session):
         session,
         "update_guest_details",
         {"order_id": booked["id"], "estimated_arrival_time": "8pm"},
-        "InvalidRequest",
+        "invalid_arguments",
         "local time like",
     )
     fails(session, "update_guest_details", {"order_id": booked["id"]}, "InvalidRequest", "Nothing to update")
@@ -620,7 +620,9 @@ def test_wish_lists(session):
     names = [w["name"] for w in ok(session, "list_wish_lists", {})]
     assert names == ["My next trip", "Paris 2025"]
     fails(session, "create_wish_list", {"name": "paris 2025"}, "Conflict", "already have a wish list")
-    fails(session, "create_wish_list", {"name": "x" * 51}, "InvalidRequest", "1 to 50")
+    fails(session, "create_wish_list", {"name": "x" * 51}, "invalid_arguments", "1 to 50")
+    ok(session, "create_wish_list", {"name": "Été à Éze"})
+    fails(session, "create_wish_list", {"name": "ÉTÉ À ÉZE"}, "Conflict", "already have a wish list")  # not only ASCII
     created = ok(session, "create_wish_list", {"name": "  Lisbon   ideas "})
     assert (created["name"], created["accommodations"]) == ("Lisbon ideas", [])
     saved = ok(
@@ -713,7 +715,7 @@ def test_only_recent_completed_stays_can_be_reviewed(session):
         session,
         "write_review",
         {"order_id": stayed["id"], "score": 11, "traveller_type": "couple", "positive": "x"},
-        "InvalidRequest",
+        "invalid_arguments",
         "1 to 10",
     )
     fails(
@@ -743,3 +745,28 @@ def test_only_recent_completed_stays_can_be_reviewed(session):
         "Conflict",
         "after your stay",
     )
+
+
+def test_bounds_live_in_the_argument_types_with_bookings_wording(session):
+    schemas = {name: t.input_schema for name, t in SPEC.tools.items()}
+    search = schemas["search_accommodations"]["properties"]
+    assert search["number_of_rooms"]["maximum"] == 8 and search["number_of_adults"]["maximum"] == 30
+    assert search["page_size"]["maximum"] == 25 and schemas["list_orders"]["properties"]["page_size"]["maximum"] == 50
+    assert "pattern" in schemas["create_order"]["properties"]["estimated_arrival_time"]["anyOf"][0]
+    base = {"city_id": city("Rome"), "checkin": "2025-07-05", "checkout": "2025-07-08", "number_of_adults": 2}
+    fails(session, "search_accommodations", {**base, "number_of_rooms": 9}, "invalid_arguments", "between 1 and 8")
+    fails(session, "search_accommodations", {**base, "number_of_adults": 31}, "invalid_arguments", "from 1 to 30")
+    fails(session, "search_accommodations", {**base, "min_review_score": 11}, "invalid_arguments", "from 1 to 10")
+    fails(session, "search_accommodations", {**base, "checkout": "2025-02-30"}, "InvalidRequest", "not a valid date")
+    calendar = {"accommodation_id": acc("Hotel Noord Pier"), "start_date": "2025-07-01"}
+    fails(session, "get_availability_calendar", {**calendar, "end_date": "1 Aug"}, "invalid_arguments", "end_date")
+    sign_in(session, "Sophie", "Martin")
+    booked = order("Sophie", "Martin", "Montmartre Artist Apartments", "booked")
+    fails(
+        session,
+        "update_guest_details",
+        {"order_id": booked["id"], "special_requests": "x" * 1001},
+        "invalid_arguments",
+        "at most 1,000 characters",
+    )
+    fails(session, "cancel_order", {"order_id": booked["id"], "reason": "y" * 1001}, "invalid_arguments", "reason can")

@@ -127,7 +127,7 @@ def test_adding_family_members_minor_active_adult_pending(session):
         session,
         "add_family_member",
         {**base, "date_of_birth": "05/02/2021", "relationship": "child"},
-        "InvalidRequest",
+        "invalid_arguments",
         "date_of_birth",
     )
     mateo = ok(session, "add_family_member", {**base, "relationship": "child"})
@@ -182,7 +182,7 @@ def test_prescriptions_paginate(session):
     }
     assert sorted(numbers) == sorted(r["rx_number"] for r in SEED["prescriptions"] if r["patient_id"] in dana_family)
     assert not rest["has_more"] and rest["next_cursor"] is None
-    fails(session, "list_prescriptions", {"page_size": 16}, "InvalidRequest", "page_size")
+    fails(session, "list_prescriptions", {"page_size": 16}, "invalid_arguments", "page_size")
 
 
 def test_refill_for_pickup_uses_a_refill_and_bills_the_copay(session):
@@ -643,7 +643,7 @@ def test_vaccine_eligibility_rules(session):
         session,
         "check_vaccine_eligibility",
         {"patient_id": owen, "vaccine": "flu", "on_date": "next week"},
-        "InvalidRequest",
+        "invalid_arguments",
         "on_date",
     )
     at(session, CLOCK, TOM)
@@ -702,7 +702,7 @@ def test_booking_fills_slots_and_checks_each_vaccine(session):
         session,
         "schedule_vaccine_appointment",
         {"patient_id": owen, "slot_id": ten_thirty, "vaccines": []},
-        "InvalidRequest",
+        "invalid_arguments",
         "one to three",
     )
     booked = ok(
@@ -778,4 +778,22 @@ def test_started_appointments_cannot_be_cancelled_online(session):
         {"patient_id": pid("Sam", "Okafor"), "slot_id": slot("2458", "2025-10-16T10:00"), "vaccines": ["flu"]},
         "InvalidRequest",
         "already passed",
+    )
+
+
+def test_bounds_live_in_the_argument_types(session):
+    schemas = {name: t.input_schema["properties"] for name, t in SPEC.tools.items()}
+    assert schemas["list_prescriptions"]["page_size"]["maximum"] == 15
+    assert schemas["list_orders"]["page_size"]["maximum"] == 25
+    visit = schemas["schedule_vaccine_appointment"]["vaccines"]
+    assert (visit["minItems"], visit["maxItems"], visit["uniqueItems"]) == (1, 3, True)
+    assert "pattern" in schemas["search_vaccine_slots"]["date"]
+    fails(session, "find_stores", {"zip_code": "0214"}, "invalid_arguments", "5-digit ZIP code")
+    fails(session, "list_extracare_coupons", {"page_size": 26}, "invalid_arguments", "page_size")
+    fails(
+        session,
+        "search_vaccine_slots",
+        {"store_id": "2047", "date": "2025-02-30", "vaccine": "flu"},
+        "InvalidRequest",
+        "not a valid date",
     )
