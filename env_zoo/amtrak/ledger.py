@@ -175,10 +175,3 @@ def check_refund_method(award: bool, method: str) -> None:
     """Award bookings go back to points: only original_payment applies."""
     if award and method != "original_payment":
         raise InvalidRequest("Points redemptions are refunded to the Guest Rewards account: use original_payment.")
-
-
-def member_row(db: Database, member_number: str) -> dict[str, Any]:
-    """A Guest Rewards member by number."""
-    return db.find_one(
-        members, member_number=member_number.strip(), not_found=f"Guest Rewards member '{member_number}' not found"
-    )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
-from .rules import segment_times, stops_of
+from .rules import local_time, segment_times, stops_of
 from .schema import departures, etickets, passengers, routes, segments, stations, trains
 
 
@@ -322,6 +322,40 @@ def train_object(db: Database, train: dict[str, Any]) -> TrainObject:
         classes_of_service=list(train["capacity"]),
         amenities=train["amenities"],
         stops=stops,
+    )
+
+
+def train_status(db: Database, train: dict[str, Any], departure: dict[str, Any]) -> TrainStatusObject:
+    """A departure's status at the simulated now, stop by stop: expected, or arrived/departed (delay included)."""
+    delay = timedelta(minutes=departure["delay_minutes"])
+    running = departure["status"] != "CANCELLED"
+    day = departure["service_date"]
+    lines = []
+    for stop in stops_of(db, train["train_number"]):
+        which = "departure" if stop["departure_time"] else "arrival"
+        scheduled = local_time(db, stop, day, which)
+        passed = running and db.now() >= scheduled + delay
+        lines.append(
+            StopStatus(
+                station_code=stop["station_code"],
+                scheduled=stamp(scheduled),
+                estimated=stamp(scheduled + delay),
+                state=("Departed" if which == "departure" else "Arrived") if passed else "Expected",
+            )
+        )
+    status = departure["status"]
+    if running and lines[-1].state == "Arrived":
+        status = "ARRIVED"
+    elif running and lines[0].state == "Departed":
+        status = "EN ROUTE"
+    return TrainStatusObject(
+        train_number=train["train_number"],
+        train_name=train["train_name"],
+        service_date=day,
+        status=status,
+        delay_minutes=departure["delay_minutes"],
+        service_alert=departure["service_alert"],
+        stops=lines,
     )
 
 

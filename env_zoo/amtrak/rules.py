@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym.values import parse_date, parse_timestamp
 
 from .schema import departures, fare_plans, routes, stations, train_stops, trains
 
@@ -35,26 +36,20 @@ CANCEL_FEE_PCT = 25
 CHANGE_FEE_PCT = 15
 GRACE = timedelta(hours=24)
 BOARDING_OPENS = timedelta(minutes=30)
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
 # ---------------------------------------------------------------- timetable
 
 
-def parse_date(value: str, label: str) -> date:
-    """A YYYY-MM-DD date argument."""
-    if not DATE.match(value):
-        raise InvalidRequest(f"{label} must be a date like 2025-06-20.")
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise InvalidRequest(f"{label} {value} is not a valid date.") from None
-
-
 def station(db: Database, code: str) -> dict[str, Any]:
     """A station by its code (case-insensitive)."""
     return db.get(stations, code.strip().upper(), "Station")
+
+
+def station_code(db: Database, code: str) -> str:
+    """The code of an existing station, upper-case."""
+    return station(db, code)["code"]
 
 
 def stops_of(db: Database, train_number: str) -> list[dict[str, Any]]:
@@ -93,7 +88,7 @@ def departure_on(
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any], int]:
     """The departure a passenger boarding `train_number` at `origin` on `travel_date` rides, with the train's stops
     and the boarding stop index (an overnight train boarded after midnight left its origin the day before)."""
-    parse_date(travel_date, "travel_date")
+    parse_date(travel_date, "travel_date")  # the type checks the shape, this the calendar (no June 31)
     train = db.get(trains, train_number.strip(), "Train")
     stops = stops_of(db, train["train_number"])
     codes = [s["station_code"] for s in stops]
@@ -113,6 +108,15 @@ def departure_on(
 def now_in(db: Database, zone: str) -> datetime:
     """The simulated clock in a time zone."""
     return db.now().astimezone(ZoneInfo(zone))
+
+
+# ---------------------------------------------------------------- contact details
+
+
+def us_phone(value: str) -> str:
+    """A US phone number (its type lets only 10 digits, or 11 with a leading 1, through) as 212-555-0142."""
+    digits = re.sub(r"\D", "", value)[-10:]
+    return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
 
 
 # ---------------------------------------------------------------- fares
@@ -279,7 +283,7 @@ def timing(db: Database, reservation: dict[str, Any], segment: dict[str, Any]) -
     """The segment's timing at the simulated now."""
     departs, _ = segment_times(db, segment)
     now = db.now()
-    booked = datetime.fromisoformat(reservation["booked_at"].replace("Z", "+00:00"))
+    booked = parse_timestamp(reservation["booked_at"], "booked_at")
     departure = db.get(departures, segment["departure_id"], "Departure")
     return Timing(
         departs_at=departs,

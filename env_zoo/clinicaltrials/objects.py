@@ -3,9 +3,14 @@ Pydantic models: the tools' outputs."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from envfactory_gym import Database
+
+from .rules import age_in, birth_date_of, open_referrals, pending_alerts
+from .schema import locations, prescreens
 
 Status = Literal[
     "RECRUITING",
@@ -276,3 +281,191 @@ class MessageObject(BaseModel):
     status: str = Field(description="SENT (inquiry); PENDING, ACCEPTED, DECLINED or WITHDRAWN (referral)")
     siteReply: str | None
     sentAt: str
+
+
+# ---------------------------------------------------------------- rows to objects
+
+
+def location_object(db: Database, row: dict[str, Any]) -> LocationObject:
+    held = open_referrals(db, row["id"])
+    contact = None
+    if row["contact_name"]:
+        contact = Contact(
+            name=row["contact_name"], role="CONTACT", phone=row["contact_phone"], email=row["contact_email"]
+        )
+    left = None if row["enrollment_limit"] is None else max(0, row["enrollment_limit"] - row["enrolled"] - held)
+    return LocationObject(
+        locationId=row["id"],
+        facility=row["facility"],
+        status=row["status"],
+        city=row["city"],
+        state=row["state"],
+        zip=row["zip"],
+        country=row["country"],
+        lat=row["lat"],
+        lon=row["lon"],
+        contact=contact,
+        enrollmentLimit=row["enrollment_limit"],
+        enrolled=row["enrolled"],
+        openReferrals=held,
+        placesLeft=left,
+    )
+
+
+def study_summary(row: dict[str, Any], site_count: int) -> StudySummary:
+    return StudySummary(
+        nctId=row["nct_id"],
+        briefTitle=row["brief_title"],
+        acronym=row["acronym"],
+        overallStatus=row["overall_status"],
+        conditions=row["conditions"],
+        phases=row["phases"],
+        studyType=row["study_type"],
+        leadSponsor=row["lead_sponsor"],
+        interventions=[i["name"] for i in row["interventions"]],
+        enrollmentCount=row["enrollment_count"],
+        startDate=row["start_date"],
+        sex=row["sex"],
+        minimumAge=row["minimum_age"],
+        maximumAge=row["maximum_age"],
+        locationCount=site_count,
+        lastUpdatePostDate=row["last_update_post_date"],
+        hasResults=row["has_results"],
+    )
+
+
+def prescreen_object(row: dict[str, Any]) -> PrescreenObject:
+    return PrescreenObject(
+        id=row["id"],
+        participantId=row["participant_id"],
+        nctId=row["nct_id"],
+        outcome=row["outcome"],
+        reasons=row["reasons"],
+        ageYears=row["age_years"],
+        screenedAt=row["screened_at"],
+    )
+
+
+def participant_object(db: Database, row: dict[str, Any]) -> ParticipantObject:
+    screens = db.find(prescreens, participant_id=row["id"], order_by=[prescreens.c.id])
+    return ParticipantObject(
+        id=row["id"],
+        displayName=row["display_name"],
+        birthDate=row["birth_date"],
+        age=age_in("Year", birth_date_of(row), db.now().date()),
+        sex=row["sex"],
+        conditions=row["conditions"],
+        city=row["city"],
+        state=row["state"],
+        zip=row["zip"],
+        consentStatus=row["consent_status"],
+        consentDate=row["consent_date"],
+        notes=row["notes"],
+        prescreens=[prescreen_object(s) for s in screens],
+    )
+
+
+def message_object(db: Database, row: dict[str, Any]) -> MessageObject:
+    site = db.get(locations, row["location_id"], "Location")
+    return MessageObject(
+        id=row["id"],
+        nctId=row["nct_id"],
+        locationId=row["location_id"],
+        facility=site["facility"],
+        participantId=row["participant_id"],
+        kind=row["kind"],
+        subject=row["subject"],
+        body=row["body"],
+        status=row["status"],
+        siteReply=row["site_reply"],
+        sentAt=row["sent_at"],
+    )
+
+
+def watchlist_object(db: Database, row: dict[str, Any]) -> WatchlistObject:
+    return WatchlistObject(
+        id=row["id"],
+        name=row["name"],
+        alertOn=row["alert_on"],
+        frequency=row["frequency"],
+        nctIds=sorted(row["studies"]),
+        unreadAlerts=len(pending_alerts(db, row)),
+        createdAt=row["created_at"],
+    )
+
+
+def study_object(db: Database, row: dict[str, Any]) -> Study:
+    """A full study record with its sites."""
+    sites = db.find(locations, nct_id=row["nct_id"], order_by=[locations.c.id])
+    return Study(
+        identificationModule=IdentificationModule(
+            nctId=row["nct_id"],
+            briefTitle=row["brief_title"],
+            officialTitle=row["official_title"],
+            acronym=row["acronym"],
+        ),
+        statusModule=StatusModule(
+            overallStatus=row["overall_status"],
+            whyStopped=row["why_stopped"],
+            startDate=row["start_date"],
+            primaryCompletionDate=row["primary_completion_date"],
+            completionDate=row["completion_date"],
+            studyFirstPostDate=row["first_post_date"],
+            lastUpdatePostDate=row["last_update_post_date"],
+        ),
+        sponsorCollaboratorsModule=SponsorModule(
+            leadSponsor=row["lead_sponsor"], leadSponsorClass=row["sponsor_class"], collaborators=row["collaborators"]
+        ),
+        briefSummary=row["brief_summary"],
+        conditions=row["conditions"],
+        keywords=row["keywords"],
+        designModule=DesignModule(
+            studyType=row["study_type"],
+            phases=row["phases"],
+            allocation=row["allocation"],
+            interventionModel=row["intervention_model"],
+            primaryPurpose=row["primary_purpose"],
+            masking=row["masking"],
+            observationalModel=row["observational_model"],
+            enrollmentCount=row["enrollment_count"],
+            enrollmentType=row["enrollment_type"],
+        ),
+        armGroups=[ArmGroup(**a) for a in row["arm_groups"]],
+        interventions=[Intervention(**i) for i in row["interventions"]],
+        primaryOutcomes=[Outcome(**o) for o in row["primary_outcomes"]],
+        eligibilityModule=EligibilityModule(
+            eligibilityCriteria=row["eligibility_criteria"],
+            healthyVolunteers=row["healthy_volunteers"],
+            sex=row["sex"],
+            minimumAge=row["minimum_age"],
+            maximumAge=row["maximum_age"],
+            stdAges=row["std_ages"],
+        ),
+        centralContact=Contact(**row["central_contact"]) if row["central_contact"] else None,
+        locations=[location_object(db, s) for s in sites],
+        hasResults=row["has_results"],
+    )
+
+
+def saved_study_object(study: dict[str, Any], saved: dict[str, Any]) -> SavedStudy:
+    """A saved study with the study's current title and status."""
+    return SavedStudy(
+        nctId=study["nct_id"],
+        briefTitle=study["brief_title"],
+        overallStatus=study["overall_status"],
+        label=saved["label"],
+        note=saved["note"],
+        savedAt=saved["saved_at"],
+    )
+
+
+def alert_object(event: dict[str, Any], title: str) -> Alert:
+    """A registry change as a watch-list alert."""
+    return Alert(
+        eventId=event["id"],
+        nctId=event["nct_id"],
+        briefTitle=title,
+        postedDate=event["posted_date"],
+        eventType=event["event_type"],
+        description=event["description"],
+    )

@@ -1,141 +1,39 @@
-"""ClinicalTrials.gov's search, matching and eligibility rules that the tools share."""
+"""ClinicalTrials.gov's and the workspace's rules the tools share: records by id, age limits and eligibility,
+watch-list alerts, participant details and referrals to sites."""
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym.values import parse_date
 
-from .objects import (
-    Contact,
-    LocationObject,
-    MessageObject,
-    ParticipantObject,
-    PrescreenObject,
-    StudySummary,
-    WatchlistObject,
-)
+from .matching import condition_match
 from .schema import locations, messages, participants, prescreens, studies, study_events, watchlists
 
 EVENT_TYPES = ("STATUS_CHANGE", "NEW_SITE", "ENROLLMENT_UPDATE", "RESULTS_POSTED")
-# Names that mean the same condition (a small stand-in for the registry's MeSH synonym expansion).
-SYNONYMS = [
-    {"type 2 diabetes", "type 2 diabetes mellitus", "diabetes mellitus type 2", "t2d", "t2dm"},
-    {"heart attack", "myocardial infarction"},
-    {"high blood pressure", "hypertension"},
-    {"nsclc", "non small cell lung cancer"},
-    {"alzheimer disease", "alzheimer s disease", "alzheimers disease"},
-    {"depression", "major depressive disorder", "mdd"},
-    {"copd", "chronic obstructive pulmonary disease"},
-    {"ckd", "chronic kidney disease"},
-    {"long covid", "post covid 19 condition", "post acute sequelae of sars cov 2"},
-    {"heart failure", "chf", "congestive heart failure"},
-    {"rheumatoid arthritis", "ra"},
-]
-_GEO = re.compile(r"^distance\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*(mi|km)\s*\)$")
-_AGE = re.compile(r"^(\d+)\s+(Year|Month|Week|Day)s?$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+AGE_LIMIT = re.compile(r"^(\d+)\s+(Year|Month|Week|Day)s?$")
 AGE_UNIT_YEARS = {"Year": 1.0, "Month": 1 / 12, "Week": 7 / 365.25, "Day": 1 / 365.25}
 
 
-def _tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.casefold())
-
-
-def _variants(phrase: str) -> list[tuple[str, ...]]:
-    """The phrase's words, plus the words of every synonym of it."""
-    words = tuple(_tokens(phrase))
-    for group in SYNONYMS:
-        if " ".join(words) in group:
-            return [words] + [tuple(g.split()) for g in sorted(group)]
-    return [words]
-
-
-def _matches(phrase: str, texts: list[str]) -> bool:
-    """Every word of the phrase (or of one of its synonyms) occurs in one of the texts together."""
-    if not phrase.strip():
-        return True
-    token_sets = [set(_tokens(t)) for t in texts]
-    joined = set().union(*token_sets) if token_sets else set()
-    return any(set(v) <= joined for v in _variants(phrase))
-
-
-def _condition_match(condition: str, study_conditions: list[str]) -> str | None:
-    """The study condition a participant's condition falls under, if any."""
-    for target in study_conditions:
-        target_words = set(_tokens(target))
-        if any(set(v) <= target_words for v in _variants(condition) if v):
-            return target
-        if any(set(v) <= set(_tokens(condition)) for v in _variants(target) if v):
-            return target
-    return None
-
-
-def _study(db: Database, nct_id: str) -> dict[str, Any]:
+def study_row(db: Database, nct_id: str) -> dict[str, Any]:
+    """A registry study by its NCT number (NCT and 8 digits)."""
     if not re.match(r"^NCT\d{8}$", nct_id):
         raise InvalidRequest(f"'{nct_id}' is not a valid NCT number (NCT followed by 8 digits)")
     return db.find_one(studies, nct_id=nct_id, not_found=f"Study {nct_id} not found")
 
 
-def _open_referrals(db: Database, location_id: str) -> int:
+def open_referrals(db: Database, location_id: str) -> int:
+    """Referrals holding a place at a site (pending or accepted)."""
     return sum(
         1 for m in db.find(messages, location_id=location_id, kind="REFERRAL") if m["status"] in ("PENDING", "ACCEPTED")
     )
 
 
-def _location_object(db: Database, row: dict[str, Any]) -> LocationObject:
-    held = _open_referrals(db, row["id"])
-    contact = None
-    if row["contact_name"]:
-        contact = Contact(
-            name=row["contact_name"], role="CONTACT", phone=row["contact_phone"], email=row["contact_email"]
-        )
-    left = None if row["enrollment_limit"] is None else max(0, row["enrollment_limit"] - row["enrolled"] - held)
-    return LocationObject(
-        locationId=row["id"],
-        facility=row["facility"],
-        status=row["status"],
-        city=row["city"],
-        state=row["state"],
-        zip=row["zip"],
-        country=row["country"],
-        lat=row["lat"],
-        lon=row["lon"],
-        contact=contact,
-        enrollmentLimit=row["enrollment_limit"],
-        enrolled=row["enrolled"],
-        openReferrals=held,
-        placesLeft=left,
-    )
-
-
-def _summary(row: dict[str, Any], site_count: int) -> StudySummary:
-    return StudySummary(
-        nctId=row["nct_id"],
-        briefTitle=row["brief_title"],
-        acronym=row["acronym"],
-        overallStatus=row["overall_status"],
-        conditions=row["conditions"],
-        phases=row["phases"],
-        studyType=row["study_type"],
-        leadSponsor=row["lead_sponsor"],
-        interventions=[i["name"] for i in row["interventions"]],
-        enrollmentCount=row["enrollment_count"],
-        startDate=row["start_date"],
-        sex=row["sex"],
-        minimumAge=row["minimum_age"],
-        maximumAge=row["maximum_age"],
-        locationCount=site_count,
-        lastUpdatePostDate=row["last_update_post_date"],
-        hasResults=row["has_results"],
-    )
-
-
-def _age_in(unit: str, born: date, today: date) -> int:
+def age_in(unit: str, born: date, today: date) -> int:
     """Completed years, months, weeks or days of age."""
     if unit == "Day":
         return (today - born).days
@@ -145,30 +43,32 @@ def _age_in(unit: str, born: date, today: date) -> int:
     return months if unit == "Month" else months // 12
 
 
-def _parse_age(text: str | None) -> tuple[int, str] | None:
+def parse_age_limit(text: str | None) -> tuple[int, str] | None:
+    """A study age limit such as "18 Years" as (18, "Year"); None when there is no limit."""
     if not text or text == "N/A":
         return None
-    match = _AGE.match(text)
+    match = AGE_LIMIT.match(text)
     if not match:
         raise InvalidRequest(f"Unreadable age limit {text!r}")
     return int(match.group(1)), match.group(2)
 
 
-def _birth(row: dict[str, Any]) -> date:
+def birth_date_of(row: dict[str, Any]) -> date:
+    """A participant's date of birth."""
     return date.fromisoformat(row["birth_date"])
 
 
-def _eligibility(db: Database, person: dict[str, Any], study: dict[str, Any]) -> list[str]:
+def eligibility_problems(db: Database, person: dict[str, Any], study: dict[str, Any]) -> list[str]:
     """Reasons the participant fails the study's age, sex, condition and healthy-volunteer rules."""
     today = db.now().date()
-    born = _birth(person)
+    born = birth_date_of(person)
     reasons = []
     for limit, bound in ((study["minimum_age"], "minimum"), (study["maximum_age"], "maximum")):
-        parsed = _parse_age(limit)
+        parsed = parse_age_limit(limit)
         if parsed is None:
             continue
         value, unit = parsed
-        age = _age_in(unit, born, today)
+        age = age_in(unit, born, today)
         if (bound == "minimum" and age < value) or (bound == "maximum" and age > value):
             side = "below the minimum" if bound == "minimum" else "above the maximum"
             reasons.append(f"Age {age} {unit.lower()}s is {side} age of {limit}")
@@ -179,7 +79,7 @@ def _eligibility(db: Database, person: dict[str, Any], study: dict[str, Any]) ->
             reasons.append("The study does not accept healthy volunteers")
     elif not study["healthy_volunteers"]:
         targets = study["conditions"] + study["keywords"]
-        if not any(_condition_match(c, targets) for c in person["conditions"]):
+        if not any(condition_match(c, targets) for c in person["conditions"]):
             reasons.append(
                 f"None of the participant's conditions ({', '.join(person['conditions'])}) is studied "
                 f"(study conditions: {', '.join(study['conditions'])})"
@@ -187,68 +87,24 @@ def _eligibility(db: Database, person: dict[str, Any], study: dict[str, Any]) ->
     return reasons
 
 
-def _prescreen_object(row: dict[str, Any]) -> PrescreenObject:
-    return PrescreenObject(
-        id=row["id"],
-        participantId=row["participant_id"],
-        nctId=row["nct_id"],
-        outcome=row["outcome"],
-        reasons=row["reasons"],
-        ageYears=row["age_years"],
-        screenedAt=row["screened_at"],
-    )
-
-
-def _participant(db: Database, participant_id: str) -> dict[str, Any]:
+def participant_row(db: Database, participant_id: str) -> dict[str, Any]:
+    """A participant profile by id."""
     return db.get(participants, participant_id, "Participant")
 
 
-def _participant_object(db: Database, row: dict[str, Any]) -> ParticipantObject:
-    screens = db.find(prescreens, participant_id=row["id"], order_by=[prescreens.c.id])
-    return ParticipantObject(
-        id=row["id"],
-        displayName=row["display_name"],
-        birthDate=row["birth_date"],
-        age=_age_in("Year", _birth(row), db.now().date()),
-        sex=row["sex"],
-        conditions=row["conditions"],
-        city=row["city"],
-        state=row["state"],
-        zip=row["zip"],
-        consentStatus=row["consent_status"],
-        consentDate=row["consent_date"],
-        notes=row["notes"],
-        prescreens=[_prescreen_object(s) for s in screens],
-    )
-
-
-def _message_object(db: Database, row: dict[str, Any]) -> MessageObject:
-    site = db.get(locations, row["location_id"], "Location")
-    return MessageObject(
-        id=row["id"],
-        nctId=row["nct_id"],
-        locationId=row["location_id"],
-        facility=site["facility"],
-        participantId=row["participant_id"],
-        kind=row["kind"],
-        subject=row["subject"],
-        body=row["body"],
-        status=row["status"],
-        siteReply=row["site_reply"],
-        sentAt=row["sent_at"],
-    )
-
-
-def _watchlist(db: Database, watchlist_id: str) -> dict[str, Any]:
+def watchlist_row(db: Database, watchlist_id: str) -> dict[str, Any]:
+    """A watch list by id."""
     return db.get(watchlists, watchlist_id, "Watch list")
 
 
-def _last_event_id(db: Database) -> int:
+def last_event_id(db: Database) -> int:
+    """The newest registry change posted so far (0 when none)."""
     rows = db.find(study_events, order_by=[study_events.c.id.desc()])
     return rows[0]["id"] if rows else 0
 
 
-def _pending_alerts(db: Database, row: dict[str, Any]) -> list[dict[str, Any]]:
+def pending_alerts(db: Database, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A watch list's changes not shown yet: posted after the last check and after each study joined the list."""
     found = []
     for event in db.find(study_events, study_events.c.id > row["last_seen_event_id"], order_by=[study_events.c.id]):
         since = row["studies"].get(event["nct_id"])
@@ -257,39 +113,10 @@ def _pending_alerts(db: Database, row: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-def _watchlist_object(db: Database, row: dict[str, Any]) -> WatchlistObject:
-    return WatchlistObject(
-        id=row["id"],
-        name=row["name"],
-        alertOn=row["alert_on"],
-        frequency=row["frequency"],
-        nctIds=sorted(row["studies"]),
-        unreadAlerts=len(_pending_alerts(db, row)),
-        createdAt=row["created_at"],
-    )
-
-
-def _distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 6371.0 * 2 * math.asin(math.sqrt(a))
-
-
-def _geo(text: str) -> tuple[float, float, float]:
-    match = _GEO.match(text.strip())
-    if not match:
-        raise InvalidRequest(
-            "geo must look like distance(30.2672,-97.7431,50mi) (latitude, longitude, radius in mi or km)"
-        )
-    lat, lon, radius, unit = float(match.group(1)), float(match.group(2)), float(match.group(3)), match.group(4)
-    return lat, lon, radius * (1.609344 if unit == "mi" else 1.0)
-
-
-def _age_fits(row: dict[str, Any], years: int) -> bool:
+def age_fits(row: dict[str, Any], years: int) -> bool:
     """Whether someone aged `years` (completed years) can fall within the study's age limits."""
     for text, bound in ((row["minimum_age"], "min"), (row["maximum_age"], "max")):
-        parsed = _parse_age(text)
+        parsed = parse_age_limit(text)
         if parsed is None:
             continue
         limit = parsed[0] * AGE_UNIT_YEARS[parsed[1]]
@@ -298,24 +125,20 @@ def _age_fits(row: dict[str, Any], years: int) -> bool:
     return True
 
 
-def _event_types(alert_on: Sequence[str]) -> list[str]:
+def event_types(alert_on: Sequence[str]) -> list[str]:
     """The change types of a watch list as a set, stored in the registry's fixed order."""
     return [event_type for event_type in EVENT_TYPES if event_type in alert_on]
 
 
-def _check_birth(db: Database, text: str) -> str:
-    if not _DATE.match(text):
-        raise InvalidRequest("birth_date must be a date as YYYY-MM-DD")
-    try:
-        born = date.fromisoformat(text)
-    except ValueError:
-        raise InvalidRequest(f"{text} is not a valid date") from None
-    if born > db.now().date():
+def check_birth_date(db: Database, text: str) -> str:
+    """A date of birth on the calendar and not in the future (its type checks the YYYY-MM-DD shape)."""
+    if parse_date(text, "birth_date") > db.now().date():
         raise InvalidRequest("birth_date is in the future")
     return text
 
 
-def _clean_conditions(conditions: list[str]) -> list[str]:
+def clean_conditions(conditions: list[str]) -> list[str]:
+    """Condition names trimmed, without case-insensitive duplicates; a blank name is refused."""
     cleaned = []
     for condition in conditions:
         if not condition.strip():
@@ -325,7 +148,9 @@ def _clean_conditions(conditions: list[str]) -> list[str]:
     return cleaned
 
 
-def _check_referral(db: Database, person: dict[str, Any], study: dict[str, Any], site: dict[str, Any]) -> None:
+def check_referral(db: Database, person: dict[str, Any], study: dict[str, Any], site: dict[str, Any]) -> None:
+    """A referral needs consent, an ELIGIBLE pre-screen, a recruiting study and site, no other open referral for
+    the study and a place left under the site's enrollment limit."""
     name, nct_id = person["display_name"], study["nct_id"]
     if person["consent_status"] != "GRANTED":
         raise PermissionDenied(
@@ -345,9 +170,53 @@ def _check_referral(db: Database, person: dict[str, Any], study: dict[str, Any],
         if other["status"] in ("PENDING", "ACCEPTED"):
             raise Conflict(f"{name} already has an open referral ({other['id']}, {other['status']}) for {nct_id}")
     if site["enrollment_limit"] is not None:
-        held = _open_referrals(db, site["id"])
+        held = open_referrals(db, site["id"])
         if site["enrolled"] + held >= site["enrollment_limit"]:
             raise Conflict(
                 f"The site {site['facility']} has reached its enrollment limit ({site['enrolled']} "
                 f"enrolled + {held} open referrals of {site['enrollment_limit']})"
             )
+
+
+MAX_WATCHLISTS = 10
+MAX_WATCHED = 50
+SCREENABLE = ("RECRUITING", "NOT_YET_RECRUITING")
+CLOSED_SITE = ("COMPLETED", "TERMINATED", "WITHDRAWN")
+
+
+def check_watchlist_name(db: Database, name: str, watchlist_id: str | None = None) -> str:
+    """A watch-list name no other list has (case-insensitive), trimmed."""
+    name = name.strip()
+    if any(w["name"].casefold() == name.casefold() and w["id"] != watchlist_id for w in db.find(watchlists)):
+        raise Conflict(f"A watch list named '{name}' already exists")
+    return name
+
+
+def check_watch_count(watched: Sequence[str]) -> None:
+    """A watch list holds 1 to 50 studies."""
+    if not watched:
+        raise InvalidRequest("A watch list needs at least one study")
+    if len(watched) > MAX_WATCHED:
+        raise InvalidRequest(f"A watch list holds at most {MAX_WATCHED} studies")
+
+
+def check_screenable(study: dict[str, Any]) -> None:
+    """Only recruiting or not-yet-recruiting studies can be pre-screened."""
+    if study["overall_status"] not in SCREENABLE:
+        raise Conflict(
+            f"Study {study['nct_id']} is {study['overall_status']}; only recruiting or not-yet-recruiting studies "
+            "can be pre-screened"
+        )
+
+
+def site_of(db: Database, nct_id: str, location_id: str) -> dict[str, Any]:
+    """A site of the study that still takes messages."""
+    site = db.get(locations, location_id, "Location")
+    if site["nct_id"] != nct_id:
+        raise NotFound(f"Location {location_id} is not a site of {nct_id}")
+    if site["status"] in CLOSED_SITE:
+        raise Conflict(
+            f"The site {site['facility']} is {site['status']} and no longer takes messages; contact the "
+            "study's central contact instead"
+        )
+    return site

@@ -3,76 +3,65 @@ workspace tools: saved studies, watch lists and their alerts, participants, pre-
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, paginate, tool
+from pydantic import Field
 
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText, bounded, page_size, text
+
+from .matching import matches
 from .objects import (
-    Alert,
     AlertsResult,
-    ArmGroup,
-    Contact,
-    DesignModule,
-    EligibilityModule,
     EventType,
     FieldValues,
-    IdentificationModule,
-    Intervention,
     LocationObject,
     MessageObject,
-    Outcome,
     ParticipantObject,
     Phase,
     PrescreenObject,
     SavedStudy,
-    SponsorModule,
     Status,
-    StatusModule,
     StudiesPage,
     Study,
     ValueCount,
     WatchlistObject,
+    alert_object,
+    location_object,
+    message_object,
+    participant_object,
+    prescreen_object,
+    saved_study_object,
+    study_object,
+    study_summary,
+    watchlist_object,
 )
 from .rules import (
     EVENT_TYPES,
-    _age_fits,
-    _age_in,
-    _birth,
-    _check_birth,
-    _check_referral,
-    _clean_conditions,
-    _distance_km,
-    _eligibility,
-    _event_types,
-    _geo,
-    _last_event_id,
-    _location_object,
-    _matches,
-    _message_object,
-    _participant,
-    _participant_object,
-    _pending_alerts,
-    _prescreen_object,
-    _study,
-    _summary,
-    _watchlist,
-    _watchlist_object,
+    MAX_WATCHED,
+    MAX_WATCHLISTS,
+    age_in,
+    birth_date_of,
+    check_birth_date,
+    check_referral,
+    check_screenable,
+    check_watch_count,
+    check_watchlist_name,
+    clean_conditions,
+    eligibility_problems,
+    event_types,
+    last_event_id,
+    participant_row,
+    pending_alerts,
+    site_of,
+    study_row,
+    watchlist_row,
 )
 from .schema import locations, messages, participants, prescreens, saved_studies, studies, watchlists
+from .search import SORT_FIELDS, Filters, find_studies, site_text
 
-SCREENABLE = ("RECRUITING", "NOT_YET_RECRUITING")
-CLOSED_SITE = ("COMPLETED", "TERMINATED", "WITHDRAWN")
-MAX_WATCHLISTS = 10
-MAX_WATCHED = 50
 MAX_MESSAGE = 2000
-SORT_FIELDS = {
-    "LastUpdatePostDate": "last_update_post_date",
-    "StartDate": "start_date",
-    "EnrollmentCount": "enrollment_count",
-    "NCTId": "nct_id",
-    "PrimaryCompletionDate": "primary_completion_date",
-}
 FIELDS = {
     "OverallStatus": lambda s: [s["overall_status"]],
     "Phase": lambda s: s["phases"] or ["NA"],
@@ -82,12 +71,38 @@ FIELDS = {
     "Sex": lambda s: [s["sex"]],
     "InterventionType": lambda s: sorted({i["type"] for i in s["interventions"]}),
 }
-
-
-# ---------------------------------------------------------------- helpers: text matching
-
-
-# ---------------------------------------------------------------- helpers: records
+Sort = Annotated[
+    str,
+    Field(pattern=rf"^({'|'.join(SORT_FIELDS)})(:(asc|desc))?$"),
+    ErrorText(f"sort must be a field and a direction, e.g. LastUpdatePostDate:desc (fields: {', '.join(SORT_FIELDS)})"),
+]
+Geo = Annotated[
+    str,
+    Field(pattern=r"^\s*distance\(\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*(mi|km)\s*\)\s*$"),
+    ErrorText("geo must look like distance(30.2672,-97.7431,50mi) (latitude, longitude, radius in mi or km)"),
+]
+Age = Annotated[bounded(0, 120), ErrorText("age must be between 0 and 120")]
+Label = Annotated[text(40, min_length=0), ErrorText("label must be at most 40 characters")]
+Name = Annotated[NonBlankText, ErrorText("name must not be empty")]
+WatchedIds = Annotated[
+    list[str],
+    Unordered,
+    Field(min_length=1, max_length=MAX_WATCHED),
+    ErrorText(f"A watch list needs at least one study and holds at most {MAX_WATCHED}"),
+]
+AlertOn = Annotated[
+    list[EventType], Unordered, Field(min_length=1), ErrorText("alert_on must name at least one change type")
+]
+Frequency = Literal["DAILY", "WEEKLY", "NONE"]
+Zip = Annotated[str, Field(pattern=r"^\d{5}$"), ErrorText("zip must be a 5-digit ZIP code")]
+BirthDate = Annotated[IsoDate, ErrorText("birth_date must be a date as YYYY-MM-DD")]
+Place = Annotated[NonBlankText, ErrorText("must not be empty")]
+Subject = Annotated[NonBlankText, ErrorText("subject and message must not be empty")]
+Message = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"\S"),
+    ErrorText(f"message must not be empty and at most {MAX_MESSAGE} characters"),
+]
 
 
 # ---------------------------------------------------------------- registry (API v2) tools
@@ -105,11 +120,11 @@ def search_studies(
     phase: list[Phase] | None = None,
     study_type: Literal["INTERVENTIONAL", "OBSERVATIONAL"] | None = None,
     sex: Literal["FEMALE", "MALE"] | None = None,
-    age: int | None = None,
+    age: Age | None = None,
     healthy_volunteers: bool | None = None,
-    geo: str | None = None,
-    sort: str = "LastUpdatePostDate:desc",
-    page_size: int = 10,
+    geo: Geo | None = None,
+    sort: Sort = "LastUpdatePostDate:desc",
+    page_size: page_size(1000) = 10,
     page_token: str | None = None,
 ) -> StudiesPage:
     """Search the registry's studies (GET /studies). Query words must all match in their search area; filters
@@ -132,75 +147,24 @@ def search_studies(
         page_size: Studies per page, 1 to 1000.
         page_token: The nextPageToken of the previous page.
     """
-    field, _, direction = sort.partition(":")
-    if field not in SORT_FIELDS:
-        raise InvalidRequest(f"Unknown sort field '{field}'. Sortable: {', '.join(SORT_FIELDS)}")
-    if direction not in ("", "asc", "desc"):
-        raise InvalidRequest("sort direction must be asc or desc")
-    if age is not None and not 0 <= age <= 120:
-        raise InvalidRequest("age must be between 0 and 120")
-    near = _geo(geo) if geo else None
-    sites: dict[str, list[dict[str, Any]]] = {}
-    for site in db.find(locations):
-        sites.setdefault(site["nct_id"], []).append(site)
-    found = []
-    for row in db.find(studies):
-        own = sites.get(row["nct_id"], [])
-        if overall_status and row["overall_status"] not in overall_status:
-            continue
-        if phase and not set(row["phases"] or ["NA"]) & set(phase):
-            continue
-        if study_type and row["study_type"] != study_type:
-            continue
-        if sex and row["sex"] not in ("ALL", sex):
-            continue
-        if healthy_volunteers is not None and row["healthy_volunteers"] != healthy_volunteers:
-            continue
-        if age is not None and not _age_fits(row, age):
-            continue
-        if not _matches(
-            query_cond, row["conditions"] + row["keywords"] + [row["brief_title"], row["official_title"], row["nct_id"]]
-        ):
-            continue
-        if not _matches(
-            query_intr,
-            [f"{i['type']} {i['name']} {i['description']}" for i in row["interventions"]]
-            + [f"{a['label']} {a['description']}" for a in row["arm_groups"]],
-        ):
-            continue
-        if not _matches(query_spons, [row["lead_sponsor"], *row["collaborators"]]):
-            continue
-        if not _matches(
-            query_term,
-            [
-                row["nct_id"],
-                row["acronym"] or "",
-                row["brief_title"],
-                row["official_title"],
-                row["brief_summary"],
-                row["lead_sponsor"],
-                *row["conditions"],
-                *row["keywords"],
-                *(i["name"] for i in row["interventions"]),
-            ],
-        ):
-            continue
-        if query_locn.strip() and not any(
-            _matches(query_locn, [f"{s['facility']} {s['city']} {s['state'] or ''} {s['zip'] or ''} {s['country']}"])
-            for s in own
-        ):
-            continue
-        if near and not any(_distance_km(near[0], near[1], s["lat"], s["lon"]) <= near[2] for s in own):
-            continue
-        found.append(row)
-    column = SORT_FIELDS[field]
-    descending = direction == "desc" if direction else field != "NCTId"
-    found.sort(key=lambda r: r["nct_id"])
-    dated = sorted((r for r in found if r[column] is not None), key=lambda r: r[column], reverse=descending)
-    found = dated + [r for r in found if r[column] is None]
+    filters = Filters(
+        query_cond=query_cond,
+        query_term=query_term,
+        query_intr=query_intr,
+        query_locn=query_locn,
+        query_spons=query_spons,
+        overall_status=overall_status,
+        phase=phase,
+        study_type=study_type,
+        sex=sex,
+        age=age,
+        healthy_volunteers=healthy_volunteers,
+        geo=geo,
+    )
+    found, site_counts = find_studies(db, filters, sort)
     page = paginate(found, page_size, page_token, max_page_size=1000)
     return StudiesPage(
-        studies=[_summary(r, len(sites.get(r["nct_id"], []))) for r in page.results],
+        studies=[study_summary(r, site_counts.get(r["nct_id"], 0)) for r in page.results],
         totalCount=len(found),
         nextPageToken=page.next_cursor,
     )
@@ -214,57 +178,7 @@ def get_study(db: Database, nct_id: str) -> Study:
     Args:
         nct_id: The study's NCT number, e.g. NCT05512345.
     """
-    row = _study(db, nct_id)
-    sites = db.find(locations, nct_id=nct_id, order_by=[locations.c.id])
-    contact = Contact(**row["central_contact"]) if row["central_contact"] else None
-    return Study(
-        identificationModule=IdentificationModule(
-            nctId=row["nct_id"],
-            briefTitle=row["brief_title"],
-            officialTitle=row["official_title"],
-            acronym=row["acronym"],
-        ),
-        statusModule=StatusModule(
-            overallStatus=row["overall_status"],
-            whyStopped=row["why_stopped"],
-            startDate=row["start_date"],
-            primaryCompletionDate=row["primary_completion_date"],
-            completionDate=row["completion_date"],
-            studyFirstPostDate=row["first_post_date"],
-            lastUpdatePostDate=row["last_update_post_date"],
-        ),
-        sponsorCollaboratorsModule=SponsorModule(
-            leadSponsor=row["lead_sponsor"], leadSponsorClass=row["sponsor_class"], collaborators=row["collaborators"]
-        ),
-        briefSummary=row["brief_summary"],
-        conditions=row["conditions"],
-        keywords=row["keywords"],
-        designModule=DesignModule(
-            studyType=row["study_type"],
-            phases=row["phases"],
-            allocation=row["allocation"],
-            interventionModel=row["intervention_model"],
-            primaryPurpose=row["primary_purpose"],
-            masking=row["masking"],
-            observationalModel=row["observational_model"],
-            enrollmentCount=row["enrollment_count"],
-            enrollmentType=row["enrollment_type"],
-        ),
-        armGroups=[ArmGroup(**a) for a in row["arm_groups"]],
-        interventions=[Intervention(**i) for i in row["interventions"]],
-        primaryOutcomes=[Outcome(**o) for o in row["primary_outcomes"]],
-        eligibilityModule=EligibilityModule(
-            eligibilityCriteria=row["eligibility_criteria"],
-            healthyVolunteers=row["healthy_volunteers"],
-            sex=row["sex"],
-            minimumAge=row["minimum_age"],
-            maximumAge=row["maximum_age"],
-            stdAges=row["std_ages"],
-        ),
-        centralContact=contact,
-        locations=[_location_object(db, s) for s in sites],
-        hasResults=row["has_results"],
-    )
+    return study_object(db, study_row(db, nct_id))
 
 
 @tool(read_only=True)
@@ -279,22 +193,20 @@ def list_study_locations(
         status: Only sites with one of these recruitment statuses, e.g. ["RECRUITING"].
         query_locn: Only sites whose facility, city, state, ZIP code or country match these words.
     """
-    _study(db, nct_id)
+    study_row(db, nct_id)
     rows = db.find(locations, nct_id=nct_id, order_by=[locations.c.id])
-    rows = [
-        r
+    return [
+        location_object(db, r)
         for r in rows
-        if (not status or r["status"] in status)
-        and _matches(query_locn, [f"{r['facility']} {r['city']} {r['state'] or ''} {r['zip'] or ''} {r['country']}"])
+        if (not status or r["status"] in status) and matches(query_locn, [site_text(r)])
     ]
-    return [_location_object(db, r) for r in rows]
 
 
 @tool(read_only=True)
 def get_field_values(
     db: Database,
     field: Literal["OverallStatus", "Phase", "StudyType", "Condition", "LeadSponsorClass", "Sex", "InterventionType"],
-    limit: int = 25,
+    limit: Annotated[bounded(1, 200), ErrorText("limit must be between 1 and 200")] = 25,
 ) -> FieldValues:
     """Count the registry's studies per value of a field (GET /stats/field/values), most common first; useful to
     learn how conditions are spelled in the registry.
@@ -303,8 +215,6 @@ def get_field_values(
         field: The field to count.
         limit: How many of the most common values to return, 1 to 200.
     """
-    if not 1 <= limit <= 200:
-        raise InvalidRequest("limit must be between 1 and 200")
     counts: dict[str, int] = {}
     for row in db.find(studies):
         for value in set(FIELDS[field](row)):
@@ -321,7 +231,7 @@ def get_field_values(
 
 
 @tool()
-def save_study(db: Database, nct_id: str, label: str | None = None, note: str | None = None) -> SavedStudy:
+def save_study(db: Database, nct_id: str, label: Label | None = None, note: str | None = None) -> SavedStudy:
     """Save a study to the workspace, optionally with a short label and a note.
 
     Args:
@@ -329,39 +239,21 @@ def save_study(db: Database, nct_id: str, label: str | None = None, note: str | 
         label: A short label (at most 40 characters), e.g. "for Rosa".
         note: A free-text note.
     """
-    row = _study(db, nct_id)
+    row = study_row(db, nct_id)
     if db.find(saved_studies, nct_id=nct_id):
         raise Conflict(f"Study {nct_id} is already saved")
-    if label is not None and len(label) > 40:
-        raise InvalidRequest("label must be at most 40 characters")
-    saved = db.insert(saved_studies, nct_id=nct_id, label=label, note=note, saved_at=db.now_iso())
-    return SavedStudy(
-        nctId=nct_id,
-        briefTitle=row["brief_title"],
-        overallStatus=row["overall_status"],
-        label=saved["label"],
-        note=saved["note"],
-        savedAt=saved["saved_at"],
+    return saved_study_object(
+        row, db.insert(saved_studies, nct_id=nct_id, label=label, note=note, saved_at=db.now_iso())
     )
 
 
 @tool(read_only=True)
 def list_saved_studies(db: Database) -> list[SavedStudy]:
     """List the workspace's saved studies, most recently saved first, with each study's current status."""
-    found = []
-    for saved in db.find(saved_studies, order_by=[saved_studies.c.saved_at.desc()]):
-        row = db.get(studies, saved["nct_id"], "Study")
-        found.append(
-            SavedStudy(
-                nctId=row["nct_id"],
-                briefTitle=row["brief_title"],
-                overallStatus=row["overall_status"],
-                label=saved["label"],
-                note=saved["note"],
-                savedAt=saved["saved_at"],
-            )
-        )
-    return found
+    return [
+        saved_study_object(db.get(studies, saved["nct_id"], "Study"), saved)
+        for saved in db.find(saved_studies, order_by=[saved_studies.c.saved_at.desc()])
+    ]
 
 
 @tool()
@@ -371,19 +263,9 @@ def remove_saved_study(db: Database, nct_id: str) -> SavedStudy:
     Args:
         nct_id: The saved study's NCT number.
     """
-    rows = db.find(saved_studies, nct_id=nct_id)
-    if not rows:
-        raise NotFound(f"Study {nct_id} is not in your saved studies")
-    row = db.get(studies, nct_id, "Study")
+    saved = db.find_one(saved_studies, nct_id=nct_id, not_found=f"Study {nct_id} is not in your saved studies")
     db.delete(saved_studies, nct_id)
-    return SavedStudy(
-        nctId=nct_id,
-        briefTitle=row["brief_title"],
-        overallStatus=row["overall_status"],
-        label=rows[0]["label"],
-        note=rows[0]["note"],
-        savedAt=rows[0]["saved_at"],
-    )
+    return saved_study_object(db.get(studies, nct_id, "Study"), saved)
 
 
 # ---------------------------------------------------------------- watch lists
@@ -392,10 +274,10 @@ def remove_saved_study(db: Database, nct_id: str) -> SavedStudy:
 @tool()
 def create_watchlist(
     db: Database,
-    name: str,
-    nct_ids: Annotated[list[str], Unordered],
-    alert_on: Annotated[list[EventType], Unordered] | None = None,
-    frequency: Literal["DAILY", "WEEKLY", "NONE"] = "WEEKLY",
+    name: Name,
+    nct_ids: WatchedIds,
+    alert_on: AlertOn | None = None,
+    frequency: Frequency = "WEEKLY",
 ) -> WatchlistObject:
     """Create a watch list: its studies raise alerts when the registry posts a change to them from now on
     (status changes, new sites, enrollment updates, posted results). At most 10 lists of 50 studies.
@@ -407,45 +289,35 @@ def create_watchlist(
             RESULTS_POSTED.
         frequency: How often an e-mail digest of alerts is sent: DAILY, WEEKLY or NONE.
     """
-    if not name.strip():
-        raise InvalidRequest("name must not be empty")
-    existing = db.find(watchlists)
-    if any(w["name"].casefold() == name.strip().casefold() for w in existing):
-        raise Conflict(f"A watch list named '{name.strip()}' already exists")
-    if len(existing) >= MAX_WATCHLISTS:
+    name = check_watchlist_name(db, name)
+    if len(db.find(watchlists)) >= MAX_WATCHLISTS:
         raise Conflict(f"You already have {MAX_WATCHLISTS} watch lists, the maximum; delete or reuse one")
     ids = list(dict.fromkeys(nct_ids))
-    if not ids:
-        raise InvalidRequest("A watch list needs at least one study")
-    if len(ids) > MAX_WATCHED:
-        raise InvalidRequest(f"A watch list holds at most {MAX_WATCHED} studies")
     for nct_id in ids:
-        _study(db, nct_id)
-    if alert_on is not None and not alert_on:
-        raise InvalidRequest("alert_on must name at least one change type")
-    last = _last_event_id(db)
+        study_row(db, nct_id)
+    last = last_event_id(db)
     row = db.insert(
         watchlists,
         id=db.new_id(watchlists, "wl_"),
-        name=name.strip(),
-        alert_on=_event_types(alert_on or EVENT_TYPES),
+        name=name,
+        alert_on=event_types(alert_on or EVENT_TYPES),
         frequency=frequency,
         studies={n: last for n in ids},
         last_seen_event_id=last,
         created_at=db.now_iso(),
     )
-    return _watchlist_object(db, row)
+    return watchlist_object(db, row)
 
 
 @tool()
 def update_watchlist(
     db: Database,
     watchlist_id: str,
-    name: str | None = None,
+    name: Name | None = None,
     add_nct_ids: list[str] | None = None,
     remove_nct_ids: list[str] | None = None,
-    alert_on: Annotated[list[EventType], Unordered] | None = None,
-    frequency: Literal["DAILY", "WEEKLY", "NONE"] | None = None,
+    alert_on: AlertOn | None = None,
+    frequency: Frequency | None = None,
 ) -> WatchlistObject:
     """Rename a watch list, add or remove studies, or change which changes alert and how often.
 
@@ -457,47 +329,35 @@ def update_watchlist(
         alert_on: The new set of change types that raise alerts.
         frequency: New digest frequency: DAILY, WEEKLY or NONE.
     """
-    row = _watchlist(db, watchlist_id)
-    changes: dict[str, Any] = {}
-    if name is not None:
-        if not name.strip():
-            raise InvalidRequest("name must not be empty")
-        taken = [w for w in db.find(watchlists) if w["id"] != watchlist_id]
-        if any(w["name"].casefold() == name.strip().casefold() for w in taken):
-            raise Conflict(f"A watch list named '{name.strip()}' already exists")
-        changes["name"] = name.strip()
+    row = watchlist_row(db, watchlist_id)
+    changes: dict[str, Any] = given(
+        name=check_watchlist_name(db, name, watchlist_id) if name is not None else None,
+        alert_on=event_types(alert_on) if alert_on is not None else None,
+        frequency=frequency,
+    )
     watched = dict(row["studies"])
     for nct_id in remove_nct_ids or []:
         if nct_id not in watched:
             raise NotFound(f"Study {nct_id} is not on the watch list '{row['name']}'")
         del watched[nct_id]
-    last = _last_event_id(db)
+    last = last_event_id(db)
     for nct_id in add_nct_ids or []:
-        _study(db, nct_id)
+        study_row(db, nct_id)
         if nct_id in watched:
             raise Conflict(f"Study {nct_id} is already on the watch list '{row['name']}'")
         watched[nct_id] = last
     if add_nct_ids or remove_nct_ids:
-        if not watched:
-            raise InvalidRequest("A watch list needs at least one study")
-        if len(watched) > MAX_WATCHED:
-            raise InvalidRequest(f"A watch list holds at most {MAX_WATCHED} studies")
+        check_watch_count(list(watched))
         changes["studies"] = watched
-    if alert_on is not None:
-        if not alert_on:
-            raise InvalidRequest("alert_on must name at least one change type")
-        changes["alert_on"] = _event_types(alert_on)
-    if frequency is not None:
-        changes["frequency"] = frequency
     if not changes:
         raise InvalidRequest("Nothing to update")
-    return _watchlist_object(db, db.update(watchlists, watchlist_id, **changes))
+    return watchlist_object(db, db.update(watchlists, watchlist_id, **changes))
 
 
 @tool(read_only=True)
 def list_watchlists(db: Database) -> list[WatchlistObject]:
     """List the watch lists with their studies and how many alerts each has not shown yet."""
-    return [_watchlist_object(db, r) for r in db.find(watchlists, order_by=[watchlists.c.id])]
+    return [watchlist_object(db, r) for r in db.find(watchlists, order_by=[watchlists.c.id])]
 
 
 @tool()
@@ -508,28 +368,15 @@ def check_watchlist_alerts(db: Database, watchlist_id: str) -> AlertsResult:
     Args:
         watchlist_id: The watch list's id.
     """
-    row = _watchlist(db, watchlist_id)
-    pending = _pending_alerts(db, row)
-    last = _last_event_id(db)
+    row = watchlist_row(db, watchlist_id)
+    pending = pending_alerts(db, row)
+    last = last_event_id(db)
     if last != row["last_seen_event_id"]:
         db.update(watchlists, watchlist_id, last_seen_event_id=last)
-    titles = {}
+    titles: dict[str, str] = {}
     for event in pending:
         titles.setdefault(event["nct_id"], db.get(studies, event["nct_id"], "Study")["brief_title"])
-    return AlertsResult(
-        watchlistId=watchlist_id,
-        alerts=[
-            Alert(
-                eventId=e["id"],
-                nctId=e["nct_id"],
-                briefTitle=titles[e["nct_id"]],
-                postedDate=e["posted_date"],
-                eventType=e["event_type"],
-                description=e["description"],
-            )
-            for e in pending
-        ],
-    )
+    return AlertsResult(watchlistId=watchlist_id, alerts=[alert_object(e, titles[e["nct_id"]]) for e in pending])
 
 
 # ---------------------------------------------------------------- participants and pre-screening
@@ -539,18 +386,18 @@ def check_watchlist_alerts(db: Database, watchlist_id: str) -> AlertsResult:
 def list_participants(db: Database) -> list[ParticipantObject]:
     """List the participant profiles of the workspace with their age, conditions, consent status and
     pre-screens."""
-    return [_participant_object(db, r) for r in db.find(participants, order_by=[participants.c.display_name])]
+    return [participant_object(db, r) for r in db.find(participants, order_by=[participants.c.display_name])]
 
 
 @tool()
 def create_participant(
     db: Database,
-    display_name: str,
-    birth_date: str,
+    display_name: Annotated[NonBlankText, ErrorText("display_name must not be empty")],
+    birth_date: BirthDate,
     sex: Literal["FEMALE", "MALE"],
-    city: str,
-    state: str,
-    zip: str,
+    city: Place,
+    state: Place,
+    zip: Zip,
     conditions: Annotated[list[str], Unordered] | None = None,
     notes: str = "",
 ) -> ParticipantObject:
@@ -567,23 +414,18 @@ def create_participant(
         conditions: Diagnosed conditions, e.g. ["Type 2 Diabetes"]; empty for a healthy volunteer.
         notes: Free-text notes.
     """
-    if not display_name.strip():
-        raise InvalidRequest("display_name must not be empty")
-    born = _check_birth(db, birth_date)
+    born = check_birth_date(db, birth_date)
     if any(
-        p["display_name"].casefold() == display_name.strip().casefold() and p["birth_date"] == birth_date
-        for p in db.find(participants)
+        p["display_name"].casefold() == display_name.strip().casefold() for p in db.find(participants, birth_date=born)
     ):
         raise Conflict(f"A participant '{display_name.strip()}' born {birth_date} already exists")
-    if not re.match(r"^\d{5}$", zip):
-        raise InvalidRequest("zip must be a 5-digit ZIP code")
     row = db.insert(
         participants,
         id=db.new_id(participants, "par_"),
         display_name=display_name.strip(),
         birth_date=born,
         sex=sex,
-        conditions=_clean_conditions(conditions or []),
+        conditions=clean_conditions(conditions or []),
         city=city.strip(),
         state=state.strip(),
         zip=zip,
@@ -592,7 +434,7 @@ def create_participant(
         notes=notes,
         created_at=db.now_iso(),
     )
-    return _participant_object(db, row)
+    return participant_object(db, row)
 
 
 @tool()
@@ -600,9 +442,9 @@ def update_participant(
     db: Database,
     participant_id: str,
     conditions: list[str] | None = None,
-    city: str | None = None,
-    state: str | None = None,
-    zip: str | None = None,
+    city: Place | None = None,
+    state: Place | None = None,
+    zip: Zip | None = None,
     notes: str | None = None,
 ) -> ParticipantObject:
     """Update a participant's conditions (the whole list), address or notes. Existing pre-screens are kept; run
@@ -616,24 +458,17 @@ def update_participant(
         zip: New 5-digit ZIP code.
         notes: New notes (replace the old ones).
     """
-    _participant(db, participant_id)
-    changes: dict[str, Any] = {}
-    if conditions is not None:
-        changes["conditions"] = _clean_conditions(conditions)
-    if zip is not None:
-        if not re.match(r"^\d{5}$", zip):
-            raise InvalidRequest("zip must be a 5-digit ZIP code")
-        changes["zip"] = zip
-    for key, value in (("city", city), ("state", state)):
-        if value is not None:
-            if not value.strip():
-                raise InvalidRequest(f"{key} must not be empty")
-            changes[key] = value.strip()
-    if notes is not None:
-        changes["notes"] = notes
+    participant_row(db, participant_id)
+    changes = given(
+        conditions=clean_conditions(conditions) if conditions is not None else None,
+        zip=zip,
+        city=city.strip() if city is not None else None,
+        state=state.strip() if state is not None else None,
+        notes=notes,
+    )
     if not changes:
         raise InvalidRequest("Nothing to update")
-    return _participant_object(db, db.update(participants, participant_id, **changes))
+    return participant_object(db, db.update(participants, participant_id, **changes))
 
 
 @tool()
@@ -646,24 +481,20 @@ def prescreen_participant(db: Database, participant_id: str, nct_id: str) -> Pre
         participant_id: The participant's id.
         nct_id: The study's NCT number.
     """
-    person = _participant(db, participant_id)
-    study = _study(db, nct_id)
-    if study["overall_status"] not in SCREENABLE:
-        raise Conflict(
-            f"Study {nct_id} is {study['overall_status']}; only recruiting or not-yet-recruiting studies "
-            "can be pre-screened"
-        )
-    reasons = _eligibility(db, person, study)
+    person = participant_row(db, participant_id)
+    study = study_row(db, nct_id)
+    check_screenable(study)
+    reasons = eligibility_problems(db, person, study)
     values = dict(
         outcome="INELIGIBLE" if reasons else "ELIGIBLE",
         reasons=reasons,
-        age_years=_age_in("Year", _birth(person), db.now().date()),
+        age_years=age_in("Year", birth_date_of(person), db.now().date()),
         screened_at=db.now_iso(),
     )
     existing = db.find(prescreens, participant_id=participant_id, nct_id=nct_id)
     if existing:
-        return _prescreen_object(db.update(prescreens, existing[0]["id"], **values))
-    return _prescreen_object(
+        return prescreen_object(db.update(prescreens, existing[0]["id"], **values))
+    return prescreen_object(
         db.insert(prescreens, id=db.new_id(prescreens, "psc_"), participant_id=participant_id, nct_id=nct_id, **values)
     )
 
@@ -683,7 +514,7 @@ def grant_data_sharing_consent(db: Database, participant_name: str) -> Participa
     if person["consent_status"] == "GRANTED":
         raise Conflict(f"{person['display_name']} has already given consent")
     row = db.update(participants, person["id"], consent_status="GRANTED", consent_date=db.now().date().isoformat())
-    return _participant_object(db, row)
+    return participant_object(db, row)
 
 
 # ---------------------------------------------------------------- messages to sites
@@ -694,8 +525,8 @@ def contact_site(
     db: Database,
     nct_id: str,
     location_id: str,
-    subject: str,
-    message: str,
+    subject: Subject,
+    message: Message,
     participant_id: str | None = None,
 ) -> MessageObject:
     """Send a message to a study site's contact. With a participant it is a referral that shares their profile
@@ -709,22 +540,11 @@ def contact_site(
         message: The message text (at most 2000 characters).
         participant_id: The participant to refer; omit for a general inquiry.
     """
-    study = _study(db, nct_id)
-    site = db.get(locations, location_id, "Location")
-    if site["nct_id"] != nct_id:
-        raise NotFound(f"Location {location_id} is not a site of {nct_id}")
-    if not subject.strip() or not message.strip():
-        raise InvalidRequest("subject and message must not be empty")
-    if len(message) > MAX_MESSAGE:
-        raise InvalidRequest(f"message must be at most {MAX_MESSAGE} characters")
-    if site["status"] in CLOSED_SITE:
-        raise Conflict(
-            f"The site {site['facility']} is {site['status']} and no longer takes messages; contact the "
-            "study's central contact instead"
-        )
+    study = study_row(db, nct_id)
+    site = site_of(db, nct_id, location_id)
     kind, status = "INQUIRY", "SENT"
     if participant_id is not None:
-        _check_referral(db, _participant(db, participant_id), study, site)
+        check_referral(db, participant_row(db, participant_id), study, site)
         kind, status = "REFERRAL", "PENDING"
     row = db.insert(
         messages,
@@ -739,7 +559,7 @@ def contact_site(
         site_reply=None,
         sent_at=db.now_iso(),
     )
-    return _message_object(db, row)
+    return message_object(db, row)
 
 
 @tool(read_only=True)
@@ -756,15 +576,12 @@ def list_site_messages(
         nct_id: Only messages about this study.
         status: Only messages in this status.
     """
-    rows = db.find(messages, order_by=[messages.c.sent_at.desc()])
-    rows = [
-        r
-        for r in rows
-        if (participant_id is None or r["participant_id"] == participant_id)
-        and (nct_id is None or r["nct_id"] == nct_id)
-        and (status is None or r["status"] == status)
-    ]
-    return [_message_object(db, r) for r in rows]
+    rows = db.find(
+        messages,
+        **given(participant_id=participant_id, nct_id=nct_id, status=status),
+        order_by=[messages.c.sent_at.desc()],
+    )
+    return [message_object(db, r) for r in rows]
 
 
 @tool()
@@ -780,4 +597,4 @@ def withdraw_referral(db: Database, message_id: str) -> MessageObject:
         raise InvalidRequest(f"{message_id} is an inquiry; only referrals can be withdrawn")
     if row["status"] != "PENDING":
         raise Conflict(f"Referral {message_id} is {row['status']}; only pending referrals can be withdrawn")
-    return _message_object(db, db.update(messages, message_id, status="WITHDRAWN"))
+    return message_object(db, db.update(messages, message_id, status="WITHDRAWN"))

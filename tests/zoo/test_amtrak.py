@@ -9,6 +9,8 @@ import json
 import math
 from datetime import datetime, timezone
 
+import pytest
+
 from envfactory_gym import ToolSession, resolve
 
 from .toolkit import fails, ok, restore_seed_with, session_fixture
@@ -93,7 +95,7 @@ def test_list_stations_searches_and_paginates(session):
     second = ok(session, "list_stations", {"page_size": 20, "cursor": first["next_cursor"]})
     assert first["has_more"] and len(first["results"]) == 20
     assert not {s["code"] for s in first["results"]} & {s["code"] for s in second["results"]}
-    fails(session, "list_stations", {"page_size": 0}, "InvalidRequest", "page_size")
+    fails(session, "list_stations", {"page_size": 0}, "invalid_arguments", "page_size")
 
 
 def test_train_schedule_runs_overnight(session):
@@ -119,7 +121,7 @@ def test_search_prices_fares_and_orders_by_departure(session):
         session,
         "search_trains",
         {"origin": "NYP", "destination": "WAS", "travel_date": "19/06/2025"},
-        "InvalidRequest",
+        "invalid_arguments",
         "travel_date",
     )
 
@@ -190,7 +192,9 @@ def test_update_member_profile_rules(session):
         "Conflict",
         "another Guest Rewards account",
     )
-    fails(session, "update_member_profile", {"member_number": MAYA, "phone": "555-0100"}, "InvalidRequest", "10-digit")
+    fails(
+        session, "update_member_profile", {"member_number": MAYA, "phone": "555-0100"}, "invalid_arguments", "10-digit"
+    )
     fails(session, "update_member_profile", {"member_number": MAYA, "home_station": "XYZ"}, "NotFound", "Station")
     fails(session, "update_member_profile", {"member_number": MAYA}, "InvalidRequest", "Nothing to update")
 
@@ -296,10 +300,10 @@ def test_party_rules(session):
         session,
         "create_reservation",
         {**base, "passengers": [adult(str(i), "A") for i in range(9)]},
-        "InvalidRequest",
+        "invalid_arguments",
         "1 to 8 passengers",
     )
-    fails(session, "create_reservation", {**base, "passengers": [adult(" ", "A")]}, "InvalidRequest", "last name")
+    fails(session, "create_reservation", {**base, "passengers": [adult(" ", "A")]}, "invalid_arguments", "last name")
 
 
 def test_schedule_and_route_rules(session):
@@ -567,7 +571,7 @@ def test_no_shows_and_departed_trains_cannot_be_cancelled(session):
         session,
         "cancel_reservation",
         {"reservation_number": "B718AF", "segment_ids": [], "refund_method": "evoucher"},
-        "InvalidRequest",
+        "invalid_arguments",
         "segment_ids",
     )
 
@@ -796,8 +800,8 @@ def test_update_reservation_contact(session):
         session,
         "update_reservation_contact",
         {"reservation_number": "C02670", "contact_email": "jordan@"},
-        "InvalidRequest",
-        "not a valid email",
+        "invalid_arguments",
+        "valid email address",
     )
     fails(
         session,
@@ -862,3 +866,113 @@ def test_a_void_eticket_cannot_be_scanned(session):
         "void (exchanged)",
         caller="user",
     )
+
+
+TRIP = {"member_number": MAYA, "passengers": [adult()]}
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "text"),
+    [
+        (
+            "search_trains",
+            {"origin": "NYP", "destination": "WAS", "travel_date": "2025-06-19", "passengers": 0},
+            "1 and 8",
+        ),
+        (
+            "search_trains",
+            {"origin": "NYP", "destination": "WAS", "travel_date": "2025-06-19", "passengers": 9},
+            "1 and 8",
+        ),
+        ("get_train_status", {"train_number": "95", "service_date": "June 19"}, "date like 2025-06-20"),
+        ("list_stations", {"state": "New York"}, "two-letter state code"),
+        ("get_rewards_activity", {"member_number": MAYA, "page_size": 101}, "page_size"),
+        ("list_reservations", {"member_number": MAYA, "page_size": 51}, "page_size"),
+        ("create_reservation", {**TRIP, "segments": []}, "1 to 4 segments"),
+        ("create_reservation", {**TRIP, "segments": [ride("95", "2025-06-19", "NYP", "WAS", "VALUE")] * 5}, "1 to 4"),
+        ("create_reservation", {**TRIP, "segments": [ride("95", "19/06/2025", "NYP", "WAS", "VALUE")]}, "YYYY-MM-DD"),
+        ("create_reservation", {**TRIP, "segments": [ride("95", "2025-06-19", "NYP", "WAS", "COACH")]}, "SAVER, VALUE"),
+        (
+            "create_reservation",
+            {**TRIP, "segments": [ride("95", "2025-06-19", "NYP", "WAS", "VALUE")], "passengers": []},
+            "1 to 8 passengers",
+        ),
+        (
+            "create_reservation",
+            {**TRIP, "segments": [ride("95", "2025-06-19", "NYP", "WAS", "VALUE")], "passengers": [adult("Maya", "")]},
+            "a first and a last name",
+        ),
+        (
+            "change_segment",
+            {
+                "reservation_number": "E4C8F4",
+                "segment_id": "SEG00003",
+                "new_train_number": "233",
+                "new_travel_date": "7/8/2025",
+                "new_fare_code": "VALUE",
+            },
+            "date like 2025-06-20",
+        ),
+        ("update_member_profile", {"member_number": MAYA, "email": "maya at gmail"}, "valid email address"),
+        ("update_member_profile", {"member_number": MAYA, "phone": "212-555-01423"}, "10-digit US phone number"),
+        (
+            "quote_cancellation",
+            {"reservation_number": "E4C8F4", "segment_ids": []},
+            "give the segment_ids to cancel",
+        ),
+    ],
+)
+def test_typed_bounds_fail_validation_and_change_nothing(session, name, args, text):
+    fails(session, name, args, "invalid_arguments", text)
+
+
+def test_the_schema_shows_the_bounds():
+    props = {name: SPEC.tools[name].input_schema["properties"] for name in SPEC.tools}
+    assert (props["search_trains"]["passengers"]["minimum"], props["search_trains"]["passengers"]["maximum"]) == (1, 8)
+    assert props["search_trains"]["travel_date"]["format"] == "date"
+    assert props["list_reservations"]["page_size"]["maximum"] == 50
+    assert props["list_stations"]["page_size"]["maximum"] == 100
+    assert (
+        props["create_reservation"]["segments"]["minItems"],
+        props["create_reservation"]["segments"]["maxItems"],
+    ) == (
+        1,
+        4,
+    )
+    assert props["create_reservation"]["passengers"]["maxItems"] == 8
+    assert props["cancel_reservation"]["segment_ids"]["minItems"] == 1
+    assert "pattern" in props["update_member_profile"]["phone"]["anyOf"][0]
+    assert "pattern" in props["update_reservation_contact"]["contact_email"]["anyOf"][0]
+
+
+def test_a_well_shaped_date_that_is_not_on_the_calendar_is_refused(session):
+    fails(
+        session,
+        "search_trains",
+        {"origin": "NYP", "destination": "WAS", "travel_date": "2025-06-31"},
+        "InvalidRequest",
+        "not a valid date",
+    )
+    fails(
+        session,
+        "create_reservation",
+        {**TRIP, "segments": [ride("95", "2025-02-30", "NYP", "WAS", "VALUE")]},
+        "InvalidRequest",
+        "not a valid date",
+    )
+
+
+def test_phones_in_any_common_shape_are_stored_one_way(session):
+    for given_as in ("+1 (646) 555-0199", "6465550199", "1-646-555-0199"):
+        member = ok(session, "update_member_profile", {"member_number": MAYA, "phone": given_as})
+        assert member["phone"] == "646-555-0199"
+    member = ok(session, "update_member_profile", {"member_number": MAYA, "email": "  Maya.Okafor@Example.COM "})
+    assert member["email"] == "maya.okafor@example.com"
+
+
+def test_evoucher_list_hides_used_ones_unless_asked(session):
+    owner = next(v["member_number"] for v in SEED["evouchers"] if v["status"] != "ACTIVE")
+    active = ok(session, "list_evouchers", {"member_number": owner})
+    every = ok(session, "list_evouchers", {"member_number": owner, "include_used": True})
+    assert {v["status"] for v in active} <= {"ACTIVE"}
+    assert len(every) == sum(1 for v in SEED["evouchers"] if v["member_number"] == owner) > len(active)

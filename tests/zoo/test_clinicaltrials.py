@@ -135,7 +135,7 @@ def test_location_and_geo_search(session):
     houston_only = nct("Elacestrant in ER-positive")  # its only site is in Houston, 145 mi away
     assert houston_only not in near_austin
     assert houston_only in {s["nctId"] for s in all_results(session, geo="distance(30.2672,-97.7431,250km)")}
-    fails(session, "search_studies", {"geo": "near Austin"}, "InvalidRequest", "distance(")
+    fails(session, "search_studies", {"geo": "near Austin"}, "invalid_arguments", "distance(")
 
 
 def test_sort_and_pages(session):
@@ -149,8 +149,8 @@ def test_sort_and_pages(session):
     assert counts == sorted(counts, reverse=True) and first["totalCount"] == len(SEED["studies"])
     ids = [s["nctId"] for s in ok(session, "search_studies", {"sort": "NCTId", "page_size": 20})["studies"]]
     assert ids == sorted(ids)
-    fails(session, "search_studies", {"sort": "Title:asc"}, "InvalidRequest", "Unknown sort field 'Title'")
-    fails(session, "search_studies", {"page_size": 0}, "InvalidRequest", "page_size")
+    fails(session, "search_studies", {"sort": "Title:asc"}, "invalid_arguments", "fields: LastUpdatePostDate")
+    fails(session, "search_studies", {"page_size": 0}, "invalid_arguments", "page_size")
 
 
 def test_get_study_and_its_sites(session):
@@ -177,7 +177,7 @@ def test_field_values_count_every_study_once(session):
     assert sum(v["studiesCount"] for v in stats["topValues"]) == len(SEED["studies"])
     counts = [v["studiesCount"] for v in stats["topValues"]]
     assert counts == sorted(counts, reverse=True) and stats["uniqueValuesCount"] == 8
-    fails(session, "get_field_values", {"field": "Condition", "limit": 0}, "InvalidRequest", "limit")
+    fails(session, "get_field_values", {"field": "Condition", "limit": 0}, "invalid_arguments", "limit")
 
 
 # ---------------------------------------------------------------- saved studies
@@ -189,7 +189,7 @@ def test_save_list_and_remove(session):
     listed = ok(session, "list_saved_studies")
     assert listed[0]["nctId"] == PSILO and len(listed) == 9
     fails(session, "save_study", {"nct_id": PSILO}, "Conflict", "already saved")
-    fails(session, "save_study", {"nct_id": KIDNEY, "label": "x" * 41}, "InvalidRequest", "at most 40")
+    fails(session, "save_study", {"nct_id": KIDNEY, "label": "x" * 41}, "invalid_arguments", "at most 40")
     ok(session, "remove_saved_study", {"nct_id": PSILO})
     fails(session, "remove_saved_study", {"nct_id": PSILO}, "NotFound", "not in your saved studies")
 
@@ -236,10 +236,10 @@ def test_change_types_are_a_set_whatever_order_they_are_named_in(session, alert_
     "args,kind,text",
     [
         ({"name": "oncology REFERRALS", "nct_ids": [SUMMIT]}, "Conflict", "already exists"),
-        ({"name": "X", "nct_ids": []}, "InvalidRequest", "at least one study"),
+        ({"name": "X", "nct_ids": []}, "invalid_arguments", "at least one study"),
         ({"name": "X", "nct_ids": ["NCT00000001"]}, "NotFound", "not found"),
-        ({"name": " ", "nct_ids": [SUMMIT]}, "InvalidRequest", "name must not be empty"),
-        ({"name": "X", "nct_ids": [SUMMIT], "alert_on": []}, "InvalidRequest", "at least one change type"),
+        ({"name": " ", "nct_ids": [SUMMIT]}, "invalid_arguments", "name must not be empty"),
+        ({"name": "X", "nct_ids": [SUMMIT], "alert_on": []}, "invalid_arguments", "at least one change type"),
     ],
 )
 def test_create_watchlist_rules(session, args, kind, text):
@@ -348,7 +348,9 @@ def test_create_and_update_participants(session):
         "InvalidRequest",
         "not a valid date",
     )
-    fails(session, "update_participant", {"participant_id": created["id"], "zip": "787"}, "InvalidRequest", "5-digit")
+    fails(
+        session, "update_participant", {"participant_id": created["id"], "zip": "787"}, "invalid_arguments", "5-digit"
+    )
     fails(session, "update_participant", {"participant_id": created["id"]}, "InvalidRequest", "Nothing to update")
     moved = ok(session, "update_participant", {"participant_id": created["id"], "city": "Round Rock", "zip": "78664"})
     assert (moved["city"], moved["zip"]) == ("Round Rock", "78664")
@@ -467,14 +469,14 @@ def test_inquiries_reach_open_sites_even_before_recruiting(session):
         session,
         "contact_site",
         {"nct_id": HER2, "location_id": site(HER2, "Bayou City Cancer Center"), "subject": "Hi", "message": "x" * 2001},
-        "InvalidRequest",
+        "invalid_arguments",
         "at most 2000",
     )
     fails(
         session,
         "contact_site",
         {"nct_id": HER2, "location_id": site(HER2, "Bayou City Cancer Center"), "subject": " ", "message": "Hello"},
-        "InvalidRequest",
+        "invalid_arguments",
         "must not be empty",
     )
 
@@ -558,3 +560,70 @@ def test_withdraw_referral_rules_and_message_filters(session):
     assert [m["id"] for m in ok(session, "list_site_messages", {"status": "DECLINED"})] == ["msg_0006"]
     sent = [m["sentAt"] for m in ok(session, "list_site_messages")]
     assert sent == sorted(sent, reverse=True)
+
+
+PERSON = {"display_name": "Ana Ruiz", "birth_date": "1980-01-01", "sex": "FEMALE", "city": "Austin", "state": "TX"}
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "text"),
+    [
+        ("search_studies", {"age": 121}, "age must be between 0 and 120"),
+        ("search_studies", {"age": -1}, "age must be between 0 and 120"),
+        ("search_studies", {"sort": "StartDate:up"}, "sort must be a field and a direction"),
+        ("search_studies", {"page_size": 1001}, "page_size"),
+        ("get_field_values", {"field": "Phase", "limit": 201}, "limit must be between 1 and 200"),
+        ("create_watchlist", {"name": "X", "nct_ids": [SUMMIT] * 51}, "at most 50"),
+        ("update_watchlist", {"watchlist_id": "wl_0001", "name": "  "}, "name must not be empty"),
+        ("update_watchlist", {"watchlist_id": "wl_0001", "alert_on": []}, "at least one change type"),
+        ("create_participant", {**PERSON, "zip": "7870"}, "5-digit ZIP code"),
+        ("create_participant", {**PERSON, "zip": "78701", "birth_date": "01/01/1980"}, "YYYY-MM-DD"),
+        ("create_participant", {**PERSON, "zip": "78701", "display_name": " "}, "display_name must not be empty"),
+        ("create_participant", {**PERSON, "zip": "78701", "city": ""}, "must not be empty"),
+        ("update_participant", {"participant_id": "par_0001", "state": " "}, "must not be empty"),
+    ],
+)
+def test_typed_bounds_fail_validation_and_change_nothing(session, name, args, text):
+    fails(session, name, args, "invalid_arguments", text)
+
+
+def test_the_schema_shows_the_bounds():
+    props = {name: SPEC.tools[name].input_schema["properties"] for name in SPEC.tools}
+    assert props["search_studies"]["page_size"]["maximum"] == 1000
+    assert props["search_studies"]["age"]["anyOf"][0]["maximum"] == 120
+    assert "pattern" in props["search_studies"]["sort"] and "pattern" in props["search_studies"]["geo"]["anyOf"][0]
+    assert props["get_field_values"]["limit"]["maximum"] == 200
+    assert props["save_study"]["label"]["anyOf"][0]["maxLength"] == 40
+    assert (props["create_watchlist"]["nct_ids"]["minItems"], props["create_watchlist"]["nct_ids"]["maxItems"]) == (
+        1,
+        50,
+    )
+    assert props["create_participant"]["birth_date"]["format"] == "date"
+    assert props["create_participant"]["zip"]["pattern"] == r"^\d{5}$"
+    assert props["contact_site"]["message"]["maxLength"] == 2000
+
+
+def test_a_birth_date_off_the_calendar_or_in_the_future_is_refused(session):
+    fails(
+        session,
+        "create_participant",
+        {**PERSON, "zip": "78701", "birth_date": "1980-02-30"},
+        "InvalidRequest",
+        "not a valid date",
+    )
+    fails(
+        session,
+        "create_participant",
+        {**PERSON, "zip": "78701", "birth_date": "2031-01-01"},
+        "InvalidRequest",
+        "future",
+    )
+
+
+def test_message_filters_combine(session):
+    every = ok(session, "list_site_messages")
+    referrals = ok(session, "list_site_messages", {"status": "PENDING"})
+    one_study = ok(session, "list_site_messages", {"nct_id": SUMMIT, "status": "PENDING"})
+    assert {m["status"] for m in referrals} == {"PENDING"} and len(referrals) < len(every)
+    assert one_study and all(m["nctId"] == SUMMIT and m["status"] == "PENDING" for m in one_study)
+    assert len(one_study) < len(referrals)
