@@ -22,6 +22,12 @@ def signed_in(db: Database) -> dict[str, Any]:
     return db.get(guests, session["guest_id"], "Guest")
 
 
+def signed_in_id(db: Database) -> str | None:
+    """The signed-in guest's id, or None when nobody is signed in (for reads that work either way)."""
+    sessions = db.find(guest_sessions)
+    return sessions[0]["guest_id"] if sessions else None
+
+
 def listing(db: Database, listing_id: str) -> dict[str, Any]:
     """A listing by its id."""
     return db.find_one(listings, not_found=f"Listing {listing_id} isn't available.", id=listing_id)

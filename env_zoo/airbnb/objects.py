@@ -87,6 +87,7 @@ class HostObject(BaseModel):
     superhost: bool
     joined: str
     response_time: str
+    requires_verified_id: bool = Field(description="Declines requests from guests who haven't verified their identity")
 
 
 class ListingObject(BaseModel):
@@ -311,6 +312,7 @@ def listing_object(db: Database, row: dict[str, Any]) -> ListingObject:
             superhost=host["is_superhost"],
             joined=host["joined"],
             response_time=host["response_time"],
+            requires_verified_id=host["verified_guests_only"],
         ),
     )
 

@@ -45,25 +45,33 @@ def check_stay(
         raise InvalidRequest("This place doesn't allow pets.")
 
 
-def busy_ranges(db: Database, listing_id: str, ignore_code: str | None = None) -> list[tuple[str, str]]:
-    """Date ranges [start, end) the listing is unavailable: host blocks and reservations that hold nights."""
+def busy_ranges(
+    db: Database, listing_id: str, ignore_code: str | None = None, ignore_guest: str | None = None
+) -> list[tuple[str, str]]:
+    """Date ranges [start, end) the listing is unavailable: host blocks and reservations that hold nights (less
+    one reservation being changed, or a guest's own when pricing a change)."""
     blocks = db.select(calendar_blocks, "listing_id = ?", (listing_id,))
     held = db.select(
         reservations,
-        "listing_id = ? AND status IN (?, ?, ?) AND code != ?",
-        (listing_id, *HOLDING, ignore_code or ""),
+        "listing_id = ? AND status IN (?, ?, ?) AND code != ? AND guest_id != ?",
+        (listing_id, *HOLDING, ignore_code or "", ignore_guest or ""),
     )
     ranges = [(row["start_date"], row["end_date"]) for row in blocks]
     return ranges + [(row["check_in"], row["check_out"]) for row in held]
 
 
-def is_available(db: Database, listing_id: str, start: date, end: date, ignore_code: str | None = None) -> bool:
+def is_available(
+    db: Database,
+    listing_id: str,
+    start: date,
+    end: date,
+    ignore_code: str | None = None,
+    ignore_guest: str | None = None,
+) -> bool:
     """Whether every night from `start` to the night before `end` is open."""
     first, last = start.isoformat(), end.isoformat()
-    return all(
-        not (busy_start < last and first < busy_end)
-        for busy_start, busy_end in busy_ranges(db, listing_id, ignore_code)
-    )
+    busy = busy_ranges(db, listing_id, ignore_code, ignore_guest)
+    return all(not (busy_start < last and first < busy_end) for busy_start, busy_end in busy)
 
 
 def require_available(db: Database, listing_id: str, start: date, end: date, ignore_code: str | None = None) -> None:

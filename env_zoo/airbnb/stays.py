@@ -133,7 +133,8 @@ def alter(
     db: Database, row: dict[str, Any], listing: dict[str, Any], stay: tuple[date, date], party: dict[str, int]
 ) -> tuple[dict[str, Any], int, int, int]:
     """Change dates or guests: re-check the rules and calendar, re-quote, and settle the difference on a paid
-    reservation. Returns the new row, the difference, what was charged and what was refunded."""
+    reservation (a saving is refunded as far as the cancellation policy allows now). Returns the new row, the
+    difference, what was charged and what was refunded."""
     refuse_started(db, row, "changed")
     start, end = stay
     check_stay(listing, start, end, party["adults"], party["children"], party["pets"], local_now(db).date())
@@ -151,8 +152,9 @@ def alter(
         charged = difference
         record_payment(db, row["code"], "charge", charged, "alteration")
     elif row["status"] == "confirmed" and difference < 0:
-        refunded = -difference
-        record_payment(db, row["code"], "refund", refunded, "alteration")
+        refunded = alteration_refund(db, row, listing, -difference)
+        if refunded:
+            record_payment(db, row["code"], "refund", refunded, "alteration")
     updated = db.update(
         reservations,
         row["code"],
@@ -163,6 +165,15 @@ def alter(
         paid=paid + charged - refunded,
     )
     return updated, difference, charged, refunded
+
+
+def alteration_refund(db: Database, row: dict[str, Any], listing: dict[str, Any], saving: int) -> int:
+    """What a cheaper alteration gives back: all of the saving while cancelling would still be fully refunded,
+    half of it while the policy gives a partial refund, nothing after."""
+    refund, _ = refund_for(listing["cancellation_policy"], row, local_now(db))
+    if refund >= row["paid"]:
+        return saving
+    return saving // 2 if refund else 0
 
 
 def cancel(db: Database, row: dict[str, Any], policy: str) -> tuple[dict[str, Any], int, str]:

@@ -194,7 +194,8 @@ def get_price_quote(
     children: Children = 0,
 ) -> QuoteObject:
     """The price of a stay before booking: nights, extra-guest fees, weekly or monthly discount, cleaning fee,
-    service fee, taxes and total, and whether the dates are open.
+    service fee, taxes and total, and whether the dates are open (nights the signed-in guest holds there count as
+    open, so a change to their own stay can be priced).
 
     Args:
         listing_id: The listing.
@@ -205,7 +206,7 @@ def get_price_quote(
     """
     row = access.listing(db, listing_id)
     start, end = stay_dates(check_in, check_out)
-    open_ = is_available(db, row["id"], start, end)
+    open_ = is_available(db, row["id"], start, end, ignore_guest=access.signed_in_id(db))
     return quote_object(row["id"], check_in, check_out, quote(row, start, end, adults, children), open_)
 
 
@@ -312,7 +313,8 @@ def change_reservation(
     pets: Pets | None = None,
 ) -> AlterationObject:
     """Change an upcoming reservation's dates or guests. The stay is re-quoted: on a paid reservation a higher
-    total is charged to the same payment method and a lower one refunded.
+    total is charged to the same payment method; a lower one is refunded in full while cancelling would still be
+    fully refunded, half of the saving while the policy gives a partial refund, and nothing after.
 
     Args:
         code: The confirmation code.
