@@ -110,7 +110,7 @@ reservations = Table(
     # pending (request awaiting the host) | accepted (awaiting the guest's payment) | confirmed | declined
     # | cancelled | completed
     Column("status", String, nullable=False),
-    Column("booked_at", String, nullable=False),
+    Column("booked_at", String, nullable=False, info={"volatile": True}),  # set from the clock at booking
     Column("payment_method_id", String, ForeignKey("payment_methods.id"), nullable=False),
     Column("nights_total", Integer, nullable=False),  # cents, after discounts, extra guests included
     Column("cleaning_fee", Integer, nullable=False),
@@ -174,6 +174,6 @@ reviews = Table(
     Column("guest_id", String, ForeignKey("guests.id"), nullable=True),  # set for reviews by seeded guests
     Column("rating", Integer, nullable=False),
     Column("text", Text, nullable=False),
-    Column("created_at", String, nullable=False),
+    Column("created_at", String, nullable=False, info={"volatile": True}),  # the day it was posted
     Index("ix_reviews_listing", "listing_id"),
 )
