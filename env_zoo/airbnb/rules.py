@@ -74,6 +74,14 @@ def is_available(
     return all(not (busy_start < last and first < busy_end) for busy_start, busy_end in busy)
 
 
+def booked_listings(db: Database, start: date, end: date) -> set[str]:
+    """Ids of every listing with at least one night from `start` to the night before `end` taken (for search)."""
+    first, last = start.isoformat(), end.isoformat()
+    blocked = db.select(calendar_blocks, "start_date < ? AND end_date > ?", (last, first))
+    held = db.select(reservations, "status IN (?, ?, ?) AND check_in < ? AND check_out > ?", (*HOLDING, last, first))
+    return {row["listing_id"] for row in blocked + held}
+
+
 def require_available(db: Database, listing_id: str, start: date, end: date, ignore_code: str | None = None) -> None:
     """Refuse dates the calendar doesn't have open."""
     if not is_available(db, listing_id, start, end, ignore_code):

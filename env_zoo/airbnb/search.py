@@ -9,7 +9,7 @@ from typing import Any
 from envfactory_gym import Database
 
 from .objects import ListingSummary, listing_summary
-from .rules import is_available, quote
+from .rules import booked_listings, quote
 from .schema import listings
 
 
@@ -37,6 +37,7 @@ def search(
     if filters["instant_book_only"]:
         clauses.append("instant_book = 1")
     wanted = {name.lower() for name in filters["amenities"] or []}
+    taken = set() if stay is None else booked_listings(db, *stay)
     results = []
     for row in db.select(listings, " AND ".join(clauses), params, order_by="rating DESC, id"):
         if not wanted <= {name.lower() for name in row["amenities"]}:
@@ -45,6 +46,6 @@ def search(
             results.append(listing_summary(db, row, None))
             continue
         nights = (stay[1] - stay[0]).days
-        if row["min_nights"] <= nights <= row["max_nights"] and is_available(db, row["id"], *stay):
+        if row["min_nights"] <= nights <= row["max_nights"] and row["id"] not in taken:
             results.append(listing_summary(db, row, quote(row, stay[0], stay[1], party["adults"], party["children"])))
     return results
