@@ -84,8 +84,11 @@ def approve_order(db: Database, order_id: str, payer_email: str) -> dict[str, An
     """The payer approves a CREATED order at PayPal's checkout with their account."""
     order = fetch(db, orders, order_id, "order", "order_id")
     if order["status"] != "CREATED":
-        raise unprocessable("ORDER_ALREADY_APPROVED" if order["status"] == "APPROVED" else "ORDER_NOT_APPROVABLE",
-                            f"The order is {order['status']}.", "order_id")
+        raise unprocessable(
+            "ORDER_ALREADY_APPROVED" if order["status"] == "APPROVED" else "ORDER_NOT_APPROVABLE",
+            f"The order is {order['status']}.",
+            "order_id",
+        )
     payer = db.find(payers, email_address=payer_email.lower())
     if not payer:
         raise unprocessable("PAYER_ACCOUNT_NOT_FOUND", f"No PayPal account uses `{payer_email}`.", "payer_email")
@@ -168,11 +171,15 @@ def captured_of(db: Database, authorization_id: str) -> int:
 def _live_authorization(db: Database, authorization_id: str) -> dict[str, Any]:
     auth = fetch(db, authorizations, authorization_id, "authorization", "authorization_id")
     if auth["status"] == "VOIDED":
-        raise unprocessable("PREVIOUSLY_VOIDED", "Authorization has been previously voided and hence cannot be "
-                            "captured, voided or reauthorized.", "authorization_id")
+        raise unprocessable(
+            "PREVIOUSLY_VOIDED",
+            "Authorization has been previously voided and hence cannot be captured, voided or reauthorized.",
+            "authorization_id",
+        )
     if auth["status"] == "CAPTURED":
-        raise unprocessable("AUTHORIZATION_ALREADY_CAPTURED", "Authorization has already been captured.",
-                            "authorization_id")
+        raise unprocessable(
+            "AUTHORIZATION_ALREADY_CAPTURED", "Authorization has already been captured.", "authorization_id"
+        )
     if auth["status"] == "EXPIRED" or db.now() >= moment(auth["expiration_time"]):
         raise unprocessable("AUTHORIZATION_EXPIRED", "Authorization has expired.", "authorization_id")
     return auth
@@ -194,8 +201,9 @@ def capture_authorization(
     order = db.get(orders, auth["order_id"])
     done = final_capture or wanted == left
     capture = new_capture(db, order, wanted, authorization_id, done, invoice_id)
-    db.update(authorizations, authorization_id, status="CAPTURED" if done else "PARTIALLY_CAPTURED",
-              update_time=db.now_iso())
+    db.update(
+        authorizations, authorization_id, status="CAPTURED" if done else "PARTIALLY_CAPTURED", update_time=db.now_iso()
+    )
     return capture
 
 
@@ -210,11 +218,17 @@ def reauthorize(db: Database, authorization_id: str, amount: str | None) -> dict
     29-day validity); the old one is VOIDED."""
     auth = _live_authorization(db, authorization_id)
     if auth["status"] != "CREATED":
-        raise unprocessable("REAUTHORIZATION_NOT_ALLOWED", "A partially captured authorization cannot be "
-                            "reauthorized.", "authorization_id")
+        raise unprocessable(
+            "REAUTHORIZATION_NOT_ALLOWED",
+            "A partially captured authorization cannot be reauthorized.",
+            "authorization_id",
+        )
     if auth["reauthorized_from"] is not None:
-        raise unprocessable("MAX_NUMBER_OF_REAUTHORIZATIONS_EXCEEDED", "An authorization can be reauthorized "
-                            "only once.", "authorization_id")
+        raise unprocessable(
+            "MAX_NUMBER_OF_REAUTHORIZATIONS_EXCEEDED",
+            "An authorization can be reauthorized only once.",
+            "authorization_id",
+        )
     if db.now() < moment(auth["honor_until"]):
         raise unprocessable(
             "REAUTHORIZE_BEFORE_HONOR_PERIOD_EXPIRY",
@@ -223,8 +237,11 @@ def reauthorize(db: Database, authorization_id: str, amount: str | None) -> dict
         )
     wanted = cents(amount, "amount.value") if amount is not None else auth["amount"]
     if wanted * 100 > auth["amount"] * 115:
-        raise unprocessable("MAX_REAUTHORIZATION_AMOUNT_EXCEEDED", "A reauthorization can be at most 115% of the "
-                            "original amount.", "amount.value")
+        raise unprocessable(
+            "MAX_REAUTHORIZATION_AMOUNT_EXCEEDED",
+            "A reauthorization can be at most 115% of the original amount.",
+            "amount.value",
+        )
     now = db.now()
     db.update(authorizations, authorization_id, status="VOIDED", update_time=iso_timestamp(now))
     return db.insert(
@@ -257,11 +274,17 @@ def refund(
     if capture["status"] not in REFUNDABLE:
         raise unprocessable("REFUND_NOT_ALLOWED", f"A {capture['status']} capture cannot be refunded.", "capture_id")
     if db.now() > moment(capture["create_time"]) + REFUND_WINDOW:
-        raise unprocessable("REFUND_TIME_LIMIT_EXCEEDED", "You are over the time limit to perform a refund on this "
-                            "capture (180 days).", "capture_id")
+        raise unprocessable(
+            "REFUND_TIME_LIMIT_EXCEEDED",
+            "You are over the time limit to perform a refund on this capture (180 days).",
+            "capture_id",
+        )
     if dispute_id is None and db.find(disputes, capture_id=capture_id, outcome=None):
-        raise unprocessable("REFUND_NOT_ALLOWED", "The capture has an open dispute: respond to or accept the "
-                            "dispute instead.", "capture_id")
+        raise unprocessable(
+            "REFUND_NOT_ALLOWED",
+            "The capture has an open dispute: respond to or accept the dispute instead.",
+            "capture_id",
+        )
     left = capture["amount"] - refunded_of(db, capture_id)
     wanted = amount if amount is not None else left
     if wanted > left:
@@ -289,24 +312,41 @@ def refund(
 
 
 def find_transactions(
-    db: Database, payer_email: str | None, start: str | None, end: str | None, status: str | None
+    db: Database,
+    payer_email: str | None,
+    payer_name: str | None,
+    start: str | None,
+    end: str | None,
+    status: str | None,
 ) -> list[dict[str, Any]]:
-    """Captures matching the filters, newest first."""
+    """Captures and authorizations matching the filters, newest first, each with its `transaction_type`."""
     where, params = ["1 = 1"], []
     if payer_email is not None:
-        where.append("order_id IN (SELECT id FROM orders WHERE payer_id IN "
-                     "(SELECT payer_id FROM payers WHERE lower(email_address) = ?))")
+        where.append("lower(p.email_address) = ?")
         params.append(payer_email.lower())
+    if payer_name is not None:
+        for word in payer_name.lower().split():
+            where.append("lower(p.given_name || ' ' || p.surname) LIKE ?")
+            params.append(f"%{word}%")
     if start is not None:
-        where.append("create_time >= ?")
+        where.append("t.create_time >= ?")
         params.append(start)
     if end is not None:
-        where.append("create_time < ?")
+        where.append("t.create_time < ?")
         params.append(end)
     if status is not None:
-        where.append("status = ?")
+        where.append("t.status = ?")
         params.append(status)
-    return db.select(captures, " AND ".join(where), params, order_by="create_time DESC, id")
+    found = []
+    for kind, table in (("CAPTURE", captures), ("AUTHORIZATION", authorizations)):
+        rows = db.select(
+            table,
+            f"id IN (SELECT t.id FROM {table.name} t JOIN orders o ON o.id = t.order_id "
+            f"JOIN payers p ON p.payer_id = o.payer_id WHERE {' AND '.join(where)})",
+            params,
+        )
+        found += [{**row, "transaction_type": kind} for row in rows]
+    return sorted(found, key=lambda row: (row["create_time"], row["id"]), reverse=True)
 
 
 def check_no_invalid_range(start: str | None, end: str | None) -> None:

@@ -49,14 +49,20 @@ def provide_evidence(db: Database, dispute_id: str, evidence: Any) -> dict[str, 
     entry: dict[str, Any] = {"evidence_type": evidence.evidence_type, "notes": evidence.notes}
     if evidence.evidence_type == "PROOF_OF_FULFILLMENT":
         if evidence.tracking_info is None:
-            raise unprocessable("MISSING_TRACKING_INFO", "Proof of fulfillment needs the carrier and tracking "
-                                "number.", "evidence.tracking_info")
+            raise unprocessable(
+                "MISSING_TRACKING_INFO",
+                "Proof of fulfillment needs the carrier and tracking number.",
+                "evidence.tracking_info",
+            )
         entry["tracking_info"] = evidence.tracking_info.model_dump()
     if evidence.evidence_type == "PROOF_OF_REFUND":
         refund = db.find(refunds, id=evidence.refund_id or "")
         if not refund or refund[0]["capture_id"] != dispute["capture_id"]:
-            raise unprocessable("INVALID_REFUND_ID", "Proof of refund must name a refund of the disputed "
-                                "transaction.", "evidence.refund_id")
+            raise unprocessable(
+                "INVALID_REFUND_ID",
+                "Proof of refund must name a refund of the disputed transaction.",
+                "evidence.refund_id",
+            )
         entry["refund_id"] = evidence.refund_id
     return db.update(
         disputes,
@@ -76,9 +82,7 @@ def accept_claim(db: Database, dispute_id: str, note: str | None) -> dict[str, A
     )
     if capture_left > 0:
         checkout.refund(db, dispute["capture_id"], min(dispute["amount"], capture_left), note, dispute_id=dispute_id)
-    return db.update(
-        disputes, dispute_id, status="RESOLVED", outcome="RESOLVED_BUYER_FAVOUR", update_time=db.now_iso()
-    )
+    return db.update(disputes, dispute_id, status="RESOLVED", outcome="RESOLVED_BUYER_FAVOUR", update_time=db.now_iso())
 
 
 def escalate(db: Database, dispute_id: str) -> dict[str, Any]:
@@ -86,6 +90,9 @@ def escalate(db: Database, dispute_id: str) -> dict[str, Any]:
     UNDER_REVIEW."""
     dispute = _actionable(db, dispute_id, "escalate")
     if dispute["stage"] != "INQUIRY":
-        raise unprocessable("DISPUTE_ALREADY_ESCALATED", f"Dispute `{dispute_id}` is already a claim "
-                            f"({dispute['stage']}).", "dispute_id")
+        raise unprocessable(
+            "DISPUTE_ALREADY_ESCALATED",
+            f"Dispute `{dispute_id}` is already a claim ({dispute['stage']}).",
+            "dispute_id",
+        )
     return db.update(disputes, dispute_id, stage="CHARGEBACK", status="UNDER_REVIEW", update_time=db.now_iso())

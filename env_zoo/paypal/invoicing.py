@@ -15,13 +15,20 @@ AWAITING_PAYMENT = ("SENT", "PARTIALLY_PAID")
 
 
 def find_invoices(
-    db: Database, recipient_email: str | None, status: list[str] | None, invoice_number: str | None
+    db: Database,
+    recipient_email: str | None,
+    recipient_name: str | None,
+    status: list[str] | None,
+    invoice_number: str | None,
 ) -> list[dict[str, Any]]:
     """Invoices matching the filters, newest invoice date first."""
     where, params = ["1 = 1"], []
     if recipient_email is not None:
         where.append("lower(recipient_email) = ?")
         params.append(recipient_email.lower())
+    for word in (recipient_name or "").lower().split():
+        where.append("lower(recipient_name) LIKE ?")
+        params.append(f"%{word}%")
     if status:
         where.append(f"status IN ({', '.join('?' for _ in status)})")
         params.extend(status)
@@ -43,12 +50,14 @@ def create_draft(
     """A DRAFT invoice; its number is the next free one when none is given, and must be unique."""
     number = invoice_number or next_number(db)
     if db.find(invoices, invoice_number=number):
-        raise unprocessable("DUPLICATE_INVOICE_NUMBER", f"Invoice number `{number}` is already in use.",
-                            "detail.invoice_number")
+        raise unprocessable(
+            "DUPLICATE_INVOICE_NUMBER", f"Invoice number `{number}` is already in use.", "detail.invoice_number"
+        )
     today = db.now().date().isoformat()
     if due_date < today:
-        raise unprocessable("INVALID_DUE_DATE", "The due date cannot be earlier than the invoice date.",
-                            "detail.payment_term.due_date")
+        raise unprocessable(
+            "INVALID_DUE_DATE", "The due date cannot be earlier than the invoice date.", "detail.payment_term.due_date"
+        )
     lines = [
         {"name": i.name, "quantity": i.quantity, "unit_amount": cents(i.unit_amount.value, "unit_amount")}
         for i in items
@@ -84,21 +93,24 @@ def send(db: Database, invoice_id: str) -> dict[str, Any]:
     """Send a DRAFT invoice to its recipient: SENT."""
     invoice = fetch(db, invoices, invoice_id, "invoice", "invoice_id")
     if invoice["status"] != "DRAFT":
-        raise unprocessable("CANT_SEND_INVOICE", f"Only DRAFT invoices can be sent; this one is "
-                            f"{invoice['status']}.", "invoice_id")
+        raise unprocessable(
+            "CANT_SEND_INVOICE", f"Only DRAFT invoices can be sent; this one is {invoice['status']}.", "invoice_id"
+        )
     return db.update(invoices, invoice_id, status="SENT")
 
 
-def record_payment(db: Database, invoice_id: str, method: str, amount: str | None, payment_date: str,
-                   note: str | None) -> dict[str, Any]:
+def record_payment(
+    db: Database, invoice_id: str, method: str, amount: str | None, payment_date: str, note: str | None
+) -> dict[str, Any]:
     """Record money received outside PayPal on a SENT or PARTIALLY_PAID invoice, at most what is still due:
     PARTIALLY_PAID, or MARKED_AS_PAID once fully paid."""
     invoice = _awaiting(db, invoice_id, "record a payment on")
     due = invoice["amount"] - invoice["paid"]
     wanted = cents(amount, "amount.value") if amount is not None else due
     if wanted > due:
-        raise unprocessable("PAYMENT_AMOUNT_EXCEEDS_DUE", f"The payment exceeds the amount due ({dollars(due)}).",
-                            "amount.value")
+        raise unprocessable(
+            "PAYMENT_AMOUNT_EXCEEDS_DUE", f"The payment exceeds the amount due ({dollars(due)}).", "amount.value"
+        )
     entry = {
         "payment_id": f"EXTR-{db.next_number('ppid:invoice_payment'):08d}",
         "method": method,
@@ -119,8 +131,9 @@ def record_payment(db: Database, invoice_id: str, method: str, amount: str | Non
 def _awaiting(db: Database, invoice_id: str, action: str) -> dict[str, Any]:
     invoice = fetch(db, invoices, invoice_id, "invoice", "invoice_id")
     if invoice["status"] not in AWAITING_PAYMENT:
-        raise unprocessable("INVALID_INVOICE_STATUS", f"Cannot {action} an invoice that is {invoice['status']}.",
-                            "invoice_id")
+        raise unprocessable(
+            "INVALID_INVOICE_STATUS", f"Cannot {action} an invoice that is {invoice['status']}.", "invoice_id"
+        )
     return invoice
 
 
@@ -134,6 +147,9 @@ def cancel(db: Database, invoice_id: str) -> dict[str, Any]:
     """Cancel a SENT invoice no one has paid anything on: CANCELLED (a draft is deleted, not cancelled)."""
     invoice = fetch(db, invoices, invoice_id, "invoice", "invoice_id")
     if invoice["status"] != "SENT":
-        raise unprocessable("CANT_CANCEL_INVOICE", f"Only SENT invoices with no payment can be cancelled; this one "
-                            f"is {invoice['status']}.", "invoice_id")
+        raise unprocessable(
+            "CANT_CANCEL_INVOICE",
+            f"Only SENT invoices with no payment can be cancelled; this one is {invoice['status']}.",
+            "invoice_id",
+        )
     return db.update(invoices, invoice_id, status="CANCELLED")

@@ -100,11 +100,45 @@ def capture_object(db: Database, row: dict[str, Any], order: dict[str, Any] | No
         create_time=row["create_time"],
         amount=money(row["amount"]),
         seller_receivable_breakdown=ReceivableBreakdown(
-            gross_amount=money(row["amount"]), paypal_fee=money(row["fee"]), net_amount=money(row["amount"] - row["fee"])
+            gross_amount=money(row["amount"]),
+            paypal_fee=money(row["fee"]),
+            net_amount=money(row["amount"] - row["fee"]),
         ),
         refunded_amount=money(refunded),
         refundable_amount=money(row["amount"] - refunded),
         payer_email=payer[0]["email_address"] if payer else None,
+    )
+
+
+class TransactionObject(BaseModel):
+    """A payment received (transaction_type CAPTURE) or held (AUTHORIZATION), as transaction search lists it."""
+
+    transaction_id: str
+    transaction_type: str
+    transaction_status: str
+    amount: Money
+    fee_amount: Money | None
+    order_id: str
+    invoice_id: str | None
+    payer_email: str
+    payer_name: str
+    transaction_time: str
+
+
+def transaction_object(db: Database, row: dict[str, Any]) -> TransactionObject:
+    order = db.get(orders, row["order_id"])
+    payer = db.get(payers, order["payer_id"])
+    return TransactionObject(
+        transaction_id=row["id"],
+        transaction_type=row["transaction_type"],
+        transaction_status=row["status"],
+        amount=money(row["amount"]),
+        fee_amount=money(row["fee"]) if "fee" in row else None,
+        order_id=row["order_id"],
+        invoice_id=order["invoice_id"],
+        payer_email=payer["email_address"],
+        payer_name=f"{payer['given_name']} {payer['surname']}",
+        transaction_time=row["create_time"],
     )
 
 
@@ -193,7 +227,9 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
     payer = None
     if row["payer_id"]:
         p = db.get(payers, row["payer_id"])
-        payer = Payer(payer_id=p["payer_id"], email_address=p["email_address"], name=f"{p['given_name']} {p['surname']}")
+        payer = Payer(
+            payer_id=p["payer_id"], email_address=p["email_address"], name=f"{p['given_name']} {p['surname']}"
+        )
     caps = db.find(captures, order_id=row["id"], order_by=[captures.c.create_time])
     refund_rows = [r for c in caps for r in db.find(refunds, capture_id=c["id"])]
     auths = db.find(authorizations, order_id=row["id"], order_by=[authorizations.c.create_time])
@@ -211,8 +247,10 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
                 discount=money(row["discount"]),
             ),
         ),
-        items=[Item(name=i["name"], quantity=i["quantity"], unit_amount=money(i["unit_amount"]), sku=i.get("sku"))
-               for i in row["items"]],
+        items=[
+            Item(name=i["name"], quantity=i["quantity"], unit_amount=money(i["unit_amount"]), sku=i.get("sku"))
+            for i in row["items"]
+        ],
         payments=Payments(
             authorizations=[authorization_object(db, a) for a in auths],
             captures=[capture_object(db, c, row) for c in caps],
@@ -220,7 +258,9 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
         ),
     )
     return OrderObject(
-        **{k: row[k] for k in ("id", "intent", "status", "create_time", "update_time")}, payer=payer, purchase_units=[unit]
+        **{k: row[k] for k in ("id", "intent", "status", "create_time", "update_time")},
+        payer=payer,
+        purchase_units=[unit],
     )
 
 
@@ -356,8 +396,10 @@ def invoice_object(row: dict[str, Any]) -> InvoiceObject:
     keys = ("id", "invoice_number", "status", "recipient_email", "recipient_name", "invoice_date", "due_date", "note")
     return InvoiceObject(
         **{k: row[k] for k in keys},
-        items=[InvoiceItem(name=i["name"], quantity=i["quantity"], unit_amount=money(i["unit_amount"]))
-               for i in row["items"]],
+        items=[
+            InvoiceItem(name=i["name"], quantity=i["quantity"], unit_amount=money(i["unit_amount"]))
+            for i in row["items"]
+        ],
         amount=money(row["amount"]),
         paid_amount=money(row["paid"]),
         due_amount=money(row["amount"] - row["paid"]),

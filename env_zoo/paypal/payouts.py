@@ -15,12 +15,19 @@ from .schema import payers, payout_batches, payout_items
 def create_batch(db: Database, sender_batch_id: str, email_subject: str | None, items: list[Any]) -> dict[str, Any]:
     """A batch whose items are paid now: SUCCESS for receivers with a PayPal account, else UNCLAIMED."""
     if db.find(payout_batches, sender_batch_id=sender_batch_id):
-        raise unprocessable("DUPLICATE_REQUEST_ID", f"Batch with given sender_batch_id `{sender_batch_id}` already "
-                            "exists.", "sender_batch_header.sender_batch_id")
+        raise unprocessable(
+            "DUPLICATE_REQUEST_ID",
+            f"Batch with given sender_batch_id `{sender_batch_id}` already exists.",
+            "sender_batch_header.sender_batch_id",
+        )
     amounts = [cents(item.amount.value, f"items[{n}].amount.value") for n, item in enumerate(items)]
     if sum(amounts) > available_balance(db):
-        raise unprocessable("INSUFFICIENT_FUNDS", f"Sender does not have sufficient funds: the batch needs "
-                            f"{dollars(sum(amounts))}, the balance is {dollars(available_balance(db))}.", "items")
+        raise unprocessable(
+            "INSUFFICIENT_FUNDS",
+            f"Sender does not have sufficient funds: the batch needs "
+            f"{dollars(sum(amounts))}, the balance is {dollars(available_balance(db))}.",
+            "items",
+        )
     adjust_balance(db, -sum(amounts))
     now = db.now_iso()
     batch = db.insert(

@@ -31,7 +31,7 @@ orders = Table(
     Column("status", String, nullable=False),  # CREATED | APPROVED | COMPLETED | VOIDED
     Column("payer_id", String, ForeignKey("payers.payer_id")),  # set when the payer approves
     Column("reference_id", String, nullable=False),
-    Column("description", String),
+    Column("description", String, info={"volatile": True}),  # free text: its wording does not matter
     Column("invoice_id", String),  # the merchant's own invoice number for the purchase unit
     Column("items", JSON, nullable=False),  # [{name, quantity, unit_amount, sku}]
     Column("item_total", Integer, nullable=False),
@@ -110,9 +110,9 @@ payout_batches = Table(
     "payout_batches",
     metadata,
     Column("payout_batch_id", String, primary_key=True),
-    Column("sender_batch_id", String, nullable=False),  # the merchant's own id, unique
+    Column("sender_batch_id", String, nullable=False, info={"volatile": True}),  # the merchant's own id, unique
     Column("batch_status", String, nullable=False),  # SUCCESS | PROCESSING | CANCELED
-    Column("email_subject", String),
+    Column("email_subject", String, info={"volatile": True}),  # free text
     Column("currency", String, nullable=False),
     Column("time_created", String, nullable=False, info={"volatile": True}),
 )
@@ -126,7 +126,7 @@ payout_items = Table(
     Column("amount", Integer, nullable=False),
     Column("currency", String, nullable=False),
     Column("transaction_status", String, nullable=False),  # SUCCESS | UNCLAIMED | RETURNED | ...
-    Column("sender_item_id", String),
+    Column("sender_item_id", String, info={"volatile": True}),  # the sender's own label
     Column("note", String, info={"volatile": True}),  # free text: its wording does not matter
     Column("time_processed", String, info={"volatile": True}),
 )

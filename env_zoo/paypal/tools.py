@@ -5,13 +5,28 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from envfactory_gym import Database, Unordered, tool
-from envfactory_gym.fields import ErrorText, IsoDate, IsoTimestamp
+from envfactory_gym.fields import IsoDate, IsoTimestamp
 
 from . import checkout, invoicing, payouts
 from . import disputes as disputing
+from .inputs import (
+    DisputeStatus,
+    Email,
+    EvidenceInput,
+    InvoiceItemInput,
+    InvoiceStatus,
+    MoneyInput,
+    Name,
+    Note,
+    PageNumber,
+    PageSize,
+    PayoutItemInput,
+    PurchaseUnitInput,
+    TransactionStatus,
+)
 from .objects import (
     AuthorizationObject,
     CaptureObject,
@@ -23,6 +38,7 @@ from .objects import (
     PayoutBatchObject,
     PayoutItemObject,
     RefundObject,
+    TransactionObject,
     authorization_object,
     capture_object,
     dispute_object,
@@ -33,107 +49,10 @@ from .objects import (
     payout_batch_object,
     payout_item_object,
     refund_object,
+    transaction_object,
 )
 from .rules import cents, fetch, normalized
-from .schema import disputes, invoices, orders, payout_batches
-
-Value = Annotated[
-    str,
-    Field(pattern=r"^[0-9]{1,7}(\.[0-9]{2})?$"),
-    ErrorText("INVALID_REQUEST: [INVALID_PARAMETER_SYNTAX] The value of a field does not conform to the expected "
-              "format: an amount like 12.50 (field: value)"),
-]
-PageNumber = Annotated[int, Field(ge=1, le=1000)]
-PageSize = Annotated[
-    int,
-    Field(ge=1, le=100),
-    ErrorText("INVALID_REQUEST: [INVALID_PARAMETER_VALUE] page_size must be 1 to 100 (field: page_size)"),
-]
-Email = Annotated[
-    str,
-    Field(pattern=r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$"),
-    ErrorText("INVALID_REQUEST: [INVALID_PARAMETER_SYNTAX] Must be a valid email address (field: email_address)"),
-]
-Quantity = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,3}$")]
-Name = Annotated[str, Field(min_length=1, max_length=127, pattern=r"\S")]
-Note = Annotated[str, Field(max_length=255)]
-CaptureStatus = Literal["COMPLETED", "PARTIALLY_REFUNDED", "REFUNDED"]
-DisputeStatus = Literal["OPEN", "WAITING_FOR_BUYER_RESPONSE", "WAITING_FOR_SELLER_RESPONSE", "UNDER_REVIEW", "RESOLVED"]
-InvoiceStatus = Literal["DRAFT", "SENT", "PARTIALLY_PAID", "PAID", "MARKED_AS_PAID", "CANCELLED"]
-
-
-class MoneyInput(BaseModel):
-    """An amount: {"currency_code": "USD", "value": "12.50"}."""
-
-    currency_code: Literal["USD"]
-    value: Value
-
-
-class BreakdownInput(BaseModel):
-    """What the amount is made of: amount = item_total + shipping + tax_total - discount."""
-
-    item_total: MoneyInput | None = None
-    shipping: MoneyInput | None = None
-    tax_total: MoneyInput | None = None
-    discount: MoneyInput | None = None
-
-
-class AmountInput(BaseModel):
-    """The purchase unit's total, with its breakdown (required with items)."""
-
-    currency_code: Literal["USD"]
-    value: Value
-    breakdown: BreakdownInput = Field(default_factory=BreakdownInput)
-
-
-class ItemInput(BaseModel):
-    """A line of the purchase: its unit price times quantity counts towards breakdown.item_total."""
-
-    name: Name
-    quantity: Quantity
-    unit_amount: MoneyInput
-    sku: Annotated[str, Field(max_length=127)] | None = None
-
-
-class PurchaseUnitInput(BaseModel):
-    """What the payer buys from the merchant."""
-
-    amount: AmountInput
-    items: list[ItemInput] = Field(default_factory=list, max_length=100)
-    reference_id: Annotated[str, Field(max_length=256)] | None = None
-    description: Annotated[str, Field(max_length=127)] | None = None
-    invoice_id: Annotated[str, Field(max_length=127)] | None = Field(None, description="The merchant's invoice number.")
-
-
-class TrackingInfo(BaseModel):
-    carrier_name: Literal["UPS", "USPS", "FEDEX", "DHL", "OTHER"]
-    tracking_number: Annotated[str, Field(min_length=4, max_length=64, pattern=r"^[A-Za-z0-9]+$")]
-
-
-class EvidenceInput(BaseModel):
-    """Evidence for a dispute: PROOF_OF_FULFILLMENT needs tracking_info, PROOF_OF_REFUND a refund_id of the disputed
-    transaction."""
-
-    evidence_type: Literal["PROOF_OF_FULFILLMENT", "PROOF_OF_REFUND", "OTHER"]
-    tracking_info: TrackingInfo | None = None
-    refund_id: str | None = None
-    notes: Annotated[str, Field(max_length=2000)] | None = None
-
-
-class PayoutItemInput(BaseModel):
-    """One payment of a payout batch, to an email address."""
-
-    receiver: Email
-    amount: MoneyInput
-    sender_item_id: Annotated[str, Field(max_length=63)] | None = None
-    note: Note | None = None
-
-
-class InvoiceItemInput(BaseModel):
-    name: Name
-    quantity: Quantity
-    unit_amount: MoneyInput
-
+from .schema import disputes, orders, payout_batches
 
 # ---------------------------------------------------------------- orders
 
@@ -269,27 +188,29 @@ def refund_capture(
 def list_transactions(
     db: Database,
     payer_email: Email | None = None,
+    payer_name: Annotated[str, Field(min_length=1, max_length=100)] | None = None,
     start_date: IsoTimestamp | None = None,
     end_date: IsoTimestamp | None = None,
-    transaction_status: CaptureStatus | None = None,
+    transaction_status: TransactionStatus | None = None,
     page: PageNumber = 1,
     page_size: PageSize = 20,
-) -> Page[CaptureObject]:
-    """Search the merchant's received payments (captures), newest first, with the payer's email, fees and what has
-    been refunded.
+) -> Page[TransactionObject]:
+    """Search the merchant's transactions, newest first: payments received (CAPTURE, with PayPal's fee) and funds
+    held (AUTHORIZATION), each with its order, invoice id and payer. Open the order for items and refunds.
 
     Args:
-        payer_email: Only payments from this payer.
-        start_date: Only payments at or after this time (RFC 3339).
-        end_date: Only payments before this time (RFC 3339).
-        transaction_status: Only captures in this status.
+        payer_email: Only transactions of this payer.
+        payer_name: Only payers whose name contains these words (case-insensitive).
+        start_date: Only transactions at or after this time (RFC 3339).
+        end_date: Only transactions before this time (RFC 3339).
+        transaction_status: Only transactions in this status (a capture's or an authorization's).
         page: Page number, from 1.
-        page_size: Payments per page, 1 to 100.
+        page_size: Transactions per page, 1 to 100.
     """
     start, end = normalized(start_date, "start_date"), normalized(end_date, "end_date")
     checkout.check_no_invalid_range(start, end)
-    rows = checkout.find_transactions(db, payer_email, start, end, transaction_status)
-    return page_of(rows, page, page_size, lambda row: capture_object(db, row))
+    rows = checkout.find_transactions(db, payer_email, payer_name, start, end, transaction_status)
+    return page_of(rows, page, page_size, lambda row: transaction_object(db, row))
 
 
 # ---------------------------------------------------------------- disputes
@@ -410,6 +331,7 @@ def cancel_unclaimed_payout_item(db: Database, payout_item_id: str) -> PayoutIte
 def search_invoices(
     db: Database,
     recipient_email: Email | None = None,
+    recipient_name: Annotated[str, Field(min_length=1, max_length=100)] | None = None,
     status: Annotated[list[InvoiceStatus], Unordered] | None = None,
     invoice_number: str | None = None,
     page: PageNumber = 1,
@@ -419,12 +341,13 @@ def search_invoices(
 
     Args:
         recipient_email: Only invoices billed to this email address.
+        recipient_name: Only recipients whose name contains these words (case-insensitive).
         status: Only invoices in these statuses.
         invoice_number: The invoice number.
         page: Page number, from 1.
         page_size: Invoices per page, 1 to 100.
     """
-    rows = invoicing.find_invoices(db, recipient_email, status, invoice_number)
+    rows = invoicing.find_invoices(db, recipient_email, recipient_name, status, invoice_number)
     return page_of(rows, page, page_size, invoice_object)
 
 
