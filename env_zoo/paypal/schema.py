@@ -53,8 +53,8 @@ authorizations = Table(
     Column("currency", String, nullable=False),
     Column("status", String, nullable=False),  # CREATED | PARTIALLY_CAPTURED | CAPTURED | VOIDED | EXPIRED
     Column("reauthorized_from", String),  # the authorization this one replaced
-    Column("honor_until", String, nullable=False),  # end of the 3-day honor period
-    Column("expiration_time", String, nullable=False),  # 29 days after the original authorization
+    Column("honor_until", String, nullable=False, info={"volatile": True}),  # end of the 3-day honor period
+    Column("expiration_time", String, nullable=False, info={"volatile": True}),  # 29 days after the first one
     Column("create_time", String, nullable=False, info={"volatile": True}),
     Column("update_time", String, nullable=False, info={"volatile": True}),
 )
@@ -71,7 +71,7 @@ captures = Table(
     Column("status", String, nullable=False),  # COMPLETED | PARTIALLY_REFUNDED | REFUNDED | PENDING
     Column("final_capture", Boolean, nullable=False),
     Column("invoice_id", String),
-    Column("create_time", String, nullable=False),
+    Column("create_time", String, nullable=False, info={"volatile": True}),
     Column("update_time", String, nullable=False, info={"volatile": True}),
 )
 
