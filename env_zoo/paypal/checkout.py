@@ -318,35 +318,35 @@ def find_transactions(
     start: str | None,
     end: str | None,
     status: str | None,
-) -> list[dict[str, Any]]:
-    """Captures and authorizations matching the filters, newest first, each with its `transaction_type`."""
+    page: int,
+    page_size: int,
+) -> tuple[int, list[dict[str, Any]]]:
+    """How many captures and authorizations match the filters, and the rows of page `page` (newest first), each
+    with its `transaction_type`; the filtering, ordering and paging run in SQL."""
     where, params = ["1 = 1"], []
     if payer_email is not None:
         where.append("lower(p.email_address) = ?")
         params.append(payer_email.lower())
-    if payer_name is not None:
-        for word in payer_name.lower().split():
-            where.append("lower(p.given_name || ' ' || p.surname) LIKE ?")
-            params.append(f"%{word}%")
-    if start is not None:
-        where.append("t.create_time >= ?")
-        params.append(start)
-    if end is not None:
-        where.append("t.create_time < ?")
-        params.append(end)
-    if status is not None:
-        where.append("t.status = ?")
-        params.append(status)
-    found = []
-    for kind, table in (("CAPTURE", captures), ("AUTHORIZATION", authorizations)):
-        rows = db.select(
-            table,
-            f"id IN (SELECT t.id FROM {table.name} t JOIN orders o ON o.id = t.order_id "
-            f"JOIN payers p ON p.payer_id = o.payer_id WHERE {' AND '.join(where)})",
-            params,
-        )
-        found += [{**row, "transaction_type": kind} for row in rows]
-    return sorted(found, key=lambda row: (row["create_time"], row["id"]), reverse=True)
+    for word in (payer_name or "").lower().split():
+        where.append("lower(p.given_name || ' ' || p.surname) LIKE ? ESCAPE '\\'")
+        params.append("%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+    for clause, value in (("t.create_time >= ?", start), ("t.create_time < ?", end), ("t.status = ?", status)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    matching = " UNION ALL ".join(
+        f"SELECT t.id AS id, t.create_time AS at, '{kind}' AS kind FROM {name} t "
+        f"JOIN orders o ON o.id = t.order_id JOIN payers p ON p.payer_id = o.payer_id WHERE {' AND '.join(where)}"
+        for kind, name in (("CAPTURE", "captures"), ("AUTHORIZATION", "authorizations"))
+    )
+    both = tuple(params) * 2
+    total = db.conn.exec_driver_sql(f"SELECT count(*) FROM ({matching})", both).scalar_one()
+    chosen = db.conn.exec_driver_sql(
+        f"SELECT id, kind FROM ({matching}) ORDER BY at DESC, id DESC LIMIT ? OFFSET ?",
+        (*both, page_size, (page - 1) * page_size),
+    ).all()
+    tables = {"CAPTURE": captures, "AUTHORIZATION": authorizations}
+    return total, [{**db.get(tables[kind], key), "transaction_type": kind} for key, kind in chosen]
 
 
 def check_no_invalid_range(start: str | None, end: str | None) -> None:

@@ -38,11 +38,15 @@ class Page(BaseModel, Generic[T]):
 
 def page_of(rows: list[Any], page: int, page_size: int, convert: Any) -> Page[Any]:
     """Page `page` of `rows`, `page_size` a page, converted with `convert`."""
-    pages = max(1, math.ceil(len(rows) / page_size))
+    return counted_page(len(rows), rows[(page - 1) * page_size : page * page_size], page, page_size, convert)
+
+
+def counted_page(total: int, chunk: list[Any], page: int, page_size: int, convert: Any) -> Page[Any]:
+    """Page `page` holding `chunk` (already cut) of `total` results; a page past the last one is refused."""
+    pages = max(1, math.ceil(total / page_size))
     if page > pages:
         raise invalid("INVALID_PARAMETER_VALUE", f"page must be between 1 and {pages}.", "page")
-    chunk = rows[(page - 1) * page_size : page * page_size]
-    return Page[Any](items=[convert(r) for r in chunk], page=page, total_items=len(rows), total_pages=pages)
+    return Page[Any](items=[convert(r) for r in chunk], page=page, total_items=total, total_pages=pages)
 
 
 # ---------------------------------------------------------------- payments

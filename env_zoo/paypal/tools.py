@@ -41,6 +41,7 @@ from .objects import (
     TransactionObject,
     authorization_object,
     capture_object,
+    counted_page,
     dispute_object,
     dispute_summary,
     invoice_object,
@@ -209,8 +210,10 @@ def list_transactions(
     """
     start, end = normalized(start_date, "start_date"), normalized(end_date, "end_date")
     checkout.check_no_invalid_range(start, end)
-    rows = checkout.find_transactions(db, payer_email, payer_name, start, end, transaction_status)
-    return page_of(rows, page, page_size, lambda row: transaction_object(db, row))
+    total, rows = checkout.find_transactions(
+        db, payer_email, payer_name, start, end, transaction_status, page, page_size
+    )
+    return counted_page(total, rows, page, page_size, lambda row: transaction_object(db, row))
 
 
 # ---------------------------------------------------------------- disputes
