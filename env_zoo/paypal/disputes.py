@@ -10,7 +10,7 @@ from envfactory_gym import Database
 from . import checkout
 from .errors import unprocessable
 from .rules import fetch
-from .schema import disputes, refunds
+from .schema import captures, disputes, refunds
 
 #: Statuses in which the seller may still act.
 SELLER_CAN_ACT = ("OPEN", "WAITING_FOR_SELLER_RESPONSE")
@@ -77,9 +77,7 @@ def accept_claim(db: Database, dispute_id: str, note: str | None) -> dict[str, A
     """The seller accepts liability: the buyer is refunded the dispute amount and the dispute is RESOLVED in the
     buyer's favour."""
     dispute = _actionable(db, dispute_id, "accept the claim")
-    capture_left = db.get(checkout.captures, dispute["capture_id"])["amount"] - checkout.refunded_of(
-        db, dispute["capture_id"]
-    )
+    capture_left = db.get(captures, dispute["capture_id"])["amount"] - checkout.refunded_of(db, dispute["capture_id"])
     if capture_left > 0:
         checkout.refund(db, dispute["capture_id"], min(dispute["amount"], capture_left), note, dispute_id=dispute_id)
     return db.update(disputes, dispute_id, status="RESOLVED", outcome="RESOLVED_BUYER_FAVOUR", update_time=db.now_iso())
