@@ -23,6 +23,8 @@ FORBIDDEN = {
     "uuid4(": "global randomness: use db.new_id / db.new_uuid",
     "import random": "global randomness: derive values from the state",
 }
+#: A generic output model that pydantic would rebuild whenever garbage collection drops its parametrization.
+WEAK_GENERIC = re.compile(r"class \w+\(BaseModel, Generic\[")
 #: ISO 8601 dates and timestamps parsed by hand (a product's own syntax, e.g. RFC 5545's 20250310T150000Z, may be).
 ISO_STRPTIME = re.compile(r"strptime\([^\n]*%Y-%m-%d")
 ISO_PARSING = "strptime(ISO)"
@@ -88,6 +90,8 @@ def layout_problems(folder: Path) -> dict[str, str]:
     for needle, why in FORBIDDEN.items():
         if needle in source:
             problems[needle] = why
+    if WEAK_GENERIC.search(source):
+        problems["weak generic"] = "a generic output model on BaseModel: base it on envfactory_gym.KeptGeneric"
     if ISO_STRPTIME.search(source):
         problems[ISO_PARSING] = "ISO dates parsed by hand: use envfactory_gym.values.parse_date / parse_timestamp"
     return problems
@@ -108,7 +112,16 @@ def test_the_checks_catch_what_they_name(tmp_path):
     (folder / "schema.py").write_text(schema)
     helper = "def _helper():\n" + "    x = 1\n" * 10
     parse = 'def _day(text):\n    return datetime.strptime(text, "%Y-%m-%d")\n'
-    (folder / "tools.py").write_text(f"import random\n@tool\ndef read(db):\n    return 1\n{helper}{parse}")
+    generic = "class Listing(BaseModel, Generic[T]):\n    items: list[T]\n"
+    (folder / "tools.py").write_text(f"import random\n@tool\ndef read(db):\n    return 1\n{helper}{parse}{generic}")
     problems = layout_problems(folder)
-    assert {"no objects.py", "no seed", "tools.py helpers", "schema.py", "import random", ISO_PARSING} <= set(problems)
+    assert {
+        "no objects.py",
+        "no seed",
+        "tools.py helpers",
+        "schema.py",
+        "import random",
+        ISO_PARSING,
+        "weak generic",
+    } <= (set(problems))
     assert not layout_problems(ZOO / "stripe")

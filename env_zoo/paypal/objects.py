@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from envfactory_gym import Database
+from envfactory_gym import Database, KeptGeneric
 
 from .errors import invalid
 from .rules import dollars
@@ -27,7 +27,7 @@ def money(amount: int, currency: str = "USD") -> Money:
     return Money(currency_code=currency, value=dollars(amount))
 
 
-class Page(BaseModel, Generic[T]):
+class Page(KeptGeneric, Generic[T]):
     """One page of results (page numbers start at 1), with how many there are in all."""
 
     items: list[T]
