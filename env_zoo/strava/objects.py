@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+
+from envfactory_gym import Database
+
+from .rules import clock_time, is_starred, kom_rank, leaderboard, pr_rank
+from .schema import (
+    athletes,
+    comments,
+    gear,
+    kudos,
+    laps,
+    segment_efforts,
+    segment_stars,
+    segments,
+)
 
 Visibility = Literal["everyone", "followers_only", "only_me"]
 
@@ -350,3 +365,129 @@ class UploadObject(BaseModel):
     error: str | None
     status: str
     activity_id: str | None
+
+
+# ---------------------------------------------------------------- row -> object
+
+
+def summary(row: dict[str, Any]) -> AthleteSummary:
+    """An athlete row as an AthleteSummary."""
+    return AthleteSummary(id=row["id"], firstname=row["firstname"], lastname=row["lastname"])
+
+
+def gear_object(row: dict[str, Any]) -> GearObject:
+    """A gear row as a GearObject."""
+    return GearObject(**{k: row[k] for k in GearObject.model_fields})
+
+
+def effort_object(db: Database, me: dict[str, Any], effort: dict[str, Any]) -> SegmentEffortObject:
+    """An effort with its segment and derived ranks."""
+    seg = db.get(segments, effort["segment_id"], "Segment")
+    return SegmentEffortObject(
+        **{
+            k: effort[k]
+            for k in (
+                "id",
+                "activity_id",
+                "elapsed_time",
+                "moving_time",
+                "start_date_local",
+                "distance",
+                "average_heartrate",
+                "average_watts",
+            )
+        },
+        name=seg["name"],
+        segment=SummarySegment(
+            **{k: seg[k] for k in ("id", "name", "activity_type", "distance", "average_grade", "climb_category")},
+            starred=is_starred(db, me["id"], seg["id"]),
+        ),
+        pr_rank=pr_rank(db, effort),
+        kom_rank=kom_rank(db, effort),
+    )
+
+
+def _count(db: Database, table: Any, activity_id: str) -> int:
+    return db.conn.execute(select(func.count()).select_from(table).where(table.c.activity_id == activity_id)).scalar()
+
+
+def summary_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> SummaryActivity:
+    """An activity row as a SummaryActivity, seen by the authenticated athlete."""
+    return SummaryActivity(**_summary_fields(db, me, row))
+
+
+def _summary_fields(db: Database, me: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    achievements = sum(
+        1
+        for e in db.find(segment_efforts, activity_id=row["id"])
+        if pr_rank(db, e) is not None or kom_rank(db, e) is not None
+    )
+    return {
+        **{k: row[k] for k in SummaryActivity.model_fields if k in row},
+        "athlete": summary(db.get(athletes, row["athlete_id"], "Athlete")),
+        "private": row["visibility"] == "only_me",
+        "kudos_count": _count(db, kudos, row["id"]),
+        "comment_count": _count(db, comments, row["id"]),
+        "achievement_count": achievements,
+        "has_kudoed": bool(db.find(kudos, id=f"{row['id']}-{me['id']}")),
+    }
+
+
+def detailed_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> DetailedActivity:
+    """An activity with laps, segment efforts and gear."""
+    item = db.get(gear, row["gear_id"], "Gear") if row["gear_id"] else None
+    efforts = db.find(segment_efforts, activity_id=row["id"], order_by=[segment_efforts.c.start_date])
+    return DetailedActivity(
+        **_summary_fields(db, me, row),
+        **{
+            k: row[k]
+            for k in ("description", "average_heartrate", "max_heartrate", "average_watts", "calories", "device_name")
+        },
+        gear=GearRef(id=item["id"], name=item["name"], distance=item["distance"]) if item else None,
+        laps=[
+            LapObject(**{k: lap[k] for k in LapObject.model_fields})
+            for lap in db.find(laps, activity_id=row["id"], order_by=[laps.c.lap_index])
+        ],
+        segment_efforts=[effort_object(db, me, e) for e in efforts],
+    )
+
+
+def detailed_segment(db: Database, me: dict, seg: dict) -> DetailedSegment:
+    """A segment with the athlete's stats on it and its KOM, QOM and overall record times."""
+    mine = db.find(segment_efforts, segment_id=seg["id"], athlete_id=me["id"])
+    best = min(mine, key=lambda e: (e["elapsed_time"], e["start_date"], e["id"])) if mine else None
+    crowns = {sex: leaderboard(db, seg["id"], sex) for sex in ("M", "F")}
+    overall = leaderboard(db, seg["id"])
+    all_efforts = db.find(segment_efforts, segment_id=seg["id"])
+    return DetailedSegment(
+        **{k: seg[k] for k in DetailedSegment.model_fields if k in seg},
+        starred=is_starred(db, me["id"], seg["id"]),
+        star_count=len(db.find(segment_stars, segment_id=seg["id"])),
+        effort_count=len(all_efforts),
+        athlete_count=len({e["athlete_id"] for e in all_efforts}),
+        athlete_segment_stats=SegmentStats(
+            pr_elapsed_time=best["elapsed_time"] if best else None,
+            pr_date=best["start_date_local"][:10] if best else None,
+            pr_activity_id=best["activity_id"] if best else None,
+            effort_count=len(mine),
+        ),
+        xoms=Xoms(
+            kom=clock_time(crowns["M"][0]["elapsed_time"]) if crowns["M"] else None,
+            qom=clock_time(crowns["F"][0]["elapsed_time"]) if crowns["F"] else None,
+            overall=clock_time(overall[0]["elapsed_time"]) if overall else None,
+        ),
+    )
+
+
+def club_member(db: Database, row: dict) -> ClubMember:
+    """A membership row as a ClubMember."""
+    return ClubMember(
+        athlete=summary(db.get(athletes, row["athlete_id"], "Athlete")), membership=row["membership"], role=row["role"]
+    )
+
+
+def zones_from(limit: int, shares: tuple[float, ...]) -> list[ZoneRange]:
+    """Zones from a limit (max heart rate or FTP) and each zone's upper share of it; the last is open."""
+    bounds = [round(limit * share) for share in shares]
+    lows = [0, *(b + 1 for b in bounds)]
+    return [ZoneRange(min=low, max=high) for low, high in zip(lows, [*bounds, -1])]
