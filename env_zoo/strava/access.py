@@ -60,13 +60,28 @@ def follows_athlete(db: Database, follower_id: str, athlete_id: str) -> bool:
     return bool(db.find(follows, id=f"{follower_id}-{athlete_id}"))
 
 
-def can_view(db: Database, me: dict[str, Any], scope: list[str], activity: dict[str, Any]) -> bool:
-    """Only Me activities are seen by their owner (with activity:read_all); Followers ones by followers too."""
+def can_view(
+    db: Database, me: dict[str, Any], scope: list[str], activity: dict[str, Any], followed: set[str] | None = None
+) -> bool:
+    """Only Me activities are seen by their owner (with activity:read_all); Followers ones by followers too
+    (`followed`: the athletes `me` follows, when already read)."""
     if activity["athlete_id"] == me["id"]:
         return activity["visibility"] != "only_me" or "activity:read_all" in scope
     if activity["visibility"] == "everyone":
         return True
-    return activity["visibility"] == "followers_only" and follows_athlete(db, me["id"], activity["athlete_id"])
+    if activity["visibility"] != "followers_only":
+        return False
+    return (
+        activity["athlete_id"] in followed
+        if followed is not None
+        else follows_athlete(db, me["id"], activity["athlete_id"])
+    )
+
+
+def viewable(db: Database, me: dict[str, Any], scope: list[str], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The activities of `rows` the athlete may see, reading whom they follow once."""
+    followed = {f["athlete_id"] for f in db.find(follows, follower_id=me["id"])}
+    return [r for r in rows if can_view(db, me, scope, r, followed)]
 
 
 def visible_activity(db: Database, me: dict[str, Any], scope: list[str], activity_id: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from envfactory_gym import Database
 
-from .rules import clock_time, is_starred, kom_rank, leaderboard, pr_rank
+from .rules import Ranks, clock_time, is_starred, leaderboard
 from .schema import (
     athletes,
     comments,
@@ -380,7 +380,7 @@ def gear_object(row: dict[str, Any]) -> GearObject:
     return GearObject(**{k: row[k] for k in GearObject.model_fields})
 
 
-def effort_object(db: Database, me: dict[str, Any], effort: dict[str, Any]) -> SegmentEffortObject:
+def effort_object(db: Database, me: dict[str, Any], effort: dict[str, Any], ranks: Ranks) -> SegmentEffortObject:
     """An effort with its segment and derived ranks."""
     seg = db.get(segments, effort["segment_id"], "Segment")
     return SegmentEffortObject(
@@ -402,43 +402,62 @@ def effort_object(db: Database, me: dict[str, Any], effort: dict[str, Any]) -> S
             **{k: seg[k] for k in ("id", "name", "activity_type", "distance", "average_grade", "climb_category")},
             starred=is_starred(db, me["id"], seg["id"]),
         ),
-        pr_rank=pr_rank(db, effort),
-        kom_rank=kom_rank(db, effort),
+        pr_rank=ranks.pr(effort),
+        kom_rank=ranks.kom(effort),
     )
 
 
-def _count(db: Database, table: Any, activity_id: str) -> int:
-    return db.conn.execute(select(func.count()).select_from(table).where(table.c.activity_id == activity_id)).scalar()
+def summary_activities(db: Database, me: dict[str, Any], rows: list[dict[str, Any]]) -> list[SummaryActivity]:
+    """Activity rows as SummaryActivity objects seen by the authenticated athlete, in a few queries per page."""
+    return [SummaryActivity(**fields) for fields in _summary_fields(db, me, rows)]
 
 
-def summary_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> SummaryActivity:
-    """An activity row as a SummaryActivity, seen by the authenticated athlete."""
-    return SummaryActivity(**_summary_fields(db, me, row))
+def _in(column: Any, values: list[Any]) -> Any:
+    return column.in_(list(dict.fromkeys(values)))
 
 
-def _summary_fields(db: Database, me: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
-    achievements = sum(
-        1
-        for e in db.find(segment_efforts, activity_id=row["id"])
-        if pr_rank(db, e) is not None or kom_rank(db, e) is not None
-    )
-    return {
-        **{k: row[k] for k in SummaryActivity.model_fields if k in row},
-        "athlete": summary(db.get(athletes, row["athlete_id"], "Athlete")),
-        "private": row["visibility"] == "only_me",
-        "kudos_count": _count(db, kudos, row["id"]),
-        "comment_count": _count(db, comments, row["id"]),
-        "achievement_count": achievements,
-        "has_kudoed": bool(db.find(kudos, id=f"{row['id']}-{me['id']}")),
-    }
+def _summary_fields(db: Database, me: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ids = [r["id"] for r in rows]
+    if not ids:
+        return []
+    people = {a["id"]: a for a in db.find(athletes, _in(athletes.c.id, [r["athlete_id"] for r in rows]))}
+    counts = {}
+    for table in (kudos, comments):
+        stmt = (
+            select(table.c.activity_id, func.count()).where(_in(table.c.activity_id, ids)).group_by(table.c.activity_id)
+        )
+        counts[table.name] = dict(db.conn.execute(stmt).all())
+    mine = {f"{i}-{me['id']}" for i in ids}
+    kudoed = {k["id"] for k in db.find(kudos, _in(kudos.c.id, list(mine)))}
+    ranks = Ranks(db)
+    efforts = db.find(segment_efforts, _in(segment_efforts.c.activity_id, ids))
+    ranks.preload(efforts)
+    achievements: dict[str, int] = {}
+    for e in efforts:
+        hit = ranks.pr(e) is not None or ranks.kom(e) is not None
+        achievements[e["activity_id"]] = achievements.get(e["activity_id"], 0) + hit
+    return [
+        {
+            **{k: row[k] for k in SummaryActivity.model_fields if k in row},
+            "athlete": summary(people[row["athlete_id"]]),
+            "private": row["visibility"] == "only_me",
+            "kudos_count": counts["kudos"].get(row["id"], 0),
+            "comment_count": counts["comments"].get(row["id"], 0),
+            "achievement_count": achievements.get(row["id"], 0),
+            "has_kudoed": f"{row['id']}-{me['id']}" in kudoed,
+        }
+        for row in rows
+    ]
 
 
 def detailed_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> DetailedActivity:
     """An activity with laps, segment efforts and gear."""
     item = db.get(gear, row["gear_id"], "Gear") if row["gear_id"] else None
     efforts = db.find(segment_efforts, activity_id=row["id"], order_by=[segment_efforts.c.start_date])
+    ranks = Ranks(db)
+    ranks.preload(efforts)
     return DetailedActivity(
-        **_summary_fields(db, me, row),
+        **_summary_fields(db, me, [row])[0],
         **{
             k: row[k]
             for k in ("description", "average_heartrate", "max_heartrate", "average_watts", "calories", "device_name")
@@ -448,7 +467,7 @@ def detailed_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> 
             LapObject(**{k: lap[k] for k in LapObject.model_fields})
             for lap in db.find(laps, activity_id=row["id"], order_by=[laps.c.lap_index])
         ],
-        segment_efforts=[effort_object(db, me, e) for e in efforts],
+        segment_efforts=[effort_object(db, me, e, ranks) for e in efforts],
     )
 
 

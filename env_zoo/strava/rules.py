@@ -4,7 +4,7 @@ that fits a sport, and how stored rows become API objects."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import func, select
@@ -39,6 +39,8 @@ SHOE_SPORTS = {"Run", "TrailRun", "VirtualRun", "Walk", "Hike"}
 _OFFSET = re.compile(r"^\(GMT([+-])(\d{2}):(\d{2})\)")
 LOCAL_PATTERN = r"^\s*\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?\s*$"
 LOCAL_EXAMPLE = "2025-06-12T06:30:00"
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST_EPOCH = 4102444800  # 2100-01-01T00:00:00Z
 
 
 # ---------------------------------------------------------------- time
@@ -71,11 +73,6 @@ def to_utc(local: str, offset: int) -> str:
 def add_seconds(local: str, seconds: int) -> str:
     """A 'YYYY-MM-DDTHH:MM:SSZ' time moved by `seconds`."""
     return iso_timestamp(_moment(local) + timedelta(seconds=seconds))
-
-
-def epoch(iso_utc: str) -> int:
-    """Seconds since 1970 of a UTC 'YYYY-MM-DDTHH:MM:SSZ' time."""
-    return int(_moment(iso_utc).timestamp())
 
 
 def _moment(stored: str) -> datetime:
@@ -141,44 +138,86 @@ def move_gear_distance(db: Database, old_id: str | None, new_id: str | None, dis
 # ---------------------------------------------------------------- segments: PRs and leaderboards
 
 
-def pr_rank(db: Database, effort: dict[str, Any]) -> int | None:
-    """1-3 when the effort was among the athlete's three best on its segment at the time it was ridden or run."""
-    history = [
-        e
-        for e in db.find(segment_efforts, segment_id=effort["segment_id"], athlete_id=effort["athlete_id"])
-        if e["start_date"] <= effort["start_date"]
-    ]
-    history.sort(key=lambda e: (e["elapsed_time"], e["start_date"], e["id"]))
-    rank = next(i for i, e in enumerate(history, start=1) if e["id"] == effort["id"])
-    return rank if rank <= 3 else None
+class Ranks:
+    """PR and KOM/QOM ranks of efforts, reading each athlete's history on a segment and each segment's leaderboard
+    once however many efforts are ranked (a page of activities shares most of its segments)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._history: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self._boards: dict[tuple[str, str], list[str]] = {}
+        self._sex: dict[str, str] = {}
+
+    def preload(self, efforts: list[dict[str, Any]]) -> None:
+        """Read the histories and leaderboards that ranking `efforts` needs, a few queries for all of them."""
+        pairs = {(e["segment_id"], e["athlete_id"]) for e in efforts} - set(self._history)
+        if pairs:
+            found = self.db.find(
+                segment_efforts,
+                segment_efforts.c.segment_id.in_(sorted({s for s, _ in pairs})),
+                segment_efforts.c.athlete_id.in_(sorted({a for _, a in pairs})),
+            )
+            for pair in pairs:
+                self._history[pair] = []
+            for e in found:
+                if (e["segment_id"], e["athlete_id"]) in pairs:
+                    self._history[(e["segment_id"], e["athlete_id"])].append(e)
+        people = sorted({e["athlete_id"] for e in efforts} - set(self._sex))
+        for row in self.db.find(athletes, athletes.c.id.in_(people)) if people else []:
+            self._sex[row["id"]] = row["sex"]
+        for sex in {self._sex[e["athlete_id"]] for e in efforts}:
+            wanted = sorted({e["segment_id"] for e in efforts if (e["segment_id"], sex) not in self._boards})
+            for segment, board in (leaderboards(self.db, wanted, sex) if wanted else {}).items():
+                self._boards[(segment, sex)] = [entry["id"] for entry in board[:10]]
+
+    def pr(self, effort: dict[str, Any]) -> int | None:
+        """1-3 when the effort was among the athlete's three best on its segment at the time it was ridden or run."""
+        key = (effort["segment_id"], effort["athlete_id"])
+        if key not in self._history:
+            self._history[key] = self.db.find(segment_efforts, segment_id=key[0], athlete_id=key[1])
+        history = [e for e in self._history[key] if e["start_date"] <= effort["start_date"]]
+        history.sort(key=lambda e: (e["elapsed_time"], e["start_date"], e["id"]))
+        rank = next(i for i, e in enumerate(history, start=1) if e["id"] == effort["id"])
+        return rank if rank <= 3 else None
+
+    def kom(self, effort: dict[str, Any]) -> int | None:
+        """The effort's place (top 10) on its segment's KOM or QOM leaderboard, when it is the athlete's best."""
+        athlete = effort["athlete_id"]
+        if athlete not in self._sex:
+            self._sex[athlete] = self.db.get(athletes, athlete, "Athlete")["sex"]
+        key = (effort["segment_id"], self._sex[athlete])
+        if key not in self._boards:
+            self._boards[key] = [entry["id"] for entry in leaderboard(self.db, key[0], key[1])[:10]]
+        board = self._boards[key]
+        return board.index(effort["id"]) + 1 if effort["id"] in board else None
 
 
 def leaderboard(db: Database, segment_id: str, sex: str | None = None) -> list[dict[str, Any]]:
     """Each athlete's best effort on a segment, fastest first; Only Me activities never count."""
+    return leaderboards(db, [segment_id], sex)[segment_id]
+
+
+def leaderboards(db: Database, segment_ids: list[str], sex: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """`leaderboard` of several segments in one query."""
     stmt = (
         select(segment_efforts, athletes.c.sex)
         .join(activities, activities.c.id == segment_efforts.c.activity_id)
         .join(athletes, athletes.c.id == segment_efforts.c.athlete_id)
-        .where(segment_efforts.c.segment_id == segment_id, activities.c.visibility != "only_me")
+        .where(segment_efforts.c.segment_id.in_(list(dict.fromkeys(segment_ids))), activities.c.visibility != "only_me")
     )
     if sex is not None:
         stmt = stmt.where(athletes.c.sex == sex)
-    best: dict[str, dict[str, Any]] = {}
+    best: dict[str, dict[str, dict[str, Any]]] = {segment: {} for segment in segment_ids}
     for row in db.conn.execute(stmt).mappings():
-        current = best.get(row["athlete_id"])
+        board = best[row["segment_id"]]
+        current = board.get(row["athlete_id"])
         key = (row["elapsed_time"], row["start_date"], row["id"])
         if current is None or key < (current["elapsed_time"], current["start_date"], current["id"]):
-            best[row["athlete_id"]] = dict(row)
-    return sorted(best.values(), key=lambda e: (e["elapsed_time"], e["start_date"], e["id"]))
-
-
-def kom_rank(db: Database, effort: dict[str, Any]) -> int | None:
-    """The effort's place (top 10) on its segment's KOM or QOM leaderboard, when it is the athlete's best."""
-    sex = db.get(athletes, effort["athlete_id"], "Athlete")["sex"]
-    for rank, entry in enumerate(leaderboard(db, effort["segment_id"], sex)[:10], start=1):
-        if entry["id"] == effort["id"]:
-            return rank
-    return None
+            board[row["athlete_id"]] = dict(row)
+    return {
+        segment: sorted(board.values(), key=lambda e: (e["elapsed_time"], e["start_date"], e["id"]))
+        for segment, board in best.items()
+    }
 
 
 def is_starred(db: Database, athlete_id: str, segment_id: str) -> bool:
@@ -435,3 +474,19 @@ def regear(db: Database, me: dict[str, Any], row: dict[str, Any], gear_id: str |
         new_gear = default_gear(db, me["id"], sport)
     move_gear_distance(db, row["gear_id"], new_gear, row["distance"])
     return new_gear
+
+
+# ---------------------------------------------------------------- activity lists
+
+
+def activities_of(
+    db: Database, athlete_ids: list[str], before: int | None = None, after: int | None = None
+) -> list[dict[str, Any]]:
+    """Activities of some athletes, newest first, started before / after the given epoch seconds."""
+    ids = list(dict.fromkeys(athlete_ids))
+    clauses, params = [f"athlete_id IN ({', '.join('?' * len(ids))})"], list(ids)
+    for clause, seconds in (("start_date < ?", before), ("start_date > ?", after)):
+        if seconds is not None:
+            clauses.append(clause)
+            params.append(iso_timestamp(EPOCH + timedelta(seconds=seconds)))
+    return db.select(activities, " AND ".join(clauses), params, order_by="start_date DESC") if ids else []

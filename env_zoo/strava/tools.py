@@ -11,7 +11,7 @@ from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, P
 from envfactory_gym.database import given
 from envfactory_gym.fields import ErrorText, page_size
 
-from .access import sign_in, authenticated, can_view, visible_activity, own_activity, visible_segment
+from .access import viewable, sign_in, authenticated, visible_activity, own_activity, visible_segment
 from .objects import (
     Visibility,
     TokenObject,
@@ -35,14 +35,15 @@ from .objects import (
     UploadObject,
     summary,
     gear_object,
-    summary_activity,
+    summary_activities,
     detailed_activity,
     detailed_segment,
     club_member,
     zones_from,
 )
 from .rules import (
-    epoch,
+    LATEST_EPOCH,
+    activities_of,
     member_count,
     find_club,
     membership_row,
@@ -134,6 +135,7 @@ CommentText = Annotated[
     ErrorText(f"text can't be blank or longer than {MAX_COMMENT} characters."),
 ]
 Weight = Annotated[float, Field(ge=20, le=300), ErrorText("weight must be between 20 and 300 kg.")]
+EpochSeconds = Annotated[int, Field(ge=0, le=LATEST_EPOCH)]
 Ftp = Annotated[int, Field(ge=50, le=600), ErrorText("ftp must be between 50 and 600 watts.")]
 
 
@@ -259,8 +261,8 @@ def update_logged_in_athlete(db: Database, weight: Weight | None = None, ftp: Ft
 @tool(read_only=True)
 def list_athlete_activities(
     db: Database,
-    before: int | None = None,
-    after: int | None = None,
+    before: EpochSeconds | None = None,
+    after: EpochSeconds | None = None,
     page_size: page_size(200) = 30,
     cursor: str | None = None,
 ) -> Page[SummaryActivity]:
@@ -274,16 +276,10 @@ def list_athlete_activities(
         cursor: The next_cursor of the previous page.
     """
     me, scope = authenticated(db, "activity:read")
-    rows = [
-        r
-        for r in db.find(activities, athlete_id=me["id"], order_by=[activities.c.start_date.desc()])
-        if can_view(db, me, scope, r)
-        and (before is None or epoch(r["start_date"]) < before)
-        and (after is None or epoch(r["start_date"]) > after)
-    ]
+    rows = viewable(db, me, scope, activities_of(db, [me["id"]], before, after))
     page = paginate(rows, page_size, cursor, max_page_size=200)
     return Page[SummaryActivity](
-        results=[summary_activity(db, me, r) for r in page.results],
+        results=summary_activities(db, me, page.results),
         next_cursor=page.next_cursor,
         has_more=page.has_more,
     )
@@ -642,10 +638,9 @@ def list_club_activities(
     if mine is None or mine["membership"] != "member":
         raise PermissionDenied(f"Only members of {club['name']} can see its activities.")
     members = [m["athlete_id"] for m in db.find(club_memberships, club_id=club["id"], membership="member")]
-    rows = db.find(activities, activities.c.athlete_id.in_(members), order_by=[activities.c.start_date.desc()])
-    page = paginate([r for r in rows if can_view(db, me, scope, r)], page_size, cursor, max_page_size=200)
+    page = paginate(viewable(db, me, scope, activities_of(db, members)), page_size, cursor, max_page_size=200)
     return Page[SummaryActivity](
-        results=[summary_activity(db, me, r) for r in page.results],
+        results=summary_activities(db, me, page.results),
         next_cursor=page.next_cursor,
         has_more=page.has_more,
     )

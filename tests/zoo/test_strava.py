@@ -626,3 +626,13 @@ def test_signing_in_again_replaces_the_session_and_its_scopes(session):
     assert token["athlete_id"] == athlete("Marcus", "Webb")["id"] and token["scope"] == ["activity:read_all", "read"]
     assert len(session.dump()["oauth_tokens"]) == 1
     fails(session, "update_logged_in_athlete", {"ftp": 250}, "PermissionDenied", "profile:write")
+
+
+def test_time_windows_are_epoch_seconds_within_range(session):
+    auth(session, "Priya", "Natarajan")
+    fails(session, "list_athlete_activities", {"before": -1}, "invalid_arguments", "before")
+    fails(session, "list_athlete_activities", {"after": 10**12}, "invalid_arguments", "after")
+    week = ok(session, "list_athlete_activities", {"after": 1749448800, "before": 1749859200, "page_size": 200})
+    dates = [a["start_date"] for a in week["results"]]
+    assert dates and dates == sorted(dates, reverse=True)
+    assert all("2025-06-09T06:00:00Z" < d < "2025-06-14T00:00:00Z" for d in dates)
