@@ -281,18 +281,28 @@ class AuthorClaim(BaseModel):
 # ---------------------------------------------------------------- row -> object
 
 
-def author_refs(db: Database, paper_id: str) -> list[AuthorRef]:
-    """A paper's authors in byline order."""
+def _marks(values: list[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
+def bylines(db: Database, paper_ids: list[str]) -> dict[str, list[AuthorRef]]:
+    """The authors of some papers in byline order, in one query."""
+    ids = list(dict.fromkeys(paper_ids))
+    out: dict[str, list[AuthorRef]] = {pid: [] for pid in ids}
+    if not ids:
+        return out
     stmt = (
-        select(authors.c.author_id, authors.c.name)
-        .join(paper_authors, paper_authors.c.author_id == authors.c.author_id)
-        .where(paper_authors.c.paper_id == paper_id)
-        .order_by(paper_authors.c.position)
+        select(paper_authors.c.paper_id, authors.c.author_id, authors.c.name)
+        .join(authors, paper_authors.c.author_id == authors.c.author_id)
+        .where(paper_authors.c.paper_id.in_(ids))
+        .order_by(paper_authors.c.paper_id, paper_authors.c.position)
     )
-    return [AuthorRef(authorId=a, name=n) for a, n in db.conn.execute(stmt)]
+    for paper_id, author_id, name in db.conn.execute(stmt):
+        out[paper_id].append(AuthorRef(authorId=author_id, name=name))
+    return out
 
 
-def _summary_fields(db: Database, row: dict[str, Any]) -> dict[str, Any]:
+def _summary_fields(row: dict[str, Any], byline: list[AuthorRef]) -> dict[str, Any]:
     return {
         "paperId": row["paper_id"],
         "externalIds": row["external_ids"],
@@ -300,7 +310,7 @@ def _summary_fields(db: Database, row: dict[str, Any]) -> dict[str, Any]:
         "venue": row["venue"],
         "year": row["year"],
         "publicationDate": row["publication_date"],
-        "authors": author_refs(db, row["paper_id"]),
+        "authors": byline,
         "citationCount": row["citation_count"],
         "isOpenAccess": row["open_access_pdf"] is not None,
         "fieldsOfStudy": row["fields_of_study"],
@@ -308,9 +318,48 @@ def _summary_fields(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def paper_summary(db: Database, row: dict[str, Any]) -> PaperSummary:
-    """A paper row as it appears in lists."""
-    return PaperSummary(**_summary_fields(db, row))
+def paper_summaries(db: Database, rows: list[dict[str, Any]]) -> list[PaperSummary]:
+    """Paper rows as they appear in lists."""
+    names = bylines(db, [r["paper_id"] for r in rows])
+    return [PaperSummary(**_summary_fields(r, names[r["paper_id"]])) for r in rows]
+
+
+def citation_batch(
+    db: Database, pairs: list[tuple[dict[str, Any], dict[str, Any]]], offset: int, following: int | None
+) -> CitationBatch:
+    """A page of (citation edge, citing paper) pairs."""
+    return CitationBatch(
+        offset=offset,
+        next=following,
+        data=[
+            Citation(
+                contexts=e["contexts"],
+                intents=e["intents"],
+                isInfluential=e["is_influential"],
+                citingPaper=summary,
+            )
+            for (e, _), summary in zip(pairs, paper_summaries(db, [p for _, p in pairs]))
+        ],
+    )
+
+
+def reference_batch(
+    db: Database, pairs: list[tuple[dict[str, Any], dict[str, Any]]], offset: int, following: int | None
+) -> ReferenceBatch:
+    """A page of (citation edge, cited paper) pairs."""
+    return ReferenceBatch(
+        offset=offset,
+        next=following,
+        data=[
+            Reference(
+                contexts=e["contexts"],
+                intents=e["intents"],
+                isInfluential=e["is_influential"],
+                citedPaper=summary,
+            )
+            for (e, _), summary in zip(pairs, paper_summaries(db, [p for _, p in pairs]))
+        ],
+    )
 
 
 def bibtex(row: dict[str, Any], names: list[str], venue: dict[str, Any] | None) -> str:
@@ -336,7 +385,7 @@ def bibtex(row: dict[str, Any], names: list[str], venue: dict[str, Any] | None) 
 
 def paper_object(db: Database, row: dict[str, Any]) -> Paper:
     """A paper row with every detail."""
-    fields = _summary_fields(db, row)
+    fields = _summary_fields(row, bylines(db, [row["paper_id"]])[row["paper_id"]])
     venue = db.get(venues, row["publication_venue_id"], "Venue") if row["publication_venue_id"] else None
     return Paper(
         **fields,
@@ -384,20 +433,30 @@ def folder_object(db: Database, row: dict[str, Any]) -> LibraryFolder:
     )
 
 
-def entry_object(db: Database, row: dict[str, Any]) -> LibraryEntry:
-    """A library entry with its paper's headline and its folders."""
-    paper = db.get(papers, row["paper_id"], "Paper")
-    return LibraryEntry(
-        paperId=row["paper_id"],
-        title=paper["title"],
-        year=paper["year"],
-        venue=paper["venue"],
-        authors=author_refs(db, row["paper_id"]),
-        folderIds=sorted(m["folder_id"] for m in db.find(folder_papers, paper_id=row["paper_id"])),
-        source=row["source"],
-        note=row["note"],
-        addedAt=row["added_at"],
-    )
+def entry_objects(db: Database, rows: list[dict[str, Any]]) -> list[LibraryEntry]:
+    """Library entries with their papers' headlines and their folders."""
+    ids = [r["paper_id"] for r in rows]
+    if not ids:
+        return []
+    headlines = {p["paper_id"]: p for p in db.select(papers, f"paper_id IN ({_marks(ids)})", ids)}
+    names = bylines(db, ids)
+    filed: dict[str, list[str]] = {pid: [] for pid in ids}
+    for link in db.select(folder_papers, f"paper_id IN ({_marks(ids)})", ids, order_by="folder_id"):
+        filed[link["paper_id"]].append(link["folder_id"])
+    return [
+        LibraryEntry(
+            paperId=row["paper_id"],
+            title=headlines[row["paper_id"]]["title"],
+            year=headlines[row["paper_id"]]["year"],
+            venue=headlines[row["paper_id"]]["venue"],
+            authors=names[row["paper_id"]],
+            folderIds=sorted(filed[row["paper_id"]]),
+            source=row["source"],
+            note=row["note"],
+            addedAt=row["added_at"],
+        )
+        for row in rows
+    ]
 
 
 def alert_object(db: Database, row: dict[str, Any]) -> Alert:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import or_, select
+
 from envfactory_gym import Database
 
 from .schema import citations, paper_authors, papers
@@ -30,17 +32,36 @@ class CitationGraph:
     authors: dict[str, set[str]]
 
     @classmethod
-    def load(cls, db: Database) -> CitationGraph:
-        """Read the whole graph."""
+    def around(cls, db: Database, examples: set[str]) -> CitationGraph:
+        """The part of the graph that similarities to the examples need: their references and citers, everything
+        citing one of their references or cited by one of their citers (for shared references and citers and
+        their weights), and every paper sharing one of their authors."""
         references: dict[str, set[str]] = defaultdict(set)
         citers: dict[str, set[str]] = defaultdict(set)
         authors: dict[str, set[str]] = defaultdict(set)
-        for edge in db.find(citations):
-            references[edge["citing_paper_id"]].add(edge["cited_paper_id"])
-            citers[edge["cited_paper_id"]].add(edge["citing_paper_id"])
-        for row in db.find(paper_authors):
-            authors[row["paper_id"]].add(row["author_id"])
+        link = select(citations.c.citing_paper_id, citations.c.cited_paper_id)
+        near = list(
+            db.conn.execute(
+                link.where(or_(citations.c.citing_paper_id.in_(examples), citations.c.cited_paper_id.in_(examples)))
+            )
+        )
+        cited = {b for a, b in near if a in examples}
+        citing = {a for a, b in near if b in examples}
+        far = db.conn.execute(
+            link.where(or_(citations.c.cited_paper_id.in_(cited), citations.c.citing_paper_id.in_(citing)))
+        )
+        for a, b in [*near, *far]:
+            references[a].add(b)
+            citers[b].add(a)
+        byline = select(paper_authors.c.paper_id, paper_authors.c.author_id)
+        people = {a for _, a in db.conn.execute(byline.where(paper_authors.c.paper_id.in_(examples)))}
+        for paper, author in db.conn.execute(byline.where(paper_authors.c.author_id.in_(people))):
+            authors[paper].add(author)
         return cls(references, citers, authors)
+
+    def neighbours(self) -> set[str]:
+        """Every paper the graph mentions."""
+        return {*self.references, *self.citers, *self.authors, *(p for s in self.references.values() for p in s)}
 
     def similarity(self, a: str, b: str) -> float:
         """How alike two papers are in the graph."""
@@ -57,14 +78,13 @@ def recommend(
     """Paper rows most like the positive examples and unlike the negative ones, best first (ties: more cited
     first). The examples themselves and `exclude` are left out, as is anything scoring below MIN_SCORE."""
     positive, negative = list(positive), list(negative)
-    graph = CitationGraph.load(db)
+    graph = CitationGraph.around(db, {*positive, *negative})
     skip = set(positive) | set(negative) | set(exclude)
-    scored = []
-    for row in db.find(papers):
-        if row["paper_id"] in skip:
-            continue
-        score = sum(graph.similarity(row["paper_id"], p) for p in positive)
-        score -= sum(graph.similarity(row["paper_id"], n) for n in negative)
+    scores = {}
+    for paper in graph.neighbours() - skip:
+        score = sum(graph.similarity(paper, p) for p in positive) - sum(graph.similarity(paper, n) for n in negative)
         if score >= MIN_SCORE:
-            scored.append((-score, -row["citation_count"], row["paper_id"], row))
-    return [item[3] for item in sorted(scored, key=lambda item: item[:3])]
+            scores[paper] = score
+    ids = list(scores)
+    rows = db.select(papers, f"paper_id IN ({', '.join('?' * len(ids))})", ids) if ids else []
+    return sorted(rows, key=lambda row: (-scores[row["paper_id"]], -row["citation_count"], row["paper_id"]))

@@ -1,41 +1,23 @@
 """Semantic Scholar tools: the Academic Graph API (paper and author search, details, citations, references,
-recommendations) and the signed-in user's library, Research Feeds, alerts and author page."""
+recommendations) and the account holder's library, Research Feeds, alerts and author page."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, tool
+from pydantic import Field
 
-from .account import check_claimable, me, own_author, pending_claim, require_pending
-from .graph import (
-    MAX_SEARCH_RESULTS,
-    in_years,
-    names_by_paper,
-    relevance,
-    resolve_paper,
-    terms,
-    window,
-    year_bounds,
-)
-from .library import (
-    entry,
-    feed,
-    folder,
-    folder_name,
-    members,
-    require_feed,
-    save,
-    touch,
-    unfile,
-)
+from envfactory_gym import Database, InvalidRequest, Unordered, tool
+from envfactory_gym.fields import ErrorText, NonBlankText, bounded, page_size
+
+from .access import confirm_claim, own_author, page_changes, start_claim
+from .graph import MAX_SEARCH_RESULTS, YEAR_PATTERN, author_papers, find_authors, linked, resolve_paper, search, window
 from .objects import (
     Alert,
     Author,
     AuthorClaim,
     AuthorPaperBatch,
     AuthorSearchResult,
-    Citation,
     CitationBatch,
     FeedRating,
     LibraryEntry,
@@ -45,32 +27,38 @@ from .objects import (
     Paper,
     PaperSearchResult,
     Recommendations,
-    Reference,
     ReferenceBatch,
     ResearchFeed,
     alert_object,
     author_object,
+    citation_batch,
     claim_object,
-    entry_object,
+    entry_objects,
     folder_object,
     paper_object,
-    paper_summary,
+    paper_summaries,
+    reference_batch,
 )
 from .recommend import recommend
-from .schema import (
-    account,
-    alerts,
-    author_claims,
-    authors,
-    citations,
-    feed_ratings,
-    folder_papers,
-    library_entries,
-    library_folders,
-    paper_authors,
-    papers,
-    venues,
+from .rules import (
+    MAX_FOLDER_NAME,
+    MAX_NOTE,
+    add_alert,
+    alert_target,
+    drop_folder,
+    feed,
+    folder,
+    folder_changes,
+    folder_name,
+    library_papers,
+    rate,
+    require_feed,
+    save,
+    take_out,
+    touch,
+    write_note,
 )
+from .schema import alerts, authors, library_entries, library_folders
 
 FieldOfStudy = Literal[
     "Computer Science",
@@ -113,9 +101,14 @@ PublicationType = Literal[
     "BookSection",
 ]
 AlertType = Literal["PaperCitation", "AuthorPaper", "AuthorCitation"]
-MAX_NOTE = 2000
-MAX_AFFILIATIONS = 5
-MAX_AUTHOR_NAME = 100
+YearRange = Annotated[str, Field(pattern=YEAR_PATTERN), ErrorText("Invalid year: use 2019, 2016-2020, 2010- or -2015")]
+Offset = Annotated[bounded(0), ErrorText("offset must be >= 0")]
+FolderName = Annotated[
+    str,
+    Field(max_length=MAX_FOLDER_NAME, pattern=r"\S"),
+    ErrorText(f"A folder name has 1 to {MAX_FOLDER_NAME} characters."),
+]
+NoteText = Annotated[str, Field(max_length=MAX_NOTE), ErrorText(f"A note can have at most {MAX_NOTE} characters.")]
 
 
 # ---------------------------------------------------------------- papers
@@ -124,15 +117,15 @@ MAX_AUTHOR_NAME = 100
 @tool(read_only=True)
 def search_papers(
     db: Database,
-    query: str,
-    year: str | None = None,
+    query: NonBlankText,
+    year: YearRange | None = None,
     fields_of_study: list[FieldOfStudy] | None = None,
     publication_types: list[PublicationType] | None = None,
     venue: list[str] | None = None,
     open_access_pdf: bool = False,
-    min_citation_count: int | None = None,
-    offset: int = 0,
-    limit: int = 10,
+    min_citation_count: bounded(0) | None = None,
+    offset: Offset = 0,
+    limit: page_size(100) = 10,
 ) -> PaperSearchResult:
     """Relevance search over papers (GET /graph/v1/paper/search): words are matched against titles, authors,
     abstracts and venues. Only the first 1,000 relevance-ranked results can be retrieved (offset + limit <= 1000).
@@ -150,38 +143,9 @@ def search_papers(
     """
     if offset + limit > MAX_SEARCH_RESULTS:
         raise InvalidRequest("Only the first 1000 relevance-ranked results can be retrieved (offset + limit <= 1000)")
-    words = terms(query)
-    if not words:
-        raise InvalidRequest("query must contain at least one search word")
-    bounds = year_bounds(year) if year is not None else None
-    wanted_venues = {v.strip().casefold() for v in venue or []}
-    venue_names = {
-        v["id"]: {v["name"].casefold(), *(a.casefold() for a in v["alternate_names"])} for v in db.find(venues)
-    }
-    people = names_by_paper(db)
-    scored = []
-    for row in db.find(papers):
-        if bounds and not in_years(row, bounds):
-            continue
-        if fields_of_study and not set(fields_of_study) & set(row["fields_of_study"]):
-            continue
-        if publication_types and not set(publication_types) & set(row["publication_types"]):
-            continue
-        names = {row["venue"].casefold()} | venue_names.get(row["publication_venue_id"], set())
-        if wanted_venues and not wanted_venues & names:
-            continue
-        if open_access_pdf and row["open_access_pdf"] is None:
-            continue
-        if min_citation_count is not None and row["citation_count"] < min_citation_count:
-            continue
-        score = relevance(words, row, people.get(row["paper_id"], ""))
-        if score > 0:
-            scored.append((-score, -row["citation_count"], row["paper_id"], row))
-    ranked = [item[3] for item in sorted(scored, key=lambda item: item[:3])]
-    data, following = window(ranked, offset, limit, 100)
-    return PaperSearchResult(
-        total=len(ranked), offset=offset, next=following, data=[paper_summary(db, r) for r in data]
-    )
+    ranked = search(db, query, year, fields_of_study, publication_types, venue, open_access_pdf, min_citation_count)
+    data, following = window(ranked, offset, limit)
+    return PaperSearchResult(total=len(ranked), offset=offset, next=following, data=paper_summaries(db, data))
 
 
 @tool(read_only=True)
@@ -196,13 +160,8 @@ def get_paper(db: Database, paper_id: str) -> Paper:
     return paper_object(db, resolve_paper(db, paper_id))
 
 
-def _edges(db: Database, paper_id: str, column: str) -> list[dict]:
-    """Citation rows of a paper: those where it is `column` (citing or cited)."""
-    return db.find(citations, **{column: resolve_paper(db, paper_id)["paper_id"]})
-
-
 @tool(read_only=True)
-def get_paper_citations(db: Database, paper_id: str, offset: int = 0, limit: int = 100) -> CitationBatch:
+def get_paper_citations(db: Database, paper_id: str, offset: Offset = 0, limit: page_size(1000) = 100) -> CitationBatch:
     """Papers that cite this paper (GET /graph/v1/paper/{paper_id}/citations), newest first, each with the citation
     contexts, intents and whether the citation is influential.
 
@@ -211,26 +170,14 @@ def get_paper_citations(db: Database, paper_id: str, offset: int = 0, limit: int
         offset: Index of the first citation to return.
         limit: Citations per page, 1 to 1000 (default 100).
     """
-    rows = [(e, db.get(papers, e["citing_paper_id"], "Paper")) for e in _edges(db, paper_id, "cited_paper_id")]
-    rows.sort(key=lambda pair: (pair[1]["publication_date"] or "", pair[1]["paper_id"]), reverse=True)
-    data, following = window(rows, offset, limit, 1000)
-    return CitationBatch(
-        offset=offset,
-        next=following,
-        data=[
-            Citation(
-                contexts=e["contexts"],
-                intents=e["intents"],
-                isInfluential=e["is_influential"],
-                citingPaper=paper_summary(db, p),
-            )
-            for e, p in data
-        ],
-    )
+    data, following = window(linked(db, paper_id, "citations"), offset, limit)
+    return citation_batch(db, data, offset, following)
 
 
 @tool(read_only=True)
-def get_paper_references(db: Database, paper_id: str, offset: int = 0, limit: int = 100) -> ReferenceBatch:
+def get_paper_references(
+    db: Database, paper_id: str, offset: Offset = 0, limit: page_size(1000) = 100
+) -> ReferenceBatch:
     """Papers this paper cites (GET /graph/v1/paper/{paper_id}/references), oldest first, each with the citation
     contexts, intents and whether the citation is influential.
 
@@ -239,27 +186,18 @@ def get_paper_references(db: Database, paper_id: str, offset: int = 0, limit: in
         offset: Index of the first reference to return.
         limit: References per page, 1 to 1000 (default 100).
     """
-    rows = [(e, db.get(papers, e["cited_paper_id"], "Paper")) for e in _edges(db, paper_id, "citing_paper_id")]
-    rows.sort(key=lambda pair: (pair[1]["publication_date"] or "", pair[1]["paper_id"]))
-    data, following = window(rows, offset, limit, 1000)
-    return ReferenceBatch(
-        offset=offset,
-        next=following,
-        data=[
-            Reference(
-                contexts=e["contexts"],
-                intents=e["intents"],
-                isInfluential=e["is_influential"],
-                citedPaper=paper_summary(db, p),
-            )
-            for e, p in data
-        ],
-    )
+    data, following = window(linked(db, paper_id, "references"), offset, limit)
+    return reference_batch(db, data, offset, following)
 
 
 @tool(read_only=True)
 def get_recommendations(
-    db: Database, positive_paper_ids: list[str], negative_paper_ids: list[str] | None = None, limit: int = 10
+    db: Database,
+    positive_paper_ids: Annotated[
+        list[str], Field(min_length=1), ErrorText("positivePaperIds must contain at least one paper")
+    ],
+    negative_paper_ids: list[str] | None = None,
+    limit: page_size(500) = 10,
 ) -> Recommendations:
     """Papers like a list of example papers and unlike another (POST /recommendations/v1/papers), best first.
 
@@ -268,23 +206,21 @@ def get_recommendations(
         negative_paper_ids: Papers whose likes should be pushed down.
         limit: How many recommendations, 1 to 500 (default 10).
     """
-    if not positive_paper_ids:
-        raise InvalidRequest("positivePaperIds must contain at least one paper")
-    if not 1 <= limit <= 500:
-        raise InvalidRequest("limit must be between 1 and 500")
     positive = [resolve_paper(db, p)["paper_id"] for p in positive_paper_ids]
     negative = [resolve_paper(db, p)["paper_id"] for p in negative_paper_ids or []]
     both = set(positive) & set(negative)
     if both:
         raise InvalidRequest(f"Paper {min(both)} is both a positive and a negative example")
-    return Recommendations(recommendedPapers=[paper_summary(db, r) for r in recommend(db, positive, negative)[:limit]])
+    return Recommendations(recommendedPapers=paper_summaries(db, recommend(db, positive, negative)[:limit]))
 
 
 # ---------------------------------------------------------------- authors
 
 
 @tool(read_only=True)
-def search_authors(db: Database, query: str, offset: int = 0, limit: int = 10) -> AuthorSearchResult:
+def search_authors(
+    db: Database, query: NonBlankText, offset: Offset = 0, limit: page_size(1000) = 10
+) -> AuthorSearchResult:
     """Find authors by name (GET /graph/v1/author/search); every word must start a word of the name or an alias.
     Most cited first.
 
@@ -293,18 +229,8 @@ def search_authors(db: Database, query: str, offset: int = 0, limit: int = 10) -
         offset: Index of the first author to return.
         limit: Authors per page, 1 to 1000 (default 10).
     """
-    words = [w.strip(".").casefold() for w in query.split() if w.strip(".")]
-    if not words:
-        raise InvalidRequest("query must contain a name")
-
-    def matches(row: dict) -> bool:
-        return any(
-            all(any(part.casefold().startswith(w) for part in name.replace(".", " ").split()) for w in words)
-            for name in [row["name"], *row["aliases"]]
-        )
-
-    found = sorted((a for a in db.find(authors) if matches(a)), key=lambda a: (-a["citation_count"], a["author_id"]))
-    data, following = window(found, offset, limit, 1000)
+    found = find_authors(db, query)
+    data, following = window(found, offset, limit)
     return AuthorSearchResult(total=len(found), offset=offset, next=following, data=[author_object(a) for a in data])
 
 
@@ -320,7 +246,9 @@ def get_author(db: Database, author_id: str) -> Author:
 
 
 @tool(read_only=True)
-def get_author_papers(db: Database, author_id: str, offset: int = 0, limit: int = 100) -> AuthorPaperBatch:
+def get_author_papers(
+    db: Database, author_id: str, offset: Offset = 0, limit: page_size(1000) = 100
+) -> AuthorPaperBatch:
     """An author's papers (GET /graph/v1/author/{author_id}/papers), newest first.
 
     Args:
@@ -328,11 +256,8 @@ def get_author_papers(db: Database, author_id: str, offset: int = 0, limit: int 
         offset: Index of the first paper to return.
         limit: Papers per page, 1 to 1000 (default 100).
     """
-    db.get(authors, author_id.strip(), "Author")
-    rows = [db.get(papers, a["paper_id"], "Paper") for a in db.find(paper_authors, author_id=author_id.strip())]
-    rows.sort(key=lambda r: (r["publication_date"] or "", r["paper_id"]), reverse=True)
-    data, following = window(rows, offset, limit, 1000)
-    return AuthorPaperBatch(offset=offset, next=following, data=[paper_summary(db, r) for r in data])
+    data, following = window(author_papers(db, author_id), offset, limit)
+    return AuthorPaperBatch(offset=offset, next=following, data=paper_summaries(db, data))
 
 
 # ---------------------------------------------------------------- library folders
@@ -346,7 +271,7 @@ def list_library_folders(db: Database) -> list[LibraryFolder]:
 
 @tool()
 def create_library_folder(
-    db: Database, name: str, description: str = "", privacy_setting: Literal["private", "public"] = "private"
+    db: Database, name: FolderName, description: str = "", privacy_setting: Literal["private", "public"] = "private"
 ) -> LibraryFolder:
     """Create a library folder. Its Research Feed starts off; turn it on once the folder holds papers.
 
@@ -373,7 +298,7 @@ def create_library_folder(
 def update_library_folder(
     db: Database,
     folder_id: str,
-    name: str | None = None,
+    name: FolderName | None = None,
     description: str | None = None,
     privacy_setting: Literal["private", "public"] | None = None,
     recommendation_status: Literal["Enabled", "Disabled"] | None = None,
@@ -389,22 +314,11 @@ def update_library_folder(
         recommendation_status: Enabled to power a Research Feed from this folder, Disabled to stop it.
     """
     row = folder(db, folder_id)
-    changes: dict[str, str] = {}
-    if name is not None:
-        changes["name"] = folder_name(db, name, renaming=folder_id)
-    if description is not None:
-        changes["description"] = description.strip()
-    if privacy_setting is not None:
-        changes["privacy_setting"] = privacy_setting
-    if recommendation_status is not None:
-        if recommendation_status == "Enabled" and not members(db, folder_id):
-            raise Conflict(
-                f"'{row['name']}' is empty: save at least one paper to it before turning on its Research Feed."
-            )
-        changes["recommendation_status"] = recommendation_status
-    if not changes:
-        raise InvalidRequest("Nothing to update: give a name, description, privacy_setting or recommendation_status.")
-    db.update(library_folders, folder_id, **changes)
+    db.update(
+        library_folders,
+        folder_id,
+        **folder_changes(db, row, name, description, privacy_setting, recommendation_status),
+    )
     return folder_object(db, touch(db, folder_id))
 
 
@@ -417,9 +331,7 @@ def delete_library_folder(db: Database, folder_id: str) -> LibraryFolder:
         folder_id: The folder's id, from list_library_folders.
     """
     gone = folder_object(db, folder(db, folder_id))
-    db.conn.execute(folder_papers.delete().where(folder_papers.c.folder_id == folder_id))
-    db.conn.execute(feed_ratings.delete().where(feed_ratings.c.folder_id == folder_id))
-    db.delete(library_folders, folder_id)
+    drop_folder(db, folder_id)
     return gone
 
 
@@ -427,7 +339,9 @@ def delete_library_folder(db: Database, folder_id: str) -> LibraryFolder:
 
 
 @tool(read_only=True)
-def list_library_papers(db: Database, folder_id: str | None = None, offset: int = 0, limit: int = 50) -> LibraryPage:
+def list_library_papers(
+    db: Database, folder_id: str | None = None, offset: Offset = 0, limit: page_size(100) = 50
+) -> LibraryPage:
     """List the papers saved in your library, or in one folder, most recently added first, with their folders and
     notes.
 
@@ -436,17 +350,9 @@ def list_library_papers(db: Database, folder_id: str | None = None, offset: int 
         offset: Index of the first paper to return.
         limit: Papers per page, 1 to 100 (default 50).
     """
-    if folder_id is None:
-        rows = db.find(library_entries)
-        rows.sort(key=lambda r: (r["added_at"], r["paper_id"]), reverse=True)
-    else:
-        folder(db, folder_id)
-        filed = sorted(
-            db.find(folder_papers, folder_id=folder_id), key=lambda m: (m["added_at"], m["paper_id"]), reverse=True
-        )
-        rows = [db.get(library_entries, m["paper_id"], "Library entry") for m in filed]
-    data, following = window(rows, offset, limit, 100)
-    return LibraryPage(total=len(rows), offset=offset, next=following, data=[entry_object(db, r) for r in data])
+    rows = library_papers(db, folder_id)
+    data, following = window(rows, offset, limit)
+    return LibraryPage(total=len(rows), offset=offset, next=following, data=entry_objects(db, data))
 
 
 @tool()
@@ -461,7 +367,7 @@ def save_to_library(
         folder_ids: Folders to put it in; without any it goes to All Papers only.
     """
     row = save(db, resolve_paper(db, paper_id), folder_ids or [], source="Library")
-    return entry_object(db, db.get(library_entries, row["paper_id"], "Library entry"))
+    return entry_objects(db, [db.get(library_entries, row["paper_id"], "Library entry")])[0]
 
 
 @tool()
@@ -474,26 +380,14 @@ def remove_from_library(db: Database, paper_id: str, folder_id: str | None = Non
         folder_id: The folder to take it out of; omit to remove the paper from the library.
     """
     paper = resolve_paper(db, paper_id)
-    entry(db, paper)
-    if folder_id is not None:
-        target = folder(db, folder_id)
-        if not db.find(folder_papers, folder_id=folder_id, paper_id=paper["paper_id"]):
-            raise Conflict(f"'{paper['title']}' is not in the folder '{target['name']}'.")
-        unfile(db, folder_id, paper["paper_id"])
-        return LibraryRemoval(
-            paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=[folder_id], stillInLibrary=True
-        )
-    filed = sorted(m["folder_id"] for m in db.find(folder_papers, paper_id=paper["paper_id"]))
-    for fid in filed:
-        unfile(db, fid, paper["paper_id"])
-    db.delete(library_entries, paper["paper_id"])
+    left = take_out(db, paper, folder_id)
     return LibraryRemoval(
-        paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=filed, stillInLibrary=False
+        paperId=paper["paper_id"], title=paper["title"], removedFromFolderIds=left, stillInLibrary=folder_id is not None
     )
 
 
 @tool()
-def set_paper_note(db: Database, paper_id: str, text: str) -> LibraryEntry:
+def set_paper_note(db: Database, paper_id: str, text: NoteText) -> LibraryEntry:
     """Write the note of a paper in your library (replacing any earlier note); an empty text deletes the note. Only
     saved papers can have notes.
 
@@ -501,22 +395,14 @@ def set_paper_note(db: Database, paper_id: str, text: str) -> LibraryEntry:
         paper_id: The paper, as a paperId or a prefixed id.
         text: The note, at most 2000 characters; "" deletes it.
     """
-    paper = resolve_paper(db, paper_id)
-    saved = entry(db, paper)
-    if len(text) > MAX_NOTE:
-        raise InvalidRequest(f"A note can have at most {MAX_NOTE} characters.")
-    if not text.strip() and saved["note"] is None:
-        raise Conflict(f"'{paper['title']}' has no note to delete.")
-    note = text.strip() or None
-    row = db.update(library_entries, paper["paper_id"], note=note, note_updated_at=db.now_iso() if note else None)
-    return entry_object(db, row)
+    return entry_objects(db, [write_note(db, resolve_paper(db, paper_id), text)])[0]
 
 
 # ---------------------------------------------------------------- research feeds
 
 
 @tool(read_only=True)
-def get_research_feed(db: Database, folder_id: str, limit: int = 10) -> ResearchFeed:
+def get_research_feed(db: Database, folder_id: str, limit: page_size(100) = 10) -> ResearchFeed:
     """A folder's Research Feed: papers published in the last two years that resemble the folder's papers (and not
     the ones rated not relevant), leaving out papers already in your library. The folder's feed must be enabled.
 
@@ -525,12 +411,10 @@ def get_research_feed(db: Database, folder_id: str, limit: int = 10) -> Research
         limit: How many recommendations, 1 to 100 (default 10).
     """
     row = require_feed(db, folder_id)
-    if not 1 <= limit <= 100:
-        raise InvalidRequest("limit must be between 1 and 100")
     return ResearchFeed(
         folderId=folder_id,
         folderName=row["name"],
-        recommendations=[paper_summary(db, r) for r in feed(db, row)[:limit]],
+        recommendations=paper_summaries(db, feed(db, row)[:limit]),
     )
 
 
@@ -546,14 +430,8 @@ def rate_feed_paper(
         paper_id: The recommended paper, as a paperId or a prefixed id.
         rating: relevant or not_relevant.
     """
-    row = require_feed(db, folder_id)
     paper = resolve_paper(db, paper_id)
-    if paper["paper_id"] not in {r["paper_id"] for r in feed(db, row)}:
-        raise NotFound(f"'{paper['title']}' is not in the Research Feed of '{row['name']}'")
-    if rating == "relevant":
-        save(db, paper, [folder_id], source="Feed")
-    else:
-        db.insert(feed_ratings, folder_id=folder_id, paper_id=paper["paper_id"], rating=rating, created_at=db.now_iso())
+    rate(db, require_feed(db, folder_id), paper, rating)
     return FeedRating(folderId=folder_id, paperId=paper["paper_id"], rating=rating, savedToFolder=rating == "relevant")
 
 
@@ -578,20 +456,9 @@ def create_alert(
         paper_id: The paper to watch, for PaperCitation (paperId or prefixed id).
         author_id: The author to watch, for AuthorPaper and AuthorCitation.
     """
-    if alert_type == "PaperCitation":
-        if paper_id is None or author_id is not None:
-            raise InvalidRequest("A PaperCitation alert takes a paper_id and no author_id.")
-        target = {"paper_id": resolve_paper(db, paper_id)["paper_id"], "author_id": None}
-    else:
-        if author_id is None or paper_id is not None:
-            raise InvalidRequest(f"An {alert_type} alert takes an author_id and no paper_id.")
-        target = {"paper_id": None, "author_id": db.get(authors, author_id.strip(), "Author")["author_id"]}
-    if db.find(alerts, alert_type=alert_type, **{k: v for k, v in target.items() if v is not None}):
-        raise Conflict("You already have this alert.")
-    row = db.insert(
-        alerts, alert_id=db.new_id(alerts, "5602", width=3), alert_type=alert_type, created_at=db.now_iso(), **target
-    )
-    return alert_object(db, row)
+    alert_target(alert_type, paper_id, author_id)
+    paper = resolve_paper(db, paper_id)["paper_id"] if paper_id is not None else None
+    return alert_object(db, add_alert(db, alert_type, paper, author_id.strip() if author_id is not None else None))
 
 
 @tool()
@@ -618,43 +485,27 @@ def claim_author_page(db: Database, author_id: str) -> AuthorClaim:
     Args:
         author_id: The Semantic Scholar id of your author page.
     """
-    author = db.get(authors, author_id.strip(), "Author")
-    check_claimable(db, author)
-    waiting = pending_claim(db)
-    if waiting is not None:
-        if waiting["author_id"] == author["author_id"]:
-            raise Conflict(
-                f"Your claim of {author['name']} is already waiting for you to open the verification "
-                "link we emailed you."
-            )
-        db.update(author_claims, waiting["claim_id"], status="withdrawn")
-    user = me(db)
-    row = db.insert(
-        author_claims,
-        claim_id=db.new_id(author_claims, "32", width=3),
-        author_id=author["author_id"],
-        user_id=user["user_id"],
-        email=user["email"],
-        status="pending_verification",
-        created_at=db.now_iso(),
-        verified_at=None,
-    )
-    return claim_object(db, row)
+    return claim_object(db, start_claim(db, db.get(authors, author_id.strip(), "Author")))
 
 
 @tool(user_only=True)
 def open_claim_verification_link(db: Database) -> AuthorClaim:
     """(Account holder only, in their email inbox) Open the verification link Semantic Scholar emailed for the
     pending author-page claim, which approves it and links the page to the account."""
-    claim = require_pending(db)
-    user = me(db)
-    db.update(account, user["user_id"], claimed_author_id=claim["author_id"])
-    return claim_object(db, db.update(author_claims, claim["claim_id"], status="approved", verified_at=db.now_iso()))
+    return claim_object(db, confirm_claim(db))
 
 
 @tool()
 def update_author_page(
-    db: Database, name: str | None = None, affiliations: list[str] | None = None, homepage: str | None = None
+    db: Database,
+    name: Annotated[str, Field(max_length=100, pattern=r"\S"), ErrorText("A name has 1 to 100 characters.")]
+    | None = None,
+    affiliations: Annotated[list[str], Field(max_length=5), ErrorText("An author page lists at most 5 affiliations.")]
+    | None = None,
+    homepage: Annotated[
+        str, Field(pattern=r"^(https?://\S*)?$"), ErrorText("homepage must be an http:// or https:// URL.")
+    ]
+    | None = None,
 ) -> Author:
     """Edit your claimed and verified author page: display name (the old one is kept as an alias), affiliations
     and homepage.
@@ -665,23 +516,4 @@ def update_author_page(
         homepage: An http(s) URL, or "" to remove it.
     """
     author = own_author(db)
-    changes: dict[str, object] = {}
-    if name is not None:
-        clean = " ".join(name.split())
-        if not 1 <= len(clean) <= MAX_AUTHOR_NAME:
-            raise InvalidRequest(f"A name has 1 to {MAX_AUTHOR_NAME} characters.")
-        if clean != author["name"]:
-            changes["name"] = clean
-            changes["aliases"] = list(dict.fromkeys([*author["aliases"], author["name"]]))
-    if affiliations is not None:
-        cleaned = list(dict.fromkeys(a.strip() for a in affiliations if a.strip()))
-        if len(cleaned) > MAX_AFFILIATIONS:
-            raise InvalidRequest(f"An author page lists at most {MAX_AFFILIATIONS} affiliations.")
-        changes["affiliations"] = cleaned
-    if homepage is not None:
-        if homepage and not homepage.startswith(("http://", "https://")):
-            raise InvalidRequest("homepage must be an http:// or https:// URL.")
-        changes["homepage"] = homepage or None
-    if not changes:
-        raise InvalidRequest("Nothing to update: give a new name, affiliations or homepage.")
-    return author_object(db.update(authors, author["author_id"], **changes))
+    return author_object(db.update(authors, author["author_id"], **page_changes(author, name, affiliations, homepage)))

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+
+from envfactory_gym import Database
+
+from .rules import Ranks, clock_time, is_starred, leaderboard
+from .schema import (
+    athletes,
+    comments,
+    gear,
+    kudos,
+    laps,
+    segment_efforts,
+    segment_stars,
+    segments,
+)
 
 Visibility = Literal["everyone", "followers_only", "only_me"]
 
@@ -350,3 +365,148 @@ class UploadObject(BaseModel):
     error: str | None
     status: str
     activity_id: str | None
+
+
+# ---------------------------------------------------------------- row -> object
+
+
+def summary(row: dict[str, Any]) -> AthleteSummary:
+    """An athlete row as an AthleteSummary."""
+    return AthleteSummary(id=row["id"], firstname=row["firstname"], lastname=row["lastname"])
+
+
+def gear_object(row: dict[str, Any]) -> GearObject:
+    """A gear row as a GearObject."""
+    return GearObject(**{k: row[k] for k in GearObject.model_fields})
+
+
+def effort_object(db: Database, me: dict[str, Any], effort: dict[str, Any], ranks: Ranks) -> SegmentEffortObject:
+    """An effort with its segment and derived ranks."""
+    seg = db.get(segments, effort["segment_id"], "Segment")
+    return SegmentEffortObject(
+        **{
+            k: effort[k]
+            for k in (
+                "id",
+                "activity_id",
+                "elapsed_time",
+                "moving_time",
+                "start_date_local",
+                "distance",
+                "average_heartrate",
+                "average_watts",
+            )
+        },
+        name=seg["name"],
+        segment=SummarySegment(
+            **{k: seg[k] for k in ("id", "name", "activity_type", "distance", "average_grade", "climb_category")},
+            starred=is_starred(db, me["id"], seg["id"]),
+        ),
+        pr_rank=ranks.pr(effort),
+        kom_rank=ranks.kom(effort),
+    )
+
+
+def summary_activities(db: Database, me: dict[str, Any], rows: list[dict[str, Any]]) -> list[SummaryActivity]:
+    """Activity rows as SummaryActivity objects seen by the authenticated athlete, in a few queries per page."""
+    return [SummaryActivity(**fields) for fields in _summary_fields(db, me, rows)]
+
+
+def _in(column: Any, values: list[Any]) -> Any:
+    return column.in_(list(dict.fromkeys(values)))
+
+
+def _summary_fields(db: Database, me: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ids = [r["id"] for r in rows]
+    if not ids:
+        return []
+    people = {a["id"]: a for a in db.find(athletes, _in(athletes.c.id, [r["athlete_id"] for r in rows]))}
+    counts = {}
+    for table in (kudos, comments):
+        stmt = (
+            select(table.c.activity_id, func.count()).where(_in(table.c.activity_id, ids)).group_by(table.c.activity_id)
+        )
+        counts[table.name] = dict(db.conn.execute(stmt).all())
+    mine = {f"{i}-{me['id']}" for i in ids}
+    kudoed = {k["id"] for k in db.find(kudos, _in(kudos.c.id, list(mine)))}
+    ranks = Ranks(db)
+    efforts = db.find(segment_efforts, _in(segment_efforts.c.activity_id, ids))
+    ranks.preload(efforts)
+    achievements: dict[str, int] = {}
+    for e in efforts:
+        hit = ranks.pr(e) is not None or ranks.kom(e) is not None
+        achievements[e["activity_id"]] = achievements.get(e["activity_id"], 0) + hit
+    return [
+        {
+            **{k: row[k] for k in SummaryActivity.model_fields if k in row},
+            "athlete": summary(people[row["athlete_id"]]),
+            "private": row["visibility"] == "only_me",
+            "kudos_count": counts["kudos"].get(row["id"], 0),
+            "comment_count": counts["comments"].get(row["id"], 0),
+            "achievement_count": achievements.get(row["id"], 0),
+            "has_kudoed": f"{row['id']}-{me['id']}" in kudoed,
+        }
+        for row in rows
+    ]
+
+
+def detailed_activity(db: Database, me: dict[str, Any], row: dict[str, Any]) -> DetailedActivity:
+    """An activity with laps, segment efforts and gear."""
+    item = db.get(gear, row["gear_id"], "Gear") if row["gear_id"] else None
+    efforts = db.find(segment_efforts, activity_id=row["id"], order_by=[segment_efforts.c.start_date])
+    ranks = Ranks(db)
+    ranks.preload(efforts)
+    return DetailedActivity(
+        **_summary_fields(db, me, [row])[0],
+        **{
+            k: row[k]
+            for k in ("description", "average_heartrate", "max_heartrate", "average_watts", "calories", "device_name")
+        },
+        gear=GearRef(id=item["id"], name=item["name"], distance=item["distance"]) if item else None,
+        laps=[
+            LapObject(**{k: lap[k] for k in LapObject.model_fields})
+            for lap in db.find(laps, activity_id=row["id"], order_by=[laps.c.lap_index])
+        ],
+        segment_efforts=[effort_object(db, me, e, ranks) for e in efforts],
+    )
+
+
+def detailed_segment(db: Database, me: dict, seg: dict) -> DetailedSegment:
+    """A segment with the athlete's stats on it and its KOM, QOM and overall record times."""
+    mine = db.find(segment_efforts, segment_id=seg["id"], athlete_id=me["id"])
+    best = min(mine, key=lambda e: (e["elapsed_time"], e["start_date"], e["id"])) if mine else None
+    crowns = {sex: leaderboard(db, seg["id"], sex) for sex in ("M", "F")}
+    overall = leaderboard(db, seg["id"])
+    all_efforts = db.find(segment_efforts, segment_id=seg["id"])
+    return DetailedSegment(
+        **{k: seg[k] for k in DetailedSegment.model_fields if k in seg},
+        starred=is_starred(db, me["id"], seg["id"]),
+        star_count=len(db.find(segment_stars, segment_id=seg["id"])),
+        effort_count=len(all_efforts),
+        athlete_count=len({e["athlete_id"] for e in all_efforts}),
+        athlete_segment_stats=SegmentStats(
+            pr_elapsed_time=best["elapsed_time"] if best else None,
+            pr_date=best["start_date_local"][:10] if best else None,
+            pr_activity_id=best["activity_id"] if best else None,
+            effort_count=len(mine),
+        ),
+        xoms=Xoms(
+            kom=clock_time(crowns["M"][0]["elapsed_time"]) if crowns["M"] else None,
+            qom=clock_time(crowns["F"][0]["elapsed_time"]) if crowns["F"] else None,
+            overall=clock_time(overall[0]["elapsed_time"]) if overall else None,
+        ),
+    )
+
+
+def club_member(db: Database, row: dict) -> ClubMember:
+    """A membership row as a ClubMember."""
+    return ClubMember(
+        athlete=summary(db.get(athletes, row["athlete_id"], "Athlete")), membership=row["membership"], role=row["role"]
+    )
+
+
+def zones_from(limit: int, shares: tuple[float, ...]) -> list[ZoneRange]:
+    """Zones from a limit (max heart rate or FTP) and each zone's upper share of it; the last is open."""
+    bounds = [round(limit * share) for share in shares]
+    lows = [0, *(b + 1 for b in bounds)]
+    return [ZoneRange(min=low, max=high) for low, high in zip(lows, [*bounds, -1])]

@@ -36,7 +36,7 @@ oauth_tokens = Table(
     Column("id", String, primary_key=True),  # always "current": the athlete who authorized the app
     Column("athlete_id", String, ForeignKey("athletes.id"), nullable=False),
     Column("scope", JSON, nullable=False),  # e.g. ["read", "activity:read_all", "activity:write"]
-    Column("authorized_at", String, nullable=False, info={"volatile": True}),
+    Column("signed_in_at", String, nullable=False, info={"volatile": True}),
 )
 
 follows = Table(

@@ -3,58 +3,57 @@ routes, plus what only the athlete does on strava.com (authorizing the app, uplo
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from sqlalchemy import func, select
+from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import ErrorText, page_size
 
+from .access import viewable, sign_in, authenticated, visible_activity, own_activity, visible_segment
 from .objects import (
-    ClubMember,
-    ClubSummary,
-    CommentObject,
-    DetailedActivity,
-    DetailedAthlete,
-    DetailedClub,
-    DetailedSegment,
-    GearObject,
-    HeartRateZones,
-    KudosResult,
-    MemberUpdate,
-    MembershipResult,
-    PowerZones,
-    RouteObject,
-    RouteSegment,
-    SegmentStats,
-    SummaryActivity,
-    TokenObject,
-    UploadObject,
     Visibility,
-    Xoms,
+    TokenObject,
+    GearObject,
+    ClubSummary,
+    DetailedAthlete,
     ZoneRange,
+    HeartRateZones,
+    PowerZones,
     Zones,
+    SummaryActivity,
+    DetailedActivity,
+    DetailedSegment,
+    KudosResult,
+    CommentObject,
+    DetailedClub,
+    MembershipResult,
+    MemberUpdate,
+    RouteSegment,
+    RouteObject,
+    UploadObject,
+    summary,
+    gear_object,
+    summary_activities,
+    detailed_activity,
+    detailed_segment,
+    club_member,
+    zones_from,
 )
 from .rules import (
-    add_seconds,
-    authenticated,
-    can_view,
-    clock_time,
-    default_gear,
-    detailed_activity,
-    epoch,
-    gear_kind,
-    gear_object,
-    is_starred,
-    leaderboard,
-    move_gear_distance,
-    own_activity,
-    parse_local,
-    summary,
-    summary_activity,
-    to_utc,
-    usable_gear,
-    utc_offset,
-    visible_activity,
+    LATEST_EPOCH,
+    activities_of,
+    member_count,
+    find_club,
+    membership_row,
+    record_upload,
+    manual_activity,
+    gear_changes,
+    regear,
+    LOCAL_PATTERN,
+    HR_ZONE_SHARES,
+    POWER_ZONE_SHARES,
 )
 from .schema import (
     activities,
@@ -62,17 +61,12 @@ from .schema import (
     club_memberships,
     clubs,
     comments,
-    device_files,
     follows,
     gear,
     kudos,
-    laps,
-    oauth_tokens,
     routes,
-    segment_efforts,
     segment_stars,
     segments,
-    uploads,
 )
 
 SportType = Literal[
@@ -127,9 +121,22 @@ Scope = Literal[
     "read", "read_all", "profile:read_all", "profile:write", "activity:read", "activity:read_all", "activity:write"
 ]
 MemberAction = Literal["approve", "decline", "remove", "promote", "demote"]
-HR_ZONE_SHARES = (0.65, 0.81, 0.89, 0.97)
-POWER_ZONE_SHARES = (0.55, 0.75, 0.90, 1.05, 1.20, 1.50)
 MAX_COMMENT = 1000
+ActivityName = Annotated[str, Field(pattern=r"\S"), ErrorText("name can't be blank.")]
+GearName = ActivityName
+LocalTime = Annotated[
+    str,
+    Field(pattern=LOCAL_PATTERN),
+    ErrorText("start_date_local must be an ISO 8601 local time, e.g. 2025-06-12T06:30:00"),
+]
+CommentText = Annotated[
+    str,
+    Field(max_length=MAX_COMMENT, pattern=r"\S"),
+    ErrorText(f"text can't be blank or longer than {MAX_COMMENT} characters."),
+]
+Weight = Annotated[float, Field(ge=20, le=300), ErrorText("weight must be between 20 and 300 kg.")]
+EpochSeconds = Annotated[int, Field(ge=0, le=LATEST_EPOCH)]
+Ftp = Annotated[int, Field(ge=50, le=600), ErrorText("ftp must be between 50 and 600 watts.")]
 
 
 # ---------------------------------------------------------------- what only the athlete does
@@ -146,34 +153,8 @@ def authorize_app(db: Database, email: str, scope: list[Scope] | None = None) ->
             profile:read_all, profile:write, activity:read, activity:read_all (includes Only Me activities),
             activity:write. Defaults to read and activity:read.
     """
-    found = db.find(athletes, email=email.strip().lower())
-    if not found:
-        raise NotFound("The email or password did not match. Please try again.")
-    granted = sorted({"read", *(scope or ["activity:read"])})
-    db.conn.execute(oauth_tokens.delete())
-    db.insert(oauth_tokens, id="current", athlete_id=found[0]["id"], scope=granted, authorized_at=db.now_iso())
-    return TokenObject(token_type="Bearer", athlete=summary(found[0]), scope=granted)
-
-
-_DAY_PARTS = ((5, "Morning"), (11, "Lunch"), (14, "Afternoon"), (18, "Evening"), (22, "Night"))
-_SPORT_WORDS = {
-    "VirtualRide": "Virtual Ride",
-    "VirtualRun": "Virtual Run",
-    "TrailRun": "Trail Run",
-    "GravelRide": "Gravel Ride",
-    "MountainBikeRide": "Mountain Bike Ride",
-    "EBikeRide": "E-Bike Ride",
-    "WeightTraining": "Weight Training",
-}
-
-
-def _default_name(sport_type: str, local: str) -> str:
-    hour = int(local[11:13])
-    part = "Night"
-    for start, label in _DAY_PARTS:
-        if hour >= start:
-            part = label
-    return f"{part} {_SPORT_WORDS.get(sport_type, sport_type)}"
+    athlete, granted = sign_in(db, email, scope or ["activity:read"])
+    return TokenObject(token_type="Bearer", athlete=summary(athlete), scope=granted)
 
 
 @tool(user_only=True)
@@ -196,103 +177,18 @@ def upload_activity_file(
         trainer: Whether it was done on a trainer or treadmill.
         commute: Whether it was a commute.
     """
-    data_type = file_name.rsplit(".", 1)[-1].lower() if "." in file_name else ""
-    if data_type not in {"fit", "tcx", "gpx"}:
-        raise InvalidRequest("data_type must be one of fit, tcx or gpx (from the file's extension).")
-    found = db.find(device_files, id=file_name)
-    if not found:
-        raise NotFound(f"No file named {file_name} on the device.")
-    file, data = found[0], found[0]["data"]
-    athlete = db.get(athletes, file["athlete_id"], "Athlete")
-    duplicate = db.find(activities, athlete_id=athlete["id"], external_id=file_name)
-    if duplicate:
-        raise Conflict(f"{file_name} duplicate of activity {duplicate[0]['id']}")
-    offset = utc_offset(athlete["timezone"])
-    local = data["start_date_local"]
-    gear_id = default_gear(db, athlete["id"], data["sport_type"])
-    activity = db.insert(
-        activities,
-        id=db.new_id(activities, "1451", 7),
-        athlete_id=athlete["id"],
-        name=name or _default_name(data["sport_type"], local),
-        description=description,
-        sport_type=data["sport_type"],
-        workout_type=None,
-        start_date=to_utc(local, offset),
-        start_date_local=local,
-        timezone=athlete["timezone"],
-        utc_offset=offset,
-        distance=data["distance"],
-        moving_time=data["moving_time"],
-        elapsed_time=data["elapsed_time"],
-        total_elevation_gain=data["total_elevation_gain"],
-        average_speed=round(data["distance"] / data["moving_time"], 3),
-        max_speed=data["max_speed"],
-        average_heartrate=data.get("average_heartrate"),
-        max_heartrate=data.get("max_heartrate"),
-        average_watts=data.get("average_watts"),
-        calories=data.get("calories"),
-        trainer=trainer,
-        commute=commute,
-        manual=False,
-        visibility=athlete["default_visibility"],
-        hide_from_home=False,
-        gear_id=gear_id,
-        device_name=file["device_name"],
-        external_id=file_name,
-    )
-    move_gear_distance(db, None, gear_id, data["distance"])
-    for index, lap in enumerate(data["laps"], start=1):
-        db.insert(
-            laps, id=db.new_id(laps, "5120", 7), activity_id=activity["id"], lap_index=index, name=f"Lap {index}", **lap
-        )
-    for effort in data["efforts"]:
-        effort_local = add_seconds(local, effort["start_offset"])
-        db.insert(
-            segment_efforts,
-            id=db.new_id(segment_efforts, "3291", 8),
-            activity_id=activity["id"],
-            segment_id=effort["segment_id"],
-            athlete_id=athlete["id"],
-            elapsed_time=effort["elapsed_time"],
-            moving_time=effort["moving_time"],
-            start_date=to_utc(effort_local, offset),
-            start_date_local=effort_local,
-            distance=effort["distance"],
-            average_heartrate=effort.get("average_heartrate"),
-            average_watts=effort.get("average_watts"),
-        )
-    upload_id = db.new_id(uploads, "1532", 7)
-    db.insert(
-        uploads,
-        id=upload_id,
-        athlete_id=athlete["id"],
-        external_id=file_name,
-        data_type=data_type,
-        status="Your activity is ready.",
-        error=None,
-        activity_id=activity["id"],
-        created_at=db.now_iso(),
-    )
+    upload = record_upload(db, file_name, name, description, trainer, commute)
     return UploadObject(
-        id=upload_id,
-        id_str=upload_id,
+        id=upload["id"],
+        id_str=upload["id"],
         external_id=file_name,
         error=None,
-        status="Your activity is ready.",
-        activity_id=activity["id"],
+        status=upload["status"],
+        activity_id=upload["activity_id"],
     )
 
 
 # ---------------------------------------------------------------- athlete
-
-
-def _member_count(db: Database, club_id: str) -> int:
-    return db.conn.execute(
-        select(func.count())
-        .select_from(club_memberships)
-        .where(club_memberships.c.club_id == club_id, club_memberships.c.membership == "member")
-    ).scalar()
 
 
 @tool(read_only=True)
@@ -312,7 +208,7 @@ def get_logged_in_athlete(db: Database) -> DetailedAthlete:
                 city=club["city"],
                 private=club["private"],
                 verified=club["verified"],
-                member_count=_member_count(db, club["id"]),
+                member_count=member_count(db, club["id"]),
                 membership=m["membership"],
                 admin=m["role"] in {"admin", "owner"},
                 owner=m["role"] == "owner",
@@ -329,12 +225,6 @@ def get_logged_in_athlete(db: Database) -> DetailedAthlete:
     )
 
 
-def _zones_from(limit: int, shares: tuple[float, ...]) -> list[ZoneRange]:
-    bounds = [round(limit * share) for share in shares]
-    lows = [0, *(b + 1 for b in bounds)]
-    return [ZoneRange(min=low, max=high) for low, high in zip(lows, [*bounds, -1])]
-
-
 @tool(read_only=True)
 def get_logged_in_athlete_zones(db: Database) -> Zones:
     """The authenticated athlete's heart rate zones (custom, or derived from max heart rate) and seven power
@@ -344,13 +234,13 @@ def get_logged_in_athlete_zones(db: Database) -> Zones:
     if me["custom_hr_zones"]:
         heart = HeartRateZones(custom_zones=True, zones=[ZoneRange(**z) for z in me["custom_hr_zones"]])
     elif me["max_heartrate"]:
-        heart = HeartRateZones(custom_zones=False, zones=_zones_from(me["max_heartrate"], HR_ZONE_SHARES))
-    power = PowerZones(zones=_zones_from(me["ftp"], POWER_ZONE_SHARES)) if me["ftp"] else None
+        heart = HeartRateZones(custom_zones=False, zones=zones_from(me["max_heartrate"], HR_ZONE_SHARES))
+    power = PowerZones(zones=zones_from(me["ftp"], POWER_ZONE_SHARES)) if me["ftp"] else None
     return Zones(heart_rate=heart, power=power)
 
 
 @tool()
-def update_logged_in_athlete(db: Database, weight: float | None = None, ftp: int | None = None) -> DetailedAthlete:
+def update_logged_in_athlete(db: Database, weight: Weight | None = None, ftp: Ftp | None = None) -> DetailedAthlete:
     """Update the authenticated athlete's weight and/or FTP (power zones follow the FTP). Needs profile:write.
 
     Args:
@@ -360,15 +250,7 @@ def update_logged_in_athlete(db: Database, weight: float | None = None, ftp: int
     me, _ = authenticated(db, "profile:write")
     if weight is None and ftp is None:
         raise InvalidRequest("Give a weight, an ftp, or both.")
-    changes: dict[str, float | int] = {}
-    if weight is not None:
-        if not 20 <= weight <= 300:
-            raise InvalidRequest("weight must be between 20 and 300 kg.")
-        changes["weight"] = round(float(weight), 1)
-    if ftp is not None:
-        if not 50 <= ftp <= 600:
-            raise InvalidRequest("ftp must be between 50 and 600 watts.")
-        changes["ftp"] = ftp
+    changes = given(weight=round(float(weight), 1) if weight is not None else None, ftp=ftp)
     db.update(athletes, me["id"], **changes)
     return get_logged_in_athlete(db)
 
@@ -379,9 +261,9 @@ def update_logged_in_athlete(db: Database, weight: float | None = None, ftp: int
 @tool(read_only=True)
 def list_athlete_activities(
     db: Database,
-    before: int | None = None,
-    after: int | None = None,
-    page_size: int = 30,
+    before: EpochSeconds | None = None,
+    after: EpochSeconds | None = None,
+    page_size: page_size(200) = 30,
     cursor: str | None = None,
 ) -> Page[SummaryActivity]:
     """The authenticated athlete's activities, newest first. Needs activity:read; Only Me activities are listed
@@ -394,16 +276,10 @@ def list_athlete_activities(
         cursor: The next_cursor of the previous page.
     """
     me, scope = authenticated(db, "activity:read")
-    rows = [
-        r
-        for r in db.find(activities, athlete_id=me["id"], order_by=[activities.c.start_date.desc()])
-        if can_view(db, me, scope, r)
-        and (before is None or epoch(r["start_date"]) < before)
-        and (after is None or epoch(r["start_date"]) > after)
-    ]
+    rows = viewable(db, me, scope, activities_of(db, [me["id"]], before, after))
     page = paginate(rows, page_size, cursor, max_page_size=200)
     return Page[SummaryActivity](
-        results=[summary_activity(db, me, r) for r in page.results],
+        results=summary_activities(db, me, page.results),
         next_cursor=page.next_cursor,
         has_more=page.has_more,
     )
@@ -424,12 +300,12 @@ def get_activity(db: Database, activity_id: str) -> DetailedActivity:
 @tool()
 def create_activity(
     db: Database,
-    name: str,
+    name: ActivityName,
     sport_type: SportType,
-    start_date_local: str,
-    elapsed_time: int,
+    start_date_local: LocalTime,
+    elapsed_time: Annotated[int, Field(gt=0), ErrorText("elapsed_time must be greater than 0 seconds.")],
     description: str = "",
-    distance: float = 0.0,
+    distance: Annotated[float, Field(ge=0), ErrorText("distance can't be negative.")] = 0.0,
     trainer: bool = False,
     commute: bool = False,
 ) -> DetailedActivity:
@@ -448,51 +324,9 @@ def create_activity(
         commute: Marked as a commute.
     """
     me, _ = authenticated(db, "activity:write")
-    if not name.strip():
-        raise InvalidRequest("name can't be blank.")
-    if elapsed_time <= 0:
-        raise InvalidRequest("elapsed_time must be greater than 0 seconds.")
-    if distance < 0:
-        raise InvalidRequest("distance can't be negative.")
-    local = parse_local(start_date_local)
-    offset = utc_offset(me["timezone"])
-    start = to_utc(local, offset)
-    if start > db.now_iso():
-        raise InvalidRequest("start_date_local can't be in the future.")
-    gear_id = default_gear(db, me["id"], sport_type)
-    speed = round(distance / elapsed_time, 3)
-    row = db.insert(
-        activities,
-        id=db.new_id(activities, "1451", 7),
-        athlete_id=me["id"],
-        name=name.strip(),
-        description=description,
-        sport_type=sport_type,
-        workout_type=None,
-        start_date=start,
-        start_date_local=local,
-        timezone=me["timezone"],
-        utc_offset=offset,
-        distance=float(distance),
-        moving_time=elapsed_time,
-        elapsed_time=elapsed_time,
-        total_elevation_gain=0.0,
-        average_speed=speed,
-        max_speed=speed,
-        average_heartrate=None,
-        max_heartrate=None,
-        average_watts=None,
-        calories=None,
-        trainer=trainer,
-        commute=commute,
-        manual=True,
-        visibility=me["default_visibility"],
-        hide_from_home=False,
-        gear_id=gear_id,
-        device_name=None,
-        external_id=None,
+    row = manual_activity(
+        db, me, name, sport_type, start_date_local, elapsed_time, description, distance, trainer, commute
     )
-    move_gear_distance(db, None, gear_id, row["distance"])
     return detailed_activity(db, me, row)
 
 
@@ -500,7 +334,7 @@ def create_activity(
 def update_activity(
     db: Database,
     activity_id: str,
-    name: str | None = None,
+    name: ActivityName | None = None,
     description: str | None = None,
     sport_type: SportType | None = None,
     gear_id: str | None = None,
@@ -527,29 +361,18 @@ def update_activity(
     """
     me, scope = authenticated(db, "activity:write")
     row = own_activity(db, me, scope, activity_id)
-    given = {
-        "name": name,
-        "description": description,
-        "sport_type": sport_type,
-        "commute": commute,
-        "trainer": trainer,
-        "hide_from_home": hide_from_home,
-        "visibility": visibility,
-    }
-    changes = {k: v for k, v in given.items() if v is not None}
+    changes = given(
+        name=name.strip() if name is not None else None,
+        description=description,
+        sport_type=sport_type,
+        commute=commute,
+        trainer=trainer,
+        hide_from_home=hide_from_home,
+        visibility=visibility,
+    )
     if not changes and gear_id is None:
         raise InvalidRequest("Nothing to update: give at least one field.")
-    if name is not None and not name.strip():
-        raise InvalidRequest("name can't be blank.")
-    if name is not None:
-        changes["name"] = name.strip()
-    sport = sport_type or row["sport_type"]
-    new_gear = row["gear_id"]
-    if gear_id is not None:
-        new_gear = None if gear_id == "none" else usable_gear(db, me["id"], gear_id, sport)["id"]
-    elif row["gear_id"] is not None and gear_kind(sport) != db.get(gear, row["gear_id"], "Gear")["kind"]:
-        new_gear = default_gear(db, me["id"], sport)
-    move_gear_distance(db, row["gear_id"], new_gear, row["distance"])
+    new_gear = regear(db, me, row, gear_id, sport_type or row["sport_type"])
     return detailed_activity(db, me, db.update(activities, row["id"], gear_id=new_gear, **changes))
 
 
@@ -573,7 +396,7 @@ def give_kudos(db: Database, activity_id: str) -> KudosResult:
 
 
 @tool()
-def create_activity_comment(db: Database, activity_id: str, text: str) -> CommentObject:
+def create_activity_comment(db: Database, activity_id: str, text: CommentText) -> CommentObject:
     """Comment on an activity the authenticated athlete can see (their own or another's). Needs activity:write.
 
     Args:
@@ -583,10 +406,6 @@ def create_activity_comment(db: Database, activity_id: str, text: str) -> Commen
     me, scope = authenticated(db, "activity:write")
     row = visible_activity(db, me, scope, activity_id)
     body = text.strip()
-    if not body:
-        raise InvalidRequest("text can't be blank.")
-    if len(body) > MAX_COMMENT:
-        raise InvalidRequest(f"text is longer than {MAX_COMMENT} characters.")
     comment = db.insert(
         comments,
         id=db.new_id(comments, "9870", 6),
@@ -603,39 +422,6 @@ def create_activity_comment(db: Database, activity_id: str, text: str) -> Commen
 # ---------------------------------------------------------------- segments
 
 
-def _visible_segment(db: Database, me: dict, scope: list[str], segment_id: str) -> dict:
-    found = db.find(segments, id=str(segment_id))
-    if not found or (found[0]["private"] and (found[0]["created_by"] != me["id"] or "read_all" not in scope)):
-        raise NotFound(f"Record Not Found: segment {segment_id}")
-    return found[0]
-
-
-def _detailed_segment(db: Database, me: dict, seg: dict) -> DetailedSegment:
-    mine = db.find(segment_efforts, segment_id=seg["id"], athlete_id=me["id"])
-    best = min(mine, key=lambda e: (e["elapsed_time"], e["start_date"], e["id"])) if mine else None
-    crowns = {sex: leaderboard(db, seg["id"], sex) for sex in ("M", "F")}
-    overall = leaderboard(db, seg["id"])
-    all_efforts = db.find(segment_efforts, segment_id=seg["id"])
-    return DetailedSegment(
-        **{k: seg[k] for k in DetailedSegment.model_fields if k in seg},
-        starred=is_starred(db, me["id"], seg["id"]),
-        star_count=len(db.find(segment_stars, segment_id=seg["id"])),
-        effort_count=len(all_efforts),
-        athlete_count=len({e["athlete_id"] for e in all_efforts}),
-        athlete_segment_stats=SegmentStats(
-            pr_elapsed_time=best["elapsed_time"] if best else None,
-            pr_date=best["start_date_local"][:10] if best else None,
-            pr_activity_id=best["activity_id"] if best else None,
-            effort_count=len(mine),
-        ),
-        xoms=Xoms(
-            kom=clock_time(crowns["M"][0]["elapsed_time"]) if crowns["M"] else None,
-            qom=clock_time(crowns["F"][0]["elapsed_time"]) if crowns["F"] else None,
-            overall=clock_time(overall[0]["elapsed_time"]) if overall else None,
-        ),
-    )
-
-
 @tool(read_only=True)
 def get_segment(db: Database, segment_id: str) -> DetailedSegment:
     """A segment with its KOM, QOM and overall best times, star count, and the authenticated athlete's PR and
@@ -645,7 +431,7 @@ def get_segment(db: Database, segment_id: str) -> DetailedSegment:
         segment_id: The segment's id, e.g. from an activity's segment efforts.
     """
     me, scope = authenticated(db)
-    return _detailed_segment(db, me, _visible_segment(db, me, scope, segment_id))
+    return detailed_segment(db, me, visible_segment(db, me, scope, segment_id))
 
 
 @tool()
@@ -658,14 +444,14 @@ def star_segment(db: Database, segment_id: str, starred: bool = True) -> Detaile
         starred: True to star, False to unstar.
     """
     me, scope = authenticated(db, "profile:write")
-    seg = _visible_segment(db, me, scope, segment_id)
+    seg = visible_segment(db, me, scope, segment_id)
     key = f"{me['id']}-{seg['id']}"
     exists = bool(db.find(segment_stars, id=key))
     if starred and not exists:
         db.insert(segment_stars, id=key, athlete_id=me["id"], segment_id=seg["id"])
     if not starred and exists:
         db.delete(segment_stars, key)
-    return _detailed_segment(db, me, seg)
+    return detailed_segment(db, me, seg)
 
 
 # ---------------------------------------------------------------- gear
@@ -675,10 +461,11 @@ def star_segment(db: Database, segment_id: str, starred: bool = True) -> Detaile
 def update_gear(
     db: Database,
     gear_id: str,
-    name: str | None = None,
+    name: GearName | None = None,
     primary: bool | None = None,
     retired: bool | None = None,
-    notification_distance: float | None = None,
+    notification_distance: Annotated[float, Field(gt=0), ErrorText("notification_distance must be greater than 0.")]
+    | None = None,
 ) -> GearObject:
     """Edit one of the authenticated athlete's bikes or shoes: rename, make it the default for new activities of
     its kind (the previous default stops being one), retire or un-retire it (retired gear can't be the default),
@@ -695,55 +482,11 @@ def update_gear(
     found = db.find(gear, id=gear_id)
     if not found or found[0]["athlete_id"] != me["id"]:
         raise NotFound(f"Record Not Found: gear {gear_id}")
-    item = found[0]
-    if name is None and primary is None and retired is None and notification_distance is None:
-        raise InvalidRequest("Nothing to update: give at least one field.")
-    changes: dict = {}
-    if name is not None:
-        if not name.strip():
-            raise InvalidRequest("name can't be blank.")
-        changes["name"] = name.strip()
-    if notification_distance is not None:
-        if item["kind"] != "shoes":
-            raise InvalidRequest("Only shoes have a replacement reminder.")
-        if notification_distance <= 0:
-            raise InvalidRequest("notification_distance must be greater than 0.")
-        changes["notification_distance"] = float(notification_distance)
-    is_retired = item["retired"] if retired is None else retired
-    if retired is not None:
-        changes["retired"] = retired
-        if retired:
-            changes["primary"] = False
-    if primary:
-        if is_retired:
-            raise InvalidRequest(f"'{item['name']}' is retired and can't be your default {item['kind']}.")
-        for other in db.find(gear, athlete_id=me["id"], kind=item["kind"], primary=True):
-            db.update(gear, other["id"], primary=False)
-        changes["primary"] = True
-    elif primary is False:
-        changes["primary"] = False
-    return gear_object(db.update(gear, item["id"], **changes))
+    changes = gear_changes(db, me, found[0], name, primary, retired, notification_distance)
+    return gear_object(db.update(gear, found[0]["id"], **changes))
 
 
 # ---------------------------------------------------------------- clubs
-
-
-def _club(db: Database, club_id: str) -> dict:
-    found = db.find(clubs, id=str(club_id)) or db.find(clubs, vanity=str(club_id).strip().lower())
-    if not found:
-        raise NotFound(f"Record Not Found: club {club_id}")
-    return found[0]
-
-
-def _membership(db: Database, club_id: str, athlete_id: str) -> dict | None:
-    found = db.find(club_memberships, id=f"{club_id}-{athlete_id}")
-    return found[0] if found else None
-
-
-def _club_member(db: Database, row: dict) -> ClubMember:
-    return ClubMember(
-        athlete=summary(db.get(athletes, row["athlete_id"], "Athlete")), membership=row["membership"], role=row["role"]
-    )
 
 
 @tool(read_only=True)
@@ -755,20 +498,20 @@ def get_club(db: Database, club_id: str) -> DetailedClub:
         club_id: The club's id, or its vanity name, e.g. "boulder-trail-runners".
     """
     me, _ = authenticated(db)
-    club = _club(db, club_id)
-    mine = _membership(db, club["id"], me["id"])
+    club = find_club(db, club_id)
+    mine = membership_row(db, club["id"], me["id"])
     is_member = mine is not None and mine["membership"] == "member"
     is_admin = is_member and mine["role"] in {"admin", "owner"}
     rows = db.find(club_memberships, club_id=club["id"], order_by=[club_memberships.c.athlete_id])
     return DetailedClub(
         **{k: club[k] for k in DetailedClub.model_fields if k in club},
         url=f"https://www.strava.com/clubs/{club['vanity']}",
-        member_count=_member_count(db, club["id"]),
+        member_count=member_count(db, club["id"]),
         membership=mine["membership"] if mine else None,
         admin=is_admin,
         owner=is_member and mine["role"] == "owner",
-        members=[_club_member(db, r) for r in rows if r["membership"] == "member"] if is_member else [],
-        join_requests=[_club_member(db, r) for r in rows if r["membership"] == "pending"] if is_admin else [],
+        members=[club_member(db, r) for r in rows if r["membership"] == "member"] if is_member else [],
+        join_requests=[club_member(db, r) for r in rows if r["membership"] == "pending"] if is_admin else [],
     )
 
 
@@ -781,8 +524,8 @@ def join_club(db: Database, club_id: str) -> MembershipResult:
         club_id: The club's id or vanity name.
     """
     me, _ = authenticated(db, "profile:write")
-    club = _club(db, club_id)
-    mine = _membership(db, club["id"], me["id"])
+    club = find_club(db, club_id)
+    mine = membership_row(db, club["id"], me["id"])
     if mine is not None:
         state = "are already a member of" if mine["membership"] == "member" else "already asked to join"
         raise Conflict(f"You {state} {club['name']}.")
@@ -808,8 +551,8 @@ def leave_club(db: Database, club_id: str) -> MembershipResult:
         club_id: The club's id or vanity name.
     """
     me, _ = authenticated(db, "profile:write")
-    club = _club(db, club_id)
-    mine = _membership(db, club["id"], me["id"])
+    club = find_club(db, club_id)
+    mine = membership_row(db, club["id"], me["id"])
     if mine is None:
         raise Conflict(f"You are not a member of {club['name']}.")
     if mine["role"] == "owner":
@@ -830,13 +573,13 @@ def manage_club_member(db: Database, club_id: str, athlete_id: str, action: Memb
         action: approve, decline, remove, promote or demote.
     """
     me, _ = authenticated(db, "profile:write")
-    club = _club(db, club_id)
-    mine = _membership(db, club["id"], me["id"])
+    club = find_club(db, club_id)
+    mine = membership_row(db, club["id"], me["id"])
     if mine is None or mine["membership"] != "member" or mine["role"] not in {"admin", "owner"}:
         raise PermissionDenied(f"Only admins of {club['name']} can manage its members.")
     if athlete_id == me["id"]:
         raise InvalidRequest("You can't manage your own membership; use leave_club to leave.")
-    target = _membership(db, club["id"], athlete_id)
+    target = membership_row(db, club["id"], athlete_id)
     if target is None:
         raise NotFound(f"Athlete {athlete_id} is not a member of {club['name']} and has not asked to join.")
     who = summary(db.get(athletes, athlete_id, "Athlete"))
@@ -873,13 +616,13 @@ def manage_club_member(db: Database, club_id: str, athlete_id: str, action: Memb
         action=action,
         membership=membership,
         role=role,
-        member_count=_member_count(db, club["id"]),
+        member_count=member_count(db, club["id"]),
     )
 
 
 @tool(read_only=True)
 def list_club_activities(
-    db: Database, club_id: str, page_size: int = 30, cursor: str | None = None
+    db: Database, club_id: str, page_size: page_size(200) = 30, cursor: str | None = None
 ) -> Page[SummaryActivity]:
     """Recent activities of a club's members, newest first, as the authenticated athlete may see them. Only
     members can read a club's feed.
@@ -890,15 +633,14 @@ def list_club_activities(
         cursor: The next_cursor of the previous page.
     """
     me, scope = authenticated(db)
-    club = _club(db, club_id)
-    mine = _membership(db, club["id"], me["id"])
+    club = find_club(db, club_id)
+    mine = membership_row(db, club["id"], me["id"])
     if mine is None or mine["membership"] != "member":
         raise PermissionDenied(f"Only members of {club['name']} can see its activities.")
     members = [m["athlete_id"] for m in db.find(club_memberships, club_id=club["id"], membership="member")]
-    rows = db.find(activities, activities.c.athlete_id.in_(members), order_by=[activities.c.start_date.desc()])
-    page = paginate([r for r in rows if can_view(db, me, scope, r)], page_size, cursor, max_page_size=200)
+    page = paginate(viewable(db, me, scope, activities_of(db, members)), page_size, cursor, max_page_size=200)
     return Page[SummaryActivity](
-        results=[summary_activity(db, me, r) for r in page.results],
+        results=summary_activities(db, me, page.results),
         next_cursor=page.next_cursor,
         has_more=page.has_more,
     )
@@ -908,7 +650,7 @@ def list_club_activities(
 
 
 @tool(read_only=True)
-def list_athlete_routes(db: Database, page_size: int = 30, cursor: str | None = None) -> Page[RouteObject]:
+def list_athlete_routes(db: Database, page_size: page_size(200) = 30, cursor: str | None = None) -> Page[RouteObject]:
     """The authenticated athlete's routes, newest first, with distance, elevation gain, estimated moving time and
     segments along the way. Private routes are listed only with the read_all scope.
 

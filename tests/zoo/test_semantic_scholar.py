@@ -139,8 +139,13 @@ def test_search_filters(session):
     assert medicine and all("Medicine" in p["fieldsOfStudy"] for p in medicine)
     datasets = ok(session, "search_papers", {"query": "benchmark", "publication_types": ["Dataset"], "limit": 100})
     assert datasets["data"] and all("Dataset" in p["publicationTypes"] for p in datasets["data"])
-    for bad in ("19-20", "2021-2019", "2019-2020-2021", "recent"):
-        fails(session, "search_papers", {"query": "retrieval", "year": bad}, "InvalidRequest", "year")
+    for bad in ("19-20", "2019-2020-2021", "recent", "2019 - 2020"):
+        fails(session, "search_papers", {"query": "retrieval", "year": bad}, "invalid_arguments", "Invalid year")
+    fails(session, "search_papers", {"query": "retrieval", "year": "2021-2019"}, "InvalidRequest", "range is empty")
+    for bad_offset in (-1,):
+        fails(session, "search_papers", {"query": "retrieval", "offset": bad_offset}, "invalid_arguments", ">= 0")
+    fails(session, "search_papers", {"query": "retrieval", "min_citation_count": -1}, "invalid_arguments", "min_")
+    fails(session, "search_authors", {"query": "   "}, "invalid_arguments", "query")
 
 
 def test_search_paging_and_its_limits(session):
@@ -150,7 +155,9 @@ def test_search_paging_and_its_limits(session):
     assert not {p["paperId"] for p in first["data"]} & {p["paperId"] for p in second["data"]}
     beyond = ok(session, "search_papers", {"query": "language", "offset": 900, "limit": 100})
     assert beyond["data"] == [] and beyond["next"] is None
-    fails(session, "search_papers", {"query": "language", "limit": 101}, "InvalidRequest", "between 1 and 100")
+    fails(
+        session, "search_papers", {"query": "language", "limit": 101}, "invalid_arguments", "less than or equal to 100"
+    )
     fails(session, "search_papers", {"query": "language", "offset": 950, "limit": 100}, "InvalidRequest", "1000")
 
 
@@ -171,7 +178,7 @@ def test_citations_and_references_mirror_each_other(session):
     assert len(cites["data"]) == 3 and cites["next"] == 3
     newest = [c["citingPaper"]["publicationDate"] for c in cites["data"]]
     assert newest == sorted(newest, reverse=True)
-    fails(session, "get_paper_citations", {"paper_id": DPR, "limit": 1001}, "InvalidRequest", "limit")
+    fails(session, "get_paper_citations", {"paper_id": DPR, "limit": 1001}, "invalid_arguments", "limit")
 
 
 def test_authors_pages_and_their_papers(session):
@@ -196,7 +203,7 @@ def test_recommendations_follow_the_examples(session):
     assert DPR not in ids and RAG in ids
     pushed = ok(session, "get_recommendations", {**args, "negative_paper_ids": [RAG]})["recommendedPapers"]
     assert RAG not in [p["paperId"] for p in pushed]
-    fails(session, "get_recommendations", {"positive_paper_ids": []}, "InvalidRequest", "at least one")
+    fails(session, "get_recommendations", {"positive_paper_ids": []}, "invalid_arguments", "at least one")
     fails(
         session,
         "get_recommendations",
@@ -204,7 +211,7 @@ def test_recommendations_follow_the_examples(session):
         "InvalidRequest",
         "both a positive and a negative",
     )
-    fails(session, "get_recommendations", {"positive_paper_ids": [DPR], "limit": 501}, "InvalidRequest", "500")
+    fails(session, "get_recommendations", {"positive_paper_ids": [DPR], "limit": 501}, "invalid_arguments", "500")
 
 
 def test_author_search_is_by_name_prefix_most_cited_first(session):
@@ -238,8 +245,8 @@ def test_folder_names_are_unique_and_new_folders_start_without_a_feed(session):
         "public",
     )
     fails(session, "create_library_folder", {"name": "rag FOR science"}, "Conflict", "'RAG for science'")
-    fails(session, "create_library_folder", {"name": " "}, "InvalidRequest", "1 to 100")
-    fails(session, "create_library_folder", {"name": "x" * 101}, "InvalidRequest", "1 to 100")
+    fails(session, "create_library_folder", {"name": " "}, "invalid_arguments", "1 to 100")
+    fails(session, "create_library_folder", {"name": "x" * 101}, "invalid_arguments", "1 to 100")
     fails(session, "update_library_folder", {"folder_id": new["folderId"], "name": "To Read"}, "Conflict", "To read")
     fails(session, "update_library_folder", {"folder_id": new["folderId"]}, "InvalidRequest", "Nothing to update")
     renamed = ok(
@@ -352,7 +359,7 @@ def test_notes_only_on_saved_papers(session):
     assert ok(session, "set_paper_note", {"paper_id": DPR, "text": ""})["note"] is None
     fails(session, "set_paper_note", {"paper_id": DPR, "text": ""}, "Conflict", "no note to delete")
     fails(session, "set_paper_note", {"paper_id": paper("Mistral 7B"), "text": "x"}, "NotFound", "not in your library")
-    fails(session, "set_paper_note", {"paper_id": RAPTOR, "text": "x" * 2001}, "InvalidRequest", "2000")
+    fails(session, "set_paper_note", {"paper_id": RAPTOR, "text": "x" * 2001}, "invalid_arguments", "2000")
 
 
 def test_library_listing_pages_newest_first(session):
@@ -462,9 +469,13 @@ def test_claiming_and_editing_your_author_page(session):
     assert page["aliases"] == ["N. Rahimi", "Nadia Rahimi"]  # the old name stays findable
     assert ok(session, "update_author_page", {"homepage": ""})["homepage"] is None
     fails(
-        session, "update_author_page", {"affiliations": [f"Lab {i}" for i in range(6)]}, "InvalidRequest", "at most 5"
+        session,
+        "update_author_page",
+        {"affiliations": [f"Lab {i}" for i in range(6)]},
+        "invalid_arguments",
+        "at most 5",
     )
-    fails(session, "update_author_page", {"homepage": "nadia.example.org"}, "InvalidRequest", "http")
+    fails(session, "update_author_page", {"homepage": "nadia.example.org"}, "invalid_arguments", "http")
     fails(session, "update_author_page", {}, "InvalidRequest", "Nothing to update")
     fails(session, "claim_author_page", {"author_id": author("Ewan Sinclair")}, "Conflict", "already linked")
     fails(session, "open_claim_verification_link", {}, "NotFound", "No author page claim", caller="user")
@@ -502,3 +513,39 @@ def test_seed_graph_is_consistent():
         assert p["influential_citation_count"] <= p["citation_count"]
         assert len(p["paper_id"]) == 40 and p["external_ids"]["CorpusId"] == p["corpus_id"]
     assert len(SEED["papers"]) > 150 and len(SEED["citations"]) > 1000 and len(SEED["authors"]) > 700
+
+
+def test_searches_find_hyphenated_apostrophe_and_accented_names(session):
+    """The SQL pre-filters of both searches must not lose names LIKE cannot see: joined hyphenated or
+    apostrophe words and letters outside ASCII, whose case LIKE does not fold."""
+    for query, name in (
+        ("Rocktäschel", "Tim Rocktäschel"),
+        ("ROCKTÄSCHEL", "Tim Rocktäschel"),
+        ("Rücklé", "Andreas Rücklé"),
+        ("Saad-Falcon", "Jon Saad-Falcon"),
+        ("O'Donoghue", "Odhran O'Donoghue"),
+        ("Minh-Thang", "Minh-Thang Luong"),
+    ):
+        found = ok(session, "search_authors", {"query": query, "limit": 100})["data"]
+        assert name in [a["name"] for a in found], query
+    joined = ok(session, "search_papers", {"query": "saadfalcon", "limit": 100})["data"]
+    assert joined and all(any(a["name"] == "Jon Saad-Falcon" for a in p["authors"]) for p in joined)
+    accented = ok(session, "search_papers", {"query": "RÜCKLÉ", "limit": 100})["data"]
+    assert accented and all(any(a["name"] == "Andreas Rücklé" for a in p["authors"]) for p in accented)
+    assert ok(session, "search_authors", {"query": "Rocktaschel"})["data"] == []
+
+
+def test_type_bounds_show_in_the_schema_with_the_products_wording(session):
+    def prop(tool: str, argument: str) -> dict:
+        found = SPEC.tools[tool].input_schema["properties"][argument]
+        return next((option for option in found.get("anyOf", []) if option.get("type") != "null"), found)
+
+    assert prop("search_papers", "limit")["maximum"] == 100 and prop("search_papers", "offset")["minimum"] == 0
+    assert prop("get_paper_citations", "limit")["maximum"] == 1000
+    assert prop("get_recommendations", "positive_paper_ids")["minItems"] == 1
+    assert prop("set_paper_note", "text")["maxLength"] == 2000
+    assert prop("update_author_page", "affiliations")["maxItems"] == 5
+    assert "pattern" in prop("search_papers", "year") and "pattern" in prop("update_author_page", "homepage")
+    fails(session, "update_author_page", {"name": "   "}, "invalid_arguments", "A name has 1 to 100 characters")
+    fails(session, "get_author_papers", {"author_id": "1741101", "offset": -5}, "invalid_arguments", "offset")
+    fails(session, "get_research_feed", {"folder_id": folder("To read"), "limit": 0}, "invalid_arguments", "limit")

@@ -145,8 +145,8 @@ def test_custom_heart_rate_zones_and_no_power_without_ftp(session):
 def test_update_athlete_validates(session):
     auth(session, "Marcus", "Webb")
     fails(session, "update_logged_in_athlete", {}, "InvalidRequest", "Give a weight")
-    fails(session, "update_logged_in_athlete", {"weight": 500}, "InvalidRequest", "between 20 and 300")
-    fails(session, "update_logged_in_athlete", {"ftp": 5}, "InvalidRequest", "between 50 and 600")
+    fails(session, "update_logged_in_athlete", {"weight": 500}, "invalid_arguments", "between 20 and 300")
+    fails(session, "update_logged_in_athlete", {"ftp": 5}, "invalid_arguments", "between 50 and 600")
 
 
 # ---------------------------------------------------------------- manual activities and gear totals
@@ -182,10 +182,10 @@ def test_create_activity_uses_default_gear_privacy_and_local_time(session):
 def test_create_activity_rules(session):
     auth(session, "Aiko", "Tanaka")
     base = {"name": "Run", "sport_type": "Run", "start_date_local": "2025-06-14T05:45:00", "elapsed_time": 600}
-    fails(session, "create_activity", {**base, "elapsed_time": 0}, "InvalidRequest", "greater than 0")
-    fails(session, "create_activity", {**base, "name": "  "}, "InvalidRequest", "blank")
-    fails(session, "create_activity", {**base, "distance": -5}, "InvalidRequest", "negative")
-    fails(session, "create_activity", {**base, "start_date_local": "yesterday"}, "InvalidRequest", "ISO 8601")
+    fails(session, "create_activity", {**base, "elapsed_time": 0}, "invalid_arguments", "greater than 0")
+    fails(session, "create_activity", {**base, "name": "  "}, "invalid_arguments", "blank")
+    fails(session, "create_activity", {**base, "distance": -5}, "invalid_arguments", "negative")
+    fails(session, "create_activity", {**base, "start_date_local": "yesterday"}, "invalid_arguments", "ISO 8601")
     fails(session, "create_activity", {**base, "start_date_local": "2025-06-14T11:00:00"}, "InvalidRequest", "future")
     fails(session, "create_activity", {**base, "sport_type": "Parkour"}, "invalid_arguments", "sport_type")
 
@@ -364,9 +364,15 @@ def test_kudos_rules(session):
 def test_comments(session):
     auth(session, "Jordan", "Reyes")
     double = activity("Jordan", "Reyes", "Sanitas + Green double")
-    fails(session, "create_activity_comment", {"activity_id": double["id"], "text": "   "}, "InvalidRequest", "blank")
     fails(
-        session, "create_activity_comment", {"activity_id": double["id"], "text": "x" * 1001}, "InvalidRequest", "1000"
+        session, "create_activity_comment", {"activity_id": double["id"], "text": "   "}, "invalid_arguments", "blank"
+    )
+    fails(
+        session,
+        "create_activity_comment",
+        {"activity_id": double["id"], "text": "x" * 1001},
+        "invalid_arguments",
+        "1000",
     )
     comment = ok(session, "create_activity_comment", {"activity_id": double["id"], "text": " Thanks all! "})
     assert comment["text"] == "Thanks all!" and comment["athlete"]["firstname"] == "Jordan"
@@ -573,7 +579,7 @@ def test_club_feed_is_newest_first_and_paginates(session):
         session,
         "list_club_activities",
         {"club_id": "boulder-trail-runners", "page_size": 500},
-        "InvalidRequest",
+        "invalid_arguments",
         "page_size",
     )
 
@@ -592,3 +598,41 @@ def test_private_routes_need_read_all(session):
         "Mount Sanitas Climb",
         "Green Mountain via Amphitheater",
     ]
+
+
+def test_bounds_live_in_the_argument_types_with_stravas_wording(session):
+    auth(session, "Diego", "Alvarez")
+    kinvaras = gear("Diego", "Alvarez", "Kinvaras")["id"]
+    fails(
+        session, "update_gear", {"gear_id": kinvaras, "notification_distance": 0}, "invalid_arguments", "greater than 0"
+    )
+    fails(session, "update_gear", {"gear_id": kinvaras, "name": "  "}, "invalid_arguments", "name can't be blank")
+    fails(session, "list_athlete_activities", {"page_size": 0}, "invalid_arguments", "page_size")
+    props = SPEC.tools["create_activity"].input_schema["properties"]
+    assert props["elapsed_time"]["exclusiveMinimum"] == 0 and props["distance"]["minimum"] == 0
+    assert "pattern" in props["start_date_local"] and "pattern" in props["name"]
+    assert SPEC.tools["list_athlete_routes"].input_schema["properties"]["page_size"]["maximum"] == 200
+
+
+def test_signing_in_again_replaces_the_session_and_its_scopes(session):
+    auth(session, "Diego", "Alvarez")
+    ok(
+        session,
+        "authorize_app",
+        {"email": athlete("Marcus", "Webb")["email"], "scope": ["activity:read_all"]},
+        caller="user",
+    )
+    token = row(session, "oauth_tokens", "current")
+    assert token["athlete_id"] == athlete("Marcus", "Webb")["id"] and token["scope"] == ["activity:read_all", "read"]
+    assert len(session.dump()["oauth_tokens"]) == 1
+    fails(session, "update_logged_in_athlete", {"ftp": 250}, "PermissionDenied", "profile:write")
+
+
+def test_time_windows_are_epoch_seconds_within_range(session):
+    auth(session, "Priya", "Natarajan")
+    fails(session, "list_athlete_activities", {"before": -1}, "invalid_arguments", "before")
+    fails(session, "list_athlete_activities", {"after": 10**12}, "invalid_arguments", "after")
+    week = ok(session, "list_athlete_activities", {"after": 1749448800, "before": 1749859200, "page_size": 200})
+    dates = [a["start_date"] for a in week["results"]]
+    assert dates and dates == sorted(dates, reverse=True)
+    assert all("2025-06-09T06:00:00Z" < d < "2025-06-14T00:00:00Z" for d in dates)
