@@ -151,9 +151,9 @@ class ValuePool:
         return [] if tokens[-1] in _VAGUE else columns.get(tokens[-1], [])
 
     def matching(self, pattern: re.Pattern, name: str, description: str = "", own: bool = False) -> list[str]:
-        """Texts of the state (with `own`, of the user's records) that `pattern` accepts, those of the columns whose
-        names share most words with the input's name and description first (an IATA code from `iata_code`, not
-        from a currency column)."""
+        """Texts of the state (with `own`, of the user's records) that `pattern` accepts, of the columns whose names
+        share most words with the input's name and description (an IATA code from `iata_code`, not from a
+        currency column)."""
         by_column = self.shaped.get(pattern.pattern)
         if by_column is None:
             by_column = {}
@@ -163,9 +163,10 @@ class ValuePool:
                     by_column[column] = texts
             self.shaped[pattern.pattern] = by_column
         said = set(words(f"{name} {description}"))
-        ranked = sorted(by_column, key=lambda c: (-len(said & set(words(c))), c))
+        overlap = {c: len(said & set(words(c))) for c in by_column}
+        best = max(overlap.values(), default=0)
         found: list[str] = []
-        for column in ranked:
+        for column in sorted(c for c in by_column if overlap[c] == best):
             if own:
                 accepted = set(by_column[column])
                 found += [v for v in self.own_columns.get(column, []) if v in accepted]
@@ -268,8 +269,8 @@ def _constrained(
     from the pattern itself (`rstr`: a random text its regular expression accepts)."""
     for texts in (
         [v for v in found if pattern.search(v)],
-        pool.matching(pattern, name, description, own=True)[:5],
-        pool.matching(pattern, name, description)[:10],
+        pool.matching(pattern, name, description, own=True),
+        pool.matching(pattern, name, description),
         [v for v in examples(description) if pattern.search(v)],
     ):
         if texts:

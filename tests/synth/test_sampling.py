@@ -146,13 +146,6 @@ def test_random_walk_follows_edges():
 # ---------------------------------------------------------------- execution on real environments
 
 
-@pytest.fixture(scope="module")
-def hotel_graph(hotel, embedder):
-    from synth.graph.build import build_graph
-
-    return build_graph(hotel, embedder=embedder)
-
-
 def test_execute_chain_turns_a_chain_into_replayable_ground_truth(hotel, hotel_graph):
     from synth.sampling.execute import execute_chain
 
