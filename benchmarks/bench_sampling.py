@@ -67,7 +67,7 @@ def plot(reports: list[SamplingReport], path: Path) -> None:
     ax.set_yticks(np.arange(len(envs)), envs, fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_xlabel("fraction of chains that execute from the seed without a tool error")
-    ax.set_title(f"Topology-aware sampling vs random walk ({reports[0].chains} chains per environment)")
+    ax.set_title(f"Topology-aware sampling vs random walk ({reports[0].chains} chains per environment)", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
