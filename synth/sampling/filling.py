@@ -45,6 +45,12 @@ from .values import ValuePool, external_value, fits_constraint, values_about
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
 PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
 WORD = re.compile(r"\w+")
+ONE_OF = re.compile(r"\b(only|exactly) one of\b|\bone of [\w, ]+ but not both\b")
+BELOW = ("below", "under", "less than", "at most", "no more than", "lower than", "up to")
+BOUND = re.compile(
+    r"\b(below|under|less than|at most|no more than|lower than|up to|above|over|more than|at least|"
+    r"greater than|higher than)\b[^0-9]{0,40}?(-?\d[\d,]*(?:\.\d+)?)"
+)
 TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\bduplicate\b|\bis taken\b")
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
@@ -75,6 +81,8 @@ class ChainFiller:
         self.internal_from_state = internal_from_state
         self.done: list[tuple[str, dict[str, Any], Any]] = []  # (tool, arguments, output) of the agent's calls
         self.refused: dict[str, set[tuple[str, str]]] = {}  # input -> traits of records an error refused
+        self.exclusive: dict[str, list[set[str]]] = {}  # tool -> inputs an error said go one at a time
+        self.bounds: dict[str, tuple[int, float]] = {}  # number input -> (-1 below / 1 above, the bound an error set)
         self.fresh: set[str] = set()  # inputs an error said must name something new ("already exists")
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
 
@@ -173,12 +181,23 @@ class ChainFiller:
         "Reservation K5 is completed" makes any record whose `status` is `completed` a poor choice for that
         input, so the next attempt (or, after going back, the next listing) offers an open one. An error saying
         a value is taken ("already exists") has the user say something new for the external inputs it blames;
-        one saying a date is in the future (in the past) moves that date before (after) the clock."""
+        one saying a date is in the future (in the past) moves that date before (after) the clock; one saying
+        only one of some inputs may be given keeps one of them from then on ("only one of qty or percentage");
+        one setting a bound on a number ("must be below the Buy It Now price of $335.99") keeps inside it."""
         text = error.lower()
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
+        blamed = blamed_by(error, arguments)
+        if ONE_OF.search(text) and 1 < len(blamed) < len(arguments) + 1:
+            named = {n for n in arguments if n.lower() in text or n.replace("_", " ").lower() in text}
+            if len(named) > 1:
+                self.exclusive.setdefault(tool, []).append(named)
+        bound = BOUND.search(text)
+        for name in blamed if bound else ():
+            if _number_like(arguments.get(name)):
+                self.bounds[name] = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
         taken = bool(TAKEN.search(text))
-        for name in blamed_by(error, arguments):
+        for name in blamed:
             if side and is_date_name(name):
                 self.sides[name] = side
             if taken and self.graph.role(tool, name) == "external":
@@ -236,12 +255,25 @@ class ChainFiller:
                 return False, None
             value = self._pick(self.acceptable(name, found), previous)
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
+        if name in self.bounds:
+            return True, self._within_bound(name, resolve_schema(prop, defs), previous)
         found = self.external(tool, name, prop, defs)
         resolved = resolve_schema(prop, defs)
         free_text = resolved.get("type") == "string" and not {"enum", "pattern", "format"} & set(resolved)
         if isinstance(previous, str) and free_text and LABEL.search(name):
             found.append(f"{previous} {int(self.rng.integers(2, 100))}")  # a new name when the old one is taken
         return True, self._pick(self.acceptable(name, found), previous)
+
+    def _within_bound(self, name: str, schema: dict[str, Any], previous: Any) -> Any:
+        """A number on the right side of the bound an error set: a tenth to a half of the way from it toward
+        zero (below) or beyond it (above), kept as text where the input took text."""
+        side, bound = self.bounds[name]
+        share = float(self.rng.uniform(0.1, 0.5))
+        number = bound * (1 - share) if side < 0 else bound * (1 + share) + 1
+        if schema.get("type") == "integer" or (isinstance(previous, int) and not isinstance(previous, bool)):
+            return int(number)
+        number = round(number, 2)
+        return f"{number:.2f}" if isinstance(previous, str) else number
 
     def _pick(self, found: list[Any], previous: Any) -> Any:
         """The first candidate on a first try; later, a random one other than the previous value."""
@@ -322,6 +354,13 @@ class ChainFiller:
         for index in sorted(self.rng.choice(len(fresh), size=min(extra, len(fresh)), replace=False)) if fresh else []:
             item = fresh[int(index)]
             arguments[item["name"]] = self.value(tool, item)[1]
+        for together in self.exclusive.get(tool, []):  # an error said: only one of these
+            given = [i["name"] for i in self.graph.inputs(tool) if i["name"] in together and i["name"] in arguments]
+            required = [n for n in given if n in self.spec.tools[tool].required_inputs]
+            keep = required[0] if required else given[int(self.rng.integers(len(given)))] if given else None
+            for name in given:
+                if name != keep:
+                    arguments.pop(name)
         return arguments, ""
 
     def row_context(self, tool: str) -> dict[str, Any]:
@@ -357,6 +396,15 @@ def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:
         if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in values):
             named.add(name)
     return named or set(arguments)
+
+
+def _number_like(value: Any) -> bool:
+    """A number, or a text holding one ("12.50")."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()) is not None
 
 
 def _phrase(text: str) -> str:

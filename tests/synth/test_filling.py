@@ -258,3 +258,23 @@ def test_the_scenario_clock_is_the_one_most_of_the_environment_s_tasks_use(hotel
     clock = scenario_clock(spec)
     assert counts[clock] == max(counts.values()) and clock != DEFAULT_CLOCK
     assert scenario_clock(hotel, "nowhere") == DEFAULT_CLOCK  # no task starts there
+
+
+def test_an_error_that_allows_only_one_of_some_inputs_or_bounds_a_number_is_obeyed(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {"bookings": [{"id": "bkg_01", "hotel_id": "htl_03"}]})
+    filler.refuse(
+        "book_hotel",
+        {"hotel_id": "h", "guest_name": "A", "qty": 2, "percentage": 50},
+        "only one of qty or percentage can be specified",
+    )
+    assert filler.exclusive == {"book_hotel": [{"qty", "percentage"}]}
+    filler.refuse("book_hotel", {"offer": "400.00"}, "Your offer must be below the Buy It Now price of $335.99.")
+    assert filler.bounds == {"offer": (-1, 335.99)}
+    below = filler._within_bound("offer", {"type": "string"}, "400.00")
+    assert isinstance(below, str) and 0 < float(below) < 335.99
+    filler.refuse("book_hotel", {"nights": 0}, "nights must be at least 2")
+    assert filler._within_bound("nights", {"type": "integer"}, 0) >= 2
+    filler.internal_from_state = True  # the hotel's id from the state (`htl_03`): no listing ran before
+    filler.exclusive["book_hotel"] = [{"guest_name", "check_in"}]
+    arguments, _ = filler.arguments("book_hotel", 0)
+    assert "hotel_id" in arguments and len({"guest_name", "check_in"} & set(arguments)) == 1
