@@ -188,12 +188,12 @@ class ChainFiller:
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
         blamed = blamed_by(error, arguments)
-        if ONE_OF.search(text) and 1 < len(blamed) < len(arguments) + 1:
-            named = {n for n in arguments if n.lower() in text or n.replace("_", " ").lower() in text}
+        if ONE_OF.search(text):
+            named = _named(text, arguments, values=False)
             if len(named) > 1:
                 self.exclusive.setdefault(tool, []).append(named)
         bound = BOUND.search(text)
-        for name in blamed if bound else ():
+        for name in _named(text, arguments) if bound else ():
             if _number_like(arguments.get(name)):
                 self.bounds[name] = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
         taken = bool(TAKEN.search(text))
@@ -270,6 +270,7 @@ class ChainFiller:
         side, bound = self.bounds[name]
         share = float(self.rng.uniform(0.1, 0.5))
         number = bound * (1 - share) if side < 0 else bound * (1 + share) + 1
+        number = min(max(number, schema.get("minimum", number)), schema.get("maximum", number))
         if schema.get("type") == "integer" or (isinstance(previous, int) and not isinstance(previous, bool)):
             return int(number)
         number = round(number, 2)
@@ -396,6 +397,17 @@ def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:
         if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in values):
             named.add(name)
     return named or set(arguments)
+
+
+def _named(text: str, arguments: dict[str, Any], values: bool = True) -> set[str]:
+    """The arguments a (lower-case) error text names by name, or (with `values`) by a value of two or more
+    characters; unlike `blamed_by`, none when it names none."""
+    found = set()
+    for name, value in arguments.items():
+        shown = [str(v).lower() for v in flatten(value) if len(str(v)) >= 2] if values else []
+        if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in shown):
+            found.add(name)
+    return found
 
 
 def _number_like(value: Any) -> bool:
