@@ -32,7 +32,6 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from envfactory_gym.database import DEFAULT_CLOCK
 from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
 
@@ -728,14 +727,18 @@ def _matching_columns(name: str, table: str | None, row: dict[str, Any]) -> list
 def observe(
     spec: EnvironmentSpec,
     snapshot: str = "seed",
-    clock: datetime = DEFAULT_CLOCK,
+    clock: datetime | None = None,
     seed: int = 0,
     tools: Iterable[str] | None = None,
 ) -> SeedObservations:
     """Probe every agent tool (or `tools`) of an SQLite environment on `snapshot`, the scenario's user signed in,
-    in two rounds (the second fills inputs with the columns the first found they accept)."""
+    in two rounds (the second fills inputs with the columns the first found they accept), at `clock` (by default
+    the scenario's: `envfactory_synth.sampling.clock.scenario_clock`)."""
     from envfactory_synth.sampling.account import sign_in
+    from envfactory_synth.sampling.clock import scenario_clock
     from envfactory_synth.sampling.values import ValuePool
+
+    clock = scenario_clock(spec, snapshot) if clock is None else clock
 
     session = ToolSession(spec)
     try:

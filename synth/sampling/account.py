@@ -22,6 +22,7 @@ from envfactory_synth.graph.params import resolve_schema
 
 SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|grant_access)$")
 TRIES = 8
+REFUSED_PER_TABLE = 2
 RICHEST_OF = 10
 PICK_AMONG = 5  # scenarios draw their user among the five richest accounts
 
@@ -107,52 +108,53 @@ class _Census:
 _CENSUSES: dict[int, tuple[dict, _Census]] = {}
 
 
-def _census(tables: dict[str, list[dict]]) -> _Census:
+def census(tables: dict[str, list[dict]]) -> _Census:
     """The census of a state, computed once per tables object (the last few are kept)."""
     cached = _CENSUSES.get(id(tables))
     if cached is not None and cached[0] is tables:
         return cached[1]
-    census = _Census({}, Counter(), {})
+    made = _Census({}, Counter(), {})
     for table, rows in tables.items():
         for index, row in enumerate(rows):
             for value in row.values():
                 for item in value if isinstance(value, list) else [value]:
                     if _scalar(item):
-                        census.counts[item] += 1
-                        census.where.setdefault(item, set()).add(table)
-                        places = census.rows.setdefault(item, {}).setdefault(table, [])
+                        made.counts[item] += 1
+                        made.where.setdefault(item, set()).add(table)
+                        places = made.rows.setdefault(item, {}).setdefault(table, [])
                         if not places or places[-1] != index:
                             places.append(index)
     if len(_CENSUSES) >= 8:
         _CENSUSES.pop(next(iter(_CENSUSES)))
-    _CENSUSES[id(tables)] = (tables, census)
-    return census
+    _CENSUSES[id(tables)] = (tables, made)
+    return made
 
 
 def _references(tables: dict[str, list[dict]]) -> tuple[dict[Any, set[str]], Counter]:
     """For each scalar value of the state: the tables holding it, and how many times it appears (so a key says
     how many kinds of record, and how many records, point at it)."""
-    census = _census(tables)
-    return census.where, census.counts
+    found_in = census(tables)
+    return found_in.where, found_in.counts
 
 
 def own_records(
     spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]
 ) -> dict[str, list[dict]]:
-    """The user's records: rows holding the account's key (their orders, their cart), then rows holding the key
-    of one of those (the lines of their orders and of their cart)."""
+    """The user's records: rows holding one of the account's keys (their orders, their cart), then rows holding
+    the key of one of those (the lines of their orders and of their cart). The account's keys are its primary
+    key and its other identifying values (`handles`): orders may name their buyer by username, not by id."""
     pk = _primary_key(spec, table)
     key = row.get(pk) if pk else None
     if key is None or not _scalar(key):
         return {}
-    census = _census(tables)
+    found_in = census(tables)
     own: dict[str, list[dict]] = {}
     seen: set[tuple[str, int]] = set()
-    keys = {key}
+    keys = {key, *handles(tables, table, row)}
     for _ in range(2):
         found: list[tuple[str, int]] = []
         for value in keys:
-            for name, places in census.rows.get(value, {}).items():
+            for name, places in found_in.rows.get(value, {}).items():
                 found += [(name, i) for i in places if name != table and (name, i) not in seen]
         seen.update(found)
         for name, index in sorted(set(found)):
@@ -160,6 +162,21 @@ def own_records(
         keys = {tables[n][i].get(_primary_key(spec, n)) for n, i in set(found)} - {None}
         keys = {k for k in keys if _scalar(k)}
     return own
+
+
+def handles(tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> set[str]:
+    """The row's identifying text values: those of columns holding a distinct, space-free text on every row of
+    its table (a username, an email), by which other records may name the account."""
+    rows = tables.get(table, [])
+    found = set()
+    for column, value in row.items():
+        if not isinstance(value, str) or not value or any(c.isspace() for c in value):
+            continue
+        values = [r.get(column) for r in rows]
+        if all(isinstance(v, str) and v and not any(c.isspace() for c in v) for v in values):
+            if len(set(values)) == len(values):
+                found.add(value)
+    return found
 
 
 def _scalar(value: Any) -> bool:
@@ -253,8 +270,9 @@ def sign_in(
 
     The accounts of `candidates` (`ranked`, computed when not given) are tried in order, the `pick`-th of the
     first five first (each scenario may have its own user), and the first whose values sign in wins (eight
-    tries). Without a sign-in tool the first of them is the user and no call is made; when nothing signs in,
-    returns an Account without a table."""
+    refused tries in all; after two refusals a table is passed over: its rows are no accounts, as sellers of a
+    marketplace whose buyers sign in). Without a sign-in tool the first of them is the user and no call is made;
+    when nothing signs in, returns an Account without a table."""
     ranked = candidates(spec, tables) if ranked is None else ranked
     tool = sign_in_tool(spec)
     if tool is None:
@@ -265,7 +283,12 @@ def sign_in(
     required = list(spec.tools[tool].required_inputs)
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
     grant = full_grant(spec, tool)
-    for table, row in _rotate(ranked, pick)[:TRIES]:
+    refused: Counter = Counter()  # a table whose rows keep failing to sign in holds no accounts (sellers, not buyers)
+    for table, row in _rotate(ranked, pick):
+        if sum(refused.values()) >= TRIES:
+            break
+        if refused[table] >= REFUSED_PER_TABLE:
+            continue
         arguments = {}
         for name in required:
             column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)
@@ -287,4 +310,5 @@ def sign_in(
                     outcome.output,
                 )
             session.clock.reset(before)
+            refused[table] += 1
     return Account(tool=tool)

@@ -5,7 +5,8 @@ Whether an input is a date comes from its schema (`format`, a date `pattern`), i
 those values (`2025-06-20`, `2025-06-20T14:00`, `2025-06-20T14:00:00Z`, Unix seconds) and their time of day,
 and lands near the clock: what starts a span (pickup, check-in, departure) a few days ahead, what ends it
 (return, check-out, expiry) a few days later still, range filters (`since`, `until`) a month either side,
-birthdays in the past as the state has them, anything else up to two weeks either side.
+birthdays in the past as the state has them, anything else up to two weeks either side; unless an error said the
+date must lie in the past or in the future (`side`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def is_date_name(name: str) -> bool:
     return bool(DATE_NAME.search(name.lower()))
 
 
-def _offset_days(name: str, rng: np.random.Generator) -> int:
+def _offset_days(name: str, rng: np.random.Generator, side: int = 0) -> int:
+    """Days from the clock for a date input; `side` -1 or 1 forces the past or the future (an error said so)."""
+    if side:
+        return side * int(rng.integers(1, 15))
     lowered = name.lower()
     if lowered in ("since", "from_date", "start_date") or lowered.endswith("since"):
         return -30
@@ -47,10 +51,15 @@ def _offset_days(name: str, rng: np.random.Generator) -> int:
 
 
 def date_string(
-    name: str, schema: dict[str, Any], existing: Sequence[str], clock: datetime, rng: np.random.Generator
+    name: str,
+    schema: dict[str, Any],
+    existing: Sequence[str],
+    clock: datetime,
+    rng: np.random.Generator,
+    side: int = 0,
 ) -> str | None:
     """A date-like string for an input, or None when neither its schema, its name nor the state's values under
-    that name say it is a date."""
+    that name say it is a date; `side` -1 or 1 puts it before or after the clock."""
     fmt = schema.get("format", "")
     pattern = schema.get("pattern", "")
     iso = [v for v in existing if isinstance(v, str) and _ISO.match(v)]
@@ -59,7 +68,7 @@ def date_string(
         return None
     if _PAST.search(name.lower()) and iso:
         return iso[int(rng.integers(len(iso)))]
-    moment = clock + timedelta(days=_offset_days(name, rng))
+    moment = clock + timedelta(days=_offset_days(name, rng, side))
     template = iso[0] if iso else None
     if template is None:
         if fmt == "date-time":
@@ -75,11 +84,14 @@ def date_string(
     return text + (zone or "") if hour is not None else text
 
 
-def unix_time(name: str, existing: Sequence[Any], clock: datetime, rng: np.random.Generator) -> int | None:
-    """Unix seconds near the clock for an integer date input (`post_at`) whose state values are Unix times."""
+def unix_time(
+    name: str, existing: Sequence[Any], clock: datetime, rng: np.random.Generator, side: int = 0
+) -> int | None:
+    """Unix seconds near the clock for an integer date input (`post_at`) whose state values are Unix times;
+    `side` as for `date_string`."""
     if not is_date_name(name) or not existing:
         return None
     if not all(isinstance(v, (int, float)) and v >= UNIX_FLOOR for v in existing):
         return None
-    moment = clock + timedelta(days=_offset_days(name, rng), hours=int(rng.integers(1, 9)))
+    moment = clock + timedelta(days=_offset_days(name, rng, side), hours=int(rng.integers(1, 9)))
     return int(moment.timestamp())

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from envfactory_gym.database import DEFAULT_CLOCK
 from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
@@ -19,6 +18,7 @@ from envfactory_gym.tasks import GroundTruthCall
 from .account import Account, candidates
 from .account import sign_in as sign_in_user
 from .chain import Chain
+from .clock import scenario_clock
 from .filling import ChainFiller, blamed_by
 from .values import ValuePool
 
@@ -78,6 +78,7 @@ def _run_tool(
             return None, arguments
         session.clock.reset(before)
         error = outcome.error or "tool error"
+        filler.refuse(tool, arguments, error)
         previous, blamed = arguments, blamed_by(error, arguments)
     return error, previous
 
@@ -183,7 +184,7 @@ def execute_chain(
     snapshot: str | bytes = "seed",
     seed: int = 0,
     *,
-    clock: datetime = DEFAULT_CLOCK,
+    clock: datetime | None = None,
     attempts: int = ATTEMPTS,
     backtracks: int = BACKTRACKS,
     internal_from_state: bool = True,
@@ -194,9 +195,11 @@ def execute_chain(
 
     Arguments are filled from the conversation so far (`filling.ChainFiller`): internal inputs from earlier
     outputs (else, with `internal_from_state`, from ids of the state), external inputs from what the user can
-    know. Each tool gets up to `attempts` tries; a failed try changes nothing (calls are atomic and the clock is
-    set back), so the returned calls replay exactly. A tool that fails every try sends the chain one step back
-    for another choice there (`backtracks` times in all; `_run_steps`); then it stops there.
+    know. The session runs at `clock`, by default the scenario's (`clock.scenario_clock`: the moment the
+    environment's tasks from that snapshot use). Each tool gets up to `attempts` tries; a failed try changes
+    nothing (calls are atomic and the clock is set back), so the returned calls replay exactly. A tool that
+    fails every try sends the chain one step back for another choice there (`backtracks` times in all;
+    `_run_steps`); then it stops there.
     With `sign_in`, the scenario's user first signs in with one of the seed's accounts (`account.sign_in`: the
     environment's user-only sign-in tool, every optional scope granted), and that call leads the returned
     calls; where nobody signs in, the user is one of the seed's people (`account.persona`). The user is drawn
@@ -204,6 +207,8 @@ def execute_chain(
     the values they can give; when the chain fails for them, the next of those accounts is the scenario's user
     (`users` in all: a task's user is whoever has the records it is about).
     """
+    if clock is None:
+        clock = scenario_clock(spec, snapshot if isinstance(snapshot, str) else "seed")
     result = ChainExecution()
     tries = users if sign_in else 1
     for user in range(tries):

@@ -16,7 +16,10 @@
   values.
 
 Attempts differ: a failed call's error names the arguments it blames (their names or values appear in it), and
-the next attempt draws those again and keeps the rest; an error that blames none redraws all. A redrawn text
+the next attempt draws those again and keeps the rest; an error that blames none redraws all. The blamed
+value's record teaches what to avoid (`refuse`): the fields whose values the error names ("is completed":
+`status` completed), and later candidates with such a record come last; a date an error calls in the future (in
+the past) is drawn before (after) the clock from then on. A redrawn text
 may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
 (those the chain links to an earlier producer always), and one input of a group the tool needs one of
 (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
@@ -35,9 +38,20 @@ from envfactory_synth.graph.model import ToolGraph
 from envfactory_synth.graph.observe import flatten, values_at
 from envfactory_synth.graph.params import resolve_schema
 
+from .account import census
 from .dates import is_date_name
-from .values import ValuePool, external_value, values_about
+from .values import ValuePool, external_value, fits_constraint, values_about
 
+FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
+PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
+WORD = re.compile(r"\w+")
+ONE_OF = re.compile(r"\b(only|exactly) one of\b|\bone of [\w, ]+ but not both\b")
+BELOW = ("below", "under", "less than", "at most", "no more than", "lower than", "up to")
+BOUND = re.compile(
+    r"\b(below|under|less than|at most|no more than|lower than|up to|above|over|more than|at least|"
+    r"greater than|higher than)\b[^0-9]{0,40}?(-?\d[\d,]*(?:\.\d+)?)"
+)
+TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\bduplicate\b|\bis taken\b")
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
 
@@ -66,6 +80,11 @@ class ChainFiller:
         self.rng = rng
         self.internal_from_state = internal_from_state
         self.done: list[tuple[str, dict[str, Any], Any]] = []  # (tool, arguments, output) of the agent's calls
+        self.refused: dict[str, set[tuple[str, str]]] = {}  # input -> traits of records an error refused
+        self.exclusive: dict[str, list[set[str]]] = {}  # tool -> inputs an error said go one at a time
+        self.bounds: dict[str, tuple[int, float]] = {}  # number input -> (-1 below / 1 above, the bound an error set)
+        self.fresh: set[str] = set()  # inputs an error said must name something new ("already exists")
+        self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -124,16 +143,24 @@ class ChainFiller:
         (earlier arguments; an output's date of a past booking is no date to book), values of the columns the
         seed showed it accepts (the user's own rows first), then one drawn value (own records first)."""
         resolved = resolve_schema(schema, defs)
-        said = [self.context[name]] if name in self.context else []
         description = next((i.get("description", "") for i in self.graph.inputs(tool) if i["name"] == name), "")
+        if name in self.fresh:  # something new: another record's value, combined anew with the other inputs
+            others = [v for v in self.pool.existing(name) if _fits(v, resolved)]
+            picks = [others[int(i)] for i in self.rng.permutation(len(others))[:10]]
+            drawn = external_value(name, schema, defs, self.pool, self.rng, description, self.sides.get(name, 0))
+            return _unique(picks) + [drawn]
+        said = [self.context[name]] if name in self.context else []
         if resolved.get("type") == "string" and EMPTY_MATCHES_ALL.search(description):
             said.append("")  # "empty matches every issue": the widest search
         said += self.said(name, outputs=False)
         if not is_date_name(name):
             said += self.said(name)
         said += self.accepted_values(tool, slot or name)
-        said = _unique([v for v in said if _fits(v, resolved)])
-        return said + [external_value(name, schema, defs, self.pool, self.rng)]
+        if slot:
+            description = schema.get("description", "")
+        said = _unique([v for v in said if _fits(v, resolved) and fits_constraint(v, resolved, description, name)])
+        drawn = external_value(name, schema, defs, self.pool, self.rng, description, self.sides.get(name, 0))
+        return said + [drawn]
 
     def accepted_values(self, tool: str, slot: str, most: int = 5) -> list[Any]:
         """A few values of the key columns the seed showed a slot accepts (`name` of `list_traveler_profiles`:
@@ -141,13 +168,75 @@ class ChainFiller:
         found: list[Any] = []
         for column in self.graph.tool(tool).get("accepts", {}).get(slot, []):
             table, _, field = column.partition(".")
-            rows = list(self.own.get(table, [])) + [
-                r for r in self.tables.get(table, []) if r not in self.own.get(table, [])
-            ]
-            picks = [rows[int(i)] for i in self.rng.permutation(len(rows))[:most]] if len(rows) > most else rows
-            own_first = sorted(picks, key=lambda r: r not in self.own.get(table, []))
-            found += [r[field] for r in own_first if r.get(field) is not None]
+            own = self.own.get(table, [])
+            others = [r for r in self.tables.get(table, []) if r not in own]
+            for rows in (own, others):
+                picks = [rows[int(i)] for i in self.rng.permutation(len(rows))[:most]] if len(rows) > most else rows
+                found += [r[field] for r in picks if r.get(field) is not None]
         return found
+
+    def refuse(self, tool: str, arguments: dict[str, Any], error: str) -> None:
+        """Learn from a failed call which records not to offer again: for each argument the error blames, the
+        fields of its record (in earlier outputs and the state) whose values the error names.
+        "Reservation K5 is completed" makes any record whose `status` is `completed` a poor choice for that
+        input, so the next attempt (or, after going back, the next listing) offers an open one. An error saying
+        a value is taken ("already exists") has the user say something new for the external inputs it blames;
+        one saying a date is in the future (in the past) moves that date before (after) the clock; one saying
+        only one of some inputs may be given keeps one of them from then on ("only one of qty or percentage");
+        one setting a bound on a number ("must be below the Buy It Now price of $335.99") keeps inside it."""
+        text = error.lower()
+        side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
+        said = _phrase(error)
+        blamed = blamed_by(error, arguments)
+        if ONE_OF.search(text):
+            named = _named(text, arguments, values=False)
+            if len(named) > 1:
+                self.exclusive.setdefault(tool, []).append(named)
+        bound = BOUND.search(text)
+        for name in _named(text, arguments) if bound else ():
+            if _number_like(arguments.get(name)):
+                self.bounds[name] = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
+        taken = bool(TAKEN.search(text))
+        for name in blamed:
+            if side and is_date_name(name):
+                self.sides[name] = side
+            if taken and self.graph.role(tool, name) == "external":
+                self.fresh.add(name)
+            value = arguments.get(name)
+            if isinstance(value, (dict, list)) or value is None:
+                continue
+            for record in self.records_of(value):
+                traits = {
+                    (k, v.lower())
+                    for k, v in record.items()
+                    if isinstance(v, str) and v != value and _phrase(v) in said
+                }
+                if traits:
+                    self.refused.setdefault(name, set()).update(traits)
+
+    def records_of(self, value: Any) -> list[dict[str, Any]]:
+        """Records holding `value` in a field: items of earlier outputs, and rows of the state (as the seed has
+        them: a ticket's status where a listing of ratings only gave its number)."""
+        found = [r for _, _, output in self.done for r in _records(output) if value in r.values()]
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            places = census(self.tables).rows.get(value, {})
+            found += [self.tables[table][i] for table, rows in places.items() for i in rows]
+        return found
+
+    def acceptable(self, name: str, found: list[Any]) -> list[Any]:
+        """Candidates whose records show none of the traits an error refused for input `name` (all of them when
+        none is left)."""
+        traits = self.refused.get(name)
+        if not traits:
+            return found
+        kept = [
+            v
+            for v in found
+            if not any(
+                (k, str(x).lower()) in traits for r in self.records_of(v) for k, x in r.items() if isinstance(x, str)
+            )
+        ]
+        return kept or found
 
     # ------------------------------------------------------------------ arguments
 
@@ -164,14 +253,28 @@ class ChainFiller:
             found = self.internal(tool, name)
             if not found:
                 return False, None
-            value = self._pick(found, previous)
+            value = self._pick(self.acceptable(name, found), previous)
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
+        if name in self.bounds:
+            return True, self._within_bound(name, resolve_schema(prop, defs), previous)
         found = self.external(tool, name, prop, defs)
         resolved = resolve_schema(prop, defs)
         free_text = resolved.get("type") == "string" and not {"enum", "pattern", "format"} & set(resolved)
         if isinstance(previous, str) and free_text and LABEL.search(name):
             found.append(f"{previous} {int(self.rng.integers(2, 100))}")  # a new name when the old one is taken
-        return True, self._pick(found, previous)
+        return True, self._pick(self.acceptable(name, found), previous)
+
+    def _within_bound(self, name: str, schema: dict[str, Any], previous: Any) -> Any:
+        """A number on the right side of the bound an error set: a tenth to a half of the way from it toward
+        zero (below) or beyond it (above), kept as text where the input took text."""
+        side, bound = self.bounds[name]
+        share = float(self.rng.uniform(0.1, 0.5))
+        number = bound * (1 - share) if side < 0 else bound * (1 + share) + 1
+        number = min(max(number, schema.get("minimum", number)), schema.get("maximum", number))
+        if schema.get("type") == "integer" or (isinstance(previous, int) and not isinstance(previous, bool)):
+            return int(number)
+        number = round(number, 2)
+        return f"{number:.2f}" if isinstance(previous, str) else number
 
     def _pick(self, found: list[Any], previous: Any) -> Any:
         """The first candidate on a first try; later, a random one other than the previous value."""
@@ -242,6 +345,8 @@ class ChainFiller:
                 item = choices[int(self.rng.integers(len(choices)))]
                 arguments[item["name"]] = self.value(tool, item, previous.get(item["name"]))[1]
                 optional = [i for i in optional if i is not item]
+        if any(i["name"] in arguments for i in group):  # one of the group: never a second as an extra input
+            optional = [i for i in optional if i not in group]
         kept = [i for i in optional if i["name"] in previous and (blamed is not None and i["name"] not in blamed)]
         for item in kept:
             arguments[item["name"]] = previous[item["name"]]
@@ -250,6 +355,13 @@ class ChainFiller:
         for index in sorted(self.rng.choice(len(fresh), size=min(extra, len(fresh)), replace=False)) if fresh else []:
             item = fresh[int(index)]
             arguments[item["name"]] = self.value(tool, item)[1]
+        for together in self.exclusive.get(tool, []):  # an error said: only one of these
+            given = [i["name"] for i in self.graph.inputs(tool) if i["name"] in together and i["name"] in arguments]
+            required = [n for n in given if n in self.spec.tools[tool].required_inputs]
+            keep = required[0] if required else given[int(self.rng.integers(len(given)))] if given else None
+            for name in given:
+                if name != keep:
+                    arguments.pop(name)
         return arguments, ""
 
     def row_context(self, tool: str) -> dict[str, Any]:
@@ -285,6 +397,40 @@ def blamed_by(error: str, arguments: dict[str, Any]) -> set[str]:
         if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in values):
             named.add(name)
     return named or set(arguments)
+
+
+def _named(text: str, arguments: dict[str, Any], values: bool = True) -> set[str]:
+    """The arguments a (lower-case) error text names by name, or (with `values`) by a value of two or more
+    characters; unlike `blamed_by`, none when it names none."""
+    found = set()
+    for name, value in arguments.items():
+        shown = [str(v).lower() for v in flatten(value) if len(str(v)) >= 2] if values else []
+        if name.lower() in text or name.replace("_", " ").lower() in text or any(v in text for v in shown):
+            found.add(name)
+    return found
+
+
+def _number_like(value: Any) -> bool:
+    """A number, or a text holding one ("12.50")."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()) is not None
+
+
+def _phrase(text: str) -> str:
+    """A text as its lower-case words between spaces, so that `_phrase(a) in _phrase(b)` finds whole words."""
+    return " " + " ".join(WORD.findall(text.lower())) + " "
+
+
+def _records(data: Any) -> list[dict[str, Any]]:
+    """Every object inside a JSON value."""
+    if isinstance(data, dict):
+        return [data] + [r for v in data.values() if isinstance(v, (dict, list)) for r in _records(v)]
+    if isinstance(data, list):
+        return [r for item in data for r in _records(item)]
+    return []
 
 
 def _object_shape(prop: dict[str, Any], defs: dict[str, Any]) -> tuple[bool, dict] | None:

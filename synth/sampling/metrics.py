@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import statistics
-from dataclasses import asdict, dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -45,10 +47,20 @@ class SamplingReport:
     mean_length: float
     mean_branching: float
     nonlinear: float
+    failures: dict[str, int] = field(default_factory=dict)  # "tool: error" (values masked) -> chains it stopped
 
     def row(self) -> dict:
         """JSON-ready form."""
         return asdict(self)
+
+
+_QUOTED_OR_CODED = re.compile(r"'[^']*'|\"[^\"]*\"|\b[\w-]*\d[\w-]*\b")
+
+
+def failure_kind(tool: str | None, error: str | None) -> str:
+    """A chain's failure as `tool: error`, quoted values and words holding digits masked as `X`, so failures of
+    one cause group together ("Reservation X is completed")."""
+    return f"{tool}: {_QUOTED_OR_CODED.sub('X', error or '')[:120]}"
 
 
 def evaluate(
@@ -63,18 +75,23 @@ def evaluate(
     """Sample `chains` chains (start tool and target length drawn per chain from `seed`, the same draws for
     every method), check each statically and execute it from `snapshot` with internal inputs taken only from
     earlier outputs, the scenario's user signed in (or, where nobody signs in, picked) from the seed's accounts
-    (`execute_chain(..., internal_from_state=False, sign_in=True)`)."""
+    (`execute_chain(..., internal_from_state=False, sign_in=True)`, at the scenario's clock); failed executions
+    are counted by `failure_kind`."""
     sampler = SAMPLERS[method](graph)
     starts = graph.tools(agent_only=True)
     executable = executes = 0
     sizes, branches, nonlinear = [], [], 0
+    failures: Counter = Counter()
     for index in range(chains):
         draw = np.random.default_rng([seed, index])
         start = starts[int(draw.integers(len(starts)))]
         n = int(draw.integers(lengths[0], lengths[1] + 1))
         chain = sampler.sample(start, n, np.random.default_rng([seed, index, 1]))
         executable += chain.executable()
-        executes += execute_chain(spec, chain, snapshot, seed=index, internal_from_state=False, sign_in=True).ok
+        run = execute_chain(spec, chain, snapshot, seed=index, internal_from_state=False, sign_in=True)
+        executes += run.ok
+        if not run.ok:
+            failures[failure_kind(run.failed_tool, run.error)] += 1
         mean, linear_not = branching(chain)
         sizes.append(len(chain))
         branches.append(mean)
@@ -88,4 +105,5 @@ def evaluate(
         mean_length=statistics.fmean(sizes),
         mean_branching=statistics.fmean(branches),
         nonlinear=nonlinear / chains,
+        failures=dict(failures.most_common()),
     )

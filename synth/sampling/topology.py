@@ -10,9 +10,14 @@ Deliberate readings of the pseudo-code, all documented in docs/graph.md:
   producers of their own (`find_member`, given an email, before `get_reservation`, which needs a
   reservation number), so the depth cap cuts fewer chains short, and among those the ones whose link scores
   best (the seed showed them returning such values).
+- An extra producer (the p_extra draw, for an optional input) is only one needing no producers of its own: a
+  producer whose needs are still being resolved (a cycle) would enter the chain without them.
 - A tool joins V-hat before its own priors are resolved (the algorithms add it after), so a dependency cycle
   cannot add the same tool twice; it enters the ordered chain after its priors. A producer still pending (its
   own priors being resolved: a cycle) is never chosen as a prior, since it could not feed the tool.
+- A producer whose link the seed showed never working (`FAILED_SCORE`) does not make an input valid while
+  another producer's link worked, and forward expansion prefers neighbours a working link feeds: the chain gets
+  the producer whose values the next tool accepts.
 - V-hat is kept as an ordered list: priors enter before the tool that needs them, so the chain is an order.
 - A dequeued tool already in V-hat (added earlier as someone's prior) is not resolved again, only expanded;
   each tool is expanded once.
@@ -28,6 +33,7 @@ from collections import deque
 import numpy as np
 
 from envfactory_synth.graph.model import ToolGraph
+from envfactory_synth.graph.seeded import FAILED_SCORE
 
 from .chain import Chain
 
@@ -52,7 +58,17 @@ class TopologySampler:
         """External (the user says it), or produced by an already sampled tool (other than `tool`)."""
         if self.graph.role(tool, item["name"]) == "external":
             return True
-        return any(u != tool and self.graph.provides(u, tool, item["name"]) for u in visited)
+        return any(u != tool and self.feeds(u, tool, item["name"]) for u in visited)
+
+    def feeds(self, u: str, tool: str, name: str) -> bool:
+        """Whether `u` produces input `name` of `tool` with values that can work: a link whose values the seed
+        passed on without success (`FAILED_SCORE`: a reservation number from the points history names a finished
+        rental) counts only when no producer of that input did better."""
+        if not self.graph.provides(u, tool, name):
+            return False
+        if self.graph.via_score(u, tool, name) != FAILED_SCORE:
+            return True
+        return all(self.graph.via_score(p, tool, name) == FAILED_SCORE for p in self.graph.producers(tool, name))
 
     def open_group(self, tool: str, visited: list[str]) -> list[dict]:
         """The inputs of a group of which the tool needs one (`needs_one_of`, from the seed) when none of them
@@ -97,6 +113,10 @@ class TopologySampler:
         if not candidates:
             return
         needs = {u: self.unmet(u, visited) for u in candidates}
+        if not item["required"]:  # an extra producer for an input the chain can do without must not need others
+            candidates = [u for u in candidates if needs[u] == 0]
+            if not candidates:
+                return
         candidates = [u for u in candidates if needs[u] == min(needs.values())]
         scores = {u: self.graph.via_score(u, tool, item["name"]) for u in candidates}
         candidates = [u for u in candidates if scores[u] == max(scores.values())]
@@ -133,6 +153,8 @@ class TopologySampler:
     def _expand(self, tool: str, members: set[str], queue: deque, chain: Chain, rng: np.random.Generator) -> None:
         """Enqueue 1..k neighbours of `tool` not yet sampled, chosen uniformly."""
         fresh = [v for v in self.graph.successors(tool) if v not in members]
+        working = [v for v in fresh if any(self.feeds(tool, v, i["name"]) for i in self.graph.inputs(v))]
+        fresh = working or fresh
         if not fresh:
             return
         count = int(rng.integers(1, min(self.k, len(fresh)) + 1))

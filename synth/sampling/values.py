@@ -3,11 +3,13 @@ signed-in user's own first), existing ids for internal ones, and values found in
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import datetime
 from typing import Any
 
 import numpy as np
+import rstr
 
 from envfactory_synth.graph.entities import id_entity, words
 from envfactory_synth.graph.observe import raw_values, values_at
@@ -19,6 +21,58 @@ _SIZE = re.compile(r"(^|_)(size|limit|count|per_page|top|max|n)$")
 _QUERY = re.compile(r"(^|_)(query|q|search|keyword|keywords|term|terms)$")
 _VAGUE = frozenset({"code", "id", "ids", "key", "type", "status", "kind", "value", "number"})
 _TEXTUAL = ("text", "title", "name", "content", "body", "message", "note", "description", "comment", "subject")
+_QUOTED = re.compile(r"\"([^\"]{1,80})\"")
+_EMAIL = re.compile(r"[^@\s<>\"]+@[^@\s<>\"]+\.[A-Za-z]{2,}")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_MAIL_WORDS = frozenset({"recipient", "sender", "cc", "bcc", "mail", "email", "inbox"})
+
+
+def snake(name: str) -> str:
+    """`timeZone` -> `time_zone`: the state's columns are snake_case where a schema may be camelCase."""
+    return _CAMEL.sub("_", name).lower()
+
+
+def examples(description: str) -> list[str]:
+    """The values a description quotes as examples (`e.g. "436.20"`, `"dana@example.org"`)."""
+    return [m.group(1) for m in _QUOTED.finditer(description or "")]
+
+
+_TEMPLATE = re.compile(r"\b((?:[a-z][\w.-]*:)+)<(\w+)>")
+
+
+def templated(description: str, pool: "ValuePool") -> list[str]:
+    """Values of the form a description spells out (`spotify:track:<id>`): the placeholder filled with that
+    column of the entity the last fixed part names (ids of `tracks`), the user's own records first."""
+    found: list[str] = []
+    for prefix, column in _TEMPLATE.findall(description or ""):
+        entity = "_".join(words(prefix.rstrip(":").split(":")[-1]))
+        for table_columns in (pool.own_table_columns, pool.table_columns):
+            values = [v for v in table_columns.get((entity, column), []) if isinstance(v, (str, int))]
+            found += [f"{prefix}{v}" for v in dict.fromkeys(values)]
+    return found
+
+
+def constraint(schema: dict[str, Any], description: str = "", name: str = "") -> re.Pattern | None:
+    """What a text input's value must look like: the schema's `pattern`, else an email address where the schema's
+    format, the description's quoted examples, the input's name (`emailAddress`) or a description of a mail
+    address (`Cc addresses`, "the sender's address") say so; None when nothing constrains it."""
+    if schema.get("pattern"):
+        return re.compile(schema["pattern"])
+    quoted = examples(description)
+    if schema.get("format") in ("email", "idn-email") or (quoted and all(_EMAIL.search(q) for q in quoted)):
+        return re.compile(rf"^(?:{_EMAIL.pattern})$")
+    said = set(words(description))
+    if schema.get("type", "string") == "string" and (
+        "email" in words(name) or ("address" in said and said & _MAIL_WORDS)
+    ):
+        return re.compile(rf"^(?:{_EMAIL.pattern})$")
+    return None
+
+
+def fits_constraint(value: Any, schema: dict[str, Any], description: str = "", name: str = "") -> bool:
+    """Whether a text satisfies `constraint` (always, when nothing constrains the input)."""
+    pattern = constraint(schema, description, name)
+    return pattern is None or (isinstance(value, str) and pattern.search(value) is not None)
 
 
 def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
@@ -51,6 +105,7 @@ class ValuePool:
         self.ids: dict[str, list[Any]] = {}
         self.own_columns: dict[str, list[Any]] = {}
         self.own_table_columns: dict[tuple[str, str], list[Any]] = {}
+        self.shaped: dict[str, dict[str, list[str]]] = {}  # pattern -> column -> texts of the state matching it
         for table, rows in snapshot.get("tables", {}).items():
             self._index(table, rows, self.columns, self.table_columns)
             entity = "_".join(words(table))
@@ -85,6 +140,7 @@ class ValuePool:
         columns, table_columns = (
             (self.own_columns, self.own_table_columns) if own else (self.columns, self.table_columns)
         )
+        name = snake(name)
         if name in columns:
             return columns[name]
         tokens = name.split("_")
@@ -94,6 +150,30 @@ class ValuePool:
                 return table_columns[(entity, column)]
         return [] if tokens[-1] in _VAGUE else columns.get(tokens[-1], [])
 
+    def matching(self, pattern: re.Pattern, name: str, description: str = "", own: bool = False) -> list[str]:
+        """Texts of the state (with `own`, of the user's records) that `pattern` accepts, of the columns whose names
+        share most words with the input's name and description (an IATA code from `iata_code`, not from a
+        currency column)."""
+        by_column = self.shaped.get(pattern.pattern)
+        if by_column is None:
+            by_column = {}
+            for column, values in self.columns.items():
+                texts = [v for v in dict.fromkeys(values) if isinstance(v, str) and pattern.search(v)]
+                if texts:
+                    by_column[column] = texts
+            self.shaped[pattern.pattern] = by_column
+        said = set(words(f"{name} {description}"))
+        overlap = {c: len(said & set(words(c))) for c in by_column}
+        best = max(overlap.values(), default=0)
+        found: list[str] = []
+        for column in sorted(c for c in by_column if overlap[c] == best):
+            if own:
+                accepted = set(by_column[column])
+                found += [v for v in self.own_columns.get(column, []) if v in accepted]
+            else:
+                found += by_column[column]
+        return found
+
     def entity_ids(self, name: str) -> list[Any]:
         """Existing ids of the entity an id-like name points at (`page_id` -> ids of `pages`)."""
         entity = id_entity(name, list(self.ids))
@@ -101,39 +181,54 @@ class ValuePool:
 
 
 def external_value(
-    name: str, schema: dict[str, Any], defs: dict[str, Any], pool: ValuePool, rng: np.random.Generator
+    name: str,
+    schema: dict[str, Any],
+    defs: dict[str, Any],
+    pool: ValuePool,
+    rng: np.random.Generator,
+    description: str = "",
+    side: int = 0,
 ) -> Any:
     """A plausible value a user could give for an input: an option, an existing title/name/date of the state,
-    a word of an existing title for a search query, or a short made-up text."""
+    a word of an existing title for a search query, a text of the state of the form the input requires (its
+    pattern, an email address its examples show), or a short made-up text. A date lies before the clock for
+    `side` -1, after it for 1 (an error said so), else where its name says (`dates`)."""
     schema = resolve_schema(schema, defs)
+    description = description or schema.get("description", "")
     if "enum" in schema:
         return schema["enum"][int(rng.integers(len(schema["enum"])))]
     if "const" in schema:
         return schema["const"]
     options = schema.get("anyOf") or schema.get("oneOf")
     if options:
-        return external_value(name, [o for o in options if o.get("type") != "null"][0], defs, pool, rng)
+        return external_value(name, [o for o in options if o.get("type") != "null"][0], defs, pool, rng, description)
     kind = schema.get("type", "string")
     if kind == "boolean":
         return bool(rng.integers(2))
     if kind in ("integer", "number"):
-        return _number(name, schema, pool, rng, kind)
+        return _number(name, schema, pool, rng, kind, side)
     if kind == "array":
-        return [external_value(name.rstrip("s"), schema.get("items", {}), defs, pool, rng)]
+        return [external_value(name.rstrip("s"), schema.get("items", {}), defs, pool, rng, description, side)]
     if kind == "object":
         props = schema.get("properties", {})
         chosen = [k for k in props if k in schema.get("required", []) or k in _TEXTUAL]
         return {k: external_value(k, props[k], defs, pool, rng) for k in chosen}
-    return _string(name, schema, pool, rng)
+    return _string(name, schema, pool, rng, description, side)
 
 
-def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, kind: str) -> int | float:
+def _number(
+    name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, kind: str, side: int = 0
+) -> int | float:
     low = schema["minimum"] if "minimum" in schema else schema.get("exclusiveMinimum", 0) + 1
     high = schema["maximum"] if "maximum" in schema else schema.get("exclusiveMaximum", low + 5) - 1
-    if _SIZE.search(name):
+    if _SIZE.search(snake(name)):
         return int(min(max(10, low), high))
-    found = _numbers(pool.existing(name, own=True)) or _numbers(pool.existing(name))
-    moment = unix_time(name, found, pool.clock, rng) if kind == "integer" else None
+    found = [
+        v
+        for v in _numbers(pool.existing(name, own=True)) or _numbers(pool.existing(name))
+        if _within(v, schema)  # the state's values under that name, those the schema's range allows
+    ]
+    moment = unix_time(name, found, pool.clock, rng, side) if kind == "integer" else None
     if moment is not None:
         return moment
     if found:
@@ -142,11 +237,19 @@ def _number(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.G
     return int(rng.integers(int(low), int(high) + 1))
 
 
-def _string(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator) -> str:
+def _string(
+    name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, description: str, side: int = 0
+) -> str:
     found = _texts(pool.existing(name, own=True)) or _texts(pool.existing(name))
-    date = date_string(name, schema, found, pool.clock, rng)
+    date = date_string(name, schema, found, pool.clock, rng, side)
     if date is not None:
         return date
+    shaped = templated(description, pool)
+    if shaped:
+        return shaped[int(rng.integers(min(len(shaped), 10)))]
+    pattern = constraint(schema, description, name)
+    if pattern is not None:
+        return _constrained(name, pattern, description, found, pool, rng)
     if _QUERY.search(name):
         own = _texts(pool.existing("title", own=True) + pool.existing("name", own=True))
         titles = own or _texts(pool.existing("title") + pool.existing("name"))
@@ -156,6 +259,35 @@ def _string(name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.G
     if found:
         return found[int(rng.integers(len(found)))]
     return f"{name.replace('_', ' ').capitalize()} {int(rng.integers(1, 100))}"
+
+
+def _constrained(
+    name: str, pattern: re.Pattern, description: str, found: list[str], pool: ValuePool, rng: np.random.Generator
+) -> str:
+    """A text the input's constraint accepts: one of the state's values under its name, else of the columns it
+    matches (`ValuePool.matching`; the user's own first), else an example its description quotes, else one drawn
+    from the pattern itself (`rstr`: a random text its regular expression accepts)."""
+    for texts in (
+        [v for v in found if pattern.search(v)],
+        pool.matching(pattern, name, description, own=True),
+        pool.matching(pattern, name, description),
+        [v for v in examples(description) if pattern.search(v)],
+    ):
+        if texts:
+            return texts[int(rng.integers(len(texts)))]
+    generator = rstr.Rstr(random.Random(int(rng.integers(2**31))))
+    drawn = generator.xeger(pattern.pattern)
+    return drawn.strip() if pattern.search(drawn.strip()) else drawn
+
+
+def _within(value: float, schema: dict[str, Any]) -> bool:
+    """Whether a number lies in the schema's range (`minimum`, `maximum` and their exclusive forms)."""
+    return (
+        value >= schema.get("minimum", value)
+        and value <= schema.get("maximum", value)
+        and ("exclusiveMinimum" not in schema or value > schema["exclusiveMinimum"])
+        and ("exclusiveMaximum" not in schema or value < schema["exclusiveMaximum"])
+    )
 
 
 def _numbers(values: list[Any]) -> list[Any]:

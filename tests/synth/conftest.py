@@ -25,6 +25,14 @@ def hotel(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def hotel_graph(hotel, embedder):
+    """The hotel environment's graph from its seed."""
+    from envfactory_synth.graph.build import build_graph
+
+    return build_graph(hotel, embedder=embedder)
+
+
+@pytest.fixture(scope="session")
 def notion_spec():
     """The Notion reference environment."""
     return load_zoo_environment("notion")

@@ -121,3 +121,160 @@ def test_a_chain_fills_object_fields_from_earlier_outputs():
     variants = {v["id"] for p in result.outputs[1]["results"] for v in p["variants"]}
     assert add.arguments["lines"][0]["merchandise_id"] in variants  # `lines[].merchandise_id`, a slot of its own
     assert update.arguments["lines"][0]["id"] in {line["id"] for line in result.outputs[3]["lines"]}
+
+
+# ---------------------------------------------------------------- values the schema allows
+
+
+def _pool(tables, own=None):
+    from envfactory_synth.sampling.values import ValuePool
+
+    return ValuePool({"tables": tables}, [], CLOCK, own)
+
+
+STATE = {
+    "airports": [
+        {"iata_code": "BER", "city_name": "BERLIN", "currency": "EUR"},
+        {"iata_code": "LHR", "city_name": "LONDON", "currency": "GBP"},
+    ],
+    "people": [
+        {"id": "u1", "display": "Dana", "email": "dana@harbor.org", "time_zone": "Europe/Berlin", "page_size": 500},
+        {"id": "u2", "display": "Eli", "email": "eli@harbor.org", "time_zone": "America/Denver", "page_size": 300},
+    ],
+    "tracks": [{"id": "0FmASpUiaKb9lNVg7f88Jn", "name": "Song"}, {"id": "3n3Ppam7vgaVa1iaRUc9Lp", "name": "Tune"}],
+}
+
+
+def test_a_pattern_is_met_by_the_state_s_values_of_the_columns_the_input_names():
+    from envfactory_synth.sampling.values import external_value
+
+    schema = {"type": "string", "pattern": r"^\s*[A-Za-z]{3}\s*$", "description": "IATA code of the airport."}
+    for seed in range(10):
+        value = external_value("origin_location_code", schema, {}, _pool(STATE), np.random.default_rng(seed))
+        assert value in {"BER", "LHR"}  # not EUR/GBP: the column named by 'code' and 'iata' comes first
+
+
+def test_a_pattern_the_state_cannot_meet_takes_a_quoted_example_then_a_drawn_text():
+    from envfactory_synth.sampling.values import external_value
+
+    amount = {"type": "string", "pattern": r"^\d{1,7}\.\d{2}$", "description": 'What the customer pays, e.g. "436.20".'}
+    assert external_value("amount", amount, {}, _pool(STATE), np.random.default_rng(0)) == "436.20"
+    repo = {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", "description": "owner/name"}
+    for seed in range(5):
+        drawn = external_value("repository", repo, {}, _pool(STATE), np.random.default_rng(seed))
+        assert re.fullmatch(repo["pattern"], drawn), drawn
+
+
+def test_mail_addresses_come_from_the_state_where_name_or_description_asks_for_one():
+    from envfactory_synth.sampling.values import constraint, external_value
+
+    rng = np.random.default_rng(0)
+    cc = {"type": "array", "items": {"type": "string"}, "description": "Cc addresses."}
+    assert external_value("cc", cc, {}, _pool(STATE), rng)[0] in {"dana@harbor.org", "eli@harbor.org"}
+    assert external_value("emailAddress", {"type": "string"}, {}, _pool(STATE), rng).endswith("@harbor.org")
+    assert constraint({"type": "string"}, "The shipping address.", "address") is None  # a postal address
+
+
+def test_a_template_the_description_spells_out_is_filled_with_the_entity_s_ids():
+    from envfactory_synth.sampling.values import external_value
+
+    uri = {"type": "string", "description": "The track's URI (spotify:track:<id>)."}
+    value = external_value("uri", uri, {}, _pool(STATE), np.random.default_rng(0))
+    assert value in {f"spotify:track:{t['id']}" for t in STATE["tracks"]}
+
+
+def test_numbers_stay_in_the_schema_s_range_and_camel_case_names_find_snake_case_columns():
+    from envfactory_synth.sampling.values import external_value
+
+    pool = _pool(STATE)
+    assert external_value("pageSize", {"type": "integer", "maximum": 100}, {}, pool, np.random.default_rng(0)) <= 100
+    assert external_value("timeZone", {"type": "string"}, {}, pool, np.random.default_rng(0)) in {
+        "Europe/Berlin",
+        "America/Denver",
+    }
+
+
+def test_a_date_an_error_placed_wrongly_moves_to_the_other_side_of_the_clock():
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        assert date_string("start_date_local", {"format": "date"}, [], CLOCK, rng, side=-1) < "2025-01-15"
+        assert date_string("since", {"format": "date"}, [], CLOCK, rng, side=1) > "2025-01-15"
+    assert unix_time("post_at", [1737122400], CLOCK, np.random.default_rng(0), side=-1) < CLOCK.timestamp()
+
+
+# ---------------------------------------------------------------- what errors teach the filler
+
+
+def _filler(hotel, graph, tables):
+    from envfactory_synth.sampling.filling import ChainFiller
+
+    return ChainFiller(hotel, graph, _pool(tables), np.random.default_rng(0), False, set(), tables, {})
+
+
+def test_records_an_error_refused_by_their_traits_are_offered_last(hotel, hotel_graph):
+    tables = {"bookings": [{"id": "b1", "status": "completed"}, {"id": "b2", "status": "confirmed"}]}
+    filler = _filler(hotel, hotel_graph, tables)
+    filler.done.append(("list_bookings", {}, tables["bookings"]))
+    assert filler.acceptable("booking_id", ["b1", "b2"]) == ["b1", "b2"]
+    filler.refuse("cancel_booking", {"booking_id": "b1"}, "Conflict: Booking b1 is completed and can't be changed.")
+    assert filler.refused["booking_id"] == {("status", "completed")}
+    assert filler.acceptable("booking_id", ["b1", "b2"]) == ["b2"]
+    assert filler.acceptable("booking_id", ["b1"]) == ["b1"]  # nothing else left: still a candidate
+
+
+def test_an_error_about_a_taken_value_asks_for_a_new_one_and_one_about_the_future_for_the_past(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {})
+    assert hotel_graph.role("book_hotel", "guest_name") == "external"
+    filler.refuse("book_hotel", {"guest_name": "Ana Silva"}, "Conflict: A booking for Ana Silva already exists")
+    assert filler.fresh == {"guest_name"}
+    filler.refuse("book_hotel", {"check_in": "2025-01-20"}, "check_in can't be in the future.")
+    assert filler.sides == {"check_in": -1}
+    filler.refuse("book_hotel", {"check_in": "2025-01-10"}, "check_in is in the past.")
+    assert filler.sides["check_in"] == 1
+
+
+def test_a_table_that_refuses_sign_ins_is_passed_over_and_records_follow_the_username():
+    spec = load_zoo_environment("ebay")  # sellers hold usernames too, but only buyers sign in
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    assert candidates(spec, tables)[0][0] == "sellers"
+    user = sign_in(session, spec, tables)
+    assert user.table == "users" and user.tool == "sign_in"
+    orders = user.own["purchase_orders"]  # orders name their buyer by username, not by user_id
+    assert orders and all(o["buyer"] == user.row["username"] for o in orders)
+    session.close()
+
+
+def test_the_scenario_clock_is_the_one_most_of_the_environment_s_tasks_use(hotel):
+    from collections import Counter
+
+    from envfactory_gym.database import DEFAULT_CLOCK
+    from envfactory_gym.tasks import load_tasks
+    from envfactory_synth.sampling.clock import scenario_clock
+
+    spec = load_zoo_environment("amadeus")
+    counts = Counter(t.clock for t in load_tasks(spec).values() if t.snapshot == "seed")
+    clock = scenario_clock(spec)
+    assert counts[clock] == max(counts.values()) and clock != DEFAULT_CLOCK
+    assert scenario_clock(hotel, "nowhere") == DEFAULT_CLOCK  # no task starts there
+
+
+def test_an_error_that_allows_only_one_of_some_inputs_or_bounds_a_number_is_obeyed(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {"bookings": [{"id": "bkg_01", "hotel_id": "htl_03"}]})
+    filler.refuse(
+        "book_hotel",
+        {"hotel_id": "h", "guest_name": "A", "qty": 2, "percentage": 50},
+        "only one of qty or percentage can be specified",
+    )
+    assert filler.exclusive == {"book_hotel": [{"qty", "percentage"}]}
+    filler.refuse("book_hotel", {"offer": "400.00"}, "Your offer must be below the Buy It Now price of $335.99.")
+    assert filler.bounds == {"offer": (-1, 335.99)}
+    below = filler._within_bound("offer", {"type": "string"}, "400.00")
+    assert isinstance(below, str) and 0 < float(below) < 335.99
+    filler.refuse("book_hotel", {"nights": 0}, "nights must be at least 2")
+    assert filler._within_bound("nights", {"type": "integer"}, 0) >= 2
+    filler.internal_from_state = True  # the hotel's id from the state (`htl_03`): no listing ran before
+    filler.exclusive["book_hotel"] = [{"guest_name", "check_in"}]
+    arguments, _ = filler.arguments("book_hotel", 0)
+    assert "hotel_id" in arguments and len({"guest_name", "check_in"} & set(arguments)) == 1
