@@ -135,6 +135,7 @@ class SQLiteState:
         self._row_sql = {t.name: _row_sql(t) for t in self._tables}
         self._raw_sql = {t.name: _raw_row_sql(t) for t in self._tables}
         self._key_columns = {t.name: [c.name for c in t.primary_key.columns] for t in self._tables}
+        self._batch_sql = {t.name: _batch_sql(t) for t in self._tables}
         self._tracks: bool | None = None
         self._has_sequences: bool | None = None
         self._restores = 0
@@ -205,9 +206,8 @@ class SQLiteState:
     def rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, Row | None]:
         """Canonical rows of the given keys as they are now (None for a row that does not exist)."""
         out: dict[RowKey, Row | None] = {}
-        for key, values in keys.items():
-            sql, columns, decoders, _ = self._row_sql[key[0]]
-            found = self.raw.execute(sql, values).fetchone()
+        for key, found in self._fetch(keys, raw=False).items():
+            _, columns, decoders, _ = self._row_sql[key[0]]
             out[key] = (
                 None
                 if found is None
@@ -220,7 +220,28 @@ class SQLiteState:
 
     def raw_rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, tuple[Any, ...] | None]:
         """Rows of the given keys exactly as stored: every column, volatile ones included, and the row id."""
-        return {key: self.raw.execute(self._raw_sql[key[0]], values).fetchone() for key, values in keys.items()}
+        return self._fetch(keys, raw=True)
+
+    def _fetch(self, keys: dict[RowKey, tuple[Any, ...]], raw: bool) -> dict[RowKey, tuple[Any, ...] | None]:
+        """The stored tuples of the given keys (`raw`: row id and every column, else the canonical columns): one
+        query per table for tables keyed by one column, one per key otherwise."""
+        by_table: dict[str, list[tuple[RowKey, tuple[Any, ...]]]] = {}
+        for key, values in keys.items():
+            by_table.setdefault(key[0], []).append((key, values))
+        out: dict[RowKey, tuple[Any, ...] | None] = {}
+        for table, items in by_table.items():
+            batch = self._batch_sql[table]
+            if batch is None or len(items) == 1 or any(values[0] is None for _, values in items):  # IN skips NULL
+                one = self._raw_sql[table] if raw else self._row_sql[table][0]
+                out.update((key, self.raw.execute(one, values).fetchone()) for key, values in items)
+                continue
+            select, pk_at = batch[1] if raw else batch[0]
+            for start in range(0, len(items), _BATCH):
+                chunk = items[start : start + _BATCH]
+                sql = f"{select} IN ({', '.join('?' * len(chunk))})"
+                found = {key_string([row[pk_at]]): row for row in self.raw.execute(sql, [v[0] for _, v in chunk])}
+                out.update((key, found.get(key[1])) for key, _ in chunk)
+        return out
 
     def counters(self) -> tuple[Any, ...]:
         """What else tools read besides rows: the id counters (and SQLite's AUTOINCREMENT sequences)."""
@@ -291,6 +312,26 @@ def _row_sql(table: Table) -> tuple[str, list[str], list[Any], int]:
     keys = list(table.primary_key.columns)
     where = " AND ".join(f'"{c.name}" IS ?' for c in keys)
     return f"{sql.split(' ORDER BY ')[0]} WHERE {where}", names, decoders, len(keys)
+
+
+#: Keys per query when rows of one table are read together.
+_BATCH = 500
+
+
+def _batch_sql(table: Table) -> tuple[tuple[str, int], tuple[str, int]] | None:
+    """For a table keyed by one column: the canonical and the raw select of several rows, each ending in
+    `WHERE "<key>"` (an IN list follows), with the key's position in the result; None for composite keys."""
+    keys = list(table.primary_key.columns)
+    canonical, names, _ = _select_sql(table)
+    if len(keys) != 1 or keys[0].name not in names:
+        return None
+    raw_names = [c.name for c in table.columns]
+    raw = f'SELECT rowid, {", ".join(f"{chr(34)}{n}{chr(34)}" for n in raw_names)} FROM "{table.name}"'
+    where = f' WHERE "{keys[0].name}"'
+    return (
+        (canonical.split(" ORDER BY ")[0] + where, names.index(keys[0].name)),
+        (raw + where, 1 + raw_names.index(keys[0].name)),
+    )
 
 
 def _raw_row_sql(table: Table) -> str:
