@@ -5,14 +5,16 @@
 Everything else about the project is in pyproject.toml.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 RENAMED = {"envfactory_zoo": "env_zoo", "envfactory_synth": "synth", "envfactory_training": "training"}
 
-packages = find_packages(
-    include=["envfactory_gym", "envfactory_gym.*", "envfactory_verifiers", "envfactory_verifiers.*"]
+packages = find_namespace_packages(
+    include=["envfactory_gym", "envfactory_gym.*", "envfactory_verifiers", "envfactory_verifiers.*"],
+    exclude=["*__pycache__*"],
 )
 for name, folder in RENAMED.items():
-    packages += [name] + [f"{name}.{sub}" for sub in find_packages(folder)]
+    # namespace packages too: data folders (env_zoo/<key>/snapshots, prompts, scripts) ship as data-only packages
+    packages += [name] + [f"{name}.{sub}" for sub in find_namespace_packages(folder, exclude=["*__pycache__*"])]
 
 setup(packages=packages, package_dir=RENAMED)
