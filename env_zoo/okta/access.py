@@ -11,7 +11,8 @@ from typing import Any
 
 from envfactory_gym import Database
 
-from .errors import forbidden, missing, not_found
+from . import directory
+from .errors import forbidden, missing, not_found, validation
 from .schema import admin_roles, group_members, groups, sessions, users
 
 NOT_SIGNED_IN = "E0000011: Invalid token provided. Ask the administrator to sign in to the Admin Console first."
@@ -110,3 +111,16 @@ def require_manage_membership(me: Admin, group: dict[str, Any]) -> None:
         if targets is not None and (not targets or group["id"] in targets):
             return
     raise forbidden(f"You don't administer the group {group['name']}.")
+
+
+def changeable_membership(
+    db: Database, group_id: str, user_id: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """The group, the user and their membership (None: not a member) for a change of that membership by the
+    signed-in administrator: E0000006 unless they may make it, and app groups and Everyone are refused."""
+    group = group_by_id(db, group_id)
+    user = user_by_key(db, user_id)
+    require_manage_membership(signed_in(db), group)
+    if group["type"] != "OKTA_GROUP":
+        raise validation(f"Membership of the {group['type']} group {group['name']} can't be changed.")
+    return group, user, directory.membership(db, group["id"], user["id"])

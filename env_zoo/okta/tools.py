@@ -13,9 +13,9 @@ from envfactory_gym.fields import NonBlankText, bounded, text
 
 from . import directory
 from .access import (
+    changeable_membership,
     group_by_id,
     member_groups,
-    require_manage_membership,
     require_manage_user,
     signed_in,
     user_by_key,
@@ -449,13 +449,7 @@ def add_user_to_group(db: Database, group_id: GroupId, user_id: UserId) -> Group
         group_id: The group's id (00g...).
         user_id: The user's id (00u...).
     """
-    me = signed_in(db)
-    group = group_by_id(db, group_id)
-    row = user_by_key(db, user_id)
-    require_manage_membership(me, group)
-    if group["type"] != "OKTA_GROUP":
-        raise validation(f"Membership of the {group['type']} group {group['name']} can't be changed.")
-    current = directory.membership(db, group["id"], row["id"])
+    group, row, current = changeable_membership(db, group_id, user_id)
     if current is None:
         current = db.insert(group_members, group_id=group["id"], user_id=row["id"], rule_id=None)
     return GroupMember(user=user_object(row), managedByRuleId=current["rule_id"])
@@ -470,13 +464,7 @@ def remove_user_from_group(db: Database, group_id: GroupId, user_id: UserId) -> 
         group_id: The group's id (00g...).
         user_id: The user's id (00u...).
     """
-    me = signed_in(db)
-    group = group_by_id(db, group_id)
-    row = user_by_key(db, user_id)
-    require_manage_membership(me, group)
-    if group["type"] != "OKTA_GROUP":
-        raise validation(f"Membership of the {group['type']} group {group['name']} can't be changed.")
-    current = directory.membership(db, group["id"], row["id"])
+    group, row, current = changeable_membership(db, group_id, user_id)
     if current is None:
         raise not_found("GroupMembership", f"{row['login']} in {group['name']}")
     if current["rule_id"]:
