@@ -325,20 +325,23 @@ def _batch_sql(table: Table) -> tuple[tuple[str, int], tuple[str, int]] | None:
     canonical, names, _ = _select_sql(table)
     if len(keys) != 1 or keys[0].name not in names:
         return None
-    raw_names = [c.name for c in table.columns]
-    raw = f'SELECT rowid, {", ".join(f"{chr(34)}{n}{chr(34)}" for n in raw_names)} FROM "{table.name}"'
     where = f' WHERE "{keys[0].name}"'
     return (
         (canonical.split(" ORDER BY ")[0] + where, names.index(keys[0].name)),
-        (raw + where, 1 + raw_names.index(keys[0].name)),
+        (_raw_select(table) + where, 1 + list(table.columns).index(keys[0])),
     )
+
+
+def _raw_select(table: Table) -> str:
+    """Select of stored rows: the row id, then every column (a WHERE clause follows)."""
+    columns = ", ".join(f'"{c.name}"' for c in table.columns)
+    return f'SELECT rowid, {columns} FROM "{table.name}"'
 
 
 def _raw_row_sql(table: Table) -> str:
     """Select of one stored row by primary key: the row id, then every column."""
     where = " AND ".join(f'"{c.name}" IS ?' for c in table.primary_key.columns)
-    columns = ", ".join(f'"{c.name}"' for c in table.columns)
-    return f'SELECT rowid, {columns} FROM "{table.name}" WHERE {where}'
+    return f"{_raw_select(table)} WHERE {where}"
 
 
 def install_change_log(raw: sqlite3.Connection, tables: list[Table]) -> None:
