@@ -261,14 +261,17 @@ class SQLiteState:
         out: CanonicalState = {}
         for table in self._tables:
             sql, columns, decoders = self._dump_sql[table.name]
+            decoded = [(name, decode) for name, decode in zip(columns, decoders) if decode]
             keys = self._key_columns[table.name]
+            plain_key = len(keys) == 1 and keys[0] not in {name for name, _ in decoded}
+            at = columns.index(keys[0]) if plain_key else -1
             rows: dict[str, dict[str, Any]] = {}
             for values in self.raw.execute(sql):
-                row = {
-                    name: (decode(value) if decode and value is not None else value)
-                    for name, value, decode in zip(columns, values, decoders)
-                }
-                rows[key_string([row[name] for name in keys])] = row
+                row = dict(zip(columns, values))
+                for name, decode in decoded:
+                    if row[name] is not None:
+                        row[name] = decode(row[name])
+                rows[str(values[at]) if plain_key else key_string([row[name] for name in keys])] = row
             out[table.name] = rows
         return out
 

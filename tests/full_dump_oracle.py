@@ -33,6 +33,16 @@ def full_dump(session: ToolSession) -> CanonicalState:
     return _DUMPS[key]
 
 
+_SCRATCH: dict[int, ToolSession] = {}
+
+
+def _scratch(spec: EnvironmentSpec) -> ToolSession:
+    """The oracle's own spare session of `spec` (restored before each use), kept for the worker's life."""
+    if id(spec) not in _SCRATCH:
+        _SCRATCH[id(spec)] = ToolSession(spec)
+    return _SCRATCH[id(spec)]
+
+
 @dataclass
 class FullReplay:
     """The task's ground truth replayed with a full dump after every turn, and the baseline's full dump."""
@@ -95,18 +105,15 @@ class Oracle:
     def _turn_score(self, final: CanonicalState) -> RewardBreakdown:
         spec, task = self.env.spec_env, self.env.task
         assert task is not None and self._start is not None
-        scratch = ToolSession(spec)
-        try:
-            scratch.restore_bytes(*self._start)
-            replay_calls(scratch, self._turn.user_calls)
-            initial = full_dump(scratch)
-            if all(o.ok for o in replay_calls(scratch, self._turn.agent_calls)):
-                expected = full_dump(scratch)
-            else:
-                index = min(self._turn_index, len(self.expected.states) - 2)
-                initial, expected = self.expected.states[index], self.expected.states[index + 1]
-        finally:
-            scratch.close()
+        scratch = _scratch(spec)
+        scratch.restore_bytes(*self._start)
+        replay_calls(scratch, self._turn.user_calls)
+        initial = full_dump(scratch)
+        if all(o.ok for o in replay_calls(scratch, self._turn.agent_calls)):
+            expected = full_dump(scratch)
+        else:
+            index = min(self._turn_index, len(self.expected.states) - 2)
+            initial, expected = self.expected.states[index], self.expected.states[index + 1]
         calls = self.env._calls[self._turn_calls_from :]
         return score(spec, calls, self._turn.agent_calls, initial, final, expected, 0, self.env.reward_config)
 
