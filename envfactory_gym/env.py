@@ -235,7 +235,8 @@ class ToolUseEnv(gym.Env[str, str]):
         query = turn.query
         if self.task is not None and self._turn_index < len(self.task.turns):
             self._hidden = self.task.hidden_tools(self._turn_index)
-            added = [t for t in self.spec_env.openai_tools if t["function"]["name"] in set(turn.new_tools)]
+            new_tools = set(turn.new_tools)
+            added = [t for t in self.spec_env.openai_tools if t["function"]["name"] in new_tools] if new_tools else []
             if added and self._turn_index:
                 query = f"{query}\n\n{new_tools_note(added)}"
         self.session.executor.hidden = self._hidden

@@ -80,6 +80,8 @@ def _normalize(value: Any) -> Any:
 
 def values_equal(a: Any, b: Any) -> bool:
     """Argument equality: case- and whitespace-insensitive strings, float tolerance, recursive containers."""
+    if a == b:  # equal values are equal after normalization too; the common case costs one comparison
+        return True
     if isinstance(a, float) or isinstance(b, float):
         return (
             isinstance(a, (int, float))

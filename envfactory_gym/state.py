@@ -123,7 +123,7 @@ class SQLiteState:
 
     def __init__(self, schema: MetaData) -> None:
         self.schema = schema
-        self.raw = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.raw = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, cached_statements=1024)
         self.raw.execute("PRAGMA foreign_keys=ON")
         self.raw.execute("PRAGMA recursive_triggers=ON")  # rows that REPLACE deletes reach the change log too
         self._engine = create_engine("sqlite://", creator=lambda: self.raw, poolclass=StaticPool)
@@ -139,6 +139,7 @@ class SQLiteState:
         self._tracks: bool | None = None
         self._has_sequences: bool | None = None
         self._restores = 0
+        self._mark: tuple[tuple[int, int], int] | None = None  # (change count, log position) when last read
 
     def snapshot(self) -> bytes:
         """Serialize the database (sqlite3 `serialize`)."""
@@ -192,15 +193,26 @@ class SQLiteState:
 
     def mark(self) -> int:
         """The change log's current position (0 right after restoring a snapshot)."""
-        return self.raw.execute(f'SELECT coalesce(max(seq), 0) FROM "{CHANGE_LOG}"').fetchone()[0]
+        count = self.change_count()
+        if self._mark is not None and self._mark[0] == count:
+            return self._mark[1]
+        position = self.raw.execute(f'SELECT coalesce(max(seq), 0) FROM "{CHANGE_LOG}"').fetchone()[0]
+        self._mark = (count, position)
+        return position
 
     def changed_since(self, mark: int) -> dict[RowKey, tuple[Any, ...]]:
-        """Rows inserted, updated or deleted after `mark` (undone calls leave no trace): key -> primary key."""
+        """Rows inserted, updated or deleted after `mark` (undone calls leave no trace): key -> primary key. The
+        log's position comes with it, so a `mark()` before the next write needs no query."""
+        count = self.change_count()
         out: dict[RowKey, tuple[Any, ...]] = {}
-        sql = f'SELECT DISTINCT tbl, k1, k2, k3, k4 FROM "{CHANGE_LOG}" WHERE seq > ?'
-        for table, *values in self.raw.execute(sql, (mark,)):
+        position = mark
+        sql = f'SELECT tbl, k1, k2, k3, k4, max(seq) FROM "{CHANGE_LOG}" WHERE seq > ? GROUP BY tbl, k1, k2, k3, k4'
+        for table, *values, last in self.raw.execute(sql, (mark,)):
             width = self._row_sql[table][3]
             out[(table, key_string(values[:width]))] = tuple(values[:width])
+            position = max(position, last)
+        if out or mark == 0:  # with nothing after `mark`, the position is `mark` only if nothing was rolled back
+            self._mark = (count, position)
         return out
 
     def rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, Row | None]:
