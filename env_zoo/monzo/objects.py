@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
-from .schema import merchants
+from .schema import merchants, pots
 
 
 class Owner(BaseModel):
@@ -157,11 +157,33 @@ class FeedItemObject(BaseModel):
     created: str
 
 
-def transaction_object(db: Database, row: dict[str, Any]) -> TransactionObject:
-    """A transaction with its merchant expanded (expand[]=merchant)."""
-    merchant = db.get(merchants, row["merchant"], "Merchant") if row["merchant"] else None
+def _transaction(row: dict[str, Any], merchant: dict[str, Any] | None) -> TransactionObject:
     return TransactionObject(
         **{k: row[k] for k in TransactionObject.model_fields if k not in ("merchant", "counterparty")},
         merchant=MerchantObject(**merchant) if merchant else None,
         counterparty=Counterparty(**row["counterparty"]) if row["counterparty"] else None,
+    )
+
+
+def transaction_object(db: Database, row: dict[str, Any]) -> TransactionObject:
+    """A transaction with its merchant expanded (expand[]=merchant)."""
+    return _transaction(row, db.get(merchants, row["merchant"], "Merchant") if row["merchant"] else None)
+
+
+def transaction_objects(db: Database, rows: list[dict[str, Any]]) -> list[TransactionObject]:
+    """Transactions with their merchants expanded, the merchants read once for all of them."""
+    wanted = sorted({r["merchant"] for r in rows if r["merchant"]})
+    found = db.select(merchants, f"id IN ({', '.join('?' * len(wanted))})", wanted) if wanted else []
+    by_id = {m["id"]: m for m in found}
+    return [_transaction(r, by_id.get(r["merchant"]) if r["merchant"] else None) for r in rows]
+
+
+def balance_object(db: Database, account: dict[str, Any], spent_today: int) -> BalanceObject:
+    """An account's balance, with the money in its live pots and today's spending."""
+    in_pots = sum(p["balance"] for p in db.find(pots, current_account_id=account["id"], deleted=False))
+    return BalanceObject(
+        balance=account["balance"],
+        total_balance=account["balance"] + in_pots,
+        currency=account["currency"],
+        spend_today=spent_today,
     )

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any, Literal
+from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, Page, paginate, tool
+from envfactory_gym.database import given
+from envfactory_gym.fields import PageSize
 
+from .arguments import (
+    AccountNumber,
+    Category,
+    FeedTitle,
+    GoalAmount,
+    HexColour,
+    HttpsUrl,
+    Moment,
+    Notes,
+    PayeeName,
+    PaymentStatus,
+    Pennies,
+    PotName,
+    PotStyle,
+    Reference,
+    SortCode,
+)
 from .objects import (
     AccountObject,
     BalanceObject,
@@ -16,50 +34,35 @@ from .objects import (
     PaymentObject,
     PotObject,
     TransactionObject,
+    balance_object,
     transaction_object,
+    transaction_objects,
 )
 from .rules import (
-    _check_daily_limit,
-    _check_funds,
-    _moment,
-    _open_account,
-    _post,
-    _pot,
-    _send,
-    _today,
-    _transfer_account,
-    pounds,
+    account_payee,
+    check_daily_limit,
+    check_deletable,
+    check_deposit,
+    check_funds,
+    check_payee_removable,
+    check_withdrawal,
+    existing_payee,
+    keep_one_round_up,
+    live_pot,
+    moment,
+    move_pot_money,
+    needs_approval,
+    open_account,
+    pot_account,
+    repeated_pot_move,
+    send,
+    spent_today,
+    transfer_account,
+    waiting_payment,
 )
 from .schema import accounts, cards, feed_items, payees, payments, pots, transactions
 
-Category = Literal[
-    "general",
-    "eating_out",
-    "expenses",
-    "transport",
-    "cash",
-    "bills",
-    "entertainment",
-    "shopping",
-    "holidays",
-    "groceries",
-    "personal_care",
-    "family",
-    "charity",
-    "finances",
-    "gifts",
-    "income",
-    "savings",
-    "transfers",
-]
-PotStyle = Literal["piggy_bank", "beach_ball", "cactus", "raspberry", "blue", "yellow", "teal", "coral", "midnight"]
-SCA_THRESHOLD = 25_000  # payments of £250 or more always need approval in the app
-REFERENCE = re.compile(r"^[A-Za-z0-9 \-./&]{1,18}$")
-COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 DEFAULT_FEED_IMAGE = "https://monzo.com/static/images/favicon.png"
-
-
-# ---------------------------------------------------------------- helpers
 
 
 # ---------------------------------------------------------------- accounts and balance
@@ -78,20 +81,7 @@ def get_balance(db: Database, account_id: str) -> BalanceObject:
     Args:
         account_id: The account's ID (acc_...).
     """
-    account = db.get(accounts, account_id, "Account")
-    in_pots = sum(p["balance"] for p in db.find(pots, current_account_id=account_id, deleted=False))
-    today = _today(db)
-    spent = sum(
-        t["amount"]
-        for t in db.find(transactions, account_id=account_id, include_in_spending=True)
-        if t["amount"] < 0 and t["decline_reason"] is None and t["created"].startswith(today)
-    )
-    return BalanceObject(
-        balance=account["balance"],
-        total_balance=account["balance"] + in_pots,
-        currency=account["currency"],
-        spend_today=spent,
-    )
+    return balance_object(db, db.get(accounts, account_id, "Account"), spent_today(db, account_id))
 
 
 # ---------------------------------------------------------------- pots
@@ -112,8 +102,8 @@ def list_pots(db: Database, current_account_id: str) -> list[PotObject]:
 def create_pot(
     db: Database,
     current_account_id: str,
-    name: str,
-    goal_amount: int | None = None,
+    name: PotName,
+    goal_amount: GoalAmount | None = None,
     style: PotStyle = "piggy_bank",
 ) -> PotObject:
     """Open a new, empty pot on a current account.
@@ -124,18 +114,13 @@ def create_pot(
         goal_amount: A savings goal in pennies.
         style: The pot's look in the app.
     """
-    _transfer_account(db, current_account_id)
-    clean = name.strip()
-    if not 1 <= len(clean) <= 40:
-        raise InvalidRequest("Pot names must be 1 to 40 characters long.")
-    if goal_amount is not None and goal_amount < 1:
-        raise InvalidRequest("goal_amount must be a positive number of pennies.")
+    transfer_account(db, current_account_id)
     now = db.now_iso()
     row = db.insert(
         pots,
         id=db.new_id(pots, "pot_"),
         current_account_id=current_account_id,
-        name=clean,
+        name=name.strip(),
         style=style,
         type="flexible_savings",
         balance=0,
@@ -155,8 +140,8 @@ def create_pot(
 def update_pot(
     db: Database,
     pot_id: str,
-    name: str | None = None,
-    goal_amount: int | None = None,
+    name: PotName | None = None,
+    goal_amount: GoalAmount | None = None,
     round_up: bool | None = None,
 ) -> PotObject:
     """Rename a pot, change its goal, or switch round-ups on or off. Round-ups go to one pot per account, so
@@ -168,28 +153,17 @@ def update_pot(
         goal_amount: New savings goal in pennies.
         round_up: true to collect round-ups from card spending in this pot.
     """
-    pot = _pot(db, pot_id)
-    changes: dict[str, Any] = {}
-    if name is not None:
-        if not 1 <= len(name.strip()) <= 40:
-            raise InvalidRequest("Pot names must be 1 to 40 characters long.")
-        changes["name"] = name.strip()
-    if goal_amount is not None:
-        if goal_amount < 1:
-            raise InvalidRequest("goal_amount must be a positive number of pennies.")
-        changes["goal_amount"] = goal_amount
-    if round_up is not None:
-        if round_up:
-            for other in db.find(pots, current_account_id=pot["current_account_id"], round_up=True):
-                db.update(pots, other["id"], round_up=False, updated=db.now_iso())
-        changes["round_up"] = round_up
+    pot = live_pot(db, pot_id)
+    changes = given(name=name.strip() if name is not None else None, goal_amount=goal_amount, round_up=round_up)
     if not changes:
         raise InvalidRequest("Nothing to update: give a name, goal_amount or round_up.")
+    if round_up:
+        keep_one_round_up(db, pot)
     return PotObject(**db.update(pots, pot_id, updated=db.now_iso(), **changes))
 
 
 @tool()
-def deposit_into_pot(db: Database, pot_id: str, source_account_id: str, amount: int, dedupe_id: str) -> PotObject:
+def deposit_into_pot(db: Database, pot_id: str, source_account_id: str, amount: Pennies, dedupe_id: str) -> PotObject:
     """Move money from the pot's current account into the pot. Overdraft money can't go into a pot.
 
     Args:
@@ -198,38 +172,18 @@ def deposit_into_pot(db: Database, pot_id: str, source_account_id: str, amount: 
         amount: Pennies to move, e.g. 5000 for £50.
         dedupe_id: A unique string for this transfer; repeating it does not move the money twice.
     """
-    pot = _pot(db, pot_id)
-    if source_account_id != pot["current_account_id"]:
-        raise InvalidRequest("source_account_id must be the current account this pot belongs to.")
-    account = _transfer_account(db, source_account_id)
-    if amount < 1:
-        raise InvalidRequest("amount must be a positive number of pennies.")
-    if db.find(transactions, pot_id=pot_id, dedupe_id=dedupe_id):
-        return PotObject(**pot)
-    if amount > account["balance"]:
-        raise Conflict(
-            f"Insufficient funds: only {pounds(max(account['balance'], 0))} in the account. Money from your "
-            "overdraft can't be moved into a pot."
-        )
-    _post(
-        db,
-        account,
-        -amount,
-        description=pot_id,
-        merchant=None,
-        category="savings",
-        notes="",
-        scheme="uk_retail_pot",
-        pot_id=pot_id,
-        include_in_spending=False,
-        dedupe_id=dedupe_id,
-        counterparty=None,
-    )
-    return PotObject(**db.update(pots, pot_id, balance=pot["balance"] + amount, updated=db.now_iso()))
+    pot = live_pot(db, pot_id)
+    account = pot_account(db, pot, source_account_id, "source_account_id")
+    if not repeated_pot_move(db, pot_id, dedupe_id):
+        check_deposit(account, amount)
+        move_pot_money(db, pot, account, -amount, dedupe_id)
+    return PotObject(**db.get(pots, pot_id, "Pot"))
 
 
 @tool()
-def withdraw_from_pot(db: Database, pot_id: str, destination_account_id: str, amount: int, dedupe_id: str) -> PotObject:
+def withdraw_from_pot(
+    db: Database, pot_id: str, destination_account_id: str, amount: Pennies, dedupe_id: str
+) -> PotObject:
     """Move money out of a pot back into its current account. Locked pots stay shut until their unlock date.
 
     Args:
@@ -238,34 +192,12 @@ def withdraw_from_pot(db: Database, pot_id: str, destination_account_id: str, am
         amount: Pennies to move, e.g. 5000 for £50.
         dedupe_id: A unique string for this transfer; repeating it does not move the money twice.
     """
-    pot = _pot(db, pot_id)
-    if destination_account_id != pot["current_account_id"]:
-        raise InvalidRequest("destination_account_id must be the current account this pot belongs to.")
-    account = _transfer_account(db, destination_account_id)
-    if amount < 1:
-        raise InvalidRequest("amount must be a positive number of pennies.")
-    if db.find(transactions, pot_id=pot_id, dedupe_id=dedupe_id):
-        return PotObject(**pot)
-    if pot["locked"] and (pot["locked_until"] is None or pot["locked_until"] > _today(db)):
-        until = f" until {pot['locked_until']}" if pot["locked_until"] else ""
-        raise PermissionDenied(f"The pot '{pot['name']}' is locked{until}; money can't be withdrawn yet.")
-    if amount > pot["balance"]:
-        raise Conflict(f"The pot '{pot['name']}' only holds {pounds(pot['balance'])}.")
-    _post(
-        db,
-        account,
-        amount,
-        description=pot_id,
-        merchant=None,
-        category="savings",
-        notes="",
-        scheme="uk_retail_pot",
-        pot_id=pot_id,
-        include_in_spending=False,
-        dedupe_id=dedupe_id,
-        counterparty=None,
-    )
-    return PotObject(**db.update(pots, pot_id, balance=pot["balance"] - amount, updated=db.now_iso()))
+    pot = live_pot(db, pot_id)
+    account = pot_account(db, pot, destination_account_id, "destination_account_id")
+    if not repeated_pot_move(db, pot_id, dedupe_id):
+        check_withdrawal(db, pot, amount)
+        move_pot_money(db, pot, account, amount, dedupe_id)
+    return PotObject(**db.get(pots, pot_id, "Pot"))
 
 
 @tool()
@@ -275,11 +207,7 @@ def delete_pot(db: Database, pot_id: str) -> PotObject:
     Args:
         pot_id: The pot's ID (pot_...).
     """
-    pot = _pot(db, pot_id)
-    if pot["locked"]:
-        raise PermissionDenied(f"The pot '{pot['name']}' is locked and can't be deleted.")
-    if pot["balance"] != 0:
-        raise Conflict(f"Move the {pounds(pot['balance'])} out of '{pot['name']}' before deleting it.")
+    check_deletable(live_pot(db, pot_id))
     return PotObject(**db.update(pots, pot_id, deleted=True, round_up=False, updated=db.now_iso()))
 
 
@@ -290,9 +218,9 @@ def delete_pot(db: Database, pot_id: str) -> PotObject:
 def list_transactions(
     db: Database,
     account_id: str,
-    since: str | None = None,
-    before: str | None = None,
-    limit: int = 100,
+    since: Moment | None = None,
+    before: Moment | None = None,
+    limit: PageSize = 100,
     cursor: str | None = None,
 ) -> Page[TransactionObject]:
     """List an account's transactions, oldest first, with merchants expanded (declined ones included).
@@ -305,38 +233,34 @@ def list_transactions(
         cursor: The next_cursor of the previous page.
     """
     db.get(accounts, account_id, "Account")
-    conditions = [transactions.c.account_id == account_id]
+    where, params = ["account_id = ?"], [account_id]
     if since is not None:
-        conditions.append(transactions.c.created >= _moment(since, "since"))
+        where, params = [*where, "created >= ?"], [*params, moment(since, "since")]
     if before is not None:
-        conditions.append(transactions.c.created < _moment(before, "before"))
-    rows = db.find(transactions, *conditions, order_by=[transactions.c.created])
-    return paginate([transaction_object(db, r) for r in rows], limit, cursor)
+        where, params = [*where, "created < ?"], [*params, moment(before, "before")]
+    page = paginate(db.select(transactions, " AND ".join(where), params, order_by="created"), limit, cursor)
+    return Page[TransactionObject](
+        results=transaction_objects(db, page.results), next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool()
 def annotate_transaction(
-    db: Database, transaction_id: str, notes: str | None = None, category: Category | None = None
+    db: Database, transaction_id: str, notes: Notes | None = None, category: Category | None = None
 ) -> TransactionObject:
     """Add notes to a transaction or recategorise it (how it counts in spending insights).
 
     Args:
         transaction_id: The transaction's ID (tx_...).
-        notes: The new notes text (replaces the old; an empty string clears them).
+        notes: The new notes text (replaces the old; an empty string clears them; at most 500 characters).
         category: The new spending category.
     """
     tx = db.get(transactions, transaction_id, "Transaction")
-    changes: dict[str, Any] = {}
-    if notes is not None:
-        if len(notes) > 500:
-            raise InvalidRequest("notes can be at most 500 characters.")
-        changes["notes"] = notes
-    if category is not None:
-        if tx["scheme"] == "uk_retail_pot":
-            raise InvalidRequest("Pot transfers can't be recategorised.")
-        changes["category"] = category
+    changes = given(notes=notes, category=category)
     if not changes:
         raise InvalidRequest("Nothing to update: give notes or a category.")
+    if category is not None and tx["scheme"] == "uk_retail_pot":
+        raise InvalidRequest("Pot transfers can't be recategorised.")
     return transaction_object(db, db.update(transactions, transaction_id, **changes))
 
 
@@ -344,13 +268,13 @@ def annotate_transaction(
 def create_feed_item(
     db: Database,
     account_id: str,
-    title: str,
+    title: FeedTitle,
     body: str | None = None,
-    image_url: str = DEFAULT_FEED_IMAGE,
+    image_url: HttpsUrl = DEFAULT_FEED_IMAGE,
     url: str | None = None,
-    background_color: str | None = None,
-    title_color: str | None = None,
-    body_color: str | None = None,
+    background_color: HexColour | None = None,
+    title_color: HexColour | None = None,
+    body_color: HexColour | None = None,
 ) -> FeedItemObject:
     """Post a basic item to the account's feed in the Monzo app.
 
@@ -358,24 +282,13 @@ def create_feed_item(
         account_id: The account whose feed gets the item (acc_...).
         title: The item's title.
         body: Text under the title.
-        image_url: An icon URL; defaults to the app icon.
+        image_url: An https icon URL; defaults to the app icon.
         url: Opened when the user taps the item.
         background_color: Hex colour such as #FCF1EE.
         title_color: Hex colour of the title.
         body_color: Hex colour of the body.
     """
-    _open_account(db, account_id)
-    if not title.strip():
-        raise InvalidRequest("params[title] is required.")
-    for label, colour in (
-        ("background_color", background_color),
-        ("title_color", title_color),
-        ("body_color", body_color),
-    ):
-        if colour is not None and not COLOR.match(colour):
-            raise InvalidRequest(f"{label} must be a hex colour like #FCF1EE.")
-    if not image_url.startswith("https://"):
-        raise InvalidRequest("params[image_url] must be an https URL.")
+    open_account(db, account_id)
     row = db.insert(
         feed_items,
         id=db.new_id(feed_items, "feed_"),
@@ -442,33 +355,23 @@ def list_payees(db: Database, account_id: str) -> list[PayeeObject]:
 def create_payee(
     db: Database,
     account_id: str,
-    name: str,
-    sort_code: str,
-    account_number: str,
-    default_reference: str | None = None,
+    name: PayeeName,
+    sort_code: SortCode,
+    account_number: AccountNumber,
+    default_reference: Reference | None = None,
 ) -> PayeeObject:
     """Save a UK bank account as a payee, to send it Faster Payments.
 
     Args:
         account_id: The account that will pay (acc_...).
-        name: The account holder's name.
+        name: The account holder's name (at most 40 characters).
         sort_code: Six digits, with or without dashes (20-45-77).
         account_number: Eight digits.
-        default_reference: Reference suggested for payments (at most 18 characters).
+        default_reference: Reference suggested for payments: 1 to 18 letters, digits, spaces or - . / &.
     """
-    _transfer_account(db, account_id)
+    transfer_account(db, account_id)
     code = sort_code.replace("-", "").replace(" ", "")
-    if not re.fullmatch(r"\d{6}", code):
-        raise InvalidRequest("sort_code must be 6 digits, like 20-45-77.")
-    if not re.fullmatch(r"\d{8}", account_number):
-        raise InvalidRequest("account_number must be 8 digits.")
-    if not 1 <= len(name.strip()) <= 40:
-        raise InvalidRequest("name must be 1 to 40 characters.")
-    if default_reference is not None and not REFERENCE.match(default_reference):
-        raise InvalidRequest("A reference has 1 to 18 letters, digits, spaces or - . / &.")
-    existing = db.find(payees, account_id=account_id, sort_code=code, account_number=account_number)
-    if existing:
-        raise Conflict(f"You already have this account saved as the payee '{existing[0]['name']}'.")
+    existing_payee(db, account_id, code, account_number)
     row = db.insert(
         payees,
         id=db.new_id(payees, "payee_"),
@@ -490,18 +393,13 @@ def delete_payee(db: Database, payee_id: str) -> PayeeObject:
         payee_id: The payee's ID (payee_...).
     """
     payee = db.get(payees, payee_id, "Payee")
-    if db.find(payments, payee_id=payee_id, status="pending_approval"):
-        raise Conflict(f"A payment to {payee['name']} is waiting for approval in the app; approve or decline it first.")
+    check_payee_removable(db, payee)
     db.delete(payees, payee_id)
     return PayeeObject(**payee)
 
 
 @tool(read_only=True)
-def list_payments(
-    db: Database,
-    account_id: str,
-    status: Literal["pending_approval", "completed", "declined"] | None = None,
-) -> list[PaymentObject]:
+def list_payments(db: Database, account_id: str, status: PaymentStatus | None = None) -> list[PaymentObject]:
     """List an account's outgoing Faster Payments, newest first.
 
     Args:
@@ -509,14 +407,13 @@ def list_payments(
         status: Only payments in this status.
     """
     db.get(accounts, account_id, "Account")
-    equals = {"status": status} if status is not None else {}
-    rows = db.find(payments, account_id=account_id, order_by=[payments.c.created.desc()], **equals)
+    rows = db.find(payments, account_id=account_id, order_by=[payments.c.created.desc()], **given(status=status))
     return [PaymentObject(**r) for r in rows]
 
 
 @tool()
 def make_faster_payment(
-    db: Database, account_id: str, payee_id: str, amount: int, reference: str, dedupe_id: str
+    db: Database, account_id: str, payee_id: str, amount: Pennies, reference: Reference, dedupe_id: str
 ) -> PaymentObject:
     """Send money to a saved payee by Faster Payment. It may go into the arranged overdraft, never past it, and
     counts towards the daily transfer limit. The first payment to a payee, and any of £250 or more, waits for the
@@ -529,21 +426,15 @@ def make_faster_payment(
         reference: What the recipient sees: 1 to 18 letters, digits, spaces or - . / &.
         dedupe_id: A unique string for this payment; repeating it returns the first payment instead of paying twice.
     """
-    account = _transfer_account(db, account_id)
-    payee = db.get(payees, payee_id, "Payee")
-    if payee["account_id"] != account_id:
-        raise InvalidRequest(f"Payee {payee['name']} is saved on another account.")
-    if amount < 1:
-        raise InvalidRequest("amount must be a positive number of pennies.")
-    if not REFERENCE.match(reference):
-        raise InvalidRequest("A reference has 1 to 18 letters, digits, spaces or - . / &.")
+    account = transfer_account(db, account_id)
+    payee = account_payee(db, account_id, payee_id)
     repeated = db.find(payments, account_id=account_id, dedupe_id=dedupe_id)
     if repeated:
         return PaymentObject(**repeated[0])
-    _check_funds(db, account, amount)
-    _check_daily_limit(db, account, amount)
-    known = db.find(payments, payee_id=payee_id, status="completed")
-    row = db.insert(
+    check_funds(account, amount)
+    check_daily_limit(db, account, amount)
+    waits = needs_approval(db, payee_id, amount)
+    row: dict[str, Any] = db.insert(
         payments,
         id=db.new_id(payments, "payment_"),
         account_id=account_id,
@@ -556,16 +447,14 @@ def make_faster_payment(
         dedupe_id=dedupe_id,
         created=db.now_iso(),
     )
-    if known and amount < SCA_THRESHOLD:
-        row = _send(db, row)
-    return PaymentObject(**row)
+    return PaymentObject(**(row if waits else send(db, row)))
 
 
 # ---------------------------------------------------------------- the account holder
 
 
 @tool(user_only=True)
-def approve_in_app(db: Database, payee_name: str, amount: int, approve: bool = True) -> PaymentObject:
+def approve_in_app(db: Database, payee_name: str, amount: Pennies, approve: bool = True) -> PaymentObject:
     """(Account holder only, in the Monzo app) Approve or decline a payment waiting for strong customer
     authentication.
 
@@ -574,14 +463,7 @@ def approve_in_app(db: Database, payee_name: str, amount: int, approve: bool = T
         amount: The amount the app shows, in pennies.
         approve: true to approve (the money leaves), false to decline.
     """
-    waiting = [
-        p
-        for p in db.find(payments, status="pending_approval", amount=amount)
-        if p["payee_name"].casefold() == payee_name.strip().casefold()
-    ]
-    if not waiting:
-        raise NotFound(f"No payment of {pounds(amount)} to {payee_name} is waiting for approval")
-    payment = waiting[-1]
+    payment = waiting_payment(db, payee_name, amount)
     if not approve:
         return PaymentObject(**db.update(payments, payment["id"], status="declined"))
-    return PaymentObject(**_send(db, payment))
+    return PaymentObject(**send(db, payment))

@@ -153,13 +153,13 @@ def test_round_ups_go_to_one_pot(session):
 
 
 def test_pot_creation_rules(session):
-    fails(session, "create_pot", {"current_account_id": PERSONAL, "name": "x" * 41}, "InvalidRequest", "1 to 40")
+    fails(session, "create_pot", {"current_account_id": PERSONAL, "name": "x" * 41}, "invalid_arguments", "1 to 40")
     fails(session, "create_pot", {"current_account_id": PREPAID, "name": "Old"}, "Conflict", "closed")
     fails(
         session,
         "create_pot",
         {"current_account_id": PERSONAL, "name": "Goal", "goal_amount": 0},
-        "InvalidRequest",
+        "invalid_arguments",
         "goal_amount",
     )
 
@@ -175,7 +175,9 @@ def test_list_transactions_filters_in_ascending_order(session):
     assert [(t["merchant"]["name"], t["decline_reason"]) for t in declined] == [("Tesco", "CARD_INACTIVE")]
     first = ok(session, "list_transactions", {"account_id": PERSONAL, "limit": 10})
     assert len(first["results"]) == 10 and first["has_more"]
-    fails(session, "list_transactions", {"account_id": PERSONAL, "since": "15/05/2025"}, "InvalidRequest", "RFC 3339")
+    fails(
+        session, "list_transactions", {"account_id": PERSONAL, "since": "15/05/2025"}, "invalid_arguments", "RFC 3339"
+    )
 
 
 def test_annotate_transaction(session):
@@ -208,11 +210,11 @@ def test_feed_items(session):
         session,
         "create_feed_item",
         {"account_id": PERSONAL, "title": "x", "background_color": "red"},
-        "InvalidRequest",
+        "invalid_arguments",
         "hex colour",
     )
     fails(session, "create_feed_item", {"account_id": PREPAID, "title": "x"}, "Conflict", "closed")
-    fails(session, "create_feed_item", {"account_id": PERSONAL, "title": " "}, "InvalidRequest", "title")
+    fails(session, "create_feed_item", {"account_id": PERSONAL, "title": " "}, "invalid_arguments", "title")
 
 
 def test_freeze_and_unfreeze_cards(session):
@@ -243,14 +245,14 @@ def test_payee_rules(session):
         session,
         "create_payee",
         {"account_id": PERSONAL, "name": "A", "sort_code": "2045", "account_number": "53184427"},
-        "InvalidRequest",
+        "invalid_arguments",
         "sort_code",
     )
     fails(
         session,
         "create_payee",
         {"account_id": PERSONAL, "name": "A", "sort_code": "204578", "account_number": "5318442"},
-        "InvalidRequest",
+        "invalid_arguments",
         "8 digits",
     )
     fails(session, "delete_payee", {"payee_id": payee("Leeds Climbing Club")}, "Conflict", "waiting for approval")
@@ -339,7 +341,7 @@ def test_daily_transfer_limit(session):
 
 def test_payment_argument_rules(session):
     base = {"account_id": PERSONAL, "payee_id": payee("Jamie Clarke"), "amount": 100, "dedupe_id": "r"}
-    fails(session, "make_faster_payment", {**base, "reference": "A REFERENCE TOO LONG"}, "InvalidRequest", "18")
+    fails(session, "make_faster_payment", {**base, "reference": "A REFERENCE TOO LONG"}, "invalid_arguments", "18")
     fails(
         session,
         "make_faster_payment",
@@ -347,5 +349,74 @@ def test_payment_argument_rules(session):
         "InvalidRequest",
         "another account",
     )
-    fails(session, "make_faster_payment", {**base, "reference": "OK", "amount": 0}, "InvalidRequest", "positive")
+    fails(session, "make_faster_payment", {**base, "reference": "OK", "amount": 0}, "invalid_arguments", "positive")
     fails(session, "make_faster_payment", {**base, "reference": "OK", "account_id": PREPAID}, "Conflict", "closed")
+
+
+# ---------------------------------------------------------------- bounds in the argument types (version 2)
+
+
+def test_bounds_are_in_the_schema_the_model_sees():
+    tools = SPEC.tools
+    assert tools["deposit_into_pot"].input_schema["properties"]["amount"]["minimum"] == 1
+    assert tools["create_pot"].input_schema["properties"]["name"]["maxLength"] == 40
+    assert tools["list_transactions"].input_schema["properties"]["limit"]["maximum"] == 100
+    reference = tools["make_faster_payment"].input_schema["properties"]["reference"]
+    assert "18" in reference["pattern"]
+    assert tools["create_payee"].input_schema["properties"]["account_number"]["pattern"] == r"^\d{8}$"
+
+
+def test_values_the_types_refuse_keep_monzos_wording_and_change_nothing(session):
+    tx = next(t for t in SEED["transactions"] if t["account_id"] == PERSONAL and t["scheme"] == "mastercard")
+    fails(session, "annotate_transaction", {"transaction_id": tx["id"], "notes": "x" * 501}, "invalid_arguments", "500")
+    assert ok(session, "annotate_transaction", {"transaction_id": tx["id"], "notes": ""})["notes"] == ""
+    for tool, args in (
+        ("deposit_into_pot", {"pot_id": pot("Bills"), "source_account_id": PERSONAL, "dedupe_id": "a"}),
+        ("withdraw_from_pot", {"pot_id": pot("Bills"), "destination_account_id": PERSONAL, "dedupe_id": "a"}),
+        ("approve_in_app", {"payee_name": "Leeds Climbing Club"}),
+    ):
+        caller = "user" if tool == "approve_in_app" else "agent"
+        fails(session, tool, {**args, "amount": 0}, "invalid_arguments", "positive", caller=caller)
+    fails(session, "update_pot", {"pot_id": pot("Bills"), "name": "   "}, "invalid_arguments", "1 to 40")
+    fails(session, "update_pot", {"pot_id": pot("Bills"), "goal_amount": -5}, "invalid_arguments", "positive")
+    fails(
+        session,
+        "create_feed_item",
+        {"account_id": PERSONAL, "title": "x", "image_url": "http://example.com/a.png"},
+        "invalid_arguments",
+        "https",
+    )
+    payee_args = {"account_id": PERSONAL, "name": "Jo", "sort_code": "20 45 77", "account_number": "53184427"}
+    fails(session, "create_payee", {**payee_args, "name": " "}, "invalid_arguments", "1 to 40")
+    fails(session, "create_payee", {**payee_args, "default_reference": "RENT £"}, "invalid_arguments", "reference")
+    assert ok(session, "create_payee", payee_args)["sort_code"] == "204577"
+    fails(session, "list_transactions", {"account_id": PERSONAL, "limit": 101}, "invalid_arguments", "limit")
+    fails(session, "list_transactions", {"account_id": PERSONAL, "since": "2025-02-30"}, "InvalidRequest", "since")
+
+
+def test_since_and_before_take_timestamps_as_well_as_dates(session):
+    page = ok(
+        session,
+        "list_transactions",
+        {"account_id": PERSONAL, "since": "2025-05-15T12:00:00Z", "before": "2025-05-16"},
+    )
+    created = [t["created"] for t in page["results"]]
+    expected = sorted(
+        t["created"]
+        for t in SEED["transactions"]
+        if t["account_id"] == PERSONAL and "2025-05-15T12:00:00Z" <= t["created"] < "2025-05-16T00:00:00Z"
+    )
+    assert created == expected and created
+    second = ok(session, "list_transactions", {"account_id": PERSONAL, "limit": 10, "cursor": "10"})
+    everything = ok(session, "list_transactions", {"account_id": PERSONAL, "limit": 20})
+    assert [t["id"] for t in second["results"]] == [t["id"] for t in everything["results"][10:]]
+    assert all(t["merchant"] is None or t["merchant"]["id"].startswith("merch_") for t in everything["results"])
+
+
+def test_round_ups_move_to_one_pot_per_account(session):
+    ok(session, "update_pot", {"pot_id": pot("Bills"), "round_up": True})
+    mine = {p["name"]: p["round_up"] for p in ok(session, "list_pots", {"current_account_id": PERSONAL})}
+    assert [name for name, on in mine.items() if on] == ["Bills"]
+    ok(session, "update_pot", {"pot_id": pot("Bills"), "round_up": True})  # again: still the one pot
+    mine = {p["name"]: p["round_up"] for p in ok(session, "list_pots", {"current_account_id": PERSONAL})}
+    assert [name for name, on in mine.items() if on] == ["Bills"]
