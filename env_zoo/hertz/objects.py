@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
-from .schema import vehicle_classes
+from .schema import members, vehicle_classes
 
 
 class LocationObject(BaseModel):
@@ -290,7 +290,29 @@ def reservation_object(db: Database, row: dict[str, Any]) -> ReservationObject:
     return ReservationObject(**{**row, "vehicle": vehicle_label(db, row["sipp_code"])})
 
 
-def reservation_summary(db: Database, row: dict[str, Any]) -> ReservationSummary:
-    """A stored reservation as listed."""
-    fields = {k: row[k] for k in ReservationSummary.model_fields if k != "vehicle"}
-    return ReservationSummary(**fields, vehicle=vehicle_label(db, row["sipp_code"]))
+def reservation_summaries(db: Database, rows: list[dict[str, Any]]) -> list[ReservationSummary]:
+    """Stored reservations as listed, the car classes read once."""
+    labels = {r["sipp_code"]: f"{r['name']} ({r['example_model']})" for r in db.find(vehicle_classes)}
+    fields = [k for k in ReservationSummary.model_fields if k != "vehicle"]
+    return [ReservationSummary(**{k: row[k] for k in fields}, vehicle=labels[row["sipp_code"]]) for row in rows]
+
+
+def member_profile(db: Database, member: dict[str, Any], age: int) -> MemberProfile:
+    """A member row as their profile, with their age and their partner's name."""
+    partner = member["partner_member_number"]
+    partner_row = db.get(members, partner, "Member") if partner else None
+    return MemberProfile(
+        **{k: member[k] for k in MemberProfile.model_fields if k in member},
+        age=age,
+        partner_name=f"{partner_row['first_name']} {partner_row['last_name']}" if partner_row else None,
+    )
+
+
+def rental_agreement_object(agreement: dict[str, Any], reservation: dict[str, Any]) -> RentalAgreementObject:
+    """An opened rental agreement with the trip it is for."""
+    return RentalAgreementObject(
+        **{k: agreement[k] for k in ("agreement_number", "confirmation_number", "status", "vehicle", "license_number")},
+        pickup_location_id=reservation["pickup_location_id"],
+        return_location_id=reservation["return_location_id"],
+        return_datetime=reservation["return_datetime"],
+    )

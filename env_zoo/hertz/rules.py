@@ -1,20 +1,20 @@
-"""Hertz's rental rules shared by the tools: the signed-in member, local time and opening hours, rental days,
-one-way routes, age and licence checks, availability and pricing (rates, extras, young renter and additional
-driver fees, taxes and fees)."""
+"""Hertz's rental rules shared by the tools: local time and opening hours, rental days, one-way routes, age and
+licence checks, availability and pricing (rates, extras, young renter and additional driver fees, taxes and fees)."""
 
 from __future__ import annotations
 
 import math
-import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, Database, InvalidRequest, PermissionDenied
+from envfactory_gym.values import parse_date, parse_timestamp
 
 from .objects import ChargeLine
-from .schema import extras, fleet, locations, members, one_way_routes, reservations, sessions, vehicle_classes
+from .schema import extras, fleet, locations, one_way_routes, reservations, vehicle_classes
 
 ACTIVE = ("confirmed", "on_rent")
 GRACE_MINUTES = 29  # a rental day is 24 hours; the first 29 minutes past it are free
@@ -29,34 +29,14 @@ NOTICE = timedelta(hours=24)  # points redemptions; Pay Now changes; cancellatio
 PAY_NOW_FEE_EARLY = 5000  # cancelling a Pay Now rental 24 hours or more before pickup
 PAY_NOW_FEE_LATE = 10000  # cancelling within 24 hours of pickup
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$")
 
 
-# ---------------------------------------------------------------- who and when
-
-
-def signed_in_member(db: Database) -> dict[str, Any]:
-    """The Gold Plus Rewards member signed in on hertz.com."""
-    session = db.current_session(sessions, "Sign in to your Gold Plus Rewards account first.")
-    return db.get(members, session["member_number"], "Member")
+# ---------------------------------------------------------------- when
 
 
 def parse_local(value: str, name: str) -> datetime:
-    """A local 'YYYY-MM-DDTHH:MM' as a naive datetime."""
-    if not _LOCAL.match(value):
-        raise InvalidRequest(f"{name} must be a local time like 2025-07-03T10:00")
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise InvalidRequest(f"{name} {value!r} is not a valid date and time") from None
-
-
-def parse_date(value: str, name: str) -> date:
-    """A 'YYYY-MM-DD' date."""
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise InvalidRequest(f"{name} {value!r} is not a valid date (YYYY-MM-DD).") from None
+    """A local 'YYYY-MM-DDTHH:MM' argument (its type checks the shape) as a naive datetime."""
+    return parse_timestamp(value, name, "2025-07-03T10:00", naive_as_utc=True).replace(tzinfo=None)
 
 
 def fmt(moment: datetime) -> str:
@@ -74,7 +54,7 @@ def local_now(db: Database, location: dict[str, Any]) -> datetime:
 
 def age_on(date_of_birth: str, day: date) -> int:
     """Completed years on `day`."""
-    born = date.fromisoformat(date_of_birth)
+    born = parse_date(date_of_birth, "date_of_birth")
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
@@ -158,7 +138,7 @@ def plan_trip(
 def hours_until_pickup(db: Database, row: dict[str, Any]) -> timedelta:
     """Time left before a reservation's pickup, in the pickup location's time."""
     location = db.get(locations, row["pickup_location_id"], "Location")
-    return datetime.fromisoformat(row["pickup_datetime"]) - local_now(db, location)
+    return parse_local(row["pickup_datetime"], "pickup_datetime") - local_now(db, location)
 
 
 # ---------------------------------------------------------------- cars and drivers
@@ -175,17 +155,28 @@ def offering(db: Database, trip: Trip, sipp_code: str) -> tuple[dict[str, Any], 
     return vehicle, rows[0]
 
 
+def overlapping(
+    db: Database, trip: Trip, where: str, params: Sequence[Any], exclude: str | None, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """Active reservations matching `where` whose dates overlap the trip, other than `exclude`."""
+    return db.select(
+        reservations,
+        f"{where} AND status IN (?, ?) AND pickup_datetime < ? AND return_datetime > ? AND confirmation_number != ?",
+        [*params, *ACTIVE, fmt(trip.ret), fmt(trip.pickup), exclude or ""],
+        limit=limit,
+    )
+
+
+def booked_by_class(db: Database, trip: Trip) -> Counter[str]:
+    """Active reservations per car class at the pickup location that overlap the trip."""
+    rows = overlapping(db, trip, "pickup_location_id = ?", [trip.pickup_location["location_id"]], None)
+    return Counter(row["sipp_code"] for row in rows)
+
+
 def cars_left(db: Database, trip: Trip, fleet_row: dict[str, Any], exclude: str | None = None) -> int:
     """Cars of the class still free at the pickup location over the whole trip."""
-    booked = [
-        r
-        for r in db.find(reservations, pickup_location_id=fleet_row["location_id"], sipp_code=fleet_row["sipp_code"])
-        if r["status"] in ACTIVE
-        and r["confirmation_number"] != exclude
-        and datetime.fromisoformat(r["pickup_datetime"]) < trip.ret
-        and datetime.fromisoformat(r["return_datetime"]) > trip.pickup
-    ]
-    return fleet_row["units"] - len(booked)
+    where, params = "pickup_location_id = ? AND sipp_code = ?", [fleet_row["location_id"], fleet_row["sipp_code"]]
+    return fleet_row["units"] - len(overlapping(db, trip, where, params, exclude))
 
 
 def minimum_age(trip: Trip, vehicle: dict[str, Any]) -> int:
@@ -238,14 +229,9 @@ def extra_rows(db: Database, booked: list[dict[str, Any]], location_id: str) -> 
 
 def check_no_overlap(db: Database, member: dict[str, Any], trip: Trip, exclude: str | None = None) -> None:
     """A member holds one car at a time: no two active reservations overlap."""
-    for row in db.find(reservations, member_number=member["member_number"]):
-        if (
-            row["status"] in ACTIVE
-            and row["confirmation_number"] != exclude
-            and datetime.fromisoformat(row["pickup_datetime"]) < trip.ret
-            and datetime.fromisoformat(row["return_datetime"]) > trip.pickup
-        ):
-            raise Conflict(f"You already have reservation {row['confirmation_number']} for overlapping dates.")
+    found = overlapping(db, trip, "member_number = ?", [member["member_number"]], exclude, limit=1)
+    if found:
+        raise Conflict(f"You already have reservation {found[0]['confirmation_number']} for overlapping dates.")
 
 
 # ---------------------------------------------------------------- prices
@@ -425,16 +411,6 @@ def check_booking(
             f"{trip.pickup_location['location_id']} for those dates."
         )
     return Booking(trip, vehicle, age, price(trip, vehicle, fleet_row, payment_type, age, rows, drivers))
-
-
-def own_reservation(db: Database, member: dict[str, Any], confirmation_number: str) -> dict[str, Any]:
-    """One of the signed-in member's reservations."""
-    found = db.find(reservations, confirmation_number=confirmation_number.strip().upper())
-    if not found:
-        raise NotFound(f"Reservation '{confirmation_number}' not found")
-    if found[0]["member_number"] != member["member_number"]:
-        raise PermissionDenied(f"Reservation {found[0]['confirmation_number']} belongs to another member.")
-    return found[0]
 
 
 def changeable(db: Database, row: dict[str, Any]) -> dict[str, Any]:

@@ -100,7 +100,8 @@ def test_search_locations_matches_every_word_and_paginates(session):
     rest = ok(session, "search_locations", {"query": "airport", "page_size": 25, "cursor": first["next_cursor"]})
     airports = [loc["location_id"] for loc in first["results"] + rest["results"]]
     assert len(airports) == len(set(airports)) == sum(loc["location_type"] == "airport" for loc in SEED["locations"])
-    fails(session, "search_locations", {"page_size": 26}, "InvalidRequest", "page_size")
+    fails(session, "search_locations", {"page_size": 26}, "invalid_arguments", "page_size")
+    fails(session, "search_locations", {"page_size": 0}, "invalid_arguments", "page_size")
 
 
 def test_vehicle_classes_and_extras_catalogs(session):
@@ -372,8 +373,8 @@ def test_modify_reprices_the_trip(session):
         session,
         "modify_reservation",
         {"confirmation_number": number, "flight_number": "AMERICAN"},
-        "InvalidRequest",
-        "flight_number",
+        "invalid_arguments",
+        "flight_number must be an airline code and number",
     )
 
 
@@ -454,6 +455,13 @@ def test_extras_limits(session):
         "3 child seats",
     )
     fails(session, "add_extra", {"confirmation_number": number, "code": "CST"}, "InvalidRequest", "At most 2")
+    fails(
+        session,
+        "add_extra",
+        {"confirmation_number": number, "code": "NAV", "quantity": 0},
+        "invalid_arguments",
+        "at least 1",
+    )
     ok(session, "add_extra", {"confirmation_number": number, "code": "LDW"})
     fails(session, "add_extra", {"confirmation_number": number, "code": "LDW"}, "Conflict", "already")
     fails(session, "add_extra", {"confirmation_number": number, "code": "SKR"}, "InvalidRequest", "not offered")
@@ -537,6 +545,32 @@ def test_additional_driver_fees_and_age(session):
         "InvalidRequest",
         "not a valid date",
     )
+    blank = {
+        "confirmation_number": number,
+        "first_name": "   ",
+        "last_name": "Alvarez",
+        "date_of_birth": "1990-02-03",
+        "relationship": "sibling",
+    }
+    fails(session, "add_additional_driver", blank, "invalid_arguments", "first_name and last_name are required")
+    fails(
+        session,
+        "add_additional_driver",
+        {**blank, "first_name": "Leo", "date_of_birth": "03/02/1990"},
+        "invalid_arguments",
+        "date_of_birth",
+    )
+
+
+def test_bounds_are_in_the_argument_schemas():
+    tools = resolve("hertz").tools
+    add_extra, transfer = tools["add_extra"].input_schema, tools["transfer_points"].input_schema
+    assert add_extra["properties"]["quantity"]["minimum"] == 1
+    assert (transfer["properties"]["points"]["minimum"], transfer["properties"]["points"]["multipleOf"]) == (100, 100)
+    for name, most in (("search_locations", 25), ("list_reservations", 25), ("list_points_activity", 50)):
+        assert tools[name].input_schema["properties"]["page_size"]["maximum"] == most
+    profile = tools["update_member_profile"].input_schema["properties"]
+    assert all("pattern" in str(profile[name]) for name in ("email", "phone", "license_number", "license_state"))
 
 
 # ---------------------------------------------------------------- Gold Plus Rewards
@@ -555,7 +589,13 @@ def test_points_transfer_only_to_the_partner(session):
         "PermissionDenied",
         "spouse or domestic partner",
     )
-    fails(session, "transfer_points", {"recipient_member_number": omar, "points": 150}, "InvalidRequest", "100")
+    fails(
+        session,
+        "transfer_points",
+        {"recipient_member_number": omar, "points": 150},
+        "invalid_arguments",
+        "multiples of 100",
+    )
     fails(session, "transfer_points", {"recipient_member_number": omar, "points": 99900}, "Conflict", "Not enough")
 
 
@@ -582,9 +622,16 @@ def test_profile_updates_are_validated(session):
         "SFAR",
     )
     fails(session, "update_member_profile", {"email": member("Dev", "Patel")["email"]}, "Conflict", "already used")
-    fails(session, "update_member_profile", {"phone": "555-0377"}, "InvalidRequest", "10-digit")
+    fails(session, "update_member_profile", {"phone": "555-0377"}, "invalid_arguments", "phone must be a 10-digit")
     fails(session, "update_member_profile", {"license_expiration": "2025-06-01"}, "InvalidRequest", "future")
-    fails(session, "update_member_profile", {"email": "kevin"}, "InvalidRequest", "email")
+    fails(
+        session, "update_member_profile", {"license_expiration": "June 2030"}, "invalid_arguments", "license_expiration"
+    )
+    fails(session, "update_member_profile", {"email": "kevin"}, "invalid_arguments", "email is not a valid email")
+    fails(session, "update_member_profile", {"license_number": "AB1"}, "invalid_arguments", "5 to 20 letters")
+    fails(session, "update_member_profile", {"license_state": "Mass"}, "invalid_arguments", "two-letter state code")
+    fixed = ok(session, "update_member_profile", {"license_number": "s12 345 678", "license_state": " ma "})
+    assert (fixed["license_number"], fixed["license_state"]) == ("S12345678", "MA")
     fails(session, "update_member_profile", {}, "InvalidRequest", "Nothing to update")
 
 
