@@ -138,8 +138,8 @@ class SQLiteState:
         self._batch_sql = {t.name: _batch_sql(t) for t in self._tables}
         self._tracks: bool | None = None
         self._has_sequences: bool | None = None
-        self._restores = 0
-        self._mark: tuple[tuple[int, int], int] | None = None  # (change count, log position) when last read
+        self._restores = self._rollbacks = 0
+        self._mark: tuple[tuple[int, int, int], int] | None = None  # (change count, log position) when last read
 
     def snapshot(self) -> bytes:
         """Serialize the database (sqlite3 `serialize`)."""
@@ -151,10 +151,11 @@ class SQLiteState:
         self._tracks = self._has_sequences = None
         self._restores += 1
 
-    def change_count(self) -> tuple[int, int]:
-        """A value that differs whenever the stored rows may have changed (restores, and every row written, even
-        by a write later rolled back), read without a query: results computed from the rows can be kept under it."""
-        return self._restores, self.raw.total_changes
+    def change_count(self) -> tuple[int, int, int]:
+        """A value that differs whenever the stored rows may have changed (restores, rollbacks, and every row
+        written, even by a write later rolled back), read without a query: results computed from the rows can be
+        kept under it."""
+        return self._restores, self._rollbacks, self.raw.total_changes
 
     @property
     def tracks_changes(self) -> bool:
@@ -175,6 +176,7 @@ class SQLiteState:
             yield
         except BaseException:
             raw.execute("ROLLBACK TO tool_call")
+            self._rollbacks += 1
             raise
         finally:
             if read_only:
@@ -189,6 +191,7 @@ class SQLiteState:
             yield
         finally:
             self.raw.execute("ROLLBACK TO trial")
+            self._rollbacks += 1
             self.raw.execute("RELEASE trial")
 
     def mark(self) -> int:

@@ -45,20 +45,48 @@ def test_atomic_rolls_back_on_error():
     assert state_hash(state.dump()) == before
 
 
-def test_change_count_moves_with_every_write_and_restore_but_not_with_reads():
+def test_change_count_moves_with_every_write_rollback_and_restore_but_not_with_reads():
     state = make_state([{"id": 1, "name": "a"}])
     data, start = state.snapshot(), state.change_count()
     state.dump()
     assert state.change_count() == start
     with pytest.raises(RuntimeError), state.atomic():  # a write rolled back still moves it: same mark, other rows
         state.raw.execute("UPDATE items SET name = 'b'")
+        inside = state.change_count()
         raise RuntimeError("undo")
     undone = state.change_count()
-    assert undone != start
+    assert undone not in (start, inside)  # the rows read inside the block are not the rows after it
+    with state.trial():
+        state.raw.execute("UPDATE items SET name = 'b'")
+        tried = state.change_count()
+    assert state.change_count() not in (undone, tried)
+    undone = state.change_count()
     state.raw.execute("UPDATE items SET name = 'c'")
     assert state.change_count() != undone
     state.restore(data)
     assert state.change_count() not in (start, undone)
+
+
+def _log_position(state: SQLiteState) -> int:
+    return state.raw.execute('SELECT coalesce(max(seq), 0) FROM "_envfactory_changes"').fetchone()[0]
+
+
+def test_the_change_log_position_is_remembered_only_until_the_next_write_or_restore():
+    state = make_state([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}])
+    data = state.snapshot()
+    assert state.mark() == 0 and state.changed_since(0) == {}
+    state.raw.execute("UPDATE items SET name = 'x' WHERE id = 1")
+    assert set(state.changed_since(0)) == {("items", "1")}
+    assert state.mark() == _log_position(state) > 0  # remembered from the read above
+    first = state.mark()
+    with state.trial():  # written and undone: the log is back where it was, the count moved on
+        state.raw.execute("UPDATE items SET name = 'y' WHERE id = 2")
+        assert state.mark() == _log_position(state) > first
+    assert state.mark() == _log_position(state) == first and state.changed_since(first) == {}
+    state.raw.execute("DELETE FROM items WHERE id = 2")
+    assert set(state.changed_since(first)) == {("items", "2")} and state.mark() == _log_position(state) > first
+    state.restore(data)
+    assert state.mark() == 0 and state.changed_since(0) == {}
 
 
 def test_a_session_delta_is_recomputed_after_any_write():
