@@ -473,7 +473,18 @@ def plan_entry(db: Database, row: dict[str, Any]) -> PlanEntry:
 
 def item_out(db: Database, row: dict[str, Any]) -> ShoppingListItemOut:
     """A shopping list item with its unit, food and label named."""
-    unit, food = _unit(db, row["unit_id"]), _food(db, row["food_id"])
+    return _item(row, _unit(db, row["unit_id"]), _food(db, row["food_id"]))
+
+
+def _by_id(db: Database, table: Any, keys: set[str | None]) -> dict[str, dict[str, Any]]:
+    """Rows of `table` by id, read in one query."""
+    wanted = sorted(k for k in keys if k)
+    if not wanted:
+        return {}
+    return {r["id"]: r for r in db.select(table, f"id IN ({', '.join('?' * len(wanted))})", wanted)}
+
+
+def _item(row: dict[str, Any], unit: dict[str, Any] | None, food: dict[str, Any] | None) -> ShoppingListItemOut:
     return ShoppingListItemOut(
         **{k: row[k] for k in ("id", "shopping_list_id", "position", "checked", "quantity", "note")},
         unit=unit["name"] if unit else None,
@@ -511,7 +522,12 @@ def list_out(db: Database, row: dict[str, Any]) -> ShoppingListOut:
         shopping_list_id=row["id"],
         order_by=[shopping_list_items.c.checked, shopping_list_items.c.position],
     )
-    return ShoppingListOut(**list_summary(db, row).model_dump(), list_items=[item_out(db, i) for i in items])
+    units = _by_id(db, ingredient_units, {i["unit_id"] for i in items})
+    foods = _by_id(db, ingredient_foods, {i["food_id"] for i in items})
+    return ShoppingListOut(
+        **list_summary(db, row).model_dump(),
+        list_items=[_item(i, units.get(i["unit_id"]), foods.get(i["food_id"])) for i in items],
+    )
 
 
 def items_out(db: Database, keys: list[str]) -> list[ShoppingListItemOut]:

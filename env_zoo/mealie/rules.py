@@ -116,10 +116,16 @@ def unit_by_name(db: Database, group_id: str, name: str) -> dict[str, Any]:
     raise InvalidRequest(f"Unknown unit '{name}'. Use one of the group's units (e.g. cup, tablespoon, gram).")
 
 
+#: SQL that keeps a name column's rows whose folded text may equal a folded key: lower() folds ASCII text exactly
+#: as `folded` does; text with other characters is kept, to be folded in Python.
+_MAY_EQUAL = "(lower({0}) = ? OR {0} GLOB '*[^ -~]*')"
+
+
 def food_by_name(db: Database, group_id: str, name: str) -> dict[str, Any] | None:
     """A food by its name or plural, or None."""
     key = folded(name.strip())
-    for food in db.find(ingredient_foods, group_id=group_id):
+    where = f"group_id = ? AND ({_MAY_EQUAL.format('name')} OR {_MAY_EQUAL.format('plural_name')})"
+    for food in db.select(ingredient_foods, where, (group_id, key, key)):
         if key in {folded(food["name"]), folded(food["plural_name"] or "")}:
             return food
     return None

@@ -637,6 +637,15 @@ def test_new_items_merge_by_note_or_by_food_and_unit(session):
     )
 
 
+def test_foods_are_found_by_name_or_plural_whatever_the_accents_and_case(session):
+    login(session, "elena")
+    weekly = slist("Weekly Groceries")
+    merged = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": " JALAPENO "})
+    assert [(i["food"], i["quantity"]) for i in merged["updated_items"]] == [("jalapeño", 2)]
+    eggs = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": "Eggs", "unit": "dozen"})
+    assert eggs["updated_items"][0]["id"] == item("Weekly Groceries", "egg")  # the plural finds the food
+
+
 def test_checked_items_drop_their_recipe_links(session):
     login(session, "jess")
     beet_salad = recipe("Roasted Beet Salad", HARTLEY)["id"]
