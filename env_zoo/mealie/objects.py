@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database, InvalidRequest, KeptGeneric, paginate
+from envfactory_gym import Database, KeptGeneric
 
 from .rules import ORGANIZERS, rating_of
 from .schema import (
@@ -37,13 +38,15 @@ class Pagination(KeptGeneric, Generic[T]):
     items: list[T]
 
 
-def page_of(items: list[T], page: int, per_page: int) -> Pagination[T]:
-    """Page `page` of `items`; a page past the end is empty."""
-    if page < 1:
-        raise InvalidRequest("page must be 1 or more")
-    chunk = paginate(items, per_page, str(min((page - 1) * per_page, len(items)))).results
+def page_of(items: list[Any], page: int, per_page: int, build: Callable[[list[Any]], list[T]]) -> Pagination[T]:
+    """Page `page` of `items` (a page past the end is empty), only that page's items built into objects."""
+    start = (page - 1) * per_page
     return Pagination[Any](
-        page=page, per_page=per_page, total=len(items), total_pages=math.ceil(len(items) / per_page), items=chunk
+        page=page,
+        per_page=per_page,
+        total=len(items),
+        total_pages=math.ceil(len(items) / per_page),
+        items=build(items[start : start + per_page]),
     )
 
 
@@ -349,18 +352,6 @@ def organizers(db: Database, recipe: dict[str, Any], kind: str) -> list[Organize
     return sorted((Organizer(id=r["id"], name=r["name"], slug=r["slug"]) for r in rows), key=lambda o: o.name)
 
 
-def recipe_summary(db: Database, row: dict[str, Any]) -> RecipeSummary:
-    """A recipe as listings show it."""
-    return RecipeSummary(
-        **{
-            k: row[k]
-            for k in ("id", "slug", "name", "household_id", "recipe_servings", "total_time", "date_added", "last_made")
-        },
-        rating=rating_of(db, row["id"]),
-        **{kind: [o.name for o in organizers(db, row, kind)] for kind in ("recipe_category", "tags")},
-    )
-
-
 def amount(quantity: float, fraction: bool) -> str:
     """A quantity as the app shows it: 1 1/2 for fraction units, else 1.5."""
     if fraction:
@@ -482,7 +473,18 @@ def plan_entry(db: Database, row: dict[str, Any]) -> PlanEntry:
 
 def item_out(db: Database, row: dict[str, Any]) -> ShoppingListItemOut:
     """A shopping list item with its unit, food and label named."""
-    unit, food = _unit(db, row["unit_id"]), _food(db, row["food_id"])
+    return _item(row, _unit(db, row["unit_id"]), _food(db, row["food_id"]))
+
+
+def _by_id(db: Database, table: Any, keys: set[str | None]) -> dict[str, dict[str, Any]]:
+    """Rows of `table` by id, read in one query."""
+    wanted = sorted(k for k in keys if k)
+    if not wanted:
+        return {}
+    return {r["id"]: r for r in db.select(table, f"id IN ({', '.join('?' * len(wanted))})", wanted)}
+
+
+def _item(row: dict[str, Any], unit: dict[str, Any] | None, food: dict[str, Any] | None) -> ShoppingListItemOut:
     return ShoppingListItemOut(
         **{k: row[k] for k in ("id", "shopping_list_id", "position", "checked", "quantity", "note")},
         unit=unit["name"] if unit else None,
@@ -520,4 +522,27 @@ def list_out(db: Database, row: dict[str, Any]) -> ShoppingListOut:
         shopping_list_id=row["id"],
         order_by=[shopping_list_items.c.checked, shopping_list_items.c.position],
     )
-    return ShoppingListOut(**list_summary(db, row).model_dump(), list_items=[item_out(db, i) for i in items])
+    units = _by_id(db, ingredient_units, {i["unit_id"] for i in items})
+    foods = _by_id(db, ingredient_foods, {i["food_id"] for i in items})
+    return ShoppingListOut(
+        **list_summary(db, row).model_dump(),
+        list_items=[_item(i, units.get(i["unit_id"]), foods.get(i["food_id"])) for i in items],
+    )
+
+
+def items_out(db: Database, keys: list[str]) -> list[ShoppingListItemOut]:
+    """Shopping list items by id."""
+    return [item_out(db, db.get(shopping_list_items, key, "Item")) for key in keys]
+
+
+def cookbook_out(db: Database, row: dict[str, Any]) -> CookbookOut:
+    """A cookbook with its household's name."""
+    return CookbookOut(
+        **{k: row[k] for k in CookbookOut.model_fields if k != "household"},
+        household=db.get(households, row["household_id"])["name"],
+    )
+
+
+def share_token_out(row: dict[str, Any], base_url: str) -> ShareTokenOut:
+    """A share token with the link that opens the recipe."""
+    return ShareTokenOut(**row, url=f"{base_url}/g/{row['group_id']}/shared/r/{row['id']}")

@@ -3,25 +3,30 @@ shopping lists, cookbooks and household members. The assistant acts with the tok
 
 from __future__ import annotations
 
-import hashlib
-import re
-from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import (
-    Conflict,
-    Database,
-    InvalidRequest,
-    NotFound,
-    PermissionDenied,
-    Unordered,
-    tool,
-)
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, tool
+from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText
+from envfactory_gym.values import parse_date
 
 from . import shopping
-from .filters import canonical_filter, matches, parse_filter
+from .access import (
+    check_can_comment,
+    check_can_lock,
+    check_can_update,
+    current_user,
+    household_items,
+    household_row,
+    managed_member,
+    recipe_by_id,
+    recipe_by_slug,
+    shopping_list,
+    user_by_login,
+    visible_recipes,
+)
+from .filters import canonical_filter, parse_filter
 from .objects import (
     CookbookOut,
     ItemsCollection,
@@ -32,134 +37,98 @@ from .objects import (
     Recipe,
     RecipeSummary,
     ShareTokenOut,
-    ShoppingListItemOut,
     ShoppingListOut,
     ShoppingListSummary,
     TimelineEventOut,
     UserOut,
     UserRatingOut,
+    cookbook_out,
     item_out,
+    items_out,
     list_out,
     list_summary,
     page_of,
     plan_entry,
     recipe_out,
-    recipe_summary,
+    share_token_out,
     user_out,
 )
 from .rules import (
-    check_can_update,
+    ENTRY_TYPES,
+    WEEKDAYS,
     check_unique_slug,
-    current_user,
     food_by_name,
+    food_id,
+    new_plan_entry,
+    new_share_token,
+    plan_rule_clauses,
+    preferences,
     proper_name,
+    random_key,
     rating_of,
-    recipe_by_id,
-    recipe_by_slug,
-    recipe_facts,
     resolve_organizers,
+    share_expiry,
     slugify,
     unit_by_name,
-    visible_recipes,
 )
 from .schema import (
     auth_sessions,
     cookbooks,
     group_meal_plan_rules,
     group_meal_plans,
-    households,
-    ingredient_foods,
     recipe_comments,
     recipe_ingredients,
-    recipe_share_tokens,
     recipe_timeline_events,
     recipes,
-    shopping_list_items,
     shopping_lists,
     users,
     users_to_recipes,
 )
 from .schema import recipe_instructions as instruction_steps
 from .search import (
+    RecipeFacts,
     by_organizers,
     by_words,
     in_cookbook,
+    matching,
     sort_recipes,
     visible_cookbooks,
 )
 
 EntryType = Literal["breakfast", "lunch", "dinner", "side"]
 OrderBy = Literal["name", "date_added", "created_at", "date_updated", "rating", "last_made"]
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-SHARE_DAYS = 30
 BASE_URL = "https://mealie.delgado.family"
-RATING = re.compile(r"^\d(\.[05])?$")
+Page = Annotated[int, Field(ge=1), ErrorText("page must be 1 or more")]
+PerPage = Annotated[int, Field(ge=1, le=100), ErrorText("per_page must be between 1 and 100")]
+PlanDate = Annotated[IsoDate, ErrorText("must be a date like 2025-03-14")]
+RecipeName = Annotated[
+    str, Field(min_length=1, max_length=150, pattern=r"\S"), ErrorText("name can't be empty or over 150 characters.")
+]
+Servings = Annotated[float, Field(ge=0), ErrorText("recipe_servings can't be negative.")]
+Instructions = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=5000, pattern=r"\S")]] | None,
+    ErrorText("An instruction can't be empty or over 5000 characters."),
+]
+Rating = Annotated[
+    float, Field(ge=1, le=5, multiple_of=0.5), ErrorText("rating must be between 1 and 5, in half stars.")
+]
+CommentText = Annotated[
+    str, Field(min_length=1, max_length=1000, pattern=r"\S"), ErrorText("text can't be empty or over 1000 characters.")
+]
+Amount = Annotated[float, Field(gt=0), ErrorText("must be more than 0.")]
+CookbookName = Annotated[
+    str, Field(min_length=1, max_length=100, pattern=r"\S"), ErrorText("name can't be empty or over 100 characters.")
+]
+QueryFilter = Annotated[NonBlankText, ErrorText("A cookbook needs a query filter.")]
 
 
 class IngredientIn(BaseModel):
     """One ingredient line of a new recipe."""
 
-    quantity: float | None = Field(None, description="amount, e.g. 1.5; omit for 'to taste' lines")
+    quantity: float | None = Field(None, ge=0, description="amount, e.g. 1.5; omit for 'to taste' lines")
     unit: str | None = Field(None, description="a unit of the group by name or abbreviation (cup, tbsp, g)")
     food: str | None = Field(None, description="the food, e.g. 'yellow onion'; new foods are added to the group")
     note: str = Field("", description="free text after the food, e.g. 'finely chopped'")
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _day(text: str, label: str = "date") -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise InvalidRequest(f"{label} must be a date like 2025-03-14") from None
-
-
-def _text(value: str, label: str, limit: int) -> str:
-    clean = value.strip()
-    if not clean:
-        raise InvalidRequest(f"{label} can't be empty.")
-    if len(clean) > limit:
-        raise InvalidRequest(f"{label} can be at most {limit} characters.")
-    return clean
-
-
-def _household_row(db: Database, user: dict[str, Any], table: Any, key: Any, entity: str) -> dict[str, Any]:
-    """A row that belongs to the user's household (others are not found)."""
-    row = db.find(table, id=key)
-    if not row or row[0]["household_id"] != user["household_id"]:
-        raise NotFound(f"{entity} '{key}' not found")
-    return row[0]
-
-
-def _food_id(db: Database, user: dict[str, Any], name: str | None) -> str | None:
-    """The id of a food by name; a name the group lacks becomes a new food."""
-    if name is None or not name.strip():
-        return None
-    found = food_by_name(db, user["group_id"], name)
-    if found:
-        return found["id"]
-    return db.insert(
-        ingredient_foods,
-        id=db.new_uuid(ingredient_foods),
-        group_id=user["group_id"],
-        name=" ".join(name.split()),
-        plural_name=None,
-        label=None,
-    )["id"]
-
-
-def _random_key(plan_date: str, entry_type: str, recipe_id: str) -> str:
-    """The seeded shuffle Mealie's random picker uses: stable for one date and entry type."""
-    return hashlib.sha256(f"{plan_date}:{entry_type}:{recipe_id}".encode()).hexdigest()
-
-
-def _shopping_list(db: Database, user: dict[str, Any], list_id: str) -> dict[str, Any]:
-    return _household_row(db, user, shopping_lists, list_id, "Shopping list")
-
-
-def _items(db: Database, keys: list[str]) -> list[ShoppingListItemOut]:
-    return [item_out(db, db.get(shopping_list_items, key, "Item")) for key in keys]
 
 
 # ---------------------------------------------------------------- only the user
@@ -173,12 +142,9 @@ def log_in(db: Database, username: str) -> UserOut:
     Args:
         username: The user's username or email.
     """
-    key = username.strip().lower()
-    found = [u for u in db.find(users) if key in (u["username"].lower(), u["email"].lower())]
-    if not found:
-        raise PermissionDenied("Incorrect username or password")
-    db.start_session(auth_sessions, user_id=found[0]["id"])
-    return user_out(db, found[0])
+    found = user_by_login(db, username)
+    db.start_session(auth_sessions, user_id=found["id"])
+    return user_out(db, found)
 
 
 @tool(user_only=True)
@@ -222,8 +188,8 @@ def get_recipes(
     cookbook: str | None = None,
     order_by: OrderBy = "name",
     order_direction: Literal["asc", "desc"] = "asc",
-    page: int = 1,
-    per_page: int = 25,
+    page: Page = 1,
+    per_page: PerPage = 25,
 ) -> Pagination[RecipeSummary]:
     """Search the recipes the user can see (their group's, except other households' private ones), page by page.
 
@@ -242,10 +208,11 @@ def get_recipes(
     """
     user = current_user(db)
     rows = visible_recipes(db, user)
+    facts = RecipeFacts(db, user["group_id"], rows)
     if cookbook is not None:
-        rows = in_cookbook(db, user, rows, cookbook)
+        rows = in_cookbook(db, user, rows, facts, cookbook)
     if search and search.strip():
-        rows = by_words(db, rows, search)
+        rows = by_words(rows, facts, search)
     for kind, names in (
         ("recipe_category", categories),
         ("tags", tags),
@@ -253,14 +220,18 @@ def get_recipes(
         ("recipe_ingredient.food", foods),
     ):
         if names:
-            rows = by_organizers(db, rows, kind, names, require_all)
+            rows = by_organizers(rows, facts, kind, names, require_all)
     if order_by != "name" or order_direction == "desc":
-        rows = sort_recipes(db, rows, order_by, order_direction == "desc")
-    return page_of([recipe_summary(db, r) for r in rows], page, per_page)
+        rows = sort_recipes(rows, facts, order_by, order_direction == "desc")
+    return page_of(rows, page, per_page, facts.summaries)
 
 
 @tool(read_only=True)
-def get_recipe(db: Database, slug: str, servings: float | None = None) -> Recipe:
+def get_recipe(
+    db: Database,
+    slug: str,
+    servings: Annotated[float | None, Field(gt=0), ErrorText("servings must be more than 0.")] = None,
+) -> Recipe:
     """Get a recipe with its ingredients, instructions, nutrition, settings, rating and comments, optionally scaled
     to a number of servings.
 
@@ -272,8 +243,6 @@ def get_recipe(db: Database, slug: str, servings: float | None = None) -> Recipe
     recipe = recipe_by_slug(db, user, slug)
     if servings is None:
         return recipe_out(db, recipe)
-    if servings <= 0:
-        raise InvalidRequest("servings must be more than 0.")
     if not recipe["recipe_servings"]:
         raise InvalidRequest(
             f"'{recipe['name']}' doesn't state how many servings it makes, so it can't be scaled to servings."
@@ -284,14 +253,14 @@ def get_recipe(db: Database, slug: str, servings: float | None = None) -> Recipe
 @tool()
 def create_recipe(
     db: Database,
-    name: str,
+    name: RecipeName,
     description: str = "",
-    recipe_servings: float = 0,
+    recipe_servings: Servings = 0,
     prep_time: str | None = None,
     perform_time: str | None = None,
     total_time: str | None = None,
     recipe_ingredient: list[IngredientIn] | None = None,
-    recipe_instructions: list[str] | None = None,
+    recipe_instructions: Instructions = None,
     recipe_category: Annotated[list[str] | None, Unordered] = None,
     tags: Annotated[list[str] | None, Unordered] = None,
     tools: Annotated[list[str] | None, Unordered] = None,
@@ -315,12 +284,10 @@ def create_recipe(
         org_url: The original recipe's web address.
     """
     user = current_user(db)
-    name = _text(name, "name", 150)
+    name = name.strip()
     slug = slugify(name)
     check_unique_slug(db, user["group_id"], slug)
-    if recipe_servings < 0:
-        raise InvalidRequest("recipe_servings can't be negative.")
-    prefs = db.get(households, user["household_id"], "Household")["preferences"]
+    prefs = preferences(db, user["household_id"])
     organizer_ids = {
         kind: resolve_organizers(db, user, kind, names or [])
         for kind, names in (("recipe_category", recipe_category), ("tags", tags), ("tools", tools))
@@ -356,8 +323,6 @@ def create_recipe(
         last_made=None,
     )
     for position, line in enumerate(recipe_ingredient or []):
-        if line.quantity is not None and line.quantity < 0:
-            raise InvalidRequest("An ingredient quantity can't be negative.")
         if not (line.food or line.note.strip()):
             raise InvalidRequest("Each ingredient needs a food or a note.")
         unit_id = unit_by_name(db, user["group_id"], line.unit)["id"] if line.unit else None
@@ -369,7 +334,7 @@ def create_recipe(
             title=None,
             quantity=line.quantity,
             unit_id=unit_id,
-            food_id=_food_id(db, user, line.food),
+            food_id=food_id(db, user, line.food),
             note=line.note.strip(),
         )
     for position, text in enumerate(recipe_instructions or []):
@@ -379,7 +344,7 @@ def create_recipe(
             recipe_id=row["id"],
             position=position,
             title="",
-            text=_text(text, "An instruction", 5000),
+            text=text.strip(),
         )
     return recipe_out(db, row)
 
@@ -388,9 +353,9 @@ def create_recipe(
 def update_recipe(
     db: Database,
     slug: str,
-    name: str | None = None,
+    name: RecipeName | None = None,
     description: str | None = None,
-    recipe_servings: float | None = None,
+    recipe_servings: Servings | None = None,
     prep_time: str | None = None,
     perform_time: str | None = None,
     total_time: str | None = None,
@@ -429,14 +394,12 @@ def update_recipe(
     check_can_update(db, user, recipe)
     changes: dict[str, Any] = {}
     if name is not None:
-        changes["name"] = _text(name, "name", 150)
+        changes["name"] = name.strip()
         changes["slug"] = slugify(changes["name"])
         check_unique_slug(db, recipe["group_id"], changes["slug"], recipe["id"])
     if description is not None:
         changes["description"] = description.strip()
     if recipe_servings is not None:
-        if recipe_servings < 0:
-            raise InvalidRequest("recipe_servings can't be negative.")
         changes["recipe_servings"] = recipe_servings
     for key, value in (("prep_time", prep_time), ("perform_time", perform_time), ("total_time", total_time)):
         if value is not None:
@@ -447,8 +410,7 @@ def update_recipe(
     if nutrition is not None:
         changes["nutrition"] = {**recipe["nutrition"], **nutrition.model_dump(exclude_none=True)}
     flags = {"public": public, "show_nutrition": show_nutrition, "disable_comments": disable_comments, "locked": locked}
-    if locked is not None and locked != recipe["settings"]["locked"] and recipe["user_id"] != user["id"]:
-        raise PermissionDenied("Only the recipe's owner can lock or unlock it.")
+    check_can_lock(user, recipe, locked)
     if any(v is not None for v in flags.values()):
         changes["settings"] = {**recipe["settings"], **{k: v for k, v in flags.items() if v is not None}}
     if not changes:
@@ -459,7 +421,7 @@ def update_recipe(
 
 @tool()
 def set_recipe_rating(
-    db: Database, recipe_id: str, rating: float | None = None, is_favorite: bool | None = None
+    db: Database, recipe_id: str, rating: Rating | None = None, is_favorite: bool | None = None
 ) -> UserRatingOut:
     """Set the user's own rating (1 to 5, in half stars) and/or favourite flag for a recipe. The recipe's rating is
     the average of its users' ratings.
@@ -473,8 +435,6 @@ def set_recipe_rating(
     recipe = recipe_by_id(db, user, recipe_id)
     if rating is None and is_favorite is None:
         raise InvalidRequest("Give a rating or is_favorite.")
-    if rating is not None and not (1 <= rating <= 5 and RATING.match(f"{rating:g}")):
-        raise InvalidRequest("rating must be between 1 and 5, in half stars.")
     existing = db.find(users_to_recipes, user_id=user["id"], recipe_id=recipe["id"])
     values = {k: v for k, v in (("rating", rating), ("is_favorite", is_favorite)) if v is not None}
     if existing:
@@ -499,7 +459,7 @@ def set_recipe_rating(
 
 
 @tool()
-def create_comment(db: Database, recipe_id: str, text: str) -> Recipe:
+def create_comment(db: Database, recipe_id: str, text: CommentText) -> Recipe:
     """Comment on a recipe (not possible where its settings turn comments off).
 
     Args:
@@ -508,14 +468,13 @@ def create_comment(db: Database, recipe_id: str, text: str) -> Recipe:
     """
     user = current_user(db)
     recipe = recipe_by_id(db, user, recipe_id)
-    if recipe["settings"]["disable_comments"]:
-        raise PermissionDenied(f"Comments are turned off for '{recipe['name']}'.")
+    check_can_comment(recipe)
     db.insert(
         recipe_comments,
         id=db.new_uuid(recipe_comments),
         recipe_id=recipe["id"],
         user_id=user["id"],
-        text=_text(text, "text", 1000),
+        text=text.strip(),
         created_at=db.now_iso(),
     )
     return recipe_out(db, recipe)
@@ -532,30 +491,8 @@ def create_recipe_share_token(db: Database, recipe_id: str, expires_at: str | No
     """
     user = current_user(db)
     recipe = recipe_by_id(db, user, recipe_id)
-    now = db.now()
-    if expires_at is None:
-        expiry = f"{(now + timedelta(days=SHARE_DAYS)).date()}T23:59:59Z"
-    elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", expires_at.strip()):
-        expiry = f"{_day(expires_at.strip(), 'expires_at')}T23:59:59Z"
-    else:
-        try:
-            moment = datetime.fromisoformat(expires_at.strip().replace("Z", "+00:00"))
-        except ValueError:
-            raise InvalidRequest("expires_at must be a date like 2025-04-01 or a UTC timestamp") from None
-        if moment.tzinfo is None:
-            raise InvalidRequest("expires_at needs a time zone, e.g. 2025-04-01T18:00:00Z")
-        expiry = moment.astimezone(now.tzinfo).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if expiry <= db.now_iso():
-        raise InvalidRequest("expires_at must be in the future.")
-    row = db.insert(
-        recipe_share_tokens,
-        id=db.new_uuid(recipe_share_tokens),
-        group_id=user["group_id"],
-        recipe_id=recipe["id"],
-        expires_at=expiry,
-        created_at=db.now_iso(),
-    )
-    return ShareTokenOut(**row, url=f"{BASE_URL}/g/{user['group_id']}/shared/r/{row['id']}")
+    row = new_share_token(db, user, recipe["id"], share_expiry(db, expires_at))
+    return share_token_out(row, BASE_URL)
 
 
 # ---------------------------------------------------------------- meal plans
@@ -563,7 +500,11 @@ def create_recipe_share_token(db: Database, recipe_id: str, expires_at: str | No
 
 @tool(read_only=True)
 def get_mealplans(
-    db: Database, start_date: str | None = None, end_date: str | None = None, page: int = 1, per_page: int = 30
+    db: Database,
+    start_date: PlanDate | None = None,
+    end_date: PlanDate | None = None,
+    page: Page = 1,
+    per_page: PerPage = 30,
 ) -> Pagination[PlanEntry]:
     """List the household's meal plan entries by date (breakfast, lunch, dinner, side), page by page.
 
@@ -574,39 +515,21 @@ def get_mealplans(
         per_page: Entries per page, 1 to 100.
     """
     user = current_user(db)
-    conditions = []
-    if start_date is not None:
-        conditions.append(group_meal_plans.c.date >= _day(start_date, "start_date").isoformat())
-    if end_date is not None:
-        conditions.append(group_meal_plans.c.date <= _day(end_date, "end_date").isoformat())
-    rows = db.find(group_meal_plans, *conditions, household_id=user["household_id"], order_by=[group_meal_plans.c.date])
-    order = {t: i for i, t in enumerate(("breakfast", "lunch", "dinner", "side"))}
+    where, params = ["household_id = ?"], [user["household_id"]]
+    for bound, value, name in ((">=", start_date, "start_date"), ("<=", end_date, "end_date")):
+        if value is not None:
+            where.append(f"date {bound} ?")
+            params.append(parse_date(value, name, "2025-03-14").isoformat())
+    rows = db.select(group_meal_plans, " AND ".join(where), params)
+    order = {t: i for i, t in enumerate(ENTRY_TYPES)}
     rows.sort(key=lambda r: (r["date"], order[r["entry_type"]], r["id"]))
-    return page_of([plan_entry(db, r) for r in rows], page, per_page)
-
-
-def _new_plan_entry(
-    db: Database, user: dict[str, Any], plan_date: str, entry_type: str, recipe_id: str | None, title: str, text: str
-) -> PlanEntry:
-    row = db.insert(
-        group_meal_plans,
-        id=int(db.new_id(group_meal_plans, "", 1)),
-        group_id=user["group_id"],
-        household_id=user["household_id"],
-        user_id=user["id"],
-        date=plan_date,
-        entry_type=entry_type,
-        title=title,
-        text=text,
-        recipe_id=recipe_id,
-    )
-    return plan_entry(db, row)
+    return page_of(rows, page, per_page, lambda chunk: [plan_entry(db, r) for r in chunk])
 
 
 @tool()
 def create_mealplan(
     db: Database,
-    date: str,
+    date: PlanDate,
     entry_type: EntryType = "breakfast",
     recipe_id: str | None = None,
     title: str = "",
@@ -623,16 +546,16 @@ def create_mealplan(
         text: A note for the entry.
     """
     user = current_user(db)
-    plan_date = _day(date).isoformat()
+    plan_date = parse_date(date, "date", "2025-03-14").isoformat()
     if recipe_id is None and not title.strip():
         raise InvalidRequest("Give a recipe_id or a title.")
     if recipe_id is not None:
         recipe_id = recipe_by_id(db, user, recipe_id)["id"]
-    return _new_plan_entry(db, user, plan_date, entry_type, recipe_id, title.strip(), text.strip())
+    return plan_entry(db, new_plan_entry(db, user, plan_date, entry_type, recipe_id, title.strip(), text.strip()))
 
 
 @tool()
-def create_random_mealplan(db: Database, date: str, entry_type: EntryType = "dinner") -> PlanEntry:
+def create_random_mealplan(db: Database, date: PlanDate, entry_type: EntryType = "dinner") -> PlanEntry:
     """Let Mealie pick a recipe for a day: it follows the household's meal plan rules for that weekday and entry
     type (rules for any day or any type apply too) and picks among the recipes they allow.
 
@@ -641,17 +564,14 @@ def create_random_mealplan(db: Database, date: str, entry_type: EntryType = "din
         entry_type: breakfast, lunch, dinner or side.
     """
     user = current_user(db)
-    plan_date = _day(date)
-    weekday = WEEKDAYS[plan_date.weekday()]
-    clauses = []
-    for rule in db.find(group_meal_plan_rules, household_id=user["household_id"]):
-        if rule["day"] in (weekday, "unset") and rule["entry_type"] in (entry_type, "unset"):
-            clauses += parse_filter(rule["query_filter_string"])
-    allowed = [r for r in visible_recipes(db, user) if matches(clauses, recipe_facts(db, r))]
+    plan_date = parse_date(date, "date", "2025-03-14").isoformat()
+    rows = visible_recipes(db, user)
+    clauses = plan_rule_clauses(db, user, plan_date, entry_type)
+    allowed = matching(rows, RecipeFacts(db, user["group_id"], rows), clauses)
     if not allowed:
         raise NotFound("No recipes match your rules")
-    pick = min(allowed, key=lambda r: _random_key(plan_date.isoformat(), entry_type, r["id"]))
-    return _new_plan_entry(db, user, plan_date.isoformat(), entry_type, pick["id"], "", "")
+    pick = min(allowed, key=lambda r: random_key(plan_date, entry_type, r["id"]))
+    return plan_entry(db, new_plan_entry(db, user, plan_date, entry_type, pick["id"], "", ""))
 
 
 @tool()
@@ -662,7 +582,7 @@ def delete_mealplan(db: Database, mealplan_id: int) -> PlanEntry:
         mealplan_id: The entry's id.
     """
     user = current_user(db)
-    row = _household_row(db, user, group_meal_plans, mealplan_id, "Meal plan entry")
+    row = household_row(db, user, group_meal_plans, mealplan_id, "Meal plan entry")
     entry = plan_entry(db, row)
     db.delete(group_meal_plans, mealplan_id)
     return entry
@@ -696,12 +616,12 @@ def get_shopping_list(db: Database, shopping_list_id: str) -> ShoppingListOut:
     Args:
         shopping_list_id: The list's id.
     """
-    return list_out(db, _shopping_list(db, current_user(db), shopping_list_id))
+    return list_out(db, shopping_list(db, current_user(db), shopping_list_id))
 
 
 @tool()
 def add_recipe_to_shopping_list(
-    db: Database, shopping_list_id: str, recipe_id: str, recipe_increment_quantity: float = 1
+    db: Database, shopping_list_id: str, recipe_id: str, recipe_increment_quantity: Amount = 1
 ) -> ShoppingListOut:
     """Add a recipe's ingredients to a shopping list, scaled by recipe_increment_quantity (2 for a double batch).
     Ingredients with the same food and unit as an unchecked item merge into it (quantities add up).
@@ -712,10 +632,8 @@ def add_recipe_to_shopping_list(
         recipe_increment_quantity: How many batches of the recipe, e.g. 1.5 for 6 servings of a 4-serving recipe.
     """
     user = current_user(db)
-    target = _shopping_list(db, user, shopping_list_id)
+    target = shopping_list(db, user, shopping_list_id)
     recipe = recipe_by_id(db, user, recipe_id)
-    if recipe_increment_quantity <= 0:
-        raise InvalidRequest("recipe_increment_quantity must be more than 0.")
     shopping.add_items(db, target["id"], shopping.recipe_items(db, recipe["id"], recipe_increment_quantity))
     shopping.add_list_recipe_ref(db, target, recipe["id"], recipe_increment_quantity)
     return list_out(db, db.get(shopping_lists, target["id"]))
@@ -726,7 +644,7 @@ def create_shopping_list_item(
     db: Database,
     shopping_list_id: str,
     note: str = "",
-    quantity: float = 1,
+    quantity: Amount = 1,
     unit: str | None = None,
     food: str | None = None,
 ) -> ItemsCollection:
@@ -741,9 +659,7 @@ def create_shopping_list_item(
         food: A food of the group by name.
     """
     user = current_user(db)
-    target = _shopping_list(db, user, shopping_list_id)
-    if quantity <= 0:
-        raise InvalidRequest("quantity must be more than 0.")
+    target = shopping_list(db, user, shopping_list_id)
     food_row = food_by_name(db, user["group_id"], food) if food else None
     if food and food_row is None:
         raise NotFound(f"Food '{food}' not found")
@@ -760,12 +676,14 @@ def create_shopping_list_item(
     }
     created, updated = shopping.add_items(db, target["id"], [new])
     db.update(shopping_lists, target["id"], update_at=db.now_iso())
-    return ItemsCollection(created_items=_items(db, created), updated_items=_items(db, updated), deleted_items=[])
+    return ItemsCollection(created_items=items_out(db, created), updated_items=items_out(db, updated), deleted_items=[])
 
 
 @tool()
 def update_shopping_list_items(
-    db: Database, item_ids: Annotated[list[str], Unordered], checked: bool
+    db: Database,
+    item_ids: Annotated[list[str], Field(min_length=1), Unordered, ErrorText("item_ids can't be empty.")],
+    checked: bool,
 ) -> ItemsCollection:
     """Check items off a shopping list, or uncheck them. Checked items lose their recipe links (a recipe whose items
     are all checked leaves the list); an unchecked item merges into a matching unchecked item.
@@ -775,42 +693,28 @@ def update_shopping_list_items(
         checked: true to check off, false to uncheck.
     """
     user = current_user(db)
-    if not item_ids:
-        raise InvalidRequest("item_ids can't be empty.")
-    items = []
-    for key in dict.fromkeys(item_ids):
-        found = db.find(shopping_list_items, id=key)
-        if not found:
-            raise NotFound(f"Shopping list item '{key}' not found")
-        _shopping_list(db, user, found[0]["shopping_list_id"])
-        items.append(found[0])
-    items.sort(key=lambda i: (i["shopping_list_id"], i["position"]))
+    items = household_items(db, user, item_ids)
     before = {i["id"]: item_out(db, i) for i in items}
     updated, deleted = shopping.set_checked(db, items, checked)
     kept = [key for key in dict.fromkeys(updated) if key not in deleted]
-    return ItemsCollection(created_items=[], updated_items=_items(db, kept), deleted_items=[before[k] for k in deleted])
+    return ItemsCollection(
+        created_items=[], updated_items=items_out(db, kept), deleted_items=[before[k] for k in deleted]
+    )
 
 
 # ---------------------------------------------------------------- cookbooks
-
-
-def _cookbook_out(db: Database, row: dict[str, Any]) -> CookbookOut:
-    return CookbookOut(
-        **{k: row[k] for k in CookbookOut.model_fields if k != "household"},
-        household=db.get(households, row["household_id"])["name"],
-    )
 
 
 @tool(read_only=True)
 def get_cookbooks(db: Database) -> list[CookbookOut]:
     """List the cookbooks of the user's group (their own household's and other, non-private, households'). A
     cookbook is a saved query filter; get_recipes(cookbook=...) lists its recipes."""
-    return [_cookbook_out(db, r) for r in visible_cookbooks(db, current_user(db))]
+    return [cookbook_out(db, r) for r in visible_cookbooks(db, current_user(db))]
 
 
 @tool()
 def create_cookbook(
-    db: Database, name: str, query_filter_string: str, description: str = "", public: bool = False
+    db: Database, name: CookbookName, query_filter_string: QueryFilter, description: str = "", public: bool = False
 ) -> CookbookOut:
     """Create a cookbook in the user's household: a named, saved filter over the household's recipes, e.g.
     'tags.name CONTAINS ALL ["Quick"] AND recipe_category.name IN ["Dinner"]'. Clauses join with AND and compare
@@ -824,13 +728,11 @@ def create_cookbook(
         public: Whether people without an account can see it.
     """
     user = current_user(db)
-    name = _text(name, "name", 100)
+    name = name.strip()
     slug = slugify(name)
     if db.find(cookbooks, household_id=user["household_id"], slug=slug):
         raise Conflict(f"Your household already has a cookbook '{name}'.")
     clauses = parse_filter(query_filter_string)
-    if not clauses:
-        raise InvalidRequest("A cookbook needs a query filter.")
     positions = [c["position"] for c in db.find(cookbooks, household_id=user["household_id"])]
     row = db.insert(
         cookbooks,
@@ -844,7 +746,7 @@ def create_cookbook(
         public=public,
         query_filter_string=canonical_filter(clauses, lambda a, v: proper_name(db, user, a, v)),
     )
-    return _cookbook_out(db, row)
+    return cookbook_out(db, row)
 
 
 # ---------------------------------------------------------------- household members
@@ -877,19 +779,10 @@ def set_member_permissions(
         can_invite: May invite new users.
         can_organize: May create and edit categories, tags and tools.
     """
-    user = current_user(db)
-    if not user["can_manage"]:
-        raise PermissionDenied("You don't have permission to manage this household's members.")
-    target = db.find(users, id=user_id)
-    if not target:
-        raise NotFound("User not found")
-    if target[0]["group_id"] != user["group_id"]:
-        raise PermissionDenied("User is not a member of this group")
-    if target[0]["household_id"] != user["household_id"]:
-        raise PermissionDenied("User is not a member of this household")
+    target = managed_member(db, current_user(db), user_id)
     row = db.update(
         users,
-        user_id,
+        target["id"],
         can_manage=can_manage,
         can_manage_household=can_manage_household,
         can_invite=can_invite,

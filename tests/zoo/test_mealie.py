@@ -6,6 +6,7 @@ leaves the state unchanged."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from datetime import datetime, timezone
 
 import pytest
@@ -120,6 +121,45 @@ def test_search_and_organizer_filters(session):
     assert names({"categories": ["soup"], "tools": ["slow-cooker"]}) == ["Slow Cooker Chicken Tortilla Soup"]
 
 
+def _folded(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@pytest.mark.parametrize(
+    "words", ["jalapeno", "JALAPEÑO", "chicken lime", "minced garlic", "oaxaca", "gruyere", "%", "_", "50%", "crème"]
+)
+def test_search_finds_what_folding_every_recipe_finds(session, words):
+    """The SQL-narrowed search returns exactly the recipes whose folded name, description, ingredient notes and
+    foods hold every word (accents and case ignored; LIKE's wildcards are plain characters)."""
+    login(session, "elena")
+    state = session.dump()
+    foods = {key: row["name"] for key, row in state["ingredient_foods"].items()}
+    lines: dict[str, list[str]] = {}
+    for row in state["recipe_ingredients"].values():
+        lines.setdefault(row["recipe_id"], []).extend([row["note"], foods.get(row["food_id"], "")])
+    visible = {r["id"] for r in ok(session, "get_recipes", {"per_page": 100})["items"]}
+    expected = sorted(
+        row["name"]
+        for key, row in state["recipes"].items()
+        if key in visible
+        and all(
+            w in _folded(" ".join([row["name"], row["description"], *lines.get(key, [])]))
+            for w in _folded(words).split()
+        )
+    )
+    found = ok(session, "get_recipes", {"search": words, "per_page": 100})
+    assert sorted(r["name"] for r in found["items"]) == expected
+    assert found["total"] == len(expected)
+
+
+def test_search_ignores_accents_and_case(session):
+    login(session, "elena")
+    plain = ok(session, "get_recipes", {"search": "jalapeno", "per_page": 100})["items"]
+    accented = ok(session, "get_recipes", {"search": "Jalapeño", "per_page": 100})["items"]
+    assert plain == accented and len(plain) >= 3
+
+
 def test_recipes_page_by_page(session):
     login(session, "elena")
     first = ok(session, "get_recipes", {"per_page": 20})
@@ -127,9 +167,11 @@ def test_recipes_page_by_page(session):
     seen = [r["id"] for page in (1, 2, 3) for r in ok(session, "get_recipes", {"per_page": 20, "page": page})["items"]]
     assert len(seen) == len(set(seen)) == 45
     assert ok(session, "get_recipes", {"per_page": 20, "page": 4})["items"] == []
-    fails(session, "get_recipes", {"per_page": 0}, "InvalidRequest", "page_size")
-    fails(session, "get_recipes", {"per_page": 500, "page": 9}, "InvalidRequest", "page_size")
-    fails(session, "get_recipes", {"page": 0}, "InvalidRequest", "page must be")
+    fails(session, "get_recipes", {"per_page": 0}, "invalid_arguments", "per_page must be between 1 and 100")
+    fails(
+        session, "get_recipes", {"per_page": 500, "page": 9}, "invalid_arguments", "per_page must be between 1 and 100"
+    )
+    fails(session, "get_recipes", {"page": 0}, "invalid_arguments", "page must be")
 
 
 def test_order_by_rating_puts_unrated_last(session):
@@ -165,7 +207,7 @@ def test_a_recipe_scaled_to_servings(session):
     assert base["recipe_ingredient"][0]["display"] == "1 1/2 pounds chicken thighs, boneless, skinless"
     assert [c["user"]["username"] for c in base["comments"]] == ["marco", "sofia", "nate"]
     fails(session, "get_recipe", {"slug": "pico-de-gallo", "servings": 6}, "InvalidRequest", "doesn't state")
-    fails(session, "get_recipe", {"slug": "guacamole", "servings": 0}, "InvalidRequest", "more than 0")
+    fails(session, "get_recipe", {"slug": "guacamole", "servings": 0}, "invalid_arguments", "more than 0")
 
 
 # ---------------------------------------------------------------- editing recipes
@@ -294,6 +336,66 @@ def test_create_a_recipe(session):
     )
 
 
+def test_bounds_are_refused_by_the_argument_types(session):
+    """Every bound a tool enforces is in its schema: validation refuses the value naming the argument, in
+    Mealie's words, and nothing changes."""
+    login(session, "elena")
+    cases = [
+        ("create_recipe", {"name": "   "}, "name: name can't be empty"),
+        ("create_recipe", {"name": "x" * 151}, "name: name can't be empty or over 150 characters"),
+        ("create_recipe", {"name": "Soup", "recipe_servings": -1}, "recipe_servings can't be negative"),
+        ("create_recipe", {"name": "Soup", "recipe_instructions": ["Stir.", " "]}, "An instruction can't be empty"),
+        ("create_recipe", {"name": "Soup", "recipe_ingredient": [{"quantity": -2, "food": "salt"}]}, "quantity"),
+        ("update_recipe", {"slug": "guacamole", "recipe_servings": -4}, "recipe_servings can't be negative"),
+        ("update_recipe", {"slug": "guacamole", "name": ""}, "name: name can't be empty"),
+        ("create_comment", {"recipe_id": recipe("Guacamole")["id"], "text": "x" * 1001}, "over 1000 characters"),
+        ("create_cookbook", {"name": " ", "query_filter_string": 'tags.name IN ["Quick"]'}, "name can't be empty"),
+        ("get_mealplans", {"end_date": "next friday"}, "end_date: must be a date like 2025-03-14"),
+        ("create_mealplan", {"date": "3/19", "title": "Sushi"}, "date: must be a date like"),
+        ("create_random_mealplan", {"date": "2025-3-19"}, "date: must be a date like"),
+        ("get_mealplans", {"per_page": 101}, "per_page must be between 1 and 100"),
+        ("update_shopping_list_items", {"item_ids": [], "checked": True}, "item_ids can't be empty"),
+        ("set_recipe_rating", {"recipe_id": recipe("Guacamole")["id"], "rating": 0.5}, "between 1 and 5"),
+    ]
+    for name, args, text in cases:
+        fails(session, name, args, "invalid_arguments", text)
+    schema = SPEC.tools["create_recipe"].input_schema["properties"]
+    assert (schema["name"]["maxLength"], schema["recipe_servings"]["minimum"]) == (150, 0)
+
+
+def test_impossible_dates_are_refused_by_name(session):
+    login(session, "elena")
+    fails(session, "create_mealplan", {"date": "2025-02-30", "title": "x"}, "InvalidRequest", "not a valid date")
+    fails(session, "get_mealplans", {"start_date": "2025-13-01"}, "InvalidRequest", "start_date")
+    fails(
+        session,
+        "create_recipe_share_token",
+        {"recipe_id": recipe("Banana Bread")["id"], "expires_at": "2025-04-31"},
+        "InvalidRequest",
+        "expires_at",
+    )
+
+
+def test_share_links_take_zoned_timestamps_as_utc(session):
+    login(session, "elena")
+    bread = recipe("Banana Bread")["id"]
+    zoned = ok(session, "create_recipe_share_token", {"recipe_id": bread, "expires_at": "2025-03-20T18:00:00-07:00"})
+    assert zoned["expires_at"] == "2025-03-21T01:00:00Z"
+    fails(
+        session,
+        "create_recipe_share_token",
+        {"recipe_id": bread, "expires_at": "2025-03-20T18:00:00"},
+        "InvalidRequest",
+        "needs a time zone",
+    )
+
+
+def test_log_in_takes_the_username_or_email_in_any_case(session):
+    assert login(session, "Elena.Delgado@Fastmail.com")["username"] == "elena"
+    assert login(session, " NATE ")["username"] == "nate"
+    fails(session, "log_in", {"username": "elena@fastmail.com"}, "PermissionDenied", "Incorrect", caller="user")
+
+
 # ---------------------------------------------------------------- ratings, comments, sharing, cooking
 
 
@@ -305,8 +407,8 @@ def test_ratings_average_per_user(session):
     login(session, "luis")
     result = ok(session, "set_recipe_rating", {"recipe_id": tikka, "is_favorite": True})
     assert (result["rating"], result["is_favorite"], result["recipe_rating"]) == (None, True, 4.5)
-    fails(session, "set_recipe_rating", {"recipe_id": tikka, "rating": 4.3}, "InvalidRequest", "half stars")
-    fails(session, "set_recipe_rating", {"recipe_id": tikka, "rating": 6}, "InvalidRequest", "between 1 and 5")
+    fails(session, "set_recipe_rating", {"recipe_id": tikka, "rating": 4.3}, "invalid_arguments", "half stars")
+    fails(session, "set_recipe_rating", {"recipe_id": tikka, "rating": 6}, "invalid_arguments", "between 1 and 5")
     fails(session, "set_recipe_rating", {"recipe_id": tikka}, "InvalidRequest", "Give a rating")
 
 
@@ -325,7 +427,7 @@ def test_comments_can_be_turned_off(session):
     login(session, "marco")
     comments = ok(session, "create_comment", {"recipe_id": turkey, "text": "Brine longer"})["comments"]
     assert [(c["text"], c["user"]["full_name"]) for c in comments] == [("Brine longer", "Marco Delgado")]
-    fails(session, "create_comment", {"recipe_id": turkey, "text": "  "}, "InvalidRequest", "can't be empty")
+    fails(session, "create_comment", {"recipe_id": turkey, "text": "  "}, "invalid_arguments", "can't be empty")
 
 
 def test_share_links_expire(session):
@@ -383,7 +485,7 @@ def test_meal_plans_are_per_household_and_by_date(session):
         ("2025-03-15", "side"),
     ]
     assert week[2]["recipe"] is None and week[2]["title"] == "Pizza night"
-    fails(session, "get_mealplans", {"start_date": "03/13/2025"}, "InvalidRequest", "date like")
+    fails(session, "get_mealplans", {"start_date": "03/13/2025"}, "invalid_arguments", "date like")
     maple = next(p["id"] for p in SEED["group_meal_plans"] if p["title"] == "Date night out")
     fails(session, "delete_mealplan", {"mealplan_id": maple}, "NotFound", "Meal plan entry")
 
@@ -494,7 +596,7 @@ def test_recipe_batches_scale_the_quantities(session):
             "recipe_id": recipe("Dal Tadka")["id"],
             "recipe_increment_quantity": 0,
         },
-        "InvalidRequest",
+        "invalid_arguments",
         "more than 0",
     )
     fails(
@@ -530,9 +632,18 @@ def test_new_items_merge_by_note_or_by_food_and_unit(session):
         session,
         "create_shopping_list_item",
         {"shopping_list_id": weekly, "note": "x", "quantity": 0},
-        "InvalidRequest",
+        "invalid_arguments",
         "more than 0",
     )
+
+
+def test_foods_are_found_by_name_or_plural_whatever_the_accents_and_case(session):
+    login(session, "elena")
+    weekly = slist("Weekly Groceries")
+    merged = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": " JALAPENO "})
+    assert [(i["food"], i["quantity"]) for i in merged["updated_items"]] == [("jalapeño", 2)]
+    eggs = ok(session, "create_shopping_list_item", {"shopping_list_id": weekly, "food": "Eggs", "unit": "dozen"})
+    assert eggs["updated_items"][0]["id"] == item("Weekly Groceries", "egg")  # the plural finds the food
 
 
 def test_checked_items_drop_their_recipe_links(session):
@@ -631,7 +742,7 @@ def test_creating_a_cookbook_stores_a_canonical_filter(session):
         session,
         "create_cookbook",
         {"name": "Empty", "query_filter_string": " "},
-        "InvalidRequest",
+        "invalid_arguments",
         "needs a query filter",
     )
 
