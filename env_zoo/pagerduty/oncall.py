@@ -11,9 +11,14 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from envfactory_gym import Database
+from envfactory_gym.values import iso_timestamp
 
 from .clock import effective_end, stored
-from .schema import escalation_rules, schedule_layers, schedule_overrides, schedules
+from .objects import OncallObject, ref
+from .schema import escalation_policies, escalation_rules, schedule_layers, schedule_overrides, schedules
+
+#: How far around a range shifts are rendered, so a shift that began before it shows its real start and end.
+ONCALL_MARGIN = timedelta(days=31)
 
 
 @dataclass(frozen=True)
@@ -133,3 +138,74 @@ def on_call_for_rule(db: Database, rule: dict[str, Any], moment: datetime) -> li
             if user is not None:
                 users.add(user)
     return sorted(users)
+
+
+def oncall_entries(
+    db: Database, policy_ids: list[str] | None, schedule_ids: list[str] | None, since: datetime, until: datetime
+) -> list[OncallObject]:
+    """Who is on call for each level of each policy (by name) between since and until: users a rule targets
+    directly (always, start and end null; left out when only some schedules are asked for) and every shift of a
+    targeted schedule that overlaps the range."""
+    views: dict[str, ScheduleView] = {}
+    entries: list[OncallObject] = []
+    for policy in db.find(escalation_policies, order_by=[escalation_policies.c.name]):
+        if policy_ids and policy["id"] not in policy_ids:
+            continue
+        policy_ref = ref(db, "escalation_policy_reference", policy["id"])
+        rules = db.find(escalation_rules, escalation_policy_id=policy["id"], order_by=[escalation_rules.c.position])
+        for level, rule in enumerate(rules, start=1):
+            for target in rule["targets"]:
+                if target["type"] == "user_reference":
+                    if not schedule_ids:
+                        user = ref(db, "user_reference", target["id"])
+                        entries.append(
+                            OncallObject(
+                                escalation_policy=policy_ref,
+                                escalation_level=level,
+                                schedule=None,
+                                user=user,
+                                start=None,
+                                end=None,
+                            )
+                        )
+                    continue
+                if schedule_ids and target["id"] not in schedule_ids:
+                    continue
+                view = views.setdefault(target["id"], ScheduleView(db, target["id"]))
+                schedule_ref = ref(db, "schedule_reference", target["id"])
+                for shift in view.shifts(since - ONCALL_MARGIN, until + ONCALL_MARGIN + timedelta(seconds=1)):
+                    if shift.start <= until and shift.end > since:
+                        entries.append(
+                            OncallObject(
+                                escalation_policy=policy_ref,
+                                escalation_level=level,
+                                schedule=schedule_ref,
+                                user=ref(db, "user_reference", shift.user_id),
+                                start=iso_timestamp(shift.start),
+                                end=iso_timestamp(shift.end),
+                            )
+                        )
+    return entries
+
+
+def earliest_levels(entries: list[OncallObject]) -> list[OncallObject]:
+    """Only each user's lowest escalation level per policy."""
+    lowest: dict[tuple[str, str], int] = {}
+    for e in entries:
+        key = (e.escalation_policy.id, e.user.id)
+        lowest[key] = min(lowest.get(key, e.escalation_level), e.escalation_level)
+    return [e for e in entries if e.escalation_level == lowest[(e.escalation_policy.id, e.user.id)]]
+
+
+def policy_reach(db: Database, rules: list[dict[str, Any]]) -> set[str]:
+    """The users a policy's rules reach, directly or through the layers of their schedules."""
+    reached = set()
+    for rule in rules:
+        for target in rule["targets"]:
+            if target["type"] == "user_reference":
+                reached.add(target["id"])
+            else:
+                reached.update(
+                    u for layer in db.find(schedule_layers, schedule_id=target["id"]) for u in layer["users"]
+                )
+    return reached
