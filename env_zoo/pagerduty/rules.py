@@ -79,22 +79,33 @@ def incident_rows(
 # ---------------------------------------------------------------- services
 
 
+def running_windows(db: Database, moment: datetime) -> list[dict[str, Any]]:
+    """The maintenance windows running at `moment`, by start time (started by then, not yet over)."""
+    started = db.select(maintenance_windows, '"start_time" <= ?', [iso_timestamp(moment)], order_by='"start_time"')
+    return [w for w in started if moment < effective_end(w)]
+
+
 def maintenance_at(db: Database, service_id: str, moment: datetime) -> dict[str, Any] | None:
     """The maintenance window covering a service at `moment`, if any."""
-    for window in db.find(maintenance_windows, order_by=[maintenance_windows.c.start_time]):
-        if service_id in window["service_ids"] and stored(window["start_time"]) <= moment < effective_end(window):
-            return window
-    return None
+    return next((w for w in running_windows(db, moment) if service_id in w["service_ids"]), None)
 
 
-def service_status(db: Database, service: dict[str, Any]) -> str:
-    """disabled, maintenance, critical (a triggered incident), warning (acknowledged incidents) or active."""
+def service_statuses(db: Database, rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Each service's status now: disabled, maintenance, critical (a triggered incident), warning (acknowledged
+    incidents only) or active; one read of the running windows and one of the open incidents for all of them."""
+    in_maintenance = {s for w in running_windows(db, db.now()) for s in w["service_ids"]}
+    open_statuses: dict[str, set[str]] = {}
+    for incident in db.select(incidents, '"status" != ?', ["resolved"]):
+        open_statuses.setdefault(incident["service_id"], set()).add(incident["status"])
+    return {s["id"]: _status(s, s["id"] in in_maintenance, open_statuses.get(s["id"], set())) for s in rows}
+
+
+def _status(service: dict[str, Any], in_maintenance: bool, open_statuses: set[str]) -> str:
     if service["status"] == "disabled":
         return "disabled"
-    if maintenance_at(db, service["id"], db.now()):
+    if in_maintenance:
         return "maintenance"
-    statuses = {i["status"] for i in db.find(incidents, incidents.c.status != "resolved", service_id=service["id"])}
-    return "critical" if "triggered" in statuses else "warning" if statuses else "active"
+    return "critical" if "triggered" in open_statuses else "warning" if open_statuses else "active"
 
 
 def refusal(db: Database, service: dict[str, Any]) -> str | None:

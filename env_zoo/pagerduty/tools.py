@@ -72,7 +72,7 @@ from .rules import (
     phase,
     refusal,
     resolve,
-    service_status,
+    service_statuses,
     trigger_alert,
     trigger_payload,
     urgency_for,
@@ -296,7 +296,8 @@ def list_services(
         for s in db.find(services, order_by=[services.c.name])
         if matches(query, s["name"]) and (not team_ids or set(s["teams"]) & set(team_ids))
     ]
-    return paginate([service_object(db, s, service_status(db, s)) for s in rows], limit, str(offset))
+    statuses = service_statuses(db, rows)
+    return paginate([service_object(db, s, statuses[s["id"]]) for s in rows], limit, str(offset))
 
 
 # ---------------------------------------------------------------- incidents
