@@ -5,9 +5,11 @@ windows; every error path leaving the state unchanged. Runs the real tools on th
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+import random
+from datetime import datetime, timedelta, timezone
 
 from envfactory_gym import ToolSession, resolve
+from envfactory_zoo.pagerduty.oncall import ONCALL_MARGIN, ScheduleView
 
 from .toolkit import fails, ok, session_fixture
 
@@ -911,3 +913,17 @@ def test_bounds_live_in_the_argument_types(session):
         "incident_number",
         caller="user",
     )
+
+
+def test_oncall_shifts_are_the_final_schedules_shifts_that_overlap_the_range(session):
+    """list_oncalls evaluates only the stretches around its range; it must give the shifts (with their full
+    extent within the margin) that rendering the whole margin and keeping the overlapping ones gives."""
+    draws = random.Random(18)
+    for row in SEED["schedules"]:
+        view = ScheduleView(session.database, row["id"])
+        for _ in range(40):
+            since = CLOCK + timedelta(minutes=30 * draws.randint(-48 * 40, 48 * 40))
+            until = since if draws.random() < 0.5 else since + timedelta(minutes=30 * draws.randint(1, 48 * 20))
+            low, high = since - ONCALL_MARGIN, until + ONCALL_MARGIN + timedelta(seconds=1)
+            expected = [s for s in view.shifts(low, high) if s.start <= until and s.end > since]
+            assert view.shifts_overlapping(since, until, low, high) == expected, (row["name"], since, until)
