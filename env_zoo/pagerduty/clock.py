@@ -1,35 +1,19 @@
-"""Timestamps as the API takes and returns them: ISO 8601 in, UTC `...Z` strings out."""
+"""Stored times: UTC `...Z` strings read through envfactory_gym.values, and when an override or a maintenance
+window really ends."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from envfactory_gym import InvalidRequest
+from envfactory_gym.values import parse_timestamp
 
 
-def parse_time(value: str, name: str) -> datetime:
-    """An ISO 8601 timestamp with a zone (`2025-06-18T14:00:00Z`, `2025-06-18T10:00:00-04:00`) or a date, as UTC."""
-    text = value.strip()
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise InvalidRequest(f"{name} must be an ISO 8601 timestamp such as 2025-06-18T14:00:00Z") from None
-    if moment.tzinfo is None:
-        if "T" in text:
-            raise InvalidRequest(f"{name} needs a time zone offset, such as 2025-06-18T14:00:00Z")
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
-
-
-def iso(moment: datetime) -> str:
-    """A UTC datetime as the API prints it."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
+@lru_cache(maxsize=8192)
 def stored(value: str) -> datetime:
-    """A stored UTC timestamp as a datetime."""
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    """A stored UTC timestamp as a datetime (stored values repeat: layers and windows are read on every call)."""
+    return parse_timestamp(value, "timestamp")
 
 
 def effective_end(row: dict[str, Any]) -> datetime:

@@ -8,8 +8,23 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Table
 
 from envfactory_gym import Database
+from envfactory_gym.values import iso_timestamp
 
-from .schema import escalation_policies, integrations, priorities, schedules, services, team_members, teams, users
+from .clock import effective_end
+from .schema import (
+    alerts,
+    escalation_policies,
+    escalation_rules,
+    integrations,
+    log_entries,
+    priorities,
+    schedule_layers,
+    schedules,
+    services,
+    team_members,
+    teams,
+    users,
+)
 
 
 class Ref(BaseModel):
@@ -342,9 +357,10 @@ def incident_summary(db: Database, row: dict[str, Any]) -> IncidentSummary:
     )
 
 
-def incident_object(db: Database, row: dict[str, Any], alert_rows: list[dict[str, Any]]) -> IncidentObject:
-    """An incident in full; `alert_rows` are its alerts."""
+def incident_object(db: Database, row: dict[str, Any]) -> IncidentObject:
+    """An incident in full, with its alert counts."""
     changed_by = row["last_status_change_by"]
+    alert_rows = db.find(alerts, incident_id=row["id"])
     triggered = sum(1 for a in alert_rows if a["status"] == "triggered")
     return IncidentObject(
         **incident_summary(db, row).model_dump(),
@@ -359,14 +375,105 @@ def incident_object(db: Database, row: dict[str, Any], alert_rows: list[dict[str
     )
 
 
-def maintenance_window_object(db: Database, row: dict[str, Any], end_time: str) -> MaintenanceWindowObject:
-    """A maintenance window; `end_time` is when it really ends (earlier if it was ended early)."""
+def maintenance_window_object(db: Database, row: dict[str, Any]) -> MaintenanceWindowObject:
+    """A maintenance window, ending when it really ends (earlier if it was ended early)."""
     return MaintenanceWindowObject(
         **{k: row[k] for k in ("id", "sequence_number", "description", "start_time")},
-        end_time=end_time,
+        end_time=iso_timestamp(effective_end(row)),
         services=refs(db, "service_reference", row["service_ids"]),
         created_by=ref(db, "user_reference", row["created_by_user_id"]),
     )
+
+
+def override_object(db: Database, row: dict[str, Any]) -> OverrideObject:
+    """A schedule override, ending when it really ends (earlier if it was cut short)."""
+    return OverrideObject(
+        id=row["id"],
+        user=ref(db, "user_reference", row["user_id"]),
+        start=row["start"],
+        end=iso_timestamp(effective_end(row)),
+    )
+
+
+def note_object(db: Database, row: dict[str, Any]) -> NoteObject:
+    """A note on an incident."""
+    return NoteObject(
+        id=row["id"],
+        user=ref(db, "user_reference", row["user_id"]),
+        content=row["content"],
+        created_at=row["created_at"],
+    )
+
+
+def team_object(db: Database, row: dict[str, Any]) -> TeamObject:
+    """A team with its members, managers first."""
+    return TeamObject(
+        id=row["id"],
+        name=row["name"],
+        description=row["description"],
+        members=[
+            TeamMember(user=ref(db, "user_reference", m["user_id"]), role=m["role"])
+            for m in db.find(team_members, team_id=row["id"], order_by=[team_members.c.role])
+        ],
+    )
+
+
+def escalation_policy_object(db: Database, row: dict[str, Any], rules: list[dict[str, Any]]) -> EscalationPolicyObject:
+    """An escalation policy with its ordered `rules`, the services using it and its teams."""
+    return EscalationPolicyObject(
+        **{k: row[k] for k in ("id", "name", "description", "num_loops", "on_call_handoff_notifications")},
+        escalation_rules=[
+            EscalationRuleObject(
+                id=r["id"],
+                escalation_delay_in_minutes=r["escalation_delay_in_minutes"],
+                targets=[ref(db, t["type"], t["id"]) for t in r["targets"]],
+            )
+            for r in rules
+        ],
+        services=refs(
+            db,
+            "service_reference",
+            [s["id"] for s in db.find(services, escalation_policy_id=row["id"], order_by=[services.c.name])],
+        ),
+        teams=refs(db, "team_reference", row["teams"]),
+    )
+
+
+def schedule_summary(db: Database, row: dict[str, Any]) -> ScheduleSummary:
+    """A schedule as listed: the users of its layers in order of appearance and the policies that use it."""
+    layers = db.find(schedule_layers, schedule_id=row["id"], order_by=[schedule_layers.c.position])
+    target = {"id": row["id"], "type": "schedule_reference"}
+    policies = {r["escalation_policy_id"] for r in db.find(escalation_rules) if target in r["targets"]}
+    return ScheduleSummary(
+        **{k: row[k] for k in ("id", "name", "description", "time_zone")},
+        users=refs(db, "user_reference", list(dict.fromkeys(u for layer in layers for u in layer["users"]))),
+        escalation_policies=sorted(refs(db, "escalation_policy_reference", list(policies)), key=lambda r: r.summary),
+        teams=refs(db, "team_reference", row["teams"]),
+    )
+
+
+def layer_object(db: Database, row: dict[str, Any]) -> LayerObject:
+    """A schedule layer with its users in rotation order."""
+    return LayerObject(
+        **{k: row[k] for k in ("id", "name", "start", "end", "rotation_virtual_start", "rotation_turn_length_seconds")},
+        restrictions=row["restrictions"],
+        users=refs(db, "user_reference", row["users"]),
+    )
+
+
+def log_entry_objects(db: Database, incident_id: str) -> list[LogEntryObject]:
+    """An incident's log entries, newest first."""
+    return [
+        LogEntryObject(
+            id=r["id"],
+            type=r["type"],
+            summary=r["summary"],
+            created_at=r["created_at"],
+            channel=r["channel"],
+            agent=ref(db, r["agent"]["type"], r["agent"]["id"]) if r["agent"] else None,
+        )
+        for r in db.find(log_entries, incident_id=incident_id, order_by=[log_entries.c.created_at.desc()])
+    ]
 
 
 def ref_incident(row: dict[str, Any]) -> dict[str, Any]:

@@ -11,9 +11,14 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from envfactory_gym import Database
+from envfactory_gym.values import iso_timestamp
 
 from .clock import effective_end, stored
-from .schema import escalation_rules, schedule_layers, schedule_overrides, schedules
+from .objects import OncallObject, ref
+from .schema import escalation_policies, escalation_rules, schedule_layers, schedule_overrides, schedules
+
+#: How far around a range shifts are rendered, so a shift that began before it shows its real start and end.
+ONCALL_MARGIN = timedelta(days=31)
 
 
 @dataclass(frozen=True)
@@ -41,15 +46,25 @@ def _restriction_windows(
         day += timedelta(days=1)
 
 
+def _covers(restriction: dict[str, Any], zone: ZoneInfo, moment: datetime) -> bool:
+    """Whether one of a restriction's windows covers `moment`: the latest window started by then (from the day after
+    down to 8 days before, as `_restriction_windows` draws them) is the only one that can, since all have one length."""
+    hours, minutes, seconds = (int(p) for p in restriction["start_time_of_day"].split(":"))
+    weekly = restriction["type"] == "weekly_restriction"
+    today = moment.astimezone(zone).date()
+    for back in range(-1, 9):
+        day = today - timedelta(days=back)
+        if weekly and day.isoweekday() != restriction["start_day_of_week"]:
+            continue
+        start = datetime.combine(day, time(hours, minutes, seconds), tzinfo=zone)
+        if start <= moment:
+            return moment < start + timedelta(seconds=restriction["duration_seconds"])
+    return False
+
+
 def _restricted(layer: dict[str, Any], zone: ZoneInfo, moment: datetime) -> bool:
     """Whether a layer's restrictions leave `moment` uncovered."""
-    if not layer["restrictions"]:
-        return False
-    return not any(
-        start <= moment < end
-        for r in layer["restrictions"]
-        for start, end in _restriction_windows(r, zone, moment, moment)
-    )
+    return bool(layer["restrictions"]) and not any(_covers(r, zone, moment) for r in layer["restrictions"])
 
 
 def layer_user_at(layer: dict[str, Any], zone: ZoneInfo, moment: datetime) -> str | None:
@@ -70,8 +85,8 @@ class ScheduleView:
     def __init__(self, db: Database, schedule_id: str) -> None:
         self.schedule = db.get(schedules, schedule_id, "Schedule")
         self.zone = ZoneInfo(self.schedule["time_zone"])
-        self.layers = db.find(schedule_layers, schedule_id=schedule_id, order_by=[schedule_layers.c.position.desc()])
-        self.overrides = db.find(schedule_overrides, schedule_id=schedule_id, order_by=[schedule_overrides.c.start])
+        self.layers = db.select(schedule_layers, '"schedule_id" = ?', [schedule_id], order_by='"position" DESC')
+        self.overrides = db.select(schedule_overrides, '"schedule_id" = ?', [schedule_id], order_by='"start"')
 
     def user_at(self, moment: datetime) -> str | None:
         """Who is on call at `moment`: an override, else the highest layer with coverage."""
@@ -115,6 +130,37 @@ class ScheduleView:
                 result.append(Shift(user, start, end))
         return result
 
+    def shifts_overlapping(self, since: datetime, until: datetime, low: datetime, high: datetime) -> list[Shift]:
+        """The shifts of the final schedule between `low` and `high` that overlap [since, until] (one starting at
+        `until` counts), evaluating only the stretches they are made of: those in the range, and those before and
+        after it while the same user stays on call."""
+        points = self._boundaries(low, high)
+        segments = list(pairwise(points))
+        inside = [i for i, (start, end) in enumerate(segments) if start <= until and end > since]
+        if not inside:
+            return []
+        users = {i: self.user_at(segments[i][0]) for i in inside}
+        first, last = inside[0], inside[-1]
+        while users[first] is not None and first > 0 and self.user_at(segments[first - 1][0]) == users[first]:
+            first -= 1
+            users[first] = users[first + 1]
+        while (
+            users[last] is not None and last + 1 < len(segments) and self.user_at(segments[last + 1][0]) == users[last]
+        ):
+            last += 1
+            users[last] = users[last - 1]
+        result: list[Shift] = []
+        for i in range(first, last + 1):
+            start, end = segments[i]
+            user = users[i]
+            if user is None:
+                continue
+            if result and result[-1].user_id == user and result[-1].end == start:
+                result[-1] = Shift(user, result[-1].start, end)
+            else:
+                result.append(Shift(user, start, end))
+        return result
+
 
 def rule_at_level(db: Database, policy_id: str, level: int) -> dict[str, Any] | None:
     """The escalation rule at a level (1-based), or None past the last one."""
@@ -133,3 +179,77 @@ def on_call_for_rule(db: Database, rule: dict[str, Any], moment: datetime) -> li
             if user is not None:
                 users.add(user)
     return sorted(users)
+
+
+def oncall_entries(
+    db: Database, policy_ids: list[str] | None, schedule_ids: list[str] | None, since: datetime, until: datetime
+) -> list[OncallObject]:
+    """Who is on call for each level of each policy (by name) between since and until: users a rule targets
+    directly (always, start and end null; left out when only some schedules are asked for) and every shift of a
+    targeted schedule that overlaps the range."""
+    shifts: dict[str, list[Shift]] = {}
+    entries: list[OncallObject] = []
+    for policy in db.find(escalation_policies, order_by=[escalation_policies.c.name]):
+        if policy_ids and policy["id"] not in policy_ids:
+            continue
+        policy_ref = ref(db, "escalation_policy_reference", policy["id"])
+        rules = db.find(escalation_rules, escalation_policy_id=policy["id"], order_by=[escalation_rules.c.position])
+        for level, rule in enumerate(rules, start=1):
+            for target in rule["targets"]:
+                if target["type"] == "user_reference":
+                    if not schedule_ids:
+                        user = ref(db, "user_reference", target["id"])
+                        entries.append(
+                            OncallObject(
+                                escalation_policy=policy_ref,
+                                escalation_level=level,
+                                schedule=None,
+                                user=user,
+                                start=None,
+                                end=None,
+                            )
+                        )
+                    continue
+                if schedule_ids and target["id"] not in schedule_ids:
+                    continue
+                if target["id"] not in shifts:
+                    view = ScheduleView(db, target["id"])
+                    shifts[target["id"]] = view.shifts_overlapping(
+                        since, until, since - ONCALL_MARGIN, until + ONCALL_MARGIN + timedelta(seconds=1)
+                    )
+                schedule_ref = ref(db, "schedule_reference", target["id"])
+                for shift in shifts[target["id"]]:
+                    entries.append(
+                        OncallObject(
+                            escalation_policy=policy_ref,
+                            escalation_level=level,
+                            schedule=schedule_ref,
+                            user=ref(db, "user_reference", shift.user_id),
+                            start=iso_timestamp(shift.start),
+                            end=iso_timestamp(shift.end),
+                        )
+                    )
+    return entries
+
+
+def earliest_levels(entries: list[OncallObject]) -> list[OncallObject]:
+    """Only each user's lowest escalation level per policy."""
+    lowest: dict[tuple[str, str], int] = {}
+    for e in entries:
+        key = (e.escalation_policy.id, e.user.id)
+        lowest[key] = min(lowest.get(key, e.escalation_level), e.escalation_level)
+    return [e for e in entries if e.escalation_level == lowest[(e.escalation_policy.id, e.user.id)]]
+
+
+def policy_reach(db: Database, rules: list[dict[str, Any]]) -> set[str]:
+    """The users a policy's rules reach, directly or through the layers of their schedules."""
+    reached = set()
+    for rule in rules:
+        for target in rule["targets"]:
+            if target["type"] == "user_reference":
+                reached.add(target["id"])
+            else:
+                reached.update(
+                    u for layer in db.find(schedule_layers, schedule_id=target["id"]) for u in layer["users"]
+                )
+    return reached

@@ -5,9 +5,11 @@ windows; every error path leaving the state unchanged. Runs the real tools on th
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+import random
+from datetime import datetime, timedelta, timezone
 
 from envfactory_gym import ToolSession, resolve
+from envfactory_zoo.pagerduty.oncall import ONCALL_MARGIN, ScheduleView
 
 from .toolkit import fails, ok, session_fixture
 
@@ -286,8 +288,8 @@ def test_disabled_and_maintenance_services_open_no_incidents(session):
         session,
         "create_incident",
         {**base, "service_id": service("Checkout API"), "title": "  "},
-        "InvalidRequest",
-        "blank",
+        "invalid_arguments",
+        "title: title can't be blank",
     )
 
 
@@ -584,8 +586,8 @@ def test_notes_show_in_the_log(session):
         session,
         "create_incident_note",
         {"from_email": email("Sven Lindqvist"), "incident_id": incident(SSO_ACME), "content": "   "},
-        "InvalidRequest",
-        "blank",
+        "invalid_arguments",
+        "content: Note content can't be blank",
     )
     fails(
         session,
@@ -716,15 +718,22 @@ def test_maintenance_window_validation(session):
         session,
         "create_maintenance_window",
         {**base, "service_ids": [], "start_time": "2025-06-19T02:00:00Z", "end_time": "2025-06-19T03:00:00Z"},
+        "invalid_arguments",
+        "service_ids: A maintenance window needs at least one service",
+    )
+    fails(
+        session,
+        "create_maintenance_window",
+        {**base, "start_time": "next tuesday", "end_time": "2025-06-19T03:00:00Z"},
         "InvalidRequest",
-        "at least one",
+        "ISO 8601",
     )
     fails(
         session,
         "create_maintenance_window",
         {**base, "start_time": "tomorrow", "end_time": "2025-06-19T03:00:00Z"},
-        "InvalidRequest",
-        "ISO 8601",
+        "invalid_arguments",
+        "start_time: must be an ISO 8601 timestamp",
     )
 
 
@@ -790,7 +799,8 @@ def test_list_incidents_filters_range_and_pagination(session):
     mine = ok(session, "list_incidents", {"user_ids": [user("Nadia Rahman")], "statuses": ["triggered"]})["results"]
     assert sorted(i["incident_number"] for i in mine) == [CHECKOUT_5XX, WEBHOOK, CHECKOUT_P99]
     fails(session, "list_incidents", {"since": "2024-06-01T00:00:00Z"}, "InvalidRequest", "at most 180 days")
-    fails(session, "list_incidents", {"limit": 500}, "InvalidRequest", "page_size")
+    fails(session, "list_incidents", {"limit": 500}, "invalid_arguments", "limit")
+    fails(session, "list_incidents", {"offset": -1}, "invalid_arguments", "offset")
 
 
 def test_users_teams_and_policies(session):
@@ -859,3 +869,61 @@ def test_acknowledging_in_the_mobile_app(session):
         "#99999",
         caller="user",
     )
+
+
+# ---------------------------------------------------------------- bounds in the argument types
+
+
+def test_bounds_live_in_the_argument_types(session):
+    """Every bound a tool enforces is in its schema and refused by validation with PagerDuty's wording."""
+    note = SPEC.tools["create_incident_note"].input_schema["properties"]["content"]
+    assert (note["minLength"], note["maxLength"]) == (1, 25_000)
+    merge = SPEC.tools["merge_incidents"].input_schema["properties"]["source_incident_ids"]
+    assert merge["minItems"] == 1 and merge["uniqueItems"]
+    limit = SPEC.tools["list_incidents"].input_schema["properties"]["limit"]
+    assert (limit["minimum"], limit["maximum"]) == (1, 100)
+    nadia = {"from_email": email("Nadia Rahman"), "incident_id": incident(CHECKOUT_5XX)}
+    fails(session, "create_incident_note", {**nadia, "content": "x" * 25_001}, "invalid_arguments", "25,000")
+    assert (
+        ok(session, "create_incident_note", {**nadia, "content": " " + "x" * 24_998 + " "})["content"] == "x" * 24_998
+    )
+    fails(session, "merge_incidents", {**nadia, "source_incident_ids": []}, "invalid_arguments", "at least one source")
+    fails(session, "update_incident", {**nadia, "assignee_ids": []}, "invalid_arguments", "at least one user")
+    fails(session, "update_incident", {**nadia, "escalation_level": 0}, "invalid_arguments", "escalation_level")
+    fails(session, "update_incident", {**nadia, "title": " "}, "invalid_arguments", "title can't be blank")
+    fails(
+        session,
+        "update_incident",
+        {**nadia, "status": "resolved", "resolution": ""},
+        "invalid_arguments",
+        "resolution: Note content can't be blank",
+    )
+    trigger = {"routing_key": routing_key("Kafka Cluster"), "event_action": "trigger", "severity": "error"}
+    fails(session, "send_event", {**trigger, "summary": "x" * 1025, "source": "kafka"}, "invalid_arguments", "1024")
+    fails(session, "send_event", {**trigger, "summary": "lag", "source": " "}, "invalid_arguments", "payload.source")
+    fails(session, "list_oncalls", {"limit": 0}, "invalid_arguments", "limit")
+    fails(
+        session, "get_schedule", {"schedule_id": schedule("SRE Primary"), "since": "2025"}, "invalid_arguments", "since"
+    )
+    fails(
+        session,
+        "acknowledge_in_mobile_app",
+        {"email": email("Nadia Rahman"), "incident_number": 0},
+        "invalid_arguments",
+        "incident_number",
+        caller="user",
+    )
+
+
+def test_oncall_shifts_are_the_final_schedules_shifts_that_overlap_the_range(session):
+    """list_oncalls evaluates only the stretches around its range; it must give the shifts (with their full
+    extent within the margin) that rendering the whole margin and keeping the overlapping ones gives."""
+    draws = random.Random(18)
+    for row in SEED["schedules"]:
+        view = ScheduleView(session.database, row["id"])
+        for _ in range(40):
+            since = CLOCK + timedelta(minutes=30 * draws.randint(-48 * 40, 48 * 40))
+            until = since if draws.random() < 0.5 else since + timedelta(minutes=30 * draws.randint(1, 48 * 20))
+            low, high = since - ONCALL_MARGIN, until + ONCALL_MARGIN + timedelta(seconds=1)
+            expected = [s for s in view.shifts(low, high) if s.start <= until and s.end > since]
+            assert view.shifts_overlapping(since, until, low, high) == expected, (row["name"], since, until)
