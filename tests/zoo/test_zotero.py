@@ -185,7 +185,9 @@ def test_search_filters_sorting_and_pages(session):
     assert first["next_start"] == 10 and first["total_results"] > 100
     added = [i["dateAdded"] for i in first["items"] + second["items"]]
     assert added == sorted(added, reverse=True) and all(i["parentItem"] is None for i in first["items"])
-    fails(session, "search_items", {"item_type": "article"}, "InvalidRequest", "not a valid itemType")
+    fails(session, "search_items", {"item_type": "article"}, "invalid_arguments", "item_type: Input should be")
+    fails(session, "search_items", {"limit": 101}, "invalid_arguments", "limit:")
+    fails(session, "search_items", {"start": -1}, "invalid_arguments", "start:")
     fails(
         session,
         "search_items",
@@ -248,8 +250,8 @@ def test_create_item_bumps_the_library_version(session):
             "InvalidRequest",
             "'publicationTitle' is not a valid field for type 'book'",
         ),
-        ({"item_type": "article", "title": "T"}, "InvalidRequest", "'article' is not a valid itemType"),
-        ({"item_type": "note", "title": "T"}, "InvalidRequest", "use create_note"),
+        ({"item_type": "article", "title": "T"}, "invalid_arguments", "item_type: not a valid itemType"),
+        ({"item_type": "note", "title": "T"}, "invalid_arguments", "notes are created with create_note"),
         (
             {"item_type": "thesis", "title": "T", "creators": [{"creatorType": "editor", "lastName": "X"}]},
             "InvalidRequest",
@@ -261,7 +263,8 @@ def test_create_item_bumps_the_library_version(session):
             "not both",
         ),
         ({"item_type": "book", "title": "T", "fields": {"title": "U"}}, "InvalidRequest", "has its own argument"),
-        ({"item_type": "book", "title": "  "}, "InvalidRequest", "title must not be empty"),
+        ({"item_type": "book", "title": "  "}, "invalid_arguments", "title: title must not be empty"),
+        ({"item_type": "book", "title": "T", "tags": ["x" * 256]}, "invalid_arguments", "1 to 255 characters"),
         ({"item_type": "book", "title": "T", "collections": ["ZZZZZZZZ"]}, "NotFound", "Collection ZZZZZZZZ"),
     ],
 )
@@ -280,7 +283,7 @@ def test_create_note_rules(session):
         "InvalidRequest",
         "Child items cannot be assigned to collections",
     )
-    fails(session, "create_note", {"note": "   "}, "InvalidRequest", "must not be empty")
+    fails(session, "create_note", {"note": "   "}, "invalid_arguments", "note: note must not be empty")
     note = ok(session, "create_note", {"note": "<p>Follow up</p><p>with Grey</p>", "parent_item": paper})
     assert (note["title"], note["parentItem"], note["itemType"]) == ("Follow up", paper, "note")
     assert ok(session, "get_item", {"item_key": paper})["numChildren"] == 3
@@ -383,8 +386,8 @@ def test_tags_replace_the_list_and_keep_automatic_types(session):
         session,
         "update_item",
         {"item_key": key, "version": updated["version"], "tags": [""]},
-        "InvalidRequest",
-        "must not be empty",
+        "invalid_arguments",
+        "tags.0: Tag names must be 1 to 255 characters and not blank",
     )
 
 
@@ -476,7 +479,9 @@ def test_delete_items_needs_the_library_version_and_takes_children(session):
         "library has been modified since version 4800 (current version 4812)",
     )
     fails(session, "delete_items", {"item_keys": [key, "ZZZZZZZZ"], "library_version": 4812}, "NotFound", "ZZZZZZZZ")
-    fails(session, "delete_items", {"item_keys": [key] * 51, "library_version": 4812}, "InvalidRequest", "at most 50")
+    fails(session, "delete_items", {"item_keys": [key] * 51, "library_version": 4812}, "invalid_arguments", "1 to 50")
+    fails(session, "delete_items", {"item_keys": [], "library_version": 4812}, "invalid_arguments", "item_keys:")
+    fails(session, "delete_items", {"item_keys": [key], "library_version": -1}, "invalid_arguments", "library_version:")
     result = ok(session, "delete_items", {"item_keys": [key], "library_version": 4812})
     assert result == {"deleted": sorted([key, child]), "library_version": 4813}
     state = session.dump()["items"]
@@ -507,7 +512,7 @@ def test_merge_moves_children_tags_collections_and_trashes_the_duplicate(session
             "must all be of the same item type",
         ),
         (KRATZERT, [KRATZERT], "InvalidRequest", "can't also be one of the items"),
-        (KRATZERT, [], "InvalidRequest", "at least one duplicate"),
+        (KRATZERT, [], "invalid_arguments", "other_keys: other_keys must name at least one duplicate"),
         (KRATZERT, ["Untitled"], "Conflict", "is in the trash"),
     ],
 )
@@ -676,8 +681,7 @@ def test_saved_searches(session):
             [{"condition": "tag", "operator": "isBefore", "value": "x"}],
             "Invalid operator 'isBefore' for condition 'tag'",
         ),
-        ([{"condition": "color", "operator": "is", "value": "x"}], "Unknown search condition 'color'"),
-        ([{"condition": "joinMode", "operator": "any"}], "needs at least one condition"),
+        ([{"condition": "joinMode", "operator": "any"}], "needs at least one condition besides joinMode"),
         ([{"condition": "dateAdded", "operator": "isInTheLast", "value": "lately"}], "such as '30 days'"),
         ([{"condition": "date", "operator": "isAfter", "value": "soon"}], "'soon' is not a date"),
         ([{"condition": "itemType", "operator": "is", "value": "paper"}], "'paper' is not a valid itemType"),
@@ -700,3 +704,47 @@ def test_saved_search_collection_must_exist_in_that_library(session):
         "NotFound",
         "not found in library CU Hydro-ML Reading Group",
     )
+
+
+# ---------------------------------------------------------------- bounds in the argument types
+
+
+@pytest.mark.parametrize(
+    "tool,args,text",
+    [
+        ("create_collection", {"name": "   "}, "name: Collection name must be 1 to 255 characters"),
+        ("create_collection", {"name": "x" * 256}, "name: Collection name must be 1 to 255 characters"),
+        (
+            "create_saved_search",
+            {"name": "", "conditions": [{"condition": "tag", "operator": "is", "value": "x"}]},
+            "name: Saved search name must not be empty",
+        ),
+        ("create_saved_search", {"name": "S", "conditions": []}, "conditions:"),
+        (
+            "create_saved_search",
+            {"name": "S", "conditions": [{"condition": "color", "operator": "is", "value": "x"}]},
+            "conditions.0.condition:",
+        ),
+        ("create_note", {"note": "x", "tags": ["ok", " "]}, "tags.1: Tag names must be 1 to 255 characters"),
+        ("add_items_to_collection", {"collection_key": "ZZZZZZZZ", "item_keys": []}, "item_keys: Give 1 to 50"),
+        ("update_collection", {"collection_key": "ZZZZZZZZ", "version": -1, "name": "N"}, "version:"),
+        ("update_item", {"item_key": "ZZZZZZZZ", "version": 1, "item_type": "note"}, "item_type:"),
+    ],
+)
+def test_bounds_are_in_the_types_and_refusals_change_nothing(session, tool, args, text):
+    fails(session, tool, args, "invalid_arguments", text)
+    schema = SPEC.tools[tool].input_schema["properties"]
+    assert any(k in str(schema) for k in ("minLength", "maxLength", "minItems", "maxItems", "minimum", "enum"))
+
+
+def test_the_argument_types_name_every_item_type_the_rules_know():
+    from typing import get_args
+
+    from envfactory_zoo.zotero import objects, rules
+
+    assert set(get_args(objects.RegularItemType)) == set(rules.TYPE_FIELDS) == set(rules.CREATOR_TYPES)
+    searchable = set(get_args(objects.ItemTypeFilter))
+    assert searchable == {t for k in (*rules.TYPE_FIELDS, *rules.CHILD_TYPES) for t in (k, f"-{k}")}
+    assert set(get_args(objects.CreatorType)) == set().union(*rules.CREATOR_TYPES.values())
+    assert set(get_args(objects.ConditionName)) == set(rules.SEARCH_OPERATORS)
+    assert set(get_args(objects.Operator)) == set().union(*rules.SEARCH_OPERATORS.values())
