@@ -8,6 +8,7 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
+from sqlalchemy import text
 
 from envfactory_gym import Database, Unordered
 from envfactory_gym.fields import ErrorText
@@ -114,6 +115,8 @@ DuplicateKeys = Annotated[
     list[str], Unordered, Field(min_length=1), ErrorText("other_keys must name at least one duplicate")
 ]
 CollectionKeys = Annotated[list[str], Unordered]
+#: How many top-level items outside the trash a library holds.
+_TOP_ITEMS = text("SELECT COUNT(*) FROM items WHERE library_id = :library AND NOT deleted AND parent_item IS NULL")
 _MONTHS = {
     m: i
     for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
@@ -362,11 +365,11 @@ def _item_object(row: dict[str, Any], num_children: int, created_by: str | None)
 
 
 def collection_objects(db: Database, rows: list[dict[str, Any]]) -> list[CollectionObject]:
-    """Collections with the items and subcollections directly in each, counted in one pass over their libraries."""
+    """Collections with the items and subcollections directly in each, counted in one pass over the filed items."""
     items_in: dict[str, int] = {}
     subcollections: dict[str, int] = {}
     for library_id in {r["library_id"] for r in rows}:
-        for item in db.find(items, library_id=library_id, deleted=False):
+        for item in db.select(items, "library_id = ? AND NOT deleted AND collections != '[]'", [library_id]):
             for key in set(item["collections"]):
                 items_in[key] = items_in.get(key, 0) + 1
     for sub in db.select(collections, "parent_collection IS NOT NULL"):
@@ -391,7 +394,6 @@ def collection_object(db: Database, row: dict[str, Any]) -> CollectionObject:
 
 def group_object(db: Database, group: dict[str, Any], member: dict[str, Any], can_edit: bool) -> GroupObject:
     library = db.get(libraries, f"groups/{group['id']}", "Library")
-    top = db.select(items, "library_id = ? AND NOT deleted AND parent_item IS NULL", [library["id"]])
     return GroupObject(
         id=group["id"],
         name=group["name"],
@@ -405,7 +407,7 @@ def group_object(db: Database, group: dict[str, Any], member: dict[str, Any], ca
         role=member["role"],
         canEdit=can_edit,
         numMembers=len(db.find(group_members, group_id=group["id"])),
-        numItems=len(top),
+        numItems=db.conn.execute(_TOP_ITEMS, {"library": library["id"]}).scalar_one(),
         library_version=library["version"],
     )
 

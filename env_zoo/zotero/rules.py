@@ -326,18 +326,29 @@ def haystack(row: dict[str, Any], everything: bool) -> str:
 
 
 def library_items(
-    db: Database, library: dict[str, Any], top: bool, item_type: str | None
+    db: Database,
+    library: dict[str, Any],
+    top: bool,
+    item_type: str | None = None,
+    trash: bool = False,
+    filed: bool = False,
+    tagged: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """A library's items narrowed in SQL by level and type, with every row by key (for the trash of children)."""
-    where, params = ["library_id = ?"], [library["id"]]
+    """A library's items narrowed in SQL (level, type, the item's own trash flag, only filed or tagged items if
+    asked), with the parents in the trash by key: a child of a trashed parent counts as trashed too (`in_trash`)."""
+    where, params = ["library_id = ?", "deleted = ?"], [library["id"], trash]
     if top:
         where.append("parent_item IS NULL")
     if item_type is not None:
         where.append("item_type != ?" if item_type.startswith("-") else "item_type = ?")
         params.append(item_type.lstrip("-"))
+    if filed:
+        where.append("collections != '[]'")
+    if tagged:
+        where.append("tags != '[]'")
     rows = db.select(items, " AND ".join(where), params)
     if top:
-        return rows, {r["key"]: r for r in rows}
+        return rows, {}
     parents = db.select(items, "library_id = ? AND parent_item IS NULL AND deleted", [library["id"]])
     return rows, {r["key"]: r for r in parents}
 
@@ -446,7 +457,7 @@ def delete_for_good(db: Database, library: dict[str, Any], item_keys: list[str])
 def unfile_collections(db: Database, library: dict[str, Any], doomed: list[str], version: int) -> int:
     """Take every item of the library out of the doomed collections; returns how many items changed."""
     now, touched = db.now_iso(), 0
-    for item in db.find(items, library_id=library["id"]):
+    for item in db.select(items, "library_id = ? AND collections != '[]'", [library["id"]]):
         kept = [c for c in item["collections"] if c not in doomed]
         if kept != item["collections"]:
             db.update(items, item["key"], collections=kept, version=version, date_modified=now)

@@ -136,12 +136,12 @@ def search_items(
     library = library_for(db, group_id)
     if collection_key is not None:
         rules.find_collection(db, library, collection_key)
-    rows, parents = rules.library_items(db, library, top, item_type)
+    rows, parents = rules.library_items(db, library, top, item_type, trash, filed=collection_key is not None)
     words = q.casefold().split()
     kept = [
         row
         for row in rows
-        if (row["deleted"] if trash else rules.in_trash(row, parents)) == trash
+        if (trash or not rules.in_trash(row, parents))
         and rules.matches(row, words, qmode == "everything", tag, collection_key)
     ]
     kept.sort(key=lambda r: r["key"])
@@ -540,7 +540,7 @@ def list_tags(db: Database, group_id: int | None = None, q: str = "") -> list[Ta
         q: Only tags containing this text (case-insensitive).
     """
     library = library_for(db, group_id)
-    rows, parents = rules.library_items(db, library, top=False, item_type=None)
+    rows, parents = rules.library_items(db, library, top=False, tagged=True)
     counts: dict[tuple[str, int], int] = {}
     for row in rows:
         if rules.in_trash(row, parents):
