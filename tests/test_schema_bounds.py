@@ -18,8 +18,6 @@ from envfactory_gym import ToolSession, load_tasks, load_zoo_environment, zoo_ke
 from envfactory_gym.spec import ToolSpec
 from envfactory_gym.tasks import replay_calls
 
-from .test_zoo import _legacy
-
 #: How a hand-written bound check words its refusal (a lookup that finds nothing or a rule of the state does not).
 BOUND_WORDS = re.compile(
     r"between|at least|at most|positive|non-negative|greater than|less than|maximum|minimum|"
@@ -89,6 +87,4 @@ def _hand_written_bounds(key: str) -> list[str]:
 
 @pytest.mark.parametrize("key", zoo_keys())
 def test_every_bound_a_tool_enforces_is_in_its_schema(key):
-    if _legacy(load_zoo_environment(key)):
-        pytest.skip("a first-wave environment not yet upgraded to the conventions")
     assert not _hand_written_bounds(key)

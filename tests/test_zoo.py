@@ -13,10 +13,9 @@ from envfactory_gym import ToolSession, load_tasks, load_zoo_environment, zoo_ke
 from envfactory_gym.llm.state_view import find_internal_ids, internal_ids
 from envfactory_gym.verify import DOMAINS
 
-REFERENCE = {"notion", "shopify", "amadeus"}  # the core runtime's three: 10-15 tools, >= 15 tasks, most writing
-#: The zoo's first 33 environments: held to the rules they were written under until they are upgraded (version 2 or
-#: later; version 1 changed only how reward is paid), then to >= 30 tasks and a mean of >= 4.0 turns. Every other
-#: environment follows the full rules below.
+REFERENCE = {"notion", "shopify", "amadeus"}  # the core runtime's three: 10-15 tools
+#: The zoo's first 33 environments, all upgraded (version 2 or later): >= 30 tasks and a mean of >= 4.0 turns, 10-25
+#: tools. Every other environment follows the full rules below.
 FIRST_WAVE = {
     "alpaca",
     "amadeus",
@@ -54,10 +53,6 @@ FIRST_WAVE = {
 }
 
 
-def _legacy(spec) -> bool:
-    return spec.key in FIRST_WAVE and spec.version <= 1
-
-
 def test_every_domain_has_four_environments_and_tools_average_fourteen():
     specs = [load_zoo_environment(key) for key in zoo_keys()]
     per_domain = Counter(spec.domain for spec in specs)
@@ -75,16 +70,14 @@ def test_tools_read_and_write_and_link_to_public_docs(zoo_spec):
 
 def test_tasks_are_multi_turn_and_mostly_change_the_state(zoo_spec):
     tasks = load_tasks(zoo_spec).values()
-    legacy = _legacy(zoo_spec)
-    assert len(tasks) >= (15 if zoo_spec.key in REFERENCE and legacy else 20 if legacy else 30)
+    assert len(tasks) >= 30
     for task in tasks:
-        assert 2 <= len(task.turns) <= (5 if legacy else 8), task.id
+        assert 2 <= len(task.turns) <= 8, task.id
         assert all(1 <= len(turn.calls) <= 6 and turn.agent_calls for turn in task.turns), task.id
     writing = sum(task.changes_state(zoo_spec) for task in tasks) / len(tasks)
-    assert writing > 0.5 if zoo_spec.key in REFERENCE and legacy else writing >= 0.7
-    if not legacy:
-        turns = statistics.fmean(len(task.turns) for task in tasks)
-        assert turns >= (4.0 if zoo_spec.key in FIRST_WAVE else 4.8), turns
+    assert writing >= 0.7
+    turns = statistics.fmean(len(task.turns) for task in tasks)
+    assert turns >= (4.0 if zoo_spec.key in FIRST_WAVE else 4.8), turns
 
 
 def test_new_environments_have_long_busy_conversations_and_a_real_seed(zoo_spec):
