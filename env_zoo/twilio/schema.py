@@ -15,7 +15,7 @@ accounts = Table(
     Column("type", String, nullable=False),  # Full | Trial
     Column("owner_account_sid", String, ForeignKey("accounts.sid")),  # the parent; null for the main account
     Column("balance", Integer),  # the main account's balance (subaccounts bill to it); null on subaccounts
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
     Column("date_updated", String, nullable=False, info={"volatile": True}),
 )
 
@@ -42,7 +42,7 @@ messaging_services = Table(
     Column("usecase", String, nullable=False),
     Column("sticky_sender", Boolean, nullable=False),
     Column("inbound_request_url", String),
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
 )
 
 phone_numbers = Table(
@@ -59,7 +59,7 @@ phone_numbers = Table(
     Column("voice", Boolean, nullable=False),
     Column("sms_url", String),
     Column("messaging_service_sid", String, ForeignKey("messaging_services.sid")),  # its sender pool, if any
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
 )
 
 brands = Table(
@@ -104,8 +104,8 @@ messages = Table(
     Column("status", String, nullable=False),
     Column("error_code", Integer),
     Column("price", Integer),  # negative: what the message cost; null until sent
-    Column("date_created", String, nullable=False),
-    Column("date_sent", String),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
+    Column("date_sent", String, info={"volatile": True}),
     Column("send_at", String),  # scheduled messages: when Twilio sends it
     Column("date_updated", String, nullable=False, info={"volatile": True}),
 )

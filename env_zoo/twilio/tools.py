@@ -342,7 +342,9 @@ def update_incoming_phone_number(
     if account_sid is not None and account_sid != row["account_sid"]:
         numbers.move(db, row, account_sid)
     changes = {k: v for k, v in {"friendly_name": friendly_name, "sms_url": sms_url}.items() if v is not None}
-    return number_object(db.update(phone_numbers, phone_number_sid, **changes))
+    if changes:
+        db.update(phone_numbers, phone_number_sid, **changes)
+    return number_object(db.get(phone_numbers, phone_number_sid))
 
 
 @tool()
