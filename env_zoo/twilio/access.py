@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Database
+from envfactory_gym import Database, NotFound
 
 from .errors import inactive_account, missing_text, not_found
 from .schema import accounts, campaigns, messages, messaging_services, phone_numbers
@@ -13,7 +13,10 @@ from .schema import accounts, campaigns, messages, messaging_services, phone_num
 
 def main_account(db: Database) -> dict[str, Any]:
     """The main account (the one without a parent), whose balance every subaccount draws on."""
-    return db.find_one(accounts, owner_account_sid=None, not_found="20404: The main account was not found")
+    found = db.select(accounts, "owner_account_sid IS NULL", limit=1)
+    if not found:
+        raise NotFound("20404: The main account was not found")
+    return found[0]
 
 
 def account(db: Database, sid: str) -> dict[str, Any]:
