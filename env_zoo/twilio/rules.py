@@ -1,5 +1,5 @@
-"""Twilio's messaging rules: SIDs, segments and their encoding, prices, opt-out keywords, the scheduling window and
-the A2P 10DLC gate on US long-code traffic."""
+"""Twilio's messaging rules: SIDs, segments and their encoding, prices, the scheduling window and the A2P 10DLC use
+cases by brand type."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ GSM_EXTENDED = set("^{}\\[~]|€")
 
 #: what one outbound SMS segment costs, by destination country (ten-thousandths of a dollar)
 SMS_PRICE = {"US": 79, "CA": 79, "GB": 463, "MX": 502, "AU": 515}
-#: an inbound SMS segment
-INBOUND_PRICE = 79
 #: monthly price of a number, by type
 NUMBER_PRICE = {"local": 11500, "toll_free": 21500, "mobile": 10000}
 #: the usage category a number's monthly fee is recorded under
@@ -32,10 +30,6 @@ CAMPAIGN_VETTING_FEE = 150000
 #: country calling codes -> ISO country (the +1 plan is the US here unless an area code says Canada)
 CANADIAN_AREA_CODES = frozenset({"416", "437", "647", "604", "778", "514", "438", "613", "403", "587"})
 COUNTRY_CODES = {"44": "GB", "52": "MX", "61": "AU"}
-
-#: keywords that opt a recipient out of a sender, and back in (Twilio's default opt-out handling)
-OPT_OUT_KEYWORDS = frozenset({"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"})
-OPT_IN_KEYWORDS = frozenset({"START", "UNSTOP", "YES"})
 
 #: scheduled messages go out 15 minutes to 35 days after they are created
 SCHEDULE_MIN = timedelta(minutes=15)
@@ -93,8 +87,3 @@ def is_nanp(number: str) -> bool:
 def dollars(amount: int | None) -> str | None:
     """Ten-thousandths of a dollar as Twilio prints prices: `-0.0079`."""
     return None if amount is None else f"{Decimal(amount) / Decimal(10000):.4f}"
-
-
-def keyword(body: str) -> str:
-    """The opt-out/opt-in keyword an inbound body is, if it is one word (case and spacing ignored)."""
-    return body.strip().upper()
