@@ -110,8 +110,9 @@ listings = Table(
     Column("views", Integer, nullable=False),
     Column("price_on_property", JSON, nullable=False),  # property names the price varies by
     Column("quantity_on_property", JSON, nullable=False),
-    Column("created_timestamp", String, nullable=False),
-    Column("ending_timestamp", String),  # when an active listing expires (four months after listing or renewal)
+    Column("created_timestamp", String, nullable=False, info={"volatile": True}),
+    # when an active listing expires (four months after listing or renewal)
+    Column("ending_timestamp", String, info={"volatile": True}),
     Column("state_timestamp", String, nullable=False, info={"volatile": True}),
 )
 
