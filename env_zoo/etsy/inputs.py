@@ -6,7 +6,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Unordered
 from envfactory_gym.fields import ErrorText
 
 Price = Annotated[
@@ -19,14 +18,14 @@ Quantity = Annotated[int, Field(ge=1, le=999), ErrorText("quantity: must be betw
 Stock = Annotated[int, Field(ge=0, le=999), ErrorText("quantity: must be between 0 and 999")]
 Title = Annotated[str, Field(min_length=1, max_length=140, pattern=r"\S"), ErrorText("title: 1 to 140 characters")]
 Description = Annotated[str, Field(min_length=1, max_length=20000, pattern=r"\S")]
-Tag = Annotated[
-    str,
-    Field(min_length=1, max_length=20, pattern=r"^[\w \-'™©®]+$"),
-    ErrorText("tags: each tag is at most 20 letters, numbers, spaces, - or '"),
+Tag = Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[\w \-'™©®]+$")]
+Tags = Annotated[
+    list[Tag],
+    Field(max_length=13),
+    ErrorText("tags: at most 13 tags, each of 1 to 20 letters, numbers, spaces, - or '"),
 ]
-Tags = Annotated[list[Tag], Unordered, Field(max_length=13), ErrorText("tags: at most 13 tags")]
 Material = Annotated[str, Field(min_length=1, max_length=45, pattern=r"^[\w ]+$")]
-Materials = Annotated[list[Material], Unordered, Field(max_length=13)]
+Materials = Annotated[list[Material], Field(max_length=13)]
 WhoMade = Literal["i_did", "collective", "someone_else"]
 WhenMade = Literal[
     "made_to_order",
