@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from envfactory_gym import Unordered
 from envfactory_gym.fields import ErrorText
 
 Price = Annotated[
@@ -21,11 +22,12 @@ Description = Annotated[str, Field(min_length=1, max_length=20000, pattern=r"\S"
 Tag = Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[\w \-'™©®]+$")]
 Tags = Annotated[
     list[Tag],
+    Unordered,
     Field(max_length=13),
     ErrorText("tags: at most 13 tags, each of 1 to 20 letters, numbers, spaces, - or '"),
 ]
 Material = Annotated[str, Field(min_length=1, max_length=45, pattern=r"^[\w ]+$")]
-Materials = Annotated[list[Material], Field(max_length=13)]
+Materials = Annotated[list[Material], Unordered, Field(max_length=13)]
 WhoMade = Literal["i_did", "collective", "someone_else"]
 WhenMade = Literal[
     "made_to_order",

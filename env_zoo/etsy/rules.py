@@ -53,6 +53,12 @@ def add_months(moment: datetime, months: int) -> datetime:
     return moment.replace(year=year, month=month, day=min(moment.day, monthrange(year, month)[1]))
 
 
+def keywords(values: list[str]) -> list[str]:
+    """Tags or materials as stored: trimmed, without repeats (any case), in alphabetical order."""
+    unique = {v.strip().lower(): v.strip() for v in values}
+    return [unique[k] for k in sorted(unique)]
+
+
 def check_vintage(who_made: str, when_made: str, is_supply: bool) -> None:
     """Items someone else made may be sold only as craft supplies or as vintage (20 years or older)."""
     if who_made == "someone_else" and not is_supply and when_made not in VINTAGE_WHEN_MADE:

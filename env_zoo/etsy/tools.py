@@ -190,8 +190,8 @@ def create_draft_listing(
         when_made: made_to_order, 2020_2026, ... or a vintage period (before_2007 and older).
         taxonomy_id: The seller taxonomy category id (e.g. 1069 Mugs, 1633 Bowls, 1866 Vases, 2823 Scarves).
         is_supply: True for a craft supply, false for a finished item.
-        tags: Up to 13 search tags, each at most 20 characters.
-        materials: Up to 13 materials.
+        tags: Up to 13 search tags, each at most 20 characters (kept in alphabetical order).
+        materials: Up to 13 materials (kept in alphabetical order).
         shipping_profile_id: One of the shop's shipping profiles.
         shop_section_id: One of the shop's sections.
         should_auto_renew: Renew automatically (for the listing fee) when the term ends.
@@ -218,8 +218,8 @@ def create_draft_listing(
         when_made=when_made,
         taxonomy_id=taxonomy_id,
         is_supply=is_supply,
-        tags=list(tags or []),
-        materials=list(materials or []),
+        tags=rules.keywords(tags or []),
+        materials=rules.keywords(materials or []),
         shipping_profile_id=shipping_profile_id,
         shop_section_id=shop_section_id,
         should_auto_renew=should_auto_renew,
@@ -292,8 +292,8 @@ def update_listing(
     changes = given(
         title=title.strip() if title else None,
         description=description,
-        tags=list(tags) if tags is not None else None,
-        materials=list(materials) if materials is not None else None,
+        tags=rules.keywords(tags) if tags is not None else None,
+        materials=rules.keywords(materials) if materials is not None else None,
         shipping_profile_id=shipping_profile_id,
         shop_section_id=shop_section_id,
         who_made=who_made,

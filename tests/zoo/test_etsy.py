@@ -543,3 +543,13 @@ def test_refunds_close_180_days_after_the_sale(session):
         "Conflict",
         "180 days",
     )
+
+
+def test_tags_replace_the_old_ones_without_repeats_in_alphabetical_order(session):
+    sign_in(session)
+    key = LISTING["Spoon Rest - Charcoal"]
+    listing = ok(
+        session, "update_listing", {"shop_id": J, "listing_id": key, "tags": ["spoon rest", "Kitchen", "kitchen "]}
+    )
+    assert listing["tags"] == ["kitchen", "spoon rest"]
+    assert ok(session, "get_listing", {"listing_id": key})["materials"] == ["stoneware"]
