@@ -4,7 +4,7 @@ reviews and the payment-account ledger; plus the seller's own sign-in."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -260,7 +260,7 @@ def update_listing(
     when_made: WhenMade | None = None,
     is_supply: bool | None = None,
     should_auto_renew: bool | None = None,
-    state: Annotated[str, Field(pattern=r"^(active|inactive)$")] | None = None,
+    state: Literal["active", "inactive"] | None = None,
 ) -> Listing:
     """Change a listing's details (updateListing). Price and quantity are not here: they live in the inventory
     (update_listing_inventory). state "active" publishes a draft ($0.20 listing fee), renews an expired or sold-out
@@ -602,7 +602,7 @@ def create_shipping_profile_upgrade(
     db: Database,
     shop_id: int,
     shipping_profile_id: int,
-    type: Annotated[str, Field(pattern=r"^[01]$", description="0 domestic, 1 international")],
+    type: Literal["0", "1"],
     upgrade_name: Annotated[str, Field(min_length=1, max_length=50, pattern=r"\S")],
     price: Cost,
     secondary_price: Cost,
