@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from envfactory_gym import Database
 
@@ -80,7 +80,7 @@ class GitRefs(BaseModel):
 class GitCommitInfo(BaseModel):
     """One commit of a revision's history."""
 
-    commit_id: str
+    commit_id: str = Field(description="The commit id, usable as a revision.")
     title: str
     message: str
     authors: list[str]
@@ -117,7 +117,7 @@ class CommitInfo(BaseModel):
 class Discussion(BaseModel):
     """A discussion or pull request in a listing."""
 
-    num: int
+    num: int = Field(description="The discussion number (discussion_num) of this discussion or pull request.")
     title: str
     status: str
     author: str
@@ -153,7 +153,7 @@ class DiscussionWithDetails(Discussion):
 class AccessRequest(BaseModel):
     """A user's request for access to a gated repository."""
 
-    username: str
+    username: str = Field(description="The requesting user's username.")
     fullname: str
     email: str | None
     status: str
@@ -175,7 +175,7 @@ class CollectionItem(BaseModel):
 class Collection(BaseModel):
     """A collection with its items."""
 
-    slug: str
+    slug: str = Field(description="The collection's slug (collection_slug).")
     title: str
     owner: str
     description: str
@@ -189,7 +189,7 @@ class Collection(BaseModel):
 class OrgMember(BaseModel):
     """A member of an organization."""
 
-    name: str
+    name: str = Field(description="The member's username.")
     fullname: str
     role: str
 
