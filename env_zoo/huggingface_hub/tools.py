@@ -354,7 +354,8 @@ def create_tag(
 def list_repo_commits(
     db: Database, repo_id: RepoId, repo_type: RepoType = "model", revision: Revision | None = None, limit: Limit = 20
 ) -> list[GitCommitInfo]:
-    """List the commits of a revision (default main), newest first.
+    """List the commits of a revision (default main), newest first; the author of a repo's first commit created it
+    (contributors of an organization write only to the repos they created).
 
     Args:
         repo_id: The repository as namespace/name.
