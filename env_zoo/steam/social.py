@@ -70,7 +70,7 @@ def slots_used(db: Database, family_id: str) -> int:
     now = stamp(db.now())
     members = len(db.find(accounts, family_id=family_id))
     pending = len(db.find(family_invites, family_id=family_id, status="pending"))
-    cooling = len(db.find(family_slot_cooldowns, family_slot_cooldowns.c.available_at > now, family_id=family_id))
+    cooling = len(db.select(family_slot_cooldowns, "family_id = ? AND available_at > ?", (family_id, now)))
     return members + pending + cooling
 
 

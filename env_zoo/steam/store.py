@@ -60,7 +60,7 @@ def add_to_cart(db: Database, user: dict[str, Any], appid: int, gift_to: str | N
 
 def checkout(db: Database, user: dict[str, Any], method: Literal["steam_wallet", "card"], message: str | None) -> str:
     """Buy everything in the cart; returns the new transid."""
-    lines = db.find(cart_items, steamid=user["steamid"], order_by=[cart_items.c.added_at])
+    lines = db.select(cart_items, "steamid = ?", (user["steamid"],), order_by="added_at")
     if not lines:
         raise Conflict("Your cart is empty.")
     prices = [cart_price(db, line["appid"], user["currency"]) for line in lines]
@@ -139,7 +139,7 @@ def grant(db: Database, steamid: str, appid: int, source: str) -> None:
 def unwish(db: Database, row: dict[str, Any]) -> None:
     """Remove a wishlist entry and close the gap in the priorities below it."""
     db.delete(wishlist, row["id"])
-    for below in db.find(wishlist, wishlist.c.priority > row["priority"], steamid=row["steamid"]):
+    for below in db.select(wishlist, "steamid = ? AND priority > ?", (row["steamid"], row["priority"])):
         db.update(wishlist, below["id"], priority=below["priority"] - 1)
 
 

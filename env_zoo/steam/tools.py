@@ -193,7 +193,7 @@ def get_wishlist(db: Database, steamid: SteamId | None = None) -> Wishlist:
     """
     user = access.me(db)
     owner = access.friend(db, user, steamid or user["steamid"])
-    rows = db.find(wishlist, steamid=owner["steamid"], order_by=[wishlist.c.priority])
+    rows = db.select(wishlist, "steamid = ?", (owner["steamid"],), order_by="priority")
     return Wishlist(
         steamid=owner["steamid"],
         items=[
@@ -261,7 +261,7 @@ def set_wishlist_priority(db: Database, appid: AppId, priority: bounded(1, 100))
     row = db.find_one(
         wishlist, not_found=f"Appid {appid} is not on your wishlist.", steamid=user["steamid"], appid=appid
     )
-    rows = db.find(wishlist, steamid=user["steamid"], order_by=[wishlist.c.priority])
+    rows = db.select(wishlist, "steamid = ?", (user["steamid"],), order_by="priority")
     if priority > len(rows):
         raise Conflict(f"Your wishlist has {len(rows)} apps; priority must be 1 to {len(rows)}.")
     order = [r for r in rows if r["id"] != row["id"]]
@@ -279,7 +279,7 @@ def set_wishlist_priority(db: Database, appid: AppId, priority: bounded(1, 100))
 def get_cart(db: Database) -> CartObject:
     """Your shopping cart with current prices, the subtotal and your Steam Wallet balance."""
     user = access.me(db)
-    rows = db.find(cart_items, steamid=user["steamid"], order_by=[cart_items.c.added_at])
+    rows = db.select(cart_items, "steamid = ?", (user["steamid"],), order_by="added_at")
     lines = [
         CartLine(
             appid=r["appid"],
@@ -335,8 +335,13 @@ def get_purchase_history(db: Database, page_size: PageSize = 10, cursor: str | N
         cursor: next_cursor of the previous page.
     """
     user = access.me(db)
-    rows = db.find(purchases, steamid=user["steamid"], order_by=[purchases.c.created_at.desc()])
-    return paginate([purchase_object(db, r["transid"]) for r in rows], page_size, cursor)
+    rows = db.select(purchases, "steamid = ?", (user["steamid"],), order_by="created_at DESC")
+    page = paginate(rows, page_size, cursor)
+    return Page[PurchaseObject](
+        results=[purchase_object(db, r["transid"]) for r in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 @tool()
@@ -382,11 +387,9 @@ def list_gifts(
         status: Only gifts in this status.
     """
     user = access.me(db)
-    rows = [
-        g
-        for g in db.find(gifts, order_by=[gifts.c.sent_at.desc()], **({"status": status} if status else {}))
-        if user["steamid"] in (g["sender"], g["recipient"])
-    ]
+    where = "(sender = ? OR recipient = ?)" + (" AND status = ?" if status else "")
+    params = (user["steamid"], user["steamid"], *([status] if status else []))
+    rows = db.select(gifts, where, params, order_by="sent_at DESC")
     return [gift_object(db, g) for g in rows]
 
 
@@ -409,7 +412,7 @@ def respond_to_gift(db: Database, gift_id: NonBlankText, action: Literal["accept
 def get_friend_list(db: Database) -> FriendList:
     """Your friends (profile name, friend code, country, friends since) and pending friend invites both ways."""
     user = access.me(db)
-    mine = db.find(friends, steamid=user["steamid"], order_by=[friends.c.friend_since])
+    mine = db.select(friends, "steamid = ?", (user["steamid"],), order_by="friend_since")
     incoming = db.find(friend_invites, recipient=user["steamid"], status="pending")
     outgoing = db.find(friend_invites, sender=user["steamid"], status="pending")
     return FriendList(
@@ -471,12 +474,8 @@ def get_trade_offers(db: Database, active_only: bool = True) -> TradeOffers:
         active_only: Only Active offers and trades in a hold.
     """
     user = access.me(db)
-    rows = [
-        o
-        for o in db.find(trade_offers, order_by=[trade_offers.c.time_created.desc()])
-        if user["steamid"] in (o["sender"], o["recipient"])
-        and (not active_only or o["state"] in ("Active", "InEscrow"))
-    ]
+    where = "(sender = ? OR recipient = ?)" + (" AND state IN ('Active', 'InEscrow')" if active_only else "")
+    rows = db.select(trade_offers, where, (user["steamid"], user["steamid"]), order_by="time_created DESC")
     return TradeOffers(
         trade_offers=[offer_object(db, o, user["steamid"]) for o in rows],
         trade_restriction=trade_block(user, db.now()),
