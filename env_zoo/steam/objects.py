@@ -18,7 +18,6 @@ from .schema import (
     apps,
     family_invites,
     family_slot_cooldowns,
-    friends,
     gifts,
     items,
     library,
@@ -218,11 +217,12 @@ class InviteObject(BaseModel):
 
 
 class FriendList(BaseModel):
-    """Friends and pending invites both ways."""
+    """Friends, pending invites both ways, and why you may not send invites, if you may not."""
 
     friends: list[FriendObject]
     incoming_invites: list[InviteObject]
     outgoing_invites: list[InviteObject]
+    invite_restriction: str | None
 
 
 class ItemObject(BaseModel):
@@ -530,11 +530,6 @@ def family_invite_object(db: Database, row: dict[str, Any]) -> FamilyInvite:
     return FamilyInvite(
         invite_id=row["id"], invitee=invitee, role=row["role"], sent_at=row["sent_at"], status=row["status"]
     )
-
-
-def friend_rows(db: Database, steamid: str) -> list[dict[str, Any]]:
-    """An account's friends-list rows."""
-    return db.find(friends, steamid=steamid)
 
 
 def purchase_lines(db: Database, transid: str) -> list[dict[str, Any]]:

@@ -42,6 +42,13 @@ def refund_refusal(bought_at: str, playtime: int, now: datetime) -> str | None:
     return None
 
 
+def invite_block(account: dict[str, Any]) -> str | None:
+    """Why the account may not send friend invites, or None."""
+    if account["limited"]:
+        return "Limited user accounts can't send friend invites. Spend at least 5.00 on Steam to lift the limit."
+    return None
+
+
 def trade_block(account: dict[str, Any], now: datetime) -> str | None:
     """Why the account may not trade at all right now, or None."""
     if account["limited"]:

@@ -8,7 +8,7 @@ from envfactory_gym import Conflict, Database, NotFound, PermissionDenied
 
 from . import access
 from .objects import STEAMID_BASE
-from .rules import family_join_block, require_adult, require_family_slot, stamp
+from .rules import family_join_block, invite_block, require_adult, require_family_slot, stamp
 from .schema import accounts, families, family_invites, family_slot_cooldowns, friend_invites, friends
 
 
@@ -22,10 +22,9 @@ def by_friend_code(db: Database, code: str) -> dict[str, Any]:
 
 def invite_friend(db: Database, user: dict[str, Any], code: str) -> dict[str, Any]:
     """Send a friend invite; returns the invited account."""
-    if user["limited"]:
-        raise PermissionDenied(
-            "Limited user accounts can't send friend invites. Spend at least 5.00 on Steam to lift the limit."
-        )
+    refusal = invite_block(user)
+    if refusal:
+        raise PermissionDenied(refusal)
     other = by_friend_code(db, code)
     if other["steamid"] == user["steamid"]:
         raise Conflict("That is your own friend code.")

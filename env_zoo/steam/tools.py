@@ -50,7 +50,7 @@ from .objects import (
     purchase_object,
     review_object,
 )
-from .rules import TRADE_HOLD, final_price, needs_hold, trade_block
+from .rules import TRADE_HOLD, final_price, invite_block, needs_hold, trade_block
 from .schema import (
     app_prices,
     apps,
@@ -410,7 +410,8 @@ def respond_to_gift(db: Database, gift_id: NonBlankText, action: Literal["accept
 
 @tool(read_only=True)
 def get_friend_list(db: Database) -> FriendList:
-    """Your friends (profile name, friend code, country, friends since) and pending friend invites both ways."""
+    """Your friends (profile name, friend code, country, friends since), pending friend invites both ways, and
+    why you can't send invites yet, if you can't."""
     user = access.me(db)
     mine = db.select(friends, "steamid = ?", (user["steamid"],), order_by="friend_since")
     incoming = db.find(friend_invites, recipient=user["steamid"], status="pending")
@@ -419,6 +420,7 @@ def get_friend_list(db: Database) -> FriendList:
         friends=[friend_object(db, r) for r in mine],
         incoming_invites=[invite_object(db, r["sender"], r["sent_at"]) for r in incoming],
         outgoing_invites=[invite_object(db, r["recipient"], r["sent_at"]) for r in outgoing],
+        invite_restriction=invite_block(user),
     )
 
 

@@ -153,9 +153,12 @@ def test_a_first_purchase_of_five_lifts_the_limited_account(session):
     sign_in(session, "sofia.romano")
     fails(session, "send_friend_request", {"friend_code": code("giulia_romano")}, "PermissionDenied", "Limited")
     assert "Limited" in ok(session, "get_trade_offers")["trade_restriction"]
+    assert "Limited" in ok(session, "get_friend_list")["invite_restriction"]
     ok(session, "add_to_cart", {"appid": BALATRO})
     ok(session, "checkout", {"payment_method": "card"})
     assert session.dump()["accounts"][sid("sofia.romano")]["limited"] is False
+    assert ok(session, "get_friend_list")["invite_restriction"] is None
+    assert ok(session, "get_trade_offers")["trade_restriction"] is None
     outgoing = ok(session, "send_friend_request", {"friend_code": code("giulia_romano")})["outgoing_invites"]
     assert [i["persona_name"] for i in outgoing] == ["giuliaR"]
 
