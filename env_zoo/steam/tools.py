@@ -50,7 +50,7 @@ from .objects import (
     purchase_object,
     review_object,
 )
-from .rules import TRADE_HOLD, final_price, invite_block, needs_hold, trade_block
+from .rules import TRADE_HOLD, final_price, invite_block, needs_hold, stamp, trade_block
 from .schema import (
     app_prices,
     apps,
@@ -511,7 +511,8 @@ def send_trade_offer(
 def respond_to_trade_offer(
     db: Database, tradeofferid: NonBlankText, action: Literal["accept", "decline", "cancel"]
 ) -> TradeOfferObject:
-    """Accept or decline an offer you received, or cancel one you sent. Items leaving an account that hasn't had
+    """Accept or decline an offer you received (offers expire 14 days after they're sent), or cancel one you
+    sent. Items leaving an account that hasn't had
     the Steam Guard Mobile Authenticator for 7 days are held for 15 days (state InEscrow); cancelling a held trade
     returns the items and puts your account on a 7-day trading cooldown.
 
@@ -527,6 +528,8 @@ def respond_to_trade_offer(
         raise PermissionDenied("Only the recipient can accept or decline an offer; cancel your own offers instead.")
     elif offer["state"] != "Active":
         raise Conflict(f"Trade offer {tradeofferid} is {offer['state']} and can no longer be answered.")
+    elif offer["expiration_time"] <= stamp(db.now()):
+        raise Conflict(f"Trade offer {tradeofferid} expired at {offer['expiration_time']}.")
     elif action == "accept":
         trading.accept(db, user, offer)
     else:

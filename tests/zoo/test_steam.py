@@ -360,6 +360,17 @@ def test_a_trade_between_secured_accounts_swaps_at_once(session):
     )
 
 
+def test_an_offer_past_its_expiry_cannot_be_answered(session):
+    def expired(tables: dict[str, list[dict[str, Any]]]) -> None:
+        offer = next(o for o in tables["trade_offers"] if o["sender"] == sid("jturner") and o["state"] == "Active")
+        offer["expiration_time"] = "2026-03-10T12:00:00Z"
+
+    restore_seed_with(session, expired, EVENING)
+    sign_in(session, "mreed_trades")
+    jake = offer_from(session, "JT_")
+    fails(session, "respond_to_trade_offer", {"tradeofferid": jake, "action": "accept"}, "Conflict", "expired")
+
+
 # ---------------------------------------------------------------- reviews
 
 
