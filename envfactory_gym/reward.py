@@ -78,10 +78,13 @@ def _normalize(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def values_equal(a: Any, b: Any) -> bool:
     """Argument equality: case- and whitespace-insensitive strings, float tolerance, recursive containers."""
-    if a == b:  # equal values are equal after normalization too; the common case costs one comparison
-        return True
+    if type(a) in _PLAIN and type(b) in _PLAIN and a == b:  # the common case in one comparison (not containers:
+        return True  # a list holding the very same NaN object equals itself, where isclose says NaN != NaN)
     if isinstance(a, float) or isinstance(b, float):
         return (
             isinstance(a, (int, float))

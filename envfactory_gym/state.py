@@ -131,7 +131,7 @@ class SQLiteState:
             isolation_level="AUTOCOMMIT", compiled_cache=_COMPILED_CACHE
         )
         self._tables = [t for t in schema.sorted_tables]
-        self._dump_sql = {t.name: _select_sql(t) for t in self._tables}
+        self._dump_sql = {t.name: _dump_sql(t) for t in self._tables}
         self._row_sql = {t.name: _row_sql(t) for t in self._tables}
         self._raw_sql = {t.name: _raw_row_sql(t) for t in self._tables}
         self._key_columns = {t.name: [c.name for c in t.primary_key.columns] for t in self._tables}
@@ -170,13 +170,15 @@ class SQLiteState:
         """Run a block inside a SAVEPOINT; roll back on any exception. Read-only blocks cannot write at all."""
         raw = self.raw
         raw.execute("SAVEPOINT tool_call")
+        written = raw.total_changes
         if read_only:
             raw.execute("PRAGMA query_only=1")
         try:
             yield
         except BaseException:
+            if raw.total_changes != written:  # rows written then undone: what was read from them is stale
+                self._rollbacks += 1
             raw.execute("ROLLBACK TO tool_call")
-            self._rollbacks += 1
             raise
         finally:
             if read_only:
@@ -187,11 +189,13 @@ class SQLiteState:
     def trial(self) -> Iterator[None]:
         """Run a block whose every change is undone at its end (a SAVEPOINT rolled back), e.g. a what-if replay."""
         self.raw.execute("SAVEPOINT trial")
+        written = self.raw.total_changes
         try:
             yield
         finally:
+            if self.raw.total_changes != written:
+                self._rollbacks += 1
             self.raw.execute("ROLLBACK TO trial")
-            self._rollbacks += 1
             self.raw.execute("RELEASE trial")
 
     def mark(self) -> int:
@@ -200,8 +204,14 @@ class SQLiteState:
         if self._mark is not None and self._mark[0] == count:
             return self._mark[1]
         position = self.raw.execute(f'SELECT coalesce(max(seq), 0) FROM "{CHANGE_LOG}"').fetchone()[0]
-        self._mark = (count, position)
+        self._remember_mark(count, position)
         return position
+
+    def _remember_mark(self, count: tuple[int, int, int], position: int) -> None:
+        """Keep the log's position under the change count, but only outside a transaction: inside one, a rollback
+        that does not pass through `atomic` or `trial` (a caller's own savepoint) could undo it unseen."""
+        if not self.raw.in_transaction:
+            self._mark = (count, position)
 
     def changed_since(self, mark: int) -> dict[RowKey, tuple[Any, ...]]:
         """Rows inserted, updated or deleted after `mark` (undone calls leave no trace): key -> primary key. The
@@ -215,7 +225,7 @@ class SQLiteState:
             out[(table, key_string(values[:width]))] = tuple(values[:width])
             position = max(position, last)
         if out or mark == 0:  # with nothing after `mark`, the position is `mark` only if nothing was rolled back
-            self._mark = (count, position)
+            self._remember_mark(count, position)
         return out
 
     def rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, Row | None]:
@@ -278,15 +288,19 @@ class SQLiteState:
             sql, columns, decoders = self._dump_sql[table.name]
             decoded = [(name, decode) for name, decode in zip(columns, decoders) if decode]
             keys = self._key_columns[table.name]
-            plain_key = len(keys) == 1 and keys[0] not in {name for name, _ in decoded}
+            plain_key = len(keys) == 1 and keys[0] in columns and keys[0] not in {name for name, _ in decoded}
             at = columns.index(keys[0]) if plain_key else -1
             rows: dict[str, dict[str, Any]] = {}
             for values in self.raw.execute(sql):
-                row = dict(zip(columns, values))
+                row = dict(zip(columns, values))  # volatile key columns follow the row's columns: left out here
                 for name, decode in decoded:
                     if row[name] is not None:
                         row[name] = decode(row[name])
-                rows[str(values[at]) if plain_key else key_string([row[name] for name in keys])] = row
+                if plain_key:
+                    rows[str(values[at])] = row
+                else:
+                    stored = dict(zip(keys, values[len(columns) :]))
+                    rows[key_string([row[name] if name in row else stored[name] for name in keys])] = row
             out[table.name] = rows
         return out
 
@@ -322,6 +336,15 @@ def _select_sql(table: Table) -> tuple[str, list[str], list[Any]]:
     order = ", ".join(f'"{c.name}"' for c in table.primary_key.columns)
     quoted = ", ".join(f'"{n}"' for n in names)
     return f'SELECT {quoted} FROM "{table.name}" ORDER BY {order}', names, decoders
+
+
+def _dump_sql(table: Table) -> tuple[str, list[str], list[Any]]:
+    """The canonical select of every row, with the primary-key columns appended after the row's columns (a
+    volatile key column is left out of the row but still names it)."""
+    _, names, decoders = _select_sql(table)
+    keys = ", ".join(f'"{c.name}"' for c in table.primary_key.columns)
+    quoted = ", ".join([*(f'"{n}"' for n in names), keys])
+    return f'SELECT {quoted} FROM "{table.name}" ORDER BY {keys}', names, decoders
 
 
 def _row_sql(table: Table) -> tuple[str, list[str], list[Any], int]:

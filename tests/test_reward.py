@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from envfactory_gym import RewardConfig, ToolUseEnv, load_tasks, load_zoo_environment
 from envfactory_gym.agents import run_episode
 from envfactory_gym.delta import as_delta
-from envfactory_gym.reward import CallRecord, match_calls, score, state_reward, trajectory_reward
+from envfactory_gym.reward import CallRecord, match_calls, score, state_reward, trajectory_reward, values_equal
 from envfactory_gym.tasks import GroundTruthCall
 
 from .scripted import ScriptAgent, calls_text
@@ -142,3 +142,10 @@ def test_state_reward_over_full_dumps_equals_the_row_by_row_comparison(rows, see
     initial, final, expected = dump(), dump(), dump()
     full = state_reward(initial, final, expected)
     assert full == state_reward(as_delta(initial), as_delta(final), as_delta(expected))
+
+
+def test_values_equal_never_calls_nan_equal_even_when_it_is_the_same_object():
+    nan = float("nan")
+    assert not values_equal(nan, nan)
+    assert not values_equal([nan], [nan]) and not values_equal({"x": [1, nan]}, {"x": [1, nan]})
+    assert values_equal([1, "A  b"], [1.0, "a b"]) and values_equal(True, 1) and not values_equal("1", 1)

@@ -89,6 +89,26 @@ def test_the_change_log_position_is_remembered_only_until_the_next_write_or_rest
     assert state.mark() == 0 and state.changed_since(0) == {}
 
 
+def test_a_position_read_inside_a_callers_own_savepoint_is_not_kept_past_its_rollback():
+    state = make_state([{"id": 1, "name": "a"}])
+    state.raw.execute("SAVEPOINT caller")
+    state.raw.execute("UPDATE items SET name = 'x' WHERE id = 1")
+    assert state.changed_since(0) and state.mark() == _log_position(state) > 0
+    state.raw.execute("ROLLBACK TO caller")
+    state.raw.execute("RELEASE caller")
+    assert state.mark() == _log_position(state) == 0 and state.changed_since(0) == {}
+
+
+def test_a_volatile_primary_key_still_keys_its_rows_in_the_dump():
+    schema = MetaData()
+    Table("rates", schema, Column("day", String, primary_key=True, info={"volatile": True}), Column("rate", Integer))
+    state = SQLiteState(schema)
+    state.restore(build_snapshot(schema, {"tables": {"rates": []}}))
+    assert state.dump() == {"rates": {}}
+    state.raw.execute("INSERT INTO rates (day, rate) VALUES ('2026-01-02', 7), ('2026-01-01', 5)")
+    assert state.dump() == {"rates": {"2026-01-01": {"rate": 5}, "2026-01-02": {"rate": 7}}}
+
+
 def test_a_session_delta_is_recomputed_after_any_write():
     session = ToolSession(resolve("notion"))
     session.reset()
