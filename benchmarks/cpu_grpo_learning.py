@@ -269,7 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sft-target", type=float, default=0.35, help="stop SFT at this mean reward")
     parser.add_argument("--sft-lr", type=float, default=3e-3)
     parser.add_argument("--grpo-lr", type=float, default=1e-3)
-    parser.add_argument("--epochs", type=int, default=4, help="optimizer steps on each rollout batch (clipped)")
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        default=1,
+        help="optimizer steps per rollout batch (1: plain policy gradient; more: clipped)",
+    )
     parser.add_argument("--max-new-tokens", type=int, default=48)
     parser.add_argument("--max-steps", type=int, default=3, help="actions per sample")
     parser.add_argument("--max-length", type=int, default=4096)
