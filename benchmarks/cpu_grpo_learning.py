@@ -2,12 +2,14 @@
 
 A Qwen2 model of a few hundred thousand parameters (random init) and a ChatML tokenizer trained here on the
 environment's SFT chats (`training/tiny.py`), so nothing is downloaded. A fixed set of training prompts (per-turn
-samples of the train split whose turn needs one tool call) is the whole task set. SFT on those turns' ground-truth
-chats stops early, at a middling reward; then GRPO: every step samples each prompt `--samples` times through
-`envfactory_training.openrlhf_agent.AgentExecutor` (OpenRLHF's `MultiTurnAgentExecutor`, the env's turn reward paid as
-deltas), computes group-normalized advantages and takes the policy-gradient step of `benchmarks/gpu_tiny_grpo.py`
-on the action tokens. The control run is the same from the same SFT weights, with the rewards shuffled across the
-batch's samples before the advantages: it has no signal, so its reward must not rise.
+samples of the train split whose turn needs one write call) is the whole task set. SFT on those tasks'
+ground-truth chats stops early, at a middling reward; then GRPO: every step samples each prompt `--samples` times
+through `envfactory_training.openrlhf_agent.AgentExecutor` (OpenRLHF's `MultiTurnAgentExecutor`, the env's turn
+reward paid as deltas), computes group-normalized advantages and takes `--epochs` clipped policy-gradient steps on
+the action tokens (the first is the update of `benchmarks/gpu_tiny_grpo.py`). The control run is the same from the
+same SFT weights, with the rewards shuffled across the batch's samples before the advantages: it has no signal, so
+its reward must not rise. Generation runs in lockstep (`LockstepEngine`), so a seed's run repeats exactly and its
+GRPO and control runs start from the same samples.
 
     python benchmarks/cpu_grpo_learning.py --seeds 0 1 2 --out runs/cpu_grpo_learning     # the benchmark
     python benchmarks/cpu_grpo_learning.py --seeds 0 --steps 2 --prompts 2 --samples 2 --sft-steps 10 \
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import copy
 import json
 import random
@@ -62,18 +65,62 @@ def training_prompts(env: str, count: int) -> list[dict]:
     return [row for _, _, row in sorted(candidates)[:count]]
 
 
-def rollouts(engine, tokenizer, rows: list[dict], samples: int, settings: SampleSettings, max_length: int):
-    """`samples` executions of every row through OpenRLHF's executor, all concurrent."""
+_SAMPLE: contextvars.ContextVar[int] = contextvars.ContextVar("cpu_grpo_learning_sample")
+
+
+class LockstepEngine(tiny.BatchingEngine):
+    """`gpu_tiny_grpo.BatchingEngine` that generates a round only once every unfinished sample has asked, with the
+    requests in sample order: the sampled tokens then depend on the seed alone, not on which sample's environment
+    step happened to finish first (the plain engine batches whatever arrived within 5 ms), so a run repeats
+    exactly and the GRPO and control runs of a seed start from the same samples."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.live = 0  # samples that may still ask for a generation
+
+    async def generate(self, prompt_token_ids, sampling_params, multi_modal_data=None):
+        """One completion for the prompt, generated with the other live samples' requests of this round."""
+        budget = min(self.max_new_tokens, sampling_params.max_tokens or self.max_new_tokens)
+        future = asyncio.get_running_loop().create_future()
+        self.pending.append((list(prompt_token_ids), budget, future, _SAMPLE.get()))
+        if self.worker is None or self.worker.done():
+            self.worker = asyncio.create_task(self._drain())
+        return SimpleNamespace(outputs=[await future])
+
+    async def _drain(self) -> None:
+        while self.pending:
+            while len(self.pending) < self.live:  # the other samples are still in an environment step
+                await asyncio.sleep(0.001)
+            batch, self.pending = sorted(self.pending, key=lambda request: request[3]), []
+            try:
+                outputs = await asyncio.to_thread(self._generate, [p for p, *_ in batch], max(b for _, b, *_ in batch))
+            except Exception as error:  # every waiting sample sees the failure
+                for _, _, future, _ in batch:
+                    future.set_exception(error)
+                continue
+            for (_, budget, future, _), ids in zip(batch, outputs):
+                future.set_result(self._completion(ids[:budget]))
+
+
+def rollouts(
+    engine: LockstepEngine, tokenizer, rows: list[dict], samples: int, settings: SampleSettings, max_length: int
+):
+    """`samples` executions of every row through OpenRLHF's executor, all concurrent, generated in lockstep."""
     executor = AgentExecutor(settings)
 
-    async def one(row: dict) -> dict:
+    async def one(index: int, row: dict) -> dict:
+        _SAMPLE.set(index)  # each gathered coroutine runs in its own task, with its own copy of the context
         prompt = tokenizer.apply_chat_template(row["messages"], tokenize=False, add_generation_prompt=True)
-        return await executor.execute(
-            prompt, row["label"], SimpleNamespace(max_tokens=None, logprobs=None), max_length, tokenizer, engine
-        )
+        try:
+            return await executor.execute(
+                prompt, row["label"], SimpleNamespace(max_tokens=None, logprobs=None), max_length, tokenizer, engine
+            )
+        finally:
+            engine.live -= 1
 
     async def every() -> list[dict]:
-        return await asyncio.gather(*(one(row) for row in rows for _ in range(samples)))
+        engine.live = len(rows) * samples
+        return await asyncio.gather(*(one(i, row) for i, row in enumerate(r for r in rows for _ in range(samples))))
 
     return asyncio.run(every())
 
@@ -135,7 +182,7 @@ def grpo(model, tokenizer, rows, args, seed: int, shuffle: bool, log) -> list[fl
     """GRPO steps from `model`; returns the mean reward of every step's samples (step 0: before any update)."""
     torch.manual_seed(seed)
     random.seed(seed)
-    engine = tiny.BatchingEngine(model, tokenizer, args.max_new_tokens, args.temperature)
+    engine = LockstepEngine(model, tokenizer, args.max_new_tokens, args.temperature)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.grpo_lr)
     settings = SampleSettings(max_steps=args.max_steps, max_new_tokens=args.max_new_tokens)
     rng = torch.Generator().manual_seed(seed)
@@ -189,7 +236,7 @@ def warm_start(model, tokenizer, samples, rows, args, seed: int, log) -> dict:
     `--samples` samples per prompt reaches `--sft-target` (a middling policy that GRPO can improve) or
     `--sft-steps` are done; returns the losses and the reward measured after each chunk."""
     torch.manual_seed(seed)
-    engine = tiny.BatchingEngine(model, tokenizer, args.max_new_tokens, args.temperature)
+    engine = LockstepEngine(model, tokenizer, args.max_new_tokens, args.temperature)
     settings = SampleSettings(max_steps=args.max_steps, max_new_tokens=args.max_new_tokens)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.sft_lr)
     losses: list[float] = []
@@ -213,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--prompts", type=int, default=4)
     parser.add_argument("--samples", type=int, default=8)
-    parser.add_argument("--steps", type=int, default=12)
+    parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--vocab", type=int, default=4096)
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--layers", type=int, default=2)
@@ -222,14 +269,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sft-target", type=float, default=0.35, help="stop SFT at this mean reward")
     parser.add_argument("--sft-lr", type=float, default=3e-3)
     parser.add_argument("--grpo-lr", type=float, default=1e-3)
-    parser.add_argument("--epochs", type=int, default=4, help="optimizer steps on each rollout batch (clipped)")
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        default=1,
+        help="optimizer steps per rollout batch (1: plain policy gradient; more: clipped)",
+    )
     parser.add_argument("--max-new-tokens", type=int, default=48)
     parser.add_argument("--max-steps", type=int, default=3, help="actions per sample")
     parser.add_argument("--max-length", type=int, default=4096)
     parser.add_argument("--temperature", type=float, default=1.0)
     parser.add_argument("--device", default="cpu", help="cpu (the benchmark), or cuda where one is at hand")
+    parser.add_argument("--threads", type=int, default=1, help="torch's CPU threads (a shared machine: 1)")
     parser.add_argument("--out", type=Path, default=Path("runs/cpu_grpo_learning"))
     args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
     started = time.perf_counter()
 
     rows = training_prompts(args.env, args.prompts)

@@ -1,4 +1,5 @@
-"""The update of the CPU learning benchmark (`benchmarks/cpu_grpo_learning.py`): its sign and its action mask."""
+"""The update of the CPU learning benchmark (`benchmarks/cpu_grpo_learning.py`): its sign and its action mask, on
+made-up responses and end to end on rollouts of OpenRLHF's executor in a real environment."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("openrlhf.utils.agent")
+
+pytestmark = pytest.mark.openrlhf
 
 SCRIPT = Path(__file__).parents[2] / "benchmarks" / "cpu_grpo_learning.py"
 
@@ -83,3 +86,68 @@ def test_the_control_shuffles_rewards_across_the_batch(setup):
     assert plain[0] > 0 and plain[4:].abs().sum() == 0  # the second group has no spread
     moved = [script.advantages_for(rewards, shuffle=True, rng=torch.Generator().manual_seed(s)) for s in range(8)]
     assert any(m[4:].abs().sum() > 0 for m in moved)  # the rewarded sample lands in the other group
+
+
+def test_rollouts_pay_each_sample_its_own_reward_and_the_update_follows_it(setup):
+    """Two prompts x two samples through the benchmark's rollouts (OpenRLHF's executor, the notion env, the
+    lockstep engine): in the first round, even samples make the turn's ground-truth call and odd ones end the turn
+    at once; the rewards land on their own samples in prompt-major order, and one update makes every rewarded
+    sample's actions likelier and every punished one's less."""
+    import copy
+
+    from envfactory_gym.agents import format_call
+    from envfactory_gym.registry import load_zoo_environment
+    from envfactory_gym.tasks import load_tasks
+    from envfactory_training.datasets import sft_rows
+    from envfactory_training.episode import EpisodeLabel
+    from envfactory_training.sample import SampleSettings
+    from envfactory_training.tiny import chatml_tokenizer, tiny_qwen2
+
+    script = setup[0]
+    rows = script.training_prompts("notion", 2)
+    tasks = load_tasks(load_zoo_environment("notion"))
+    labels = [EpisodeLabel.from_json(row["label"]) for row in rows]
+    calls = [tasks[label.task_id].turns[label.turn].agent_calls[0] for label in labels]
+    chats = [m["content"] for chat in sft_rows("notion", "train") for m in chat["messages"]]
+    tokenizer = chatml_tokenizer(
+        chats, vocab_size=1024, split_words=False
+    )  # prompts of ~1k tokens, as in the benchmark
+    end = tokenizer.eos_token_id
+
+    class ScriptedPolicy(script.LockstepEngine):
+        """Test double of the model's generation (the LLM boundary): scripted actions per round and sample."""
+
+        rounds = 0
+
+        def _generate(self, prompts, budget):
+            self.rounds += 1
+            if self.rounds > 1:  # only the calling samples are still live: they end the turn
+                return [tokenizer("Done.")["input_ids"] + [end] for _ in prompts]
+            assert len(prompts) == 4, "the first round holds every sample"
+            texts = [
+                format_call(calls[i // 2].name, calls[i // 2].arguments) if i % 2 == 0 else "Done." for i in range(4)
+            ]
+            return [tokenizer(text)["input_ids"] + [end] for text in texts]
+
+    model = tiny_qwen2(tokenizer, width=32, layers=1)
+    engine = ScriptedPolicy(model, tokenizer, max_new_tokens=64, temperature=1.0)
+    responses = script.rollouts(engine, tokenizer, rows, 2, SampleSettings(max_steps=3), max_length=4096)
+    rewards = torch.tensor([float(r["reward"]) for r in responses]).view(2, 2)
+    assert rewards.tolist() == [[1.0, 0.0], [1.0, 0.0]]
+    assert [len(r["action_ranges"]) for r in responses] == [2, 1, 2, 1]
+    assert engine.rounds == 2
+
+    def action_logprobs(policy) -> list[float]:
+        values = []
+        for response in responses:
+            ids = torch.tensor([response["observation_tokens"]])
+            with torch.no_grad():
+                logprobs = script.tiny.token_logprobs(policy, ids)[0]
+            values.append(float(sum(logprobs[a - 1 : b - 1].sum() for a, b in response["action_ranges"])))
+        return values
+
+    updated = copy.deepcopy(model)
+    advantages = script.advantages_for(rewards, shuffle=False, rng=torch.Generator())
+    script.policy_step(updated, torch.optim.SGD(updated.parameters(), lr=0.5), responses, advantages)
+    before, after = action_logprobs(model), action_logprobs(updated)
+    assert [a > b for a, b in zip(after, before)] == [True, False, True, False]
