@@ -79,14 +79,15 @@ def decode_cursor(item_id: str, cursor: str) -> int:
 
 
 def sync_change(row: dict[str, Any], after: int) -> tuple[str, int] | None:
-    """Which list (added, modified, removed) a transaction falls in for a sync after change `after`, and the number
-    of its latest change; None when nothing about it changed since."""
+    """Which list (added, modified, removed) a transaction falls in for a sync after change `after`, and the change
+    number it is ordered by (an added one by its addition, shown with its current data); None when nothing about it
+    changed since."""
     if row["removed_seq"] is not None and row["removed_seq"] > after:
         return None if row["added_seq"] > after else ("removed", row["removed_seq"])
     if row["removed_seq"] is not None:
         return None
     if row["added_seq"] > after:
-        return "added", max(row["added_seq"], row["modified_seq"] or 0)
+        return "added", row["added_seq"]
     if row["modified_seq"] is not None and row["modified_seq"] > after:
         return "modified", row["modified_seq"]
     return None

@@ -120,7 +120,7 @@ link_tokens = Table(
     Column("client_id", String, ForeignKey("clients.client_id"), nullable=False),
     Column("client_user_id", String, ForeignKey("end_users.client_user_id"), nullable=False),
     Column("item_id", String, ForeignKey("items.item_id"), nullable=False),  # update mode
-    Column("expiration", String, nullable=False),
+    Column("expiration", String, nullable=False, info={"volatile": True}),
     Column("used", Boolean, nullable=False, default=False),
 )
 
@@ -140,7 +140,7 @@ transfer_authorizations = Table(
     Column("rationale_code", String),
     Column("rationale_description", String),
     Column("transfer_id", String),  # the transfer that used it
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
 
 transfers = Table(
@@ -159,7 +159,7 @@ transfers = Table(
     Column("legal_name", String, nullable=False),
     Column("status", String, nullable=False),  # pending | posted | settled | cancelled | failed | returned
     Column("failure_reason", String),  # an ACH return code with its description
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Index("ix_transfers_client", "client_id"),
 )
 
@@ -173,7 +173,7 @@ transfer_events = Table(
     Column("transfer_amount", Integer, nullable=False),  # cents
     Column("event_type", String, nullable=False),
     Column("failure_reason", String),
-    Column("timestamp", String, nullable=False),
+    Column("timestamp", String, nullable=False, info={"volatile": True}),
     Index("ix_events_transfer", "transfer_id"),
     Index("ix_events_account", "account_id"),
 )

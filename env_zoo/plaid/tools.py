@@ -266,7 +266,7 @@ def auth_get(db: Database, access_token: AccessToken, account_ids: AccountIds | 
 
 @tool(read_only=True)
 def transactions_sync(
-    db: Database, access_token: AccessToken, cursor: str = "", count: Annotated[int, bounded(1, 500)] = 100
+    db: Database, access_token: AccessToken, cursor: str = "", count: bounded(1, 500) = 100
 ) -> SyncResponse:
     """/transactions/sync: transactions added, modified and removed since `cursor` (empty for the full history),
     oldest change first; call again with `next_cursor` while `has_more`.
@@ -512,8 +512,8 @@ def transfer_list(
     db: Database,
     start_date: IsoTimestamp | None = None,
     end_date: IsoTimestamp | None = None,
-    count: Annotated[int, bounded(1, 25)] = 25,
-    offset: Annotated[int, bounded(0)] = 0,
+    count: bounded(1, 25) = 25,
+    offset: bounded(0) = 0,
 ) -> TransferList:
     """/transfer/list: the client's transfers created in a time window, newest first.
 
@@ -540,8 +540,8 @@ def transfer_event_list(
     transfer_id: Uuid | None = None,
     account_id: str | None = None,
     event_types: Annotated[list[EventType], Unordered] | None = None,
-    count: Annotated[int, bounded(1, 25)] = 25,
-    offset: Annotated[int, bounded(0)] = 0,
+    count: bounded(1, 25) = 25,
+    offset: bounded(0) = 0,
 ) -> TransferEventList:
     """/transfer/event/list: status changes of the client's transfers, oldest first, filtered by transfer, the
     user's account or event type.
