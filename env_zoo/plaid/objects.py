@@ -240,6 +240,27 @@ class LedgerBalance(BaseModel):
     pending: str
 
 
+class Connected(BaseModel):
+    """The Plaid team whose keys the assistant now uses."""
+
+    client_id: str
+    company_name: str
+
+
+class ItemRemoved(BaseModel):
+    """The Item was removed; its access token no longer works."""
+
+    item_id: str
+    removed: bool
+
+
+class ItemUpdated(BaseModel):
+    """The Item after the user finished Link."""
+
+    item_id: str
+    status: str
+
+
 def institution_object(row: dict[str, Any]) -> Institution:
     return Institution(**row)
 

@@ -5,9 +5,9 @@ mode, and Transfer (authorizations, transfers, events, the ledger, and Sandbox s
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Unordered, tool
 from envfactory_gym.fields import IsoTimestamp, NonBlankText, bounded
@@ -21,9 +21,12 @@ from .objects import (
     AchNumbers,
     AuthNumbers,
     AuthResponse,
+    Connected,
     EndUser,
     Institution,
     Item,
+    ItemRemoved,
+    ItemUpdated,
     LedgerBalance,
     LinkToken,
     RemovedTransaction,
@@ -82,27 +85,6 @@ RETURN_REASONS = {
     "R29": "R29: Corporate customer advises not authorized",
 }
 LINK_TOKEN_LIFETIME = timedelta(hours=4)
-
-
-class Connected(BaseModel):
-    """The Plaid team whose keys the assistant now uses."""
-
-    client_id: str
-    company_name: str
-
-
-class ItemRemoved(BaseModel):
-    """The Item was removed; its access token no longer works."""
-
-    item_id: str
-    removed: bool
-
-
-class ItemUpdated(BaseModel):
-    """The Item after the user finished Link."""
-
-    item_id: str
-    status: str
 
 
 @tool(user_only=True)
@@ -617,7 +599,7 @@ def sandbox_transfer_simulate(
     return transfer_object(move(db, transfer, event_type, reason))
 
 
-def _account_rows(db: Database, item: dict, account_ids: list[str] | None) -> list[dict]:
+def _account_rows(db: Database, item: dict[str, Any], account_ids: list[str] | None) -> list[dict[str, Any]]:
     rows = db.find(accounts, item_id=item["item_id"])
     if account_ids is not None:
         unknown = sorted(set(account_ids) - {row["account_id"] for row in rows})
@@ -629,7 +611,7 @@ def _account_rows(db: Database, item: dict, account_ids: list[str] | None) -> li
     return rows
 
 
-def _accounts(db: Database, item: dict, account_ids: list[str] | None) -> AccountsResponse:
+def _accounts(db: Database, item: dict[str, Any], account_ids: list[str] | None) -> AccountsResponse:
     name = db.get(institutions, item["institution_id"])["name"]
     rows = _account_rows(db, item, account_ids)
     return AccountsResponse(item=item_object(item, name), accounts=[account_object(row) for row in rows])
