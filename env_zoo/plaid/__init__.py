@@ -1,0 +1,1 @@
+"""Plaid API as a fintech app's backend uses it: Items, accounts, Auth, transactions sync and Transfer."""
