@@ -100,7 +100,7 @@ recording_files = Table(
     Column("file_type", String, nullable=False),  # MP4 | M4A | CHAT | TRANSCRIPT
     Column("file_size", Integer, nullable=False),  # bytes
     Column("status", String, nullable=False),  # completed | trashed
-    Column("trashed_at", String),  # when it went to the trash (kept there 30 days)
+    Column("trashed_at", String, info={"volatile": True}),  # when it went to the trash (kept there 30 days)
 )
 
 webinars = Table(
