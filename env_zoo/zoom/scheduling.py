@@ -10,7 +10,7 @@ from envfactory_gym import Database
 from .errors import invalid, no_recording
 from .objects import Meeting, Recording, meeting_object, recording_object
 from .rules import iso, moment, occurrence_id, occurrence_starts
-from .schema import meetings, occurrences, recording_files, recordings, users
+from .schema import occurrences, recording_files, recordings, users
 
 FIRST_NUMBER = 81_234_500_000
 
@@ -91,11 +91,6 @@ def full_meeting(db: Database, row: dict[str, Any], show_previous: bool = False)
         else upcoming_occurrences(db, row["id"])
     )
     return meeting_object(row, db.get(users, row["host_id"])["email"], shown)
-
-
-def meeting_row(db: Database, meeting_id: int) -> dict[str, Any]:
-    """A meeting by number, as stored."""
-    return db.get(meetings, meeting_id, "Meeting")
 
 
 def recording_by_key(db: Database, key: str) -> dict[str, Any]:

@@ -296,7 +296,8 @@ def create_meeting(
     )
     rules.check_settings(settings)
     rules.check_host_limits(host, type, duration, settings)
-    if type in (rules.SCHEDULED, rules.RECURRING):
+    fixed_time = type in (rules.SCHEDULED, rules.RECURRING)
+    if fixed_time:
         if start_time is None:
             raise invalid("start_time is required for scheduled and recurring meetings.")
         rules.check_future(db, rules.moment(start_time, "start_time"))
@@ -315,7 +316,7 @@ def create_meeting(
         host_id=host["id"],
         topic=topic,
         type=type,
-        start_time=rules.iso(rules.moment(start_time, "start_time")) if type in (2, 8) and start_time else None,
+        start_time=rules.iso(rules.moment(start_time, "start_time")) if fixed_time and start_time else None,
         duration=duration,
         timezone=host["timezone"],
         agenda=agenda,
