@@ -33,7 +33,7 @@ def moment(value: str) -> datetime:
 
 
 def submissions_today(db: Database, team_id: int) -> int:
-    """The team's submissions since 00:00 UTC today (errored ones count too, as on Kaggle)."""
+    """The team's submissions since 00:00 UTC today (errored ones count too)."""
     today = db.now().strftime("%Y-%m-%d")
     return len(db.select(submissions, "team_id = ? AND substr(date, 1, 10) = ?", [team_id, today]))
 
