@@ -1,0 +1,1 @@
+"""Kaggle (public API: datasets, competitions, teams, submissions, kernels) as one signed-in Kaggler sees it."""
