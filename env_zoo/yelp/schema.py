@@ -79,8 +79,8 @@ reviews = Table(
     Column("user_id", String, ForeignKey("users.id"), nullable=False),
     Column("rating", Integer, nullable=False),
     Column("text", Text, nullable=False),
-    Column("time_created", String, nullable=False),  # local "YYYY-MM-DD HH:MM:SS"
-    Column("time_updated", String, nullable=True),
+    Column("time_created", String, nullable=False, info={"volatile": True}),  # local "YYYY-MM-DD HH:MM:SS"
+    Column("time_updated", String, nullable=True, info={"volatile": True}),
     Index("ix_reviews_business", "business_id"),
     Index("ix_reviews_user", "user_id"),
 )
@@ -124,7 +124,7 @@ waitlist_visits = Table(
     Column("status", String, nullable=False),  # waiting | seated | left
     Column("quoted_wait_minutes", Integer, nullable=False),
     Column("notes", Text, nullable=False),
-    Column("joined_at", String, nullable=False),  # local "YYYY-MM-DDTHH:MM:SS", the order of the line
+    Column("joined_at", String, nullable=False, info={"volatile": True}),  # local, the order of the line
     Index("ix_waitlist_business", "business_id", "status"),
 )
 
@@ -157,7 +157,7 @@ checkins = Table(
     Column("user_id", String, ForeignKey("users.id"), nullable=False),
     Column("business_id", String, ForeignKey("businesses.id"), nullable=False),
     Column("date", String, nullable=False),  # local date
-    Column("time", String, nullable=False),  # local "HH:MM"
+    Column("time", String, nullable=False, info={"volatile": True}),  # local "HH:MM"
     Column("comment", Text, nullable=False),
     Index("ix_checkins_user", "user_id", "date"),
 )
