@@ -31,18 +31,19 @@ def search(
     family = category_family(db, category_aliases) if category_aliases else None
     names = titles(db)
     now = local_now(db)
+    where, params = "is_closed = 0", []
+    if radius is None and centre["kind"] == "neighborhood":
+        where, params = where + " AND neighborhood = ?", [centre["name"]]
+    if price:
+        where, params = where + f" AND price IN ({', '.join('?' * len(price))})", [*params, *price]
     found: list[tuple[dict[str, Any], float]] = []
-    for row in db.find(businesses, is_closed=False):
+    for row in db.select(businesses, where, params):
         away = distance_m(centre["latitude"], centre["longitude"], row["latitude"], row["longitude"])
         if radius is not None and away > radius:
-            continue
-        if radius is None and centre["kind"] == "neighborhood" and row["neighborhood"] != centre["name"]:
             continue
         if term and not matches_term(row, names, term):
             continue
         if family is not None and not family.intersection(row["categories"]):
-            continue
-        if price and row["price"] not in price:
             continue
         if open_now and not is_open_at(row, now):
             continue
