@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from envfactory_gym import Conflict, Database
+from envfactory_gym.values import iso_timestamp
 
 from .rules import (
     at,
@@ -43,7 +44,7 @@ def hold(db: Database, user: dict[str, Any], row: dict[str, Any], moment: dateti
         date=moment.date().isoformat(),
         time=moment.strftime("%H:%M"),
         covers=covers,
-        expires_at=(db.now() + timedelta(minutes=HOLD_MINUTES)).isoformat().replace("+00:00", "Z"),
+        expires_at=iso_timestamp(db.now() + timedelta(minutes=HOLD_MINUTES)),
         used=False,
     )
 
