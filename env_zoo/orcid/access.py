@@ -13,8 +13,9 @@ from .rules import PORTAL, READ_LIMITED, valid_orcid
 from .schema import permissions, records
 
 
-def record(db: Database, orcid: str) -> dict[str, Any]:
-    """A readable record: a wrong check digit is a bad request, a deprecated iD points to its primary record."""
+def record(db: Database, orcid: str, deactivated_ok: bool = False) -> dict[str, Any]:
+    """A readable record: a wrong check digit is a bad request, a deprecated iD points to its primary record, a
+    deactivated record is a conflict (unless the caller only reports the record's state)."""
     if not valid_orcid(orcid):
         raise bad_request(9001, f"{orcid} is not a valid ORCID iD: the check digit does not match.")
     row = db.find(records, orcid=orcid)
@@ -23,7 +24,7 @@ def record(db: Database, orcid: str) -> dict[str, Any]:
     found = row[0]
     if found["state"] == "deprecated":
         raise moved(found["primary_orcid"], orcid)
-    if found["state"] == "deactivated":
+    if found["state"] == "deactivated" and not deactivated_ok:
         raise conflict(9044, "The ORCID record is deactivated and cannot be edited.")
     return found
 

@@ -204,7 +204,7 @@ def search_organizations(
     and fundings.
 
     Args:
-        q: Words of the organization's name, e.g. "wellcome" or "tidewater".
+        q: Words of the organization's name or city, e.g. "wellcome" or "tidewater".
         country: Only organizations in this country (ISO 3166 alpha-2, e.g. GB).
     """
     words = q.lower().split()
@@ -212,7 +212,7 @@ def search_organizations(
     found = [
         Organization(**row)
         for row in db.select(organizations, where, params, order_by="name")
-        if all(word in row["name"].lower() for word in words)
+        if all(word in f"{row['name']} {row['city']}".lower() for word in words)
     ]
     return OrganizationList(organizations=found)
 
@@ -225,7 +225,7 @@ def get_permissions(db: Database, orcid: Orcid) -> PermissionsObject:
     Args:
         orcid: The researcher's ORCID iD.
     """
-    row = record(db, orcid)
+    row = record(db, orcid, deactivated_ok=True)
     name = row["credit_name"] or " ".join(filter(None, [row["given_names"], row["family_name"]]))
     return PermissionsObject(
         orcid=orcid,
@@ -548,6 +548,7 @@ def update_affiliation(
     department: Annotated[str, text(1000)] | None = None,
     start_date: FuzzyDate | None = None,
     end_date: FuzzyDate | None = None,
+    clear_end_date: bool = False,
     visibility: Visibility | None = None,
 ) -> AffiliationObject:
     """Update an affiliation the portal added (e.g. give it an end date); only the fields given change.
@@ -559,12 +560,15 @@ def update_affiliation(
         department: A new department.
         start_date: A new start date.
         end_date: A new end date.
+        clear_end_date: Remove the end date (the affiliation is current again); not together with end_date.
         visibility: Must equal the current visibility (only the researcher changes it).
     """
     writable(db, orcid, ACTIVITIES_UPDATE)
     row = own_item(item_of(db, affiliations, orcid, put_code, "affiliation"), "affiliation")
     items.same_visibility(row, visibility)
-    items.check_dates(start_date or row["start_date"], end_date or row["end_date"])
+    if clear_end_date and end_date:
+        raise bad_request(9020, "Invalid incoming message: give an end-date or clear it, not both.")
+    items.check_dates(start_date or row["start_date"], None if clear_end_date else end_date or row["end_date"])
     changes = {
         name: value
         for name, value in {
@@ -575,6 +579,8 @@ def update_affiliation(
         }.items()
         if value is not None
     }
+    if clear_end_date:
+        changes["end_date"] = None
     return affiliation(db, db.update(affiliations, put_code, **changes, last_modified=db.now_iso()))
 
 
