@@ -225,6 +225,20 @@ class PermissionsObject(BaseModel):
     record_state: str
 
 
+class ConnectedRecord(BaseModel):
+    """A researcher who connected their record to the portal."""
+
+    orcid: str
+    name: str
+    scopes: list[str]
+
+
+class ConnectedRecords(BaseModel):
+    """The records the portal holds permissions for."""
+
+    records: list[ConnectedRecord]
+
+
 class Created(BaseModel):
     """An item the portal added."""
 
@@ -251,6 +265,13 @@ def source(db: Database, source_id: str) -> Source:
     return Source(source_id=source_id, source_name=name)
 
 
+def sources(db: Database, orcid: str) -> dict[str, Source]:
+    """Every source an item of the record can have (the clients and the researcher), named once for a listing."""
+    named = {row["client_id"]: Source(source_id=row["client_id"], source_name=row["name"]) for row in db.find(clients)}
+    named[orcid] = source(db, orcid)
+    return named
+
+
 def organization(db: Database, org_id: str) -> Organization:
     """An organization row as output."""
     return Organization(**db.get(organizations, org_id, "Organization"))
@@ -274,8 +295,8 @@ def person_item(db: Database, row: dict[str, Any]) -> PersonItem:
     )
 
 
-def work_summary(db: Database, row: dict[str, Any]) -> WorkSummary:
-    """A work row as a summary."""
+def work_summary(db: Database, row: dict[str, Any], named: dict[str, Source] | None = None) -> WorkSummary:
+    """A work row as a summary (`named`: the record's sources, when listing many)."""
     return WorkSummary(
         put_code=row["put_code"],
         path=path(row["orcid"], "work", row["put_code"]),
@@ -285,7 +306,7 @@ def work_summary(db: Database, row: dict[str, Any]) -> WorkSummary:
         journal_title=row["journal_title"],
         external_ids=[ExternalId(**item) for item in row["external_ids"]],
         visibility=row["visibility"],
-        source=source(db, row["source"]),
+        source=named[row["source"]] if named else source(db, row["source"]),
         display_index=row["display_index"],
     )
 

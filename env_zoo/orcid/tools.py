@@ -18,6 +18,8 @@ from .errors import bad_request, conflict
 from .objects import (
     AffiliationList,
     AffiliationObject,
+    ConnectedRecord,
+    ConnectedRecords,
     Created,
     Deleted,
     Email,
@@ -40,6 +42,7 @@ from .objects import (
     path,
     person_item,
     source,
+    sources,
     uri,
     work,
     work_summary,
@@ -237,6 +240,17 @@ def get_permissions(db: Database, orcid: Orcid) -> PermissionsObject:
     )
 
 
+@tool(read_only=True)
+def list_connected_records(db: Database) -> ConnectedRecords:
+    """List the researchers who connected their ORCID record to the portal, with the scopes each granted, by name."""
+    connected = []
+    for grant in db.find(permissions, client_id=PORTAL):
+        row = db.get(records, grant["orcid"])
+        name = row["credit_name"] or " ".join(filter(None, [row["given_names"], row["family_name"]]))
+        connected.append(ConnectedRecord(orcid=row["orcid"], name=name, scopes=sorted(grant["scopes"])))
+    return ConnectedRecords(records=sorted(connected, key=lambda item: item.name))
+
+
 # ---------------------------------------------------------------- reading a record
 
 
@@ -286,6 +300,7 @@ def get_works(db: Database, orcid: Orcid) -> WorksObject:
     record(db, orcid)
     granted = scopes(db, orcid)
     rows = [row for row in db.find(works, orcid=orcid) if visible(row, granted)]
+    named = sources(db, orcid)
     groups = []
     for group in items.group_works(rows):
         ids: dict[tuple[str, str], dict] = {}
@@ -297,7 +312,7 @@ def get_works(db: Database, orcid: Orcid) -> WorksObject:
             WorkGroup(
                 external_ids=list(ids.values()),
                 preferred_put_code=items.preferred(group)["put_code"],
-                work_summaries=[work_summary(db, row) for row in group],
+                work_summaries=[work_summary(db, row, named) for row in group],
             )
         )
     groups.sort(key=lambda g: max((s.publication_date or "") for s in g.work_summaries), reverse=True)

@@ -394,3 +394,11 @@ def test_peer_reviews_are_grouped_by_venue_newest_first(session: ToolSession) ->
         dates = [review["completion_date"] for review in group["peer_reviews"]]
         assert dates == sorted(dates, reverse=True)
     assert ok(session, "get_peer_reviews", {"orcid": ZHANG_TSINGHUA})["groups"] == []
+
+
+def test_connected_records_list_whoever_granted_the_portal_something(session: ToolSession) -> None:
+    before = ok(session, "list_connected_records")["records"]
+    assert FERREIRA not in [item["orcid"] for item in before] and len(before) == len(SEED["permissions"])
+    ok(session, "authorize_portal", {"orcid": FERREIRA, "scopes": ["/read-limited"]}, caller="user")
+    after = {item["orcid"]: item["scopes"] for item in ok(session, "list_connected_records")["records"]}
+    assert after[FERREIRA] == ["/read-limited"] and after[LINDQVIST] == ["/read-limited"]
