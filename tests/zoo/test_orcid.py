@@ -149,7 +149,7 @@ def test_a_work_with_two_identifiers_joins_two_groups_into_one(session: ToolSess
         "add_work",
         {
             **article(NATARAJAN, "10.1038/s41564-025-01933-8"),
-            "external_ids": doi("10.1038/s41564-025-01933-8") + doi("10.5194/nat.2016.1486"),
+            "external_ids": doi("10.1038/s41564-025-01933-8") + doi("10.1016/j.str.2016.01486"),
         },
     )
     assert len(ok(session, "get_works", {"orcid": NATARAJAN})["groups"]) == before - 1
