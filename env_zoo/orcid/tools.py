@@ -14,7 +14,7 @@ from envfactory_gym.fields import ErrorText, NonBlankText, bounded, page_size, t
 
 from . import items
 from .access import item_of, own_item, record, scopes, visible, writable
-from .errors import bad_request, conflict
+from .errors import bad_request, conflict, unauthorized
 from .objects import (
     AffiliationList,
     AffiliationObject,
@@ -147,6 +147,22 @@ def authorize_portal(db: Database, orcid: Orcid, scopes: Annotated[list[Scope], 
         merged = sorted(set(scopes))
         db.insert(permissions, orcid=orcid, client_id=PORTAL, scopes=merged, granted=db.now_iso())
     return Granted(orcid=orcid, client_id=PORTAL, scopes=merged)
+
+
+@tool(user_only=True)
+def revoke_portal(db: Database, orcid: Orcid) -> Granted:
+    """(User only) The researcher removes the portal from the trusted parties of their record at orcid.org: every
+    scope it held is withdrawn (the items it added stay on the record).
+
+    Args:
+        orcid: The researcher's own ORCID iD.
+    """
+    record(db, orcid)
+    existing = db.find(permissions, orcid=orcid, client_id=PORTAL)
+    if not existing:
+        raise unauthorized("The client application is not authorized for this ORCID record.")
+    db.delete(permissions, existing[0]["id"])
+    return Granted(orcid=orcid, client_id=PORTAL, scopes=[])
 
 
 # ---------------------------------------------------------------- registry and organizations

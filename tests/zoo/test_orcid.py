@@ -402,3 +402,13 @@ def test_connected_records_list_whoever_granted_the_portal_something(session: To
     ok(session, "authorize_portal", {"orcid": FERREIRA, "scopes": ["/read-limited"]}, caller="user")
     after = {item["orcid"]: item["scopes"] for item in ok(session, "list_connected_records")["records"]}
     assert after[FERREIRA] == ["/read-limited"] and after[LINDQVIST] == ["/read-limited"]
+
+
+def test_a_researcher_who_revokes_the_portal_leaves_it_public_data_only(session: ToolSession) -> None:
+    fails(session, "revoke_portal", {"orcid": OKAFOR}, "user_only", "user")
+    ok(session, "revoke_portal", {"orcid": OKAFOR}, caller="user")
+    assert OKAFOR not in [item["orcid"] for item in ok(session, "list_connected_records")["records"]]
+    fails(session, "add_work", article(OKAFOR, "10.1/e"), "PermissionDenied", "9017")
+    keywords = [k["content"] for k in ok(session, "get_person", {"orcid": OKAFOR})["keywords"]]
+    assert "blue carbon" not in keywords and "eelgrass" in keywords  # limited gone; the portal's own item stays
+    fails(session, "revoke_portal", {"orcid": OKAFOR}, "PermissionDenied", "not authorized", caller="user")
