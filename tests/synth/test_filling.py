@@ -278,3 +278,25 @@ def test_an_error_that_allows_only_one_of_some_inputs_or_bounds_a_number_is_obey
     filler.exclusive["book_hotel"] = [{"guest_name", "check_in"}]
     arguments, _ = filler.arguments("book_hotel", 0)
     assert "hotel_id" in arguments and len({"guest_name", "check_in"} & set(arguments)) == 1
+
+
+def test_a_refused_sign_in_tries_next_the_accounts_having_what_the_error_asks_for():
+    from envfactory_synth.sampling.account import wanted_first
+
+    spec = load_zoo_environment("okta")  # "Only active users with an admin role can sign in to the Admin Console."
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    admins = {r["user_id"] for r in tables["admin_roles"]}
+    ranked = candidates(spec, tables)
+    plain = [(t, r) for t, r in ranked if r["id"] not in admins]
+    assert len(plain) >= 3  # most users hold no admin role: taken in order, two refusals would end the sign-in
+    refusal = "Only active users with an admin role can sign in."
+    rest = wanted_first(spec, tables, plain[1:] + ranked, plain[:1], refusal)
+    assert rest[0][1]["id"] in admins and rest[0][1]["status"] == "ACTIVE"
+    assert wanted_first(spec, tables, plain[1:], plain[:1], "Service unavailable.") == plain[1:]  # names no trait
+    for pick in range(5):  # every scenario's user signs in, each an active admin
+        session.reset("seed")
+        user = sign_in(session, spec, tables, pick=pick, ranked=ranked)
+        assert user.table == "users" and user.row["id"] in admins, pick
+    session.close()
