@@ -19,7 +19,8 @@ Attempts differ: a failed call's error names the arguments it blames (their name
 the next attempt draws those again and keeps the rest; an error that blames none redraws all. The blamed
 value's record teaches what to avoid (`refuse`): the fields whose values the error names ("is completed":
 `status` completed), and later candidates with such a record come last; a date an error calls in the future (in
-the past) is drawn before (after) the clock from then on. A redrawn text
+the past) is drawn before (after) the clock from then on; a conditional rule ("replacement_item_id is only used
+with users_choice") ties the input to the option it goes with (`learn_together`). A redrawn text
 may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
 (those the chain links to an earlier producer always), and one input of a group the tool needs one of
 (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
@@ -54,6 +55,10 @@ BOUND = re.compile(
 TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\bduplicate\b|\bis taken\b")
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
+GOES_WITH = re.compile(
+    r"\b(?:is|are)\s+(?:only\s+)?(?:used|allowed|valid|accepted|required|needed|supported|given)\s+"
+    r"(?:only\s+)?(?:with|for|when|if)\b(?P<rest>[^.;]*)"
+)
 
 
 class ChainFiller:
@@ -85,6 +90,7 @@ class ChainFiller:
         self.bounds: dict[str, tuple[int, float]] = {}  # number input -> (-1 below / 1 above, the bound an error set)
         self.fresh: set[str] = set()  # inputs an error said must name something new ("already exists")
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
+        self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -192,6 +198,7 @@ class ChainFiller:
             named = _named(text, arguments, values=False)
             if len(named) > 1:
                 self.exclusive.setdefault(tool, []).append(named)
+        self.learn_together(tool, text, arguments)
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
             if _number_like(arguments.get(name)):
@@ -213,6 +220,47 @@ class ChainFiller:
                 }
                 if traits:
                     self.refused.setdefault(name, set()).update(traits)
+
+    def learn_together(self, tool: str, text: str, arguments: dict[str, Any]) -> None:
+        """Read a conditional rule out of a (lower-case) error: "replacement_item_id is only used with
+        users_choice" ties the input named before the phrase to the other input's option named after it (or to
+        another input named there: "end_date is only allowed with start_date"), so both go together from then on
+        (`_together`)."""
+        found = GOES_WITH.search(text)
+        if not found:
+            return
+        before, after = _phrase(text[: found.start()]), _phrase(found.group("rest"))
+        schema = self.spec.tools[tool].input_schema
+        names = [i["name"] for i in self.graph.inputs(tool)]
+        subjects = [n for n in names if _phrase(n) in before or _phrase(n.replace("_", " ")) in before]
+        for subject in subjects:
+            for other in names:
+                if other == subject:
+                    continue
+                options = resolve_schema(schema["properties"].get(other, {}), schema.get("$defs", {})).get("enum", [])
+                option = next((o for o in options if isinstance(o, str) and _phrase(o) in after), None)
+                named = _phrase(other) in after or _phrase(other.replace("_", " ")) in after
+                if option is not None or named:
+                    rule = (subject, other, option)
+                    if rule not in self.together.setdefault(tool, []):
+                        self.together[tool].append(rule)
+
+    def _together(self, tool: str, arguments: dict[str, Any]) -> None:
+        """Apply the conditional rules errors taught (`learn_together`): an input that is set brings the option
+        (or the input) it goes with; an input set to that option brings the input that goes with it, when there
+        is a value for it."""
+        for subject, other, option in self.together.get(tool, []):
+            item = next(i for i in self.graph.inputs(tool) if i["name"] == (other if subject in arguments else subject))
+            if subject in arguments and option is not None:
+                arguments[other] = option
+            elif subject in arguments and other not in arguments:
+                found, value = self.value(tool, item)
+                if found:
+                    arguments[other] = value
+            elif option is not None and arguments.get(other) == option:
+                found, value = self.value(tool, item)
+                if found:
+                    arguments[subject] = value
 
     def records_of(self, value: Any) -> list[dict[str, Any]]:
         """Records holding `value` in a field: items of earlier outputs, and rows of the state (as the seed has
@@ -362,6 +410,7 @@ class ChainFiller:
             for name in given:
                 if name != keep:
                     arguments.pop(name)
+        self._together(tool, arguments)
         return arguments, ""
 
     def row_context(self, tool: str) -> dict[str, Any]:

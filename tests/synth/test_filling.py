@@ -300,3 +300,24 @@ def test_a_refused_sign_in_tries_next_the_accounts_having_what_the_error_asks_fo
         user = sign_in(session, spec, tables, pick=pick, ranked=ranked)
         assert user.table == "users" and user.row["id"] in admins, pick
     session.close()
+
+
+def test_a_conditional_rule_an_error_states_ties_an_input_to_the_option_it_goes_with(tmp_path, embedder):
+    from envfactory_synth.graph.build import build_graph
+    from envfactory_synth.sampling.execute import execute_chain
+    from envfactory_synth.sampling.filling import ChainFiller
+
+    from .grocery_env import grocery_spec
+
+    spec = grocery_spec(tmp_path)
+    graph = build_graph(spec, embedder=embedder)
+    filler = ChainFiller(spec, graph, _pool({}), np.random.default_rng(0), True, set(), {}, {})
+    tried = {"item_id": "itm_01", "policy": "shoppers_choice", "replacement_item_id": "itm_02"}
+    filler.refuse("set_replacement", tried, "InvalidRequest: replacement_item_id is only used with users_choice.")
+    assert filler.together == {"set_replacement": [("replacement_item_id", "policy", "users_choice")]}
+    for attempt in range(4):  # a replacement brings users_choice; users_choice brings a replacement
+        arguments, _ = filler.arguments("set_replacement", attempt, tried, {"replacement_item_id"})
+        assert ("replacement_item_id" in arguments) == (arguments["policy"] == "users_choice"), arguments
+    chain = Chain(tools=["list_items", "set_replacement"], start="list_items", method="topology", graph=graph)
+    runs = [execute_chain(spec, chain, seed=seed, attempts=4, backtracks=0) for seed in range(6)]
+    assert all(run.ok for run in runs), [run.error for run in runs if not run.ok]
