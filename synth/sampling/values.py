@@ -201,7 +201,8 @@ def external_value(
         return schema["const"]
     options = schema.get("anyOf") or schema.get("oneOf")
     if options:
-        return external_value(name, [o for o in options if o.get("type") != "null"][0], defs, pool, rng, description)
+        chosen = [o for o in options if o.get("type") != "null"][0]
+        return external_value(name, chosen, defs, pool, rng, description, side)  # `side` holds for an optional date
     kind = schema.get("type", "string")
     if kind == "boolean":
         return bool(rng.integers(2))

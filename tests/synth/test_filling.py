@@ -321,3 +321,17 @@ def test_a_conditional_rule_an_error_states_ties_an_input_to_the_option_it_goes_
     chain = Chain(tools=["list_items", "set_replacement"], start="list_items", method="topology", graph=graph)
     runs = [execute_chain(spec, chain, seed=seed, attempts=4, backtracks=0) for seed in range(6)]
     assert all(run.ok for run in runs), [run.error for run in runs if not run.ok]
+
+
+def test_a_date_takes_the_layout_the_input_s_pattern_accepts_and_an_optional_one_its_side_of_the_clock():
+    from envfactory_synth.sampling.values import external_value
+
+    zoned = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2}))?$"  # the state's times carry no zone
+    rng = np.random.default_rng(0)
+    assert re.match(zoned, date_string("start_time", {"pattern": zoned}, ["2025-01-02T10:00:00"], CLOCK, rng))
+    day = date_string("since", {"pattern": r"^\d{4}-\d{2}-\d{2}$"}, ["2025-01-02T10:00:00"], CLOCK, rng)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", day)
+    optional = {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}
+    for seed in range(5):
+        before = external_value("due_on", optional, {}, _pool({}), np.random.default_rng(seed), side=-1)
+        assert before < "2025-01-15", before
