@@ -47,10 +47,10 @@ FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in th
 PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
 WORD = re.compile(r"\w+")
 ONE_OF = re.compile(r"\b(only|exactly) one of\b|\bone of [\w, ]+ but not both\b")
-BELOW = ("below", "under", "less than", "at most", "no more than", "lower than", "up to")
+BELOW = ("below", "under", "less than", "at most", "no more than", "lower than", "up to", "exceeds", "exceed")
 BOUND = re.compile(
-    r"\b(below|under|less than|at most|no more than|lower than|up to|above|over|more than|at least|"
-    r"greater than|higher than)\b[^0-9]{0,40}?(-?\d[\d,]*(?:\.\d+)?)"
+    r"\b(below|under|less than|at most|no more than|lower than|up to|exceeds?|above|over|more than|at least|"
+    r"greater than|higher than)\b[^0-9]{0,80}?(-?\d[\d,]*(?:\.\d+)?)(?![\d.]*\s*%)"
 )
 TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\bduplicate\b|\bis taken\b")
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
@@ -189,7 +189,8 @@ class ChainFiller:
         a value is taken ("already exists") has the user say something new for the external inputs it blames;
         one saying a date is in the future (in the past) moves that date before (after) the clock; one saying
         only one of some inputs may be given keeps one of them from then on ("only one of qty or percentage");
-        one setting a bound on a number ("must be below the Buy It Now price of $335.99") keeps inside it."""
+        one setting a bound on a number ("must be below the Buy It Now price of $335.99", "exceeds the amount due
+        (252.00)"; on the number field of a money object too: `amount.value`) keeps inside it."""
         text = error.lower()
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
@@ -201,8 +202,15 @@ class ChainFiller:
         self.learn_together(tool, text, arguments)
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
-            if _number_like(arguments.get(name)):
-                self.bounds[name] = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
+            limit = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
+            value = arguments.get(name)
+            if _number_like(value):
+                self.bounds[name] = limit
+            elif isinstance(value, dict):  # a money object: the number field the error names, or its only one
+                numbers = [k for k, v in value.items() if _number_like(v)]
+                fields = [k for k in numbers if f"{name}.{k}" in text] or (numbers if len(numbers) == 1 else [])
+                for field in fields:
+                    self.bounds[f"{name}.{field}"] = limit
         taken = bool(TAKEN.search(text))
         for name in blamed:
             if side and is_date_name(name):
@@ -310,7 +318,19 @@ class ChainFiller:
         free_text = resolved.get("type") == "string" and not {"enum", "pattern", "format"} & set(resolved)
         if isinstance(previous, str) and free_text and LABEL.search(name):
             found.append(f"{previous} {int(self.rng.integers(2, 100))}")  # a new name when the old one is taken
-        return True, self._pick(self.acceptable(name, found), previous)
+        return True, self._bounded(name, self._pick(self.acceptable(name, found), previous), resolved, defs)
+
+    def _bounded(self, name: str, value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+        """An object with each number field an error bounded (`amount.value`) drawn inside its bound."""
+        if not isinstance(value, dict):
+            return value
+        fields = schema.get("properties", {})
+        return {
+            k: self._within_bound(f"{name}.{k}", resolve_schema(fields.get(k, {}), defs), v)
+            if f"{name}.{k}" in self.bounds
+            else v
+            for k, v in value.items()
+        }
 
     def _within_bound(self, name: str, schema: dict[str, Any], previous: Any) -> Any:
         """A number on the right side of the bound an error set: a tenth to a half of the way from it toward

@@ -335,3 +335,22 @@ def test_a_date_takes_the_layout_the_input_s_pattern_accepts_and_an_optional_one
     for seed in range(5):
         before = external_value("due_on", optional, {}, _pool({}), np.random.default_rng(seed), side=-1)
         assert before < "2025-01-15", before
+
+
+def test_a_bound_an_error_sets_far_from_its_words_or_on_a_money_object_s_number_is_obeyed(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {})
+    refund = {"capture_id": "c1", "amount": {"currency_code": "USD", "value": "500.00"}}
+    filler.refuse(
+        "book_hotel",
+        refund,
+        "UNPROCESSABLE_ENTITY: [REFUND_AMOUNT_EXCEEDED] The refund amount must be less than or equal to the capture "
+        "amount that has not yet been refunded (132.68). (field: amount.value)",
+    )
+    assert filler.bounds == {"amount.value": (-1, 132.68)}
+    money = {"type": "object", "properties": {"currency_code": {"type": "string"}, "value": {"type": "string"}}}
+    bounded = filler._bounded("amount", refund["amount"], money, {})
+    assert bounded["currency_code"] == "USD" and 0 < float(bounded["value"]) < 132.68
+    filler.refuse("book_hotel", {"payment": 300}, "The payment exceeds the amount due (252.00).")
+    assert filler.bounds["payment"] == (-1, 252.0)
+    filler.refuse("book_hotel", {"total": 900}, "A total can be at most 115% of the original amount.")
+    assert "total" not in filler.bounds  # a share of another amount is no bound on this number
