@@ -95,7 +95,8 @@ class TopologySampler:
             self._resolve(tool, item, visited, members, chain, depth, rng)
         group = [i for i in self.open_group(tool, visited) if self.graph.producers(tool, i["name"])]
         if group:
-            self._resolve(tool, group[int(rng.integers(len(group)))], visited, members, chain, depth, rng)
+            item = group[int(rng.integers(len(group)))]
+            self._resolve(tool, item, visited, members, chain, depth, rng, needed=True)
 
     def _resolve(
         self,
@@ -106,14 +107,18 @@ class TopologySampler:
         chain: Chain,
         depth: int,
         rng: np.random.Generator,
+        needed: bool = False,
     ) -> None:
-        """Add a producer of one input (Algorithm 2's backward step) with its own priors first."""
+        """Add a producer of one input (Algorithm 2's backward step) with its own priors first; an input of a
+        `needed` group counts as required (its producer may need producers of its own: a project listing needs
+        the workspace)."""
         pending = members.difference(visited)
         candidates = [u for u in self.graph.producers(tool, item["name"]) if u not in pending]
         if not candidates:
             return
         needs = {u: self.unmet(u, visited) for u in candidates}
-        if not item["required"]:  # an extra producer for an input the chain can do without must not need others
+        # an extra producer for an input the chain can do without must not need others
+        if not (item["required"] or needed):
             candidates = [u for u in candidates if needs[u] == 0]
             if not candidates:
                 return
