@@ -82,6 +82,27 @@ class TopologySampler:
             self.open_group(tool, visited)
         )
 
+    def closes(self, tool: str, visited: list[str], depth: int, pending: set[str]) -> bool:
+        """Whether `tool`, entering the chain at `depth`, can have every required input (and needed group) met
+        by producers within the depth cap, none of them in `pending` (an approximation of Algorithm 2's
+        recursion, so a producer whose own producer would be cut is not chosen while another one fits)."""
+        inputs = [i for i in self.graph.inputs(tool) if not self.is_valid(tool, i, visited)]
+        group = self.open_group(tool, visited)
+        if not inputs and not group:
+            return True
+        if depth + 1 > self.d_max:
+            return False
+        below = pending | {tool}
+
+        def met(item: dict) -> bool:
+            return any(
+                self.closes(u, visited, depth + 1, below)
+                for u in self.graph.producers(tool, item["name"])
+                if u not in below
+            )
+
+        return all(met(i) for i in inputs) and (not group or any(met(i) for i in group))
+
     def sample_priors(
         self, tool: str, visited: list[str], members: set[str], chain: Chain, depth: int, rng: np.random.Generator
     ) -> None:
@@ -122,7 +143,9 @@ class TopologySampler:
             candidates = [u for u in candidates if needs[u] == 0]
             if not candidates:
                 return
-        candidates = [u for u in candidates if needs[u] == min(needs.values())]
+        closing = [u for u in candidates if self.closes(u, visited, depth + 1, pending | {tool})]
+        candidates = closing or candidates  # a producer whose own needs the depth cap leaves open comes last
+        candidates = [u for u in candidates if needs[u] == min(needs[u] for u in candidates)]
         scores = {u: self.graph.via_score(u, tool, item["name"]) for u in candidates}
         candidates = [u for u in candidates if scores[u] == max(scores.values())]
         prior = candidates[int(rng.integers(len(candidates)))]

@@ -352,3 +352,23 @@ def test_hertz_chains_run_for_a_seed_member(hertz_spec, hertz_graph):
     for call in result.calls:
         assert session.call(call.name, call.arguments, call.caller).ok
     assert session.dump() == result.final_state
+
+
+def test_a_producer_whose_own_producers_the_depth_cap_would_cut_is_passed_over():
+    graph = graph_of(
+        {
+            "tools": {
+                "use": [("x", "internal", True)],
+                "a": [("y", "internal", True)],
+                "b": [("z", "internal", True)],
+                "c": [],
+                "d": [("w", "internal", True)],
+                "e": [],
+            },
+            "edges": [("a", "use", "x"), ("b", "a", "y"), ("c", "b", "z"), ("d", "use", "x"), ("e", "d", "w")],
+        }
+    )
+    found = {tuple(TopologySampler(graph, d_max=2, p_extra=0.0).sample("use", 1, s).tools) for s in range(40)}
+    assert found == {("e", "d", "use")}  # a needs b, which needs c: beyond the cap, a chain that cannot run
+    found = {tuple(TopologySampler(graph, d_max=3, p_extra=0.0).sample("use", 1, s).tools) for s in range(40)}
+    assert found == {("c", "b", "a", "use"), ("e", "d", "use")}  # within the cap both close
