@@ -522,6 +522,8 @@ def _fits(value: Any, schema: dict[str, Any]) -> bool:
         return False
     if "enum" in schema:
         return value in schema["enum"]
+    if "const" in schema:  # a one-option Literal (`Literal["CANCELED"]`)
+        return value == schema["const"]
     kind = schema.get("type")
     if kind == "string":
         return isinstance(value, str)

@@ -354,3 +354,16 @@ def test_a_bound_an_error_sets_far_from_its_words_or_on_a_money_object_s_number_
     assert filler.bounds["payment"] == (-1, 252.0)
     filler.refuse("book_hotel", {"total": 900}, "A total can be at most 115% of the original amount.")
     assert "total" not in filler.bounds  # a share of another amount is no bound on this number
+
+
+def test_a_value_said_earlier_is_said_again_only_where_the_schema_allows_it(hotel, hotel_graph):
+    from envfactory_synth.sampling.filling import _fits
+
+    one_option = {"const": "CANCELED", "type": "string"}  # Literal["CANCELED"]: an order's `state` OPEN won't do
+    assert _fits("CANCELED", one_option) and not _fits("OPEN", one_option)
+    assert _fits("b", {"enum": ["a", "b"]}) and not _fits("c", {"enum": ["a", "b"]})
+    assert _fits("x", {"type": "string"}) and not _fits(3, {"type": "string"}) and not _fits(None, {"type": "string"})
+    filler = _filler(hotel, hotel_graph, {})
+    filler.done.append(("list_bookings", {}, [{"id": "bkg_01", "state": "OPEN"}]))
+    optional = {"anyOf": [{"const": "CANCELED", "type": "string"}, {"type": "null"}]}
+    assert filler.external("book_hotel", "state", optional, {}) == ["CANCELED"]
