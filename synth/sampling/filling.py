@@ -55,6 +55,7 @@ BOUND = re.compile(
 TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\bduplicate\b|\bis taken\b")
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
+SHOULD_BE = re.compile(r"(?P<name>\w+)(?:\.[\w.]+)?: input should be (?P<options>(?:'[^']*'(?:,? or |, )?)+)", re.I)
 GOES_WITH = re.compile(
     r"\b(?:is|are)\s+(?:only\s+)?(?:used|allowed|valid|accepted|required|needed|supported|given)\s+"
     r"(?:only\s+)?(?:with|for|when|if)\b(?P<rest>[^.;]*)"
@@ -91,6 +92,7 @@ class ChainFiller:
         self.fresh: set[str] = set()  # inputs an error said must name something new ("already exists")
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
         self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
+        self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -189,8 +191,9 @@ class ChainFiller:
         a value is taken ("already exists") has the user say something new for the external inputs it blames;
         one saying a date is in the future (in the past) moves that date before (after) the clock; one saying
         only one of some inputs may be given keeps one of them from then on ("only one of qty or percentage");
-        one setting a bound on a number ("must be below the Buy It Now price of $335.99", "exceeds the amount due
-        (252.00)"; on the number field of a money object too: `amount.value`) keeps inside it."""
+        a validation error listing the values an input should be ("state: Input should be 'CANCELED'") has it take
+        one of them; one setting a bound on a number ("must be below the Buy It Now price of $335.99", "exceeds the
+        amount due (252.00)"; on the number field of a money object too: `amount.value`) keeps inside it."""
         text = error.lower()
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
@@ -200,6 +203,9 @@ class ChainFiller:
             if len(named) > 1:
                 self.exclusive.setdefault(tool, []).append(named)
         self.learn_together(tool, text, arguments)
+        for found in SHOULD_BE.finditer(error):  # "state: Input should be 'CANCELED'" (a validation error)
+            if found.group("name") in arguments:
+                self.options[found.group("name")] = re.findall(r"'([^']*)'", found.group("options"))
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
             limit = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
@@ -311,6 +317,8 @@ class ChainFiller:
                 return False, None
             value = self._pick(self.acceptable(name, found), previous)
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
+        if name in self.options and not isinstance(previous, (dict, list)):
+            return True, self._pick(self.options[name], previous)
         if name in self.bounds:
             return True, self._within_bound(name, resolve_schema(prop, defs), previous)
         found = self.external(tool, name, prop, defs)

@@ -367,3 +367,14 @@ def test_a_value_said_earlier_is_said_again_only_where_the_schema_allows_it(hote
     filler.done.append(("list_bookings", {}, [{"id": "bkg_01", "state": "OPEN"}]))
     optional = {"anyOf": [{"const": "CANCELED", "type": "string"}, {"type": "null"}]}
     assert filler.external("book_hotel", "state", optional, {}) == ["CANCELED"]
+
+
+def test_the_values_a_validation_error_says_an_input_should_be_are_taken(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {})
+    tried = {"hotel_id": "htl_01", "guest_name": "Ana", "check_in": "OPEN"}
+    filler.refuse(
+        "book_hotel", tried, "invalid arguments for 'book_hotel': check_in: Input should be 'early' or 'late'"
+    )
+    assert filler.options == {"check_in": ["early", "late"]}
+    item = next(i for i in hotel_graph.inputs("book_hotel") if i["name"] == "check_in")
+    assert {filler.value("book_hotel", item, "OPEN")[1] for _ in range(10)} <= {"early", "late"}
