@@ -41,7 +41,7 @@ from envfactory_synth.graph.params import resolve_schema
 
 from .account import census
 from .dates import is_date_name
-from .values import ValuePool, external_value, fits_constraint, values_about
+from .values import ValuePool, external_value, fits_constraint, on_step, values_about
 
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
 PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
@@ -346,7 +346,7 @@ class ChainFiller:
         side, bound = self.bounds[name]
         share = float(self.rng.uniform(0.1, 0.5))
         number = bound * (1 - share) if side < 0 else bound * (1 + share) + 1
-        number = min(max(number, schema.get("minimum", number)), schema.get("maximum", number))
+        number = on_step(min(max(number, schema.get("minimum", number)), schema.get("maximum", number)), schema)
         if schema.get("type") == "integer" or (isinstance(previous, int) and not isinstance(previous, bool)):
             return int(number)
         number = round(number, 2)
@@ -536,7 +536,9 @@ def _fits(value: Any, schema: dict[str, Any]) -> bool:
     if kind == "string":
         return isinstance(value, str)
     if kind in ("integer", "number"):
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        step = schema.get("multipleOf")
+        return number and (not step or on_step(value, {"multipleOf": step}) == value)
     return False
 
 

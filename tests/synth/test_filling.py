@@ -378,3 +378,16 @@ def test_the_values_a_validation_error_says_an_input_should_be_are_taken(hotel, 
     assert filler.options == {"check_in": ["early", "late"]}
     item = next(i for i in hotel_graph.inputs("book_hotel") if i["name"] == "check_in")
     assert {filler.value("book_hotel", item, "OPEN")[1] for _ in range(10)} <= {"early", "late"}
+
+
+def test_numbers_keep_to_the_schema_s_step():
+    from envfactory_synth.sampling.filling import _fits
+    from envfactory_synth.sampling.values import external_value, on_step
+
+    points = {"type": "integer", "minimum": 100, "multipleOf": 100}  # Hertz: points transfer in hundreds
+    pool = _pool({"members": [{"id": "m1", "points": 1234}, {"id": "m2", "points": 77}]})
+    drawn = {external_value("points", points, {}, pool, np.random.default_rng(s)) for s in range(10)}
+    assert drawn and all(v % 100 == 0 and v >= 100 for v in drawn), drawn
+    assert on_step(1234, points) == 1200 and on_step(40, points) == 100 and on_step(7, {}) == 7
+    assert on_step(950, {"multipleOf": 100, "maximum": 900}) == 900
+    assert _fits(1200, points) and not _fits(1234, points)
