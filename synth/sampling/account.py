@@ -284,7 +284,12 @@ def sign_in(
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
     grant = full_grant(spec, tool)
     refused: Counter = Counter()  # a table whose rows keep failing to sign in holds no accounts (sellers, not buyers)
-    for table, row in _rotate(ranked, pick):
+    order = _rotate(ranked, pick)
+    failed: list[tuple[str, dict[str, Any]]] = []
+    position = 0
+    while position < len(order):
+        table, row = order[position]
+        position += 1
         if sum(refused.values()) >= TRIES:
             break
         if refused[table] >= REFUSED_PER_TABLE:
@@ -311,4 +316,42 @@ def sign_in(
                 )
             session.clock.reset(before)
             refused[table] += 1
+            failed.append((table, row))
+            order[position:] = wanted_first(spec, tables, order[position:], failed, outcome.error or "")
     return Account(tool=tool)
+
+
+def traits(spec: EnvironmentSpec, tables: dict[str, list[dict]], table: str, row: dict[str, Any]) -> set[str]:
+    """What an account is, in words: the names of the kinds of record that refer to it (`admin_roles`: admin,
+    role) and the words of its few-valued text columns (a `status` ACTIVE: active)."""
+    pk = _primary_key(spec, table)
+    key = row.get(pk) if pk else None
+    found = {w for other in census(tables).where.get(key, ()) if other != table for w in words(other)} if key else set()
+    for column in _state_columns({table: tables.get(table, [])}).get(table, ()):
+        if isinstance(row.get(column), str):
+            found.update(words(row[column]))
+    return found
+
+
+def wanted_first(
+    spec: EnvironmentSpec,
+    tables: dict[str, list[dict]],
+    rest: list[tuple[str, dict[str, Any]]],
+    failed: list[tuple[str, dict[str, Any]]],
+    error: str,
+) -> list[tuple[str, dict[str, Any]]]:
+    """The accounts still to try, those having what the refusal asks for first: traits the error names that the
+    refused accounts do not all have ("Only active users with an admin role can sign in": an ACTIVE user whom an
+    admin role refers to), among the accounts of the refused one's table (others keep their places), in their order
+    otherwise."""
+    had = set.intersection(*(traits(spec, tables, t, r) for t, r in failed)) if failed else set()
+    wanted = set(words(error)) - had
+    if not wanted:
+        return rest
+    table = failed[-1][0]
+    slots = [i for i, (t, _) in enumerate(rest) if t == table]  # other tables' accounts keep their places
+    scores = {i: len(wanted & traits(spec, tables, table, rest[i][1])) for i in slots}
+    reordered = list(rest)
+    for slot, i in zip(slots, sorted(slots, key=lambda i: -scores[i])):
+        reordered[slot] = rest[i]
+    return reordered

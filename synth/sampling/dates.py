@@ -80,8 +80,21 @@ def date_string(
     _, hour, minute, seconds, zone = _ISO.match(template).groups()
     text = moment.strftime("%Y-%m-%d")
     if hour is not None:
-        text += f"T{hour}:{minute}{seconds or ''}"
-    return text + (zone or "") if hour is not None else text
+        text += f"T{hour}:{minute}{seconds or ''}" + (zone or "")
+    return _fitting(text, pattern)
+
+
+def _fitting(text: str, pattern: str) -> str:
+    """The date in the layout the input's `pattern` accepts when the state's layout is not one (a time without
+    its zone where the pattern wants `Z`: add it; a time where only a day is allowed: the day)."""
+    if not pattern or re.search(pattern, text):
+        return text
+    day, _, time = text.partition("T")
+    time = time.rstrip("Z")
+    for variant in (f"{text}Z", f"{day}T{time}Z", f"{day}T{time[:5]}", f"{day}T{time[:5]}Z", day):
+        if re.search(pattern, variant):
+            return variant
+    return text
 
 
 def unix_time(

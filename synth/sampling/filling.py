@@ -19,7 +19,8 @@ Attempts differ: a failed call's error names the arguments it blames (their name
 the next attempt draws those again and keeps the rest; an error that blames none redraws all. The blamed
 value's record teaches what to avoid (`refuse`): the fields whose values the error names ("is completed":
 `status` completed), and later candidates with such a record come last; a date an error calls in the future (in
-the past) is drawn before (after) the clock from then on. A redrawn text
+the past) is drawn before (after) the clock from then on; a conditional rule ("replacement_item_id is only used
+with users_choice") ties the input to the option it goes with (`learn_together`). A redrawn text
 may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
 (those the chain links to an earlier producer always), and one input of a group the tool needs one of
 (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
@@ -40,20 +41,25 @@ from envfactory_synth.graph.params import resolve_schema
 
 from .account import census
 from .dates import is_date_name
-from .values import ValuePool, external_value, fits_constraint, values_about
+from .values import ValuePool, external_value, fits_constraint, on_step, values_about
 
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
 PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
 WORD = re.compile(r"\w+")
 ONE_OF = re.compile(r"\b(only|exactly) one of\b|\bone of [\w, ]+ but not both\b")
-BELOW = ("below", "under", "less than", "at most", "no more than", "lower than", "up to")
+BELOW = ("below", "under", "less than", "at most", "no more than", "lower than", "up to", "exceeds", "exceed")
 BOUND = re.compile(
-    r"\b(below|under|less than|at most|no more than|lower than|up to|above|over|more than|at least|"
-    r"greater than|higher than)\b[^0-9]{0,40}?(-?\d[\d,]*(?:\.\d+)?)"
+    r"\b(below|under|less than|at most|no more than|lower than|up to|exceeds?|above|over|more than|at least|"
+    r"greater than|higher than)\b[^0-9]{0,80}?(-?\d[\d,]*(?:\.\d+)?)(?![\d.]*\s*%)"
 )
 TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\bduplicate\b|\bis taken\b")
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
+SHOULD_BE = re.compile(r"(?P<name>\w+)(?:\.[\w.]+)?: input should be (?P<options>(?:'[^']*'(?:,? or |, )?)+)", re.I)
+GOES_WITH = re.compile(
+    r"\b(?:is|are)\s+(?:only\s+)?(?:used|allowed|valid|accepted|required|needed|supported|given)\s+"
+    r"(?:only\s+)?(?:with|for|when|if)\b(?P<rest>[^.;]*)"
+)
 
 
 class ChainFiller:
@@ -85,6 +91,8 @@ class ChainFiller:
         self.bounds: dict[str, tuple[int, float]] = {}  # number input -> (-1 below / 1 above, the bound an error set)
         self.fresh: set[str] = set()  # inputs an error said must name something new ("already exists")
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
+        self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
+        self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -183,7 +191,9 @@ class ChainFiller:
         a value is taken ("already exists") has the user say something new for the external inputs it blames;
         one saying a date is in the future (in the past) moves that date before (after) the clock; one saying
         only one of some inputs may be given keeps one of them from then on ("only one of qty or percentage");
-        one setting a bound on a number ("must be below the Buy It Now price of $335.99") keeps inside it."""
+        a validation error listing the values an input should be ("state: Input should be 'CANCELED'") has it take
+        one of them; one setting a bound on a number ("must be below the Buy It Now price of $335.99", "exceeds the
+        amount due (252.00)"; on the number field of a money object too: `amount.value`) keeps inside it."""
         text = error.lower()
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
@@ -192,10 +202,21 @@ class ChainFiller:
             named = _named(text, arguments, values=False)
             if len(named) > 1:
                 self.exclusive.setdefault(tool, []).append(named)
+        self.learn_together(tool, text, arguments)
+        for found in SHOULD_BE.finditer(error):  # "state: Input should be 'CANCELED'" (a validation error)
+            if found.group("name") in arguments:
+                self.options[found.group("name")] = re.findall(r"'([^']*)'", found.group("options"))
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
-            if _number_like(arguments.get(name)):
-                self.bounds[name] = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
+            limit = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
+            value = arguments.get(name)
+            if _number_like(value):
+                self.bounds[name] = limit
+            elif isinstance(value, dict):  # a money object: the number field the error names, or its only one
+                numbers = [k for k, v in value.items() if _number_like(v)]
+                fields = [k for k in numbers if f"{name}.{k}" in text] or (numbers if len(numbers) == 1 else [])
+                for field in fields:
+                    self.bounds[f"{name}.{field}"] = limit
         taken = bool(TAKEN.search(text))
         for name in blamed:
             if side and is_date_name(name):
@@ -213,6 +234,47 @@ class ChainFiller:
                 }
                 if traits:
                     self.refused.setdefault(name, set()).update(traits)
+
+    def learn_together(self, tool: str, text: str, arguments: dict[str, Any]) -> None:
+        """Read a conditional rule out of a (lower-case) error: "replacement_item_id is only used with
+        users_choice" ties the input named before the phrase to the other input's option named after it (or to
+        another input named there: "end_date is only allowed with start_date"), so both go together from then on
+        (`_together`)."""
+        found = GOES_WITH.search(text)
+        if not found:
+            return
+        before, after = _phrase(text[: found.start()]), _phrase(found.group("rest"))
+        schema = self.spec.tools[tool].input_schema
+        names = [i["name"] for i in self.graph.inputs(tool)]
+        subjects = [n for n in names if _phrase(n) in before or _phrase(n.replace("_", " ")) in before]
+        for subject in subjects:
+            for other in names:
+                if other == subject:
+                    continue
+                options = resolve_schema(schema["properties"].get(other, {}), schema.get("$defs", {})).get("enum", [])
+                option = next((o for o in options if isinstance(o, str) and _phrase(o) in after), None)
+                named = _phrase(other) in after or _phrase(other.replace("_", " ")) in after
+                if option is not None or named:
+                    rule = (subject, other, option)
+                    if rule not in self.together.setdefault(tool, []):
+                        self.together[tool].append(rule)
+
+    def _together(self, tool: str, arguments: dict[str, Any]) -> None:
+        """Apply the conditional rules errors taught (`learn_together`): an input that is set brings the option
+        (or the input) it goes with; an input set to that option brings the input that goes with it, when there
+        is a value for it."""
+        for subject, other, option in self.together.get(tool, []):
+            item = next(i for i in self.graph.inputs(tool) if i["name"] == (other if subject in arguments else subject))
+            if subject in arguments and option is not None:
+                arguments[other] = option
+            elif subject in arguments and other not in arguments:
+                found, value = self.value(tool, item)
+                if found:
+                    arguments[other] = value
+            elif option is not None and arguments.get(other) == option:
+                found, value = self.value(tool, item)
+                if found:
+                    arguments[subject] = value
 
     def records_of(self, value: Any) -> list[dict[str, Any]]:
         """Records holding `value` in a field: items of earlier outputs, and rows of the state (as the seed has
@@ -255,6 +317,8 @@ class ChainFiller:
                 return False, None
             value = self._pick(self.acceptable(name, found), previous)
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
+        if name in self.options and not isinstance(previous, (dict, list)):
+            return True, self._pick(self.options[name], previous)
         if name in self.bounds:
             return True, self._within_bound(name, resolve_schema(prop, defs), previous)
         found = self.external(tool, name, prop, defs)
@@ -262,7 +326,19 @@ class ChainFiller:
         free_text = resolved.get("type") == "string" and not {"enum", "pattern", "format"} & set(resolved)
         if isinstance(previous, str) and free_text and LABEL.search(name):
             found.append(f"{previous} {int(self.rng.integers(2, 100))}")  # a new name when the old one is taken
-        return True, self._pick(self.acceptable(name, found), previous)
+        return True, self._bounded(name, self._pick(self.acceptable(name, found), previous), resolved, defs)
+
+    def _bounded(self, name: str, value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+        """An object with each number field an error bounded (`amount.value`) drawn inside its bound."""
+        if not isinstance(value, dict):
+            return value
+        fields = schema.get("properties", {})
+        return {
+            k: self._within_bound(f"{name}.{k}", resolve_schema(fields.get(k, {}), defs), v)
+            if f"{name}.{k}" in self.bounds
+            else v
+            for k, v in value.items()
+        }
 
     def _within_bound(self, name: str, schema: dict[str, Any], previous: Any) -> Any:
         """A number on the right side of the bound an error set: a tenth to a half of the way from it toward
@@ -270,7 +346,7 @@ class ChainFiller:
         side, bound = self.bounds[name]
         share = float(self.rng.uniform(0.1, 0.5))
         number = bound * (1 - share) if side < 0 else bound * (1 + share) + 1
-        number = min(max(number, schema.get("minimum", number)), schema.get("maximum", number))
+        number = on_step(min(max(number, schema.get("minimum", number)), schema.get("maximum", number)), schema)
         if schema.get("type") == "integer" or (isinstance(previous, int) and not isinstance(previous, bool)):
             return int(number)
         number = round(number, 2)
@@ -362,6 +438,7 @@ class ChainFiller:
             for name in given:
                 if name != keep:
                     arguments.pop(name)
+        self._together(tool, arguments)
         return arguments, ""
 
     def row_context(self, tool: str) -> dict[str, Any]:
@@ -453,11 +530,15 @@ def _fits(value: Any, schema: dict[str, Any]) -> bool:
         return False
     if "enum" in schema:
         return value in schema["enum"]
+    if "const" in schema:  # a one-option Literal (`Literal["CANCELED"]`)
+        return value == schema["const"]
     kind = schema.get("type")
     if kind == "string":
         return isinstance(value, str)
     if kind in ("integer", "number"):
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        step = schema.get("multipleOf")
+        return number and (not step or on_step(value, {"multipleOf": step}) == value)
     return False
 
 

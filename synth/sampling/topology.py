@@ -82,6 +82,27 @@ class TopologySampler:
             self.open_group(tool, visited)
         )
 
+    def closes(self, tool: str, visited: list[str], depth: int, pending: set[str]) -> bool:
+        """Whether `tool`, entering the chain at `depth`, can have every required input (and needed group) met
+        by producers within the depth cap, none of them in `pending` (an approximation of Algorithm 2's
+        recursion, so a producer whose own producer would be cut is not chosen while another one fits)."""
+        inputs = [i for i in self.graph.inputs(tool) if not self.is_valid(tool, i, visited)]
+        group = self.open_group(tool, visited)
+        if not inputs and not group:
+            return True
+        if depth + 1 > self.d_max:
+            return False
+        below = pending | {tool}
+
+        def met(item: dict) -> bool:
+            return any(
+                self.closes(u, visited, depth + 1, below)
+                for u in self.graph.producers(tool, item["name"])
+                if u not in below
+            )
+
+        return all(met(i) for i in inputs) and (not group or any(met(i) for i in group))
+
     def sample_priors(
         self, tool: str, visited: list[str], members: set[str], chain: Chain, depth: int, rng: np.random.Generator
     ) -> None:
@@ -95,7 +116,8 @@ class TopologySampler:
             self._resolve(tool, item, visited, members, chain, depth, rng)
         group = [i for i in self.open_group(tool, visited) if self.graph.producers(tool, i["name"])]
         if group:
-            self._resolve(tool, group[int(rng.integers(len(group)))], visited, members, chain, depth, rng)
+            item = group[int(rng.integers(len(group)))]
+            self._resolve(tool, item, visited, members, chain, depth, rng, needed=True)
 
     def _resolve(
         self,
@@ -106,18 +128,24 @@ class TopologySampler:
         chain: Chain,
         depth: int,
         rng: np.random.Generator,
+        needed: bool = False,
     ) -> None:
-        """Add a producer of one input (Algorithm 2's backward step) with its own priors first."""
+        """Add a producer of one input (Algorithm 2's backward step) with its own priors first; an input of a
+        `needed` group counts as required (its producer may need producers of its own: a project listing needs
+        the workspace)."""
         pending = members.difference(visited)
         candidates = [u for u in self.graph.producers(tool, item["name"]) if u not in pending]
         if not candidates:
             return
         needs = {u: self.unmet(u, visited) for u in candidates}
-        if not item["required"]:  # an extra producer for an input the chain can do without must not need others
+        # an extra producer for an input the chain can do without must not need others
+        if not (item["required"] or needed):
             candidates = [u for u in candidates if needs[u] == 0]
             if not candidates:
                 return
-        candidates = [u for u in candidates if needs[u] == min(needs.values())]
+        closing = [u for u in candidates if self.closes(u, visited, depth + 1, pending | {tool})]
+        candidates = closing or candidates  # a producer whose own needs the depth cap leaves open comes last
+        candidates = [u for u in candidates if needs[u] == min(needs[u] for u in candidates)]
         scores = {u: self.graph.via_score(u, tool, item["name"]) for u in candidates}
         candidates = [u for u in candidates if scores[u] == max(scores.values())]
         prior = candidates[int(rng.integers(len(candidates)))]

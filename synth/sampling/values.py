@@ -3,6 +3,7 @@ signed-in user's own first), existing ids for internal ones, and values found in
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from datetime import datetime
@@ -201,7 +202,8 @@ def external_value(
         return schema["const"]
     options = schema.get("anyOf") or schema.get("oneOf")
     if options:
-        return external_value(name, [o for o in options if o.get("type") != "null"][0], defs, pool, rng, description)
+        chosen = [o for o in options if o.get("type") != "null"][0]
+        return external_value(name, chosen, defs, pool, rng, description, side)  # `side` holds for an optional date
     kind = schema.get("type", "string")
     if kind == "boolean":
         return bool(rng.integers(2))
@@ -217,6 +219,27 @@ def external_value(
 
 
 def _number(
+    name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, kind: str, side: int = 0
+) -> int | float:
+    """A number for the input (`_any_number`) on the schema's step (`multipleOf`: points in hundreds)."""
+    return on_step(_any_number(name, schema, pool, rng, kind, side), schema)
+
+
+def on_step(value: int | float, schema: dict[str, Any]) -> int | float:
+    """`value` moved to the nearest multiple of the schema's `multipleOf` inside its range (unchanged without)."""
+    step = schema.get("multipleOf")
+    if not step or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return value
+    low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
+    stepped = round(value / step) * step
+    if low is not None and stepped < low:
+        stepped = math.ceil(low / step) * step
+    if high is not None and stepped > high:
+        stepped = math.floor(high / step) * step
+    return int(stepped) if isinstance(step, int) and float(stepped).is_integer() else stepped
+
+
+def _any_number(
     name: str, schema: dict[str, Any], pool: ValuePool, rng: np.random.Generator, kind: str, side: int = 0
 ) -> int | float:
     low = schema["minimum"] if "minimum" in schema else schema.get("exclusiveMinimum", 0) + 1

@@ -278,3 +278,116 @@ def test_an_error_that_allows_only_one_of_some_inputs_or_bounds_a_number_is_obey
     filler.exclusive["book_hotel"] = [{"guest_name", "check_in"}]
     arguments, _ = filler.arguments("book_hotel", 0)
     assert "hotel_id" in arguments and len({"guest_name", "check_in"} & set(arguments)) == 1
+
+
+def test_a_refused_sign_in_tries_next_the_accounts_having_what_the_error_asks_for():
+    from envfactory_synth.sampling.account import wanted_first
+
+    spec = load_zoo_environment("okta")  # "Only active users with an admin role can sign in to the Admin Console."
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    admins = {r["user_id"] for r in tables["admin_roles"]}
+    ranked = candidates(spec, tables)
+    plain = [(t, r) for t, r in ranked if r["id"] not in admins]
+    assert len(plain) >= 3  # most users hold no admin role: taken in order, two refusals would end the sign-in
+    refusal = "Only active users with an admin role can sign in."
+    rest = wanted_first(spec, tables, plain[1:] + ranked, plain[:1], refusal)
+    assert rest[0][1]["id"] in admins and rest[0][1]["status"] == "ACTIVE"
+    assert wanted_first(spec, tables, plain[1:], plain[:1], "Service unavailable.") == plain[1:]  # names no trait
+    for pick in range(5):  # every scenario's user signs in, each an active admin
+        session.reset("seed")
+        user = sign_in(session, spec, tables, pick=pick, ranked=ranked)
+        assert user.table == "users" and user.row["id"] in admins, pick
+    session.close()
+
+
+def test_a_conditional_rule_an_error_states_ties_an_input_to_the_option_it_goes_with(tmp_path, embedder):
+    from envfactory_synth.graph.build import build_graph
+    from envfactory_synth.sampling.execute import execute_chain
+    from envfactory_synth.sampling.filling import ChainFiller
+
+    from .grocery_env import grocery_spec
+
+    spec = grocery_spec(tmp_path)
+    graph = build_graph(spec, embedder=embedder)
+    filler = ChainFiller(spec, graph, _pool({}), np.random.default_rng(0), True, set(), {}, {})
+    tried = {"item_id": "itm_01", "policy": "shoppers_choice", "replacement_item_id": "itm_02"}
+    filler.refuse("set_replacement", tried, "InvalidRequest: replacement_item_id is only used with users_choice.")
+    assert filler.together == {"set_replacement": [("replacement_item_id", "policy", "users_choice")]}
+    for attempt in range(4):  # a replacement brings users_choice; users_choice brings a replacement
+        arguments, _ = filler.arguments("set_replacement", attempt, tried, {"replacement_item_id"})
+        assert ("replacement_item_id" in arguments) == (arguments["policy"] == "users_choice"), arguments
+    chain = Chain(tools=["list_items", "set_replacement"], start="list_items", method="topology", graph=graph)
+    runs = [execute_chain(spec, chain, seed=seed, attempts=4, backtracks=0) for seed in range(6)]
+    assert all(run.ok for run in runs), [run.error for run in runs if not run.ok]
+
+
+def test_a_date_takes_the_layout_the_input_s_pattern_accepts_and_an_optional_one_its_side_of_the_clock():
+    from envfactory_synth.sampling.values import external_value
+
+    zoned = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2}))?$"  # the state's times carry no zone
+    rng = np.random.default_rng(0)
+    assert re.match(zoned, date_string("start_time", {"pattern": zoned}, ["2025-01-02T10:00:00"], CLOCK, rng))
+    day = date_string("since", {"pattern": r"^\d{4}-\d{2}-\d{2}$"}, ["2025-01-02T10:00:00"], CLOCK, rng)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", day)
+    optional = {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}
+    for seed in range(5):
+        before = external_value("due_on", optional, {}, _pool({}), np.random.default_rng(seed), side=-1)
+        assert before < "2025-01-15", before
+
+
+def test_a_bound_an_error_sets_far_from_its_words_or_on_a_money_object_s_number_is_obeyed(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {})
+    refund = {"capture_id": "c1", "amount": {"currency_code": "USD", "value": "500.00"}}
+    filler.refuse(
+        "book_hotel",
+        refund,
+        "UNPROCESSABLE_ENTITY: [REFUND_AMOUNT_EXCEEDED] The refund amount must be less than or equal to the capture "
+        "amount that has not yet been refunded (132.68). (field: amount.value)",
+    )
+    assert filler.bounds == {"amount.value": (-1, 132.68)}
+    money = {"type": "object", "properties": {"currency_code": {"type": "string"}, "value": {"type": "string"}}}
+    bounded = filler._bounded("amount", refund["amount"], money, {})
+    assert bounded["currency_code"] == "USD" and 0 < float(bounded["value"]) < 132.68
+    filler.refuse("book_hotel", {"payment": 300}, "The payment exceeds the amount due (252.00).")
+    assert filler.bounds["payment"] == (-1, 252.0)
+    filler.refuse("book_hotel", {"total": 900}, "A total can be at most 115% of the original amount.")
+    assert "total" not in filler.bounds  # a share of another amount is no bound on this number
+
+
+def test_a_value_said_earlier_is_said_again_only_where_the_schema_allows_it(hotel, hotel_graph):
+    from envfactory_synth.sampling.filling import _fits
+
+    one_option = {"const": "CANCELED", "type": "string"}  # Literal["CANCELED"]: an order's `state` OPEN won't do
+    assert _fits("CANCELED", one_option) and not _fits("OPEN", one_option)
+    assert _fits("b", {"enum": ["a", "b"]}) and not _fits("c", {"enum": ["a", "b"]})
+    assert _fits("x", {"type": "string"}) and not _fits(3, {"type": "string"}) and not _fits(None, {"type": "string"})
+    filler = _filler(hotel, hotel_graph, {})
+    filler.done.append(("list_bookings", {}, [{"id": "bkg_01", "state": "OPEN"}]))
+    optional = {"anyOf": [{"const": "CANCELED", "type": "string"}, {"type": "null"}]}
+    assert filler.external("book_hotel", "state", optional, {}) == ["CANCELED"]
+
+
+def test_the_values_a_validation_error_says_an_input_should_be_are_taken(hotel, hotel_graph):
+    filler = _filler(hotel, hotel_graph, {})
+    tried = {"hotel_id": "htl_01", "guest_name": "Ana", "check_in": "OPEN"}
+    filler.refuse(
+        "book_hotel", tried, "invalid arguments for 'book_hotel': check_in: Input should be 'early' or 'late'"
+    )
+    assert filler.options == {"check_in": ["early", "late"]}
+    item = next(i for i in hotel_graph.inputs("book_hotel") if i["name"] == "check_in")
+    assert {filler.value("book_hotel", item, "OPEN")[1] for _ in range(10)} <= {"early", "late"}
+
+
+def test_numbers_keep_to_the_schema_s_step():
+    from envfactory_synth.sampling.filling import _fits
+    from envfactory_synth.sampling.values import external_value, on_step
+
+    points = {"type": "integer", "minimum": 100, "multipleOf": 100}  # Hertz: points transfer in hundreds
+    pool = _pool({"members": [{"id": "m1", "points": 1234}, {"id": "m2", "points": 77}]})
+    drawn = {external_value("points", points, {}, pool, np.random.default_rng(s)) for s in range(10)}
+    assert drawn and all(v % 100 == 0 and v >= 100 for v in drawn), drawn
+    assert on_step(1234, points) == 1200 and on_step(40, points) == 100 and on_step(7, {}) == 7
+    assert on_step(950, {"multipleOf": 100, "maximum": 900}) == 900
+    assert _fits(1200, points) and not _fits(1234, points)

@@ -288,6 +288,25 @@ def test_a_group_the_seed_showed_needed_gets_one_producer():
     assert alone.missing_inputs() == [("create", "parent_page_id|database_id")]
     firsts = {tuple(TopologySampler(graph, p_extra=0.0).sample("create", 1, s).tools) for s in range(40)}
     assert firsts == {("pages", "create"), ("dbs", "create")}
+    needy = graph_of(  # the listings giving the group's inputs need a producer of their own (the workspace)
+        {
+            "tools": {
+                "me": [],
+                "pages": [("workspace", "internal", True)],
+                "dbs": [("workspace", "internal", True)],
+                "create": [("parent_page_id", "internal", False), ("database_id", "internal", False)],
+            },
+            "edges": [
+                ("me", "pages", "workspace"),
+                ("me", "dbs", "workspace"),
+                ("pages", "create", "parent_page_id"),
+                ("dbs", "create", "database_id"),
+            ],
+        }
+    )
+    needy.tool("create")["needs_one_of"] = ["database_id", "parent_page_id"]
+    firsts = {tuple(TopologySampler(needy, p_extra=0.0).sample("create", 1, s).tools) for s in range(40)}
+    assert firsts == {("me", "pages", "create"), ("me", "dbs", "create")}
 
 
 def test_going_back_for_another_choice_keeps_the_calls_replayable(hotel, hotel_graph):
@@ -333,3 +352,23 @@ def test_hertz_chains_run_for_a_seed_member(hertz_spec, hertz_graph):
     for call in result.calls:
         assert session.call(call.name, call.arguments, call.caller).ok
     assert session.dump() == result.final_state
+
+
+def test_a_producer_whose_own_producers_the_depth_cap_would_cut_is_passed_over():
+    graph = graph_of(
+        {
+            "tools": {
+                "use": [("x", "internal", True)],
+                "a": [("y", "internal", True)],
+                "b": [("z", "internal", True)],
+                "c": [],
+                "d": [("w", "internal", True)],
+                "e": [],
+            },
+            "edges": [("a", "use", "x"), ("b", "a", "y"), ("c", "b", "z"), ("d", "use", "x"), ("e", "d", "w")],
+        }
+    )
+    found = {tuple(TopologySampler(graph, d_max=2, p_extra=0.0).sample("use", 1, s).tools) for s in range(40)}
+    assert found == {("e", "d", "use")}  # a needs b, which needs c: beyond the cap, a chain that cannot run
+    found = {tuple(TopologySampler(graph, d_max=3, p_extra=0.0).sample("use", 1, s).tools) for s in range(40)}
+    assert found == {("c", "b", "a", "use"), ("e", "d", "use")}  # within the cap both close
