@@ -1,0 +1,44 @@
+"""Registry look-ups the tools share: an entity's effective area (its own, else its device's) and the state objects
+of entities, filtered by domain, area and state in SQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envfactory_gym import Database
+
+from .errors import registry_not_found
+from .objects import State, state_object
+from .schema import areas, devices, entities
+
+
+def device_areas(db: Database) -> dict[str, str | None]:
+    """device id -> area id."""
+    return {d["id"]: d["area_id"] for d in db.find(devices)}
+
+
+def area_of(db: Database, row: dict[str, Any]) -> str | None:
+    """An entity's area: its own override, else its device's."""
+    if row["area_id"] is not None or row["device_id"] is None:
+        return row["area_id"]
+    return db.get(devices, row["device_id"], "Device")["area_id"]
+
+
+def states(db: Database, rows: list[dict[str, Any]]) -> list[State]:
+    """Entity rows as state objects."""
+    by_device = device_areas(db) if any(r["device_id"] for r in rows) else {}
+    return [state_object(r, r["area_id"] or by_device.get(r["device_id"])) for r in rows]
+
+
+def check_area(db: Database, area_id: str) -> dict[str, Any]:
+    """An area by id."""
+    return db.find_one(areas, area_id=area_id, not_found=registry_not_found("Area", area_id).args[0])
+
+
+def in_area(db: Database, area_id: str) -> list[dict[str, Any]]:
+    """The entities in an area, directly or through their device."""
+    check_area(db, area_id)
+    device_ids = [d["id"] for d in db.find(devices, area_id=area_id)]
+    marks = ", ".join("?" * len(device_ids))
+    where = "area_id = ?" + (f" OR (area_id IS NULL AND device_id IN ({marks}))" if device_ids else "")
+    return db.select(entities, where, [area_id, *device_ids])
