@@ -42,7 +42,9 @@ def light_on(entity: dict[str, Any], pct: int | None, kelvin: int | None) -> tup
             )
     if pct == 0:
         return light_off(entity)
-    attrs["brightness"] = brightness(pct) if pct is not None else (attrs.get("last_brightness") or 255)
+    attrs["brightness"] = (
+        brightness(pct) if pct is not None else attrs.get("brightness") or attrs.get("last_brightness") or 255
+    )
     if kelvin is not None:
         attrs["color_temp_kelvin"] = kelvin
     attrs.pop("last_brightness", None)
