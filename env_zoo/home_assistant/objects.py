@@ -116,14 +116,18 @@ class SignedInUser(BaseModel):
 
 
 def state_object(row: dict[str, Any], area_id: str | None) -> State:
-    """An entity row as its state object; lights also show brightness_pct."""
+    """An entity row as its state object: lights also show brightness_pct, automations and scripts last_triggered,
+    and a scene's state is when it was last applied, as in Home Assistant."""
     attrs = {k: v for k, v in row["attributes"].items() if k not in HIDDEN}
     attrs["friendly_name"] = row["name"]
     if row["domain"] == "light":
         attrs["brightness_pct"] = brightness_pct(attrs.get("brightness"))
+    if row["domain"] in ("automation", "script"):
+        attrs["last_triggered"] = row["last_triggered"]
+    scene_applied = row["domain"] == "scene" and row["last_triggered"] is not None
     return State(
         entity_id=row["entity_id"],
-        state=row["state"],
+        state=row["last_triggered"] if scene_applied else row["state"],
         attributes=attrs,
         area_id=area_id,
         last_changed=row["last_changed"],
@@ -142,5 +146,5 @@ def automation_object(entity: dict[str, Any], config: dict[str, Any]) -> Automat
         triggers=config["triggers"],
         conditions=config["conditions"],
         actions=config["actions"],
-        last_triggered=entity["attributes"].get("last_triggered"),
+        last_triggered=entity["last_triggered"],
     )

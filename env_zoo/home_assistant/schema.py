@@ -56,6 +56,8 @@ entities = Table(
     Column("attributes", JSON, nullable=False),
     Column("lock_code", String),  # locks with a code_format: the code unlocking needs (never shown)
     Column("last_changed", String, nullable=False, info={"volatile": True}),
+    # automations and scripts: when they last ran; scenes: when last applied (a scene's state)
+    Column("last_triggered", String, info={"volatile": True}),
 )
 
 automations = Table(

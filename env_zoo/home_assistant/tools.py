@@ -334,7 +334,7 @@ def trigger_automation(db: Database, entity_id: AutomationId, skip_condition: bo
                 entity_id=row["entity_id"], ran=False, reason=f"condition failed: {failed[0]}", changed_states=[]
             )
     touched = services.run_actions(db, config["actions"], user["id"], row["entity_id"])
-    db.update(entities, row["entity_id"], attributes={**row["attributes"], "last_triggered": db.now_iso()})
+    db.update(entities, row["entity_id"], last_triggered=db.now_iso())
     return TriggerResult(
         entity_id=row["entity_id"],
         ran=True,
@@ -354,7 +354,7 @@ def run_script(db: Database, entity_id: ScriptId) -> ServiceResult:
     row = services.entity(db, entity_id)
     sequence = db.get(scripts, row["entity_id"], "Script")["sequence"]
     touched = services.run_actions(db, sequence, user["id"], row["entity_id"])
-    db.update(entities, row["entity_id"], attributes={**row["attributes"], "last_triggered": db.now_iso()})
+    db.update(entities, row["entity_id"], last_triggered=db.now_iso())
     return ServiceResult(changed_states=registry.states(db, [services.entity(db, e) for e in dict.fromkeys(touched)]))
 
 
@@ -404,7 +404,7 @@ def create_scene(
     label = name or scene_id.replace("_", " ").title()
     if existing:
         db.update(scenes, entity_id, entities=stored, created_by=user["id"])
-        db.update(entities, entity_id, name=label)
+        db.update(entities, entity_id, name=label, attributes={"entity_id": sorted(stored)})
     else:
         db.insert(
             entities,
@@ -412,7 +412,7 @@ def create_scene(
             domain="scene",
             name=label,
             state="unknown",
-            attributes={},
+            attributes={"entity_id": sorted(stored)},
             last_changed=db.now_iso(),
         )
         db.insert(scenes, entity_id=entity_id, entities=stored, created_by=user["id"])
@@ -431,7 +431,7 @@ def activate_scene(db: Database, entity_id: SceneId) -> ServiceResult:
     stored = db.get(scenes, row["entity_id"], "Scene")["entities"]
     for target, values in stored.items():
         services.restore(db, target, values, user["id"], row["entity_id"])
-    db.update(entities, row["entity_id"], state=db.now_iso(), last_changed=db.now_iso())
+    db.update(entities, row["entity_id"], last_triggered=db.now_iso())
     return ServiceResult(changed_states=registry.states(db, [services.entity(db, e) for e in stored]))
 
 
