@@ -42,3 +42,21 @@ def in_area(db: Database, area_id: str) -> list[dict[str, Any]]:
     marks = ", ".join("?" * len(device_ids))
     where = "area_id = ?" + (f" OR (area_id IS NULL AND device_id IN ({marks}))" if device_ids else "")
     return db.select(entities, where, [area_id, *device_ids])
+
+
+def names_of(db: Database, entity_ids: set[str]) -> dict[str, str]:
+    """entity_id -> friendly name, in one query."""
+    if not entity_ids:
+        return {}
+    rows = db.select(entities, f"entity_id IN ({', '.join('?' * len(entity_ids))})", sorted(entity_ids))
+    return {r["entity_id"]: r["name"] for r in rows}
+
+
+def entities_by_device(db: Database, device_ids: list[str]) -> dict[str, list[str]]:
+    """device id -> the entity_ids it provides, in one query."""
+    found: dict[str, list[str]] = {d: [] for d in device_ids}
+    if device_ids:
+        marks = ", ".join("?" * len(device_ids))
+        for row in db.select(entities, f"device_id IN ({marks})", device_ids):
+            found[row["device_id"]].append(row["entity_id"])
+    return found

@@ -135,9 +135,8 @@ def list_devices(db: Database, area_id: AreaId | None = None) -> DeviceList:
     if area_id is not None:
         registry.check_area(db, area_id)
     rows = db.find(devices, order_by=[devices.c.name], **({"area_id": area_id} if area_id else {}))
-    return DeviceList(
-        devices=[Device(**d, entities=[e["entity_id"] for e in db.find(entities, device_id=d["id"])]) for d in rows]
-    )
+    provided = registry.entities_by_device(db, [d["id"] for d in rows])
+    return DeviceList(devices=[Device(**d, entities=provided[d["id"]]) for d in rows])
 
 
 @tool()
@@ -462,12 +461,13 @@ def get_logbook(
             params.append(value)
     rows = db.select(logbook, " AND ".join(where), params, order_by='"when" DESC, id DESC', limit=limit)
     names = {u["id"]: u["name"] for u in db.find(users)}
+    entity_names = registry.names_of(db, {r["entity_id"] for r in rows})
     return Logbook(
         entries=[
             LogbookEntry(
                 when=r["when"],
                 entity_id=r["entity_id"],
-                name=services.entity(db, r["entity_id"])["name"],
+                name=entity_names[r["entity_id"]],
                 state=r["state"],
                 context_user_name=names.get(r["context_user_id"]),
                 context_source=r["context_source"],
