@@ -3,20 +3,20 @@ service refuses, and `Unauthorized` for what only administrators may do."""
 
 from __future__ import annotations
 
-from envfactory_gym import Conflict, InvalidRequest, NotFound, PermissionDenied
+from envfactory_gym import Conflict, InvalidRequest, PermissionDenied
 from envfactory_gym.errors import ToolError
 
 NOT_SIGNED_IN = "401: Unauthorized. Ask the person to sign in to Home Assistant first."
 
 
-def entity_not_found(entity_id: str) -> ToolError:
-    """The REST API's 404 for an unknown entity."""
-    return NotFound(f"Entity not found: {entity_id}")
+def entity_missing(entity_id: str) -> str:
+    """The REST API's 404 text for an unknown entity."""
+    return f"Entity not found: {entity_id}"
 
 
-def registry_not_found(kind: str, key: str) -> ToolError:
-    """An unknown area, floor, device or automation id."""
-    return NotFound(f"{kind} not found: {key}")
+def registry_missing(kind: str, key: str) -> str:
+    """The text for an unknown area, floor or device id."""
+    return f"{kind} not found: {key}"
 
 
 def unauthorized(why: str) -> ToolError:

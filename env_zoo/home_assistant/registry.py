@@ -7,7 +7,7 @@ from typing import Any
 
 from envfactory_gym import Database
 
-from .errors import registry_not_found
+from .errors import registry_missing
 from .objects import State, state_object
 from .schema import areas, devices, entities
 
@@ -32,7 +32,7 @@ def states(db: Database, rows: list[dict[str, Any]]) -> list[State]:
 
 def check_area(db: Database, area_id: str) -> dict[str, Any]:
     """An area by id."""
-    return db.find_one(areas, area_id=area_id, not_found=registry_not_found("Area", area_id).args[0])
+    return db.find_one(areas, area_id=area_id, not_found=registry_missing("Area", area_id))
 
 
 def in_area(db: Database, area_id: str) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from typing import Any
 from envfactory_gym import Database
 
 from . import rules
-from .errors import entity_not_found, invalid, unavailable, wrong_domain
+from .errors import entity_missing, invalid, unavailable, wrong_domain
 from .schema import entities, logbook
 
 #: services the action language and the tools run, by "<domain>.<service>"
@@ -30,7 +30,7 @@ SERVICES = (
 
 def entity(db: Database, entity_id: str) -> dict[str, Any]:
     """An entity by its entity_id."""
-    return db.find_one(entities, entity_id=entity_id.strip(), not_found=entity_not_found(entity_id).args[0])
+    return db.find_one(entities, entity_id=entity_id.strip(), not_found=entity_missing(entity_id))
 
 
 def record(db: Database, row: dict[str, Any], state: str, user_id: str | None, source: str | None) -> None:
