@@ -12,9 +12,12 @@ from .objects import State, state_object
 from .schema import areas, devices, entities
 
 
-def device_areas(db: Database) -> dict[str, str | None]:
-    """device id -> area id."""
-    return {d["id"]: d["area_id"] for d in db.find(devices)}
+def device_areas(db: Database, device_ids: set[str]) -> dict[str, str | None]:
+    """device id -> area id, for these devices only."""
+    if not device_ids:
+        return {}
+    rows = db.select(devices, f"id IN ({', '.join('?' * len(device_ids))})", sorted(device_ids))
+    return {d["id"]: d["area_id"] for d in rows}
 
 
 def area_of(db: Database, row: dict[str, Any]) -> str | None:
@@ -26,7 +29,7 @@ def area_of(db: Database, row: dict[str, Any]) -> str | None:
 
 def states(db: Database, rows: list[dict[str, Any]]) -> list[State]:
     """Entity rows as state objects."""
-    by_device = device_areas(db) if any(r["device_id"] for r in rows) else {}
+    by_device = device_areas(db, {r["device_id"] for r in rows if r["area_id"] is None and r["device_id"]})
     return [state_object(r, r["area_id"] or by_device.get(r["device_id"])) for r in rows]
 
 
