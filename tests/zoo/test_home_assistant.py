@@ -293,3 +293,37 @@ def test_the_logbook_records_who_changed_what(session):
         {"start_time": "2026-03-14T15:00:00Z", "end_time": "2026-03-14T16:00:00Z", "limit": 100},
     )["entries"]
     assert window and all("2026-03-14T15" <= e["when"] < "2026-03-14T16" for e in window)
+
+
+def test_turning_an_automation_off_is_logged_and_stops_triggers(session):
+    sign_in(session, "chris")
+    result = ok(session, "set_automation_enabled", {"entity_id": "automation.morning_coffee", "enabled": False})
+    assert result["state"] == "off" and result["actions"][0]["action"] == "switch.turn_on"
+    entry = ok(session, "get_logbook", {"entity_id": "automation.morning_coffee", "limit": 1})["entries"][0]
+    assert (entry["state"], entry["context_user_name"]) == ("off", "Chris Whitfield")
+    fails(session, "trigger_automation", {"entity_id": "automation.morning_coffee"}, "Conflict", "is off")
+    assert state(session, "switch.coffee_maker")["state"] == "off"
+
+
+def test_setpoints_follow_the_thermostat_step(session):
+    sign_in(session, "maya")
+    ok(session, "climate_set_temperature", {"entity_id": "climate.upstairs_thermostat", "temperature": 21.5})
+    assert state(session, "climate.upstairs_thermostat")["attributes"]["temperature"] == 21.5
+    fails(
+        session,
+        "climate_set_temperature",
+        {"entity_id": "climate.upstairs_thermostat", "temperature": 21.3},
+        "InvalidRequest",
+        "multiple of 0.5",
+    )
+
+
+def test_registries_list_floors_in_level_order_and_devices_with_their_entities(session):
+    sign_in(session, "ruth")
+    registry = ok(session, "list_areas")
+    assert [f["floor_id"] for f in registry["floors"]] == ["basement", "ground_floor", "upstairs"]
+    assert {a["area_id"]: a["floor_id"] for a in registry["areas"]}["guest_room"] == "upstairs"
+    devices = ok(session, "list_devices", {"area_id": "office"})["devices"]
+    heater = next(d for d in devices if d["name"] == "Office Space Heater")
+    assert set(heater["entities"]) == {"switch.office_space_heater", "sensor.office_space_heater_power"}
+    fails(session, "list_devices", {"area_id": "attic"}, "NotFound", "Area not found: attic")
