@@ -165,16 +165,13 @@ def remove_recipient(db: Database, envelope: dict[str, Any], row: dict[str, Any]
 
 
 def apply_template(db: Database, envelope: dict[str, Any], template: dict[str, Any], roles: list[Any]) -> None:
-    """Copy a template's documents into an envelope and turn its filled roles into recipients with the role's tabs.
-    Every signer role must be filled; unfilled carbon-copy roles are dropped; unknown roles are refused."""
+    """Copy a template's documents into an envelope and turn its filled roles into recipients with the role's tabs;
+    roles left unfilled are dropped, as DocuSign does, and unknown roles are refused."""
     known = {r["roleName"]: r for r in template["roles"]}
     filled = {r.roleName: r for r in roles}
     unknown = sorted(set(filled) - set(known))
     if unknown:
         raise bad_parameter(f"The template has no role named {', '.join(unknown)}.")
-    empty = [name for name, r in known.items() if r["recipientType"] != "carbonCopy" and name not in filled]
-    if empty:
-        raise bad_parameter(f"Fill the template role(s) {', '.join(empty)} with a name and email.")
     db.update(envelopes, envelope["id"], template_id=template["id"])
     for doc in template["documents"]:
         add_document(db, envelope, int(doc["documentId"]), doc["name"], doc["pages"])
@@ -190,13 +187,14 @@ def apply_template(db: Database, envelope: dict[str, Any], template: dict[str, A
 
 
 def send(db: Database, envelope: dict[str, Any], user_name: str) -> dict[str, Any]:
-    """Send a draft: it needs a document, a signer, and a signHere tab for every signer (ENVELOPE_IS_INCOMPLETE)."""
+    """Send a draft: it needs a document, a recipient who acts (a signer or a certified delivery) and a signHere tab
+    for every signer (ENVELOPE_IS_INCOMPLETE)."""
     if not db.find(documents, envelope_id=envelope["id"]):
         raise incomplete("Add a document.")
     people = recipients_of(db, envelope["id"])
+    if not any(r["recipient_type"] in ACTING_TYPES for r in people):
+        raise incomplete("Add at least one signer or certified delivery recipient.")
     signers = [r for r in people if r["recipient_type"] == "signer"]
-    if not signers:
-        raise incomplete("Add at least one signer.")
     unsigned = [r["name"] for r in signers if not db.find(tabs, recipient_guid=r["id"], tab_type="signHere")]
     if unsigned:
         raise incomplete(f"Signer(s) without a signHere tab: {', '.join(unsigned)}.")

@@ -66,8 +66,8 @@ class TabInput(BaseModel):
     tabLabel: Annotated[str, Field(min_length=1, max_length=100)]
     documentId: Annotated[str, Field(pattern=r"^[1-9][0-9]{0,2}$")]
     pageNumber: bounded(1, 500)  # type: ignore[valid-type]
-    xPosition: bounded(0, 1000)  # type: ignore[valid-type]
-    yPosition: bounded(0, 1000)  # type: ignore[valid-type]
+    xPosition: bounded(0, 1000) = 0  # type: ignore[valid-type]
+    yPosition: bounded(0, 1000) = 0  # type: ignore[valid-type]
     required: bool = True
     locked: bool = False
     value: text(500) | None = None  # type: ignore[valid-type]

@@ -106,8 +106,9 @@ tabs = Table(
     Column("tab_label", String, nullable=False),
     Column("document_id", String, nullable=False),
     Column("page_number", Integer, nullable=False),
-    Column("x_position", Integer, nullable=False),
-    Column("y_position", Integer, nullable=False),
+    # layout only: any spot on the page serves, so the state comparison leaves positions out
+    Column("x_position", Integer, nullable=False, info={"volatile": True}),
+    Column("y_position", Integer, nullable=False, info={"volatile": True}),
     Column("required", Boolean, nullable=False),
     Column("locked", Boolean, nullable=False),
     Column("value", String),

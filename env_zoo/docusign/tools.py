@@ -297,8 +297,8 @@ def create_envelope(
     email_blurb: text(2000) | None = None,  # type: ignore[valid-type]
     status: Literal["created", "sent"] = "created",
 ) -> EnvelopeUpdate:
-    """Create an envelope, either from a template (its documents, roles and tabs; fill each signer role with a
-    person through template_roles, carbon-copy roles may stay empty) or from documents (then add recipients and tabs
+    """Create an envelope, either from a template (its documents, roles and tabs; fill roles with people through
+    template_roles, roles left unfilled are dropped) or from documents (then add recipients and tabs
     before sending). status "created" keeps it as a draft; "sent" sends it at once.
 
     Args:
@@ -468,7 +468,8 @@ def add_tabs(db: Database, envelope_id: EnvelopeId, recipient_id: RecipientId, t
 
 @tool()
 def send_envelope(db: Database, envelope_id: EnvelopeId) -> EnvelopeUpdate:
-    """Send a draft envelope: it needs a subject, a document and a signer, and every signer needs a signHere tab.
+    """Send a draft envelope: it needs a document and a signer or certified delivery recipient, and every signer
+    needs a signHere tab.
     The recipients of the first routing order are notified.
 
     Args:
