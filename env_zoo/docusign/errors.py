@@ -56,6 +56,16 @@ def recipient_locked(name: str, status: str) -> ToolError:
     )
 
 
+def tab_not_correctable(name: str) -> ToolError:
+    """INVALID_TAB_OPERATION: tabs can't be added for a recipient who finished."""
+    return docusign_error(
+        Conflict,
+        "INVALID_TAB_OPERATION",
+        f"The Tab specified is not valid for the requested operation. Recipient {name} is not in a state that "
+        "allows correction.",
+    )
+
+
 def out_of_sequence() -> ToolError:
     """RECIPIENT_NOT_IN_SEQUENCE: it is not yet this recipient's turn in the routing order."""
     return docusign_error(

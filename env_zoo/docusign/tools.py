@@ -21,6 +21,7 @@ from .errors import (
     not_found,
     out_of_sequence,
     required_tab_incomplete,
+    tab_not_correctable,
 )
 from .inputs import (
     Days,
@@ -60,7 +61,7 @@ from .objects import (
     template_object,
     template_summary,
 )
-from .rules import ACTIVE, EDITABLE, IN_PROCESS, current_routing_order
+from .rules import ACTIVE, EDITABLE, FINISHED, IN_PROCESS, current_routing_order
 from .schema import accounts, audit_events, documents, envelopes, recipients, sessions, tabs, templates, users
 
 EnvelopeStatus = Literal["created", "sent", "delivered", "completed", "declined", "voided"]
@@ -459,7 +460,9 @@ def add_tabs(db: Database, envelope_id: EnvelopeId, recipient_id: RecipientId, t
         raise invalid_status(f"Tabs can't be added to a {row['status']} envelope.")
     if not tabs_to_add:
         raise bad_parameter("Name at least one tab.")
-    person = machinery.changeable_recipient(db, row["id"], recipient_id)
+    person = machinery.recipient(db, row["id"], recipient_id)
+    if person["status"] in FINISHED:
+        raise tab_not_correctable(person["name"])
     for tab in tabs_to_add:
         machinery.place_tab(db, person, tab.model_dump())
     found = db.find(tabs, recipient_guid=person["id"], order_by=[tabs.c.document_id, tabs.c.page_number])

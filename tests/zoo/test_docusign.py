@@ -303,7 +303,11 @@ def test_tabs_go_only_to_recipients_who_have_not_finished(session):
     sign_in(session, "marco.ruiz")
     tab = {"tabType": "signHere", "tabLabel": "Again", "documentId": "1", "pageNumber": 9}
     fails(
-        session, "add_tabs", {"envelope_id": HARBOR, "recipient_id": "2", "tabs_to_add": [tab]}, "Conflict", "CANNOT_BE"
+        session,
+        "add_tabs",
+        {"envelope_id": HARBOR, "recipient_id": "2", "tabs_to_add": [tab]},
+        "Conflict",
+        "INVALID_TAB_OPERATION",
     )
     added = ok(session, "add_tabs", {"envelope_id": HARBOR, "recipient_id": "1", "tabs_to_add": [tab]})["tabs"]
     assert "Again" in {t["tabLabel"] for t in added}
