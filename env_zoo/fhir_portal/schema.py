@@ -98,7 +98,7 @@ appointments = Table(
     Column("end", String, nullable=False),
     Column("description", Text, nullable=False, default=""),  # the reason for visit the patient gave
     Column("cancelation_reason", String, info={"volatile": True}),  # the patient's pick; any fits
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
 
 medications = Table(
@@ -138,7 +138,7 @@ refill_requests = Table(
     Column("status", String, nullable=False),  # requested | completed | declined
     Column("pharmacy", String, nullable=False),
     Column("note", Text, nullable=False, default="", info={"volatile": True}),  # free text for the pharmacy
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
 
 observations = Table(
@@ -172,7 +172,7 @@ communications = Table(
     Column("category", String, nullable=False, info={"volatile": True}),
     Column("subject", String, nullable=False, info={"volatile": True}),
     Column("text", Text, nullable=False),
-    Column("sent", String, nullable=False),
+    Column("sent", String, nullable=False, info={"volatile": True}),
     Column("read", Boolean, nullable=False),
 )
 

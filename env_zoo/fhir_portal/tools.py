@@ -427,7 +427,11 @@ def send_message(
     practitioner_id: str,
     category: MessageCategory,
     subject: Annotated[str, Field(min_length=1, max_length=100), ErrorText("invalid: subject is 1-100 characters")],
-    text: Annotated[str, Field(min_length=1, max_length=2000, pattern=r"\S"), ErrorText("too-long: 2000 characters")],
+    text: Annotated[
+        str,
+        Field(min_length=1, max_length=2000, pattern=r"\S"),
+        ErrorText("invalid: a message holds 1-2000 characters of text"),
+    ],
     thread_id: str | None = None,
 ) -> CommunicationObject:
     """Send a secure message about a patient to a practitioner on their care team, new or as a reply in a thread.
