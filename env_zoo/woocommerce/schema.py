@@ -96,9 +96,9 @@ orders = Table(
     Column("coupon_lines", JSON, nullable=False),  # [{"code": "...", "discount": cents}]
     Column("customer_note", Text, nullable=False),
     Column("stock_reduced", Boolean, nullable=False),
-    Column("date_created", String, nullable=False),
-    Column("date_paid", String),
-    Column("date_completed", String),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
+    Column("date_paid", String, info={"volatile": True}),
+    Column("date_completed", String, info={"volatile": True}),
 )
 
 line_items = Table(
@@ -124,7 +124,7 @@ order_notes = Table(
     Column("note", Text, nullable=False),
     Column("customer_note", Boolean, nullable=False),  # True: emailed to the customer
     Column("author", String, nullable=False),  # "system" or the shop manager's name
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
 )
 
 refunds = Table(
@@ -136,7 +136,7 @@ refunds = Table(
     Column("reason", Text, nullable=False),
     Column("refunded_payment", Boolean, nullable=False),  # True: sent back through the payment gateway
     Column("line_items", JSON, nullable=False),  # [{"id": line item id, "quantity": n, "refund_total": cents}]
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
 )
 
 coupons = Table(
