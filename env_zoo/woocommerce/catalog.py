@@ -11,8 +11,8 @@ from envfactory_gym import Database
 from envfactory_gym.values import minor_units
 
 from .errors import refused
-from .objects import ProductObject, TermRef, VariationObject, product_object, variation_object
-from .pricing import on_sale
+from .objects import ProductObject, TermRef, VariationObject, amount, product_object, variation_object
+from .pricing import active_price, on_sale
 from .rules import stock_status_for
 from .schema import categories, products, tags, variations
 
@@ -34,8 +34,12 @@ def show_product(
     db: Database, row: dict[str, Any], known: dict[str, dict[int, TermRef]] | None = None
 ) -> ProductObject:
     """A product row as the API returns it, with its variation ids."""
-    ids = [v["id"] for v in db.find(variations, product_id=row["id"], order_by=[variations.c.menu_order])]
-    return product_object(row, today(db), known or terms(db), ids)
+    rows = db.find(variations, product_id=row["id"], order_by=[variations.c.menu_order])
+    shown = product_object(row, today(db), known or terms(db), [v["id"] for v in rows])
+    if rows:  # a variable product shows its lowest variation price, on sale when any variation is
+        shown.price = amount(min(active_price(v, today(db)) for v in rows))
+        shown.on_sale = any(on_sale(v, today(db)) for v in rows)
+    return shown
 
 
 def show_variation(db: Database, row: dict[str, Any]) -> VariationObject:
@@ -96,11 +100,6 @@ def update_priced(db: Database, table: Table, item: dict[str, Any], edits: dict[
     """Apply price and stock edits to a product or variation row and return it."""
     changes = price_and_stock_changes(item, edits, code)
     return db.update(table, item["id"], **changes) if changes else item
-
-
-def on_sale_today(db: Database, item: dict[str, Any]) -> bool:
-    """Whether a product or variation's sale runs today."""
-    return on_sale(item, today(db))
 
 
 def term_counts(db: Database, column: str) -> dict[int, int]:

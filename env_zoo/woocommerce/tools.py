@@ -100,10 +100,6 @@ class RefundLineInput(BaseModel):
     refund_total: Money
 
 
-def _edits(**values: object) -> dict[str, object]:
-    return values
-
-
 # ---------------------------------------------------------------- catalog
 
 
@@ -148,8 +144,7 @@ def list_products(
     known = catalog.terms(db)
     shown = [catalog.show_product(db, r, known) for r in rows]
     if on_sale is not None:
-        sale_parents = {v["product_id"] for v in db.find(variations) if catalog.on_sale_today(db, v)}
-        shown = [p for p in shown if (p.on_sale or p.id in sale_parents) == on_sale]
+        shown = [p for p in shown if p.on_sale == on_sale]
     return page_of(shown, page, per_page, lambda p: p)
 
 
@@ -197,7 +192,7 @@ def update_product(
     """
     product = fetch(db, products, product_id, "woocommerce_rest_product_invalid_id")
     code = "woocommerce_rest_product_invalid_data"
-    edits = _edits(
+    edits = dict(
         regular_price=regular_price,
         sale_price=sale_price,
         date_on_sale_from=date_on_sale_from,
@@ -271,7 +266,7 @@ def update_product_variation(
     found = db.find(variations, id=variation_id, product_id=product_id)
     if not found:
         raise refused("woocommerce_rest_product_variation_invalid_id", "Invalid ID.")
-    edits = _edits(
+    edits = dict(
         regular_price=regular_price,
         sale_price=sale_price,
         date_on_sale_from=date_on_sale_from,

@@ -49,6 +49,7 @@ def test_sale_prices_apply_only_between_their_dates(session):
     assert ok(session, "retrieve_product", {"product_id": TEA_TIN})["price"] == "7.00"  # no dates: always
     kyusu = ok(session, "list_product_variations", {"product_id": KYUSU})["items"][0]
     assert (kyusu["price"], kyusu["on_sale"]) == ("54.00", True)
+    assert ok(session, "retrieve_product", {"product_id": KYUSU})["price"] == "54.00"  # its lowest variation
     on_sale = {p["id"] for p in ok(session, "list_products", {"on_sale": True, "per_page": 100})["items"]}
     assert {KYUSU, SAMPLER, TEA_TIN} <= on_sale and GLASS_TEAPOT not in on_sale and INFUSER not in on_sale
 
