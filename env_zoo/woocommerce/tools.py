@@ -489,11 +489,11 @@ def create_order_refund(
     api_restock: bool = True,
 ) -> RefundObject:
     """Refund part or all of an order. Name the line items when goods are refunded, so the order shows what came
-    back; an amount alone refunds money tied to no item (shipping, goodwill). The amount (default: the sum of the line items' refund_total) can never
-    exceed what is left to refund, nor a line more than its total or quantity left; refunding everything left
-    marks the order refunded. api_refund sends the money back through the payment gateway (stripe and paypal
-    only: bank transfer and cash on delivery orders are refunded by hand with api_refund false); api_restock puts
-    the refunded quantities back in stock.
+    back; an amount alone refunds money tied to no item (shipping, goodwill). The amount (default: the sum of the
+    line items' refund_total) can never exceed what is left to refund, nor a line more than its total or quantity
+    left; refunding everything left marks the order refunded. api_refund sends the money back through the payment
+    gateway (stripe and paypal only: bank transfer and cash on delivery orders are refunded by hand with
+    api_refund false); api_restock puts the refunded quantities back in stock.
 
     Args:
         order_id: The order's id.
