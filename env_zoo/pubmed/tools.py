@@ -64,7 +64,7 @@ from .schema import (
 Pmid = Annotated[
     str, Field(pattern=r"^[1-9][0-9]{0,8}$"), ErrorText("Invalid uid: a PMID is a number such as 36512044")
 ]
-PmidList = Annotated[list[Pmid], Field(min_length=1, max_length=200), Unordered, ErrorText("Give 1 to 200 PMIDs.")]
+PmidList = Annotated[list[Pmid], Field(min_length=1, max_length=200), Unordered]
 Term = Annotated[
     str, Field(min_length=1, max_length=4000, pattern=r"\S"), ErrorText("Empty term and query_key - nothing todo")
 ]
@@ -138,9 +138,7 @@ def esummary(db: Database, ids: PmidList) -> Summaries:
 
 
 @tool(read_only=True)
-def efetch(
-    db: Database, ids: Annotated[list[Pmid], Field(min_length=1, max_length=20), ErrorText("Give 1 to 20 PMIDs.")]
-) -> list[Record]:
+def efetch(db: Database, ids: Annotated[list[Pmid], Field(min_length=1, max_length=20)]) -> list[Record]:
     """EFetch (efetch.fcgi?db=pubmed&retmode=xml): full PubMed records: abstract, authors with affiliations, MeSH
     headings (major topics flagged), publication types, keywords, DOI, PMC id, and comments and corrections
     (RetractionIn/Of, ErratumIn/For, CommentIn/On).
