@@ -9,7 +9,16 @@ from pydantic import BaseModel
 
 from envfactory_gym import Database
 
-from .schema import article_authors, articles, bibliography, comments_corrections, journals, mesh_headings
+from .schema import (
+    accounts,
+    article_authors,
+    articles,
+    bibliography,
+    collection_items,
+    comments_corrections,
+    journals,
+    mesh_headings,
+)
 
 
 class SearchResult(BaseModel):
@@ -164,78 +173,113 @@ class Removed(BaseModel):
     remaining: int
 
 
-def _reference(db: Database, link: dict[str, Any]) -> Reference:
-    other = db.get(articles, link["ref_pmid"], "PMID")
-    journal = db.get(journals, other["nlm_id"], "Journal")
-    source = f"{journal['iso_abbreviation']}. {other['pub_date'][:4]};{other['volume']}:{other['pages']}"
-    return Reference(reftype=link["ref_type"], pmid=other["pmid"], refsource=source)
+def _in(column: str, values: list[str]) -> str:
+    return f"{column} IN ({', '.join('?' for _ in values)})"
 
 
-def references(db: Database, pmid: str) -> list[Reference]:
-    return [
-        _reference(db, link)
-        for link in db.find(comments_corrections, pmid=pmid, order_by=[comments_corrections.c.ref_type])
-    ]
+def _grouped(db: Database, table: Any, pmids: list[str], order_by: str) -> dict[str, list[dict[str, Any]]]:
+    """Rows of a per-article table for several PMIDs at once, grouped by PMID."""
+    grouped: dict[str, list[dict[str, Any]]] = {pmid: [] for pmid in pmids}
+    if pmids:
+        for row in db.select(table, _in("pmid", pmids), pmids, order_by=order_by):
+            grouped[row["pmid"]].append(row)
+    return grouped
 
 
-def _authors(db: Database, pmid: str) -> list[dict[str, Any]]:
-    return db.find(article_authors, pmid=pmid, order_by=[article_authors.c.position])
+def _references(db: Database, pmids: list[str]) -> dict[str, list[Reference]]:
+    """The comments and corrections linked to each PMID, with a citation of the linked record."""
+    links = _grouped(db, comments_corrections, pmids, "ref_type")
+    targets = sorted({link["ref_pmid"] for found in links.values() for link in found})
+    others = {row["pmid"]: row for row in db.select(articles, _in("pmid", targets), targets)} if targets else {}
+    names = _journals(db, [row["nlm_id"] for row in others.values()])
+    result: dict[str, list[Reference]] = {}
+    for pmid, found in links.items():
+        result[pmid] = []
+        for link in found:
+            other = others[link["ref_pmid"]]
+            abbreviation = names[other["nlm_id"]]["iso_abbreviation"]
+            source = f"{abbreviation}. {other['pub_date'][:4]};{other['volume']}:{other['pages']}"
+            result[pmid].append(Reference(reftype=link["ref_type"], pmid=other["pmid"], refsource=source))
+    return result
 
 
-def docsum(db: Database, row: dict[str, Any]) -> DocSum:
-    journal = db.get(journals, row["nlm_id"], "Journal")
-    names = [f"{a['last_name']} {a['initials']}" for a in _authors(db, row["pmid"])]
-    ids = [ArticleId(idtype="pubmed", value=row["pmid"])]
-    ids += [
-        ArticleId(idtype=kind, value=row[column]) for kind, column in (("doi", "doi"), ("pmc", "pmc_id")) if row[column]
-    ]
-    return DocSum(
-        uid=row["pmid"],
-        pubdate=row["pub_date"],
-        source=journal["iso_abbreviation"],
-        authors=names,
-        lastauthor=names[-1] if names else "",
-        title=row["title"],
-        volume=row["volume"],
-        issue=row["issue"],
-        pages=row["pages"],
-        fulljournalname=journal["title"],
-        issn=journal["issn"],
-        lang=row["language"],
-        pubtype=row["publication_types"],
-        articleids=ids,
-        references=references(db, row["pmid"]),
-    )
+def _journals(db: Database, nlm_ids: list[str]) -> dict[str, dict[str, Any]]:
+    wanted = sorted(set(nlm_ids))
+    return {row["nlm_id"]: row for row in db.select(journals, _in("nlm_id", wanted), wanted)} if wanted else {}
 
 
-def record(db: Database, row: dict[str, Any]) -> Record:
-    journal = db.get(journals, row["nlm_id"], "Journal")
-    return Record(
-        pmid=row["pmid"],
-        title=row["title"],
-        abstract=row["abstract"],
-        journal=Journal(
-            nlm_id=journal["nlm_id"],
-            title=journal["title"],
-            iso_abbreviation=journal["iso_abbreviation"],
-            issn=journal["issn"],
-            volume=row["volume"],
-            issue=row["issue"],
-            pub_date=row["pub_date"],
-        ),
-        pages=row["pages"],
-        authors=[Author(**{k: a[k] for k in Author.model_fields}) for a in _authors(db, row["pmid"])],
-        language=row["language"],
-        publication_types=row["publication_types"],
-        mesh_headings=[
-            MeshHeading(descriptor=m["descriptor"], major_topic=m["major_topic"])
-            for m in db.find(mesh_headings, pmid=row["pmid"], order_by=[mesh_headings.c.descriptor])
-        ],
-        keywords=row["keywords"],
-        doi=row["doi"],
-        pmc_id=row["pmc_id"],
-        comments_corrections=references(db, row["pmid"]),
-    )
+def docsums(db: Database, rows: list[dict[str, Any]]) -> list[DocSum]:
+    """ESummary document summaries of these records, in their order (authors, journals and links read in bulk)."""
+    pmids = [row["pmid"] for row in rows]
+    authors = _grouped(db, article_authors, pmids, "position")
+    refs = _references(db, pmids)
+    names = _journals(db, [row["nlm_id"] for row in rows])
+    result = []
+    for row in rows:
+        journal = names[row["nlm_id"]]
+        listed = [f"{a['last_name']} {a['initials']}" for a in authors[row["pmid"]]]
+        ids = [ArticleId(idtype="pubmed", value=row["pmid"])]
+        ids += [ArticleId(idtype=kind, value=row[col]) for kind, col in (("doi", "doi"), ("pmc", "pmc_id")) if row[col]]
+        result.append(
+            DocSum(
+                uid=row["pmid"],
+                pubdate=row["pub_date"],
+                source=journal["iso_abbreviation"],
+                authors=listed,
+                lastauthor=listed[-1] if listed else "",
+                title=row["title"],
+                volume=row["volume"],
+                issue=row["issue"],
+                pages=row["pages"],
+                fulljournalname=journal["title"],
+                issn=journal["issn"],
+                lang=row["language"],
+                pubtype=row["publication_types"],
+                articleids=ids,
+                references=refs[row["pmid"]],
+            )
+        )
+    return result
+
+
+def records(db: Database, rows: list[dict[str, Any]]) -> list[Record]:
+    """EFetch records of these rows, in their order."""
+    pmids = [row["pmid"] for row in rows]
+    authors = _grouped(db, article_authors, pmids, "position")
+    headings = _grouped(db, mesh_headings, pmids, "descriptor")
+    refs = _references(db, pmids)
+    names = _journals(db, [row["nlm_id"] for row in rows])
+    result = []
+    for row in rows:
+        journal = names[row["nlm_id"]]
+        result.append(
+            Record(
+                pmid=row["pmid"],
+                title=row["title"],
+                abstract=row["abstract"],
+                journal=Journal(
+                    nlm_id=journal["nlm_id"],
+                    title=journal["title"],
+                    iso_abbreviation=journal["iso_abbreviation"],
+                    issn=journal["issn"],
+                    volume=row["volume"],
+                    issue=row["issue"],
+                    pub_date=row["pub_date"],
+                ),
+                pages=row["pages"],
+                authors=[Author(**{k: a[k] for k in Author.model_fields}) for a in authors[row["pmid"]]],
+                language=row["language"],
+                publication_types=row["publication_types"],
+                mesh_headings=[
+                    MeshHeading(descriptor=m["descriptor"], major_topic=m["major_topic"]) for m in headings[row["pmid"]]
+                ],
+                keywords=row["keywords"],
+                doi=row["doi"],
+                pmc_id=row["pmc_id"],
+                comments_corrections=refs[row["pmid"]],
+            )
+        )
+    return result
 
 
 def saved_search(row: dict[str, Any]) -> SavedSearch:
@@ -248,11 +292,25 @@ def filter_object(row: dict[str, Any]) -> Filter:
 
 def bibliography_object(db: Database, account: dict[str, Any]) -> Bibliography:
     """My Bibliography of an account, newest publication first."""
-    pmids = [row["pmid"] for row in db.find(bibliography, owner_id=account["user_id"])]
-    rows = sorted((db.get(articles, p, "PMID") for p in pmids), key=lambda r: (r["pub_date"], r["pmid"]), reverse=True)
+    pmids = [row["pmid"] for row in db.select(bibliography, "owner_id = ?", (account["user_id"],))]
+    rows = db.select(articles, _in("pmid", pmids), pmids, order_by="pub_date DESC, pmid DESC") if pmids else []
     return Bibliography(
         author_name=account["bibliography_author"],
         public=account["bibliography_public"],
         pmids=[r["pmid"] for r in rows],
-        summaries=[docsum(db, r) for r in rows],
+        summaries=docsums(db, rows),
+    )
+
+
+def collection_object(db: Database, row: dict[str, Any]) -> Collection:
+    """A collection with its owner's name and how many items it holds."""
+    owner = db.get(accounts, row["owner_id"], "Account")
+    count = len(db.select(collection_items, "collection_id = ?", (row["collection_id"],)))
+    return Collection(
+        collection_id=row["collection_id"],
+        name=row["name"],
+        owner=owner["full_name"],
+        public=row["public"],
+        is_favorites=row["is_favorites"],
+        item_count=count,
     )

@@ -29,7 +29,14 @@ def article(db: Database, pmid: str) -> dict[str, Any]:
 
 def fetch_all(db: Database, pmids: list[str]) -> list[dict[str, Any]]:
     """The records for these PMIDs in the order given (duplicates once); the first unknown PMID is an error."""
-    return [article(db, pmid) for pmid in dict.fromkeys(pmids)]
+    wanted = list(dict.fromkeys(pmids))
+    if not wanted:
+        return []
+    found = {row["pmid"]: row for row in db.select(articles, f"pmid IN ({', '.join('?' for _ in wanted)})", wanted)}
+    for pmid in wanted:
+        if pmid not in found:
+            article(db, pmid)
+    return [found[pmid] for pmid in wanted]
 
 
 def search(db: Database, term: str, sort: str) -> tuple[list[str], str]:
@@ -58,7 +65,7 @@ def check_window(retstart: int) -> None:
 
 
 def items_of(db: Database, collection_id: str) -> list[str]:
-    return [row["pmid"] for row in db.find(collection_items, collection_id=collection_id)]
+    return [row["pmid"] for row in db.select(collection_items, "collection_id = ?", (collection_id,))]
 
 
 def unique_collection_name(db: Database, name: str, keep: str | None = None) -> str:

@@ -24,9 +24,10 @@ from .objects import (
     SearchResult,
     Summaries,
     bibliography_object,
-    docsum,
+    collection_object,
+    docsums,
     filter_object,
-    record,
+    records,
     saved_search,
 )
 from .query import compile_term
@@ -78,18 +79,6 @@ Sort = Literal["most_recent", "pub_date", "Author", "JournalName", "title"]
 LinkName = Literal["pubmed_pubmed", "pubmed_pubmed_citedin", "pubmed_pubmed_refs"]
 
 
-def _collection(db: Database, row: dict) -> Collection:
-    owner = db.get(accounts, row["owner_id"], "Account")
-    return Collection(
-        collection_id=row["collection_id"],
-        name=row["name"],
-        owner=owner["full_name"],
-        public=row["public"],
-        is_favorites=row["is_favorites"],
-        item_count=len(items_of(db, row["collection_id"])),
-    )
-
-
 # ---------------------------------------------------------------- E-utilities
 
 
@@ -134,7 +123,7 @@ def esummary(db: Database, ids: PmidList) -> Summaries:
         ids: PMIDs to summarise (1 to 200). A PMID PubMed does not have is an error.
     """
     rows = fetch_all(db, ids)
-    return Summaries(uids=[r["pmid"] for r in rows], result=[docsum(db, r) for r in rows])
+    return Summaries(uids=[r["pmid"] for r in rows], result=docsums(db, rows))
 
 
 @tool(read_only=True)
@@ -146,7 +135,7 @@ def efetch(db: Database, ids: Annotated[list[Pmid], Field(min_length=1, max_leng
     Args:
         ids: PMIDs to fetch (1 to 20). A PMID PubMed does not have is an error.
     """
-    return [record(db, r) for r in fetch_all(db, ids)]
+    return records(db, fetch_all(db, ids))
 
 
 @tool(read_only=True)
@@ -161,13 +150,13 @@ def elink(db: Database, id: Pmid, linkname: LinkName = "pubmed_pubmed") -> LinkS
     """
     article(db, id)
     if linkname == "pubmed_pubmed":
-        rows = db.find(similar_articles, pmid=id, order_by=[similar_articles.c.score.desc()])
+        rows = db.select(similar_articles, "pmid = ?", (id,), order_by="score DESC")
         links = [Link(id=r["other_pmid"], score=r["score"]) for r in rows]
     elif linkname == "pubmed_pubmed_citedin":
-        rows = db.find(citations, cited_pmid=id, order_by=[citations.c.citing_pmid.desc()])
+        rows = db.select(citations, "cited_pmid = ?", (id,), order_by="citing_pmid DESC")
         links = [Link(id=r["citing_pmid"]) for r in rows]
     else:
-        rows = db.find(citations, citing_pmid=id, order_by=[citations.c.cited_pmid])
+        rows = db.select(citations, "citing_pmid = ?", (id,), order_by="cited_pmid")
         links = [Link(id=r["cited_pmid"]) for r in rows]
     return LinkSet(dbfrom="pubmed", idlist=[id], linkname=linkname, links=links)
 
@@ -178,10 +167,8 @@ def elink(db: Database, id: Pmid, linkname: LinkName = "pubmed_pubmed") -> LinkS
 @tool(read_only=True)
 def list_collections(db: Database) -> list[Collection]:
     """The signed-in user's My NCBI collections (Favorites first), with visibility and item counts."""
-    owned = db.find(
-        collections, owner_id=me(db)["user_id"], order_by=[collections.c.is_favorites.desc(), collections.c.name]
-    )
-    return [_collection(db, row) for row in owned]
+    owned = db.select(collections, "owner_id = ?", (me(db)["user_id"],), order_by="is_favorites DESC, name")
+    return [collection_object(db, row) for row in owned]
 
 
 @tool(read_only=True)
@@ -194,7 +181,7 @@ def get_collection(db: Database, collection_id: str) -> CollectionItems:
     row = viewable_collection(db, collection_id)
     rows = fetch_all(db, items_of(db, collection_id))
     return CollectionItems(
-        collection=_collection(db, row), pmids=[r["pmid"] for r in rows], summaries=[docsum(db, r) for r in rows]
+        collection=collection_object(db, row), pmids=[r["pmid"] for r in rows], summaries=docsums(db, rows)
     )
 
 
@@ -217,7 +204,7 @@ def create_collection(db: Database, name: Name, public: bool = False) -> Collect
         created_at=db.now_iso(),
         modified_at=db.now_iso(),
     )
-    return _collection(db, row)
+    return collection_object(db, row)
 
 
 @tool()
@@ -238,7 +225,7 @@ def update_collection(
         changes["name"] = unique_collection_name(db, name, keep=collection_id)
     if public is not None:
         changes["public"] = public
-    return _collection(db, db.update(collections, collection_id, **changes))
+    return collection_object(db, db.update(collections, collection_id, **changes))
 
 
 @tool()
@@ -250,7 +237,7 @@ def delete_collection(db: Database, collection_id: str) -> Collection:
     """
     row = own_collection(db, collection_id)
     check_not_favorites(row, "deleted")
-    gone = _collection(db, row)
+    gone = collection_object(db, row)
     for pmid in items_of(db, collection_id):
         db.delete(collection_items, f"{collection_id}/{pmid}")
     db.delete(collections, collection_id)
@@ -268,7 +255,7 @@ def add_to_collection(db: Database, collection_id: str, pmids: PmidList) -> Coll
     """
     row = own_collection(db, collection_id)
     add_items(db, row, pmids)
-    return _collection(db, db.get(collections, collection_id, "Collection"))
+    return collection_object(db, db.get(collections, collection_id, "Collection"))
 
 
 @tool()
@@ -290,9 +277,7 @@ def remove_from_collection(db: Database, collection_id: str, pmids: PmidList) ->
 @tool(read_only=True)
 def list_saved_searches(db: Database) -> list[SavedSearch]:
     """Your saved PubMed searches with their e-mail alert settings and when each was last run."""
-    return [
-        saved_search(r) for r in db.find(saved_searches, owner_id=me(db)["user_id"], order_by=[saved_searches.c.name])
-    ]
+    return [saved_search(r) for r in db.select(saved_searches, "owner_id = ?", (me(db)["user_id"],), order_by="name")]
 
 
 @tool()
@@ -453,10 +438,7 @@ def set_bibliography_visibility(db: Database, public: bool) -> Bibliography:
 @tool(read_only=True)
 def list_filters(db: Database) -> list[Filter]:
     """Your My NCBI filters for PubMed (standard and custom), and which are active on your searches."""
-    return [
-        filter_object(r)
-        for r in db.find(filters, owner_id=me(db)["user_id"], order_by=[filters.c.custom, filters.c.name])
-    ]
+    return [filter_object(r) for r in db.select(filters, "owner_id = ?", (me(db)["user_id"],), order_by="custom, name")]
 
 
 @tool()
