@@ -101,7 +101,8 @@ def cancel_penalties(db: Database, rate: dict[str, Any], checkin: str, checkout:
     are free until `free_cancel_hours` before check-in, then cost the rate's nights, percent or amount."""
     end = iso_timestamp(datetime.fromisoformat(checkout).replace(hour=11, tzinfo=timezone.utc))
     if not rate["refundable"]:
-        return [{"start": iso_timestamp(db.now()), "end": end, "percent": "100%"}]
+        booked_day = datetime.combine(db.now().date(), datetime.min.time(), tzinfo=timezone.utc)
+        return [{"start": iso_timestamp(booked_day), "end": end, "percent": "100%"}]
     start = checkin_moment(checkin) - timedelta(hours=rate["free_cancel_hours"])
     window: dict[str, Any] = {"start": iso_timestamp(start), "end": end}
     if rate["penalty_type"] == "nights":

@@ -119,9 +119,9 @@ itineraries = Table(
     Column("phone", String, nullable=False),
     Column("affiliate_reference_id", String),
     Column("hold_status", String),  # held, resumed, released; null for an instant booking
-    Column("hold_expires_at", String),
+    Column("hold_expires_at", String, info={"volatile": True}),
     Column("payment_type", String, nullable=False),  # affiliate_collect, property_collect
-    Column("creation_date_time", String, nullable=False),
+    Column("creation_date_time", String, nullable=False, info={"volatile": True}),
 )
 
 itinerary_rooms = Table(
