@@ -59,13 +59,26 @@ def content(db: Database, prop: dict[str, Any]) -> PropertyContent:
     )
 
 
-def _pricing(prop: dict[str, Any], rate: dict[str, Any], nights: list[str], occupancy: list[str], live: bool):
+def _pricing(
+    prop: dict[str, Any], rate: dict[str, Any], nights: list[str], occupancy: list[str], live: bool
+) -> tuple[list[OccupancyPricing], int]:
+    """Per-room pricing for each occupancy and the inclusive total of all rooms, in cents."""
     nightly = nightly_prices(rate, nights, live)
     per_room = [pricing(o, nights, nightly, prop["resort_fee"]) for o in occupancy]
     return per_room, stay_total(nightly) * len(occupancy)
 
 
-def _rate(db, prop, rate, nights, occupancy, left, checkin, checkout) -> Rate:
+def _rate(
+    db: Database,
+    prop: dict[str, Any],
+    rate: dict[str, Any],
+    nights: list[str],
+    occupancy: list[str],
+    left: int,
+    checkin: str,
+    checkout: str,
+) -> Rate:
+    """One shopped rate at its cached price, with its penalty windows for this stay."""
     per_room, total = _pricing(prop, rate, nights, occupancy, live=False)
     return Rate(
         id=rate["rate_id"],
@@ -124,7 +137,6 @@ def price_check(
     for o in occupancy:
         if not fits(room, o):
             raise InvalidRequest(f"invalid_input: occupancy {o} does not fit room {room_id}")
-    per_room: list[OccupancyPricing]
     per_room, total = _pricing(prop, rate, nights, occupancy, live=True)
     if rooms_left(db, room_id, nights) < len(occupancy):
         status = "sold_out"
