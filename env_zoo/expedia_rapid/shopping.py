@@ -15,13 +15,14 @@ from .objects import (
     PriceCheck,
     PropertyAvailability,
     PropertyContent,
+    PropertySummary,
     Rate,
     RoomAvailability,
     RoomContent,
     pricing,
 )
 from .rules import cancel_penalties, fits, money, nightly_prices, room_type, rooms_left, stay_dates, stay_total
-from .schema import price_checks, properties, rates, rooms
+from .schema import price_checks, properties, rates, regions, rooms
 
 
 def content(db: Database, prop: dict[str, Any]) -> PropertyContent:
@@ -57,6 +58,36 @@ def content(db: Database, prop: dict[str, Any]) -> PropertyContent:
             for r in db.find(rooms, property_id=prop["property_id"])
         ],
     )
+
+
+def search(
+    db: Database,
+    region_id: str | None,
+    category: str | None,
+    star_rating_min: float | None,
+    amenity: str | None,
+    pets_allowed: bool | None,
+) -> list[PropertySummary]:
+    """Properties matching the content filters; a region includes its child regions' properties."""
+    where, params = [], []
+    if region_id is not None:
+        region = db.get(regions, region_id, "Region")
+        ids = set(region["property_ids"]).union(*(c["property_ids"] for c in db.find(regions, parent_id=region_id)))
+        where.append(f"property_id IN ({', '.join('?' for _ in ids)})" if ids else "0")
+        params += sorted(ids)
+    if category is not None:
+        where.append("category = ?")
+        params.append(category)
+    if star_rating_min is not None:
+        where.append("CAST(star_rating AS REAL) >= ?")
+        params.append(star_rating_min)
+    if pets_allowed is not None:
+        where.append("pets_allowed = ?")
+        params.append(pets_allowed)
+    rows = db.select(properties, " AND ".join(where), params)
+    if amenity is not None:
+        rows = [p for p in rows if amenity.lower() in (a.lower() for a in p["amenities"])]
+    return [PropertySummary(**{k: p[k] for k in PropertySummary.model_fields}) for p in rows]
 
 
 def _pricing(

@@ -103,21 +103,7 @@ def search_properties(
         page_size: Properties per page.
         cursor: next_cursor of the previous page.
     """
-    ids: set[str] | None = None
-    if region_id is not None:
-        region = db.get(regions, region_id, "Region")
-        ids = set(region["property_ids"])
-        for child in db.find(regions, parent_id=region_id):
-            ids |= set(child["property_ids"])
-    found = []
-    for prop in db.find(properties, **given(category=category, pets_allowed=pets_allowed)):
-        if ids is not None and prop["property_id"] not in ids:
-            continue
-        if star_rating_min is not None and float(prop["star_rating"]) < star_rating_min:
-            continue
-        if amenity is not None and amenity.lower() not in (a.lower() for a in prop["amenities"]):
-            continue
-        found.append(PropertySummary(**{k: prop[k] for k in PropertySummary.model_fields}))
+    found = shopping.search(db, region_id, category, star_rating_min, amenity, pets_allowed)
     return paginate(found, page_size, cursor)
 
 
