@@ -255,7 +255,7 @@ def downtime_object(row: dict[str, Any], now: str) -> Downtime:
         schedule=Schedule(start=row["start"], end=row["end"], rrule=row["rrule"], duration=row["duration"]),
         message=row["message"],
         status=downtime_status(row, now),
-        canceled=row["canceled"],
+        canceled=row["canceled_at"],
         created=row["created"],
     )
 

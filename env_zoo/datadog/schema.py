@@ -54,7 +54,7 @@ monitors = Table(
     Column("overall_state", String, nullable=False),  # OK | Alert | Warn | No Data
     Column("silenced", JSON, nullable=False),  # scope -> end (ISO) or null: mutes
     Column("creator_id", String, ForeignKey("users.id"), nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Column("modified", String, nullable=False, info={"volatile": True}),
 )
 
@@ -70,9 +70,10 @@ downtimes = Table(
     Column("end", String),
     Column("rrule", String),  # recurrence, e.g. FREQ=WEEKLY;BYDAY=SA
     Column("duration", String),  # each recurrence's length, e.g. 2h
-    Column("canceled", String),
+    Column("canceled", Boolean, nullable=False),
+    Column("canceled_at", String, info={"volatile": True}),
     Column("creator_id", String, ForeignKey("users.id"), nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
 
 incidents = Table(
@@ -86,10 +87,10 @@ incidents = Table(
     Column("commander_id", String, ForeignKey("users.id")),
     Column("customer_impacted", Boolean, nullable=False),
     Column("customer_impact_scope", Text),
-    Column("customer_impact_start", String),
-    Column("customer_impact_end", String),
-    Column("created", String, nullable=False),
-    Column("resolved", String),
+    Column("customer_impact_start", String, info={"volatile": True}),
+    Column("customer_impact_end", String, info={"volatile": True}),
+    Column("created", String, nullable=False, info={"volatile": True}),
+    Column("resolved", String, info={"volatile": True}),
     Column("modified", String, nullable=False, info={"volatile": True}),
 )
 
@@ -101,7 +102,7 @@ incident_notes = Table(
     Column("author_id", String, ForeignKey("users.id"), nullable=False),
     Column("kind", String, nullable=False),  # note | state_change | severity_change | commander_change
     Column("content", Text, nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
 
 slos = Table(
@@ -120,7 +121,7 @@ slos = Table(
     Column("warning", Float),
     Column("sli_value", Float),  # the measured SLI over the timeframe (percent), null when no data yet
     Column("creator_id", String, ForeignKey("users.id"), nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Column("modified", String, nullable=False, info={"volatile": True}),
 )
 

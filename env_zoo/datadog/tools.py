@@ -55,7 +55,7 @@ from .schema import (
 PageSize = bounded(1, 100)
 MonitorId = Annotated[int, Field(ge=1, description="the monitor's numeric id")]
 MonitorType = Literal["metric alert", "service check", "log alert"]
-Tag = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.\-/]*(:[^\s,]+)?$", max_length=200)]
+Tag = Annotated[str, Field(pattern=r"^(\*|[a-z][a-z0-9_.\-/]*(:[^\s,]+)?)$", max_length=200)]
 Tags = Annotated[list[Tag], Unordered]
 Scope = Annotated[
     str, Field(pattern=r"^(\*|[a-z][a-z0-9_.\-/]*:[^\s,]+(,[a-z][a-z0-9_.\-/]*:[^\s,]+)*)$", description="'*' or tags")
@@ -430,7 +430,8 @@ def create_downtime(
         end=iso_timestamp(finishes) if finishes else None,
         rrule=rrule,
         duration=duration,
-        canceled=None,
+        canceled=False,
+        canceled_at=None,
         creator_id=user["id"],
         created=db.now_iso(),
     )
@@ -449,7 +450,7 @@ def cancel_downtime(db: Database, downtime_id: Uuid) -> Downtime:
     status = downtime_status(row, db.now_iso())
     if status in ("canceled", "ended"):
         raise conflict(f"Downtime {downtime_id} has already {'been canceled' if status == 'canceled' else 'ended'}")
-    updated = db.update(downtimes, downtime_id, canceled=db.now_iso())
+    updated = db.update(downtimes, downtime_id, canceled=True, canceled_at=db.now_iso())
     return downtime_object(updated, db.now_iso())
 
 
@@ -474,7 +475,7 @@ def _incident_out(db: Database, row: dict[str, Any]) -> Incident:
 
 def _detail(db: Database, row: dict[str, Any]) -> IncidentDetail:
     commander = db.get(users, row["commander_id"]) if row["commander_id"] else None
-    notes = db.find(incident_notes, incident_id=row["id"], order_by=[incident_notes.c.created, incident_notes.c.id])
+    notes = db.select(incident_notes, "incident_id = ?", [row["id"]], order_by="created, rowid")
     authors = _users(db, {n["author_id"] for n in notes})
     timeline = [
         TimelineEntry(
