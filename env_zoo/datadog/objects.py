@@ -35,13 +35,21 @@ class UserList(BaseModel):
     next_cursor: str | None
 
 
+class TeamMember(BaseModel):
+    """A member of a team and their role in it."""
+
+    handle: str
+    name: str
+    role: str = Field(description="admin (leads the team) or member")
+
+
 class Team(BaseModel):
-    """A team and its members."""
+    """A team and its members, leads first."""
 
     id: str
     handle: str
     name: str
-    members: list[Person]
+    members: list[TeamMember]
 
 
 class Thresholds(BaseModel):

@@ -29,6 +29,7 @@ from .objects import (
     Slo,
     SloList,
     Team,
+    TeamMember,
     TimelineEntry,
     User,
     UserList,
@@ -156,9 +157,10 @@ def list_teams(db: Database, filter: str | None = None) -> list[Team]:
     for row in db.find(teams, order_by=[teams.c.name]):
         if filter and filter.strip().lower() not in (row["name"] + " " + row["handle"]).lower():
             continue
-        member_ids = {m["user_id"] for m in db.find(team_members, team_id=row["id"])}
-        people = sorted(_users(db, member_ids).values(), key=lambda u: u["name"])
-        out.append(Team(id=row["id"], handle=row["handle"], name=row["name"], members=[person(u) for u in people]))
+        roles = {m["user_id"]: m["role"] for m in db.find(team_members, team_id=row["id"])}
+        people = sorted(_users(db, set(roles)).values(), key=lambda u: (roles[u["id"]] != "admin", u["name"]))
+        members = [TeamMember(handle=u["handle"], name=u["name"], role=roles[u["id"]]) for u in people]
+        out.append(Team(id=row["id"], handle=row["handle"], name=row["name"], members=members))
     return out
 
 

@@ -288,4 +288,9 @@ def test_listings_filter_and_page(session):
         "Kafka consumer lag on shipments topic",
         "SSO login failures for partner portal",
     }
-    assert ok(session, "list_teams", {"filter": "Site"})[0]["handle"] == "sre"
+    sre = ok(session, "list_teams", {"filter": "Site"})[0]
+    assert sre["handle"] == "sre" and sre["members"][0] == {
+        "handle": "dana.whitfield@lumenfreight.com",
+        "name": "Dana Whitfield",
+        "role": "admin",
+    }
