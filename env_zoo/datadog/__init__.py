@@ -1,0 +1,1 @@
+"""Datadog API: monitors and mutes, downtimes, incidents and their timelines, SLOs, dashboards, users and teams."""
