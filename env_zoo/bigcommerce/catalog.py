@@ -42,8 +42,11 @@ def update_product(
 ) -> dict[str, Any]:
     product = fetch(db, products, product_id, "product")
     tracking = inventory_tracking or product["inventory_tracking"]
-    if tracking == "variant" and not db.find(variants, product_id=product_id):
-        raise unprocessable("inventory_tracking 'variant' needs a product with variants.", "inventory_tracking")
+    if tracking == "variant" and len(db.find(variants, product_id=product_id)) < 2:
+        raise unprocessable(
+            "inventory_tracking 'variant' needs a product with options (variants beyond its base variant).",
+            "inventory_tracking",
+        )
     if inventory_level is not None and tracking != "product":
         raise unprocessable(
             "inventory_level can only be set on the product when inventory_tracking is 'product' "

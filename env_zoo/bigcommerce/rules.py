@@ -257,13 +257,9 @@ def refund_total(db: Database, order: dict[str, Any], items: list[dict[str, Any]
 
 
 def check_status_change(db: Database, order: dict[str, Any], status_id: int) -> None:
-    """Which status changes the store allows: none out of Cancelled or Refunded, Shipped only through shipments,
-    refund statuses only through refunds, and no cancelling once something shipped."""
+    """Which status changes the store allows: none out of Cancelled or Refunded, and no cancelling once something
+    shipped (shipped and refunded statuses are not settable: shipments and refunds set them)."""
     if order["status_id"] in FINAL:
         raise conflict(f"Order {order['id']} is {STATUSES[order['status_id']]}; its status cannot change.")
-    if status_id in (2, 3):
-        raise unprocessable("Shipped statuses are set by creating shipments.", "status_id")
-    if status_id in (4, 14):
-        raise unprocessable("Refunded statuses are set by creating refunds.", "status_id")
     if status_id == 5 and shipped_quantities(db, order["id"]):
         raise conflict(f"Order {order['id']} has shipments and cannot be cancelled; refund it instead.")

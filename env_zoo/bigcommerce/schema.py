@@ -131,7 +131,7 @@ orders = Table(
     Column("total", Integer, nullable=False),
     Column("billing_address", JSON, nullable=False),
     Column("shipping_address", JSON, nullable=False),
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
 )
 
 shipments = Table(
@@ -142,7 +142,7 @@ shipments = Table(
     Column("tracking_number", String, nullable=False),
     Column("shipping_provider", String, nullable=False),
     Column("items", JSON, nullable=False),  # [{"order_product_id": 1, "quantity": 1}]
-    Column("date_created", String, nullable=False),
+    Column("date_created", String, nullable=False, info={"volatile": True}),
 )
 
 refunds = Table(
@@ -153,5 +153,5 @@ refunds = Table(
     Column("items", JSON, nullable=False),
     Column("total_amount", Integer, nullable=False),
     Column("reason", String, nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
