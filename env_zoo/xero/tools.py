@@ -658,8 +658,8 @@ def create_bank_transaction(
     row = db.insert(
         bank_transactions, id=db.new_uuid(bank_transactions), tenant_id=tenantId, type=Type, contact_id=ContactID,
         account_id=bank["id"], date=Date, reference=Reference, description=Description.strip(),
-        account_code=AccountCode, tax_type=TaxType, sub_total=sub_total, total_tax=tax, total=sub_total + tax, status="AUTHORISED",
-        is_reconciled=False,
+        account_code=AccountCode, tax_type=TaxType, sub_total=sub_total, total_tax=tax, total=sub_total + tax,
+        status="AUTHORISED", is_reconciled=False,
     )  # fmt: skip
     return bank_transaction_object(row, who["name"], bank["code"])
 
