@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfactory_gym import Database, NotFound
+from envfactory_gym import Database
 
 from .rules import line_amounts, validation_error
-from .schema import accounts, contacts, documents, line_items, tracking_options
+from .schema import accounts, contacts, documents, line_items, tracking_categories, tracking_options
 
 
 def account_by_code(db: Database, tenant_id: str, code: str, *, bank: bool) -> dict[str, Any]:
@@ -44,16 +44,21 @@ def next_number(db: Database, tenant_id: str, prefix: str, types: tuple[str, ...
     return f"{prefix}{max(taken, default=0) + 1:04d}"
 
 
+def tracking_option(db: Database, tenant_id: str, option_id: str) -> dict[str, Any]:
+    """A tracking option of one of the organisation's tracking categories."""
+    found = db.find(tracking_options, id=option_id)
+    if not found or db.get(tracking_categories, found[0]["category_id"])["tenant_id"] != tenant_id:
+        raise validation_error(f"Tracking option '{option_id}' does not exist.")
+    return found[0]
+
+
 def write_lines(db: Database, tenant_id: str, document_id: str, lines: list[Any]) -> tuple[int, int]:
     """Store a document's lines (checking account codes and tracking options); returns (sub total, tax) in cents."""
     sub_total = total_tax = 0
     for position, line in enumerate(lines, start=1):
         account_by_code(db, tenant_id, line.AccountCode, bank=False)
         if line.TrackingOptionID is not None:
-            try:
-                db.get(tracking_options, line.TrackingOptionID)
-            except NotFound:
-                raise validation_error(f"Tracking option '{line.TrackingOptionID}' does not exist.") from None
+            tracking_option(db, tenant_id, line.TrackingOptionID)
         unit = int(line.UnitAmount * 100)
         amount, tax = line_amounts(line.Quantity, unit, line.TaxType)
         db.insert(

@@ -121,7 +121,7 @@ documents = Table(
     Column("total", Integer, nullable=False),
     Column("amount_paid", Integer, nullable=False),
     Column("amount_credited", Integer, nullable=False),
-    Column("updated", String, nullable=False),
+    Column("updated", String, nullable=False, info={"volatile": True}),
     Index("ix_documents_tenant", "tenant_id", "type"),
 )
 
