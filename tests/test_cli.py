@@ -86,6 +86,23 @@ def test_your_own_environment_from_scaffold_to_gym_make(tmp_path, monkeypatch, c
     assert "overall mean reward: 1.000" in capsys.readouterr().out
 
 
+def test_verify_and_rollout_spread_environments_over_worker_processes(tmp_path, capsys):
+    for name in ("Reading Room", "Book Club"):
+        assert main(["new", name, "--domain", "lifestyle", "--path", str(tmp_path)]) == 0
+    good, broken = tmp_path / "reading_room", tmp_path / "book_club"
+    tasks = broken / "tasks.jsonl"
+    tasks.write_text(tasks.read_text().replace('"item_012"', '"item_999"', 1))  # a ground truth that cannot run
+    capsys.readouterr()
+    assert main(["verify", str(good), str(broken), "--workers", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "PASS envfactory/ReadingRoom-v0" in out and "FAIL envfactory/BookClub-v0" in out and "item_999" in out
+    tables = []
+    for workers in ("1", "2"):
+        assert main(["rollout", str(good), "notion", "--agent", "random", "--episodes", "3", "--workers", workers]) == 0
+        tables.append(capsys.readouterr().out)
+    assert tables[0] == tables[1] and "ReadingRoom-v0" in tables[0] and "Notion-v2" in tables[0]
+
+
 def test_split_never_writes_into_an_installed_package(monkeypatch, capsys):
     monkeypatch.setattr(checks, "installed", lambda folder: True)
     assert main(["split", "notion"]) == 1

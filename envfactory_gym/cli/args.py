@@ -34,6 +34,25 @@ def fraction(text: str) -> float:
     return value
 
 
+def workers_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--workers`: how many processes share the environments (default: one per core)."""
+    from .parallel import default_workers
+
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=default_workers(),
+        help="worker processes, each taking whole environments (default: one per core; 1 runs in this process)",
+    )
+
+
+def environment_names(names: list[str]) -> list[str]:
+    """The names as given, or every environment's key when none is named (cheap: builds no spec)."""
+    from ..registry import zoo_keys
+
+    return list(names) if names else zoo_keys()
+
+
 def environment_specs(names: list[str]) -> list["EnvironmentSpec"]:
     """Specs of the named environments (key, name, gymnasium id, or the path of an environment folder); every
     environment of every root when none is named."""

@@ -5,33 +5,41 @@ from __future__ import annotations
 import argparse
 import sysconfig
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.progress import Progress
 
-from .args import environment_specs, fraction
+from .args import environment_names, environment_specs, fraction, workers_option
+from .parallel import map_environments
 from .terminal import console
+
+if TYPE_CHECKING:
+    from ..verify import VerificationReport
+
+
+def verify_one(name: str) -> tuple[str, VerificationReport]:
+    """Verify one environment (key, name, id or folder): its gymnasium id and report."""
+    from ..verify import verify_environment
+
+    spec = environment_specs([name])[0]
+    return spec.env_id, verify_environment(spec)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Verify environments (names or folders); non-zero exit when any fails."""
-    from ..verify import verify_environment
-
+    """Verify environments (names or folders), one worker process per core; non-zero exit when any fails."""
     failed = 0
-    specs = environment_specs(args.names)
+    names = environment_names(args.names)
     with Progress(console=console, transient=True) as progress:
-        job = progress.add_task("verifying", total=len(specs))
-        for spec in specs:
-            progress.update(job, description=f"verifying {spec.key}")
-            report = verify_environment(spec)
+        job = progress.add_task(f"verifying {len(names)} environments", total=len(names))
+        for env_id, report in map_environments(verify_one, names, args.workers):
             progress.advance(job)
             if report.passed:
                 progress.console.print(
-                    f"[green]PASS[/green] {spec.env_id}: {report.tasks_checked} tasks replay to 1.0, check_env ok"
+                    f"[green]PASS[/green] {env_id}: {report.tasks_checked} tasks replay to 1.0, check_env ok"
                 )
                 continue
             failed += 1
-            progress.console.print(f"[red]FAIL[/red] {spec.env_id}")
+            progress.console.print(f"[red]FAIL[/red] {env_id}")
             for finding in report.findings:
                 progress.console.print(f"  [{finding.component}] {finding.check}: {finding.message}")
     return 1 if failed else 0
@@ -78,6 +86,7 @@ def register(sub: Any) -> None:
     verify.add_argument(
         "names", nargs="*", help="environments (key, name, id) or environment folders (default: every environment)"
     )
+    workers_option(verify)
     verify.set_defaults(func=cmd_verify)
     split = sub.add_parser("split", help="store each environment's held-out train/test task split")
     split.add_argument("names", nargs="*", help="environments or environment folders (default: every environment)")
