@@ -14,6 +14,39 @@ from envfactory_gym import ToolUseEnv, load_zoo_environment, zoo_keys
 ZOO = zoo_keys()
 
 
+def pytest_addoption(parser):
+    """`--envs a,b` (or ENVFACTORY_TEST_ENVS): run the per-environment tests of these environments only."""
+    parser.addoption(
+        "--envs",
+        default=os.environ.get("ENVFACTORY_TEST_ENVS", ""),
+        help="comma-separated zoo keys: per-environment tests run for these only (default: every environment)",
+    )
+
+
+def environment_of(item: pytest.Item) -> str | None:
+    """The zoo environment a test is about: its file's (tests/zoo/test_<key>.py) or a parameter's, else None."""
+    if item.path.parent.name == "zoo" and item.path.stem.removeprefix("test_") in ZOO:
+        return item.path.stem.removeprefix("test_")
+    params = getattr(item, "callspec", None)
+    for value in params.params.values() if params else ():
+        if isinstance(value, str) and value in ZOO:
+            return value
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Deselect the per-environment tests of environments `--envs` leaves out."""
+    chosen = {key.strip() for key in config.getoption("--envs").split(",") if key.strip()}
+    if not chosen:
+        return
+    if chosen - set(ZOO):
+        raise pytest.UsageError(f"--envs: no environment {sorted(chosen - set(ZOO))} (known: {', '.join(ZOO)})")
+    left_out = [item for item in items if environment_of(item) not in chosen | {None}]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if environment_of(item) in chosen | {None}]
+
+
 def pytest_configure(config):
     """Cache expected replays in one temporary folder per test session, never in the user's home: the controller
     makes it before xdist starts its workers, which inherit the variable and so share each task's replay.

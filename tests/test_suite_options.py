@@ -1,0 +1,54 @@
+"""The suite's own options: `--envs` keeps the per-environment tests of the named environments and every test
+that is about no single environment."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _collected(*args: str) -> list[str]:
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return [line for line in run.stdout.splitlines() if "::" in line] or [run.stdout + run.stderr]
+
+
+def test_envs_keeps_only_the_named_environments_tests():
+    files = ["tests/test_zoo.py", "tests/zoo/test_slack.py", "tests/zoo/test_notion.py"]
+    every = _collected(*files)
+    only = _collected("--envs", "notion", *files)
+    assert any("test_slack.py" in t for t in every) and any("[slack" in t for t in every)
+    assert not any("test_slack.py" in t or "slack" in t.split("::")[-1] for t in only), only
+    assert any("test_notion.py" in t for t in only) and any("[notion" in t for t in only)
+    unparametrized = [t for t in every if "[" not in t and "tests/zoo/" not in t]
+    assert unparametrized and set(unparametrized) <= set(only)
+
+
+def test_envs_refuses_an_unknown_environment():
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:xdist",
+            "--envs",
+            "notoin",
+            "tests/test_zoo.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode != 0 and "no environment ['notoin']" in run.stdout + run.stderr
