@@ -25,7 +25,7 @@ from .schema import authors, institutions, list_items, lists, merged_ids, saved_
 
 TABLES = {"works": works, "authors": authors, "institutions": institutions, "sources": sources, "topics": topics}
 PREFIX = {"works": "W", "authors": "A", "institutions": "I", "sources": "S", "topics": "T"}
-MAX_LIST_ITEMS = 500
+MAX_LIST_ITEMS = 200
 MAX_LISTS = 50
 
 

@@ -352,7 +352,7 @@ def delete_list(db: Database, list_id: str) -> WorkList:
 def add_works_to_list(db: Database, list_id: str, work_ids: WorkIds, note: Note = "") -> WorkListDetail:
     """Add works to one of your lists, each with the same note (empty by default). Every work must exist (a merged
     id or a DOI is stored as the surviving work's id); a work already in the list is refused; a list holds at most
-    500 works.
+    200 works.
 
     Args:
         list_id: The list's id.
