@@ -102,7 +102,7 @@ def check_seats(row: dict[str, Any], seat_count: int) -> None:
         raise InvalidRequest(f"seat_count is only allowed for shared products; {row['display_name']} is not shared.")
 
 
-def check_served(db: Database, row: dict[str, Any], start: dict[str, Any]) -> None:
+def check_served(row: dict[str, Any], start: dict[str, Any]) -> None:
     """Refuse a pickup outside the product's city."""
     if city_of(start["latitude"], start["longitude"]) != row["city"]:
         raise InvalidRequest(

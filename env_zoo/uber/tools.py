@@ -153,7 +153,9 @@ def pay_outstanding_balance(db: Database, payment_method_id: Uuid) -> RiderObjec
 
 @tool(read_only=True)
 def search_locations(
-    db: Database, query: text(100), city: Literal["San Francisco", "Los Angeles"] | None = None
+    db: Database,
+    query: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")],
+    city: Literal["San Francisco", "Los Angeles"] | None = None,
 ) -> list[LocationObject]:
     """Search addresses and points of interest by name or street, with the coordinates ride tools take.
 
@@ -320,7 +322,7 @@ def estimate_ride(
     rules.check_seats(row, seat_count)
     start = _endpoint(db, rider, start_place_id, start_latitude, start_longitude, "start")
     end = _endpoint(db, rider, end_place_id, end_latitude, end_longitude, "end")
-    rules.check_served(db, row, start)
+    rules.check_served(row, start)
     miles, minutes = rules.trip_shape(start, end)
     surge = rules.surge_at(db, product_id, db.now())
     stored = db.insert(

@@ -323,6 +323,13 @@ def test_promotion_codes_once_unexpired_in_their_city_and_first_ride_only(sessio
     assert ok(session, "apply_promo_code", {"code": "WELCOME20"})["uber_cash"] == "20.00"
 
 
+def test_location_search_needs_words_and_filters_by_city(session):
+    found = ok(session, "search_locations", {"query": "union station"})
+    assert {row["city"] for row in found} == {"Los Angeles"}
+    assert ok(session, "search_locations", {"query": "union station", "city": "San Francisco"}) == []
+    fails(session, "search_locations", {"query": "   "}, "invalid_arguments", "query")
+
+
 def test_saved_places_need_an_address_search_finds(session):
     sign_in(session, HANNAH)
     fails(session, "save_place", {"place_id": "work", "address": "1 Nowhere Rd"}, "InvalidRequest", "Address not found")
