@@ -99,7 +99,10 @@ def fare_value(row: dict[str, Any], miles: float, minutes: int, surge: float, se
 def check_seats(row: dict[str, Any], seat_count: int) -> None:
     """Only shared products take a seat count above one (and at most two)."""
     if seat_count > 1 and not row["shared"]:
-        raise InvalidRequest(f"seat_count is only allowed for shared products; {row['display_name']} is not shared.")
+        raise InvalidRequest(
+            f"invalid_seat_count: Number of seats exceeds max capacity; {row['display_name']} is not shared, so "
+            "seat_count is 1."
+        )
 
 
 def check_served(row: dict[str, Any], start: dict[str, Any]) -> None:
@@ -126,9 +129,12 @@ def current_ride(db: Database, rider_id: str) -> dict[str, Any] | None:
 def check_fare(fare: dict[str, Any], now: datetime) -> None:
     """Refuse a used or expired fare, or a surged one the rider has not accepted."""
     if fare["used"]:
-        raise Conflict("fare_expired: This fare has already been used for a request; get a new estimate.")
+        raise Conflict("invalid_fare_id: The fare id is invalid or expired; it was already used for a request.")
     if fare["expires_at"] <= iso_timestamp(now):
-        raise Conflict("fare_expired: The fare has expired; get a new estimate for the ride.")
+        raise Conflict(
+            "fare_expired: The fare has expired for the requested product. Get estimates again, confirm the new fare "
+            "and then re-request."
+        )
     if fare["surge_multiplier"] > 1.0 and not fare["surge_confirmed"]:
         raise Conflict(
             f"surge: Surge pricing ({fare['surge_multiplier']}x) is in effect; the rider must accept it with "
@@ -142,9 +148,9 @@ def check_payment(method: dict[str, Any], row: dict[str, Any], profile: dict[str
     if expiry and expiry < now.strftime("%Y-%m"):
         raise InvalidRequest(f"invalid_payment_method: The card {method['description']} has expired.")
     if method["type"] == "cash" and not row["cash_enabled"]:
-        raise InvalidRequest(f"invalid_payment_method: {row['display_name']} does not take cash.")
+        raise InvalidRequest(f"payment_method_not_allowed: {row['display_name']} does not take cash.")
     if method["type"] == "business_account" and profile["type"] != "business":
-        raise InvalidRequest("invalid_payment_method: A business account pays only on a business profile.")
+        raise InvalidRequest("payment_method_not_allowed: A business account pays only on a business profile.")
 
 
 def check_policy(profile: dict[str, Any], row: dict[str, Any], expense_memo: str | None) -> None:
@@ -154,7 +160,8 @@ def check_policy(profile: dict[str, Any], row: dict[str, Any], expense_memo: str
     allowed = profile["allowed_products"]
     if allowed is not None and row["product_group"] not in allowed:
         raise InvalidRequest(
-            f"validation_failed: {profile['organization']}'s ride policy does not allow {row['display_name']}."
+            f"product_not_allowed: The ride policy of {profile['organization']} does not allow {row['display_name']}; "
+            "select another product."
         )
     if profile["expense_memo_required"] and not expense_memo:
         raise InvalidRequest(f"validation_failed: {profile['organization']} requires an expense memo on every ride.")

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from envfactory_gym import Conflict, Database, InvalidRequest, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, tool
 from envfactory_gym.fields import ErrorText, IsoTimestamp, NonBlankText, text
 from envfactory_gym.values import minor_units
 
@@ -397,14 +397,14 @@ def request_ride(
     method = access.own_payment_method(db, rider, method_id)
     if rider["outstanding_balance"]:
         raise Conflict(
-            f"card_assoc_outstanding_balance: There is an outstanding balance of ${usd(rider['outstanding_balance'])} "
-            "on this account; pay it before requesting a ride."
+            f"pay_balance: You have an outstanding balance of ${usd(rider['outstanding_balance'])}; pay it before "
+            "requesting a ride."
         )
     rules.check_payment(method, row, profile, db.now())
     rules.check_policy(profile, row, expense_memo)
     pickup = rules.check_schedule(scheduled_pickup_time, db.now()) if scheduled_pickup_time else None
     if pickup is None and rules.current_ride(db, rider["rider_id"]) is not None:
-        raise Conflict("current_trip_exists: The rider already has a ride in progress; cancel it or wait.")
+        raise Conflict("current_trip_exists: The user is currently on a trip; cancel it or wait for it to end.")
     db.update(fares, fare_id, used=True)
     for other in db.find(payment_methods, rider_id=rider["rider_id"], last_used=True):
         db.update(payment_methods, other["payment_method_id"], last_used=False)
@@ -445,7 +445,7 @@ def get_ride(db: Database, request_id: Uuid | None = None) -> RideObject:
     if request_id is None:
         current = rules.current_ride(db, rider["rider_id"])
         if current is None:
-            raise Conflict("no_current_trip: The rider has no ride in progress.")
+            raise NotFound("no_current_trip: User is not currently on a trip.")
         return _ride(db, current)
     return _ride(db, access.own_request(db, rider, request_id))
 
@@ -638,7 +638,7 @@ def update_profile(
     if default_payment_method_id is not None:
         method = access.own_payment_method(db, rider, default_payment_method_id)
         if method["type"] == "business_account" and profile["type"] != "business":
-            raise InvalidRequest("invalid_payment_method: A business account pays only on a business profile.")
+            raise InvalidRequest("payment_method_not_allowed: A business account pays only on a business profile.")
         if method["expiration"] and method["expiration"] < db.now().strftime("%Y-%m"):
             raise InvalidRequest(f"invalid_payment_method: The card {method['description']} has expired.")
         changes["default_payment_method_id"] = default_payment_method_id

@@ -106,7 +106,7 @@ def test_a_product_serves_only_its_city_and_seats_only_on_shared_rides(session):
     args = {"product_id": product("Los Angeles", "UberX"), **to("Ferry Building", "start"), **to("Oracle Park")}
     fails(session, "estimate_ride", args, "InvalidRequest", "outside_service_area")
     args = {"product_id": product("San Francisco", "UberX"), **to("Ferry Building", "start"), **to("Oracle Park")}
-    fails(session, "estimate_ride", {**args, "seat_count": 2}, "InvalidRequest", "only allowed for shared")
+    fails(session, "estimate_ride", {**args, "seat_count": 2}, "InvalidRequest", "invalid_seat_count")
     one = fare(session, "San Francisco", "UberX Share", "Ferry Building", "Oracle Park")
     two = fare(session, "San Francisco", "UberX Share", "Ferry Building", "Oracle Park", seat_count=2)
     assert float(two["value"]) > float(one["value"])
@@ -118,7 +118,7 @@ def test_a_fare_is_used_once_and_expires_after_five_minutes(session):
     ride = ok(session, "request_ride", {"fare_id": quote["fare_id"]})
     assert ride["status"] == "processing" and ride["fare"] == quote["value"]
     ok(session, "cancel_ride", {"request_id": ride["request_id"]})
-    fails(session, "request_ride", {"fare_id": quote["fare_id"]}, "Conflict", "already been used")
+    fails(session, "request_ride", {"fare_id": quote["fare_id"]}, "Conflict", "invalid_fare_id")
     session.reset("seed", NOON)
     sign_in(session, HANNAH)
     quote = fare(session, "San Francisco", "UberX", "Ferry Building", "Oracle Park")
@@ -165,7 +165,7 @@ def test_an_outstanding_balance_blocks_rides_until_paid(session):
     quote = fare(session, "San Francisco", "UberX", "Ferry Building", "Oracle Park")
     new_visa = method(PRIYA, description="***8817")
     args = {"fare_id": quote["fare_id"], "payment_method_id": new_visa}
-    fails(session, "request_ride", args, "Conflict", "card_assoc_outstanding_balance")
+    fails(session, "request_ride", args, "Conflict", "pay_balance")
     expired = method(PRIYA, description="***4242")
     fails(session, "pay_outstanding_balance", {"payment_method_id": expired}, "InvalidRequest", "expired")
     assert ok(session, "pay_outstanding_balance", {"payment_method_id": new_visa})["outstanding_balance"] == "0.00"
@@ -183,7 +183,7 @@ def test_expired_cards_cash_and_business_accounts_are_refused_where_they_cannot_
     quote = fare(session, "San Francisco", "UberX", "Ferry Building", "Oracle Park")
     business = method(MAYA, type="business_account")
     args = {"fare_id": quote["fare_id"], "payment_method_id": business}
-    fails(session, "request_ride", args, "InvalidRequest", "only on a business profile")
+    fails(session, "request_ride", args, "InvalidRequest", "payment_method_not_allowed")
     personal = profile(MAYA, "personal")
     args = {"profile_id": personal, "default_payment_method_id": business}
     fails(session, "update_profile", args, "InvalidRequest", "only on a business profile")
@@ -207,7 +207,7 @@ def test_cash_only_on_products_that_take_it(session):
     sign_in(session, DAN)
     quote = fare(session, "Los Angeles", "UberXL", "Union Station", "The Grove")
     args = {"fare_id": quote["fare_id"], "payment_method_id": "00000000-0000-4000-8000-000000000001"}
-    fails(session, "request_ride", args, "InvalidRequest", "does not take cash")
+    fails(session, "request_ride", args, "InvalidRequest", "payment_method_not_allowed: UberXL does not take cash")
 
 
 def test_a_business_profile_enforces_its_policy(session):
@@ -216,7 +216,7 @@ def test_a_business_profile_enforces_its_policy(session):
     black = fare(session, "San Francisco", "Black", "Ferry Building", "Oracle Park")
     ok(session, "confirm_surge", {"surge_confirmation_id": black["surge_confirmation_id"]}, caller="user")
     args = {"fare_id": black["fare_id"], "profile_id": business, "expense_memo": "Client"}
-    fails(session, "request_ride", args, "InvalidRequest", "does not allow Black")
+    fails(session, "request_ride", args, "InvalidRequest", "product_not_allowed")
     comfort = fare(session, "San Francisco", "Comfort", "Ferry Building", "Oracle Park")
     fails(session, "request_ride", {"fare_id": comfort["fare_id"], "profile_id": business}, "InvalidRequest", "memo")
     ride = ok(
@@ -244,6 +244,14 @@ def test_cancelling_later_charges_the_products_fee(session):
     receipt = ok(session, "get_receipt", {"request_id": rid})
     assert receipt["charges"] == [{"name": "Cancellation fee", "amount": "5.00"}]
     fails(session, "cancel_ride", {"request_id": rid}, "Conflict", "already rider_canceled")
+
+
+def test_the_current_ride_is_the_one_under_way_or_none(session):
+    sign_in(session, "sam.okafor@gmail.com")
+    assert ok(session, "get_ride")["request_id"] == special("sam.okafor@gmail.com", "current")
+    session.reset("seed", NOON)
+    sign_in(session, HANNAH)
+    fails(session, "get_ride", {}, "NotFound", "no_current_trip")
 
 
 def test_a_trip_in_progress_cannot_be_canceled(session):
