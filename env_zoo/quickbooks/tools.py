@@ -133,6 +133,13 @@ def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> list[C
     if not found or found[0]["password"] != password:
         raise PermissionDenied("AuthenticationFailed: the email or password is incorrect.")
     db.start_session(sessions, user_id=found[0]["id"])
+    return list_companies(db)
+
+
+@tool(read_only=True)
+def list_companies(db: Database) -> list[Company]:
+    """The companies (realms) the signed-in user connected, with their settings; every other call names one by its
+    realmId."""
     return [get_company_info(db, realm) for realm in realm_ids(db)]
 
 

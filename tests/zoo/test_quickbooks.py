@@ -77,7 +77,7 @@ def new_invoice(session: ToolSession, **extra: Any) -> dict[str, Any]:
 
 
 def test_sign_in_lists_the_users_companies_and_others_are_refused(session):
-    fails(session, "get_company_info", {"realmId": A}, "PermissionDenied", "AuthenticationFailed")
+    fails(session, "list_companies", {}, "PermissionDenied", "AuthenticationFailed")
     fails(
         session,
         "sign_in",
