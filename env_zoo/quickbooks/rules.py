@@ -86,12 +86,12 @@ def check_unique_name(db: Database, realm_id: str, name: str, keep: str | None =
             )  # fmt: skip
 
 
-def duplicate_number(number: str) -> ToolError:
-    """Error 6140 for a document number the company already used."""
+def duplicate_number(number: str, txn_type: str, txn_id: str) -> ToolError:
+    """Error 6140 for a document number already used, naming the transaction that holds it."""
     return fault(
         "6140", "Duplicate Document Number Error",
-        f"Duplicate Document Number Error : You must specify a different number. This number has already been used. "
-        f"DocNumber={number}",
+        "Duplicate Document Number Error : You must specify a different number. This number has already been used. "
+        f"DocNumber={number} is assigned to TxnType={txn_type} with TxnId={txn_id}",
         Conflict, "DocNumber",
     )  # fmt: skip
 

@@ -461,8 +461,9 @@ def create_invoice(
     due = DueDate or (date.fromisoformat(TxnDate) + timedelta(days=30)).isoformat()
     if due < TxnDate:
         raise rules.business_error("The due date cannot be earlier than the transaction date.")
-    if DocNumber is not None and db.find(sales_forms, realm_id=realmId, kind="Invoice", doc_number=DocNumber.strip()):
-        raise rules.duplicate_number(DocNumber.strip())
+    used = db.find(sales_forms, realm_id=realmId, kind="Invoice", doc_number=(DocNumber or "").strip())
+    if used:
+        raise rules.duplicate_number(used[0]["doc_number"], "Invoice", used[0]["id"])
     form_id = db.new_id(sales_forms, "", 1)
     db.insert(
         sales_forms, id=form_id, realm_id=realmId, kind="Invoice",
@@ -804,8 +805,9 @@ def create_bill(
     due = DueDate or (date.fromisoformat(TxnDate) + timedelta(days=supplier["term_days"])).isoformat()
     if due < TxnDate:
         raise rules.business_error("The due date cannot be earlier than the transaction date.")
-    if DocNumber is not None and db.find(bills, realm_id=realmId, vendor_id=VendorRef, doc_number=DocNumber.strip()):
-        raise rules.duplicate_number(DocNumber.strip())
+    used = db.find(bills, realm_id=realmId, vendor_id=VendorRef, doc_number=(DocNumber or "").strip())
+    if used:
+        raise rules.duplicate_number(used[0]["doc_number"], "Bill", used[0]["id"])
     bill_id = db.new_id(bills, "", 1)
     db.insert(
         bills, id=bill_id, realm_id=realmId, doc_number=DocNumber.strip() if DocNumber else None, vendor_id=VendorRef,
