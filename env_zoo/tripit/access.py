@@ -1,6 +1,6 @@
 """Who is signed in to TripIt and what they may do with a trip: its owner does everything; an invitee who accepted
-sees it, and edits its plans unless invited read-only; a pending invitation grants nothing yet. A trip the traveler
-has no part in does not exist for them (404)."""
+sees it, and edits its plans unless invited read-only; someone with a pending invitation may look at the trip before
+answering but changes nothing. A trip the traveler has no part in does not exist for them (404)."""
 
 from __future__ import annotations
 
@@ -29,12 +29,14 @@ def me(db: Database) -> dict[str, Any]:
 
 
 def role(db: Database, profile_ref: str, trip: dict[str, Any]) -> str | None:
-    """owner, editor or viewer on a trip; None without an accepted invitation."""
+    """owner, editor, viewer or invited (a pending invitation) on a trip; None without an invitation."""
     if trip["owner_ref"] == profile_ref:
         return "owner"
-    found = db.find(invitees, trip_id=trip["id"], profile_ref=profile_ref, status="accepted")
+    found = db.find(invitees, trip_id=trip["id"], profile_ref=profile_ref)
     if not found:
         return None
+    if found[0]["status"] == "pending":
+        return "invited"
     return "viewer" if found[0]["is_read_only"] else "editor"
 
 
@@ -53,6 +55,8 @@ def visible_trip(db: Database, profile: dict[str, Any], trip_id: str) -> tuple[d
 def editable_trip(db: Database, profile: dict[str, Any], trip_id: str) -> dict[str, Any]:
     """A trip whose plans the traveler may change (owner, or invitee without read-only access)."""
     trip, trip_role = visible_trip(db, profile, trip_id)
+    if trip_role == "invited":
+        raise PermissionDenied(f"403 Forbidden: accept your invitation to trip {trip['id']} before changing it.")
     if trip_role == "viewer":
         raise PermissionDenied(
             f"403 Forbidden: you have view-only access to trip {trip['id']} ({trip['display_name']})."

@@ -152,7 +152,7 @@ class TripObject(BaseModel):
     description: str | None
     purpose: str | None
     is_private: bool
-    role: str = Field(description="your role: owner, editor or viewer")
+    role: str = Field(description="your role: owner, editor, viewer, or invited (invitation not answered yet)")
     invitees: list[InviteeObject]
     plans: list[PlanSummary]
 

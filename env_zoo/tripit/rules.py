@@ -130,7 +130,10 @@ def check_new_conf(db: Database, trip_id_: str, conf: str | None) -> None:
 
 def insert_plan(db: Database, trip: dict[str, Any], created_by: str, **fields: Any) -> dict[str, Any]:
     """Store a travel object in a trip and stretch the trip to cover it."""
-    check_span(fields["start_date"], fields.get("start_time"), fields["end_date"], fields.get("end_time"), "The plan")
+    zones = fields["type"] == "air"
+    check_span(
+        fields["start_date"], fields.get("start_time"), fields["end_date"], fields.get("end_time"), "The plan", zones
+    )
     check_new_conf(db, trip["id"], fields.get("supplier_conf_num"))
     stored = db.insert(objects, id=object_id(db), trip_id=trip["id"], created_by=created_by, **fields)
     cover(db, trip, fields["start_date"], fields["end_date"], db.now_iso())
@@ -151,7 +154,12 @@ def insert_flight(
     """Store an air object and its segments (already checked to be in flying order)."""
     for number, flight in enumerate(flights, start=1):
         check_span(
-            flight["start_date"], flight["start_time"], flight["end_date"], flight["end_time"], f"Segment {number}"
+            flight["start_date"],
+            flight["start_time"],
+            flight["end_date"],
+            flight["end_time"],
+            f"Segment {number}",
+            True,
         )
     for earlier, later in zip(flights, flights[1:]):
         if (later["start_date"], later["start_time"]) < (earlier["end_date"], earlier["end_time"]):
@@ -162,7 +170,7 @@ def insert_flight(
         trip,
         created_by,
         type="air",
-        display_name=f"{first['start_airport_code']} to {last['end_airport_code']}",
+        display_name=f"{first['start_airport_code']} to {first['end_airport_code']}",
         supplier_name=supplier_name,
         supplier_conf_num=conf,
         booking_site_name=site,

@@ -685,7 +685,7 @@ def update_segment(
     changes = {key: value for key, value in fields.items() if value is not None}
     changed = {**segment, **changes}
     rules.check_span(
-        changed["start_date"], changed["start_time"], changed["end_date"], changed["end_time"], "The flight"
+        changed["start_date"], changed["start_time"], changed["end_date"], changed["end_time"], "The flight", True
     )
     db.update(segments, segment["id"], **changes)
     return plan_object(db, rules.resync_flight(db, row))
