@@ -17,6 +17,27 @@ from . import fulfillment
 from . import listings as submissions
 from .access import marketplace, seller_id
 from .errors import invalid
+from .models import (
+    CatalogResults,
+    CreatedShipment,
+    InventoryResults,
+    Listing,
+    ListingResults,
+    OrderItems,
+    OrderList,
+    OrderResult,
+    Participations,
+    Refund,
+    Restrictions,
+    ReturnRequest,
+    ReturnRequests,
+    ShipmentConfirmation,
+    ShipmentItems,
+    ShipmentResult,
+    Shipments,
+    SignedIn,
+    Submission,
+)
 from .objects import (
     currency_of,
     inventory_object,
@@ -155,7 +176,7 @@ InboundItems = Annotated[list[InboundItem], Field(min_length=1, max_length=50), 
 
 
 @tool(user_only=True)
-def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> dict[str, Any]:
+def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> SignedIn:
     """(User only) The seller signs in with their Seller Central login and authorises the assistant.
 
     Args:
@@ -170,7 +191,7 @@ def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> dict[s
 
 
 @tool(read_only=True)
-def get_marketplace_participations(db: Database) -> dict[str, Any]:
+def get_marketplace_participations(db: Database) -> Participations:
     """The marketplaces the signed-in seller sells in (getMarketplaceParticipations): ids, currencies, store names
     and whether listings are suspended there."""
     rows = db.find(participations, seller_id=seller_id(db))
@@ -202,7 +223,7 @@ def search_catalog_items(
     keywords: str | None = None,
     identifiers: Annotated[list[str], Field(max_length=20)] | None = None,
     pageSize: Annotated[int, Field(ge=1, le=20)] = 10,
-) -> dict[str, Any]:
+) -> CatalogResults:
     """Search the Amazon catalog (searchCatalogItems) by keywords in the title or brand, or by identifiers
     (ASINs or UPCs); give one of the two.
 
@@ -247,7 +268,7 @@ def search_catalog_items(
 @tool(read_only=True)
 def get_listings_restrictions(
     db: Database, asin: Asin, marketplaceIds: MarketplaceId, conditionType: Condition = "new_new"
-) -> dict[str, Any]:
+) -> Restrictions:
     """Whether the seller may list an ASIN in a condition (getListingsRestrictions): an empty list means it may.
 
     Args:
@@ -285,7 +306,7 @@ def search_listings_items(
     fulfillmentChannelCode: Literal["DEFAULT", "AMAZON_NA"] | None = None,
     pageSize: Annotated[int, Field(ge=1, le=20)] = 20,
     pageToken: str | None = None,
-) -> dict[str, Any]:
+) -> ListingResults:
     """The signed-in seller's listings in a marketplace (searchListingsItems), 20 a page.
 
     Args:
@@ -331,7 +352,7 @@ def search_listings_items(
 
 
 @tool(read_only=True)
-def get_listings_item(db: Database, sku: Sku, marketplaceIds: MarketplaceId) -> dict[str, Any]:
+def get_listings_item(db: Database, sku: Sku, marketplaceIds: MarketplaceId) -> Listing:
     """A listing in full (getListingsItem): summaries and status, attributes (title, brand, bullets, offer with
     the allowed price range, MFN quantity), issues, offers and fulfillment availability.
 
@@ -351,7 +372,7 @@ def put_listings_item(
     productType: Annotated[str, Field(pattern=r"^[A-Z_]{3,40}$", description="e.g. HOME, PET_SUPPLIES")],
     attributes: ListingAttributes,
     requirements: Literal["LISTING", "LISTING_OFFER_ONLY"] = "LISTING",
-) -> dict[str, Any]:
+) -> Submission:
     """Create a listing for a SKU, or replace an existing one whole (putListingsItem). Offer-only listings on an
     existing ASIN take its title and brand; ASINs restricted for the seller and prices outside the allowed range
     are refused. The answer is ACCEPTED, or INVALID with its issues (nothing changes).
@@ -374,7 +395,7 @@ def patch_listings_item(
     marketplaceIds: MarketplaceId,
     patches: Annotated[list[PatchOperation], Field(min_length=1, max_length=10)],
     mode: Literal["VALIDATION_PREVIEW"] | None = None,
-) -> dict[str, Any]:
+) -> Submission:
     """Change some attributes of a listing (patchListingsItem): title, brand, bullets, condition, the offer's
     price and allowed price range, or the MFN quantity. Fixing an attribute clears its issues. With mode
     VALIDATION_PREVIEW nothing is applied, only checked.
@@ -391,7 +412,7 @@ def patch_listings_item(
 
 
 @tool()
-def delete_listings_item(db: Database, sku: Sku, marketplaceIds: MarketplaceId) -> dict[str, Any]:
+def delete_listings_item(db: Database, sku: Sku, marketplaceIds: MarketplaceId) -> Submission:
     """Delete a listing (deleteListingsItem). A SKU with units in Amazon's fulfillment network (fulfillable,
     inbound or reserved) cannot be deleted until they are removed.
 
@@ -439,7 +460,7 @@ def get_orders(
     AmazonOrderIds: Annotated[list[OrderId], Field(max_length=50)] | None = None,
     MaxResultsPerPage: Annotated[int, Field(ge=1, le=100)] = 100,
     NextToken: str | None = None,
-) -> dict[str, Any]:
+) -> OrderList:
     """The signed-in seller's orders in a marketplace, newest first (getOrders).
 
     Args:
@@ -474,7 +495,7 @@ def get_orders(
 
 
 @tool(read_only=True)
-def get_order(db: Database, orderId: OrderId) -> dict[str, Any]:
+def get_order(db: Database, orderId: OrderId) -> OrderResult:
     """One order (getOrder): status, totals, buyer, ship-by date and confirmed packages.
 
     Args:
@@ -484,7 +505,7 @@ def get_order(db: Database, orderId: OrderId) -> dict[str, Any]:
 
 
 @tool(read_only=True)
-def get_order_items(db: Database, orderId: OrderId) -> dict[str, Any]:
+def get_order_items(db: Database, orderId: OrderId) -> OrderItems:
     """An order's items (getOrderItems): SKU, ASIN, quantities ordered, shipped and refunded, prices.
 
     Args:
@@ -499,7 +520,7 @@ def get_order_items(db: Database, orderId: OrderId) -> dict[str, Any]:
 @tool()
 def confirm_shipment(
     db: Database, orderId: OrderId, marketplaceId: MarketplaceId, packageDetail: PackageDetail
-) -> dict[str, Any]:
+) -> ShipmentConfirmation:
     """Confirm a shipped package of a merchant-fulfilled order (confirmShipment). Units must still be unshipped
     and the ship date between the purchase and now; confirming again with the same packageReferenceId edits that
     package's carrier, tracking and date.
@@ -513,7 +534,7 @@ def confirm_shipment(
 
 
 @tool()
-def cancel_order(db: Database, orderId: OrderId, CancelReason: CancelReason) -> dict[str, Any]:
+def cancel_order(db: Database, orderId: OrderId, CancelReason: CancelReason) -> OrderResult:
     """Cancel a Pending or Unshipped merchant-fulfilled order (order acknowledgement with a cancellation); its
     units return to the SKUs' quantity. Shipped units are refunded instead.
 
@@ -534,7 +555,7 @@ def get_inventory_summaries(
     sellerSkus: Annotated[list[Sku], Field(max_length=50)] | None = None,
     details: bool = False,
     nextToken: str | None = None,
-) -> dict[str, Any]:
+) -> InventoryResults:
     """FBA inventory per SKU in a marketplace (getInventorySummaries), 50 a page; details=true breaks the total
     into fulfillable, inbound working/shipped/receiving, reserved and unfulfillable units.
 
@@ -563,7 +584,7 @@ def get_inbound_shipments(
     MarketplaceId: MarketplaceId,
     ShipmentStatusList: Annotated[list[ShipmentStatus], Unordered] | None = None,
     ShipmentIdList: Annotated[list[str], Field(max_length=50)] | None = None,
-) -> dict[str, Any]:
+) -> Shipments:
     """The seller's FBA inbound shipments in a marketplace (getShipments) by status or id.
 
     Args:
@@ -582,7 +603,7 @@ def get_inbound_shipments(
 
 
 @tool(read_only=True)
-def get_shipment_items(db: Database, ShipmentId: NonBlankText) -> dict[str, Any]:
+def get_shipment_items(db: Database, ShipmentId: NonBlankText) -> ShipmentItems:
     """The SKUs of an inbound shipment with units shipped and received (getShipmentItemsByShipmentId).
 
     Args:
@@ -599,7 +620,7 @@ def create_inbound_shipment(
     ShipmentName: Annotated[str, Field(min_length=1, max_length=80)],
     InboundShipmentItems: InboundItems,
     LabelPrepPreference: Literal["SELLER_LABEL", "AMAZON_LABEL_ONLY", "AMAZON_LABEL_PREFERRED"] = "SELLER_LABEL",
-) -> dict[str, Any]:
+) -> CreatedShipment:
     """Create an FBA inbound shipment in WORKING status (createInboundShipment): every SKU must be an FBA
     listing without ERROR issues; the units count as inbound working until the shipment ships.
 
@@ -622,7 +643,7 @@ def update_inbound_shipment(
     ShipmentId: NonBlankText,
     ShipmentStatus: Literal["WORKING", "SHIPPED", "CANCELLED"],
     InboundShipmentItems: InboundItems | None = None,
-) -> dict[str, Any]:
+) -> ShipmentResult:
     """Update an inbound shipment (updateInboundShipment): replace its items while WORKING, mark it SHIPPED
     (units move to inbound shipped), or CANCELLED from WORKING or SHIPPED (the inbound units go away).
 
@@ -644,7 +665,7 @@ def list_return_requests(
     marketplaceId: MarketplaceId,
     status: ReturnStatus | None = None,
     amazonOrderId: OrderId | None = None,
-) -> dict[str, Any]:
+) -> ReturnRequests:
     """Buyers' return requests on the seller's merchant-fulfilled orders (Manage Returns), newest first.
 
     Args:
@@ -671,7 +692,7 @@ def decide_return_request(
     returnRequestId: NonBlankText,
     decision: Literal["AUTHORIZE", "DECLINE"],
     declineReason: DeclineReason | None = None,
-) -> dict[str, Any]:
+) -> ReturnRequest:
     """Authorize a pending return request (an RMA id is issued) or decline it with a reason; requests made within
     30 days of the purchase cannot be declined.
 
@@ -691,7 +712,7 @@ def issue_refund(
     quantity: Units,
     adjustmentReason: AdjustmentReason,
     returnRequestId: str | None = None,
-) -> dict[str, Any]:
+) -> Refund:
     """Refund shipped units of an order item at their price (a payment adjustment). A CustomerReturn refund
     names the RECEIVED return request it settles (which then closes); unshipped items are canceled instead.
 
