@@ -84,6 +84,7 @@ def confirm(db: Database, order_id: str, marketplace_id: str, package: dict[str,
         left = line["quantity"] - line["quantity_shipped"]
         if quantity > left:
             raise invalid(f"OrderItemId {item_id} has {left} unit(s) left to ship; {quantity} were confirmed.")
+    asked = dict(sorted(asked.items()))  # the order of the package's items does not matter
     for item_id, quantity in asked.items():
         line = db.get(order_items, item_id)
         db.update(order_items, item_id, quantity_shipped=line["quantity_shipped"] + quantity)
@@ -142,6 +143,7 @@ def check_inbound_skus(db: Database, marketplace_id: str, items: list[dict[str, 
 
 
 def create_inbound(db: Database, marketplace_id: str, name: str, label: str, items: list[dict[str, Any]]) -> dict:
+    items = sorted(items, key=lambda i: i["SellerSKU"])  # stored in SKU order, whatever order they came in
     rows = check_inbound_skus(db, marketplace_id, items)
     number = db.next_number("inbound", inbound_shipments)
     shipment_id = "FBA15" + base36((number * 7919 + 1_000_003) % 36**7, 7)
@@ -177,6 +179,7 @@ def update_inbound(db: Database, shipment_id: str, status: str, items: list[dict
     if items is not None:
         if current != "WORKING":
             raise conflict(f"Shipment {shipment_id} is {current}; its items can only change while WORKING.")
+        items = sorted(items, key=lambda i: i["SellerSKU"])
         check_inbound_skus(db, mp, items)
         for old in db.find(inbound_items, shipment_id=shipment_id):
             move_inbound(db, me, mp, old["sku"], inbound_working=-old["quantity_shipped"])

@@ -84,7 +84,7 @@ listings = Table(
     Column("min_price", Integer),  # minimum_seller_allowed_price
     Column("max_price", Integer),  # maximum_seller_allowed_price
     Column("quantity", Integer, nullable=False),  # MFN quantity; FBA quantity comes from inventory
-    Column("created_date", String, nullable=False),
+    Column("created_date", String, nullable=False, info={"volatile": True}),
     Column("last_updated_date", String, nullable=False, info={"volatile": True}),
 )
 
@@ -174,7 +174,7 @@ inbound_shipments = Table(
     Column("destination", String, nullable=False),  # fulfillment center id, e.g. PHX7
     Column("status", String, nullable=False),  # WORKING | SHIPPED | RECEIVING | CLOSED | CANCELLED
     Column("label_prep_type", String, nullable=False),
-    Column("created_date", String, nullable=False),
+    Column("created_date", String, nullable=False, info={"volatile": True}),
 )
 
 inbound_items = Table(
