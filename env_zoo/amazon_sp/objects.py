@@ -31,10 +31,13 @@ def issue_object(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def listing_summary(db: Database, row: dict[str, Any]) -> dict[str, Any]:
-    """A listing as searchListingsItems shows it (summaries with status, price and the count of issues)."""
+def listing_summary(
+    db: Database, row: dict[str, Any], known: tuple[list[str], list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """A listing as searchListingsItems shows it (summaries with status, price and the count of issues); `known`
+    is its status and issues when already read (see rules.statuses)."""
     currency = currency_of(db, row["marketplace_id"])
-    issues = db.find(listing_issues, listing_id=row["id"])
+    state, issues = known if known is not None else (status(db, row), db.find(listing_issues, listing_id=row["id"]))
     return {
         "sku": row["sku"],
         "summaries": [
@@ -43,7 +46,7 @@ def listing_summary(db: Database, row: dict[str, Any]) -> dict[str, Any]:
                 "asin": row["asin"],
                 "productType": row["product_type"],
                 "conditionType": row["condition_type"],
-                "status": status(db, row),
+                "status": state,
                 "itemName": row["item_name"],
                 "createdDate": row["created_date"],
                 "lastUpdatedDate": row["last_updated_date"],
@@ -90,10 +93,33 @@ def listing_object(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def order_object(db: Database, row: dict[str, Any]) -> dict[str, Any]:
-    """An order as getOrders and getOrder show it."""
-    currency = currency_of(db, row["marketplace_id"])
-    items = db.find(order_items, order_id=row["id"])
+def order_objects(db: Database, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Orders as getOrders shows them, their items and packages read in one query each."""
+    if not rows:
+        return []
+    marks = ", ".join("?" for _ in rows)
+    ids = [r["id"] for r in rows]
+    items: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    packages: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    for item in db.select(order_items, f"order_id IN ({marks})", ids):
+        items[item["order_id"]].append(item)
+    for package in db.select(package_confirmations, f"order_id IN ({marks})", ids):
+        packages[package["order_id"]].append(package)
+    currencies = {m["id"]: m["currency"] for m in db.find(marketplaces)}
+    return [order_object(db, r, items[r["id"]], packages[r["id"]], currencies[r["marketplace_id"]]) for r in rows]
+
+
+def order_object(
+    db: Database,
+    row: dict[str, Any],
+    items: list[dict[str, Any]] | None = None,
+    packages: list[dict[str, Any]] | None = None,
+    currency: str | None = None,
+) -> dict[str, Any]:
+    """An order as getOrders and getOrder show it (items, packages and currency read here unless given)."""
+    currency = currency or currency_of(db, row["marketplace_id"])
+    items = items if items is not None else db.find(order_items, order_id=row["id"])
+    packages = packages if packages is not None else db.find(package_confirmations, order_id=row["id"])
     shipped = sum(i["quantity_shipped"] for i in items)
     total = sum(i["item_price"] + i["shipping_price"] for i in items)
     return {
@@ -120,7 +146,7 @@ def order_object(db: Database, row: dict[str, Any]) -> dict[str, Any]:
                 "trackingNumber": p["tracking_number"],
                 "shipDate": p["ship_date"],
             }
-            for p in db.find(package_confirmations, order_id=row["id"])
+            for p in packages
         ],
     }
 

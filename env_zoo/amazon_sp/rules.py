@@ -46,15 +46,42 @@ def available(db: Database, row: dict[str, Any]) -> int:
     return int(row["quantity"])
 
 
-def status(db: Database, row: dict[str, Any]) -> list[str]:
+def status_of(row: dict[str, Any], has_error: bool, units: int) -> list[str]:
     """The listing's status: DISCOVERABLE without ERROR issues and with a title; BUYABLE when also priced and
     in stock."""
-    errors = db.find(listing_issues, listing_id=row["id"], severity="ERROR")
-    if errors or not row["item_name"]:
+    if has_error or not row["item_name"]:
         return []
-    if row["price"] is not None and available(db, row) > 0:
+    if row["price"] is not None and units > 0:
         return ["BUYABLE", "DISCOVERABLE"]
     return ["DISCOVERABLE"]
+
+
+def status(db: Database, row: dict[str, Any]) -> list[str]:
+    """One listing's status, read from its issues and stock."""
+    errors = db.find(listing_issues, listing_id=row["id"], severity="ERROR")
+    return status_of(row, bool(errors), available(db, row))
+
+
+def statuses(db: Database, rows: list[dict[str, Any]]) -> dict[int, tuple[list[str], list[dict[str, Any]]]]:
+    """Status and issues of many listings of one seller at once, by listing id (three queries, not three each)."""
+    if not rows:
+        return {}
+    marks = ", ".join("?" for _ in rows)
+    issues: dict[int, list[dict[str, Any]]] = {r["id"]: [] for r in rows}
+    for issue in db.select(listing_issues, f"listing_id IN ({marks})", [r["id"] for r in rows]):
+        issues[issue["listing_id"]].append(issue)
+    stock = {
+        (i["marketplace_id"], i["sku"]): int(i["fulfillable"])
+        for i in db.select(inventory, "seller_id = ?", [rows[0]["seller_id"]])
+    }
+    out = {}
+    for row in rows:
+        units = (
+            stock.get((row["marketplace_id"], row["sku"]), 0) if row["fulfillment_channel"] == FBA else row["quantity"]
+        )
+        has_error = any(i["severity"] == "ERROR" for i in issues[row["id"]])
+        out[row["id"]] = (status_of(row, has_error, int(units)), issues[row["id"]])
+    return out
 
 
 def price_issue(price: int | None, low: int | None, high: int | None) -> str | None:

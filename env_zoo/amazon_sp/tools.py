@@ -46,11 +46,12 @@ from .objects import (
     money,
     order_item_object,
     order_object,
+    order_objects,
     return_object,
     shipment_item_object,
     shipment_object,
 )
-from .rules import listing, order, status
+from .rules import listing, order, statuses
 from .schema import (
     catalog_items,
     inbound_items,
@@ -336,17 +337,18 @@ def search_listings_items(
     if withIssueSeverity:
         flagged = {i["listing_id"] for i in db.find(listing_issues, severity=withIssueSeverity)}
         rows = [r for r in rows if r["id"] in flagged]
+    known = statuses(db, rows)
     if withStatus or withoutStatus:
         rows = [
             r
             for r in rows
-            if (not withStatus or withStatus in status(db, r))
-            and (not withoutStatus or withoutStatus not in status(db, r))
+            if (not withStatus or withStatus in known[r["id"]][0])
+            and (not withoutStatus or withoutStatus not in known[r["id"]][0])
         ]
     page = paginate(rows, pageSize, pageToken, max_page_size=20)
     return {
         "numberOfResults": len(rows),
-        "items": [listing_summary(db, r) for r in page.results],
+        "items": [listing_summary(db, r, known[r["id"]]) for r in page.results],
         "pagination": {"nextToken": page.next_cursor},
     }
 
@@ -491,7 +493,7 @@ def get_orders(
         params.append(CreatedBefore)
     rows = db.select(orders, " AND ".join(where), params, order_by="purchase_date DESC")
     page = paginate(rows, MaxResultsPerPage, NextToken)
-    return {"payload": {"Orders": [order_object(db, r) for r in page.results], "NextToken": page.next_cursor}}
+    return {"payload": {"Orders": order_objects(db, page.results), "NextToken": page.next_cursor}}
 
 
 @tool(read_only=True)
