@@ -494,3 +494,11 @@ def test_refunds_never_exceed_shipped_unrefunded_units(session: ToolSession) -> 
         "InvalidRequest",
         "cancel the order instead",
     )
+
+
+def test_patching_an_attribute_leaves_other_issues_alone(session: ToolSession) -> None:
+    sign_in(session, "Priya")
+    patch = [{"op": "replace", "path": "/attributes/brand", "value": [{"value": "Brightleaf"}]}]
+    ok(session, "patch_listings_item", {"sku": "BL-KICKER", "marketplaceIds": MX, "patches": patch})
+    after = listing(session, "BL-KICKER", MX)
+    assert [i["code"] for i in after["issues"]] == ["5461"] and after["summaries"][0]["status"] == []
