@@ -1,0 +1,2 @@
+"""Amazon Selling Partner API (SP-API): listings and their issues, orders and shipment confirmation, FBA
+inventory and inbound shipments, returns and refunds."""
