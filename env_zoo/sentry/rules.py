@@ -88,8 +88,9 @@ def resolution(
 
 def settle_next_release(db: Database, project_ids: list[str], version: str) -> None:
     """A new release of these projects is the "next release": issues waiting for it are now resolved in it."""
-    for row in db.select(issues, "status = 'resolved'", []):
-        if row["project_id"] in project_ids and row["status_details"].get("in_next_release"):
+    where = f"status = 'resolved' AND project_id IN ({', '.join('?' * len(project_ids))})"
+    for row in db.select(issues, where, project_ids):
+        if row["status_details"].get("in_next_release"):
             db.update(issues, row["id"], status_details={"in_release": version})
 
 

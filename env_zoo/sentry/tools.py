@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from envfactory_gym import Database, Unordered, paginate, tool
 from envfactory_gym.fields import IsoTimestamp, NonBlankText, bounded, text
@@ -13,12 +13,21 @@ from envfactory_gym.values import iso_timestamp, parse_timestamp
 
 from .access import alert_writer, issue_writer, membership, project_by_slug, signed_in, team_ids_of
 from .errors import detail_error, field_error, not_found
+from .lookups import (
+    AlertTarget,
+    assigned_clause,
+    check_actions,
+    find_issue,
+    find_release,
+    find_rule,
+    log_activity,
+    member_by_email,
+    owner_ref,
+    refuse_duplicate,
+)
 from .objects import (
     Activity,
-    Actor,
-    AlertAction,
     AlertRule,
-    Deploy,
     Event,
     EventList,
     Issue,
@@ -31,10 +40,9 @@ from .objects import (
     ReleaseDetail,
     ReleaseList,
     Signed,
-    StatusDetails,
     Team,
 )
-from .rules import check_release_version, nothing_to_change, resolution, same_rule, settle_next_release
+from .rules import check_release_version, nothing_to_change, resolution, settle_next_release
 from .schema import (
     activities,
     alert_rules,
@@ -42,13 +50,22 @@ from .schema import (
     events,
     issues,
     members,
-    organizations,
     projects,
     releases,
     sessions,
     team_members,
     teams,
     users,
+)
+from .views import (
+    event_out,
+    issue_detail,
+    issue_fields,
+    my_orgs,
+    project_slugs,
+    release_detail,
+    release_fields,
+    rule_out,
 )
 
 PageSize = bounded(1, 100)
@@ -70,97 +87,7 @@ Minutes = bounded(5, 43200)
 LEVEL_RANK = {"info": 0, "warning": 1, "error": 2, "fatal": 3}
 
 
-class AlertTarget(BaseModel):
-    """Who an alert notifies: the issue's owners, a team (slug), a member (email) or a Slack channel (#name)."""
-
-    target_type: Literal["IssueOwners", "Team", "Member", "Slack"]
-    target: str | None = Field(default=None, max_length=100, description="team slug, member email or #channel")
-
-
 # ---------------------------------------------------------------- shared lookups
-
-
-def _org_out(db: Database, org: dict[str, Any], role: str) -> Organization:
-    return Organization(
-        id=org["id"], slug=org["slug"], name=org["name"], role=role, members_can_write_alerts=org["alerts_member_write"]
-    )
-
-
-def _project_slugs(db: Database, org_id: str) -> dict[str, str]:
-    return {p["id"]: p["slug"] for p in db.find(projects, organization_id=org_id)}
-
-
-def _actor(db: Database, ref: str | None) -> Actor | None:
-    if not ref:
-        return None
-    kind, key = ref.split(":", 1)
-    if kind == "team":
-        team = db.get(teams, key)
-        return Actor(type="team", id=team["id"], name=team["name"], slug=team["slug"])
-    user = db.get(users, key)
-    return Actor(type="user", id=user["id"], name=user["name"], email=user["email"])
-
-
-def _issue(db: Database, org: dict[str, Any], ref: str) -> dict[str, Any]:
-    found = db.find(issues, short_id=ref)
-    if not found or db.get(projects, found[0]["project_id"])["organization_id"] != org["id"]:
-        raise not_found(f"issue {ref}")
-    return found[0]
-
-
-def _issue_fields(db: Database, org: dict[str, Any], row: dict[str, Any], slug: str) -> dict[str, Any]:
-    return dict(
-        id=row["id"],
-        short_id=row["short_id"],
-        title=row["title"],
-        culprit=row["culprit"],
-        level=row["level"],
-        status=row["status"],
-        substatus=row["substatus"],
-        status_details=StatusDetails(**row["status_details"]),
-        priority=row["priority"],
-        assigned_to=_actor(db, row["assigned_to"]),
-        project=slug,
-        first_seen=row["first_seen"],
-        last_seen=row["last_seen"],
-        count=row["count"],
-        user_count=row["user_count"],
-        first_release=row["first_release"],
-        last_release=row["last_release"],
-        permalink=f"https://{org['slug']}.sentry.io/issues/{row['id']}/",
-    )
-
-
-def _detail(db: Database, org: dict[str, Any], row: dict[str, Any]) -> IssueDetail:
-    slug = db.get(projects, row["project_id"])["slug"]
-    feed = db.select(activities, "issue_id = ?", [row["id"]], order_by="date_created DESC, rowid DESC")
-    emails = {u["id"]: u["email"] for u in db.find(users)} if feed else {}
-    return IssueDetail(
-        **_issue_fields(db, org, row, slug),
-        environments=row["environments"],
-        activity=[
-            Activity(
-                id=a["id"],
-                type=a["type"],
-                user=emails.get(a["user_id"]) if a["user_id"] else None,
-                data=a["data"],
-                date_created=a["date_created"],
-            )
-            for a in feed
-        ],
-    )
-
-
-def _log(db: Database, issue_id: str, user_id: str | None, kind: str, data: dict[str, Any]) -> None:
-    db.insert(
-        activities,
-        id=str(db.next_number("activity", None) + 7_000_000),
-        issue_id=issue_id,
-        type=kind,
-        user_id=user_id,
-        data=data,
-        date_created=db.now_iso(),
-    )
 
 
 # ---------------------------------------------------------------- sign-in, organizations, people
@@ -178,18 +105,13 @@ def sign_in(db: Database, email: NonBlankText) -> Signed:
         raise detail_error("Invalid email or password.")
     user = found[0]
     db.start_session(sessions, user_id=user["id"])
-    return Signed(id=user["id"], email=user["email"], name=user["name"], organizations=_my_orgs(db, user["id"]))
-
-
-def _my_orgs(db: Database, user_id: str) -> list[Organization]:
-    out = [(db.get(organizations, m["organization_id"]), m["role"]) for m in db.find(members, user_id=user_id)]
-    return [_org_out(db, org, role) for org, role in sorted(out, key=lambda p: p[0]["slug"])]
+    return Signed(id=user["id"], email=user["email"], name=user["name"], organizations=my_orgs(db, user["id"]))
 
 
 @tool(read_only=True)
 def list_organizations(db: Database) -> list[Organization]:
     """List the organizations the signed-in user belongs to, with their role in each (GET /api/0/organizations/)."""
-    return _my_orgs(db, signed_in(db)["id"])
+    return my_orgs(db, signed_in(db)["id"])
 
 
 @tool(read_only=True)
@@ -296,7 +218,7 @@ def list_issues(
         cursor: The cursor from the previous page.
     """
     org, _, user = membership(db, organization_slug)
-    slugs = _project_slugs(db, org["id"])
+    slugs = project_slugs(db, org["id"])
     ids = list(slugs)
     if project_slug is not None:
         ids = [project_by_slug(db, org, project_slug)["id"]]
@@ -315,40 +237,16 @@ def list_issues(
         where.append("first_release = ?")
         params.append(release)
     if assigned is not None:
-        where.append(*_assigned_clause(db, org, user, assigned.strip(), params))
+        where.append(*assigned_clause(db, org, user, assigned.strip(), params))
     order = {"date": "last_seen DESC", "new": "first_seen DESC", "freq": "count DESC", "user": "user_count DESC"}[sort]
     rows = db.select(issues, " AND ".join(where), params, order_by=order)
     if environment is not None:
         rows = [r for r in rows if environment in r["environments"]]
     page = paginate(rows, page_size, cursor)
     return IssueList(
-        issues=[Issue(**_issue_fields(db, org, r, slugs[r["project_id"]])) for r in page.results],
+        issues=[Issue(**issue_fields(db, org, r, slugs[r["project_id"]])) for r in page.results],
         next_cursor=page.next_cursor,
     )
-
-
-def _assigned_clause(db: Database, org: dict[str, Any], me: dict[str, Any], who: str, params: list[Any]) -> list[str]:
-    if who == "none":
-        return ["assigned_to IS NULL"]
-    if who == "me":
-        params.append(f"user:{me['id']}")
-        return ["assigned_to = ?"]
-    if who.startswith("#"):
-        team = db.find(teams, organization_id=org["id"], slug=who[1:])
-        if not team:
-            raise field_error("assigned", f"Unknown team {who}")
-        params.append(f"team:{team[0]['id']}")
-        return ["assigned_to = ?"]
-    person = _member_by_email(db, org, who, "assigned")
-    params.append(f"user:{person['id']}")
-    return ["assigned_to = ?"]
-
-
-def _member_by_email(db: Database, org: dict[str, Any], email: str, field: str) -> dict[str, Any]:
-    found = db.select(users, "lower(email) = ?", [email.strip().lower()])
-    if not found or not db.find(members, organization_id=org["id"], user_id=found[0]["id"]):
-        raise field_error(field, f"{email.strip()} is not a member of {org['slug']}")
-    return found[0]
 
 
 @tool(read_only=True)
@@ -361,7 +259,7 @@ def get_issue(db: Database, organization_slug: OrgSlug, issue_id: IssueRef) -> I
         issue_id: The issue's short id, e.g. CHECKOUT-API-3F.
     """
     org, _, _ = membership(db, organization_slug)
-    return _detail(db, org, _issue(db, org, issue_id))
+    return issue_detail(db, org, find_issue(db, org, issue_id))
 
 
 @tool()
@@ -395,7 +293,7 @@ def update_issue(
         priority: high, medium or low.
     """
     org, _, user = issue_writer(db, organization_slug)
-    row = _issue(db, org, issue_id)
+    row = find_issue(db, org, issue_id)
     if status is None and priority is None:
         if in_release is not None or ignore_duration or ignore_count or ignore_user_count or archive_forever:
             raise field_error("status", "Status details need a status")
@@ -413,11 +311,11 @@ def update_issue(
             archive_forever,
         )
         row = db.update(issues, row["id"], **changes)
-        _log(db, row["id"], user["id"], kind, data)
+        log_activity(db, row["id"], user["id"], kind, data)
     if priority is not None and priority != row["priority"]:
-        _log(db, row["id"], user["id"], "set_priority", {"priority": priority, "previous": row["priority"]})
+        log_activity(db, row["id"], user["id"], "set_priority", {"priority": priority, "previous": row["priority"]})
         row = db.update(issues, row["id"], priority=priority)
-    return _detail(db, org, row)
+    return issue_detail(db, org, row)
 
 
 @tool()
@@ -440,7 +338,7 @@ def assign_issue(
         unassign: Remove the current assignee.
     """
     org, _, user = issue_writer(db, organization_slug)
-    row = _issue(db, org, issue_id)
+    row = find_issue(db, org, issue_id)
     if sum([user_email is not None, team_slug is not None, unassign]) != 1:
         raise field_error("assignedTo", "Send exactly one of user_email, team_slug or unassign")
     project = db.get(projects, row["project_id"])
@@ -448,8 +346,8 @@ def assign_issue(
         if row["assigned_to"] is None:
             raise field_error("assignedTo", "The issue is not assigned")
         updated = db.update(issues, row["id"], assigned_to=None)
-        _log(db, row["id"], user["id"], "unassigned", {})
-        return _detail(db, org, updated)
+        log_activity(db, row["id"], user["id"], "unassigned", {})
+        return issue_detail(db, org, updated)
     if team_slug is not None:
         team = db.find(teams, organization_id=org["id"], slug=team_slug)
         if not team:
@@ -459,13 +357,13 @@ def assign_issue(
         ref, data = f"team:{team[0]['id']}", {"assignee": team[0]["slug"], "assigneeType": "team"}
     else:
         assert user_email is not None
-        person = _member_by_email(db, org, user_email, "assignedTo")
+        person = member_by_email(db, org, user_email, "assignedTo")
         if project["team_id"] not in team_ids_of(db, person["id"]):
             raise field_error("assignedTo", "Cannot assign to non-team member")
         ref, data = f"user:{person['id']}", {"assignee": person["email"], "assigneeType": "user"}
     updated = db.update(issues, row["id"], assigned_to=ref)
-    _log(db, row["id"], user["id"], "assigned", data)
-    return _detail(db, org, updated)
+    log_activity(db, row["id"], user["id"], "assigned", data)
+    return issue_detail(db, org, updated)
 
 
 @tool()
@@ -478,26 +376,11 @@ def add_issue_comment(db: Database, organization_slug: OrgSlug, issue_id: IssueR
         text: The comment (Markdown; @-mention people by email).
     """
     org, _, user = issue_writer(db, organization_slug)
-    row = _issue(db, org, issue_id)
-    _log(db, row["id"], user["id"], "note", {"text": text})
+    row = find_issue(db, org, issue_id)
+    log_activity(db, row["id"], user["id"], "note", {"text": text})
     last = db.select(activities, "issue_id = ?", [row["id"]], order_by="rowid DESC", limit=1)[0]
     return Activity(
         id=last["id"], type="note", user=user["email"], data={"text": text}, date_created=last["date_created"]
-    )
-
-
-def _event_out(row: dict[str, Any], issue: dict[str, Any], slug: str) -> Event:
-    return Event(
-        event_id=row["id"],
-        issue_id=issue["id"],
-        issue_short_id=issue["short_id"],
-        project=slug,
-        date_created=row["date_created"],
-        environment=row["environment"],
-        release=row["release"],
-        message=row["message"],
-        user_email=row["user_email"],
-        tags=row["tags"],
     )
 
 
@@ -521,14 +404,14 @@ def list_issue_events(
         cursor: The cursor from the previous page.
     """
     org, _, _ = membership(db, organization_slug)
-    issue = _issue(db, org, issue_id)
+    issue = find_issue(db, org, issue_id)
     where, params = "issue_id = ?", [issue["id"]]
     if environment is not None:
         where, params = where + " AND environment = ?", params + [environment]
     rows = db.select(events, where, params, order_by="date_created DESC")
     slug = db.get(projects, issue["project_id"])["slug"]
     page = paginate(rows, page_size, cursor)
-    return EventList(events=[_event_out(r, issue, slug) for r in page.results], next_cursor=page.next_cursor)
+    return EventList(events=[event_out(r, issue, slug) for r in page.results], next_cursor=page.next_cursor)
 
 
 @tool(read_only=True)
@@ -546,50 +429,10 @@ def get_event(db: Database, organization_slug: OrgSlug, project_slug: ProjectSlu
     issue = db.get(issues, found[0]["issue_id"]) if found else None
     if issue is None or issue["project_id"] != project["id"]:
         raise not_found(f"event {event_id}")
-    return _event_out(found[0], issue, project["slug"])
+    return event_out(found[0], issue, project["slug"])
 
 
 # ---------------------------------------------------------------- releases and deploys
-
-
-def _deploy_out(row: dict[str, Any]) -> Deploy:
-    return Deploy(
-        id=row["id"],
-        environment=row["environment"],
-        name=row["name"],
-        url=row["url"],
-        date_started=row["date_started"],
-        date_finished=row["date_finished"],
-    )
-
-
-def _release_fields(db: Database, row: dict[str, Any], slugs: dict[str, str]) -> dict[str, Any]:
-    done = db.select(deploys, "release_id = ?", [row["id"]], order_by="date_finished DESC")
-    new_groups = len(db.select(issues, "first_release = ?", [row["version"]]))
-    return dict(
-        version=row["version"],
-        ref=row["ref"],
-        projects=sorted(slugs[p] for p in row["projects"]),
-        date_created=row["date_created"],
-        date_released=row["date_released"],
-        new_groups=new_groups,
-        last_deploy=_deploy_out(done[0]) if done else None,
-    )
-
-
-def _release(db: Database, org: dict[str, Any], version: str) -> dict[str, Any]:
-    return db.find_one(
-        releases, organization_id=org["id"], version=version, not_found=not_found(f"release {version}").args[0]
-    )
-
-
-def _release_detail(db: Database, org: dict[str, Any], row: dict[str, Any], created: bool) -> ReleaseDetail:
-    done = db.select(deploys, "release_id = ?", [row["id"]], order_by="date_finished DESC")
-    return ReleaseDetail(
-        **_release_fields(db, row, _project_slugs(db, org["id"])),
-        deploys=[_deploy_out(d) for d in done],
-        created=created,
-    )
 
 
 @tool(read_only=True)
@@ -619,10 +462,10 @@ def list_releases(
     if project_slug is not None:
         pid = project_by_slug(db, org, project_slug)["id"]
         rows = [r for r in rows if pid in r["projects"]]
-    slugs = _project_slugs(db, org["id"])
+    slugs = project_slugs(db, org["id"])
     page = paginate(rows, page_size, cursor)
     return ReleaseList(
-        releases=[Release(**_release_fields(db, r, slugs)) for r in page.results], next_cursor=page.next_cursor
+        releases=[Release(**release_fields(db, r, slugs)) for r in page.results], next_cursor=page.next_cursor
     )
 
 
@@ -636,7 +479,7 @@ def get_release(db: Database, organization_slug: OrgSlug, version: Version) -> R
         version: The release version.
     """
     org, _, _ = membership(db, organization_slug)
-    return _release_detail(db, org, _release(db, org, version.strip()), created=False)
+    return release_detail(db, org, find_release(db, org, version.strip()), created=False)
 
 
 @tool()
@@ -670,7 +513,7 @@ def create_release(
         row = db.update(releases, row["id"], projects=sorted(row["projects"] + added))
         if added:
             settle_next_release(db, added, version)
-        return _release_detail(db, org, row, created=False)
+        return release_detail(db, org, row, created=False)
     row = db.insert(
         releases,
         id=str(db.next_number("release", None) + 900_000),
@@ -682,7 +525,7 @@ def create_release(
         date_released=released,
     )
     settle_next_release(db, ids, version)
-    return _release_detail(db, org, row, created=True)
+    return release_detail(db, org, row, created=True)
 
 
 @tool()
@@ -709,7 +552,7 @@ def create_deploy(
         date_finished: When it finished (ISO 8601); default now.
     """
     org, _, _ = issue_writer(db, organization_slug)
-    release = _release(db, org, version.strip())
+    release = find_release(db, org, version.strip())
     finished = parse_timestamp(date_finished, "date_finished") if date_finished else db.now()
     started = parse_timestamp(date_started, "date_started") if date_started else None
     if started is not None and started > finished:
@@ -728,77 +571,10 @@ def create_deploy(
     )
     if release["date_released"] is None:
         release = db.update(releases, release["id"], date_released=iso_timestamp(finished))
-    return _release_detail(db, org, release, created=False)
+    return release_detail(db, org, release, created=False)
 
 
 # ---------------------------------------------------------------- alert rules
-
-
-def _rule_out(db: Database, row: dict[str, Any], slug: str) -> AlertRule:
-    owner = db.get(teams, row["owner"].split(":", 1)[1])["slug"] if row["owner"] else None
-    creator = db.get(users, row["created_by"])["email"] if row["created_by"] else None
-    return AlertRule(
-        id=row["id"],
-        project=slug,
-        name=row["name"],
-        conditions=row["conditions"],
-        action_match=row["action_match"],
-        filter_match=row["filter_match"],
-        min_level=row["filters"][0]["level"] if row["filters"] else None,
-        actions=[AlertAction(**a) for a in row["actions"]],
-        frequency=row["frequency"],
-        environment=row["environment"],
-        owner=owner,
-        status=row["status"],
-        created_by=creator,
-        date_created=row["date_created"],
-    )
-
-
-def _rule(db: Database, project: dict[str, Any], rule_id: int) -> dict[str, Any]:
-    return db.find_one(
-        alert_rules, id=rule_id, project_id=project["id"], not_found=not_found(f"alert rule {rule_id}").args[0]
-    )
-
-
-def _actions(db: Database, org: dict[str, Any], targets: list[AlertTarget]) -> list[dict[str, Any]]:
-    if not targets:
-        raise field_error("actions", "You must add an action for this alert to fire.")
-    out = []
-    for a in targets:
-        target = a.target.strip() if a.target else None
-        if a.target_type == "IssueOwners":
-            if target:
-                raise field_error("actions", "IssueOwners takes no target")
-        elif target is None:
-            raise field_error("actions", f"{a.target_type} needs a target")
-        elif a.target_type == "Team":
-            if not db.find(teams, organization_id=org["id"], slug=target.lstrip("#")):
-                raise field_error("actions", f"Unknown team: {target}")
-            target = target.lstrip("#")
-        elif a.target_type == "Member":
-            target = _member_by_email(db, org, target, "actions")["email"]
-        elif not target.startswith("#"):
-            target = "#" + target
-        entry = {"target_type": a.target_type, "target": target}
-        if entry not in out:
-            out.append(entry)
-    return out
-
-
-def _owner(db: Database, org: dict[str, Any], slug: str) -> str:
-    team = db.find(teams, organization_id=org["id"], slug=slug)
-    if not team:
-        raise field_error("owner", f"Unknown team: {slug}")
-    return f"team:{team[0]['id']}"
-
-
-def _no_duplicate(db: Database, candidate: dict[str, Any]) -> None:
-    for other in db.find(alert_rules, project_id=candidate["project_id"]):
-        if other["id"] != candidate.get("id") and same_rule(other, candidate):
-            raise field_error(
-                "name", f"This rule is an exact duplicate of '{other['name']}' in this project and may not be created."
-            )
 
 
 @tool(read_only=True)
@@ -811,7 +587,7 @@ def list_alert_rules(db: Database, organization_slug: OrgSlug, project_slug: Pro
     """
     org, _, _ = membership(db, organization_slug)
     project = project_by_slug(db, org, project_slug)
-    return [_rule_out(db, r, project["slug"]) for r in db.find(alert_rules, project_id=project["id"])]
+    return [rule_out(db, r, project["slug"]) for r in db.find(alert_rules, project_id=project["id"])]
 
 
 @tool()
@@ -858,12 +634,12 @@ def create_alert_rule(
         "filters": [{"level": min_level, "match": "gte"}] if min_level else [],
         "action_match": action_match,
         "filter_match": filter_match,
-        "actions": _actions(db, org, actions),
+        "actions": check_actions(db, org, actions),
         "frequency": frequency,
         "environment": environment,
-        "owner": _owner(db, org, owner_team) if owner_team else None,
+        "owner": owner_ref(db, org, owner_team) if owner_team else None,
     }
-    _no_duplicate(db, row)
+    refuse_duplicate(db, row)
     last = db.select(alert_rules, "", [], order_by="id DESC", limit=1)
     created = db.insert(
         alert_rules,
@@ -873,7 +649,7 @@ def create_alert_rule(
         created_by=user["id"],
         date_created=db.now_iso(),
     )
-    return _rule_out(db, created, project["slug"])
+    return rule_out(db, created, project["slug"])
 
 
 @tool()
@@ -915,7 +691,7 @@ def update_alert_rule(
     """
     org, _, _ = alert_writer(db, organization_slug)
     project = project_by_slug(db, org, project_slug)
-    row = _rule(db, project, rule_id)
+    row = find_rule(db, project, rule_id)
     if clear_min_level and min_level is not None or all_environments and environment is not None:
         raise field_error("filters", "Send a value or its clearing flag, not both")
     changes: dict[str, Any] = {}
@@ -924,7 +700,7 @@ def update_alert_rule(
     if conditions is not None:
         changes["conditions"] = sorted(set(conditions))
     if actions is not None:
-        changes["actions"] = _actions(db, org, actions)
+        changes["actions"] = check_actions(db, org, actions)
     if min_level is not None:
         changes["filters"] = [{"level": min_level, "match": "gte"}]
     if clear_min_level:
@@ -932,14 +708,14 @@ def update_alert_rule(
     if environment is not None or all_environments:
         changes["environment"] = environment
     if owner_team is not None:
-        changes["owner"] = _owner(db, org, owner_team)
+        changes["owner"] = owner_ref(db, org, owner_team)
     for key, value in (("action_match", action_match), ("frequency", frequency), ("status", status)):
         if value is not None:
             changes[key] = value
     if not changes:
         raise nothing_to_change()
-    _no_duplicate(db, row | changes)
-    return _rule_out(db, db.update(alert_rules, rule_id, **changes), project["slug"])
+    refuse_duplicate(db, row | changes)
+    return rule_out(db, db.update(alert_rules, rule_id, **changes), project["slug"])
 
 
 @tool()
@@ -955,7 +731,7 @@ def delete_alert_rule(
     """
     org, _, _ = alert_writer(db, organization_slug)
     project = project_by_slug(db, org, project_slug)
-    row = _rule(db, project, rule_id)
-    out = _rule_out(db, row, project["slug"])
+    row = find_rule(db, project, rule_id)
+    out = rule_out(db, row, project["slug"])
     db.delete(alert_rules, rule_id)
     return out
