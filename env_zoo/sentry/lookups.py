@@ -98,7 +98,7 @@ def check_actions(db: Database, org: dict[str, Any], targets: list[AlertTarget])
         entry = {"target_type": a.target_type, "target": target}
         if entry not in out:
             out.append(entry)
-    return out
+    return sorted(out, key=lambda a: (a["target_type"], a["target"] or ""))
 
 
 def owner_ref(db: Database, org: dict[str, Any], slug: str) -> str:

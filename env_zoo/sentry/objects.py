@@ -71,7 +71,8 @@ class StatusDetails(BaseModel):
 
     in_release: str | None = None
     in_next_release: bool | None = None
-    ignore_until: str | None = None
+    ignore_duration: int | None = Field(default=None, description="minutes it stays archived")
+    ignore_until: str | None = Field(default=None, description="when an archive for a duration ends")
     ignore_count: int | None = None
     ignore_user_count: int | None = None
 

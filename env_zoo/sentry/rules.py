@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from envfactory_gym import Database
-from envfactory_gym.values import iso_timestamp
+from envfactory_gym.values import iso_timestamp, parse_timestamp
 
 from .errors import detail_error, field_error
 from .schema import issues, releases
@@ -44,7 +44,13 @@ def resolution(
     now = db.now_iso()
     if status == "unresolved":
         return (
-            {"status": "unresolved", "substatus": "ongoing", "status_details": {}, "resolved_at": None},
+            {
+                "status": "unresolved",
+                "substatus": "ongoing",
+                "status_details": {},
+                "resolved_at": None,
+                "archived_at": None,
+            },
             ("set_unresolved"),
             {},
         )
@@ -59,31 +65,33 @@ def resolution(
                 raise field_error("inRelease", f"Unable to find a release with version {in_release} for this project")
             details = {"in_release": in_release}
             kind = "set_resolved_in_release"
-        changes = {"status": "resolved", "substatus": None, "status_details": details, "resolved_at": now}
+        changes = {
+            "status": "resolved",
+            "substatus": None,
+            "status_details": details,
+            "resolved_at": now,
+            "archived_at": None,
+        }
         return changes, kind, {"version": in_release} if in_release else {}
     if status == "resolvedInNextRelease":
         if not project_releases(db, organization_id, issue["project_id"]):
             raise field_error("statusDetails", NO_NEXT_RELEASE)
         changes = {"status": "resolved", "substatus": None, "status_details": {"in_next_release": True}}
-        return changes | {"resolved_at": now}, "set_resolved_in_release", {"version": "next"}
+        return changes | {"resolved_at": now, "archived_at": None}, "set_resolved_in_release", {"version": "next"}
     details = {}
     substatus = "archived_until_escalating"
     if forever:
         substatus = "archived_forever"
     if ignore_duration is not None:
-        details["ignore_until"] = iso_timestamp(db.now() + timedelta(minutes=ignore_duration))
+        details["ignore_duration"] = ignore_duration
     if ignore_count is not None:
         details["ignore_count"] = ignore_count
     if ignore_user_count is not None:
         details["ignore_user_count"] = ignore_user_count
     if details:
         substatus = "archived_until_condition_met"
-    data = {k: v for k, v in details.items()} | {"substatus": substatus}
-    return (
-        {"status": "ignored", "substatus": substatus, "status_details": details, "resolved_at": None},
-        ("set_ignored"),
-        data,
-    )
+    changes = {"status": "ignored", "substatus": substatus, "status_details": details, "resolved_at": None}
+    return changes | {"archived_at": now}, "set_ignored", dict(details) | {"substatus": substatus}
 
 
 def settle_next_release(db: Database, project_ids: list[str], version: str) -> None:
@@ -111,3 +119,11 @@ def same_rule(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def nothing_to_change() -> Exception:
     """400 for an update that names no field."""
     return detail_error("Nothing to update: send at least one field")
+
+
+def ignore_until(row: dict[str, Any]) -> str | None:
+    """When an issue archived for a duration comes back: its archiving time plus the duration."""
+    minutes = row["status_details"].get("ignore_duration")
+    if minutes is None or not row["archived_at"]:
+        return None
+    return iso_timestamp(parse_timestamp(row["archived_at"], "archived_at") + timedelta(minutes=minutes))

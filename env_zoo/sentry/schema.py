@@ -79,7 +79,7 @@ releases = Table(
     Column("ref", String),
     Column("projects", JSON, nullable=False),  # project ids
     Column("date_created", String, nullable=False, info={"volatile": True}),
-    Column("date_released", String),
+    Column("date_released", String, info={"volatile": True}),  # a first deploy stamps it
 )
 
 deploys = Table(
@@ -91,7 +91,7 @@ deploys = Table(
     Column("name", String),
     Column("url", String),
     Column("date_started", String),
-    Column("date_finished", String, nullable=False),
+    Column("date_finished", String, nullable=False, info={"volatile": True}),  # default: when it was recorded
 )
 
 issues = Table(
@@ -105,7 +105,7 @@ issues = Table(
     Column("level", String, nullable=False),  # fatal | error | warning | info
     Column("status", String, nullable=False),  # unresolved | resolved | ignored
     Column("substatus", String),  # new | ongoing | regressed | escalating | archived_* ; null when resolved
-    Column("status_details", JSON, nullable=False),  # inRelease / inNextRelease / ignoreUntil / ignoreCount ...
+    Column("status_details", JSON, nullable=False),  # in_release / in_next_release / ignore_duration / ignore_count ...
     Column("priority", String, nullable=False),  # high | medium | low
     Column("assigned_to", String),  # "user:<id>" | "team:<id>" | null
     Column("first_seen", String, nullable=False),
@@ -116,6 +116,9 @@ issues = Table(
     Column("last_release", String),
     Column("environments", JSON, nullable=False),
     Column("resolved_at", String, info={"volatile": True}),
+    Column(
+        "archived_at", String, info={"volatile": True}
+    ),  # when it was last archived (ignore_duration counts from it)
 )
 
 events = Table(

@@ -19,6 +19,7 @@ from .objects import (
     ReleaseDetail,
     StatusDetails,
 )
+from .rules import ignore_until
 from .schema import activities, deploys, issues, members, organizations, projects, teams, users
 
 
@@ -52,7 +53,7 @@ def issue_fields(db: Database, org: dict[str, Any], row: dict[str, Any], slug: s
         level=row["level"],
         status=row["status"],
         substatus=row["substatus"],
-        status_details=StatusDetails(**row["status_details"]),
+        status_details=StatusDetails(**row["status_details"], ignore_until=ignore_until(row)),
         priority=row["priority"],
         assigned_to=actor(db, row["assigned_to"]),
         project=slug,
