@@ -27,6 +27,11 @@ def field_error(field: str, message: str) -> ToolError:
     return InvalidRequest("400 Bad Request: " + json.dumps({field: [message]}))
 
 
+def nested_field_error(parent: str, field: str, message: str) -> ToolError:
+    """400 for a field inside an object argument, e.g. `{"statusDetails": {"inRelease": ["..."]}}`."""
+    return InvalidRequest("400 Bad Request: " + json.dumps({parent: {field: [message]}}))
+
+
 def detail_error(message: str) -> ToolError:
     """400 with a `detail` body."""
     return InvalidRequest("400 Bad Request: " + json.dumps({"detail": message}))

@@ -3,11 +3,12 @@ alert rules, the activity log, alert targets and Sentry's refusal of duplicate a
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from envfactory_gym import Database
+from envfactory_gym import Database, InvalidRequest
 
 from .errors import field_error, not_found
 from .rules import same_rule
@@ -104,13 +105,13 @@ def check_actions(db: Database, org: dict[str, Any], targets: list[AlertTarget])
 def owner_ref(db: Database, org: dict[str, Any], slug: str) -> str:
     team = db.find(teams, organization_id=org["id"], slug=slug)
     if not team:
-        raise field_error("owner", f"Unknown team: {slug}")
+        raise InvalidRequest(f'400 Bad Request: "Could not resolve owner" (no team {slug})')
     return f"team:{team[0]['id']}"
 
 
 def refuse_duplicate(db: Database, candidate: dict[str, Any]) -> None:
+    """400 naming the project's rule that `candidate` would exactly repeat, if any."""
     for other in db.find(alert_rules, project_id=candidate["project_id"]):
         if other["id"] != candidate.get("id") and same_rule(other, candidate):
-            raise field_error(
-                "name", f"This rule is an exact duplicate of '{other['name']}' in this project and may not be created."
-            )
+            message = f"This rule is an exact duplicate of '{other['name']}' in this project and may not be created."
+            raise InvalidRequest("400 Bad Request: " + json.dumps({"name": [message], "ruleId": [other["id"]]}))

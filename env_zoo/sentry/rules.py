@@ -9,7 +9,7 @@ from typing import Any
 from envfactory_gym import Database
 from envfactory_gym.values import iso_timestamp, parse_timestamp
 
-from .errors import detail_error, field_error
+from .errors import detail_error, field_error, nested_field_error
 from .schema import issues, releases
 
 NO_NEXT_RELEASE = "No release data present in the system to form a basis for 'Next Release'"
@@ -62,7 +62,9 @@ def resolution(
                 r for r in project_releases(db, organization_id, issue["project_id"]) if r["version"] == in_release
             ]
             if not found:
-                raise field_error("inRelease", f"Unable to find a release with version {in_release} for this project")
+                raise nested_field_error(
+                    "statusDetails", "inRelease", "Unable to find a release with the given version."
+                )
             details = {"in_release": in_release}
             kind = "set_resolved_in_release"
         changes = {
@@ -75,7 +77,7 @@ def resolution(
         return changes, kind, {"version": in_release} if in_release else {}
     if status == "resolvedInNextRelease":
         if not project_releases(db, organization_id, issue["project_id"]):
-            raise field_error("statusDetails", NO_NEXT_RELEASE)
+            raise nested_field_error("statusDetails", "inNextRelease", NO_NEXT_RELEASE)
         changes = {"status": "resolved", "substatus": None, "status_details": {"in_next_release": True}}
         return changes | {"resolved_at": now, "archived_at": None}, "set_resolved_in_release", {"version": "next"}
     details = {}

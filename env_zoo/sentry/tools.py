@@ -671,7 +671,8 @@ def update_alert_rule(
     status: Literal["active", "disabled"] | None = None,
 ) -> AlertRule:
     """Edit an issue alert rule (PUT .../rules/{rule_id}/); fields left out keep their value, `actions` replaces the
-    whole list. Disabling stops it firing without deleting it.
+    whole list. Disabling stops it firing without deleting it; editing a disabled rule enables it again unless
+    `status` says disabled.
 
     Args:
         organization_slug: The organization's slug.
@@ -714,6 +715,8 @@ def update_alert_rule(
             changes[key] = value
     if not changes:
         raise nothing_to_change()
+    if status is None and row["status"] == "disabled":
+        changes["status"] = "active"  # Sentry re-enables a disabled rule that is edited
     refuse_duplicate(db, row | changes)
     return rule_out(db, db.update(alert_rules, rule_id, **changes), project["slug"])
 

@@ -386,3 +386,24 @@ def test_the_setting_lets_members_write_alerts(session):
         {"organization_slug": TW, "project_slug": "checkout-api", "rule_id": 301, "frequency": 60},
     )
     assert done["frequency"] == 60
+
+
+def test_editing_a_disabled_rule_enables_it_again(session):
+    sign_in(session)
+    base = {"organization_slug": TW, "project_slug": "storefront-web", "rule_id": 316}
+    assert ok(session, "update_alert_rule", base | {"frequency": 720})["status"] == "active"
+    again = ok(session, "update_alert_rule", base | {"status": "disabled", "name": "Paused"})
+    assert again["status"] == "disabled" and again["name"] == "Paused"
+
+
+def test_duplicates_name_the_rule_they_repeat(session):
+    sign_in(session)
+    outcome = fails(session, "create_alert_rule", _rule_args(), "InvalidRequest", "exact duplicate")
+    assert '"ruleId": [301]' in (outcome.error or "")
+    fails(
+        session,
+        "create_alert_rule",
+        _rule_args(frequency=45, owner_team="nope"),
+        "InvalidRequest",
+        "Could not resolve owner",
+    )
