@@ -1,0 +1,1 @@
+"""Sentry API: organizations, projects, issues and events, releases and deploys, alert rules, members and teams."""
