@@ -17,6 +17,7 @@ from .objects import (
     Contact,
     ContactRole,
     FieldDescription,
+    Lead,
     LeadConvertResult,
     Opportunity,
     SaveResult,
@@ -752,6 +753,38 @@ def create_lead(
               OwnerId=active_owner(db, OwnerId or user["Id"]), IsDeleted=False, CreatedDate=now,
               LastModifiedDate=now)  # fmt: skip
     return SaveResult(id=lead_id)
+
+
+@tool()
+def update_lead(
+    db: Database,
+    record_id: RecordId,
+    Status: LeadStatus | None = None,
+    Company: Company | None = None,
+    Title: ShortText | None = None,
+    Email: Email | None = None,
+    Phone: ShortText | None = None,
+    OwnerId: RecordId | None = None,
+) -> Lead:
+    """Update a lead (only the fields given change); a converted lead cannot be changed.
+
+    Args:
+        record_id: The lead's id.
+        Status: Open - Not Contacted, Working - Contacted or Closed - Not Converted.
+        Company: New company.
+        Title: New job title.
+        Email: New email.
+        Phone: New phone.
+        OwnerId: New owner (an active user).
+    """
+    me(db)
+    row = live(db, "Lead", record_id)
+    if row["IsConverted"]:
+        raise sf_error("CANNOT_UPDATE_CONVERTED_LEAD", "cannot reference converted lead", ["Id"])
+    if OwnerId is not None:
+        active_owner(db, OwnerId)
+    changes = given(Status=Status, Company=Company, Title=Title, Email=Email, Phone=Phone, OwnerId=OwnerId)
+    return record(Lead, save(db, leads, row, changes))
 
 
 @tool()
