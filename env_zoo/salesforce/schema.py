@@ -47,7 +47,7 @@ accounts = Table(
     Column("ParentId", String, ForeignKey("account.Id")),
     Column("OwnerId", String, ForeignKey("user.Id"), nullable=False),
     Column("IsDeleted", Boolean, nullable=False),
-    Column("CreatedDate", String, nullable=False),
+    Column("CreatedDate", String, nullable=False, info={"volatile": True}),
     Column("LastModifiedDate", String, nullable=False, info={"volatile": True}),
     Index("ix_account_name", "Name"),
 )
@@ -66,7 +66,7 @@ contacts = Table(
     Column("MailingCity", String),
     Column("OwnerId", String, ForeignKey("user.Id"), nullable=False),
     Column("IsDeleted", Boolean, nullable=False),
-    Column("CreatedDate", String, nullable=False),
+    Column("CreatedDate", String, nullable=False, info={"volatile": True}),
     Column("LastModifiedDate", String, nullable=False, info={"volatile": True}),
     Index("ix_contact_account", "AccountId"),
 )
@@ -90,7 +90,7 @@ opportunities = Table(
     Column("IsWon", Boolean, nullable=False),
     Column("OwnerId", String, ForeignKey("user.Id"), nullable=False),
     Column("IsDeleted", Boolean, nullable=False),
-    Column("CreatedDate", String, nullable=False),
+    Column("CreatedDate", String, nullable=False, info={"volatile": True}),
     Column("LastModifiedDate", String, nullable=False, info={"volatile": True}),
     Index("ix_opportunity_account", "AccountId"),
 )
@@ -125,7 +125,7 @@ cases = Table(
     Column("ClosedDate", String, info={"volatile": True}),
     Column("OwnerId", String, ForeignKey("user.Id"), nullable=False),
     Column("IsDeleted", Boolean, nullable=False),
-    Column("CreatedDate", String, nullable=False),
+    Column("CreatedDate", String, nullable=False, info={"volatile": True}),
     Column("LastModifiedDate", String, nullable=False, info={"volatile": True}),
     Index("ix_case_account", "AccountId"),
 )
@@ -158,7 +158,7 @@ tasks = Table(
     Column("IsClosed", Boolean, nullable=False),
     Column("OwnerId", String, ForeignKey("user.Id"), nullable=False),
     Column("IsDeleted", Boolean, nullable=False),
-    Column("CreatedDate", String, nullable=False),
+    Column("CreatedDate", String, nullable=False, info={"volatile": True}),
     Column("LastModifiedDate", String, nullable=False, info={"volatile": True}),
     Index("ix_task_what", "WhatId"),
     Index("ix_task_who", "WhoId"),
@@ -183,6 +183,6 @@ leads = Table(
     Column("ConvertedOpportunityId", String, ForeignKey("opportunity.Id")),
     Column("OwnerId", String, ForeignKey("user.Id"), nullable=False),
     Column("IsDeleted", Boolean, nullable=False),
-    Column("CreatedDate", String, nullable=False),
+    Column("CreatedDate", String, nullable=False, info={"volatile": True}),
     Column("LastModifiedDate", String, nullable=False, info={"volatile": True}),
 )
