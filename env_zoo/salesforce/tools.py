@@ -125,6 +125,13 @@ def sign_in(db: Database, username: ShortText, password: ShortText) -> UserInfo:
 
 
 @tool(read_only=True)
+def get_user_info(db: Database) -> UserInfo:
+    """Who the assistant is acting as: the signed-in user's id, name, username, title and profile (their id is the
+    OwnerId of their records)."""
+    return record(UserInfo, me(db))
+
+
+@tool(read_only=True)
 def query(db: Database, q: SoqlText) -> dict[str, Any]:
     """Run a SOQL query: SELECT fields (parent fields as Account.Name, Owner.Name, Who.Name, What.Name; or
     COUNT()) FROM Account, Contact, Opportunity, OpportunityContactRole, Case, Task, Lead or User, with WHERE

@@ -83,6 +83,8 @@ def test_a_wrong_password_is_refused_and_nothing_runs_before_log_in(session: Too
         "INVALID_LOGIN", caller="user",
     )  # fmt: skip
     assert sign_in(session)["Name"] == "Priya Shah"
+    me = ok(session, "get_user_info")
+    assert (me["Id"], me["Profile"]) == (rid("user", Name="Priya Shah"), "Sales User")
 
 
 def test_only_the_user_signs_in(session: ToolSession) -> None:
