@@ -14,7 +14,7 @@ from envfactory_gym import Conflict, Database
 from .objects import Account, Case, CaseComment, Contact, ContactRole, Lead, Opportunity, Task, UserInfo, record
 from .picklists import PICKLIST_VALUES
 from .rules import PREFIXES, sf_error
-from .schema import accounts, case_comments, cases, contact_roles, contacts, opportunities, tasks
+from .schema import case_comments, cases, contact_roles, contacts, opportunities, tasks
 
 MODELS: dict[str, Any] = {"Account": Account, "Contact": Contact, "Opportunity": Opportunity, "Case": Case,
                           "Task": Task, "Lead": Lead, "User": UserInfo}  # fmt: skip
@@ -114,11 +114,6 @@ def full_record(db: Database, sobject: str, row: dict[str, Any]) -> dict[str, An
             for c in db.find(case_comments, ParentId=row["Id"], order_by=[case_comments.c.CreatedDate])
         ]
     return {"attributes": {"type": sobject, "url": f"/services/data/v60.0/sobjects/{sobject}/{row['Id']}"}} | out
-
-
-def account_name(db: Database, account_id: str | None) -> str | None:
-    """An account's name, for messages."""
-    return db.get(accounts, account_id)["Name"] if account_id else None
 
 
 def field_type(sobject: str, column: Any) -> str:

@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from sqlalchemy import Table
+
 from envfactory_gym import Database
 
 from .rules import PREFIXES, sf_error
+from .schema import contact_roles
 
 TOKEN = re.compile(
     r"\s*(?:(?P<str>'(?:[^'\\]|\\.)*')|(?P<op>!=|<=|>=|<>|=|<|>|\(|\)|,)|(?P<word>[A-Za-z_][\w.]*(?::\d+)?)"
@@ -24,7 +27,10 @@ RELATIONSHIPS = {"Account": ("AccountId", ("Account",)), "Owner": ("OwnerId", ("
                  "Parent": ("ParentId", ("Account",)), "Contact": ("ContactId", ("Contact",)),
                  "Opportunity": ("OpportunityId", ("Opportunity",)), "Who": ("WhoId", ("Contact", "Lead")),
                  "What": ("WhatId", ("Account", "Opportunity", "Case"))}  # fmt: skip
-EXTRA = {"OpportunityContactRole"}
+#: The objects a query may read, by name.
+TABLES: dict[str, Table] = {name: table for name, (_, table) in PREFIXES.items()} | {
+    "OpportunityContactRole": contact_roles
+}
 MAX_ROWS = 200
 
 
@@ -219,25 +225,19 @@ class Parser:
 
 
 def run(db: Database, text: str) -> dict[str, Any]:
-    """Run a SOQL query: {totalSize, done, records}; at most 200 records come back (use LIMIT and OFFSET)."""
-    from .schema import contact_roles
-
-    tables = {name: table for name, (_, table) in PREFIXES.items()} | {"OpportunityContactRole": contact_roles}
-    query = Parser(text, db.now().date(), tables).parse()
-    table = tables[query.sobject]
-    rows = db.select(table, query.where, query.params, order_by=query.order_by)
+    """Run a SOQL query: {totalSize, done, records}. totalSize counts every match (after OFFSET and LIMIT); at most
+    200 records come back a call, and done is false when more matched (page on with LIMIT and OFFSET)."""
+    query = Parser(text, db.now().date(), TABLES).parse()
+    end = None if query.limit is None else query.offset + query.limit
+    rows = db.select(TABLES[query.sobject], query.where, query.params, order_by=query.order_by, limit=end)
+    matched = rows[query.offset :]
     if query.count:
-        return {"totalSize": len(rows), "done": True, "records": []}
-    window = rows[query.offset :][: query.limit if query.limit is not None else MAX_ROWS]
-    window = window[:MAX_ROWS]
-    records = [project(db, tables, query.sobject, row, query.fields) for row in window]
-    return {"totalSize": len(rows[query.offset :][: query.limit or None]), "done": len(window) == len(
-        rows[query.offset :][: query.limit or None]), "records": records}  # fmt: skip
+        return {"totalSize": len(matched), "done": True, "records": []}
+    records = [project(db, query.sobject, row, query.fields) for row in matched[:MAX_ROWS]]
+    return {"totalSize": len(matched), "done": len(records) == len(matched), "records": records}
 
 
-def project(
-    db: Database, tables: dict[str, Any], sobject: str, row: dict[str, Any], names: list[str]
-) -> dict[str, Any]:
+def project(db: Database, sobject: str, row: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """One record as SOQL returns it: attributes, then the selected fields (parents nested by relationship)."""
     record: dict[str, Any] = {
         "attributes": {"type": sobject, "url": f"/services/data/v60.0/sobjects/{sobject}/{row['Id']}"}
@@ -252,7 +252,7 @@ def project(
         parent = None
         if target:
             kind = next((t for t in targets if target.startswith(PREFIXES[t][0])), targets[0])
-            found = db.find(tables[kind], Id=target)
+            found = db.find(TABLES[kind], Id=target)
             parent = found[0] if found else None
         if parent is None:
             record[relation] = None
