@@ -1,0 +1,1 @@
+"""Salesforce Sales and Service Cloud (REST API sObjects and SOQL) for one org."""
