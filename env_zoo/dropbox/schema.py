@@ -40,8 +40,8 @@ entries = Table(
     Column("rev", String),  # files: the current revision
     Column("size", Integer),
     Column("content_hash", String),
-    Column("client_modified", String),
-    Column("server_modified", String),
+    Column("client_modified", String, info={"volatile": True}),
+    Column("server_modified", String, info={"volatile": True}),
     Column("shared_folder_id", String),  # set on the root folder of a shared folder
     Index("ix_entries_path", "account_id", "path_lower"),
     Index("ix_entries_parent", "account_id", "parent_lower"),
@@ -56,8 +56,8 @@ revisions = Table(
     Column("size", Integer, nullable=False),
     Column("content_hash", String, nullable=False),
     Column("content", String),  # text files only; binary contents are not kept
-    Column("client_modified", String, nullable=False),
-    Column("server_modified", String, nullable=False),
+    Column("client_modified", String, nullable=False, info={"volatile": True}),
+    Column("server_modified", String, nullable=False, info={"volatile": True}),
     Index("ix_revisions_entry", "entry_id"),
 )
 
@@ -71,7 +71,7 @@ shared_folders = Table(
     Column("acl_update_policy", String, nullable=False),  # owner | editors
     Column("member_policy", String, nullable=False),  # team | anyone
     Column("shared_link_policy", String, nullable=False),  # anyone | members
-    Column("time_invited", String),
+    Column("time_invited", String, info={"volatile": True}),
 )
 
 folder_members = Table(
@@ -97,7 +97,7 @@ shared_links = Table(
     Column("link_password", String),
     Column("expires", String),
     Column("allow_download", Boolean, nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Index("ix_shared_links_entry", "entry_id"),
 )
 
@@ -113,5 +113,5 @@ file_requests = Table(
     Column("allow_late_uploads", String),  # one_day | two_days | seven_days | thirty_days | always
     Column("is_open", Boolean, nullable=False),
     Column("file_count", Integer, nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
 )
