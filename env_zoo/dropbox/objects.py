@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from envfactory_gym import Database
 
 from .schema import entries, folder_members
-from .tree import shared_root
+from .tree import ancestors, shared_root
 
 
 class Team(BaseModel):
@@ -143,21 +143,35 @@ def account_object(row: dict[str, Any]) -> FullAccount:
     )  # fmt: skip
 
 
-def metadata_object(db: Database, row: dict[str, Any], sharing: bool = True) -> Metadata:
+class SharingScope:
+    """The shared folders mounted in one account's Dropbox (path -> shared folder id) and its access level on
+    each, read once so that a listing does not query them per entry."""
+
+    def __init__(self, db: Database, account_id: str) -> None:
+        where = "account_id = ? AND is_deleted = 0 AND shared_folder_id IS NOT NULL"
+        self.roots = {r["path_lower"]: r["shared_folder_id"] for r in db.select(entries, where, [account_id])}
+        self.access = {m["shared_folder_id"]: m["access_level"] for m in db.find(folder_members, account_id=account_id)}
+
+    def info(self, path_lower: str) -> SharingInfo | None:
+        """Sharing info of the entry at `path_lower`: the innermost shared folder it is or lies in."""
+        paths = [*ancestors(path_lower), path_lower]
+        folder_path = next((p for p in reversed(paths) if p in self.roots), None)
+        if folder_path is None:
+            return None
+        folder_id = self.roots[folder_path]
+        own = folder_path == path_lower
+        return SharingInfo(
+            read_only=self.access.get(folder_id) in ("viewer", "viewer_no_comment"),
+            parent_shared_folder_id=None if own else folder_id,
+            shared_folder_id=folder_id if own else None,
+        )  # fmt: skip
+
+
+def metadata_object(db: Database, row: dict[str, Any], scope: SharingScope | None = None) -> Metadata:
     """An entry as Dropbox's metadata; deleted ones carry only names and paths."""
     if row["is_deleted"]:
         return Metadata(tag="deleted", name=row["name"], path_lower=row["path_lower"], path_display=row["path_display"])
-    info = None
-    if sharing:
-        folder = shared_root(db, row["account_id"], row["path_lower"])
-        if folder is not None:
-            access = db.find(folder_members, shared_folder_id=folder["shared_folder_id"], account_id=row["account_id"])
-            own = row["shared_folder_id"] == folder["shared_folder_id"]
-            info = SharingInfo(
-                read_only=bool(access) and access[0]["access_level"] in ("viewer", "viewer_no_comment"),
-                parent_shared_folder_id=None if own else folder["shared_folder_id"],
-                shared_folder_id=folder["shared_folder_id"] if own else None,
-            )  # fmt: skip
+    info = (scope or SharingScope(db, row["account_id"])).info(row["path_lower"])
     return Metadata(
         tag=row["tag"], name=row["name"], path_lower=row["path_lower"], path_display=row["path_display"], id=row["id"],
         rev=row["rev"], size=row["size"], content_hash=row["content_hash"], client_modified=row["client_modified"],

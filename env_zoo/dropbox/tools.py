@@ -23,6 +23,7 @@ from .objects import (
     SearchResult,
     SharedFolderMetadata,
     SharedLinkMetadata,
+    SharingScope,
     account_object,
     file_request_object,
     link_object,
@@ -120,7 +121,8 @@ def list_folder(
         folder = found["path_lower"]
     rows = tree.children(db, account_id, folder, recursive, include_deleted)
     page = paginate(rows, limit, cursor, max_page_size=2000)
-    listed = [metadata_object(db, r) for r in page.results]
+    scope = SharingScope(db, account_id)
+    listed = [metadata_object(db, r, scope) for r in page.results]
     return ListFolderResult(entries=listed, cursor=page.next_cursor, has_more=page.has_more)
 
 
@@ -153,7 +155,9 @@ def search(
     if file_extensions:
         wanted = tuple("." + e.lower().lstrip(".") for e in file_extensions)
         rows = [r for r in rows if r["tag"] == "file" and r["name"].lower().endswith(wanted)]
-    return SearchResult(matches=[metadata_object(db, r) for r in rows[:max_results]], has_more=len(rows) > max_results)
+    scope = SharingScope(db, account_id)
+    matches = [metadata_object(db, r, scope) for r in rows[:max_results]]
+    return SearchResult(matches=matches, has_more=len(rows) > max_results)
 
 
 @tool()
@@ -296,12 +300,9 @@ def list_revisions(db: Database, path: Path, limit: Annotated[int, Field(ge=1, l
     entry = tree.lookup(db, account_id, path, deleted=True)
     if entry["tag"] != "file":
         raise api_error("path/not_file/", f"{entry['path_display']} is a folder; only files have revisions.")
-    revs = db.find(
-        revisions, entry_id=entry["id"], order_by=[revisions.c.server_modified.desc(), revisions.c.rev.desc()]
-    )
-    return ListRevisionsResult(
-        is_deleted=entry["is_deleted"], entries=[revision_object(entry, r) for r in revs[:limit]]
-    )
+    order = "server_modified DESC, rev DESC"
+    revs = db.select(revisions, "entry_id = ?", [entry["id"]], order_by=order, limit=limit)
+    return ListRevisionsResult(is_deleted=entry["is_deleted"], entries=[revision_object(entry, r) for r in revs])
 
 
 @tool()
