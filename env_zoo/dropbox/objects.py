@@ -76,6 +76,14 @@ class ListRevisionsResult(BaseModel):
     entries: list[Metadata]
 
 
+class DownloadResult(BaseModel):
+    """A downloaded file: its metadata (of the revision asked for) and its text; binary files carry no text."""
+
+    metadata: Metadata
+    is_text: bool
+    content: str | None
+
+
 class LinkPermissions(BaseModel):
     """What a shared link allows: requested and resolved visibility, downloads, password, whether it can be revoked."""
 
@@ -187,6 +195,12 @@ def revision_object(entry: dict[str, Any], rev: dict[str, Any]) -> Metadata:
         content_hash=rev["content_hash"], client_modified=rev["client_modified"],
         server_modified=rev["server_modified"],
     )  # fmt: skip
+
+
+def download_object(entry: dict[str, Any], rev: dict[str, Any]) -> DownloadResult:
+    """A file revision with its text, where the file is a text file."""
+    text = rev["content"]
+    return DownloadResult(metadata=revision_object(entry, rev), is_text=text is not None, content=text)
 
 
 def link_object(db: Database, link: dict[str, Any]) -> SharedLinkMetadata:

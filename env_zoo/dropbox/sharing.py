@@ -62,14 +62,14 @@ def manageable_folder(db: Database, account_id: str, shared_folder_id: str) -> d
     )
 
 
-def folder_member(db: Database, shared_folder_id: str, email: str) -> dict[str, Any]:
-    """A non-owner member of the folder, by email."""
+def folder_member(db: Database, shared_folder_id: str, email: str, owner_error: str) -> dict[str, Any]:
+    """A non-owner member of the folder, by email; the owner is refused with the endpoint's `owner_error` tag."""
     found = db.find(folder_members, shared_folder_id=shared_folder_id, email=email.lower())
     if not found:
         raise api_error("member_error/not_a_member/", f"{email} is not a member of this folder.", NotFound)
     if found[0]["access_level"] == "owner":
         raise api_error(
-            "folder_owner/",
+            owner_error,
             "That is the folder's owner; ownership must move to another member first.",
             PermissionDenied,
         )

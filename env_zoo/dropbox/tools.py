@@ -14,6 +14,7 @@ from envfactory_gym.fields import ErrorText, IsoTimestamp, NonBlankText
 from . import rules, sharing, tree
 from .access import me
 from .objects import (
+    DownloadResult,
     FileRequest,
     FullAccount,
     ListFolderResult,
@@ -25,6 +26,7 @@ from .objects import (
     SharedLinkMetadata,
     SharingScope,
     account_object,
+    download_object,
     file_request_object,
     link_object,
     member_object,
@@ -72,13 +74,6 @@ def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> FullAc
     return account_object(found[0])
 
 
-@tool(read_only=True)
-def get_current_account(db: Database) -> FullAccount:
-    """The linked account: name, email, plan (basic, pro or business) and team; the plan decides which shared link
-    settings and file request deadlines are allowed."""
-    return account_object(me(db))
-
-
 # ---------------------------------------------------------------- files and folders
 
 
@@ -92,6 +87,24 @@ def get_metadata(db: Database, path: Path, include_deleted: bool = False) -> Met
     """
     account = me(db)
     return metadata_object(db, tree.lookup(db, account["account_id"], path, deleted=include_deleted))
+
+
+@tool(read_only=True)
+def download(db: Database, path: Path, rev: Rev | None = None) -> DownloadResult:
+    """Download a file: its metadata and, for text files, its content; `rev` downloads an earlier revision.
+
+    Args:
+        path: The file.
+        rev: A revision from list_revisions (default: the current one).
+    """
+    account_id = me(db)["account_id"]
+    entry = tree.lookup(db, account_id, path, deleted=rev is not None)
+    if entry["tag"] != "file":
+        raise api_error("path/not_file/", f"{entry['path_display']} is a folder; only files can be downloaded.")
+    found = db.find(revisions, rev=rev or entry["rev"], entry_id=entry["id"])
+    if not found:
+        raise api_error("path/not_found/", f"{rev} is not a revision of {entry['path_display']}.", NotFound)
+    return download_object(entry, found[0])
 
 
 @tool(read_only=True)
@@ -535,7 +548,7 @@ def update_folder_member(
         access_level: editor, viewer or viewer_no_comment.
     """
     sharing.manageable_folder(db, me(db)["account_id"], shared_folder_id)
-    member = sharing.folder_member(db, shared_folder_id, email)
+    member = sharing.folder_member(db, shared_folder_id, email, "no_permission/")
     return member_object(db.update(folder_members, member["id"], access_level=access_level))
 
 
@@ -548,7 +561,7 @@ def remove_folder_member(db: Database, shared_folder_id: SharedFolderId, email: 
         email: The member's email.
     """
     sharing.manageable_folder(db, me(db)["account_id"], shared_folder_id)
-    member = sharing.folder_member(db, shared_folder_id, email)
+    member = sharing.folder_member(db, shared_folder_id, email, "folder_owner/")
     db.delete(folder_members, member["id"])
 
 

@@ -42,7 +42,7 @@ def test_sign_in_required_and_wrong_password(session: ToolSession) -> None:
         session, "sign_in", {"email": "priya@nairstudio.com", "password": "nope"}, "PermissionDenied", "wrong", "user"
     )
     assert sign_in(session)["account_type"] == "pro"
-    assert ok(session, "get_current_account")["email"] == "priya@nairstudio.com"
+    assert ok(session, "list_folder", {"path": ""})["entries"]
 
 
 def test_paths_are_case_insensitive_and_ids_resolve(session: ToolSession) -> None:
@@ -105,6 +105,23 @@ def test_upload_modes_and_identical_content(session: ToolSession) -> None:
     again = ok(session, "upload", {"path": todo, "content": "new", "mode": "overwrite"})
     assert again["rev"] == updated["rev"]
     assert len(ok(session, "list_revisions", {"path": todo})["entries"]) == 3
+
+
+def test_download_current_and_earlier_revisions(session: ToolSession) -> None:
+    sign_in(session)
+    notes = f"{HVR}/Client/Meeting notes.txt"
+    current = ok(session, "download", {"path": notes})
+    assert current["is_text"] and "terrace removed" in current["content"]
+    oldest = ok(session, "list_revisions", {"path": notes})["entries"][-1]
+    first = ok(session, "download", {"path": notes, "rev": oldest["rev"]})
+    assert "terrace" not in first["content"] and first["metadata"]["rev"] == oldest["rev"]
+    binary = ok(session, "download", {"path": f"{HVR}/Client/Fee Proposal.docx"})
+    assert not binary["is_text"] and binary["content"] is None
+    fails(session, "download", {"path": f"{HVR}/Client"}, "Conflict", "path/not_file/")
+    fails(session, "download", {"path": HER}, "NotFound", "path/not_found/")
+    deleted_rev = ok(session, "list_revisions", {"path": HER})["entries"][0]["rev"]
+    assert ok(session, "download", {"path": HER, "rev": deleted_rev})["metadata"]["rev"] == deleted_rev
+    fails(session, "download", {"path": notes, "rev": deleted_rev}, "NotFound", "is not a revision")
 
 
 def test_content_hash_is_dropbox_block_hash(session: ToolSession) -> None:
@@ -368,7 +385,7 @@ def test_add_update_remove_members(session: ToolSession) -> None:
     assert by_email["site@northgate-build.co.uk"]["is_invitee"]
     assert by_email["marco@bellini-eng.com"]["access_type"] == "editor"  # existing members keep their access
     owner = {"shared_folder_id": hvr, "email": "priya@nairstudio.com", "access_level": "viewer"}
-    fails(session, "update_folder_member", owner, "PermissionDenied", "folder_owner/")
+    fails(session, "update_folder_member", owner, "PermissionDenied", "no_permission/")
     stranger = {"shared_folder_id": hvr, "email": "who@x.com", "access_level": "viewer"}
     fails(session, "update_folder_member", stranger, "NotFound", "member_error/not_a_member/")
     assert (
