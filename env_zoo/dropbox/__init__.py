@@ -1,0 +1,1 @@
+"""Dropbox (the Dropbox API v2): files and folders, revisions, shared links, shared folders and file requests."""
