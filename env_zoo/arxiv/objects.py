@@ -150,7 +150,10 @@ def split_bars(text: str) -> list[str]:
 
 def byline(db: Database, paper_id: str) -> list[dict[str, Any]]:
     rows = db.select(paper_authors, "paper_id = ?", (paper_id,), order_by="position")
-    found = {a["id"]: a for a in db.select(authors, f"id IN ({', '.join('?' for _ in rows)})", [r["author_id"] for r in rows])}
+    found = {
+        a["id"]: a
+        for a in db.select(authors, f"id IN ({', '.join('?' for _ in rows)})", [r["author_id"] for r in rows])
+    }
     return [found[r["author_id"]] for r in rows]
 
 
@@ -160,7 +163,9 @@ def entry(db: Database, paper: dict[str, Any], version: dict[str, Any]) -> Entry
         id=vid,
         title=paper["title"],
         summary=paper["abstract"],
-        authors=[Author(name=a["name"], author_id=a["id"], affiliation=a["affiliation"]) for a in byline(db, paper["id"])],
+        authors=[
+            Author(name=a["name"], author_id=a["id"], affiliation=a["affiliation"]) for a in byline(db, paper["id"])
+        ],
         published=paper["published"],
         updated=version["submitted"],
         version=version["version"],

@@ -11,12 +11,18 @@ from dataclasses import dataclass
 
 from envfactory_gym import InvalidRequest
 
-TEXT_FIELDS = {"ti": ["search_ti"], "abs": ["search_abs"], "au": ["search_au"], "co": ["search_co"], "jr": ["search_jr"]}
+TEXT_FIELDS = {
+    "ti": ["search_ti"],
+    "abs": ["search_abs"],
+    "au": ["search_au"],
+    "co": ["search_co"],
+    "jr": ["search_jr"],
+}
 ALL_FIELDS = ["search_ti", "search_abs", "search_au", "search_co"]
 PREFIXES = ("ti", "au", "abs", "co", "jr", "cat", "rn", "id", "all", "submittedDate", "lastUpdatedDate")
 TOKEN = re.compile(
-    r'\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<op>AND(?:NOT)?\b|OR\b)'
-    r'|(?P<date>(?:submittedDate|lastUpdatedDate):\[\s*\d{8,14}\s+TO\s+\d{8,14}\s*\])'
+    r"\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<op>AND(?:NOT)?\b|OR\b)"
+    r"|(?P<date>(?:submittedDate|lastUpdatedDate):\[\s*\d{8,14}\s+TO\s+\d{8,14}\s*\])"
     r'|(?P<term>(?:[A-Za-z]+:)?(?:"[^"]*"|[^\s()"]+)))'
 )
 
@@ -45,7 +51,7 @@ def _tokens(query: str) -> list[tuple[str, str]]:
     while pos < len(query):
         found = TOKEN.match(query, pos)
         if not found or found.end() == pos:
-            raise InvalidRequest(f"malformed search_query near '{query[pos:pos + 20]}'")
+            raise InvalidRequest(f"malformed search_query near '{query[pos : pos + 20]}'")
         kind = found.lastgroup or ""
         out.append((kind, found.group(kind).strip()))
         pos = found.end()

@@ -45,7 +45,6 @@ from .rules import (
     check_folder_name,
     check_folder_quota,
     check_not_saved,
-    clean_name,
     is_mailing_day,
     last_mailing,
     paper,
@@ -373,13 +372,18 @@ def delete_folder(db: Database, folder_id: str, move_to: str | None = None) -> F
             check_not_saved(db, target, item["paper_id"])
         for item in items:
             db.delete(saved_papers, item["key"])
-            db.insert(saved_papers, **{**item, "key": f"{target['folder_id']}/{item['paper_id']}", "folder_id": target["folder_id"]})
+            db.insert(
+                saved_papers,
+                **{**item, "key": f"{target['folder_id']}/{item['paper_id']}", "folder_id": target["folder_id"]},
+            )
     db.delete(folders, folder_id)
     return gone
 
 
 @tool()
-def save_paper(db: Database, folder_id: str, arxiv_id: ArxivId, tags: Tags = [], note: Note = "") -> SavedArticle:
+def save_paper(
+    db: Database, folder_id: str, arxiv_id: ArxivId, tags: Tags | None = None, note: Note = ""
+) -> SavedArticle:
     """Save an article to one of your folders with tags and a note. A bare id follows the latest version; a
     versioned id (2309.01363v2) pins that version. A withdrawn article can only be saved at an earlier version.
     An article is saved once per folder.
@@ -400,7 +404,7 @@ def save_paper(db: Database, folder_id: str, arxiv_id: ArxivId, tags: Tags = [],
         folder_id=folder_id,
         paper_id=row["id"],
         version=pin,
-        tags=tag_text(tags),
+        tags=tag_text(tags or []),
         note=note,
         saved_at=db.now_iso(),
     )
