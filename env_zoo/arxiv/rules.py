@@ -134,7 +134,7 @@ def pinned_version(row: dict[str, Any], version: dict[str, Any], explicit: bool)
 
 
 def tag_text(tags: list[str]) -> str:
-    unique = list(dict.fromkeys(tags))
+    unique = sorted(set(tags))  # an unordered set: stored in one canonical order
     return "|" + "|".join(unique) + "|" if unique else ""
 
 

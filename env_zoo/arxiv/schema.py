@@ -38,7 +38,7 @@ papers = Table(
     Column("categories", Text, nullable=False),  # "|cs.LG|stat.ML|", primary first
     Column("license", String, nullable=False),  # http://creativecommons.org/licenses/by/4.0/ ...
     Column("published", String, nullable=False),  # v1 submission timestamp, ISO
-    Column("updated", String, nullable=False),  # latest version's submission timestamp, ISO
+    Column("updated", String, nullable=False, info={"volatile": True}),  # latest version's submission time, ISO
     Column("latest_version", Integer, nullable=False),
     Column("status", String, nullable=False),  # active | withdrawn
     Column("submitter_id", String, ForeignKey("authors.id"), nullable=False),
@@ -66,7 +66,7 @@ versions = Table(
     Column("key", String, primary_key=True),  # "2502.04117v2"
     Column("paper_id", String, ForeignKey("papers.id"), nullable=False),
     Column("version", Integer, nullable=False),
-    Column("submitted", String, nullable=False),  # ISO timestamp
+    Column("submitted", String, nullable=False, info={"volatile": True}),  # ISO timestamp
     Column("announced", String, nullable=False),  # YYYY-MM-DD of the mailing that announced it
     Column("size_kb", Integer, nullable=False),
     Column("comments", Text, nullable=False),
