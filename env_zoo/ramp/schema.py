@@ -67,7 +67,7 @@ cards = Table(
     Column("allowed_categories", JSON, nullable=False),
     Column("blocked_categories", JSON, nullable=False),
     Column("spend_program_id", String, ForeignKey("spend_programs.id")),
-    Column("created_at", String, nullable=False),
+    Column("created_at", String, nullable=False, info={"volatile": True}),
     Index("ix_cards_holder", "cardholder_id"),
 )
 
