@@ -12,7 +12,7 @@ from rich.table import Table
 from ..agents import AGENTS
 from .args import environment_names, environment_specs, non_negative_int, workers_option
 from .parallel import map_environments
-from .terminal import console
+from .terminal import console, print_whole
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
             means.append(result["mean"])
             table.add_row(*result["row"])
             progress.advance(bar)
-    console.print(table)
+    print_whole(table)
     console.print(f"overall mean reward: {statistics.fmean(means):.3f}")
     return 0
 
