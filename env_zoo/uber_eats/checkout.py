@@ -138,7 +138,7 @@ def add_line(
         eater_id=eater["id"],
         item_id=row["id"],
         quantity=quantity,
-        option_ids=list(option_ids),
+        option_ids=rules.canonical_options(db, row, option_ids),
         special_instructions=instructions,
     )
 

@@ -119,6 +119,15 @@ def check_selection(db: Database, row: dict[str, Any], option_ids: list[str]) ->
             raise InvalidRequest(f'{row["title"]}: choose at most {high} for "{group["title"]}".')
 
 
+def canonical_options(db: Database, row: dict[str, Any], option_ids: list[str]) -> list[str]:
+    """Chosen options in menu order (the item's groups, then each group's options), whatever order they came in."""
+    order = {group["id"]: n for n, group in enumerate(groups_of(db, row))}
+    found = options_of(db, list(order))
+    found.sort(key=lambda option: (order[option["group_id"]], option["position"]))
+    wanted = set(option_ids)
+    return [option["id"] for option in found if option["id"] in wanted]
+
+
 def check_alcohol(db: Database, eater: dict[str, Any], row: dict[str, Any]) -> None:
     """Alcohol only for eaters 21 or older."""
     if not row["alcohol"]:

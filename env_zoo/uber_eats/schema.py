@@ -157,7 +157,7 @@ orders = Table(
     Column("tip", Integer, nullable=False),
     Column("uber_cash_used", Integer, nullable=False),
     Column("total", Integer, nullable=False),  # charged: subtotal + fees - discount + tip
-    Column("placed_at", String, nullable=False),
+    Column("placed_at", String, nullable=False, info={"volatile": True}),
     Column("scheduled_for", String, nullable=True),
     Column("delivered_at", String, nullable=True),
     Column("cancel_reason", String, nullable=True),

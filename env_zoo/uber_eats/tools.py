@@ -269,9 +269,11 @@ def update_cart_item(
         if not rules.cart_lines(db, eater["id"]):
             checkout.clear(db, eater["id"])
     else:
-        changes = given(quantity=quantity, option_ids=option_ids)
+        item = db.get(menu_items, line["item_id"], "Item")
         if option_ids is not None:
-            rules.check_selection(db, db.get(menu_items, line["item_id"], "Item"), option_ids)
+            rules.check_selection(db, item, option_ids)
+            option_ids = rules.canonical_options(db, item, option_ids)
+        changes = given(quantity=quantity, option_ids=option_ids)
         if changes:
             db.update(cart_items, cart_item_id, **changes)
     return checkout.cart_object(db, eater, "DELIVERY_BY_UBER", None, 0)

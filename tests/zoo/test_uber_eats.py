@@ -442,3 +442,15 @@ def test_reorder_keeps_options_and_add_place(session):
     assert place["place_id"] == "pl_016"
     outcome = session.call("add_place", {"label": "X", "address": "1 Main St", "neighborhood": "Evanston"})
     assert not outcome.ok and outcome.error_kind == "invalid_arguments"
+
+
+def test_options_are_kept_in_menu_order_whatever_order_they_come_in(session):
+    sign_in(session, "priya.raman@gmail.com")
+    item = item_id("Thai Basil Kitchen", "Pad Thai")
+    chosen = options(session, item)
+    picked = [chosen["Fried egg"], chosen["Thai hot"], chosen["Tofu"]]
+    cart = ok(session, "add_to_cart", {"item_id": item, "option_ids": picked})
+    assert cart["items"][0]["options"] == ["Tofu", "Thai hot", "Fried egg"]
+    line = cart["items"][0]["cart_item_id"]
+    cart = ok(session, "update_cart_item", {"cart_item_id": line, "option_ids": [chosen["Mild"], chosen["Beef"]]})
+    assert cart["items"][0]["options"] == ["Beef", "Mild"] and cart["items"][0]["unit_price"] == 1695
