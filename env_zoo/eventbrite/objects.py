@@ -177,7 +177,7 @@ class RefundRequestObject(BaseModel):
     message: str
     status: str = Field(description="pending, approved or declined")
     response_message: str | None
-    amount: str = Field(description="What approving it refunds (tickets and their fees)")
+    amount: str = Field(description="What approving it refunds, or refunded (tickets and their fees)")
 
 
 def money(cents: int, currency: str) -> str:
@@ -305,7 +305,8 @@ def order_object(db: Database, row: dict[str, Any]) -> OrderObject:
 def refund_request_object(db: Database, row: dict[str, Any]) -> RefundRequestObject:
     currency = db.get(events, row["event_id"], "Event")["currency"]
     chosen = [db.get(attendees, key, "Attendee") for key in row["attendee_ids"]]
-    amount = sum(a["cost"] + a["fee"] for a in chosen if not a["refunded"])
+    counted = chosen if row["status"] == "approved" else [a for a in chosen if not a["refunded"]]
+    amount = sum(a["cost"] + a["fee"] for a in counted)
     return RefundRequestObject(
         id=row["id"],
         order_id=row["order_id"],
