@@ -1,0 +1,1 @@
+"""Eventbrite: events, venues, ticket classes, orders and attendees, refund requests and discount codes."""
