@@ -12,7 +12,7 @@ from envfactory_gym import Database
 from envfactory_gym.values import format_amount, iso_timestamp
 
 from . import rules
-from .schema import certificates, properties, rates, room_types, suite_night_awards
+from .schema import certificates, properties, room_types, suite_night_awards
 
 Tier = Literal["MEMBER", "SILVER", "GOLD", "PLATINUM", "TITANIUM", "AMBASSADOR"]
 RatePlan = Literal["FLEXIBLE", "MEMBER", "PREPAY", "AAA", "SENIOR"]
@@ -253,10 +253,11 @@ def cancellation_policy(prop: dict[str, Any]) -> str:
 def property_object(db: Database, prop: dict[str, Any]) -> PropertyObject:
     """A property row with its room types and rates."""
     rooms = []
+    by_room = rules.property_rates(db, prop["code"])
     for row in db.find(room_types, property_code=prop["code"]):
         plans = [
             RateObject(plan=rate["plan"], nightly=usd(rate["nightly"]), terms=PLAN_TERMS[rate["plan"]])
-            for rate in db.find(rates, room_type_id=row["id"])
+            for rate in by_room.get(row["id"], [])
         ]
         rooms.append(
             RoomTypeObject(
@@ -279,11 +280,19 @@ def property_object(db: Database, prop: dict[str, Any]) -> PropertyObject:
     )
 
 
-def reservation_object(db: Database, row: dict[str, Any]) -> ReservationObject:
-    """A reservation row as the member sees it."""
-    prop = db.get(properties, row["property_code"], "Hotel")
-    booked = rules.room_by_id(db, row["room_type_id"])
-    upgraded = rules.room_by_id(db, row["upgrade_room_type_id"]) if row["upgrade_room_type_id"] else None
+def reservation_object(db: Database, row: dict[str, Any], seen: dict[str, Any] | None = None) -> ReservationObject:
+    """A reservation row as the member sees it; `seen` keeps hotels and room types already read (a listing)."""
+    seen = {} if seen is None else seen
+
+    def looked_up(key: str, read: Any) -> Any:
+        if key not in seen:
+            seen[key] = read()
+        return seen[key]
+
+    prop = looked_up(row["property_code"], lambda: db.get(properties, row["property_code"], "Hotel"))
+    booked = looked_up(row["room_type_id"], lambda: rules.room_by_id(db, row["room_type_id"]))
+    upgrade = row["upgrade_room_type_id"]
+    upgraded = looked_up(upgrade, lambda: rules.room_by_id(db, upgrade)) if upgrade else None
     keys = ("confirmation_number", "arrival", "departure", "guests", "nightly", "points_total", "certificate_id")
     more = ("top_up_points", "points_advance", "points_due_by", "points_paid", "upgrade_status", "credited")
     return ReservationObject(

@@ -12,7 +12,7 @@ from typing import Any
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 from envfactory_gym.values import parse_date
 
-from .schema import postings, properties, reservations, room_types, sold_out, suite_night_awards
+from .schema import postings, properties, rates, reservations, room_types, sold_out, suite_night_awards
 
 DATE_EXAMPLE = "2026-07-14"
 AWARD_CHART: dict[int, tuple[int, int, int]] = {  # category: (off-peak, standard, peak) points a night
@@ -94,6 +94,28 @@ def sold_out_nights(db: Database, room_type_id: str, nights: list[date]) -> list
         (room_type_id, nights[0].isoformat(), nights[-1].isoformat()),
     )
     return sorted(row["night"] for row in found)
+
+
+def property_rates(db: Database, code: str) -> dict[str, list[dict[str, Any]]]:
+    """A property's rates by room type id, in one query (room type ids are the property code, "-" and the room code)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for rate in db.select(rates, "room_type_id > ? AND room_type_id < ?", (f"{code}-", f"{code}.")):
+        found.setdefault(rate["room_type_id"], []).append(rate)
+    return found
+
+
+def property_sold_out(db: Database, code: str, nights: list[date]) -> dict[str, list[str]]:
+    """The sold-out nights of a stay at a property, by room type id, in one query."""
+    found: dict[str, list[str]] = {}
+    rows = db.select(
+        sold_out,
+        "room_type_id > ? AND room_type_id < ? AND night >= ? AND night <= ?",
+        (f"{code}-", f"{code}.", nights[0].isoformat(), nights[-1].isoformat()),
+        order_by="night",
+    )
+    for row in rows:
+        found.setdefault(row["room_type_id"], []).append(row["night"])
+    return found
 
 
 def check_open(db: Database, room_row: dict[str, Any], nights: list[date]) -> None:

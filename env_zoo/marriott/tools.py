@@ -206,15 +206,17 @@ def check_availability(
     prop = rules.open_property(db, property_code)
     nights = rules.stay_nights(db, arrival, departure)
     rooms = []
+    closed_by_room = rules.property_sold_out(db, prop["code"], nights)
+    rates_by_room = rules.property_rates(db, prop["code"])
     for row in db.find(room_types, property_code=prop["code"]):
-        closed = rules.sold_out_nights(db, row["id"], nights)
+        closed = closed_by_room.get(row["id"], [])
         prices = [
             StayPrice(
                 plan=rate["plan"],
                 nightly=[usd(rate["nightly"])] * len(nights),
                 total=usd(rate["nightly"] * len(nights)),
             )
-            for rate in db.find(rates, room_type_id=row["id"])
+            for rate in rates_by_room.get(row["id"], [])
         ]
         award = None
         if row["kind"] == "STANDARD":
@@ -269,7 +271,8 @@ def list_reservations(
         where.append("property_code = ?")
         params.append(property_code.upper())
     found = db.select(reservations, " AND ".join(where), params, order_by="arrival, confirmation_number")
-    shown = [reservation_object(db, row) for row in found]
+    seen: dict = {}
+    shown = [reservation_object(db, row, seen) for row in found]
     if status is not None:
         shown = [row for row in shown if row.status == status]
     return paginate(shown, page_size, cursor)

@@ -238,6 +238,10 @@ def test_sold_out_nights_occupancy_and_closed_hotels_are_refused(session):
         "departure": "2026-07-04",
     }
     fails(session, "book_stay", base, "Conflict", "not available on 2026-07-03")
+    stay = {"property_code": "BOSCY", "arrival": "2026-07-02", "departure": "2026-07-04"}
+    rooms = {room["room_code"]: room for room in ok(session, "check_availability", stay)["rooms"]}
+    assert rooms["GENK"]["unavailable_nights"] == ["2026-07-03"] and not rooms["GENK"]["available"]
+    assert rooms["GEN2"]["available"] and len(rooms["GEN2"]["prices"]) >= 3
     fails(session, "book_stay", {**base, "room_code": "GEN2", "guests": 5}, "InvalidRequest", "sleeps at most 4")
     fails(session, "book_stay", {**base, "property_code": "LONCA"}, "Conflict", "temporarily closed")
     fails(session, "book_stay", {**base, "rate_plan": "SENIOR", "room_code": "VIEWK"}, "NotFound", "SENIOR")
