@@ -13,7 +13,7 @@ from typing import Any
 
 from envfactory_gym import ToolSession, resolve
 
-from .toolkit import fails, ok, session_fixture
+from .toolkit import fails, ok, restore_seed_with, session_fixture
 
 SPEC = resolve("marriott")
 CLOCK = datetime(2026, 6, 10, 15, 0, tzinfo=timezone.utc)
@@ -336,3 +336,25 @@ def test_extended_stay_brands_earn_five_points_and_award_stays_only_nights(sessi
     ok(session, "request_missing_stay_credit", {"confirmation_number": "84126404"})
     member = account(session)
     assert member["points"] == 23100 + 6225 + 622 and member["nights_this_year"] == 18
+
+
+def test_a_member_receives_at_most_500000_points_a_year(session):
+    def edit(tables: dict[str, list[dict[str, Any]]]) -> None:
+        tables["postings"].append(
+            {
+                "id": "PST999001",
+                "member_number": GRACE,
+                "posted_on": "2026-01-20",
+                "type": "TRANSFER_IN",
+                "points": 435000,  # with the 60,000 from James in February: 495,000
+                "nights": 0,
+                "description": "Points transfer",
+                "confirmation_number": None,
+                "counterparty": "611408923",
+            }
+        )
+
+    restore_seed_with(session, edit, CLOCK)
+    sign_in(session, JAMES)
+    fails(session, "transfer_points", {"recipient_member_number": GRACE, "points": 6000}, "Conflict", "500,000")
+    assert ok(session, "transfer_points", {"recipient_member_number": GRACE, "points": 5000})["points"] == 535200
