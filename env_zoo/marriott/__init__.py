@@ -1,0 +1,1 @@
+"""Marriott Bonvoy: a member's hotel stays, points, free night awards, Suite Night Awards and elite status."""
