@@ -1,5 +1,6 @@
-"""S3 and IAM as tables. Buckets are keyed by their globally unique name, object versions by a row id (S3's own
-version ids are strings, `null` in a bucket that never had versioning). IAM users and policies are keyed by name
+"""S3 and IAM as tables. Buckets are keyed by their globally unique name, object versions by bucket, key and
+version id (`null` in a bucket that never had versioning), lifecycle rules by bucket and rule id, so the state does
+not depend on the order of independent writes. IAM users and policies are keyed by name
 and ARN. Times are ISO 8601 UTC strings."""
 
 from sqlalchemy import JSON, Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text
@@ -69,11 +70,11 @@ foreign_buckets = Table(
 objects = Table(
     "objects",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", String, primary_key=True),  # "<bucket>/<key>?versionId=<version id>"
     Column("bucket", String, ForeignKey("buckets.name"), nullable=False),
     Column("key", String, nullable=False),
     Column("version_id", String, nullable=False),  # "null" for objects stored while versioning was off or suspended
-    Column("seq", Integer, nullable=False),  # write order: the highest of a key is its latest version
+    Column("seq", Integer, nullable=False),  # write order within the key: the highest is its latest version
     Column("is_latest", Boolean, nullable=False),
     Column("is_delete_marker", Boolean, nullable=False),
     Column("size", Integer, nullable=False),
@@ -92,7 +93,6 @@ lifecycle_rules = Table(
     Column("id", String, primary_key=True),  # "<bucket>|<rule id>"
     Column("bucket", String, ForeignKey("buckets.name"), nullable=False),
     Column("rule_id", String, nullable=False),
-    Column("position", Integer, nullable=False),
     Column("prefix", String, nullable=False),
     Column("status", String, nullable=False),  # Enabled | Disabled
     Column("expiration_days", Integer),

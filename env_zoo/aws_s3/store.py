@@ -11,6 +11,14 @@ from .errors import NO_SUCH_BUCKET, NO_SUCH_KEY, NO_SUCH_VERSION, no_such
 from .rules import version_id
 from .schema import buckets, objects
 
+#: new writes number their versions per key from here, above every version the seed holds
+FIRST_NEW_SEQ = 1_000_000
+
+
+def object_id(bucket: str, key: str, version: str) -> str:
+    """The row key of one version: the same version of the same key always has the same key."""
+    return f"{bucket}/{key}?versionId={version}"
+
 
 def bucket_row(db: Database, name: str) -> dict[str, Any]:
     """The bucket, or NoSuchBucket."""
@@ -40,8 +48,7 @@ def version(db: Database, bucket: str, key: str, wanted: str) -> dict[str, Any]:
 
 def write(db: Database, bucket: dict[str, Any], key: str, **fields: Any) -> dict[str, Any]:
     """Store a new latest version (or delete marker) of `key` as the bucket's versioning status dictates."""
-    last = db.select(objects, "", [], order_by="seq DESC", limit=1)
-    seq = (last[0]["seq"] if last else 0) + 1
+    seq = FIRST_NEW_SEQ + db.next_number(f"s3:{bucket['name']}/{key}")
     for row in db.select(objects, "bucket = ? AND key = ? AND is_latest = 1", [bucket["name"], key]):
         db.update(objects, row["id"], is_latest=False)
     if bucket["versioning"] == "Enabled":
@@ -52,6 +59,7 @@ def write(db: Database, bucket: dict[str, Any], key: str, **fields: Any) -> dict
             db.delete(objects, row["id"])
     return db.insert(
         objects,
+        id=object_id(bucket["name"], key, vid),
         bucket=bucket["name"],
         key=key,
         version_id=vid,

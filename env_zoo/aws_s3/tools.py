@@ -4,6 +4,8 @@ that decide access (users, managed policies, the policy simulator), as one signe
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -407,11 +409,12 @@ def head_object(db: Database, bucket: BucketName, key: Key, version_id: str | No
         raise invalid("MethodNotAllowed", "The specified method is not allowed against this resource.")
     expiration = None
     if item["is_latest"]:
-        for rule in db.select(lifecycle_rules, "bucket = ? AND status = 'Enabled'", [bucket], order_by="position"):
-            if rule["expiration_days"] and key.startswith(rule["prefix"]):
-                when = expiry(parse_timestamp(item["last_modified"], "last_modified"), rule["expiration_days"])
-                expiration = Expiration(expiry_date=iso_timestamp(when), rule_id=rule["rule_id"])
-                break
+        rules = db.select(lifecycle_rules, "bucket = ? AND status = 'Enabled'", [bucket], order_by="rule_id")
+        matching = [r for r in rules if r["expiration_days"] and key.startswith(r["prefix"])]
+        if matching:
+            rule = min(matching, key=lambda r: r["expiration_days"])
+            when = expiry(parse_timestamp(item["last_modified"], "last_modified"), rule["expiration_days"])
+            expiration = Expiration(expiry_date=iso_timestamp(when), rule_id=rule["rule_id"])
     return ObjectHead(
         bucket=bucket,
         key=key,
@@ -610,9 +613,13 @@ def generate_presigned_url(
     if version_id:
         url += f"&versionId={version_id}"
     expires_at = iso_timestamp(now + timedelta(seconds=expires_in))
+    request = f"{bucket}/{key}|{version_id}|{method}|{expires_in}|{user['user_name']}"
+    row_id = "psu_" + hashlib.sha256(request.encode()).hexdigest()[:16]
+    for old in db.find(presigned_urls, id=row_id):
+        db.delete(presigned_urls, old["id"])
     db.insert(
         presigned_urls,
-        id=db.new_id(presigned_urls, "psu_"),
+        id=row_id,
         bucket=bucket,
         key=key,
         version_id=version_id,
@@ -670,6 +677,7 @@ def put_bucket_policy(
         statement |= {"Effect": s.effect, "Principal": principal}
         statement |= {"Action": sorted(set(s.actions)), "Resource": sorted(set(s.resources))}
         document["Statement"].append(statement)
+    document["Statement"].sort(key=lambda s: json.dumps(s, sort_keys=True))
     if row["block_public_policy"] and is_public(document):
         raise denied(
             f"User: {user_arn(signed_in(db))} is not authorized to perform: s3:PutBucketPolicy on resource: "
@@ -701,7 +709,7 @@ def get_bucket_lifecycle_configuration(db: Database, bucket: BucketName) -> Life
     """
     row = bucket_row(db, bucket)
     authorize(db, "s3:GetLifecycleConfiguration", _bucket_arn(bucket), row)
-    rules = db.find(lifecycle_rules, bucket=bucket, order_by=[lifecycle_rules.c.position])
+    rules = db.find(lifecycle_rules, bucket=bucket, order_by=[lifecycle_rules.c.rule_id])
     if not rules:
         raise no_such("NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist")
     return Lifecycle(bucket=bucket, rules=[rule_out(r) for r in rules])
@@ -724,13 +732,12 @@ def put_bucket_lifecycle_configuration(
     check_lifecycle(rules)
     for old in db.find(lifecycle_rules, bucket=bucket):
         db.delete(lifecycle_rules, old["id"])
-    for position, rule in enumerate(rules):
+    for rule in rules:
         db.insert(
             lifecycle_rules,
             id=f"{bucket}|{rule.id}",
             bucket=bucket,
             rule_id=rule.id,
-            position=position,
             prefix=rule.prefix,
             status=rule.status,
             expiration_days=rule.expiration_days,
@@ -739,7 +746,7 @@ def put_bucket_lifecycle_configuration(
             noncurrent_expiration_days=rule.noncurrent_version_expiration_days,
             abort_incomplete_multipart_days=rule.abort_incomplete_multipart_upload_days,
         )
-    return Lifecycle(bucket=bucket, rules=list(rules))
+    return Lifecycle(bucket=bucket, rules=sorted(rules, key=lambda r: r.id))
 
 
 # ---------------------------------------------------------------- IAM

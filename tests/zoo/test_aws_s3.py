@@ -576,3 +576,40 @@ def test_iam_reads_need_iam_permissions(session):
         "PermissionDenied",
         "iam:AttachUserPolicy",
     )
+
+
+def test_the_state_does_not_depend_on_the_order_of_independent_writes():
+    def run(order: list[int]) -> dict:
+        opened = ToolSession(SPEC)
+        opened.reset("seed", CLOCK)
+        sign_in(opened)
+        calls = [
+            (
+                "copy_object",
+                {
+                    "source_bucket": "hl-datalake-raw-eu",
+                    "source_key": "raw/orders/2026/04/18/orders-20260418.json",
+                    "bucket": RAW,
+                    "key": "eu/a.json",
+                },
+            ),
+            ("put_object", {"bucket": RAW, "key": "eu/b.json", "body": "{}"}),
+            ("generate_presigned_url", {"bucket": RAW, "key": "schemas/orders.schema.json", "expires_in": 60}),
+            ("generate_presigned_url", {"bucket": RAW, "key": "schemas/customers.schema.json", "expires_in": 60}),
+            (
+                "put_bucket_lifecycle_configuration",
+                {
+                    "bucket": "hl-app-logs",
+                    "rules": [{"id": "b", "expiration_days": 9}, {"id": "a", "expiration_days": 8}][
+                        :: 1 if order[0] == 0 else -1
+                    ],
+                },
+            ),
+        ]
+        for index in order:
+            ok(opened, *calls[index])
+        state = opened.dump()
+        opened.close()
+        return state
+
+    assert run([0, 1, 2, 3, 4]) == run([4, 3, 2, 1, 0])
