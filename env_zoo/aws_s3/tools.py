@@ -66,7 +66,10 @@ MaxKeys = Annotated[int, Field(ge=1, le=1000)]
 Expires = Annotated[
     int,
     Field(ge=1, le=604800),
-    ErrorText("AuthorizationQueryParametersError: X-Amz-Expires must be less than a week (in seconds) that is 604800"),
+    ErrorText(
+        "AuthorizationQueryParametersError: X-Amz-Expires must be less than a week (in seconds); that is, the "
+        "given X-Amz-Expires must be less than 604800 seconds"
+    ),
 ]
 UserName = Annotated[str, Field(pattern=r"^[\w+=,.@-]{1,64}$")]
 PolicyArn = Annotated[str, Field(pattern=r"^arn:aws:iam::(aws|\d{12}):policy/[\w+=,.@/-]+$")]
