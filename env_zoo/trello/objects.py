@@ -302,38 +302,58 @@ def checklist_object(db: Database, row: dict[str, Any]) -> Checklist:
     )
 
 
-def _card_fields(db: Database, row: dict[str, Any]) -> dict[str, Any]:
-    own = [db.get(labels, r["label"]) for r in db.find(card_labels, card=row["id"])]
-    items = [i for c in db.find(checklists, card=row["id"]) for i in db.find(check_items, checklist=c["id"])]
-    comments = db.select(actions, "card = ? AND type = 'commentCard'", [row["id"]])
-    return dict(
-        id=row["id"],
-        idShort=row["id_short"],
-        shortLink=row["short_link"],
-        name=row["name"],
-        idBoard=row["board"],
-        idList=row["list"],
-        closed=row["closed"],
-        pos=row["pos"],
-        start=row["start"],
-        due=row["due"],
-        dueComplete=row["due_complete"],
-        labels=[label_object(r) for r in sorted(own, key=lambda r: r["name"])],
-        idMembers=[r["member"] for r in db.find(card_members, card=row["id"])],
-        badges=Badges(
-            comments=len(comments),
-            checkItems=len(items),
-            checkItemsChecked=sum(1 for i in items if i["state"] == "complete"),
-        ),
-    )
+def _in(values: list[str]) -> str:
+    return ", ".join("?" * len(values))
 
 
-def card_summary(db: Database, row: dict[str, Any]) -> CardSummary:
-    return CardSummary(**_card_fields(db, row))
+def _cards_fields(db: Database, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The summary fields of several cards, read with one query per related table."""
+    ids = [r["id"] for r in rows]
+    if not ids:
+        return []
+    links = db.select(card_labels, f"card IN ({_in(ids)})", ids)
+    label_ids = sorted({link["label"] for link in links})
+    found = {r["id"]: r for r in db.select(labels, f"id IN ({_in(label_ids)})", label_ids)} if label_ids else {}
+    people = db.select(card_members, f"card IN ({_in(ids)})", ids)
+    lists_of = db.select(checklists, f"card IN ({_in(ids)})", ids)
+    owner = {c["id"]: c["card"] for c in lists_of}
+    items = db.select(check_items, f"checklist IN ({_in(list(owner))})", list(owner)) if owner else []
+    comments = db.select(actions, f"card IN ({_in(ids)}) AND type = 'commentCard'", ids)
+    out = []
+    for row in rows:
+        own = sorted((found[x["label"]] for x in links if x["card"] == row["id"]), key=lambda r: r["name"])
+        mine = [i for i in items if owner[i["checklist"]] == row["id"]]
+        out.append(
+            dict(
+                id=row["id"],
+                idShort=row["id_short"],
+                shortLink=row["short_link"],
+                name=row["name"],
+                idBoard=row["board"],
+                idList=row["list"],
+                closed=row["closed"],
+                pos=row["pos"],
+                start=row["start"],
+                due=row["due"],
+                dueComplete=row["due_complete"],
+                labels=[label_object(r) for r in own],
+                idMembers=[p["member"] for p in people if p["card"] == row["id"]],
+                badges=Badges(
+                    comments=sum(1 for c in comments if c["card"] == row["id"]),
+                    checkItems=len(mine),
+                    checkItemsChecked=sum(1 for i in mine if i["state"] == "complete"),
+                ),
+            )
+        )
+    return out
+
+
+def card_summaries(db: Database, rows: list[dict[str, Any]]) -> list[CardSummary]:
+    return [CardSummary(**fields) for fields in _cards_fields(db, rows)]
 
 
 def card_object(db: Database, row: dict[str, Any]) -> Card:
-    fields = _card_fields(db, row)
+    (fields,) = _cards_fields(db, [row])
     found = db.find(checklists, card=row["id"], order_by=[checklists.c.pos])
     return Card(
         **fields,

@@ -46,7 +46,7 @@ from .objects import (
     board_object,
     board_summary,
     card_object,
-    card_summary,
+    card_summaries,
     checklist_object,
     label_object,
     list_object,
@@ -395,7 +395,7 @@ def get_cards(
             if filter == "open" and row["closed"]:
                 continue
             found.extend(rules.list_cards(db, row["id"], closed))
-    return [card_summary(db, c) for c in found]
+    return card_summaries(db, found)
 
 
 @tool(read_only=True)
@@ -451,7 +451,7 @@ def search(
             if seen[row["board"]]:
                 hits.append(row)
         start = cards_page * cards_limit
-        found_cards = [card_summary(db, r) for r in hits[start : start + cards_limit]]
+        found_cards = card_summaries(db, hits[start : start + cards_limit])
     if modelTypes in ("boards", "all"):
         where = " AND ".join(["lower(name) LIKE ?"] * len(words)) + ("" if include_closed else " AND closed = 0")
         rows = db.select(boards, where, [f"%{w}%" for w in words], order_by="name")
