@@ -311,7 +311,7 @@ def create_list(db: Database, board_id: BoardRef, name: Name, pos: Pos = "bottom
     Args:
         board_id: The board's id or short link.
         name: The list's name.
-        pos: top, bottom (default) or a positive number.
+        pos: top, bottom (default) or a positive number; to go between two, the midpoint of their pos values.
     """
     board = writable_board(db, board_of(db, board_id))
     place = rules.position(rules.lists_of(db, board["id"]), pos)
@@ -334,7 +334,7 @@ def update_list(
         list_id: The list's id.
         name: A new name.
         closed: true archives the list, false unarchives it.
-        pos: top, bottom or a positive number.
+        pos: top, bottom or a positive number; to go between two, the midpoint of their pos values.
     """
     row, board = list_of(db, list_id, "id")
     writable_board(db, board)
@@ -478,7 +478,7 @@ def create_card(
         idList: The list to put it in.
         name: The card's title.
         desc: Its description.
-        pos: top, bottom (default) or a positive number.
+        pos: top, bottom (default) or a positive number; to go between two, the midpoint of their pos values.
         due: Due date-time (ISO 8601).
         start: Start date-time (ISO 8601), before the due date.
         idLabels: Label ids of the board to put on it.
@@ -547,7 +547,8 @@ def update_card(
         name: A new title.
         desc: A new description.
         idList: Move it to this list (an open list; may be on another board you can edit).
-        pos: top, bottom or a positive number, within its (new) list.
+        pos: top, bottom or a positive number within its (new) list; to go between two cards, the midpoint of
+            their pos values.
         due: Due date-time (ISO 8601), or "null" to remove.
         start: Start date-time (ISO 8601), or "null" to remove.
         dueComplete: Mark the due date done (true) or not (false).
@@ -713,7 +714,7 @@ def add_check_item(
     Args:
         checklist_id: The checklist's id (from get_card).
         name: The item's text.
-        pos: top, bottom (default) or a positive number.
+        pos: top, bottom (default) or a positive number; to go between two, the midpoint of their pos values.
         checked: Add it already ticked.
         due: Due date-time of the item (ISO 8601).
         idMember: A board member to assign it to.
@@ -763,7 +764,7 @@ def update_check_item(
         check_item_id: The item's id (from get_card).
         state: complete or incomplete.
         name: New text.
-        pos: top, bottom or a positive number.
+        pos: top, bottom or a positive number; to go between two, the midpoint of their pos values.
         due: Due date-time (ISO 8601), or "null" to remove.
         idMember: A board member's id to assign, or "null" to unassign.
     """
