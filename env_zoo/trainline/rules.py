@@ -133,8 +133,22 @@ def route_fare(db: Database, origin: str, destination: str, fare_type: str, trav
     return found[0]
 
 
-def adult_fare(db: Database, row: dict[str, Any], fare_type: str, travel_class: str, journey_type: str) -> int:
-    """The undiscounted adult fare for one passenger, or an error saying why the fare isn't sold on this train."""
+def route_fares_of(db: Database, origin: str, destination: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """A route's walk-up fares by (fare type, class), read once for a search over many trains."""
+    found = db.find(route_fares, origin=origin, destination=destination)
+    return {(row["fare_type"], row["travel_class"]): row for row in found}
+
+
+def adult_fare(
+    db: Database,
+    row: dict[str, Any],
+    fare_type: str,
+    travel_class: str,
+    journey_type: str,
+    known: dict[tuple[str, str], dict[str, Any]] | None = None,
+) -> int:
+    """The undiscounted adult fare for one passenger, or an error saying why the fare isn't sold on this train;
+    `known` holds the route's walk-up fares when the caller has read them already."""
     if fare_type == "ADVANCE":
         if journey_type == "RETURN":
             raise InvalidRequest("Advance tickets are sold as singles only.")
@@ -146,7 +160,10 @@ def adult_fare(db: Database, row: dict[str, Any], fare_type: str, travel_class: 
         return int(price)
     if fare_type == "OFF_PEAK" and is_peak(row):
         raise Conflict(f"Off-Peak tickets are not valid on the {clock(row)} departure (a peak train).")
-    fare = route_fare(db, row["origin"], row["destination"], fare_type, travel_class)
+    if known is not None and (fare_type, travel_class) in known:
+        fare = known[(fare_type, travel_class)]
+    else:
+        fare = route_fare(db, row["origin"], row["destination"], fare_type, travel_class)
     return int(fare["return_fare" if journey_type == "RETURN" else "single"])
 
 

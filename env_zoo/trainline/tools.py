@@ -248,13 +248,14 @@ def search_journeys(
         order_by="departs",
     )
     kinds = ["ADULT"] * adults + ["CHILD"] * children
+    known = rules.route_fares_of(db, origin, destination)
     journeys = []
     for row in rows:
         fares, unavailable = [], []
         for fare_type in rules.FARE_TYPES:
             for kind in ("STANDARD", "FIRST") if travel_class is None else (travel_class,):
                 try:
-                    single = rules.adult_fare(db, row, fare_type, kind, "SINGLE")
+                    single = rules.adult_fare(db, row, fare_type, kind, "SINGLE", known)
                     if fare_type == "ADVANCE" and rules.advance_left(row, kind) < len(kinds):
                         raise Conflict(f"Not enough Advance {kind.lower()} tickets left.")
                 except (Conflict, InvalidRequest, NotFound) as refused:
@@ -265,7 +266,7 @@ def search_journeys(
                 lines = rules.price_passengers(single, kinds, used, row, [True] * len(kinds))
                 back = None
                 if fare_type != "ADVANCE":
-                    returned = rules.adult_fare(db, row, fare_type, kind, "RETURN")
+                    returned = rules.adult_fare(db, row, fare_type, kind, "RETURN", known)
                     back = gbp(
                         sum(p for p, _ in rules.price_passengers(returned, kinds, used, row, [True] * len(kinds)))
                     )
