@@ -156,6 +156,8 @@ class BookingObject(BaseModel):
     total_paid: str
     currency: str
     exchanged_to: str | None
+    exchanged_from: str | None
+    change_paid: str | None
     tickets: list[TicketObject]
     refunds: list[RefundObject]
 
@@ -254,6 +256,8 @@ def booking_object(db: Database, row: dict[str, Any]) -> BookingObject:
         total_paid=gbp(row["total"]),
         currency="GBP",
         exchanged_to=row["exchanged_to"],
+        exchanged_from=row["exchanged_from"],
+        change_paid=gbp(row["change_paid"]) if row["change_paid"] is not None else None,
         tickets=[ticket_object(db, t) for t in found],
         refunds=[
             RefundObject(

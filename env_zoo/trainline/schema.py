@@ -103,6 +103,8 @@ bookings = Table(
     Column("total", Integer, nullable=False),  # pence paid
     Column("created_at", String, nullable=False, info={"volatile": True}),
     Column("exchanged_to", String, nullable=True),  # booking_ref of the booking an exchange produced
+    Column("exchanged_from", String, nullable=True),  # the booking this one replaced in a change of journey
+    Column("change_paid", Integer, nullable=True),  # pence paid for that change (fare difference and admin fees)
     Index("ix_bookings_user", "user_id"),
 )
 

@@ -100,6 +100,8 @@ def issue(
         total=sum(price for price, _ in prices),
         created_at=db.now_iso(),
         exchanged_to=None,
+        exchanged_from=None,
+        change_paid=None,
     )
     for i, ((name, kind), (price, applied)) in enumerate(zip(party, prices)):
         db.insert(

@@ -20,6 +20,7 @@ from envfactory_gym import (
     tool,
 )
 from envfactory_gym.fields import ErrorText, IsoDate, NonBlankText, page_size, text
+from envfactory_gym.values import minor_units
 
 from . import rules, ticketing
 from .access import me, my_booking, my_railcard
@@ -593,6 +594,8 @@ def exchange_booking(
     for ticket in held:
         db.update(tickets, ticket["id"], status="EXCHANGED")
     db.update(bookings, booking["booking_ref"], status="EXCHANGED", exchanged_to=stored["booking_ref"])
+    paid = minor_units(quote.amount_to_pay, "GBP")
+    stored = db.update(bookings, stored["booking_ref"], exchanged_from=booking["booking_ref"], change_paid=paid)
     return ExchangeResult(
         old_booking_ref=booking["booking_ref"],
         amount_charged=quote.amount_to_pay,

@@ -356,6 +356,7 @@ def test_a_change_pays_the_difference_plus_the_admin_fee_and_never_refunds_a_che
     assert cheaper["lines"][0]["new_price"] == "28.05" and cheaper["amount_to_pay"] == "10.00"
     done = ok(session, "exchange_booking", {"booking_ref": "TL60400548", "new_service_id": "svc_20250410_3S02"})
     assert done["amount_charged"] == "16.60" and done["new_booking"]["tickets"][0]["seat"]
+    assert done["new_booking"]["exchanged_from"] == "TL60400548" and done["new_booking"]["change_paid"] == "16.60"
     old = ok(session, "get_booking", {"booking_ref": "TL60400548"})
     assert old["status"] == "EXCHANGED" and old["exchanged_to"] == done["new_booking"]["booking_ref"]
     assert old["tickets"][0]["status"] == "EXCHANGED"
