@@ -313,8 +313,6 @@ def account_object(db: Database, user: dict[str, Any], saved: list[dict[str, Any
 
 
 def journey_object(db: Database, row: dict[str, Any], fares: list[FareOffer], unavailable: list[str]) -> JourneyObject:
-    hours, minutes = int(row["departs"][11:13]), int(row["departs"][14:16])
-    end_h, end_m = int(row["arrives"][11:13]), int(row["arrives"][14:16])
     return JourneyObject(
         service_id=row["id"],
         operator=row["operator"],
@@ -322,7 +320,7 @@ def journey_object(db: Database, row: dict[str, Any], fares: list[FareOffer], un
         destination=row["destination"],
         departs=row["departs"],
         arrives=row["arrives"],
-        duration_minutes=(end_h * 60 + end_m) - (hours * 60 + minutes),
+        duration_minutes=rules.duration_minutes(db, row),
         status=row["status"],
         peak=rules.is_peak(row),
         fares=fares,

@@ -12,9 +12,14 @@ from typing import Any
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound
 from envfactory_gym.values import parse_date
 
-from .schema import route_fares, services, tickets
+from .schema import route_fares, services, stations, tickets
 
 FARE_TYPES = ("ADVANCE", "OFF_PEAK", "ANYTIME")
+EUROSTAR = "Eurostar"
+RESERVED = ("ADVANCE", "EUROSTAR")  # train-specific fares: quota per train, seat always reserved
+EUROSTAR_REFUND_DAYS = 7  # Eurostar Standard and Plus refund (less a fee) only 7 days or more before departure
+EUROSTAR_REFUND_FEE = 2500  # per person per leg
+EUROSTAR_CHANGE_CUTOFF = timedelta(hours=1)  # free changes until an hour before the booked departure
 LONDON_TERMINALS = ("KGX", "EUS", "PAD", "STP", "LST", "MYB")
 CHILD_SHARE = 50  # children aged 5-15 pay half the adult fare
 RAILCARD_SHARE = 66  # a Railcard takes 34% off
@@ -61,6 +66,17 @@ CONDITIONS: dict[str, dict[str, Any]] = {
         "pay the difference to the new fare plus the admin fee per ticket; a cheaper new fare is not refunded.",
         "refund_rule": "Non-refundable, unless the train is cancelled (then a full refund with no fee).",
     },
+    "EUROSTAR": {
+        "summary": "Eurostar between London St Pancras International, Paris Gare du Nord and Brussels-Midi: "
+        "valid only on the booked train with the seat reserved, STANDARD (Eurostar Standard) or FIRST (Eurostar "
+        "Plus), booked one leg at a time. Railcards don't apply.",
+        "refundable": True,
+        "changeable": True,
+        "change_rule": "Change the time or date with no fee until one hour before the booked train departs, same "
+        "stations; pay any fare difference (a cheaper fare is not refunded).",
+        "refund_rule": "Refundable 7 days or more before departure less £25 per person per leg; non-refundable "
+        "after that (unless the train is cancelled).",
+    },
     "OFF_PEAK": {
         "summary": "Any off-peak train on the date shown (not weekday trains departing before 09:30, nor those "
         "leaving London terminals 16:00-18:59 on weekdays). Return part within one calendar month.",
@@ -101,7 +117,7 @@ def clock(service: dict[str, Any]) -> str:
 
 def is_peak(service: dict[str, Any]) -> bool:
     """Weekday trains departing before 09:30, and those leaving a London terminal 16:00-18:59, are peak."""
-    if not weekday(service):
+    if service["operator"] == EUROSTAR or not weekday(service):
         return False
     time = clock(service)
     return time < "09:30" or (service["origin"] in LONDON_TERMINALS and "16:00" <= time < "19:00")
@@ -139,6 +155,11 @@ def route_fares_of(db: Database, origin: str, destination: str) -> dict[tuple[st
     return {(row["fare_type"], row["travel_class"]): row for row in found}
 
 
+def fare_types(row: dict[str, Any]) -> tuple[str, ...]:
+    """The fare types a train sells: Eurostar fares on Eurostar, the National Rail ones elsewhere."""
+    return ("EUROSTAR",) if row["operator"] == EUROSTAR else FARE_TYPES
+
+
 def adult_fare(
     db: Database,
     row: dict[str, Any],
@@ -149,6 +170,14 @@ def adult_fare(
 ) -> int:
     """The undiscounted adult fare for one passenger, or an error saying why the fare isn't sold on this train;
     `known` holds the route's walk-up fares when the caller has read them already."""
+    if (fare_type == "EUROSTAR") != (row["operator"] == EUROSTAR):
+        if fare_type == "EUROSTAR":
+            raise InvalidRequest("Eurostar fares are only sold on Eurostar trains.")
+        raise InvalidRequest("Eurostar trains sell Eurostar fares only (fare_type EUROSTAR).")
+    if fare_type == "EUROSTAR":
+        if journey_type == "RETURN":
+            raise InvalidRequest("Book each Eurostar leg as its own single.")
+        return int(row["advance_standard" if travel_class == "STANDARD" else "advance_first"])
     if fare_type == "ADVANCE":
         if journey_type == "RETURN":
             raise InvalidRequest("Advance tickets are sold as singles only.")
@@ -167,6 +196,26 @@ def adult_fare(
     return int(fare["return_fare" if journey_type == "RETURN" else "single"])
 
 
+def duration_minutes(db: Database, row: dict[str, Any]) -> int:
+    """Minutes on board: times are local to each station, and Paris and Brussels are an hour ahead of the UK."""
+    countries = {r["code"]: r["country"] for r in db.find(stations, code=row["origin"])}
+    countries.update({r["code"]: r["country"] for r in db.find(stations, code=row["destination"])})
+    shift = {"GB": 0}.get(countries[row["origin"]], 60) - {"GB": 0}.get(countries[row["destination"]], 60)
+    start = int(row["departs"][11:13]) * 60 + int(row["departs"][14:16])
+    end = int(row["arrives"][11:13]) * 60 + int(row["arrives"][14:16])
+    return end - start + shift
+
+
+def moment_text(row: dict[str, Any], before: timedelta) -> str:
+    """A train's departure less `before`, as a local `YYYY-MM-DDTHH:MM`."""
+    hours, minutes = int(row["departs"][11:13]), int(row["departs"][14:16])
+    day = parse_date(row["travel_date"], "travel_date")
+    total = hours * 60 + minutes - int(before.total_seconds() // 60)
+    day = day + timedelta(days=total // (24 * 60))
+    total %= 24 * 60
+    return f"{day.isoformat()}T{total // 60:02d}:{total % 60:02d}"
+
+
 def advance_left(row: dict[str, Any], travel_class: str) -> int:
     return int(row["advance_standard_left" if travel_class == "STANDARD" else "advance_first_left"])
 
@@ -174,6 +223,8 @@ def advance_left(row: dict[str, Any], travel_class: str) -> int:
 def railcard_problem(card: dict[str, Any], row: dict[str, Any], travel_class: str, adults: int, children: int) -> str:
     """Why a Railcard can't be used for this train and party, or "" when it can."""
     kind = RAILCARDS[card["type"]]
+    if row["operator"] == EUROSTAR:
+        return "Railcards can't be used on Eurostar."
     if card["expires"] < row["travel_date"]:
         return f"Your {kind['name']} expires on {card['expires']}, before the travel date."
     if kind.get("standard_only") and travel_class != "STANDARD":
@@ -289,6 +340,14 @@ def refund_problem(db: Database, ticket: dict[str, Any]) -> str:
         return ""
     if ticket["fare_type"] == "ADVANCE":
         return "Advance tickets are non-refundable; they can be changed before the booked train departs."
+    if ticket["fare_type"] == "EUROSTAR":
+        day = parse_date(service(db, ticket["service_id"])["travel_date"], "travel_date")
+        if (day - db.now().date()).days < EUROSTAR_REFUND_DAYS:
+            return (
+                "Eurostar tickets can't be refunded within 7 days of departure; they can be changed until an hour "
+                "before the train leaves."
+            )
+        return ""
     last = parse_date(expiry(db, ticket), "expiry")
     if db.now().date() > last + timedelta(days=REFUND_WINDOW_DAYS):
         return "Refunds must be requested within 28 days of the ticket's expiry."
@@ -299,5 +358,8 @@ def ticket_refund(db: Database, ticket: dict[str, Any]) -> tuple[int, int]:
     """(fee, amount) refunded for one refundable ticket: the fee is waived when its train was cancelled."""
     if service(db, ticket["service_id"])["status"] == "CANCELLED":
         return 0, int(ticket["price"])
-    fee = refund_fee(int(ticket["price"]))
+    if ticket["fare_type"] == "EUROSTAR":
+        fee = min(EUROSTAR_REFUND_FEE, int(ticket["price"]))
+    else:
+        fee = refund_fee(int(ticket["price"]))
     return fee, max(int(ticket["price"]) - fee, 0)

@@ -81,13 +81,18 @@ def issue(
         check_holders(card, names)
     journey_type = "RETURN" if back is not None else "SINGLE"
     prices = price_party(db, out, fare_type, travel_class, journey_type, kinds, names, card)
-    if fare_type == "ADVANCE":
+    if fare_type in rules.RESERVED:
         left = rules.advance_left(out, travel_class)
         if left < len(party):
-            raise Conflict(f"Only {left} Advance {travel_class.lower()} tickets left on this train.")
+            what = "Advance" if fare_type == "ADVANCE" else "Eurostar"
+            raise Conflict(f"Only {left} {what} {travel_class.lower()} tickets left on this train.")
         column = "advance_standard_left" if travel_class == "STANDARD" else "advance_first_left"
         db.update(services, out["id"], **{column: left - len(party)})
-    seats = rules.pick_seats(db, out, travel_class, len(party), preference) if reserve or fare_type == "ADVANCE" else []
+    seats = (
+        rules.pick_seats(db, out, travel_class, len(party), preference)
+        if reserve or fare_type in rules.RESERVED
+        else []
+    )
     back_seats = rules.pick_seats(db, back, travel_class, len(party), preference) if back and reserve else []
     ref = f"TL{61000000 + db.next_number('booking_refs'):08d}"
     stored = db.insert(
@@ -152,9 +157,11 @@ def exchange_quote(
     travel_class = held[0]["travel_class"]
     names = [t["passenger_name"] for t in held]
     prices = price_party(db, new, kind, travel_class, "SINGLE", [t["passenger_type"] for t in held], names, card)
+    if kind == "EUROSTAR" and rules.local_now(db) > rules.moment_text(old, rules.EUROSTAR_CHANGE_CUTOFF):
+        raise Conflict("Eurostar changes close one hour before the booked train departs.")
     lines, fees, pay = [], [], 0
     for ticket, (price, _) in zip(held, prices):
-        fee = rules.exchange_fee(int(ticket["price"]))
+        fee = 0 if kind == "EUROSTAR" else rules.exchange_fee(int(ticket["price"]))
         difference = max(price - int(ticket["price"]), 0)
         fees.append(fee)
         pay += difference + fee
@@ -167,7 +174,9 @@ def exchange_quote(
                 admin_fee=gbp(fee),
             )
         )
-    if kind == "ADVANCE" and rules.advance_left(new, travel_class) < len(held):
+    if kind in rules.RESERVED and rules.advance_left(new, travel_class) < len(held):
+        if kind == "EUROSTAR":
+            raise Conflict("Not enough Eurostar tickets left on that train.")
         raise Conflict("Not enough Advance tickets left on that train; choose an Off-Peak or Anytime fare.")
     quote = ExchangeQuote(
         booking_ref=booking["booking_ref"],

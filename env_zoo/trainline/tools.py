@@ -60,7 +60,7 @@ Crs = Annotated[str, Field(pattern=r"^[A-Z]{3}$"), ErrorText("Station codes are 
 BookingRef = Annotated[str, Field(pattern=r"^TL\d{8}$"), ErrorText("Booking references look like TL61000012.")]
 ServiceId = Annotated[str, Field(pattern=r"^svc_\d{8}_\w{4}$"), ErrorText("Invalid journey id.")]
 TicketId = Annotated[str, Field(pattern=r"^tkt_\d{5}$"), ErrorText("Invalid ticket id.")]
-FareType = Literal["ADVANCE", "OFF_PEAK", "ANYTIME"]
+FareType = Literal["ADVANCE", "OFF_PEAK", "ANYTIME", "EUROSTAR"]
 TravelClass = Literal["STANDARD", "FIRST"]
 RailcardType = Literal["16-25", "26-30", "SENIOR", "DISABLED", "TWO_TOGETHER", "FAMILY_AND_FRIENDS"]
 SeatPreference = Literal["WINDOW", "AISLE", "TABLE", "QUIET"]
@@ -222,8 +222,9 @@ def search_journeys(
     cursor: str | None = None,
 ) -> Page[JourneyObject]:
     """Search direct trains on a date with their fares for the party: Advance singles (with seats left at that
-    price), Off-Peak and Anytime singles and returns, each priced per passenger with child and Railcard discounts.
-    Fares a train doesn't sell are listed under `unavailable` with the reason.
+    price), Off-Peak and Anytime singles and returns, each priced per passenger with child and Railcard discounts;
+    Eurostar trains (St Pancras to Paris and Brussels) sell EUROSTAR singles instead. Fares a train doesn't sell
+    are listed under `unavailable` with the reason.
 
     Args:
         origin: Departure station's CRS code (search_stations).
@@ -253,12 +254,12 @@ def search_journeys(
     journeys = []
     for row in rows:
         fares, unavailable = [], []
-        for fare_type in rules.FARE_TYPES:
+        for fare_type in rules.fare_types(row):
             for kind in ("STANDARD", "FIRST") if travel_class is None else (travel_class,):
                 try:
                     single = rules.adult_fare(db, row, fare_type, kind, "SINGLE", known)
-                    if fare_type == "ADVANCE" and rules.advance_left(row, kind) < len(kinds):
-                        raise Conflict(f"Not enough Advance {kind.lower()} tickets left.")
+                    if fare_type in rules.RESERVED and rules.advance_left(row, kind) < len(kinds):
+                        raise Conflict(f"Not enough {kind.lower()} tickets left at this fare.")
                 except (Conflict, InvalidRequest, NotFound) as refused:
                     unavailable.append(f"{fare_type} {kind}: {refused}")
                     continue
@@ -266,7 +267,7 @@ def search_journeys(
                 used = card if card and not note else None
                 lines = rules.price_passengers(single, kinds, used, row, [True] * len(kinds))
                 back = None
-                if fare_type != "ADVANCE":
+                if fare_type not in rules.RESERVED:
                     returned = rules.adult_fare(db, row, fare_type, kind, "RETURN", known)
                     back = gbp(
                         sum(p for p, _ in rules.price_passengers(returned, kinds, used, row, [True] * len(kinds)))
@@ -281,7 +282,7 @@ def search_journeys(
                             PassengerPrice(passenger_type=k, price=gbp(p), railcard_applied=a)
                             for k, (p, a) in zip(kinds, lines)
                         ],
-                        advance_seats_left=rules.advance_left(row, kind) if fare_type == "ADVANCE" else None,
+                        advance_seats_left=rules.advance_left(row, kind) if fare_type in rules.RESERVED else None,
                         refundable=rules.CONDITIONS[fare_type]["refundable"],
                         railcard_note=note or None,
                     )
@@ -305,7 +306,7 @@ def get_fare_conditions(db: Database, fare_type: FareType) -> FareConditions:
     """The conditions of a ticket type: where and when it is valid, and its refund and change rules and fees.
 
     Args:
-        fare_type: ADVANCE, OFF_PEAK or ANYTIME.
+        fare_type: ADVANCE, OFF_PEAK, ANYTIME, or EUROSTAR on Eurostar trains.
     """
     rule = rules.CONDITIONS[fare_type]
     return FareConditions(
@@ -359,14 +360,14 @@ def create_booking(
     seat_preference: SeatPreference | None = None,
 ) -> BookingObject:
     """Buy tickets for a train (and a return train for an Off-Peak or Anytime return), paid with the account's
-    saved card. Advance tickets always come with a reserved seat; Off-Peak and Anytime ones get free seat
-    reservations when reserve_seats is true.
+    saved card. Advance and Eurostar tickets always come with a reserved seat; Off-Peak and Anytime ones get free
+    seat reservations when reserve_seats is true.
 
     Args:
         service_id: The outward journey's id, from search_journeys.
-        fare_type: ADVANCE, OFF_PEAK or ANYTIME.
+        fare_type: ADVANCE, OFF_PEAK, ANYTIME, or EUROSTAR on Eurostar trains.
         passengers: Everyone travelling, each with their full name and ADULT or CHILD.
-        travel_class: STANDARD or FIRST.
+        travel_class: STANDARD or FIRST (Eurostar Plus on Eurostar).
         return_service_id: The return journey's id, for a return ticket (not Advance).
         railcard_id: A Railcard saved to the account; its holder must be travelling.
         delivery: ETICKET (PDF e-ticket) or MTICKET (mobile ticket, activated in the app on the day).

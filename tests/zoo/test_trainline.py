@@ -405,3 +405,60 @@ def test_a_change_to_a_train_without_advance_left_needs_another_fare_type(sessio
     assert done["amount_charged"] == "62.80" and {t["fare_type"] for t in done["new_booking"]["tickets"]} == {
         "OFF_PEAK"
     }
+
+
+# ---------------------------------------------------------------- Eurostar
+
+
+def test_eurostar_sells_its_own_fares_only_without_railcards_and_times_are_local(session):
+    sign_in(session, "priya")
+    found = journey(session, "STP", "PNO", "2025-04-12", "svc_20250412_9002", railcard_id="rc_0001")
+    assert {f["fare_type"] for f in found["fares"]} == {"EUROSTAR"} and found["duration_minutes"] == 136
+    assert fare(found, "EUROSTAR")["railcard_note"] == "Railcards can't be used on Eurostar."
+    base = {"service_id": "svc_20250412_9002", "passengers": ME}
+    fails(session, "create_booking", {**base, "fare_type": "ANYTIME"}, "InvalidRequest", "Eurostar fares only")
+    fails(
+        session,
+        "create_booking",
+        {**base, "fare_type": "EUROSTAR", "railcard_id": "rc_0001"},
+        "InvalidRequest",
+        "can't be used on Eurostar",
+    )
+    fails(
+        session,
+        "create_booking",
+        {"service_id": "svc_20250412_3S02", "fare_type": "EUROSTAR", "passengers": ME},
+        "InvalidRequest",
+        "only sold on Eurostar trains",
+    )
+    booked = book(session, **base, fare_type="EUROSTAR")
+    assert booked["tickets"][0]["price"] == "89.00" and booked["tickets"][0]["seat"]
+
+
+def test_eurostar_refunds_only_7_days_out_less_25_pounds_and_changes_are_free_until_an_hour_before(session):
+    sign_in(session, "hannah")
+    soon = book(session, service_id="svc_20250412_9002", fare_type="EUROSTAR", passengers=[{"name": "Hannah Lewis"}])
+    later = book(session, service_id="svc_20250418_9100", fare_type="EUROSTAR", passengers=[{"name": "Hannah Lewis"}])
+    fails(
+        session,
+        "refund_tickets",
+        {"booking_ref": soon["booking_ref"], "ticket_ids": [soon["tickets"][0]["ticket_id"]]},
+        "Conflict",
+        "within 7 days",
+    )
+    quote = ok(session, "get_refund_quote", {"booking_ref": later["booking_ref"]})
+    assert quote["total_fees"] == "25.00" and quote["total_refund"] == "64.00"  # 89.00 less 25.00
+    change = ok(
+        session, "get_exchange_quote", {"booking_ref": soon["booking_ref"], "new_service_id": "svc_20250412_9000"}
+    )
+    assert (
+        change["lines"][0]["admin_fee"] == "0.00" and change["amount_to_pay"] == "0.00"
+    )  # 69.00 < 89.00: not refunded
+    at(session, "2025-04-12T08:45:00Z")  # 46 minutes before the 09:31
+    fails(
+        session,
+        "exchange_booking",
+        {"booking_ref": soon["booking_ref"], "new_service_id": "svc_20250412_9004"},
+        "Conflict",
+        "one hour before",
+    )
