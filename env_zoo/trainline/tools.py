@@ -325,7 +325,8 @@ def get_fare_conditions(db: Database, fare_type: FareType) -> FareConditions:
 def get_seat_map(
     db: Database, service_id: ServiceId, travel_class: TravelClass = "STANDARD", feature: SeatPreference | None = None
 ) -> SeatMap:
-    """The free reservable seats on a train in a class, coach by coach, with their features.
+    """The free reservable seats on a train in a class, coach by coach, with their features (the first 40 that
+    match; free_seats counts them all).
 
     Args:
         service_id: The journey's id.
