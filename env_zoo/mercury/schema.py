@@ -71,7 +71,7 @@ recipients = Table(
     Column("city", String),
     Column("region", String),
     Column("postal_code", String),
-    Column("date_last_paid", String),
+    Column("date_last_paid", String, info={"volatile": True}),
     Column("created_at", String, nullable=False, info={"volatile": True}),
     Index("ix_recipients_name", "name"),
 )
@@ -95,7 +95,7 @@ transactions = Table(
     Column("request_id", String),
     Column("idempotency_key", String, info={"volatile": True}),
     Column("created_at", String, nullable=False, info={"volatile": True}),
-    Column("posted_at", String),
+    Column("posted_at", String, info={"volatile": True}),
     Column("estimated_delivery_date", String),
     Column("reason_for_failure", String),
     Index("ix_transactions_account", "account_id", "created_at"),
