@@ -179,11 +179,13 @@ def recipient_object(row: dict[str, Any]) -> Recipient:
     )  # fmt: skip
 
 
-def transaction_object(db: Database, row: dict[str, Any]) -> Transaction:
-    fields = {k: row[k] for k in Transaction.model_fields if k not in ("amount", "account_name")}
-    return Transaction(
-        **fields, amount=dollars(row["amount"]), account_name=db.get(accounts, row["account_id"])["name"]
-    )
+_TRANSACTION_FIELDS = tuple(k for k in Transaction.model_fields if k not in ("amount", "account_name"))
+
+
+def transaction_object(db: Database, row: dict[str, Any], account_names: dict[str, str] | None = None) -> Transaction:
+    """A stored transaction as Mercury shows it; `account_names` (id -> name) saves a lookup per row in lists."""
+    name = account_names[row["account_id"]] if account_names else db.get(accounts, row["account_id"])["name"]
+    return Transaction(**{k: row[k] for k in _TRANSACTION_FIELDS}, amount=dollars(row["amount"]), account_name=name)
 
 
 def request_object(db: Database, row: dict[str, Any]) -> SendMoneyRequest:

@@ -45,6 +45,15 @@ Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", max_length
 IdempotencyKey = Annotated[str, text(64)]
 
 
+def _window(cursor: str | None, page_size: int) -> int | None:
+    """How many rows a page needs fetched: those before it, its own and one more to tell whether more follow (None
+    for a malformed cursor, which paginate then refuses)."""
+    try:
+        return int(cursor or 0) + page_size + 1
+    except ValueError:
+        return None
+
+
 @tool(user_only=True)
 def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> TeamMember:
     """(User only) The team member signs in to Mercury; the assistant then acts with their role's permissions.
@@ -127,7 +136,7 @@ def list_transactions(
     kind: Kind | None = None,
     search: NonBlankText | None = None,
     counterparty_id: MercuryId | None = None,
-    page_size: PageSize = 50,
+    page_size: PageSize = 25,
     cursor: str | None = None,
 ) -> Page[Transaction]:
     """List transactions across the company's accounts, newest first. Amounts are negative when money leaves.
@@ -162,8 +171,14 @@ def list_transactions(
         text_of = "counterparty_name || ' ' || coalesce(note, '') || ' ' || coalesce(external_memo, '') || ' ' || "
         where += f" AND ({text_of}coalesce(bank_description, '')) LIKE ?"
         params.append(f"%{search.strip()}%")
-    rows = db.select(transactions, where, params, order_by="created_at DESC")
-    return paginate([transaction_object(db, t) for t in rows], page_size, cursor)
+    rows = db.select(transactions, where, params, order_by="created_at DESC", limit=_window(cursor, page_size))
+    page = paginate(rows, page_size, cursor)
+    names = {a["id"]: a["name"] for a in db.find(accounts)}
+    return Page[Transaction](
+        results=[transaction_object(db, t, names) for t in page.results],
+        next_cursor=page.next_cursor,
+        has_more=page.has_more,
+    )
 
 
 @tool(read_only=True)
@@ -223,7 +238,7 @@ def list_recipients(
     db: Database,
     name: NonBlankText | None = None,
     status: Literal["active", "deleted"] = "active",
-    page_size: PageSize = 50,
+    page_size: PageSize = 25,
     cursor: str | None = None,
 ) -> Page[Recipient]:
     """List saved payment recipients by name, with their routing info.
@@ -239,8 +254,10 @@ def list_recipients(
     if name is not None:
         where += " AND (name || ' ' || coalesce(nickname, '') || ' ' || CAST(emails AS TEXT)) LIKE ?"
         params.append(f"%{name.strip()}%")
-    rows = db.select(recipients, where, params, order_by="name")
-    return paginate([recipient_object(r) for r in rows], page_size, cursor)
+    page = paginate(db.select(recipients, where, params, order_by="name"), page_size, cursor)
+    return Page[Recipient](
+        results=[recipient_object(r) for r in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 @tool(read_only=True)
