@@ -393,6 +393,7 @@ def test_statements_balance_and_filter(session: ToolSession) -> None:
     assert len(rows) == 11
     for s in rows:
         assert round(s.starting_balance + s.money_in - s.money_out, 2) == s.ending_balance
+        assert s.starting_balance >= 0 and s.ending_balance >= 0
     for a, b in zip(rows, rows[1:]):
         assert a.ending_balance == b.starting_balance
     feb = ok(
