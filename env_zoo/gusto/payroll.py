@@ -19,18 +19,32 @@ def payroll(db: Database, company_uuid: str, payroll_uuid: str) -> dict[str, Any
     )
 
 
-def primary_compensations(db: Database, employee_uuid: str) -> list[dict[str, Any]]:
-    """The compensation history of the employee's primary job."""
-    job = db.find_one(jobs, employee_uuid=employee_uuid, primary=True, not_found="Employee has no primary job.")
-    return db.find(compensations, job_uuid=job["uuid"])
+def compensation_histories(db: Database, employee_uuids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each employee's primary-job compensation history, in two queries whatever the number of employees."""
+    if not employee_uuids:
+        return {}
+    marks = ", ".join("?" * len(employee_uuids))
+    primary = db.select(jobs, f'employee_uuid IN ({marks}) AND "primary" = 1', employee_uuids)
+    owner = {j["uuid"]: j["employee_uuid"] for j in primary}
+    histories: dict[str, list[dict[str, Any]]] = {e: [] for e in employee_uuids}
+    if owner:
+        job_marks = ", ".join("?" * len(owner))
+        for comp in db.select(compensations, f"job_uuid IN ({job_marks})", list(owner)):
+            histories[owner[comp["job_uuid"]]].append(comp)
+    return histories
 
 
 def people_on(db: Database, payroll_row: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The employees on a payroll, each with the pay unit of the compensation in effect at the period's end."""
+    uuids = [i["employee_uuid"] for i in db.find(payroll_items, payroll_uuid=payroll_row["uuid"])]
+    if not uuids:
+        return {}
+    histories = compensation_histories(db, uuids)
+    rows = db.select(employees, f"uuid IN ({', '.join('?' * len(uuids))})", uuids)
     people = {}
-    for item in db.find(payroll_items, payroll_uuid=payroll_row["uuid"]):
-        person = dict(db.get(employees, item["employee_uuid"]))
-        comp = rules.current_compensation(primary_compensations(db, person["uuid"]), payroll_row["end_date"])
+    for row in rows:
+        person = dict(row)
+        comp = rules.current_compensation(histories[person["uuid"]], payroll_row["end_date"])
         person["payment_unit"] = comp["payment_unit"] if comp else "Year"
         people[person["uuid"]] = person
     return people
@@ -55,11 +69,15 @@ def calculate(db: Database, payroll_row: dict[str, Any]) -> dict[str, Any]:
     """Compute every employee's gross, taxes and net pay and the payroll's totals; the payroll is then calculated."""
     per_year = periods_per_year(db, payroll_row["pay_schedule_uuid"])
     items = []
-    for item in db.find(payroll_items, payroll_uuid=payroll_row["uuid"]):
-        comp = rules.current_compensation(primary_compensations(db, item["employee_uuid"]), payroll_row["end_date"])
+    current = db.find(payroll_items, payroll_uuid=payroll_row["uuid"])
+    histories = compensation_histories(db, [i["employee_uuid"] for i in current])
+    for item in current:
+        comp = rules.current_compensation(histories[item["employee_uuid"]], payroll_row["end_date"])
         if comp is None:
             raise NotFound(f"Employee {item['employee_uuid']} has no compensation.")
-        items.append(db.update(payroll_items, item["id"], **rules.item_amounts(comp, per_year, item)))
+        amounts = rules.item_amounts(comp, per_year, item)
+        db.update(payroll_items, item["id"], **amounts)
+        items.append({**item, **amounts})
     return db.update(
         payrolls, payroll_row["uuid"], calculated=True, revision=payroll_row["revision"] + 1, **rules.totals(items)
     )
