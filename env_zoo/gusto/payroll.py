@@ -53,15 +53,17 @@ def people_on(db: Database, payroll_row: dict[str, Any]) -> dict[str, dict[str, 
 def unprocessed(payroll_row: dict[str, Any]) -> None:
     """Refuse to change a payroll already submitted."""
     if payroll_row["processed"]:
-        raise Conflict("invalid_operation: this payroll has already been processed and can no longer be updated.")
+        raise Conflict(
+            "invalid_operation (base): this payroll has already been processed and can no longer be updated."
+        )
 
 
 def check_version(payroll_row: dict[str, Any], given: str) -> None:
     """Optimistic concurrency: the version must be the payroll's current one."""
     if given != rules.version(payroll_row["uuid"], payroll_row["revision"]):
         raise Conflict(
-            "version: the payroll has changed since you read it (version mismatch); fetch it again and use its "
-            "current version."
+            "invalid_attribute_value (version): the payroll has changed since you read it (version mismatch); "
+            "fetch it again and use its current version."
         )
 
 

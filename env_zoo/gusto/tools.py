@@ -212,10 +212,12 @@ def update_employee(
     """
     e = employee(db, employee_uuid)
     if version != rules.version(e["uuid"], e["revision"]):
-        raise Conflict("version: the employee has changed since you read them; fetch them again.")
+        raise Conflict(
+            "invalid_attribute_value (version): the employee has changed since you read them; fetch them again."
+        )
     changes = given(first_name=first_name, last_name=last_name, email=email, department=department)
     if not changes:
-        raise InvalidRequest("base: nothing to update.")
+        raise InvalidRequest("invalid_attribute_value (base): nothing to update.")
     return employee_object(db, db.update(employees, employee_uuid, revision=e["revision"] + 1, **changes))
 
 
@@ -243,17 +245,23 @@ def create_compensation(
     e = employee(db, job["employee_uuid"])
     parse_date(effective_date, "effective_date")
     if e["terminated"]:
-        raise Conflict("employee: cannot change the compensation of a terminated employee.")
+        raise Conflict("invalid_operation (employee): cannot change the compensation of a terminated employee.")
     if effective_date < job["hire_date"]:
-        raise InvalidRequest("effective_date: must be on or after the job's hire date.")
+        raise InvalidRequest("invalid_attribute_value (effective_date): must be on or after the job's hire date.")
     if db.find(compensations, job_uuid=job_uuid, effective_date=effective_date):
-        raise Conflict("effective_date: a compensation with this effective date already exists for the job.")
+        raise Conflict(
+            "duplicate_operation (effective_date): a compensation with this effective date already exists for the job."
+        )
     amount = rules.cents(rate)
     if flsa_status == "Exempt":
         if payment_unit in ("Hour", "Paycheck"):
-            raise InvalidRequest("flsa_status: Exempt employees must be paid a salary (Week, Month or Year).")
+            raise InvalidRequest(
+                "invalid_attribute_value (flsa_status): Exempt employees must be paid a salary (Week, Month or Year)."
+            )
         if amount * rules.UNITS_PER_YEAR[payment_unit] < rules.EXEMPT_MINIMUM_YEARLY:
-            raise InvalidRequest("rate: Exempt employees must earn at least $684 per week ($35,568 per year).")
+            raise InvalidRequest(
+                "invalid_attribute_value (rate): Exempt employees must earn at least $684 per week ($35,568 per year)."
+            )
     row = db.insert(
         compensations, uuid=db.new_uuid(compensations), job_uuid=job_uuid, rate=amount, payment_unit=payment_unit,
         flsa_status=flsa_status, effective_date=effective_date,
@@ -277,9 +285,9 @@ def terminate_employee(
     e = employee(db, employee_uuid)
     parse_date(effective_date, "effective_date")
     if e["terminated"]:
-        raise Conflict("employee: this employee has already been terminated.")
+        raise Conflict("invalid_operation (employee): this employee has already been terminated.")
     if effective_date < e["hire_date"]:
-        raise InvalidRequest("effective_date: must be on or after the employee's hire date.")
+        raise InvalidRequest("invalid_attribute_value (effective_date): must be on or after the employee's hire date.")
     for item in db.find(payroll_items, employee_uuid=employee_uuid):
         p = db.get(payrolls, item["payroll_uuid"])
         if not p["processed"] and p["start_date"] > effective_date:
@@ -353,27 +361,28 @@ def create_contractor_payment(
     day = parse_date(date, "date")
     today = db.now().date()
     if not k["is_active"]:
-        raise Conflict("contractor: this contractor is not active and cannot be paid.")
+        raise Conflict("invalid_operation (contractor): this contractor is not active and cannot be paid.")
     if payment_method == "Historical Payment":
         if day >= today:
-            raise InvalidRequest("date: a historical payment must be dated in the past.")
+            raise InvalidRequest("invalid_attribute_value (date): a historical payment must be dated in the past.")
     elif payment_method == "Direct Deposit" and day < rules.add_business_days(today, c["payroll_speed"]):
         raise InvalidRequest(
-            f"date: a direct deposit must be dated at least {c['payroll_speed']} business days from today."
+            f"invalid_attribute_value (date): a direct deposit must be dated at least {c['payroll_speed']} business "
+            "days from today."
         )
     elif day < today:
-        raise InvalidRequest("date: a check payment cannot be dated in the past.")
+        raise InvalidRequest("invalid_attribute_value (date): a check payment cannot be dated in the past.")
     if k["wage_type"] == "Hourly":
         if wage is not None or hours is None:
-            raise InvalidRequest("hours: hourly contractors are paid by hours, not a wage.")
+            raise InvalidRequest("invalid_attribute_value (hours): hourly contractors are paid by hours, not a wage.")
         amount, worked = rules.cents(hours * Decimal(k["hourly_rate"]) / 100), int(hours * 100)
     else:
         if hours is not None or wage is None:
-            raise InvalidRequest("wage: fixed contractors are paid a wage, not hours.")
+            raise InvalidRequest("invalid_attribute_value (wage): fixed contractors are paid a wage, not hours.")
         amount, worked = rules.cents(wage), 0
     extra = rules.cents(bonus) + rules.cents(reimbursement)
     if amount + extra <= 0:
-        raise InvalidRequest("wage: the payment must be more than zero.")
+        raise InvalidRequest("invalid_attribute_value (wage): the payment must be more than zero.")
     row = db.insert(
         contractor_payments, uuid=db.new_uuid(contractor_payments), company_uuid=company_uuid,
         contractor_uuid=contractor_uuid, date=date, payment_method=payment_method, hours=worked, wage=amount,
@@ -419,7 +428,9 @@ def cancel_contractor_payment(db: Database, company_uuid: Uuid, contractor_payme
     )  # fmt: skip
     today = db.now().date().isoformat()
     if not contractor_payment_object(p, today).may_cancel:
-        raise Conflict("base: this contractor payment has been funded and can no longer be canceled.")
+        raise Conflict(
+            "invalid_operation (base): this contractor payment has been funded and can no longer be canceled."
+        )
     db.delete(contractor_payments, contractor_payment_uuid)
     return contractor_payment_object(p, today)
 
@@ -496,10 +507,14 @@ def update_payroll(
     people = people_on(db, p)
     for entry in employee_compensations:
         if entry.employee_uuid not in people:
-            raise NotFound(f"employee_compensations: employee {entry.employee_uuid} is not on this payroll.")
+            raise NotFound(
+                f"not_found (employee_compensations): employee {entry.employee_uuid} is not on this payroll."
+            )
         hourly = people[entry.employee_uuid]["payment_unit"] == "Hour"
         if not hourly and (entry.regular_hours is not None or entry.overtime_hours is not None):
-            raise InvalidRequest("employee_compensations: hours can only be entered for hourly employees.")
+            raise InvalidRequest(
+                "invalid_attribute_value (employee_compensations): hours can only be entered for hourly employees."
+            )
         item = db.find_one(payroll_items, payroll_uuid=payroll_uuid, employee_uuid=entry.employee_uuid, not_found="")
         changes = given(
             excluded=entry.excluded,
@@ -544,7 +559,7 @@ def submit_payroll(db: Database, company_uuid: Uuid, payroll_uuid: Uuid, version
     unprocessed(p)
     check_version(p, version)
     if not p["calculated"]:
-        raise Conflict("invalid_operation: the payroll must be calculated before it can be submitted.")
+        raise Conflict("invalid_operation (base): the payroll must be calculated before it can be submitted.")
     changes = {"processed": True, "processed_date": db.now().date().isoformat(), "revision": p["revision"] + 1}
     if db.now_iso() >= p["payroll_deadline"]:
         deadline = parse_date(p["payroll_deadline"][:10], "payroll_deadline")
@@ -564,7 +579,9 @@ def cancel_payroll(db: Database, company_uuid: Uuid, payroll_uuid: Uuid) -> Payr
     company(db, company_uuid)
     p = payroll(db, company_uuid, payroll_uuid)
     if rules.payroll_status(p, db.now()) != "submitted":
-        raise Conflict("invalid_operation: only a submitted payroll can be canceled, before 4:00pm PT on its deadline.")
+        raise Conflict(
+            "invalid_operation (base): only a submitted payroll can be canceled, before 4:00pm PT on its deadline."
+        )
     reopened = db.update(payrolls, payroll_uuid, processed=False, processed_date=None)
     return payroll_summary(db, invalidate(db, reopened))
 
@@ -653,13 +670,13 @@ def create_time_off_request(
     policy = db.get(time_off_policies, time_off_policy_uuid, "Time off policy")
     first, last = parse_date(start_date, "start_date"), parse_date(end_date, "end_date")
     if e["terminated"]:
-        raise Conflict("employee: a terminated employee cannot request time off.")
+        raise Conflict("invalid_operation (employee): a terminated employee cannot request time off.")
     if not db.find(policy_employees, policy_uuid=time_off_policy_uuid, employee_uuid=employee_uuid):
-        raise InvalidRequest("time_off_policy: the employee is not enrolled in this policy.")
+        raise InvalidRequest("invalid_attribute_value (time_off_policy): the employee is not enrolled in this policy.")
     if last < first:
-        raise InvalidRequest("end_date: must be on or after start_date.")
+        raise InvalidRequest("invalid_attribute_value (end_date): must be on or after start_date.")
     if last - first > timedelta(days=60):
-        raise InvalidRequest("end_date: a request may span at most 60 days.")
+        raise InvalidRequest("invalid_attribute_value (end_date): a request may span at most 60 days.")
     row = db.insert(
         time_off_requests, uuid=db.new_uuid(time_off_requests), company_uuid=e["company_uuid"],
         employee_uuid=employee_uuid, policy_uuid=time_off_policy_uuid, start_date=start_date, end_date=end_date,
@@ -687,14 +704,14 @@ def decide_time_off_request(
     e = employee(db, r["employee_uuid"])
     policy = db.get(time_off_policies, r["policy_uuid"])
     if r["status"] != "pending":
-        raise Conflict(f"status: this request has already been {r['status']}.")
+        raise Conflict(f"invalid_operation (status): this request has already been {r['status']}.")
     if decision == "approved" and policy["accrual_method"] != "unlimited":
         member = db.find_one(
             policy_employees, policy_uuid=policy["uuid"], employee_uuid=e["uuid"], not_found="Not enrolled."
         )
         if member["balance"] < r["hours"]:
             raise Conflict(
-                f"hours: {rules.hours(r['hours'])} hours exceed the employee's balance of "
+                f"invalid_attribute_value (hours): {rules.hours(r['hours'])} hours exceed the employee's balance of "
                 f"{rules.hours(member['balance'])} hours."
             )
         db.update(policy_employees, member["id"], balance=member["balance"] - r["hours"])
