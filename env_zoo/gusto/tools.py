@@ -8,7 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, PermissionDenied, tool
 from envfactory_gym.database import given
@@ -72,8 +72,11 @@ from .schema import (
 
 Uuid = Annotated[str, Field(min_length=36, max_length=36, description="a UUID as Gusto returns it")]
 Version = Annotated[str, Field(min_length=32, max_length=32, description="the object's current version, as read")]
-Money = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=2, description='dollars, e.g. "250.00"')]
-Hours = Annotated[Decimal, Field(ge=0, le=200, decimal_places=3, description='hours, e.g. "80.000"')]
+# Amounts and hours are kept in one canonical form (250 and "250.00" are the same value), as Gusto echoes them.
+Cents = AfterValidator(lambda amount: amount.quantize(Decimal("0.01")))
+Thousandths = AfterValidator(lambda amount: amount.quantize(Decimal("0.001")))
+Money = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=2, description='dollars, e.g. "250.00"'), Cents]
+Hours = Annotated[Decimal, Field(ge=0, le=200, decimal_places=3, description='hours, e.g. "80.000"'), Thousandths]
 Page = Annotated[int, Field(ge=1, description="page number, from 1")]
 Per = Annotated[int, Field(ge=1, le=100, description="records per page (default 25)")]
 PaymentUnit = Literal["Hour", "Week", "Month", "Year", "Paycheck"]
@@ -225,7 +228,7 @@ def update_employee(
 def create_compensation(
     db: Database,
     job_uuid: Uuid,
-    rate: Annotated[Decimal, Field(gt=0, max_digits=10, decimal_places=2, description='dollars, e.g. "24.50"')],
+    rate: Annotated[Decimal, Field(gt=0, max_digits=10, decimal_places=2, description='dollars, e.g. "24.50"'), Cents],
     payment_unit: PaymentUnit,
     flsa_status: FlsaStatus,
     effective_date: IsoDate,
@@ -336,8 +339,8 @@ def create_contractor_payment(
     payment_method: Literal["Direct Deposit", "Check", "Historical Payment"] = "Direct Deposit",
     wage: Money | None = None,
     hours: Hours | None = None,
-    bonus: Money = Decimal(0),
-    reimbursement: Money = Decimal(0),
+    bonus: Money = Decimal("0.00"),
+    reimbursement: Money = Decimal("0.00"),
 ) -> ContractorPayment:
     """Pay a contractor. Fixed-wage contractors are paid a wage; hourly ones are paid hours times their hourly rate.
     A direct deposit needs as many business days before its date as the company's payroll speed; a Historical
@@ -653,7 +656,9 @@ def create_time_off_request(
     time_off_policy_uuid: Uuid,
     start_date: IsoDate,
     end_date: IsoDate,
-    hours: Annotated[Decimal, Field(gt=0, le=400, decimal_places=3, description='total hours, e.g. "16.000"')],
+    hours: Annotated[
+        Decimal, Field(gt=0, le=400, decimal_places=3, description='total hours, e.g. "16.000"'), Thousandths
+    ],
     employee_note: text(500) | None = None,
 ) -> TimeOffRequest:
     """File a pending time off request for an employee under a policy they are enrolled in.

@@ -485,3 +485,12 @@ def test_unlimited_policies_approve_without_a_balance(session: ToolSession) -> N
         ok(session, "decide_time_off_request", {"time_off_request_uuid": req["uuid"], "decision": "approved"})["status"]
         == "approved"
     )
+
+
+def test_amounts_and_hours_are_recorded_in_one_canonical_form(session: ToolSession) -> None:
+    sign_in(session)
+    args = {"company_uuid": A, "contractor_uuid": contractor(A, "Jordan"), "date": "2026-03-13", "wage": 600}
+    outcome = session.call("create_contractor_payment", args)
+    assert outcome.ok and outcome.arguments["wage"] == "600.00" and outcome.arguments["bonus"] == "0.00"
+    hourly = {"company_uuid": A, "contractor_uuid": contractor(A, "Ana"), "date": "2026-03-13", "hours": 9.5}
+    assert session.call("create_contractor_payment", hourly).arguments["hours"] == "9.500"
