@@ -18,10 +18,13 @@ class CompanyRole(BaseModel):
     name: str
 
 
-class CurrentUser(BaseModel):
+class SignedIn(BaseModel):
     uuid: str
     name: str
     email: str
+
+
+class CurrentUser(SignedIn):
     roles: list[CompanyRole]
 
 

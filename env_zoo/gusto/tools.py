@@ -30,6 +30,7 @@ from .objects import (
     PayrollSummary,
     PaySchedule,
     PolicyEmployee,
+    SignedIn,
     TimeOffPolicy,
     TimeOffPolicyDetail,
     TimeOffRequest,
@@ -99,9 +100,9 @@ class EmployeeCompensationInput(BaseModel):
 
 
 @tool(user_only=True)
-def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> CurrentUser:
+def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> SignedIn:
     """(User only) The payroll admin signs in to Gusto and authorizes the assistant for the companies they
-    administer.
+    administer (get_me then lists them).
 
     Args:
         email: The admin's Gusto login email.
@@ -111,7 +112,7 @@ def sign_in(db: Database, email: NonBlankText, password: NonBlankText) -> Curren
     if not found or found[0]["password"] != password:
         raise PermissionDenied("invalid_token: wrong email or password.")
     db.start_session(sessions, user_id=found[0]["id"])
-    return get_me(db)
+    return SignedIn(uuid=found[0]["id"], name=found[0]["name"], email=found[0]["email"])
 
 
 @tool(read_only=True)

@@ -83,7 +83,8 @@ def test_sign_in_checks_the_password_and_lists_the_admins_companies(session: Too
         "wrong",
         caller="user",
     )
-    me = sign_in(session)
+    assert sign_in(session)["email"] == "priya@bluebirdbakery.com"
+    me = ok(session, "get_me")
     assert {r["company_uuid"] for r in me["roles"]} == {A, B}
 
 
