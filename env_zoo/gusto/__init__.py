@@ -1,0 +1,1 @@
+"""Gusto (the Gusto payroll API): companies, employees and jobs, contractors, payrolls, time off."""
