@@ -40,7 +40,7 @@ companies = Table(
     Column("annualrevenue", Float),
     Column("lifecyclestage", String),
     Column("hubspot_owner_id", String, ForeignKey("owners.id")),
-    Column("createdate", String, nullable=False),
+    Column("createdate", String, nullable=False, info={"volatile": True}),
     Column("hs_lastmodifieddate", String, nullable=False, info={"volatile": True}),
     Column("archived", Boolean, nullable=False),
 )
@@ -57,7 +57,7 @@ contacts = Table(
     Column("lifecyclestage", String),
     Column("hs_lead_status", String),
     Column("hubspot_owner_id", String, ForeignKey("owners.id")),
-    Column("createdate", String, nullable=False),
+    Column("createdate", String, nullable=False, info={"volatile": True}),
     Column("lastmodifieddate", String, nullable=False, info={"volatile": True}),
     Column("archived", Boolean, nullable=False),
     Column("merged_into", String),  # set on a contact merged into another (then archived)
@@ -97,7 +97,7 @@ deals = Table(
     Column("hs_priority", String),  # low | medium | high
     Column("closed_lost_reason", Text),
     Column("hubspot_owner_id", String, ForeignKey("owners.id")),
-    Column("createdate", String, nullable=False),
+    Column("createdate", String, nullable=False, info={"volatile": True}),
     Column("hs_lastmodifieddate", String, nullable=False, info={"volatile": True}),
     Column("archived", Boolean, nullable=False),
 )
