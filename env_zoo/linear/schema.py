@@ -91,8 +91,8 @@ projects = Table(
     Column("lead_id", String, ForeignKey("users.id")),
     Column("start_date", String),
     Column("target_date", String),
-    Column("completed_at", String),
-    Column("canceled_at", String),
+    Column("completed_at", String, info={"volatile": True}),
+    Column("canceled_at", String, info={"volatile": True}),
 )
 
 project_teams = Table(
