@@ -229,26 +229,56 @@ def label_object(db: Database, row: dict[str, Any]) -> IssueLabel:
     )
 
 
+class Names:
+    """The small tables an issue refers to (states, labels, teams, cycles, projects, users), read once per call."""
+
+    def __init__(self, db: Database) -> None:
+        self.states = {r["id"]: r for r in db.select(workflow_states)}
+        self.labels = {r["id"]: r["name"] for r in db.select(labels)}
+        self.teams = {r["id"]: r["key"] for r in db.select(teams)}
+        self.cycles = {r["id"]: r["number"] for r in db.select(cycles)}
+        self.projects = {r["id"]: r["name"] for r in db.select(projects)}
+        self.users = {r["id"]: r["name"] for r in db.select(users)}
+
+    def user(self, user_id: str | None) -> UserRef | None:
+        return UserRef(id=user_id, name=self.users[user_id]) if user_id else None
+
+
+def summaries(db: Database, rows: list[dict[str, Any]]) -> list[IssueSummary]:
+    """Issues as lists show them, with the names they refer to looked up once for the whole page."""
+    names = Names(db)
+    parent_ids = sorted({r["parent_id"] for r in rows if r["parent_id"]})
+    parents = {}
+    if parent_ids:
+        found = db.select(issues, f"id IN ({', '.join('?' * len(parent_ids))})", parent_ids)
+        parents = {p["id"]: p["identifier"] for p in found}
+    out = []
+    for row in rows:
+        state = names.states[row["state_id"]]
+        out.append(
+            IssueSummary(
+                id=row["id"],
+                identifier=row["identifier"],
+                title=row["title"],
+                state=StateRef(id=state["id"], name=state["name"], type=state["type"]),
+                priority=row["priority"],
+                priorityLabel=PRIORITY_LABELS[row["priority"]],
+                estimate=row["estimate"],
+                assignee=names.user(row["assignee_id"]),
+                labels=sorted(names.labels[label_id] for label_id in row["label_ids"]),
+                team=names.teams[row["team_id"]],
+                cycle=names.cycles[row["cycle_id"]] if row["cycle_id"] else None,
+                project=names.projects[row["project_id"]] if row["project_id"] else None,
+                parent=parents.get(row["parent_id"]) if row["parent_id"] else None,
+                dueDate=row["due_date"],
+                archivedAt=row["archived_at"],
+            )
+        )
+    return out
+
+
 def summary_object(db: Database, row: dict[str, Any]) -> IssueSummary:
-    state = db.get(workflow_states, row["state_id"])
-    names = [db.get(labels, label_id)["name"] for label_id in row["label_ids"]]
-    return IssueSummary(
-        id=row["id"],
-        identifier=row["identifier"],
-        title=row["title"],
-        state=StateRef(id=state["id"], name=state["name"], type=state["type"]),
-        priority=row["priority"],
-        priorityLabel=PRIORITY_LABELS[row["priority"]],
-        estimate=row["estimate"],
-        assignee=user_ref(db, row["assignee_id"]),
-        labels=sorted(names),
-        team=db.get(teams, row["team_id"])["key"],
-        cycle=db.get(cycles, row["cycle_id"])["number"] if row["cycle_id"] else None,
-        project=db.get(projects, row["project_id"])["name"] if row["project_id"] else None,
-        parent=db.get(issues, row["parent_id"])["identifier"] if row["parent_id"] else None,
-        dueDate=row["due_date"],
-        archivedAt=row["archived_at"],
-    )
+    return summaries(db, [row])[0]
 
 
 def _relations(db: Database, row: dict[str, Any]) -> list[IssueRelation]:
@@ -297,9 +327,9 @@ def comment_object(db: Database, row: dict[str, Any]) -> Comment:
 
 def _counts(db: Database, where: str, params: list[Any]) -> tuple[int, int]:
     """(issues, completed issues) among unarchived, non-canceled issues matching `where`."""
-    rows = db.select(issues, where + " AND archived = 0", params)
-    kinds = [db.get(workflow_states, r["state_id"])["type"] for r in rows]
-    live = [k for k in kinds if k != "canceled"]
+    kinds = {r["id"]: r["type"] for r in db.select(workflow_states)}
+    found = [kinds[r["state_id"]] for r in db.select(issues, where + " AND archived = 0", params)]
+    live = [k for k in found if k != "canceled"]
     return len(live), sum(1 for k in live if k == "completed")
 
 

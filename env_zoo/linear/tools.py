@@ -39,6 +39,7 @@ from .objects import (
     project_object,
     project_summary,
     state_object,
+    summaries,
     summary_object,
     user_object,
 )
@@ -86,6 +87,15 @@ def _project(db: Database, project_id: str) -> dict:
     if not found or not any(p["team_id"] in seen for p in db.find(project_teams, project_id=project_id)):
         raise not_found("Project")
     return found[0]
+
+
+def _offset(after: str | None) -> int:
+    """The position an `after` cursor (a previous page's endCursor) points at."""
+    if after is None:
+        return 0
+    if not after.isdigit():
+        raise invalid(f"Invalid cursor '{after}'.")
+    return int(after)
 
 
 def _page(items: list, first: int, after: str | None) -> tuple[list, PageInfo]:
@@ -254,12 +264,18 @@ def search_issues(
         ids = [s["id"] for s in db.select(workflow_states, " AND ".join(cond), extra)] or [""]
         where.append(f"state_id IN ({', '.join('?' * len(ids))})")
         params += ids
-    rows = db.select(issues, " AND ".join(where), params, order_by="created_at DESC, number DESC")
     if label is not None:
-        named = {r["id"] for r in db.select(labels, "lower(name) = ?", [label.strip().lower()])}
-        rows = [r for r in rows if named & set(r["label_ids"])]
-    nodes, info = _page(rows, first, after)
-    return Connection[IssueSummary](nodes=[summary_object(db, r) for r in nodes], pageInfo=info)
+        named = [r["id"] for r in db.select(labels, "lower(name) = ?", [label.strip().lower()])] or [""]
+        where.append("(" + " OR ".join("label_ids LIKE ?" for _ in named) + ")")
+        params += [f'%"{label_id}"%' for label_id in named]
+    offset = _offset(after)
+    rows = db.select(
+        issues, " AND ".join(where), params, order_by="created_at DESC, number DESC", limit=offset + first + 1
+    )
+    nodes = rows[offset : offset + first]
+    more = len(rows) > offset + first
+    info = PageInfo(hasNextPage=more, endCursor=str(offset + first) if more else None)
+    return Connection[IssueSummary](nodes=summaries(db, nodes), pageInfo=info)
 
 
 @tool(read_only=True)
