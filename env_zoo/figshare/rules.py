@@ -57,7 +57,7 @@ VERSIONED_FIELDS = ("title", "license")  # with authors and files: what starts a
 
 
 def check_categories(db: Database, ids: list[int]) -> list[int]:
-    wanted = list(dict.fromkeys(ids))
+    wanted = sorted(set(ids))  # a set: stored in one canonical order
     if wanted:
         known = {
             r["category_id"] for r in db.select(categories, f"category_id IN ({','.join('?' * len(wanted))})", wanted)

@@ -77,8 +77,8 @@ articles = Table(
     Column("embargo_reason", String, nullable=False),
     Column("views", Integer, nullable=False),
     Column("downloads", Integer, nullable=False),
-    Column("created_date", String, nullable=False),
-    Column("published_date", String, nullable=False),  # "" before the first publish
+    Column("created_date", String, nullable=False, info={"volatile": True}),
+    Column("published_date", String, nullable=False, info={"volatile": True}),  # "" before the first publish
     Column("modified_date", String, nullable=False, info={"volatile": True}),
 )
 
@@ -133,8 +133,8 @@ collections = Table(
     Column("doi", String, nullable=False),
     Column("has_changes", Boolean, nullable=False),  # private edits since the last publish
     Column("versioned_changes", Boolean, nullable=False),  # title or articles changed since then
-    Column("created_date", String, nullable=False),
-    Column("published_date", String, nullable=False),
+    Column("created_date", String, nullable=False, info={"volatile": True}),
+    Column("published_date", String, nullable=False, info={"volatile": True}),
     Column("modified_date", String, nullable=False, info={"volatile": True}),
 )
 
@@ -156,7 +156,7 @@ projects = Table(
     Column("description", Text, nullable=False),
     Column("funding", String, nullable=False),
     Column("storage", String, nullable=False),  # individual | group
-    Column("created_date", String, nullable=False),
+    Column("created_date", String, nullable=False, info={"volatile": True}),
     Column("modified_date", String, nullable=False, info={"volatile": True}),
 )
 

@@ -155,7 +155,7 @@ def create_article(
         title=" ".join(title.split()),
         description=description,
         defined_type=defined_type,
-        tags=list(tags or []),
+        tags=sorted(set(tags or [])),
         categories=check_categories(db, list(categories or [])),
         license=check_license(db, license) if license is not None else None,
         funding=funding,
@@ -225,9 +225,10 @@ def update_article(
     for name, value in (("description", description), ("defined_type", defined_type), ("funding", funding)):
         if value is not None:
             changes[name] = value
-    for name, value in (("tags", tags), ("references", references)):
-        if value is not None:
-            changes[name] = list(value)
+    if tags is not None:
+        changes["tags"] = sorted(set(tags))
+    if references is not None:
+        changes["references"] = list(references)
     if authors is not None:
         new = resolve_authors(db, [a.model_dump() for a in authors])
         if new != author_ids(db, article_id):
@@ -508,7 +509,7 @@ def create_collection(
         title=" ".join(title.split()),
         description=description,
         categories=check_categories(db, list(categories or [])),
-        tags=list(tags or []),
+        tags=sorted(set(tags or [])),
         status="draft",
         version=0,
         doi="",
@@ -550,7 +551,7 @@ def update_collection(
     if categories is not None:
         changes["categories"] = check_categories(db, list(categories))
     if tags is not None:
-        changes["tags"] = list(tags)
+        changes["tags"] = sorted(set(tags))
     if changes:
         row = db.update(collections, collection_id, **changes)
         touch_collection(db, row, versioned="title" in changes)
