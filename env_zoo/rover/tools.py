@@ -494,8 +494,8 @@ def send_booking_request(
     pet_ids: PetIds,
     start_date: IsoDate,
     end_date: IsoDate,
-    message: text(2000),
     visits_per_day: Visits = 1,
+    message: text(2000) | None = None,
 ) -> BookingObject:
     """Send a sitter a booking request (pending until the sitter selects Book it now; then the owner has 72 hours
     to book and pay). Priced at the sitter's current rates under their cancellation policy.
@@ -506,8 +506,8 @@ def send_booking_request(
         pet_ids: The owner's pets who need care.
         start_date: First date (check-in for stays).
         end_date: Last date (checkout for stays).
-        message: A note to the sitter introducing the pets and the request.
         visits_per_day: Drop-ins or walks a day.
+        message: A note to the sitter, when the owner gives one.
     """
     owner = access.signed_in(db)
     row = rules.sitter(db, sitter_id)
@@ -518,8 +518,9 @@ def send_booking_request(
     rules.check_available(db, row, service_type, start, end, len(chosen))
     dup = db.select(
         bookings,
-        "owner_id = ? AND sitter_id = ? AND status IN ('pending', 'accepted') AND start_date <= ? AND end_date >= ?",
-        (owner["id"], row["id"], end_date, start_date),
+        "owner_id = ? AND sitter_id = ? AND service_type = ? AND status IN ('pending', 'accepted') AND start_date <= ? "
+        "AND end_date >= ?",
+        (owner["id"], row["id"], service_type, end_date, start_date),
     )
     if any(rules.live_status(db, b) in rules.OPEN_REQUESTS for b in dup):
         raise Conflict(f"You already have an open request with {row['name']} for these dates.")
@@ -534,7 +535,7 @@ def send_booking_request(
         start_date=start_date,
         end_date=end_date,
         visits_per_day=visits_per_day if service_type in ("drop_in", "dog_walking") else 1,
-        message=message,
+        message=message or "",
         status="pending",
         cancellation_policy=row["cancellation_policy"],
         accepted_at=None,
