@@ -209,7 +209,6 @@ class BookingObject(BaseModel):
     cancellation_policy: str
     accept_by: str | None = Field(description="For an accepted request: book it before this time or it expires")
     payment_method_id: str | None
-    message: str
     cancel_reason: str | None
     refund: str | None
 
@@ -241,7 +240,6 @@ def booking_object(db: Database, row: dict[str, Any]) -> BookingObject:
                 "units",
                 "holiday_rate_applied",
                 "payment_method_id",
-                "message",
                 "cancel_reason",
             )
         },

@@ -142,7 +142,6 @@ bookings = Table(
     Column("start_date", String, nullable=False),
     Column("end_date", String, nullable=False),
     Column("visits_per_day", Integer, nullable=False),  # drop-ins and walks; 1 otherwise
-    Column("message", Text, nullable=False),
     # pending | accepted | booked | completed | declined | expired | canceled
     Column("status", String, nullable=False),
     Column("cancellation_policy", String, nullable=False),  # the policy the request was made under

@@ -495,10 +495,10 @@ def send_booking_request(
     start_date: IsoDate,
     end_date: IsoDate,
     visits_per_day: Visits = 1,
-    message: text(2000) | None = None,
 ) -> BookingObject:
     """Send a sitter a booking request (pending until the sitter selects Book it now; then the owner has 72 hours
-    to book and pay). Priced at the sitter's current rates under their cancellation policy.
+    to book and pay). Priced at the sitter's current rates under their cancellation policy; a note for the sitter goes
+    with send_message.
 
     Args:
         sitter_id: The sitter's profile id.
@@ -507,7 +507,6 @@ def send_booking_request(
         start_date: First date (check-in for stays).
         end_date: Last date (checkout for stays).
         visits_per_day: Drop-ins or walks a day.
-        message: A note to the sitter, when the owner gives one.
     """
     owner = access.signed_in(db)
     row = rules.sitter(db, sitter_id)
@@ -535,7 +534,6 @@ def send_booking_request(
         start_date=start_date,
         end_date=end_date,
         visits_per_day=visits_per_day if service_type in ("drop_in", "dog_walking") else 1,
-        message=message or "",
         status="pending",
         cancellation_policy=row["cancellation_policy"],
         accepted_at=None,
