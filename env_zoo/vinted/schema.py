@@ -46,7 +46,7 @@ items = Table(
     Column("status", String, nullable=False),  # active | reserved | hidden | sold
     Column("reserved_for", Integer, ForeignKey("members.id"), nullable=True),
     Column("favourite_count", Integer, nullable=False),
-    Column("created_at", String, nullable=False),
+    Column("created_at", String, nullable=False, info={"volatile": True}),
     Index("ix_items_user", "user_id"),
 )
 
