@@ -3,14 +3,24 @@ and how stored rows become them. Amounts are decimal strings in GBP."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel
 
-from envfactory_gym import Database
+from envfactory_gym import Database, Page, paginate
 
 from . import rules
-from .schema import brands, favourites, feedback, issues, items, members, messages, offers, tracking_events
+from .schema import brands, favourites, feedback, issues, items, messages, offers, tracking_events
+
+T = TypeVar("T")
+
+
+def page_of(
+    rows: list[dict[str, Any]], page_size: int, cursor: str | None, build: Callable[[dict[str, Any]], T]
+) -> Page[T]:
+    """One page of stored rows, only that page's rows turned into output objects."""
+    page = paginate(rows, page_size, cursor)
+    return Page[Any](results=[build(row) for row in page.results], next_cursor=page.next_cursor, has_more=page.has_more)
 
 
 class Money(BaseModel):
@@ -46,8 +56,8 @@ class Item(ItemSummary):
     created_at: str
 
 
-def item_summary(db: Database, row: dict[str, Any], logins: dict[int, str] | None = None) -> ItemSummary:
-    login = logins[row["user_id"]] if logins else rules.member(db, row["user_id"])["login"]
+def item_summary(db: Database, row: dict[str, Any]) -> ItemSummary:
+    login = rules.member(db, row["user_id"])["login"]
     return ItemSummary(
         id=row["id"],
         title=row["title"],
@@ -329,10 +339,3 @@ def brand_id_for(db: Database, title: str) -> int:
     if found:
         return found[0]["id"]
     return db.insert(brands, id=rules.next_id(db, brands, 1), title=title.strip())["id"]
-
-
-def login_map(db: Database, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    marks = ", ".join("?" for _ in ids)
-    return {m["id"]: m["login"] for m in db.select(members, f"id IN ({marks})", tuple(ids))}

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, paginate, tool
+from envfactory_gym import Conflict, Database, InvalidRequest, NotFound, Page, PermissionDenied, tool
 from envfactory_gym.database import given
 from envfactory_gym.fields import ErrorText, NonBlankText, page_size, text
 from envfactory_gym.values import minor_units
@@ -32,11 +32,11 @@ from .objects import (
     conversation_summary,
     item_object,
     item_summary,
-    login_map,
     member_object,
     offer_object,
     order_object,
     order_summary,
+    page_of,
 )
 from .schema import conversations, favourites, items, members, orders
 
@@ -151,9 +151,9 @@ def search_items(
         "price_high_to_low": "price DESC, id",
         "newest_first": "created_at DESC, id",
     }[order]
-    found = db.select(items, " AND ".join(where), params, order_by=sort)
-    logins = login_map(db, {row["user_id"] for row in found})
-    return paginate([item_summary(db, row, logins) for row in found], page_size, cursor)
+    reach = (int(cursor) if cursor and cursor.isdigit() else 0) + page_size + 1  # rows up to the end of this page
+    found = db.select(items, " AND ".join(where), params, order_by=sort, limit=reach)
+    return page_of(found, page_size, cursor, lambda row: item_summary(db, row))
 
 
 @tool(read_only=True)
@@ -202,7 +202,7 @@ def list_favourites(db: Database, page_size: PageSize = 20, cursor: str | None =
     )
     order = {f["item_id"]: f["id"] for f in db.find(favourites, user_id=viewer["id"])}
     found.sort(key=lambda row: -order[row["id"]])
-    return paginate([item_summary(db, row) for row in found], page_size, cursor)
+    return page_of(found, page_size, cursor, lambda row: item_summary(db, row))
 
 
 @tool()
@@ -250,7 +250,7 @@ def list_inbox(db: Database, page_size: PageSize = 20, cursor: str | None = None
         (viewer["id"], viewer["id"]),
         order_by="updated_at DESC, id DESC",
     )
-    return paginate([conversation_summary(db, row, viewer["id"]) for row in found], page_size, cursor)
+    return page_of(found, page_size, cursor, lambda row: conversation_summary(db, row, viewer["id"]))
 
 
 @tool(read_only=True)
@@ -381,8 +381,8 @@ def list_orders(
     viewer = access.me(db)
     role = "buyer_id" if type == "purchased" else "seller_id"
     found = db.select(orders, f"{role} = ?", (viewer["id"],), order_by="paid_at DESC, id DESC")
-    shown = [order_summary(db, row) for row in found]
-    return paginate([o for o in shown if status is None or o.status == status], page_size, cursor)
+    shown = [row for row in found if status is None or rules.live_status(db, row) == status]
+    return page_of(shown, page_size, cursor, lambda row: order_summary(db, row))
 
 
 @tool(read_only=True)
