@@ -162,7 +162,7 @@ def place_order(
         db.update(offers, offer["id"], status="used")
     for item_id in item_ids:
         db.update(items, item_id, status="sold", reserved_for=None)
-    for pending in db.find(offers, buyer_id=buyer["id"], status="pending"):
+    for pending in db.find(offers, seller_id=seller["id"], status="pending"):  # sold items take no more offers
         if set(pending["item_ids"]) & set(item_ids):
             db.update(offers, pending["id"], status="cancelled")
     return order

@@ -7,6 +7,7 @@ failures that change nothing."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 from envfactory_gym import ToolSession, resolve
@@ -16,6 +17,7 @@ from .toolkit import fails, ok, session_fixture
 SPEC = resolve("vinted")
 CLOCK = datetime(2026, 3, 18, 10, 0, tzinfo=timezone.utc)
 session = session_fixture(SPEC, CLOCK)
+SEED = json.loads(SPEC.snapshot_path("seed").read_text())["tables"]
 
 LEAH_BARBOUR, LEAH_BOOTS, LEAH_DRESS = 4810051652, 4810116579, 4810141326
 TOM_POLO, TOM_TEE, TOM_DICKIES, TOM_TNF = 4810293887, 4810380705, 4810426819, 4810485129
@@ -40,10 +42,24 @@ def at(session: ToolSession, iso_utc: str) -> None:
 def test_every_tool_needs_a_signed_in_member(session):
     fails(session, "list_orders", {}, "PermissionDenied", "log in")
     fails(session, "sign_in", {"login": "nobody_here"}, "NotFound", "Incorrect username", caller="user")
-    assert (
-        as_member(session, "SOPHIEWALKER@nowhere.com".lower().replace("sophiewalker@nowhere.com", "sophie.mw"))["login"]
-        == "sophie.mw"
+    email = next(m["email"] for m in SEED["members"] if m["login"] == "sophie.mw")
+    assert as_member(session, email.upper())["login"] == "sophie.mw"
+
+
+def test_search_pages_through_a_wardrobe_without_gaps(session):
+    as_member(session, "olivia.rose")
+    first = ok(session, "search_items", {"user_login": "emma.kvintage", "order": "price_low_to_high", "page_size": 5})
+    second = ok(
+        session,
+        "search_items",
+        {"user_login": "emma.kvintage", "order": "price_low_to_high", "page_size": 5, "cursor": first["next_cursor"]},
     )
+    whole = ok(session, "search_items", {"user_login": "emma.kvintage", "order": "price_low_to_high", "page_size": 50})
+    assert first["has_more"] and [i["id"] for i in first["results"] + second["results"]] == [
+        i["id"] for i in whole["results"][:10]
+    ]
+    assert not whole["has_more"] and whole["next_cursor"] is None
+    fails(session, "search_items", {"cursor": "999"}, "InvalidRequest", "invalid cursor")
 
 
 def test_search_hides_members_on_holiday_and_other_wardrobes_hidden_items(session):
@@ -170,6 +186,15 @@ def test_an_accepted_offer_prices_exactly_its_items_at_checkout_and_is_used_once
     assert order["total"]["amount"] == "83.44"  # 75 + 4.45 + 3.99 medium
     conversation = ok(session, "get_conversation", {"conversation_id": 11230004417})
     assert [o["status"] for o in conversation["offers"]] == ["countered", "used"]
+
+
+def test_buying_cancels_other_buyers_pending_offers_on_those_items(session):
+    as_member(session, "marcus.b")
+    ok(session, "buy_items", {"item_ids": [TOM_TEE], "carrier": "InPost"})
+    as_member(session, "tomgrant")
+    bundle = ok(session, "get_conversation", {"conversation_id": 11230022085})["offers"][0]
+    assert bundle["item_ids"] == [TOM_POLO, TOM_TEE] and bundle["status"] == "cancelled"
+    fails(session, "respond_to_offer", {"offer_id": bundle["id"], "action": "accept"}, "Conflict", "cancelled")
 
 
 def test_others_cannot_see_or_answer_an_offer(session):
