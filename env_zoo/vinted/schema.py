@@ -115,7 +115,7 @@ orders = Table(
     Column("carrier", String, nullable=False),
     Column("delivery_type", String, nullable=False),  # home | pickup_point
     Column("status", String, nullable=False),
-    # paid | label_created | shipped | delivered | completed | issue_reported | cancelled | refunded
+    # paid | label_created | shipped | delivered | completed | issue_reported | cancelled
     Column("tracking_number", String, nullable=True),
     Column("paid_at", String, nullable=False, info={"volatile": True}),
     Column("ship_by", String, nullable=False, info={"volatile": True}),  # 5 working days after payment
