@@ -124,8 +124,10 @@ def set_relationship(
 ) -> dict[str, Any]:
     """Mark a film watched or not, liked or not, rated or unrated, in the watchlist or not."""
     rel = relationship(db, member["id"], film["id"])
-    if changes.get("watched") or changes.get("rating") is not None:
-        check_released(db, film, "marked as watched" if changes.get("watched") else "rated")
+    if changes.get("rating") is not None:
+        check_released(db, film, "rated")
+    if changes.get("watched") or changes.get("liked"):
+        check_released(db, film, "marked as watched" if changes.get("watched") else "liked")
     if changes.get("watched") is False and db.find(log_entries, member_id=member["id"], film_id=film["id"]):
         raise Conflict(f"{film['name']} has diary entries or reviews; delete them before removing it from your films.")
     if changes.get("in_watchlist") is True and not rel["in_watchlist"]:

@@ -138,7 +138,8 @@ def update_film_relationship(
 ) -> FilmObject:
     """Change your relationship with a film without logging it: mark it watched or not, like it, rate it or clear
     your rating, add it to or remove it from your watchlist. Rating or liking a film marks it watched; unreleased
-    films can be watchlisted but not rated or marked watched; a film with diary entries or reviews stays watched.
+    films can be watchlisted but not rated, liked or marked watched; a film with diary entries or reviews stays
+    watched.
 
     Args:
         film_id: The film's id.

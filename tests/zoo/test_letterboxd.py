@@ -72,6 +72,7 @@ def test_unreleased_films_are_watchlisted_but_never_logged_rated_watched_or_favo
     fails(session, "log_film", {"film_id": upcoming, "diary_date": "2026-03-12"}, "Conflict", "hasn't been released")
     fails(session, "update_film_relationship", {"film_id": upcoming, "rating": 4.0}, "Conflict", "hasn't been released")
     fails(session, "update_film_relationship", {"film_id": upcoming, "watched": True}, "Conflict", "released")
+    fails(session, "update_film_relationship", {"film_id": upcoming, "liked": True}, "Conflict", "liked")
     fails(session, "set_favorite_films", {"film_ids": [upcoming]}, "Conflict", "released")
     out = ok(session, "update_film_relationship", {"film_id": upcoming, "in_watchlist": True})
     assert out["released"] is False and out["relationship"]["in_watchlist"] is True
