@@ -4,13 +4,23 @@ Ratings are stars from 0.5 to 5.0."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel
 
-from envfactory_gym import Database
+from envfactory_gym import Database, Page
 
 from .schema import comments, film_relationships, films, follows, list_entries, lists, log_entries, members
+
+Row = TypeVar("Row")
+Out = TypeVar("Out")
+
+
+def converted(page: Page[Row], convert: Callable[[Row], Out]) -> Page[Out]:
+    """A page of stored rows as a page of output objects (only the page's rows are converted)."""
+    return Page[Any](
+        results=[convert(row) for row in page.results], next_cursor=page.next_cursor, has_more=page.has_more
+    )
 
 
 def stars(half: int | None) -> float | None:
@@ -315,3 +325,13 @@ def member_object(db: Database, row: dict[str, Any], viewer: dict[str, Any]) -> 
         you_follow=None if own else bool(db.find(follows, id=f"{viewer['id']}:{row['id']}")),
         follows_you=None if own else bool(db.find(follows, id=f"{row['id']}:{viewer['id']}")),
     )
+
+
+def activity_item(db: Database, when: str, kind: str, row: dict[str, Any]) -> ActivityItem:
+    """A log entry or a published list as an activity feed item."""
+    if kind == "list":
+        summary = list_summary(db, row)
+        return ActivityItem(type="ListActivity", when=when, member=summary.owner, entry=None, list=summary)
+    entry = entry_object(db, row)
+    kind_name = "ReviewActivity" if row["review"] else "DiaryEntryActivity"
+    return ActivityItem(type=kind_name, when=when, member=entry.owner, entry=entry, list=None)

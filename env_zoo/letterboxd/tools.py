@@ -26,6 +26,8 @@ from .objects import (
     MemberSummary,
     SessionObject,
     WatchlistItem,
+    activity_item,
+    converted,
     entry_object,
     film_object,
     film_summary,
@@ -278,7 +280,7 @@ def get_diary(
     min_rating: Rating | None = None,
     rewatch: bool | None = None,
     tag: Tag | None = None,
-    per_page: PageSize = 50,
+    per_page: PageSize = 20,
     cursor: str | None = None,
 ) -> Page[LogEntryObject]:
     """A member's diary (log entries with a watched date), most recently watched first; yours by default. Filter by
@@ -314,7 +316,7 @@ def get_diary(
     found = db.select(log_entries, " AND ".join(where), params, order_by="diary_date DESC, when_created DESC")
     if tag is not None:
         found = [entry for entry in found if tag.strip().lower() in entry["tags"]]
-    return paginate([entry_object(db, entry) for entry in found], per_page, cursor)
+    return converted(paginate(found, per_page, cursor), lambda entry: entry_object(db, entry))
 
 
 @tool(read_only=True)
@@ -362,7 +364,7 @@ def get_film_reviews(
     ]
     if sort != "newest":
         found.sort(key=lambda e: e["rating"] or 0, reverse=sort == "highest_rated")
-    return paginate([entry_object(db, e) for e in found], per_page, cursor)
+    return converted(paginate(found, per_page, cursor), lambda entry: entry_object(db, entry))
 
 
 @tool()
@@ -525,7 +527,7 @@ def get_watchlist(
 def get_activity(
     db: Database,
     include: Literal["following", "you"] = "following",
-    per_page: PageSize = 30,
+    per_page: PageSize = 20,
     cursor: str | None = None,
 ) -> Page[ActivityItem]:
     """Recent activity, newest first: diary entries, reviews and published lists by the members you follow, or your
@@ -542,17 +544,16 @@ def get_activity(
     else:
         ids = [f["followed_id"] for f in db.find(follows, follower_id=viewer["id"])]
     marks = ", ".join("?" for _ in ids) or "NULL"
-    items: list[ActivityItem] = []
-    for entry in db.select(log_entries, f"member_id IN ({marks})", ids, order_by="when_created DESC", limit=200):
-        kind = "ReviewActivity" if entry["review"] else "DiaryEntryActivity"
-        obj = entry_object(db, entry)
-        items.append(ActivityItem(type=kind, when=entry["when_created"], member=obj.owner, entry=obj, list=None))
-    for row in db.select(lists, f"owner_id IN ({marks}) AND published = 1", ids, limit=100):
-        summary = list_summary(db, row)
-        when = row["when_published"] or row["when_created"]
-        items.append(ActivityItem(type="ListActivity", when=when, member=summary.owner, entry=None, list=summary))
-    items.sort(key=lambda item: item.when, reverse=True)
-    return paginate(items, per_page, cursor)
+    found = [
+        (entry["when_created"], "entry", entry)
+        for entry in db.select(log_entries, f"member_id IN ({marks})", ids, order_by="when_created DESC", limit=200)
+    ]
+    found += [
+        (row["when_published"] or row["when_created"], "list", row)
+        for row in db.select(lists, f"owner_id IN ({marks}) AND published = 1", ids, limit=100)
+    ]
+    found.sort(key=lambda item: item[0], reverse=True)
+    return converted(paginate(found, per_page, cursor), lambda item: activity_item(db, *item))
 
 
 # ---------------------------------------------------------------- lists
@@ -581,7 +582,7 @@ def get_lists(
         found = [item for item in found if item["published"]]
     if film_id is not None:
         found = [item for item in found if any(e["film_id"] == film_id for e in rules.entries_of(db, item["id"]))]
-    return paginate([list_summary(db, item) for item in found], per_page, cursor)
+    return converted(paginate(found, per_page, cursor), lambda item: list_summary(db, item))
 
 
 @tool(read_only=True)
