@@ -236,13 +236,11 @@ def film_object(db: Database, row: dict[str, Any], viewer_id: str | None, today:
     )
 
 
-def entry_object(db: Database, row: dict[str, Any], detail: bool = False) -> LogEntryObject:
-    """A log entry row as an object, with its comments when `detail`."""
-    owner = member_summary(db.get(members, row["member_id"], "Member"))
-    found = db.find(comments, entry_id=row["id"]) if detail or row["review"] else []
-    values = dict(
+def entry_values(db: Database, row: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """The fields of a log entry object, with `found` its comments."""
+    return dict(
         entry_id=row["id"],
-        owner=owner,
+        owner=member_summary(db.get(members, row["member_id"], "Member")),
         film=film_summary(db.get(films, row["film_id"], "Film")),
         diary_date=row["diary_date"],
         rewatch=row["rewatch"],
@@ -255,10 +253,19 @@ def entry_object(db: Database, row: dict[str, Any], detail: bool = False) -> Log
         when_updated=row["when_updated"],
         comment_count=len(found),
     )
-    if not detail:
-        return LogEntryObject(**values)
+
+
+def entry_object(db: Database, row: dict[str, Any]) -> LogEntryObject:
+    """A log entry row as an object (only reviews take comments)."""
+    found = db.find(comments, entry_id=row["id"]) if row["review"] else []
+    return LogEntryObject(**entry_values(db, row, found))
+
+
+def entry_detail(db: Database, row: dict[str, Any]) -> LogEntryDetail:
+    """A log entry row as an object with its comments."""
+    found = db.find(comments, entry_id=row["id"])
     return LogEntryDetail(
-        **values,
+        **entry_values(db, row, found),
         comments=[
             CommentObject(
                 comment_id=c["id"],

@@ -28,6 +28,7 @@ from .objects import (
     WatchlistItem,
     activity_item,
     converted,
+    entry_detail,
     entry_object,
     film_object,
     film_summary,
@@ -327,7 +328,7 @@ def get_log_entry(db: Database, entry_id: NonBlankText) -> LogEntryDetail:
         entry_id: The log entry's id.
     """
     viewer = access.me(db)
-    return entry_object(db, access.entry(db, entry_id, viewer), detail=True)  # type: ignore[return-value]
+    return entry_detail(db, access.entry(db, entry_id, viewer))
 
 
 @tool(read_only=True)
@@ -485,7 +486,7 @@ def post_comment(db: Database, entry_id: NonBlankText, comment: text(5000)) -> L
     row = access.entry(db, entry_id, viewer)
     owner = db.get(members, row["member_id"], "Member")
     rules.add_comment(db, viewer, row, owner, comment)
-    return entry_object(db, row, detail=True)  # type: ignore[return-value]
+    return entry_detail(db, row)
 
 
 # ---------------------------------------------------------------- watchlist and activity
