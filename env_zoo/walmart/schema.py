@@ -48,7 +48,7 @@ items = Table(
     Column("published_status", String, nullable=False),  # PUBLISHED | UNPUBLISHED | IN_PROGRESS | SYSTEM_PROBLEM
     Column("unpublished_reason", String, nullable=True),
     Column("price", Integer, nullable=False),  # cents
-    Column("price_updated_at", String, nullable=True),
+    Column("price_updated_at", String, nullable=True, info={"volatile": True}),
     Index("ix_items_partner", "partner_id"),
 )
 
@@ -112,7 +112,7 @@ order_lines = Table(
     Column("carrier", String, nullable=True),
     Column("method_code", String, nullable=True),
     Column("tracking_number", String, nullable=True),
-    Column("shipped_at", String, nullable=True),
+    Column("shipped_at", String, nullable=True, info={"volatile": True}),
     Column("cancellation_reason", String, nullable=True),
     Column("refunded", Integer, nullable=False),  # cents refunded so far
     Column("updated_at", String, nullable=True, info={"volatile": True}),
@@ -129,7 +129,7 @@ refunds = Table(
     Column("amount", Integer, nullable=False),  # cents, positive here; shown negative as Walmart does
     Column("reason", String, nullable=False),
     Column("return_order_id", String, nullable=True),
-    Column("created_at", String, nullable=False),
+    Column("created_at", String, nullable=False, info={"volatile": True}),
     Index("ix_refunds_order", "purchase_order_id"),
 )
 
@@ -144,7 +144,7 @@ returns = Table(
     Column("status", String, nullable=False),  # INITIATED | DELIVERED | COMPLETED | CANCELLED
     Column("return_reason", String, nullable=False),
     Column("created_at", String, nullable=False),
-    Column("refunded_at", String, nullable=True),
+    Column("refunded_at", String, nullable=True, info={"volatile": True}),
     Index("ix_returns_partner", "partner_id"),
 )
 
