@@ -9,9 +9,7 @@ from envfactory_gym import Database, NotFound
 
 from .schema import items, orders, returns, sessions, ship_nodes
 
-NOT_SIGNED_IN = (
-    "UNAUTHORIZED.GMP_GATEWAY_API: ask the user to sign in with their Walmart Marketplace client credentials."
-)
+NOT_SIGNED_IN = "UNAUTHORIZED: ask the user to sign in with their Walmart Marketplace client credentials."
 
 
 def partner_id(db: Database) -> str:
@@ -25,7 +23,7 @@ def item(db: Database, sku: str) -> dict[str, Any]:
         items,
         sku=sku,
         partner_id=partner_id(db),
-        not_found=f"CONTENT_NOT_FOUND.GMP_ITEM_QUERY_API: Item not found for SKU '{sku}'.",
+        not_found=f"CONTENT_NOT_FOUND: Item not found for SKU '{sku}'.",
     )
 
 
@@ -35,7 +33,7 @@ def order(db: Database, purchase_order_id: str) -> dict[str, Any]:
         orders,
         purchase_order_id=purchase_order_id,
         partner_id=partner_id(db),
-        not_found=f"CONTENT_NOT_FOUND.GMP_ORDER_API: No order found for purchaseOrderId '{purchase_order_id}'.",
+        not_found=f"CONTENT_NOT_FOUND: No order found for purchaseOrderId '{purchase_order_id}'.",
     )
 
 

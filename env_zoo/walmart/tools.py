@@ -49,17 +49,17 @@ from .schema import (
 )
 
 Sku = Annotated[
-    str, Field(min_length=1, max_length=50), ErrorText("INVALID_REQUEST_HEADER: sku must be 1-50 characters.")
+    str, Field(min_length=1, max_length=50), ErrorText("INVALID_REQUEST_PARAM: sku must be 1-50 characters.")
 ]
 PurchaseOrderId = Annotated[
     str,
     Field(pattern=r"^\d{13}$"),
-    ErrorText("INVALID_REQUEST_CONTENT: purchaseOrderId is 13 digits, e.g. 1817421635108."),
+    ErrorText("INVALID_REQUEST_PARAM: purchaseOrderId is 13 digits, e.g. 1817421635108."),
 ]
 ReturnOrderId = Annotated[
     str,
     Field(pattern=r"^\d{15}$"),
-    ErrorText("INVALID_REQUEST_CONTENT: returnOrderId is 15 digits, e.g. 771394650215683."),
+    ErrorText("INVALID_REQUEST_PARAM: returnOrderId is 15 digits, e.g. 771394650215683."),
 ]
 ShipNodeId = Annotated[str, Field(pattern=r"^\d{6}$"), ErrorText("INVALID_REQUEST_CONTENT: shipNode is 6 digits.")]
 Price = Annotated[
@@ -129,7 +129,7 @@ def sign_in(db: Database, client_id: NonBlankText, client_secret: NonBlankText) 
     """
     found = db.find(sellers, client_id=client_id.strip())
     if not found or found[0]["client_secret"] != client_secret:
-        raise PermissionDenied("UNAUTHORIZED.GMP_GATEWAY_API: invalid client id or client secret.")
+        raise PermissionDenied("UNAUTHORIZED: invalid client id or client secret.")
     db.start_session(sessions, partner_id=found[0]["partner_id"])
     return list_ship_nodes(db)
 
@@ -186,7 +186,7 @@ def get_item(db: Database, id: NonBlankText, product_id_type: Literal["SKU", "GT
     column = {"SKU": "sku", "GTIN": "gtin", "ITEM_ID": "item_id"}[product_id_type]
     found = db.find(items, **{column: id.strip()}, partner_id=access.partner_id(db))
     if not found:
-        raise NotFound(f"CONTENT_NOT_FOUND.GMP_ITEM_QUERY_API: Item not found for {product_id_type} '{id}'.")
+        raise NotFound(f"CONTENT_NOT_FOUND: Item not found for {product_id_type} '{id}'.")
     row = found[0]
     return item_object(db, row, db.find(promotions, sku=row["sku"], order_by=[promotions.c.start_at]))
 
