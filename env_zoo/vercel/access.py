@@ -39,3 +39,11 @@ def require(role: str, needed: str, action: str) -> None:
     """403 unless `role` is at least `needed`."""
     if RANK[role] < RANK[needed]:
         raise forbidden(f"You don't have permission to {action}: your role on this team is {role}.")
+
+
+def env_writer(role: str, targets: list[str]) -> None:
+    """403 unless the role may change variables with these targets (production needs MEMBER)."""
+    if "production" in targets:
+        require(role, "MEMBER", "change Production environment variables")
+    else:
+        require(role, "DEVELOPER", "change environment variables")

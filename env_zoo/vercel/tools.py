@@ -11,8 +11,17 @@ from pydantic import Field
 from envfactory_gym import Database, Unordered, paginate, tool
 from envfactory_gym.fields import NonBlankText, bounded, text
 
-from .access import me, require, team_of
+from .access import env_writer, me, require, team_of
 from .errors import bad_request, conflict, forbidden, missing, not_found
+from .lookups import (
+    deployment_of,
+    env_of,
+    point_alias,
+    production_candidate,
+    project_of,
+    switch_production,
+    team_domain,
+)
 from .objects import (
     Alias,
     AliasList,
@@ -25,14 +34,12 @@ from .objects import (
     EnvVarList,
     Member,
     MemberList,
-    Membership,
     Project,
     ProjectDomain,
     ProjectDomainList,
     ProjectList,
     Signed,
     TeamList,
-    Verification,
     env_object,
 )
 from .rules import CANCELABLE, apex, check_record_value, check_targets, opaque, overlaps, verification_value
@@ -46,9 +53,9 @@ from .schema import (
     projects,
     sessions,
     team_members,
-    teams,
     users,
 )
+from .views import deployment_view, domain_view, memberships, project_view, record_view
 
 Limit = bounded(1, 100)
 TeamSlug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=48, description="the team's slug")]
@@ -79,136 +86,6 @@ DeploymentRef = Annotated[str, Field(min_length=3, description="a deployment id 
 # ---------------------------------------------------------------- lookups and views
 
 
-def _memberships(db: Database, user: dict[str, Any]) -> list[Membership]:
-    out = []
-    for m in db.find(team_members, user_id=user["id"], order_by=["team_id"]):
-        team = db.get(teams, m["team_id"])
-        out.append(
-            Membership(
-                id=team["id"],
-                slug=team["slug"],
-                name=team["name"],
-                plan=team["plan"],
-                role=m["role"],
-                default=team["id"] == user["default_team_id"],
-            )
-        )
-    return out
-
-
-def _project(db: Database, team: dict[str, Any], ref: str) -> dict[str, Any]:
-    ref = ref.strip()
-    rows = db.select(projects, "team_id = ? AND (id = ? OR name = ?)", [team["id"], ref, ref.lower()])
-    if not rows:
-        raise not_found("Project", ref)
-    return rows[0]
-
-
-def _hosts(db: Database, project: dict[str, Any]) -> list[str]:
-    """The hostnames that follow a project's production deployment."""
-    team = db.get(teams, project["team_id"])
-    own = [f"{project['name']}-{team['slug']}.vercel.app"]
-    rows = db.find(project_domains, project_id=project["id"], verified=True, order_by=["name"])
-    return own + [r["name"] for r in rows if r["redirect"] is None and r["git_branch"] is None]
-
-
-def _point(db: Database, project: dict[str, Any], host: str, deployment_id: str) -> None:
-    """Point `host` at a deployment, creating the alias if needed."""
-    found = db.find(aliases, alias=host)
-    if found:
-        db.update(aliases, host, deployment_id=deployment_id, project_id=project["id"], created_at=db.now_iso())
-    else:
-        uid = opaque(f"alias:{host}:{deployment_id}", 24)
-        db.insert(
-            aliases, alias=host, uid=uid, deployment_id=deployment_id, project_id=project["id"], created_at=db.now_iso()
-        )
-
-
-def _project_out(db: Database, row: dict[str, Any]) -> Project:
-    team = db.get(teams, row["team_id"])
-    names = [d["name"] for d in db.find(project_domains, project_id=row["id"], order_by=["name"])]
-    return Project(
-        id=row["id"],
-        name=row["name"],
-        team=team["slug"],
-        framework=row["framework"],
-        production_branch=row["production_branch"],
-        production_deployment=row["production_deployment_id"],
-        rolled_back=row["rolled_back"],
-        domains=names,
-        created_at=row["created_at"],
-    )
-
-
-def _deployment_out(db: Database, row: dict[str, Any], project: dict[str, Any] | None = None) -> Deployment:
-    project = project or db.get(projects, row["project_id"])
-    hosts = [a["alias"] for a in db.find(aliases, deployment_id=row["id"], order_by=["alias"])]
-    return Deployment(
-        id=row["id"],
-        url=row["url"],
-        project=project["name"],
-        target=row["target"],
-        ready_state=row["ready_state"],
-        git_branch=row["git_branch"],
-        commit_sha=row["commit_sha"],
-        commit_message=row["commit_message"],
-        creator=db.get(users, row["creator_id"])["username"],
-        error_message=row["error_message"],
-        is_current_production=project["production_deployment_id"] == row["id"],
-        aliases=hosts,
-        created_at=row["created_at"],
-    )
-
-
-def _deployment(db: Database, ref: str, team: str | None) -> tuple[dict[str, Any], dict[str, Any], str]:
-    """(deployment, project, role) for a deployment of the team, by id or url."""
-    _, found_team, role = team_of(db, team)
-    ref = ref.strip().removeprefix("https://").rstrip("/")
-    rows = db.select(deployments, "id = ? OR url = ?", [ref, ref])
-    if not rows:
-        raise not_found("Deployment", ref)
-    project = db.get(projects, rows[0]["project_id"])
-    if project["team_id"] != found_team["id"]:
-        raise not_found("Deployment", ref)
-    return rows[0], project, role
-
-
-def _domain_out(row: dict[str, Any]) -> ProjectDomain:
-    challenge = []
-    if not row["verified"]:
-        challenge = [
-            Verification(
-                type="TXT",
-                domain=f"_vercel.{row['apex_name']}",
-                value=row["verification_value"],
-                reason="pending_domain_verification",
-            )
-        ]
-    return ProjectDomain(
-        name=row["name"],
-        apex_name=row["apex_name"],
-        project_id=row["project_id"],
-        redirect=row["redirect"],
-        git_branch=row["git_branch"],
-        verified=row["verified"],
-        verification=challenge,
-    )
-
-
-def _record_out(db: Database, row: dict[str, Any]) -> DnsRecord:
-    return DnsRecord(
-        id=row["id"],
-        domain=row["domain"],
-        name=row["name"],
-        type=row["type"],
-        value=row["value"],
-        mx_priority=row["mx_priority"],
-        ttl=row["ttl"],
-        creator=db.get(users, row["creator_id"])["username"],
-        created_at=row["created_at"],
-    )
-
-
 # ---------------------------------------------------------------- sign-in and teams
 
 
@@ -225,14 +102,14 @@ def sign_in(db: Database, email: NonBlankText) -> Signed:
     user = rows[0]
     db.start_session(sessions, user_id=user["id"])
     return Signed(
-        uid=user["id"], email=user["email"], username=user["username"], name=user["name"], teams=_memberships(db, user)
+        uid=user["id"], email=user["email"], username=user["username"], name=user["name"], teams=memberships(db, user)
     )
 
 
 @tool(read_only=True)
 def list_teams(db: Database) -> TeamList:
     """List the teams the signed-in user belongs to, with their role and plan on each (GET /v2/teams)."""
-    return TeamList(teams=_memberships(db, me(db)))
+    return TeamList(teams=memberships(db, me(db)))
 
 
 @tool(read_only=True)
@@ -330,7 +207,7 @@ def list_projects(
     else:
         rows = db.select(projects, "team_id = ?", [found["id"]], order_by="name")
     page = paginate(rows, limit, cursor)
-    return ProjectList(projects=[_project_out(db, r) for r in page.results], next_cursor=page.next_cursor)
+    return ProjectList(projects=[project_view(db, r) for r in page.results], next_cursor=page.next_cursor)
 
 
 @tool(read_only=True)
@@ -342,7 +219,7 @@ def get_project(db: Database, project: NonBlankText, team: TeamSlug | None = Non
         team: The team's slug; the user's default team when left out.
     """
     _, found, _ = team_of(db, team)
-    return _project_out(db, _project(db, found, project))
+    return project_view(db, project_of(db, found, project))
 
 
 @tool(read_only=True)
@@ -368,7 +245,7 @@ def list_deployments(
         cursor: The cursor from the previous page.
     """
     _, found, _ = team_of(db, team)
-    prj = _project(db, found, project)
+    prj = project_of(db, found, project)
     where, params = ["project_id = ?"], [prj["id"]]
     if target == "production":
         where.append("target = 'production'")
@@ -382,7 +259,7 @@ def list_deployments(
         params.append(branch)
     rows = db.select(deployments, " AND ".join(where), params, order_by="created_at DESC")
     page = paginate(rows, limit, cursor)
-    return DeploymentList(deployments=[_deployment_out(db, r, prj) for r in page.results], next_cursor=page.next_cursor)
+    return DeploymentList(deployments=[deployment_view(db, r, prj) for r in page.results], next_cursor=page.next_cursor)
 
 
 @tool(read_only=True)
@@ -393,8 +270,8 @@ def get_deployment(db: Database, deployment: DeploymentRef, team: TeamSlug | Non
         deployment: The deployment's id (dpl_...) or url.
         team: The team's slug; the user's default team when left out.
     """
-    row, prj, _ = _deployment(db, deployment, team)
-    return _deployment_out(db, row, prj)
+    row, prj, _ = deployment_of(db, deployment, team)
+    return deployment_view(db, row, prj)
 
 
 @tool()
@@ -416,7 +293,7 @@ def create_deployment(
     """
     user, found, role = team_of(db, team)
     require(role, "MEMBER" if target == "production" else "DEVELOPER", f"create {target} deployments")
-    prj = _project(db, found, project)
+    prj = project_of(db, found, project)
     n = db.next_number("deployments", deployments)
     dpl_id = "dpl_" + opaque(f"dpl:{prj['id']}:{n}", 28)
     suffix = opaque(f"url:{dpl_id}", 9).lower()
@@ -440,7 +317,7 @@ def create_deployment(
         created_at=db.now_iso(),
         canceled_at=None,
     )
-    return _deployment_out(db, row, prj)
+    return deployment_view(db, row, prj)
 
 
 @tool()
@@ -451,7 +328,7 @@ def cancel_deployment(db: Database, deployment: DeploymentRef, team: TeamSlug | 
         deployment: The deployment's id or url.
         team: The team's slug; the user's default team when left out.
     """
-    row, prj, role = _deployment(db, deployment, team)
+    row, prj, role = deployment_of(db, deployment, team)
     require(role, "MEMBER" if row["target"] == "production" else "DEVELOPER", "cancel this deployment")
     if row["ready_state"] not in CANCELABLE:
         raise bad_request(
@@ -459,35 +336,7 @@ def cancel_deployment(db: Database, deployment: DeploymentRef, team: TeamSlug | 
             f"Deployment {row['id']} is {row['ready_state']} and can no longer be canceled.",
         )
     row = db.update(deployments, row["id"], ready_state="CANCELED", canceled_at=db.now_iso())
-    return _deployment_out(db, row, prj)
-
-
-def _switch_production(db: Database, prj: dict[str, Any], dpl: dict[str, Any], rolled_back: bool) -> Deployment:
-    for host in _hosts(db, prj):
-        _point(db, prj, host, dpl["id"])
-    prj = db.update(projects, prj["id"], production_deployment_id=dpl["id"], rolled_back=rolled_back)
-    return _deployment_out(db, dpl, prj)
-
-
-def _production_candidate(
-    db: Database, deployment: str, project: str, team: str | None, action: str
-) -> tuple[dict, dict, str]:
-    _, found, role = team_of(db, team)
-    require(role, "MEMBER", action)
-    prj = _project(db, found, project)
-    row, _, _ = _deployment(db, deployment, team)
-    if row["project_id"] != prj["id"]:
-        raise not_found("Deployment", deployment.strip())
-    if row["ready_state"] != "READY":
-        raise bad_request("deployment_not_ready", f"Deployment {row['id']} is {row['ready_state']}, not READY.")
-    if row["target"] != "production":
-        raise bad_request(
-            "not_production_deployment",
-            f"Deployment {row['id']} is a preview deployment; create a production deployment of its branch instead.",
-        )
-    if prj["production_deployment_id"] == row["id"]:
-        raise bad_request("deployment_already_current", f"Deployment {row['id']} is already serving production.")
-    return row, prj, found["plan"]
+    return deployment_view(db, row, prj)
 
 
 @tool()
@@ -503,8 +352,8 @@ def promote_deployment(
         deployment: The deployment's id or url.
         team: The team's slug; the user's default team when left out.
     """
-    row, prj, _ = _production_candidate(db, deployment, project, team, "promote deployments")
-    return _switch_production(db, prj, row, rolled_back=False)
+    row, prj, _ = production_candidate(db, deployment, project, team, "promote deployments")
+    return switch_production(db, prj, row, rolled_back=False)
 
 
 @tool()
@@ -519,7 +368,7 @@ def rollback_deployment(
         deployment: The deployment's id or url.
         team: The team's slug; the user's default team when left out.
     """
-    row, prj, plan = _production_candidate(db, deployment, project, team, "roll back production")
+    row, prj, plan = production_candidate(db, deployment, project, team, "roll back production")
     if plan == "hobby":
         current = db.get(deployments, prj["production_deployment_id"]) if prj["production_deployment_id"] else None
         earlier = db.select(
@@ -534,7 +383,7 @@ def rollback_deployment(
                 "On the hobby plan you can only roll back to the previous production deployment. "
                 "Upgrade to Pro to roll back further."
             )
-    return _switch_production(db, prj, row, rolled_back=True)
+    return switch_production(db, prj, row, rolled_back=True)
 
 
 # ---------------------------------------------------------------- aliases
@@ -555,11 +404,11 @@ def list_aliases(
         team: The team's slug; the user's default team when left out.
     """
     if deployment is not None:
-        row, prj, _ = _deployment(db, deployment, team)
+        row, prj, _ = deployment_of(db, deployment, team)
         rows = db.find(aliases, deployment_id=row["id"], order_by=["alias"])
     elif project is not None:
         _, found, _ = team_of(db, team)
-        prj = _project(db, found, project)
+        prj = project_of(db, found, project)
         rows = db.find(aliases, project_id=prj["id"], order_by=["alias"])
     else:
         raise bad_request("bad_request", "Give a project or a deployment.")
@@ -589,7 +438,7 @@ def assign_alias(db: Database, deployment: DeploymentRef, alias: Hostname, team:
         alias: The hostname, e.g. qa.example.com or my-app-qa.vercel.app.
         team: The team's slug; the user's default team when left out.
     """
-    row, prj, role = _deployment(db, deployment, team)
+    row, prj, role = deployment_of(db, deployment, team)
     require(role, "MEMBER", "assign aliases")
     if row["ready_state"] != "READY":
         raise bad_request(
@@ -602,7 +451,7 @@ def assign_alias(db: Database, deployment: DeploymentRef, alias: Hostname, team:
         owned = db.find(domains, name=apex(alias))
         if not owned or owned[0]["team_id"] != prj["team_id"]:
             raise forbidden(f"You don't have access to the domain {apex(alias)}.")
-    _point(db, prj, alias, row["id"])
+    point_alias(db, prj, alias, row["id"])
     a = db.get(aliases, alias)
     return Alias(
         uid=a["uid"],
@@ -626,9 +475,9 @@ def list_project_domains(db: Database, project: NonBlankText, team: TeamSlug | N
         team: The team's slug; the user's default team when left out.
     """
     _, found, _ = team_of(db, team)
-    prj = _project(db, found, project)
+    prj = project_of(db, found, project)
     return ProjectDomainList(
-        domains=[_domain_out(r) for r in db.find(project_domains, project_id=prj["id"], order_by=["name"])]
+        domains=[domain_view(r) for r in db.find(project_domains, project_id=prj["id"], order_by=["name"])]
     )
 
 
@@ -654,7 +503,7 @@ def add_project_domain(
     """
     _, found, role = team_of(db, team)
     require(role, "MEMBER", "add domains")
-    prj = _project(db, found, project)
+    prj = project_of(db, found, project)
     taken = db.find(project_domains, name=name)
     if taken and taken[0]["project_id"] == prj["id"]:
         raise bad_request("domain_already_exists", f"The domain {name} is already assigned to this project.")
@@ -677,8 +526,8 @@ def add_project_domain(
         created_at=db.now_iso(),
     )
     if verified and redirect is None and git_branch is None and prj["production_deployment_id"]:
-        _point(db, prj, name, prj["production_deployment_id"])
-    return _domain_out(row)
+        point_alias(db, prj, name, prj["production_deployment_id"])
+    return domain_view(row)
 
 
 @tool()
@@ -694,10 +543,10 @@ def verify_project_domain(
     """
     _, found, role = team_of(db, team)
     require(role, "MEMBER", "verify domains")
-    prj = _project(db, found, project)
+    prj = project_of(db, found, project)
     row = db.find_one(project_domains, project_id=prj["id"], name=domain, not_found=missing("Project domain", domain))
     if row["verified"]:
-        return _domain_out(row)
+        return domain_view(row)
     txt = db.find(dns_records, domain=row["apex_name"], name="_vercel", type="TXT", value=row["verification_value"])
     if not txt:
         raise bad_request(
@@ -707,15 +556,8 @@ def verify_project_domain(
         )
     row = db.update(project_domains, row["id"], verified=True, verification_value=None)
     if row["redirect"] is None and row["git_branch"] is None and prj["production_deployment_id"]:
-        _point(db, prj, domain, prj["production_deployment_id"])
-    return _domain_out(row)
-
-
-def _team_domain(db: Database, found: dict[str, Any], domain: str) -> dict[str, Any]:
-    row = db.find_one(domains, name=domain.strip().lower(), not_found=missing("Domain", domain.strip()))
-    if row["team_id"] != found["id"]:
-        raise not_found("Domain", domain.strip())
-    return row
+        point_alias(db, prj, domain, prj["production_deployment_id"])
+    return domain_view(row)
 
 
 @tool(read_only=True)
@@ -731,10 +573,10 @@ def list_dns_records(
         cursor: The cursor from the previous page.
     """
     _, found, _ = team_of(db, team)
-    _team_domain(db, found, domain)
+    team_domain(db, found, domain)
     rows = db.select(dns_records, "domain = ?", [domain], order_by="name, type")
     page = paginate(rows, limit, cursor)
-    return DnsRecordList(records=[_record_out(db, r) for r in page.results], next_cursor=page.next_cursor)
+    return DnsRecordList(records=[record_view(db, r) for r in page.results], next_cursor=page.next_cursor)
 
 
 @tool()
@@ -762,7 +604,7 @@ def create_dns_record(
     """
     user, found, role = team_of(db, team)
     require(role, "MEMBER", "manage DNS records")
-    dom = _team_domain(db, found, domain)
+    dom = team_domain(db, found, domain)
     if dom["service_type"] != "zeit.world":
         raise bad_request("not_using_vercel_dns", f"The domain {dom['name']} does not use Vercel's nameservers.")
     check_record_value(type, value.strip(), mx_priority)
@@ -784,7 +626,7 @@ def create_dns_record(
         creator_id=user["id"],
         created_at=db.now_iso(),
     )
-    return _record_out(db, row)
+    return record_view(db, row)
 
 
 # ---------------------------------------------------------------- environment variables
@@ -803,16 +645,9 @@ def list_env_vars(
         team: The team's slug; the user's default team when left out.
     """
     _, found, _ = team_of(db, team)
-    prj = _project(db, found, project)
+    prj = project_of(db, found, project)
     rows = db.find(env_vars, project_id=prj["id"], order_by=["key", "id"])
     return EnvVarList(envs=[env_object(r) for r in rows if target is None or target in r["target"]])
-
-
-def _env_writer(role: str, targets: list[str]) -> None:
-    if "production" in targets:
-        require(role, "MEMBER", "change Production environment variables")
-    else:
-        require(role, "DEVELOPER", "change environment variables")
 
 
 @tool()
@@ -841,8 +676,8 @@ def create_env_var(
     """
     _, found, role = team_of(db, team)
     targets = sorted(set(target))
-    _env_writer(role, targets)
-    prj = _project(db, found, project)
+    env_writer(role, targets)
+    prj = project_of(db, found, project)
     check_targets(type, targets, git_branch)
     for r in db.find(env_vars, project_id=prj["id"], key=key):
         if overlaps(r, key, targets, git_branch):
@@ -868,12 +703,6 @@ def create_env_var(
         updated_at=now,
     )
     return env_object(row)
-
-
-def _env(db: Database, prj: dict[str, Any], env_id: str) -> dict[str, Any]:
-    return db.find_one(
-        env_vars, id=env_id.strip(), project_id=prj["id"], not_found=missing("Environment variable", env_id.strip())
-    )
 
 
 @tool()
@@ -902,10 +731,10 @@ def update_env_var(
         team: The team's slug; the user's default team when left out.
     """
     _, found, role = team_of(db, team)
-    prj = _project(db, found, project)
-    row = _env(db, prj, env_id)
+    prj = project_of(db, found, project)
+    row = env_of(db, prj, env_id)
     targets = sorted(set(target)) if target is not None else row["target"]
-    _env_writer(role, sorted(set(row["target"]) | set(targets)))
+    env_writer(role, sorted(set(row["target"]) | set(targets)))
     kind = type or row["type"]
     if row["type"] == "sensitive" and kind != "sensitive":
         raise bad_request("invalid_type", "A sensitive environment variable cannot be changed to another type.")
@@ -937,8 +766,8 @@ def delete_env_var(db: Database, project: NonBlankText, env_id: NonBlankText, te
         team: The team's slug; the user's default team when left out.
     """
     _, found, role = team_of(db, team)
-    prj = _project(db, found, project)
-    row = _env(db, prj, env_id)
-    _env_writer(role, row["target"])
+    prj = project_of(db, found, project)
+    row = env_of(db, prj, env_id)
+    env_writer(role, row["target"])
     db.delete(env_vars, row["id"])
     return Deleted(id=row["id"], removed=True)
