@@ -28,7 +28,7 @@ def production_hosts(db: Database, project: dict[str, Any]) -> list[str]:
     """The hostnames that follow a project's production deployment."""
     team = db.get(teams, project["team_id"])
     own = [f"{project['name']}-{team['slug']}.vercel.app"]
-    rows = db.find(project_domains, project_id=project["id"], verified=True, order_by=["name"])
+    rows = db.select(project_domains, "project_id = ? AND verified = 1", [project["id"]], order_by="name")
     return own + [r["name"] for r in rows if r["redirect"] is None and r["git_branch"] is None]
 
 
@@ -67,9 +67,10 @@ def team_domain(db: Database, found: dict[str, Any], domain: str) -> dict[str, A
 
 def env_of(db: Database, prj: dict[str, Any], env_id: str) -> dict[str, Any]:
     """A variable of the project by id (404 otherwise)."""
-    return db.find_one(
-        env_vars, id=env_id.strip(), project_id=prj["id"], not_found=missing("Environment variable", env_id.strip())
-    )
+    rows = db.select(env_vars, "id = ? AND project_id = ?", [env_id.strip(), prj["id"]])
+    if not rows:
+        raise not_found("Environment variable", env_id.strip())
+    return rows[0]
 
 
 def production_candidate(

@@ -55,7 +55,7 @@ from .schema import (
     team_members,
     users,
 )
-from .views import deployment_view, domain_view, memberships, project_view, record_view
+from .views import deployment_view, deployment_views, domain_view, memberships, project_view, record_view
 
 Limit = bounded(1, 100)
 TeamSlug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=48, description="the team's slug")]
@@ -259,7 +259,7 @@ def list_deployments(
         params.append(branch)
     rows = db.select(deployments, " AND ".join(where), params, order_by="created_at DESC")
     page = paginate(rows, limit, cursor)
-    return DeploymentList(deployments=[deployment_view(db, r, prj) for r in page.results], next_cursor=page.next_cursor)
+    return DeploymentList(deployments=deployment_views(db, page.results, prj), next_cursor=page.next_cursor)
 
 
 @tool(read_only=True)
@@ -405,11 +405,11 @@ def list_aliases(
     """
     if deployment is not None:
         row, prj, _ = deployment_of(db, deployment, team)
-        rows = db.find(aliases, deployment_id=row["id"], order_by=["alias"])
+        rows = db.select(aliases, "deployment_id = ?", [row["id"]], order_by="alias")
     elif project is not None:
         _, found, _ = team_of(db, team)
         prj = project_of(db, found, project)
-        rows = db.find(aliases, project_id=prj["id"], order_by=["alias"])
+        rows = db.select(aliases, "project_id = ?", [prj["id"]], order_by="alias")
     else:
         raise bad_request("bad_request", "Give a project or a deployment.")
     out = []
@@ -477,7 +477,7 @@ def list_project_domains(db: Database, project: NonBlankText, team: TeamSlug | N
     _, found, _ = team_of(db, team)
     prj = project_of(db, found, project)
     return ProjectDomainList(
-        domains=[domain_view(r) for r in db.find(project_domains, project_id=prj["id"], order_by=["name"])]
+        domains=[domain_view(r) for r in db.select(project_domains, "project_id = ?", [prj["id"]], order_by="name")]
     )
 
 
@@ -646,7 +646,7 @@ def list_env_vars(
     """
     _, found, _ = team_of(db, team)
     prj = project_of(db, found, project)
-    rows = db.find(env_vars, project_id=prj["id"], order_by=["key", "id"])
+    rows = db.select(env_vars, "project_id = ?", [prj["id"]], order_by="key")
     return EnvVarList(envs=[env_object(r) for r in rows if target is None or target in r["target"]])
 
 
@@ -679,7 +679,7 @@ def create_env_var(
     env_writer(role, targets)
     prj = project_of(db, found, project)
     check_targets(type, targets, git_branch)
-    for r in db.find(env_vars, project_id=prj["id"], key=key):
+    for r in db.select(env_vars, "project_id = ? AND key = ?", [prj["id"], key]):
         if overlaps(r, key, targets, git_branch):
             clash = sorted(set(r["target"]) & set(targets))[0]
             raise bad_request(
@@ -740,7 +740,7 @@ def update_env_var(
         raise bad_request("invalid_type", "A sensitive environment variable cannot be changed to another type.")
     branch = git_branch if git_branch is not None else row["git_branch"]
     check_targets(kind, targets, branch)
-    for r in db.find(env_vars, project_id=prj["id"], key=row["key"]):
+    for r in db.select(env_vars, "project_id = ? AND key = ?", [prj["id"], row["key"]]):
         if r["id"] != row["id"] and overlaps(r, row["key"], targets, branch):
             clash = sorted(set(r["target"]) & set(targets))[0]
             raise bad_request(

@@ -14,7 +14,7 @@ from .schema import aliases, project_domains, projects, team_members, teams, use
 def memberships(db: Database, user: dict[str, Any]) -> list[Membership]:
     """The user's teams with their role on each."""
     out = []
-    for m in db.find(team_members, user_id=user["id"], order_by=["team_id"]):
+    for m in db.select(team_members, "user_id = ?", [user["id"]], order_by="team_id"):
         team = db.get(teams, m["team_id"])
         out.append(
             Membership(
@@ -32,7 +32,7 @@ def memberships(db: Database, user: dict[str, Any]) -> list[Membership]:
 def project_view(db: Database, row: dict[str, Any]) -> Project:
     """A project as the API shows it."""
     team = db.get(teams, row["team_id"])
-    names = [d["name"] for d in db.find(project_domains, project_id=row["id"], order_by=["name"])]
+    names = [d["name"] for d in db.select(project_domains, "project_id = ?", [row["id"]], order_by="name")]
     return Project(
         id=row["id"],
         name=row["name"],
@@ -48,23 +48,37 @@ def project_view(db: Database, row: dict[str, Any]) -> Project:
 
 def deployment_view(db: Database, row: dict[str, Any], project: dict[str, Any] | None = None) -> Deployment:
     """A deployment with its aliases."""
-    project = project or db.get(projects, row["project_id"])
-    hosts = [a["alias"] for a in db.find(aliases, deployment_id=row["id"], order_by=["alias"])]
-    return Deployment(
-        id=row["id"],
-        url=row["url"],
-        project=project["name"],
-        target=row["target"],
-        ready_state=row["ready_state"],
-        git_branch=row["git_branch"],
-        commit_sha=row["commit_sha"],
-        commit_message=row["commit_message"],
-        creator=db.get(users, row["creator_id"])["username"],
-        error_message=row["error_message"],
-        is_current_production=project["production_deployment_id"] == row["id"],
-        aliases=hosts,
-        created_at=row["created_at"],
-    )
+    return deployment_views(db, [row], project or db.get(projects, row["project_id"]))[0]
+
+
+def deployment_views(db: Database, rows: list[dict[str, Any]], project: dict[str, Any]) -> list[Deployment]:
+    """Deployments of one project with their aliases, looked up in one query per table."""
+    if not rows:
+        return []
+    marks = ", ".join("?" * len(rows))
+    hosts: dict[str, list[str]] = {}
+    for a in db.select(aliases, f"deployment_id IN ({marks})", [r["id"] for r in rows], order_by="alias"):
+        hosts.setdefault(a["deployment_id"], []).append(a["alias"])
+    creators = sorted({r["creator_id"] for r in rows})
+    names = {u["id"]: u["username"] for u in db.select(users, f"id IN ({', '.join('?' * len(creators))})", creators)}
+    return [
+        Deployment(
+            id=row["id"],
+            url=row["url"],
+            project=project["name"],
+            target=row["target"],
+            ready_state=row["ready_state"],
+            git_branch=row["git_branch"],
+            commit_sha=row["commit_sha"],
+            commit_message=row["commit_message"],
+            creator=names[row["creator_id"]],
+            error_message=row["error_message"],
+            is_current_production=project["production_deployment_id"] == row["id"],
+            aliases=hosts.get(row["id"], []),
+            created_at=row["created_at"],
+        )
+        for row in rows
+    ]
 
 
 def domain_view(row: dict[str, Any]) -> ProjectDomain:
