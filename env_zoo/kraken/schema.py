@@ -76,8 +76,8 @@ orders = Table(
     Column("avg_price", Integer, nullable=True),
     Column("status", String, nullable=False),  # pending | open | closed | canceled | expired
     Column("userref", Integer, nullable=True),
-    Column("opentm", String, nullable=False),
-    Column("closetm", String, nullable=True),
+    Column("opentm", String, nullable=False, info={"volatile": True}),
+    Column("closetm", String, nullable=True, info={"volatile": True}),
     Column("reason", String, nullable=True),
     Index("ix_orders_account_status", "account_id", "status"),
 )
@@ -88,7 +88,7 @@ ledger = Table(
     Column("id", String, primary_key=True),  # e.g. "L4UESK-KG3EQ-UFO4T5"
     Column("account_id", String, ForeignKey("accounts.id"), nullable=False),
     Column("refid", String, nullable=False),  # the trade, deposit or withdrawal it books
-    Column("time", String, nullable=False),
+    Column("time", String, nullable=False, info={"volatile": True}),
     Column("type", String, nullable=False),  # trade | deposit | withdrawal | staking | adjustment
     Column("asset", String, ForeignKey("assets.asset"), nullable=False),
     Column("amount", Integer, nullable=False),
@@ -116,7 +116,7 @@ deposit_addresses = Table(
     Column("asset", String, ForeignKey("assets.asset"), nullable=False),
     Column("method", String, nullable=False),
     Column("address", String, nullable=False),
-    Column("created", String, nullable=False),
+    Column("created", String, nullable=False, info={"volatile": True}),
     Index("ix_deposit_addresses_account", "account_id", "asset"),
 )
 
@@ -130,7 +130,7 @@ deposits = Table(
     Column("txid", String, nullable=False),  # on-chain hash or bank reference
     Column("amount", Integer, nullable=False),
     Column("fee", Integer, nullable=False),
-    Column("time", String, nullable=False),
+    Column("time", String, nullable=False, info={"volatile": True}),
     Column("status", String, nullable=False),  # Initial | Pending | Settled | Success | Failure
     Index("ix_deposits_account", "account_id", "asset"),
 )
@@ -171,7 +171,7 @@ withdrawals = Table(
     Column("address", String, nullable=False),
     Column("amount", Integer, nullable=False),  # sent, after the fee
     Column("fee", Integer, nullable=False),
-    Column("time", String, nullable=False),
+    Column("time", String, nullable=False, info={"volatile": True}),
     Column("status", String, nullable=False),  # Initial | Pending | Settled | Success | Failure
     Column("status_prop", String, nullable=True),  # cancel-pending | canceled | onhold
     Index("ix_withdrawals_account", "account_id", "asset"),
