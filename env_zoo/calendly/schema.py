@@ -76,7 +76,7 @@ event_types = Table(
     Column("location_kind", String, nullable=False),  # zoom_conference | google_conference | physical | outbound_call
     Column("location", String, nullable=True),
     Column("description", Text, nullable=False),
-    Column("created_at", String, nullable=False),
+    Column("created_at", String, nullable=False, info={"volatile": True}),
     Column("updated_at", String, nullable=False, info={"volatile": True}),
     Index("ix_event_types_owner", "owner"),
 )

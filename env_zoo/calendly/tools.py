@@ -111,6 +111,8 @@ def list_event_types(
         name: Part of the event type's name.
     """
     owner = user or rules.me(db)["uuid"]
+    if user is not None:
+        rules.me(db)
     rows = db.find(event_types, owner=owner)
     if active is not None:
         rows = [r for r in rows if r["active"] == active]
@@ -165,7 +167,8 @@ def list_user_availability_schedules(db: Database, user: Uuid | None = None) -> 
         user: The user's uuid.
     """
     owner = user or rules.me(db)["uuid"]
-    rules.me(db)
+    if user is not None:
+        rules.me(db)
     return [ScheduleObject(**r) for r in db.find(availability_schedules, user=owner)]
 
 
@@ -314,8 +317,8 @@ def list_scheduled_events(
         count: Results per page.
         page_token: next_cursor of the previous page.
     """
-    rules.me(db)
-    where, params = ["host = ?"], [user or rules.me(db)["uuid"]]
+    signed_in = rules.me(db)
+    where, params = ["host = ?"], [user or signed_in["uuid"]]
     if status is not None:
         where.append("status = ?")
         params.append(status)
