@@ -64,7 +64,7 @@ trips = Table(
     Column("payment", String, nullable=False),  # CARD | MILES | ECREDIT
     Column("fare_paid", Integer, nullable=False),  # cents (taxes included for cash tickets)
     Column("miles_paid", Integer, nullable=False),
-    Column("purchased_at", String, nullable=False),
+    Column("purchased_at", String, nullable=False, info={"volatile": True}),
     Column("status", String, nullable=False),  # TICKETED | CANCELED | FLOWN
     Index("ix_trips_owner", "skymiles_number"),
 )
