@@ -8,6 +8,7 @@ import inspect
 import json
 import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -115,7 +116,10 @@ class ToolSpec:
                 raise TypeError(f"tool {func.__name__}: parameter {param.name!r} has no type annotation")
             default = ... if param.default is inspect.Parameter.empty else param.default
             fields[param.name] = (hints[param.name], Field(default, description=arg_docs.get(param.name)))
-        input_model = create_model(f"{func.__name__}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+        with warnings.catch_warnings():  # a product's own parameter name (Kraken's `validate`) may shadow one of
+            # BaseModel's deprecated v1 methods; the field wins and nothing of the runtime calls those methods
+            warnings.filterwarnings("ignore", message=r'Field name ".*" shadows an attribute in parent "BaseModel"')
+            input_model = create_model(f"{func.__name__}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
         if "return" not in hints:
             raise TypeError(f"tool {func.__name__}: missing return annotation")
         return cls(

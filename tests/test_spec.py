@@ -1,5 +1,6 @@
 """Tool specs are derived from signatures and docstrings."""
 
+import warnings
 from typing import Literal
 
 import pytest
@@ -62,3 +63,22 @@ def test_user_only_tools_are_hidden_from_the_agent():
     assert "add_connection" in spec.tools
     assert "add_connection" not in {t["function"]["name"] for t in spec.openai_tools}
     assert spec.env_id == f"envfactory/Notion-v{spec.version}"
+
+
+@tool(read_only=True)
+def add_order(db: Database, pair: str, validate: bool = False) -> dict:
+    """Place an order, or only check it.
+
+    Args:
+        pair: The asset pair.
+        validate: Check the order without placing it.
+    """
+    return {"pair": pair, "validated": validate}
+
+
+def test_a_parameter_named_like_a_basemodel_method_builds_quietly_and_validates():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spec = ToolSpec.from_function(add_order)
+    assert spec.input_model.model_validate({"pair": "XBTUSD", "validate": True}).validate is True
+    assert "validate" in spec.input_model.model_json_schema()["properties"]

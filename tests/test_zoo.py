@@ -53,11 +53,14 @@ FIRST_WAVE = {
 }
 
 
-def test_every_domain_has_four_environments_and_tools_average_fourteen():
+def test_every_domain_has_thirteen_environments_and_the_zoo_passes_the_papers_size():
     specs = [load_zoo_environment(key) for key in zoo_keys()]
     per_domain = Counter(spec.domain for spec in specs)
-    assert set(per_domain) == DOMAINS and min(per_domain.values()) >= 4, per_domain
-    assert statistics.fmean(len(spec.tools) for spec in specs) >= 14
+    assert set(per_domain) == DOMAINS and min(per_domain.values()) >= 13, per_domain
+    assert statistics.fmean(len(spec.tools) for spec in specs) >= 20
+    tasks = [task for spec in specs for task in load_tasks(spec).values()]
+    assert sum(len(spec.tools) for spec in specs) >= 2000 and len(tasks) >= 3000
+    assert statistics.fmean(len(task.turns) for task in tasks) >= 4.5
 
 
 def test_tools_read_and_write_and_link_to_public_docs(zoo_spec):

@@ -1,0 +1,1 @@
+"""Calendly API: users and organizations, event types, availability, scheduled events, invitees, routing forms."""

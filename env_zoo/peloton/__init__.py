@@ -1,0 +1,1 @@
+"""Peloton: class library, live schedule, bookmarks and stack, workouts, personal records, challenges, follows."""
