@@ -98,3 +98,24 @@ class CommentList(BaseModel):
 class DeletedComment(BaseModel):
     id: str
     deleted: bool
+
+
+class Collaborator(BaseModel):
+    userId: str
+    email: str
+    name: str
+    permissionLevel: str
+
+
+class BaseCollaborators(BaseModel):
+    id: str
+    name: str
+    permissionLevel: str
+    workspace: str
+    collaborators: list[Collaborator]
+
+
+class Upserted(BaseModel):
+    records: list[Record]
+    createdRecords: list[str]
+    updatedRecords: list[str]

@@ -13,6 +13,7 @@ from .errors import unprocessable
 from .schema import fields, records
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+MERGE_TYPES = ("singleLineText", "multilineText", "email", "number", "singleSelect", "date")
 COLORS = ("blueLight2", "cyanLight2", "tealLight2", "greenLight2", "yellowLight2", "orangeLight2", "redLight2")
 
 

@@ -38,8 +38,10 @@ from .lookup import (
 )
 from .objects import (
     Base,
+    BaseCollaborators,
     BaseList,
     BaseSchema,
+    Collaborator,
     Comment,
     CommentList,
     Deleted,
@@ -50,11 +52,12 @@ from .objects import (
     Records,
     Signed,
     TableSchema,
+    Upserted,
     User,
     View,
 )
 from .objects import Field as FieldOut
-from .rules import by_name, formula_values, link_names, mirror_links, table_fields
+from .rules import MERGE_TYPES, by_name, coerce, formula_values, link_names, mirror_links, table_fields
 from .schema import bases, collaborators, comments, sessions, tables, users, views
 from .schema import fields as field_rows
 from .schema import records as record_rows
@@ -65,9 +68,6 @@ PageSize = bounded(1, 100)
 Batch = Annotated[list[NewRecord], Field(min_length=1, max_length=10)]
 UpdateBatch = Annotated[list[RecordUpdate], Field(min_length=1, max_length=10)]
 IdBatch = Annotated[list[RecordId], Field(min_length=1, max_length=10), Unordered]
-
-
-# ---------------------------------------------------------------- helpers
 
 
 # ---------------------------------------------------------------- people and bases
@@ -145,6 +145,39 @@ def get_base_schema(db: Database, base_id: BaseId) -> BaseSchema:
             )
         )
     return BaseSchema(tables=out)
+
+
+@tool(read_only=True)
+def get_base_collaborators(db: Database, base_id: BaseId) -> BaseCollaborators:
+    """A base's name, the user's permission on it and everyone who collaborates on it with their permission level and
+    user id (GET /v0/meta/bases/{baseId}?include=collaborators); the user id is what a comment mention needs.
+
+    Args:
+        base_id: The base.
+    """
+    _, base, permission = base_access(db, base_id)
+    grants = db.find(collaborators, base_id=base_id)
+    people = {
+        u["id"]: u
+        for u in db.select(users, "id IN (" + ",".join("?" * len(grants)) + ")", [g["user_id"] for g in grants])
+    }
+    rank = {"owner": 0, "create": 1, "edit": 2, "comment": 3, "read": 4}
+    grants.sort(key=lambda g: (rank[g["permission"]], people[g["user_id"]]["name"]))
+    return BaseCollaborators(
+        id=base["id"],
+        name=base["name"],
+        permissionLevel=permission,
+        workspace=base["workspace"],
+        collaborators=[
+            Collaborator(
+                userId=g["user_id"],
+                email=people[g["user_id"]]["email"],
+                name=people[g["user_id"]]["name"],
+                permissionLevel=g["permission"],
+            )
+            for g in grants
+        ],
+    )
 
 
 # ---------------------------------------------------------------- records
@@ -314,6 +347,80 @@ def update_records(
     return Records(records=[_out(db.get(record_rows, rid), tfields) for rid in ids])
 
 
+MergeFields = Annotated[list[FieldRef], Field(min_length=1, max_length=3), Unordered]
+
+
+@tool()
+def upsert_records(
+    db: Database,
+    base_id: BaseId,
+    table: TableRef,
+    records: Batch,
+    fields_to_merge_on: MergeFields,
+    typecast: bool = False,
+) -> Upserted:
+    """Update-or-create up to 10 records matched on 1 to 3 fields (PATCH /v0/{baseId}/{table} with performUpsert):
+    a record whose merge-field values match exactly one existing record updates it (only the given cells change),
+    one that matches none is created; all or none are written. Merge fields must be text, long text, email, number,
+    single select or date, and every record must give a value for each of them.
+
+    Args:
+        base_id: The base.
+        table: The table's id or name.
+        records: 1 to 10 records, each {"fields": {field name: value}}.
+        fields_to_merge_on: The field names or ids that identify a record, 1 to 3.
+        typecast: Convert values (text to numbers, new select options) instead of refusing them.
+    """
+    base_access(db, base_id, "edit")
+    t = _table(db, base_id, table)
+    tfields = table_fields(db, t["id"])
+    keys = [by_name(tfields, f) for f in dict.fromkeys(fields_to_merge_on)]
+    for k in keys:
+        if k["type"] not in MERGE_TYPES:
+            raise unprocessable(
+                "INVALID_VALUE_FOR_COLUMN", f'Field "{k["name"]}" of type {k["type"]} cannot be used in fieldsToMergeOn'
+            )
+    rows = db.find(record_rows, table_id=t["id"], order_by=[record_rows.c.created_time, record_rows.c.id])
+    plan: list[tuple[str | None, dict[str, Any]]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for new in records:
+        given = {by_name(tfields, name)["id"]: value for name, value in new.fields.items()}
+        if any(given.get(k["id"]) in (None, "", []) for k in keys):
+            raise unprocessable("INVALID_RECORDS", "Every record needs a value for each field in fieldsToMergeOn")
+        key = tuple(coerce(db, k, given[k["id"]], typecast)[0] for k in keys)
+        if key in seen:
+            raise unprocessable(
+                "INVALID_RECORDS", "Two records in the request match on the same fieldsToMergeOn values"
+            )
+        seen.add(key)
+        matches = [r for r in rows if tuple(r["cells"].get(k["id"]) for k in keys) == key]
+        if len(matches) > 1:
+            raise unprocessable(
+                "INVALID_RECORDS",
+                f"{len(matches)} existing records match on fieldsToMergeOn; upsert needs them to identify one record",
+            )
+        plan.append((matches[0]["id"] if matches else None, new.fields))
+    created, updated, order = [], [], []
+    for rid, given_fields in plan:
+        start = db.get(record_rows, rid)["cells"] if rid else {}
+        cells, links = _cells(db, tfields, given_fields, typecast, start)
+        if rid:
+            db.update(record_rows, rid, cells=cells)
+            updated.append(rid)
+        else:
+            rid = _new_id(db, record_rows, "rec")
+            db.insert(record_rows, id=rid, table_id=t["id"], cells=cells, created_time=db.now_iso())
+            created.append(rid)
+        for field, before, after in links:
+            mirror_links(db, field, rid, before, after)
+        order.append(rid)
+    return Upserted(
+        records=[_out(db.get(record_rows, rid), tfields) for rid in order],
+        createdRecords=created,
+        updatedRecords=updated,
+    )
+
+
 @tool()
 def delete_records(db: Database, base_id: BaseId, table: TableRef, record_ids: IdBatch) -> DeletedList:
     """Delete up to 10 records at once (DELETE /v0/{baseId}/{table}); links to them disappear from linked records,
@@ -466,7 +573,7 @@ def update_field(
     description: Annotated[str, Field(max_length=20000)] | None = None,
 ) -> FieldOut:
     """Rename a field or change its description (PATCH .../fields/{field}); the API can't change a field's type or
-    options. Cells keep their values. Needs creator permission.
+    options. Cells keep their values and views' filters follow the new name. Needs creator permission.
 
     Args:
         base_id: The base.
@@ -488,6 +595,12 @@ def update_field(
         changes["name"] = name.strip()
     if description is not None:
         changes["description"] = description
+    if "name" in changes and changes["name"] != f["name"]:
+        for v in db.find(views, table_id=t["id"]):
+            if v["formula"] and "{" + f["name"] + "}" in v["formula"]:
+                db.update(
+                    views, v["id"], formula=v["formula"].replace("{" + f["name"] + "}", "{" + changes["name"] + "}")
+                )
     return _field_out(db.update(field_rows, f["id"], **changes) if changes else f)
 
 

@@ -239,3 +239,80 @@ def test_only_the_author_changes_a_comment(session: ToolSession) -> None:
     assert ok(session, "list_comments", key)["comments"][0]["text"] == "Fixed"
     ok(session, "delete_comment", {**key, "comment_id": mine["id"]})
     assert mine["id"] not in [c["id"] for c in ok(session, "list_comments", key)["comments"]]
+
+
+# ---------------------------------------------------------------- collaborators
+
+
+def test_collaborators_list_everyone_on_a_base_the_user_can_see(session: ToolSession) -> None:
+    sign_in(session, LEO)  # read on Content Calendar, edit on Finance 2026
+    base = ok(session, "get_base_collaborators", {"base_id": CON})
+    assert base["permissionLevel"] == "read" and base["name"] == "Content Calendar"
+    people = {c["email"]: c["permissionLevel"] for c in base["collaborators"]}
+    assert people["maya@fernhill.studio"] == "owner" and people[JONAH] == "comment" and people[LEO] == "read"
+    assert base["collaborators"][0]["permissionLevel"] == "owner"  # strongest permission first
+    assert all(c["userId"].startswith("usr") for c in base["collaborators"])
+    fails(session, "get_base_collaborators", {"base_id": INV}, "NotFound", "NOT_FOUND")
+
+
+# ---------------------------------------------------------------- upserts
+
+
+def upsert(records_: list[dict], merge: list[str], **more) -> dict:
+    return {"base_id": INV, "table": "Suppliers", "records": records_, "fields_to_merge_on": merge, **more}
+
+
+def test_upsert_updates_the_match_and_creates_the_rest(session: ToolSession) -> None:
+    sign_in(session, JONAH)
+    before = records(session, INV, "Suppliers", '{Name} = "Keramik Nord"')[0]
+    out = ok(
+        session,
+        "upsert_records",
+        upsert(
+            [{"fields": {"Name": "Keramik Nord", "Country": "Japan"}}, {"fields": {"Name": "Atelier Faro"}}], ["Name"]
+        ),
+    )
+    assert out["updatedRecords"] == [before["id"]] and len(out["createdRecords"]) == 1
+    after = ok(session, "get_record", {"base_id": INV, "table": "Suppliers", "record_id": before["id"]})["fields"]
+    assert after["Country"] == "Japan" and after["Email"] == before["fields"]["Email"]  # PATCH: other cells kept
+    assert after["Products"] == before["fields"]["Products"]
+    assert records(session, INV, "Suppliers", '{Name} = "Atelier Faro"')[0]["id"] == out["createdRecords"][0]
+
+
+def test_upsert_refuses_ambiguous_or_incomplete_keys_and_changes_nothing(session: ToolSession) -> None:
+    sign_in(session, JONAH)
+    portugal = upsert([{"fields": {"Country": "Portugal", "Name": "X"}}], ["Country"])
+    fails(session, "upsert_records", portugal, "InvalidRequest", "INVALID_RECORDS")  # several suppliers match
+    no_key = upsert([{"fields": {"Name": "Keramik Nord"}}, {"fields": {"Country": "Japan"}}], ["Name"])
+    fails(session, "upsert_records", no_key, "InvalidRequest", "INVALID_RECORDS")
+    twice = upsert([{"fields": {"Name": "New Co"}}, {"fields": {"Name": "New Co"}}], ["Name"])
+    fails(session, "upsert_records", twice, "InvalidRequest", "INVALID_RECORDS")
+    links = upsert([{"fields": {"Name": "Y", "Products": []}}], ["Products"])
+    fails(session, "upsert_records", links, "InvalidRequest", "cannot be used in fieldsToMergeOn")
+    unknown = upsert([{"fields": {"Name": "Y"}}], ["Nickname"])
+    fails(session, "upsert_records", unknown, "InvalidRequest", "UNKNOWN_FIELD_NAME")
+    bad_value = upsert([{"fields": {"Name": "Keramik Nord"}}, {"fields": {"Name": "Z", "Email": "nope"}}], ["Name"])
+    fails(session, "upsert_records", bad_value, "InvalidRequest", "INVALID_VALUE_FOR_COLUMN")
+    four = upsert([{"fields": {"Name": "Y"}}], ["Name", "Email", "Country", "Products"])
+    fails(session, "upsert_records", four, "invalid_arguments", "at most 3 items")
+
+
+def test_upsert_needs_edit_permission(session: ToolSession) -> None:
+    sign_in(session, LEO)
+    args = {"base_id": CON, "table": "Team", "records": [{"fields": {"Name": "Leo"}}], "fields_to_merge_on": ["Name"]}
+    fails(session, "upsert_records", args, "PermissionDenied", "INVALID_PERMISSIONS")
+
+
+# ---------------------------------------------------------------- renames
+
+
+def test_renaming_a_field_keeps_views_that_filter_on_it(session: ToolSession) -> None:
+    sign_in(session)  # owner of Content Calendar
+    before = ok(session, "list_records", {"base_id": CON, "table": "Posts", "view": "Needs review"})["records"]
+    ok(session, "update_field", {"base_id": CON, "table": "Posts", "field": "Status", "name": "Stage"})
+    after = ok(session, "list_records", {"base_id": CON, "table": "Posts", "view": "Needs review"})["records"]
+    assert [r["id"] for r in after] == [r["id"] for r in before] and after[0]["fields"]["Stage"] == "In review"
+    views = {
+        v["name"]: v["filter"] for t in ok(session, "get_base_schema", {"base_id": CON})["tables"] for v in t["views"]
+    }
+    assert views["Needs review"] == '{Stage} = "In review"'
