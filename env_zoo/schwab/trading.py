@@ -16,6 +16,11 @@ from .schema import accounts, orders, positions, transactions
 
 BUYS = ("BUY", "BUY_TO_COVER")
 OPENING = ("BUY", "SELL_SHORT")
+# Schwab's own order-verification text for a sell or cover beyond the shares available
+OVERSOLD = (
+    "This order may result in an oversold/overbought position in your account. "
+    "Please check your position quantity and/or open orders."
+)
 
 
 @dataclass(frozen=True)
@@ -80,13 +85,13 @@ def check_shares(db: Database, account: dict[str, Any], ticket: Ticket, exclude:
     if ticket.instruction == "SELL":
         free = (held["long_quantity"] if held else 0) - committed_shares(db, number, ticket.symbol, "SELL", exclude)
         if ticket.quantity > free:
-            raise InvalidRequest(f"Insufficient shares to sell: {free:g} shares of {ticket.symbol} available")
+            raise InvalidRequest(f"{OVERSOLD} ({free:g} shares of {ticket.symbol} available to sell)")
     elif ticket.instruction == "BUY_TO_COVER":
         free = (held["short_quantity"] if held else 0) - committed_shares(
             db, number, ticket.symbol, "BUY_TO_COVER", exclude
         )
         if ticket.quantity > free:
-            raise InvalidRequest(f"Insufficient short position to cover: {free:g} shares of {ticket.symbol} short")
+            raise InvalidRequest(f"{OVERSOLD} ({free:g} shares of {ticket.symbol} short not already being covered)")
     elif ticket.instruction == "SELL_SHORT":
         if account["type"] != "MARGIN":
             raise InvalidRequest("Short selling is not allowed in a cash account")
