@@ -261,6 +261,7 @@ class TripObject(BaseModel):
     extras: list[dict[str, Any]]
     price: PriceBreakdown
     extra_mile_fee: str
+    payment_method_id: str | None
     requested_at: str
     booked_at: str | None
     free_cancellation_until: str | None
@@ -325,6 +326,7 @@ def trip_object(db: Database, row: dict[str, Any]) -> TripObject:
                 "start_at",
                 "end_at",
                 "protection_plan",
+                "payment_method_id",
                 "requested_at",
                 "booked_at",
                 "canceled_by",
