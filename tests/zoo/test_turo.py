@@ -477,3 +477,58 @@ def test_a_seed_edit_shows_an_unapproved_state(session):
         "InvalidRequest",
         "approved",
     )
+
+
+def test_change_requests_expire_and_are_withdrawn_when_the_trip_is_canceled(session):
+    sign_in(session, MARCUS)
+    at(session, "2026-06-10T15:00:00Z")
+    fails(session, "respond_to_trip_change", {"change_id": "chg_00041", "decision": "approve"}, "Conflict", "expired")
+    at(session, "2026-06-10T09:00:00Z")
+    sign_in(session, CHRIS)
+    change = ok(session, "request_trip_change", {"trip_id": "31839412", "new_start_at": "2026-06-19T12:00"})
+    ok(session, "cancel_trip", {"trip_id": "31839412", "reason": "plans_changed"})
+    assert ok(session, "get_trip", {"trip_id": "31839412"})["changes"][0]["status"] == "withdrawn"
+    sign_in(session, MARCUS)
+    fails(
+        session,
+        "respond_to_trip_change",
+        {"change_id": change["change_id"], "decision": "approve"},
+        "Conflict",
+        "withdrawn",
+    )
+
+
+def test_reimbursements_need_fuel_below_check_in_miles_over_the_allowance_and_a_late_return(session):
+    def tidy(tables):
+        for row in tables["trips"]:
+            if row["id"] == "31839288":
+                row.update(checkout_fuel=100, checkout_odometer=40500, checkout_at="2026-06-09T19:00")
+
+    restore_seed_with(session, tidy, MORNING)
+    sign_in(session, MARCUS)
+    args = {"trip_id": "31839288", "description": "x"}
+    fails(session, "request_reimbursement", {**args, "kind": "fuel", "amount": 20}, "Conflict", "not below")
+    fails(session, "request_reimbursement", {**args, "kind": "distance"}, "Conflict", "within the trip's allowance")
+    fails(session, "request_reimbursement", {**args, "kind": "late_return"}, "Conflict", "2 or more hours late")
+    fails(session, "request_reimbursement", {**args, "kind": "cleaning"}, "InvalidRequest", "Enter the amount")
+    assert ok(session, "request_reimbursement", {**args, "kind": "smoking"})["amount"] == "150.00"
+
+
+def test_search_filters_and_sorts_and_list_trips_filters_by_live_status(session):
+    sign_in(session, CHRIS)
+    found = ok(
+        session,
+        "search_vehicles",
+        {
+            "city": "Denver",
+            "start_at": "2026-06-20T10:00",
+            "end_at": "2026-06-22T10:00",
+            "min_seats": 7,
+            "sort": "price_low",
+        },
+    )["results"]
+    assert [r["vehicle_id"] for r in found][:2] == ["611851", "648230"]
+    assert all(r["seats"] >= 7 for r in found)
+    sign_in(session, MARCUS)
+    at(session, "2026-06-10T16:00:00Z")
+    assert [t["trip_id"] for t in ok(session, "list_trips", {"status": "expired"})["results"]][:1] == ["31840090"]
