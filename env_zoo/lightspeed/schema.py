@@ -60,7 +60,7 @@ register_counts = Table(
     Column("close_employee_id", Integer),
     Column("expected_cash", Integer),
     Column("counted_cash", Integer),
-    Column("notes", String, nullable=False),
+    Column("notes", String, nullable=False, info={"volatile": True}),  # free text: not compared
 )
 
 categories = Table(
@@ -203,7 +203,7 @@ transfers = Table(
     Column("send_shop_id", Integer, ForeignKey("shops.shop_id"), nullable=False),
     Column("receive_shop_id", Integer, ForeignKey("shops.shop_id"), nullable=False),
     Column("status", String, nullable=False),  # draft | sent | received
-    Column("note", String, nullable=False),
+    Column("note", String, nullable=False, info={"volatile": True}),  # free text: not compared
     Column("items", JSON, nullable=False),  # [{"itemID": 1, "toSend": 2, "received": 0}]
     Column("created_by", Integer, nullable=False),
     Column("create_time", String, nullable=False, info={"volatile": True}),
