@@ -20,6 +20,7 @@ from .schema import (
     registers,
     sale_lines,
     sale_payments,
+    sales,
     sessions,
     shops,
 )
@@ -92,8 +93,12 @@ def line_amounts(line: dict[str, Any]) -> tuple[int, int]:
 
 
 def sale_totals(db: Database, sale: dict[str, Any]) -> dict[str, int]:
-    """subtotal, discount, tax and total of a sale, and what its payments cover (balance: what is still owed)."""
-    shop = db.get(shops, sale["shop_id"])
+    """subtotal, discount, tax and total of a sale, and what its payments cover (balance: what is still owed). A
+    return is taxed at the rate of the shop that made the original sale, wherever it is taken back."""
+    taxed_at = sale["shop_id"]
+    if sale["return_of_sale_id"] is not None:
+        taxed_at = db.get(sales, sale["return_of_sale_id"])["shop_id"]
+    shop = db.get(shops, taxed_at)
     subtotal = discount = taxable = 0
     for line in db.find(sale_lines, sale_id=sale["sale_id"]):
         gross, off = line_amounts(line)

@@ -119,7 +119,7 @@ customers = Table(
     Column("customer_type_id", Integer, ForeignKey("customer_types.customer_type_id")),
     Column("credit_limit", Integer, nullable=False),  # 0: no credit account
     Column("credit_balance", Integer, nullable=False),  # what the customer owes on account
-    Column("create_time", String, nullable=False),
+    Column("create_time", String, nullable=False, info={"volatile": True}),
     Column("archived", Boolean, nullable=False),
 )
 
