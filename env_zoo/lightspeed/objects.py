@@ -276,8 +276,10 @@ def register_count_object(db: Database, row: dict[str, Any]) -> RegisterCount:
 
 def register_object(db: Database, row: dict[str, Any]) -> Register:
     count_id = row["open_register_count_id"]
-    history = db.find(register_counts, register_id=row["register_id"], order_by=[register_counts.c.open_time.desc()])
-    last_closed = next((c for c in history if c["close_time"] is not None), None)
+    closed = db.select(
+        register_counts, "register_id = ? AND close_time IS NOT NULL", [row["register_id"]], "open_time DESC", limit=1
+    )
+    last_closed = closed[0] if closed else None
     return {
         "registerID": row["register_id"],
         "name": row["name"],
