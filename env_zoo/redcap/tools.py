@@ -310,7 +310,8 @@ def delete_records(
     if instrument is not None and instrument not in rules.form_names(db, project_id):
         raise bad_request(f"The instrument '{instrument}' does not exist in this project.")
     username = me(db)["username"]
-    for name in records:
+    order = [r["record"] for r in db.find(t.records, project_id=project_id)]
+    for name in sorted(records, key=order.index):
         rows = [
             r
             for r in rules.saved_forms(db, project_id, name)
@@ -755,7 +756,8 @@ def create_event(
         raise bad_request("This project is not longitudinal; it has no events.")
     if not db.find(t.arms, project_id=project_id, arm_num=arm_num):
         raise bad_request(f"Arm {arm_num} does not exist in this project.")
-    bad = [f for f in forms if f not in rules.form_names(db, project_id)]
+    names = rules.form_names(db, project_id)
+    bad = [f for f in forms if f not in names]
     if bad:
         raise bad_request(f"The following instruments are not valid: {', '.join(bad)}")
     unique = rules.unique_group_name(event_name, set())[:18].strip("_") + f"_arm_{arm_num}"
@@ -773,7 +775,7 @@ def create_event(
         day_offset=day_offset,
         offset_min=offset_min,
         offset_max=offset_max,
-        forms=list(forms),
+        forms=[f for f in names if f in forms],
         repeating_forms=[],
     )
     rules.log(
