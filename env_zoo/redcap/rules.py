@@ -175,7 +175,10 @@ def log(
     record: str | None = None,
     dag: str | None = None,
 ) -> None:
-    """Write one entry of the project log."""
+    """Write one entry of the project log (tagged with the record's data access group)."""
+    if record is not None and dag is None:
+        found = db.find(records, project_id=project_id, record=record)
+        dag = found[0]["dag"] if found else None
     db.insert(
         logs,
         project_id=project_id,

@@ -250,11 +250,13 @@ def test_dags_and_user_rights_management(session):
 def test_logging_needs_the_right_and_follows_the_dag(session):
     sign_in(session)
     fails(session, "export_logging", {"project_id": ASTHMA}, "PermissionDenied", "Logging")
-    ok(session, "import_user_rights", {"project_id": HF, "username": "jpatel", "logging": 1})
+    ok(session, "import_user_rights", {"project_id": HF, "username": "jpatel", "logging": 1, "lock_records": 1})
     page = ok(session, "export_logging", {"project_id": HF, "log_type": "record_add", "page_size": 5})
     assert page["has_more"] and len(page["entries"]) == 5
     sign_in(session, "jpatel")
+    ok(session, "lock_form", {"project_id": HF, "record": "413-18", "instrument": "vitals", "event": "baseline_arm_1"})
     entries = ok(session, "export_logging", {"project_id": HF, "page_size": 100})["entries"]
+    assert entries[0]["action"] == "Lock/Unlock record 413-18"
     assert entries and all(e["record"] and e["record"].startswith("413-") for e in entries)
     times = [e["timestamp"] for e in entries]
     assert times == sorted(times, reverse=True)
