@@ -14,6 +14,7 @@ from .errors import bad_request, conflict, not_found
 from .schema import dags, events, fields, form_data, instruments, logs, records
 
 CLASSIC_EVENT = "event_1_arm_1"
+DAG_VARIABLE = "record-dag-name"  # the smart variable for a record's data access group in filter logic
 FORMAT = (
     "The value you provided could not be validated because it does not follow the expected format. Please try again."
 )
@@ -198,7 +199,7 @@ def saved_forms(db: Database, project_id: int, record: str) -> list[dict[str, An
 
 
 CONDITION = re.compile(
-    r"^\s*\[([a-z][a-z0-9_]*)\]\s*(=|<>|!=|<=|>=|<|>)\s*(?:'([^']*)'|\"([^\"]*)\"|(-?\d+(?:\.\d+)?))\s*$"
+    r"^\s*\[([a-z][a-z0-9_]*|record-dag-name)\]\s*(=|<>|!=|<=|>=|<|>)\s*(?:'([^']*)'|\"([^\"]*)\"|(-?\d+(?:\.\d+)?))\s*$"
 )
 
 
@@ -212,7 +213,7 @@ def parse_filter(logic: str, known: dict[str, dict[str, Any]]) -> list[list[tupl
             if not match:
                 raise bad_request(f"The filterLogic you provided is not valid: {piece.strip()}")
             name, op = match.group(1), match.group(2)
-            if name not in known:
+            if name not in known and name != DAG_VARIABLE:
                 raise bad_request(f"The filterLogic refers to a field that does not exist: [{name}]")
             value = next(v for v in match.groups()[2:] if v is not None)
             group.append((name, "<>" if op == "!=" else op, value))

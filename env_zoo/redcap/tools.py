@@ -228,7 +228,8 @@ def export_records(
         fields: Only these fields (the record ID always comes).
         forms: Only these instruments' fields.
         events: Only these unique event names (longitudinal projects).
-        filter_logic: Rows to keep, e.g. "[sbp] >= 160 and [sex] = '1'" (comparisons joined by and / or).
+        filter_logic: Rows to keep, e.g. "[sbp] >= 160 and [sex] = '1'" (comparisons joined by and / or;
+            [record-dag-name] is the record's data access group).
         export_data_access_groups: Add each record's redcap_data_access_group.
     """
     project, rights = membership(db, project_id)
@@ -252,7 +253,8 @@ def export_records(
         export_data_access_groups,
     )
     if groups is not None:
-        rows = [r for r in rows if rules.matches(groups, r)]
+        dag_of = {r["record"]: r["dag"] or "" for r in wanted}
+        rows = [r for r in rows if rules.matches(groups, {**r, rules.DAG_VARIABLE: dag_of[next(iter(r.values()))]})]
     return RecordExport(rows=rows, count=len(rows), records=list(dict.fromkeys(r[next(iter(r))] for r in rows)))
 
 

@@ -318,3 +318,9 @@ def test_filter_logic_and_parameter_errors(session):
     fails(session, "export_records", {"project_id": SLEEP, "fields": ["nope"]}, "InvalidRequest", error)
     fails(session, "export_metadata", {"project_id": SLEEP, "fields": ["nope"]}, "InvalidRequest", error)
     assert ok(session, "export_events", {"project_id": SLEEP}) == {"arms": [], "events": []}
+    site = ok(
+        session,
+        "export_records",
+        {"project_id": HF, "forms": ["enrollment"], "filter_logic": "[record-dag-name] = 'springfield_heart'"},
+    )
+    assert site["count"] == 14 and all(r.startswith("414-") for r in site["records"])
