@@ -283,26 +283,37 @@ class SQLiteState:
 
     def dump(self) -> CanonicalState:
         """Table -> primary key -> row, volatile columns excluded; JSON and boolean columns decoded."""
-        out: CanonicalState = {}
-        for table in self._tables:
-            sql, columns, decoders = self._dump_sql[table.name]
-            decoded = [(name, decode) for name, decode in zip(columns, decoders) if decode]
-            keys = self._key_columns[table.name]
-            plain_key = len(keys) == 1 and keys[0] in columns and keys[0] not in {name for name, _ in decoded}
-            at = columns.index(keys[0]) if plain_key else -1
-            rows: dict[str, dict[str, Any]] = {}
-            for values in self.raw.execute(sql):
-                row = dict(zip(columns, values))  # volatile key columns follow the row's columns: left out here
-                for name, decode in decoded:
-                    if row[name] is not None:
-                        row[name] = decode(row[name])
-                if plain_key:
-                    rows[str(values[at])] = row
-                else:
-                    stored = dict(zip(keys, values[len(columns) :]))
-                    rows[key_string([row[name] if name in row else stored[name] for name in keys])] = row
-            out[table.name] = rows
-        return out
+        return {table.name: self.decode_table(table.name, self.table_rows(table.name)) for table in self._tables}
+
+    @property
+    def table_names(self) -> list[str]:
+        """The schema's tables in dependency order (the order of `dump`)."""
+        return [table.name for table in self._tables]
+
+    def table_rows(self, table: str) -> list[tuple[Any, ...]]:
+        """A table's stored rows as `dump` reads them (its non-volatile columns, then any volatile key columns), in
+        key order, undecoded."""
+        return self.raw.execute(self._dump_sql[table][0]).fetchall()
+
+    def decode_table(self, table: str, stored: list[tuple[Any, ...]]) -> dict[str, dict[str, Any]]:
+        """`dump`'s view of one table from its stored rows (`table_rows`): primary key -> decoded row."""
+        _, columns, decoders = self._dump_sql[table]
+        decoded = [(name, decode) for name, decode in zip(columns, decoders) if decode]
+        keys = self._key_columns[table]
+        plain_key = len(keys) == 1 and keys[0] in columns and keys[0] not in {name for name, _ in decoded}
+        at = columns.index(keys[0]) if plain_key else -1
+        rows: dict[str, dict[str, Any]] = {}
+        for values in stored:
+            row = dict(zip(columns, values))  # volatile key columns follow the row's columns: left out here
+            for name, decode in decoded:
+                if row[name] is not None:
+                    row[name] = decode(row[name])
+            if plain_key:
+                rows[str(values[at])] = row
+            else:
+                kept = dict(zip(keys, values[len(columns) :]))
+                rows[key_string([row[name] if name in row else kept[name] for name in keys])] = row
+        return rows
 
     def dump_snapshot(self) -> dict[str, Any]:
         """The full state (volatile columns included) in the JSON snapshot format that `load` accepts."""

@@ -16,22 +16,53 @@ from envfactory_gym import ToolUseEnv
 from envfactory_gym.reward import RewardBreakdown, checklist_score, score
 from envfactory_gym.session import ToolSession, snapshot_bytes
 from envfactory_gym.spec import EnvironmentSpec
-from envfactory_gym.state import CanonicalState
+from envfactory_gym.state import CanonicalState, SQLiteState
 from envfactory_gym.tasks import Task, replay_calls
 
 _DUMPS: dict[tuple[int, bytes], CanonicalState] = {}
+_TABLES: dict[tuple[int, str, tuple[tuple[Any, ...], ...]], dict[str, dict[str, Any]]] = {}
 
 
 def full_dump(session: ToolSession, snapshot: bytes | None = None) -> CanonicalState:
     """The session's full canonical dump (`snapshot`: its database's bytes, if the caller has them). Byte-identical
     databases share one dump (serializing and hashing cost far less than dumping, and episodes revisit states
-    often: the snapshot, a state no call changed)."""
-    key = (id(session.spec), hashlib.sha1(session.state.snapshot() if snapshot is None else snapshot).digest())
+    often: the snapshot, a state no call changed), and a table whose stored rows equal ones already decoded shares
+    that decoding (most tables of a state are as the snapshot left them): the same full dump, decoded once."""
+    key = (id(session.spec), _digest(session.state.snapshot() if snapshot is None else snapshot))
     if key not in _DUMPS:
         if len(_DUMPS) >= 256:
             _DUMPS.clear()
-        _DUMPS[key] = session.dump()
+        _DUMPS[key] = _dump_tables(session)
     return _DUMPS[key]
+
+
+def _dump_tables(session: ToolSession) -> CanonicalState:
+    state = session.state
+    if not isinstance(state, SQLiteState):
+        return session.dump()
+    out: CanonicalState = {}
+    for table in state.table_names:
+        stored = tuple(state.table_rows(table))
+        key = (id(session.spec), table, stored)
+        if key not in _TABLES:
+            if len(_TABLES) >= 4096:
+                _TABLES.clear()
+            _TABLES[key] = state.decode_table(table, list(stored))
+        out[table] = _TABLES[key]
+    return out
+
+
+_DIGESTS: dict[int, tuple[bytes, bytes]] = {}
+
+
+def _digest(data: bytes) -> bytes:
+    """SHA-1 of a database's bytes, kept for the last few byte strings hashed (an episode's turn-ending state is
+    hashed for its dump and again as the next turn's start)."""
+    if id(data) not in _DIGESTS or _DIGESTS[id(data)][0] is not data:
+        if len(_DIGESTS) >= 16:
+            _DIGESTS.clear()
+        _DIGESTS[id(data)] = data, hashlib.sha1(data).digest()
+    return _DIGESTS[id(data)][1]
 
 
 _SCRATCH: dict[int, ToolSession] = {}
@@ -54,18 +85,33 @@ class FullReplay:
 
     @classmethod
     def of(cls, spec: EnvironmentSpec, task: Task) -> "FullReplay":
-        session = ToolSession(spec)
-        try:
-            session.restore_bytes(snapshot_bytes(spec, task.snapshot), task.clock)
-            states = [full_dump(session)]
-            for turn in task.turns:
-                replay_calls(session, turn.calls)
-                states.append(full_dump(session))
-            session.restore_bytes(snapshot_bytes(spec, task.snapshot), task.clock)
-            replay_calls(session, [c for turn in task.turns for c in turn.user_calls])
-            return cls(states, full_dump(session))
-        finally:
-            session.close()
+        """Replay `task` (each turn's user calls, then its agent calls) and keep each turn's initial and expected
+        dumps for the episodes that start that turn in the same state (the ground truth's do)."""
+        session = _scratch(spec)
+        session.restore_bytes(snapshot_bytes(spec, task.snapshot), task.clock)
+        states = [full_dump(session)]
+        for index, turn in enumerate(task.turns):
+            start = session.state.snapshot(), session.clock.now()
+            replay_calls(session, turn.user_calls)
+            initial = full_dump(session)
+            done = all(outcome.ok for outcome in replay_calls(session, turn.agent_calls))
+            states.append(full_dump(session))
+            if done:
+                _remember(_turn_key(spec, task, index, start), (initial, states[-1]))
+        session.restore_bytes(snapshot_bytes(spec, task.snapshot), task.clock)
+        replay_calls(session, [c for turn in task.turns for c in turn.user_calls])
+        return cls(states, full_dump(session))
+
+
+def _turn_key(spec: EnvironmentSpec, task: Task, turn: int, start: tuple[bytes, datetime]) -> tuple:
+    """What a turn's initial and expected states depend on: the task's turn and the state and clock it starts in."""
+    return id(spec), task.id, turn, _digest(start[0]), start[1]
+
+
+def _remember(key: tuple, states: tuple[CanonicalState, CanonicalState]) -> None:
+    if len(_TURN_STATES) >= 256:
+        _TURN_STATES.clear()
+    _TURN_STATES[key] = states
 
 
 @dataclass
@@ -117,7 +163,7 @@ class Oracle:
         and the wandering agent always do), so results are kept by (task, turn, database bytes, clock)."""
         spec, task = self.env.spec_env, self.env.task
         assert task is not None and self._start is not None
-        key = (id(spec), task.id, self._turn_index, hashlib.sha1(self._start[0]).digest(), self._start[1])
+        key = _turn_key(spec, task, self._turn_index, self._start)
         if key in _TURN_STATES:
             return _TURN_STATES[key]
         scratch = _scratch(spec)
@@ -129,9 +175,7 @@ class Oracle:
         else:
             index = min(self._turn_index, len(self.expected.states) - 2)
             initial, expected = self.expected.states[index], self.expected.states[index + 1]
-        if len(_TURN_STATES) >= 256:
-            _TURN_STATES.clear()
-        _TURN_STATES[key] = initial, expected
+        _remember(key, (initial, expected))
         return initial, expected
 
     def _episode_score(self, final: CanonicalState) -> RewardBreakdown:
