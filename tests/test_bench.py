@@ -214,18 +214,20 @@ def test_a_run_directory_refuses_other_settings_and_nothing_to_run_is_refused(en
 
 
 def test_refused_requests_are_failures_and_transient_errors_are_played_again(endpoint, tmp_path, capsys):
-    def answer(body: dict, n: int):
+    def digest(body: dict) -> int:
         first = next(m["content"] for m in body["messages"] if m["role"] == "user")
-        digest = hashlib.sha256(first.encode()).digest()[0]
-        if digest % 3 == 0:
+        return hashlib.sha256(first.encode()).digest()[0]
+
+    def answer(body: dict, n: int):
+        if digest(body) % 3 == 0:
             return 400, {}, {"error": "This model's maximum context length is 32768 tokens"}, 0.0
-        if digest % 3 == 1:
+        if digest(body) % 3 == 1:
             return 503, {}, {"error": "overloaded"}, 0.0
         return 200, {}, native_answer(body), 0.0
 
     endpoint.responder = None
     endpoint.respond = answer
-    args = bench_args(endpoint, tmp_path, "--baselines", "none") + ["--max-steps", "12"]
+    args = bench_args(endpoint, tmp_path, "--baselines", "none") + ["--max-steps", "12", "--request-retries", "0"]
     args[args.index("--k") + 1] = "1"
     assert main(args) == 1  # transient errors left: run again
     out = printed(capsys)
@@ -234,6 +236,8 @@ def test_refused_requests_are_failures_and_transient_errors_are_played_again(end
     refused = {r.task_id for r in first if r.error and not r.error_transient}
     transient = {r.task_id for r in first if r.error and r.error_transient}
     assert refused and transient and all("HTTP 400" in r.error for r in first if r.task_id in refused)
+    overloaded = [q for q in endpoint.requests if "body" in q and digest(q["body"]) % 3 == 1]
+    assert len(overloaded) == len(transient)  # --request-retries 0: each refused once, none retried
     metrics = json.loads((tmp_path / "metrics.json").read_text())["all"][0]
     assert metrics["errors"] == len(refused | transient) and metrics["transient_errors"] == len(transient)
 

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..cli.args import positive_int
+from ..cli.args import non_negative_int, positive_int
 from ..cli.terminal import console
 from ..llm.client import ENV_API_KEY, ENV_BASE_URL, env_value
 from . import page
@@ -71,6 +71,7 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         max_steps=args.max_steps,
         episode_timeout=args.episode_timeout,
         request_timeout=args.request_timeout,
+        request_retries=args.request_retries,
         seed=args.seed,
         baselines=baselines,
         price_in=args.price_in,
@@ -333,6 +334,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--max-steps", type=positive_int, default=40, help="actions per episode before truncation")
     bench.add_argument("--episode-timeout", type=float, default=1200.0, help="seconds per episode")
     bench.add_argument("--request-timeout", type=float, default=300.0, help="seconds per model request")
+    bench.add_argument(
+        "--request-retries",
+        type=non_negative_int,
+        default=4,
+        help="retries of a request that fails with 408/409/425/429/5xx or times out, with exponential backoff "
+        "(default 4); what still fails is a transient error, played again when the run resumes",
+    )
     bench.add_argument("--baselines", default=",".join(BASELINES), help="comma-separated, or 'none'")
     bench.add_argument("--seed", type=int, default=0, help="seed of the episodes and the sampling (default 0)")
     bench.add_argument("--run-dir", help="default: runs/bench/<model>-<split>; an existing run resumes")

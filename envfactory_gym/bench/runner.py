@@ -63,6 +63,7 @@ class BenchConfig:
     max_steps: int = 40
     episode_timeout: float = 1200.0
     request_timeout: float = 300.0
+    request_retries: int = 4
     seed: int = 0
     baselines: tuple[str, ...] = BASELINES
     price_in: float | None = None
@@ -71,7 +72,7 @@ class BenchConfig:
     def identity(self, tasks: list[TaskRef], environments: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """What defines the run (stored in config.json; a resumed run must match it): the settings, the tasks and,
         when given, each environment's version and content hash (`environment_fingerprints`). Endpoints, keys,
-        timeouts and prices are left out: a run may resume against a restarted server."""
+        timeouts, retries and prices are left out: a run may resume against a restarted server."""
         settings = asdict(self)
         for key in (
             "base_url",
@@ -80,6 +81,7 @@ class BenchConfig:
             "concurrency",
             "episode_timeout",
             "request_timeout",
+            "request_retries",
             "price_in",
             "price_out",
         ):
@@ -161,6 +163,7 @@ def _llm_user_factory(config: BenchConfig) -> Callable[[], Any]:
                 config.user_model or config.model,
                 config.api_key,
                 timeout=config.request_timeout,
+                max_retries=config.request_retries,
             )
         )
 
@@ -255,6 +258,7 @@ async def play_model(
             config.model,
             config.api_key,
             timeout=config.request_timeout,
+            max_retries=config.request_retries,
             concurrency=config.concurrency,
         )
         policy = ChatPolicy(client, tool_mode=config.tool_format, **config.request_options())
