@@ -34,8 +34,15 @@ def environment_of(item: pytest.Item) -> str | None:
     return None
 
 
+def runs_long(item: pytest.Item) -> bool:
+    """A single (not parametrized) test marked `slow`: tens of seconds on one worker. pytest-xdist hands tests out
+    in order, so one of these met last would keep its worker busy while the other has nothing left to run."""
+    return item.get_closest_marker("slow") is not None and not hasattr(item, "callspec")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Deselect the per-environment tests of environments `--envs` leaves out."""
+    """Run the long single tests first; deselect the per-environment tests of environments `--envs` leaves out."""
+    items.sort(key=lambda item: not runs_long(item))  # stable: the rest keep their order
     chosen = {key.strip() for key in config.getoption("--envs").split(",") if key.strip()}
     if not chosen:
         return

@@ -133,6 +133,7 @@ def test_bench_report_numbers_are_what_the_episodes_imply(endpoint, tmp_path):
         assert (tmp_path / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_report(endpoint, tmp_path):
     endpoint.responder = None
     endpoint.respond = lambda body, n: (200, {}, native_answer(body), 0.02)  # slow enough to be killed mid-run

@@ -153,12 +153,14 @@ def check_isolation(tasks: list[TaskRef]) -> None:
     assert len(changed) > len(tasks) // 3  # many episodes wrote; none of their writes reached another episode
 
 
+@pytest.mark.slow
 def test_isolation_with_1000_concurrent_episodes():
     """1,000 episodes live at once (500 writing the ground truth, 500 doing nothing) on the cheapest env."""
     refs = expand_tasks(["notion"])
     check_isolation([refs[i % len(refs)] for i in range(500)])
 
 
+@pytest.mark.slow
 def test_isolation_across_every_zoo_env():
     """A task of every zoo environment under both policies, all at once, the environments mixed."""
     check_isolation(some_tasks(per_env=1))

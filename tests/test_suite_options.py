@@ -1,5 +1,5 @@
-"""The suite's own options: `--envs` keeps the per-environment tests of the named environments and every test
-that is about no single environment."""
+"""The suite's own options and order: `--envs` keeps the per-environment tests of the named environments and every
+test that is about no single environment; long single tests come first."""
 
 from __future__ import annotations
 
@@ -52,3 +52,16 @@ def test_envs_refuses_an_unknown_environment():
         timeout=300,
     )
     assert run.returncode != 0 and "no environment ['notoin']" in run.stdout + run.stderr
+
+
+def test_long_single_tests_are_handed_out_first():
+    files = ["tests/test_reward.py", "tests/test_determinism.py", "tests/test_rollout.py"]
+    order = _collected(*files)
+    long_ones = [
+        "tests/test_determinism.py::test_episodes_do_not_depend_on_the_process_hash_seed",
+        "tests/test_rollout.py::test_isolation_with_1000_concurrent_episodes",
+        "tests/test_rollout.py::test_isolation_across_every_zoo_env",
+    ]
+    assert order[: len(long_ones)] == long_ones, order[:5]
+    rest = order[len(long_ones) :]
+    assert rest[0].startswith("tests/test_reward.py::") and rest == [t for t in order if t not in long_ones]

@@ -24,6 +24,7 @@ def load_script():
     return module
 
 
+@pytest.mark.slow
 def test_sft_then_grpo_steps_run_end_to_end_on_the_cpu(tmp_path, capsys):
     script = load_script()
     assert (

@@ -85,6 +85,7 @@ def scripted_model(tokenizer, rows: list[dict]):
     return model
 
 
+@pytest.mark.slow
 def test_grpo_trainer_runs_mixed_environments_with_env_owned_rewards(tmp_path, monkeypatch):
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
