@@ -6,7 +6,7 @@ PIP := $(BIN)/pip install -q --disable-pip-version-check
 # verifiers (tests/training/test_verifiers_env.py) pins mcp<2, which this project's runtime cannot hold: its own venv.
 VF_VENV ?= .venv-verifiers
 
-.PHONY: demo test lint install install-test bench
+.PHONY: demo test lint install install-test test-packages verifiers-packages bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,15 +22,22 @@ install: $(BIN)/python
 # adapter agreement tests (its multi-turn modules need nothing beyond the standard library; its full dependency
 # set pins numpy 1.26). verl's agent-loop modules with their light dependencies (verl-test extra; verl's own list
 # pins transformers<5.11 and needs CUDA builds for training), skyrl-gym, and verifiers in $(VF_VENV).
+# The two venvs' third-party packages install side by side (about 45 s each); this repository's own editable
+# installs run one at a time (they build in the same source tree).
 install-test: install
+	$(MAKE) --no-print-directory -j2 test-packages verifiers-packages
+	$(VF_VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
+
+test-packages: install
 	$(PIP) torch==2.13.0 ray==2.55.0
 	$(PIP) -e ".[dev,synth,train-test,adapters,ray,bench,bench-test,sandbox,trl,verl-test,skyrl]"
 	$(PIP) --no-deps openrlhf==0.11.2
 	$(PIP) --no-deps verl==0.9.1 tensordict==0.10.0 pyvers==0.1.0
 	$(PIP) --no-deps bfcl-eval==2026.3.23
+
+verifiers-packages:
 	test -x $(VF_VENV)/bin/python || $(PYTHON) -m venv $(VF_VENV)
 	$(VF_VENV)/bin/pip install -q --disable-pip-version-check -r training/requirements-verifiers.txt
-	$(VF_VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
 
 demo: install
 	$(BIN)/envfactory list
