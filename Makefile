@@ -12,9 +12,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) --upgrade pip
 
-# Runtime only (gymnasium, pydantic, sqlalchemy, fastmcp) plus the test tools.
-install: $(BIN)/python
+# Runtime only (gymnasium, pydantic, sqlalchemy, fastmcp) plus the test tools. The installs are editable: code
+# changes need none, and a stamp file in the venv skips them until pyproject.toml or this Makefile changes.
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml Makefile | $(BIN)/python
 	$(PIP) -e ".[dev]"
+	touch $@
 
 # Everything the full test suite exercises: the synth extra (CPU torch pinned first: an unpinned torch pulls
 # CUDA builds), Ray for the rollout backend (the version OpenRLHF 0.11.2 pins), the CPU pieces of OpenRLHF for
@@ -24,9 +28,12 @@ install: $(BIN)/python
 # pins transformers<5.11 and needs CUDA builds for training), skyrl-gym, and verifiers in $(VF_VENV).
 # The two venvs' third-party packages install side by side (about 45 s each); this repository's own editable
 # installs run one at a time (they build in the same source tree).
-install-test: install
+install-test: $(VENV)/.installed-test
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml Makefile training/requirements-verifiers.txt
 	$(MAKE) --no-print-directory -j2 test-packages verifiers-packages
 	$(VF_VENV)/bin/pip install -q --disable-pip-version-check --no-deps -e .
+	touch $@
 
 test-packages: install
 	$(PIP) torch==2.13.0 ray==2.55.0
