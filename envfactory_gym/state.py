@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Optional, Protocol, cast, runtime_checkable
+from typing import Any, Iterable, Iterator, Optional, Protocol, cast, runtime_checkable
 
 from pydantic import TypeAdapter, ValidationError, create_model
 from sqlalchemy import JSON, Boolean, Column, Connection, MetaData, Table, create_engine
@@ -295,7 +295,7 @@ class SQLiteState:
         key order, undecoded."""
         return self.raw.execute(self._dump_sql[table][0]).fetchall()
 
-    def decode_table(self, table: str, stored: list[tuple[Any, ...]]) -> dict[str, dict[str, Any]]:
+    def decode_table(self, table: str, stored: Iterable[tuple[Any, ...]]) -> dict[str, dict[str, Any]]:
         """`dump`'s view of one table from its stored rows (`table_rows`): primary key -> decoded row."""
         _, columns, decoders = self._dump_sql[table]
         decoded = [(name, decode) for name, decode in zip(columns, decoders) if decode]

@@ -47,7 +47,7 @@ def _dump_tables(session: ToolSession) -> CanonicalState:
         if key not in _TABLES:
             if len(_TABLES) >= 4096:
                 _TABLES.clear()
-            _TABLES[key] = state.decode_table(table, list(stored))
+            _TABLES[key] = state.decode_table(table, stored)
         out[table] = _TABLES[key]
     return out
 
