@@ -24,6 +24,7 @@ from .values import ValuePool
 
 ATTEMPTS = 10
 BACKTRACKS = 4
+LOOKAHEAD = 3  # trials of other arguments for a call whose output starves a later tool of the chain
 EXHAUSTED = "every choice of arguments was tried before"
 USERS = 3
 
@@ -83,6 +84,28 @@ def _run_tool(
     return error, previous
 
 
+def _replay(
+    session: ToolSession,
+    filler: ChainFiller,
+    spec: EnvironmentSpec,
+    tool: str,
+    arguments: dict[str, Any],
+    result: ChainExecution,
+) -> str | None:
+    """Call `tool` once more with arguments that ran from this same state before; the error if it fails now."""
+    caller = "user" if spec.tools[tool].user_only else "agent"
+    before = session.clock.now()
+    outcome = session.call(tool, arguments, caller)
+    result.tries += 1
+    if not outcome.ok:
+        session.clock.reset(before)
+        return outcome.error or "tool error"
+    result.calls.append(GroundTruthCall(name=tool, arguments=arguments, caller=caller))
+    result.outputs.append(outcome.output)
+    filler.record(tool, arguments, outcome.output)
+    return None
+
+
 def _blames_earlier(filler: ChainFiller, tool: str, error: str, tried: dict[str, Any] | None) -> bool:
     """Whether a failure may come from an earlier call's choice: no earlier output had a value it needs, or
     the error names an internal input (the reservation it was given is completed). An error about what the
@@ -117,20 +140,39 @@ def _run_steps(
     attempts: int,
     backtracks: int,
     result: ChainExecution,
+    lookahead: int = LOOKAHEAD,
 ) -> None:
     """Run the chain's tools in order. When a tool fails every attempt and the failure may come from an earlier
     choice (`_blames_earlier`), go back one step (restore the state before it, forget its call) and have it
     choose other arguments, at most `backtracks` times in all: a reservation that turns out to be completed is
-    swapped for another one the listing showed."""
+    swapped for another one the listing showed. A call whose output gives a later tool of the chain none of the
+    values it needs from it (`ChainFiller.starved`: a search that found no hotel, for `book_hotel`) is undone
+    and tried with other arguments, `lookahead` times at most per step; when none feeds it, the last that ran
+    is kept, and when no other choice runs at all, the first one that did. Undone trials leave no call."""
     frames: list[_Frame] = []
     avoid: list[set[str]] = [set() for _ in tools]
+    looked = [0 for _ in tools]  # look-ahead trials made per step
+    first: list[dict[str, Any] | None] = [None for _ in tools]  # a step's first working arguments during trials
     failure = (tools[0] if tools else "", EXHAUSTED)  # the last real failure, reported if all fails
     index = 0
     while index < len(tools):
         state, clock, calls, done = session.state.snapshot(), session.clock.now(), len(result.calls), len(filler.done)
+        filler.later = tools[index + 1 :]
         error, used = _run_tool(session, filler, spec, tools[index], attempts, result, avoid[index])
+        if error is None and looked[index] < lookahead and filler.starved(tools[index], tools[index + 1 :]):
+            # its output gives a later tool nothing it needs: undo the call and try other arguments
+            first[index] = first[index] if first[index] is not None else dict(used or {})
+            looked[index] += 1
+            session.restore_bytes(state, clock)
+            del result.calls[calls:], result.outputs[calls:], filler.done[done:]
+            avoid[index].add(_key(used or {}))
+            continue
+        if error is not None and first[index] is not None:  # no other choice ran: back to the first that did
+            used, first[index], looked[index] = first[index], None, lookahead
+            error = _replay(session, filler, spec, tools[index], used or {}, result)
         if error is None:
-            frames.append(_Frame(state, clock, calls, done, used))
+            first[index] = None
+            frames.append(_Frame(state, clock, calls, done, used or {}))
             index += 1
             continue
         exhausted = error == EXHAUSTED  # nothing left to try here: going further back costs nothing

@@ -93,6 +93,7 @@ class ChainFiller:
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
         self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
         self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
+        self.later: list[str] = []  # the tools of the chain after the one being filled
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -128,6 +129,11 @@ class ChainFiller:
     def internal(self, tool: str, name: str) -> list[Any]:
         """Candidates for an internal input (module docstring), the latest call's first: a reservation
         `get_reservation` was just asked about comes before the others a listing showed."""
+        return self.from_chain(tool, name) or self._from_state(name.rpartition(".")[2])
+
+    def from_chain(self, tool: str, name: str) -> list[Any]:
+        """The values of an internal input that earlier calls of the chain gave (outputs along the graph's `via`
+        pairs, then fields of that name in earlier outputs and arguments), the latest call's first."""
         entity = id_entity(name, self.graph.graph.graph.get("entities", []))
         field = name.rpartition(".")[2]
         found: list[Any] = []
@@ -135,7 +141,30 @@ class ChainFiller:
             for path in self.graph.feeding_paths(producer, tool, name):
                 found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
             found += _fields(arguments, field) + _fields(output, field)
-        return _unique(found) or self._from_state(field)
+        return _unique(found)
+
+    def starved(self, tool: str, later: list[str]) -> list[tuple[str, str]]:
+        """What `tool`, just called, was to give later tools of the chain and did not: (later tool, input) for
+        each required internal input (or needed group) of a later tool that `tool` feeds and for which no call so
+        far gave a value (a page listing whose pages hold no blocks, for `delete_block`)."""
+        if self.spec.tools[tool].user_only:
+            return []
+        missing = []
+        for consumer in dict.fromkeys(later):
+            group = set(self.graph.tool(consumer).get("needs_one_of", []))
+            wanted = [
+                i["name"]
+                for i in self.graph.inputs(consumer)
+                if (i["required"] or i["name"] in group)
+                and self.graph.role(consumer, i["name"]) == "internal"
+                and self.graph.provides(tool, consumer, i["name"])
+            ]
+            needed = [n for n in wanted if n not in group]
+            grouped = [n for n in wanted if n in group]
+            missing += [(consumer, n) for n in needed if not self.from_chain(consumer, n)]
+            if grouped and not any(self.from_chain(consumer, n) for n in grouped):
+                missing.append((consumer, "|".join(grouped)))
+        return missing
 
     def _from_state(self, name: str) -> list[Any]:
         """Ids of the state for an input, the user's own first; only with `internal_from_state`."""
@@ -315,7 +344,8 @@ class ChainFiller:
             found = self.internal(tool, name)
             if not found:
                 return False, None
-            value = self._pick(self.acceptable(name, found), previous)
+            found = self.acceptable(name, found)
+            value = self._pick(found, previous, self.serving(tool, found))
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
         if name in self.options and not isinstance(previous, (dict, list)):
             return True, self._pick(self.options[name], previous)
@@ -352,12 +382,40 @@ class ChainFiller:
         number = round(number, 2)
         return f"{number:.2f}" if isinstance(previous, str) else number
 
-    def _pick(self, found: list[Any], previous: Any) -> Any:
-        """The first candidate on a first try; later, a random one other than the previous value."""
+    def _pick(self, found: list[Any], previous: Any, preferred: list[Any] | None = None) -> Any:
+        """The first candidate on a first try; later, a random one other than the previous value. Candidates in
+        `preferred` (`serving`) come first while one is left."""
+        if preferred:
+            found = preferred + [v for v in found if v not in preferred]
         if previous is None:
             return found[0]
-        others = [v for v in found if v != previous] or found
+        others = [v for v in (preferred or []) if v != previous] or [v for v in found if v != previous] or found
         return others[int(self.rng.integers(len(others)))]
+
+    def serving(self, tool: str, found: list[Any]) -> list[Any]:
+        """The candidates for an internal input of `tool` whose records the state's records of what later tools
+        of the chain need from `tool` refer to, in their order (a page some blocks belong to, when `delete_block`
+        is to take a block of the page `retrieve_block_children` lists); none when no later tool needs anything
+        from `tool`, or no candidate has it."""
+        entities = self.graph.graph.graph.get("entities", [])
+        wanted = {
+            entity
+            for consumer in self.later
+            for i in self.graph.inputs(consumer)
+            if i["required"]
+            and self.graph.role(consumer, i["name"]) == "internal"
+            and self.graph.provides(tool, consumer, i["name"])
+            and (entity := id_entity(i["name"], entities))
+        }
+        if not wanted:
+            return []
+        where = census(self.tables).where
+        holders = {
+            t for t in self.tables if singular(t) in wanted or any(singular(t).endswith(f"_{e}") for e in wanted)
+        }
+        return [
+            v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool) and holders & where.get(v, set())
+        ]
 
     def _objects(
         self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any

@@ -12,7 +12,7 @@ from envfactory_gym import ToolSession, load_zoo_environment
 from envfactory_synth.sampling.account import candidates, full_grant, own_records, sign_in
 from envfactory_synth.sampling.chain import Chain
 from envfactory_synth.sampling.dates import date_string, is_date_name, unix_time
-from envfactory_synth.sampling.filling import EMPTY_MATCHES_ALL, blamed_by
+from envfactory_synth.sampling.filling import EMPTY_MATCHES_ALL, ChainFiller, blamed_by
 
 CLOCK = datetime(2025, 1, 15, 9, 0, tzinfo=timezone.utc)
 
@@ -391,3 +391,58 @@ def test_numbers_keep_to_the_schema_s_step():
     assert on_step(1234, points) == 1200 and on_step(40, points) == 100 and on_step(7, {}) == 7
     assert on_step(950, {"multipleOf": 100, "maximum": 900}) == 900
     assert _fits(1200, points) and not _fits(1234, points)
+
+
+# ---------------------------------------------------------------- choosing what later calls of the chain need
+
+
+def test_a_call_whose_output_starves_a_later_tool_is_tried_with_other_arguments(hotel, hotel_graph):
+    """A search that finds no hotel gives `book_hotel` nothing to book: the look-ahead undoes it and searches
+    another city (the user knows five; one has hotels in this state), and only calls that ran stay."""
+    from envfactory_synth.sampling.execute import ChainExecution, _run_steps
+
+    cities = ["Porto", "Faro", "Braga", "Evora", "Lisbon"]
+    tables = {"hotels": [{"id": f"h{i}", "name": "Inn", "city": c} for i, c in enumerate(cities)]}
+    links = {("search_hotels", "book_hotel")}
+    ran = {}
+    for lookahead in (0, 3):
+        ran[lookahead] = []
+        for seed in range(10):
+            session = ToolSession(hotel)
+            session.reset("seed", CLOCK)
+            filler = ChainFiller(hotel, hotel_graph, _pool(tables), np.random.default_rng(seed), False, links, tables)
+            result = ChainExecution()
+            _run_steps(session, filler, hotel, ["search_hotels", "book_hotel"], 10, 0, result, lookahead)
+            ran[lookahead].append(result.ok)
+            if result.ok:
+                assert [c.name for c in result.calls] == ["search_hotels", "book_hotel"]
+                assert result.calls[0].arguments == {"city": "Lisbon"}  # the trials that found nothing are gone
+                replay = ToolSession(hotel)
+                replay.reset("seed", CLOCK)
+                assert all(replay.call(c.name, c.arguments).ok for c in result.calls)
+                assert replay.dump() == session.dump()
+    assert sum(ran[0]) < 10 and all(ran[3])
+    filler = ChainFiller(hotel, hotel_graph, _pool(tables), np.random.default_rng(0), False, links, tables)
+    filler.record("search_hotels", {"city": "Porto"}, [])
+    assert filler.starved("search_hotels", ["book_hotel", "cancel_booking"]) == [("book_hotel", "hotel_id")]
+    filler.record("search_hotels", {"city": "Lisbon"}, [{"id": "htl_01", "name": "Harbour Inn", "city": "Lisbon"}])
+    assert filler.starved("search_hotels", ["book_hotel"]) == []
+
+
+def test_candidates_whose_records_have_what_later_tools_need_come_first(hotel, hotel_graph):
+    """Of the hotels a search showed, the one that bookings refer to is chosen first when a later tool of the
+    chain is to take a booking from this call; the others stay candidates, and without such a tool the order
+    is kept."""
+    tables = {
+        "hotels": [{"id": h, "name": "Inn", "city": "Lisbon"} for h in ("htl_01", "htl_02", "htl_03")],
+        "bookings": [{"id": "bkg_01", "hotel_id": "htl_03", "guest_name": "Ana Silva", "check_in": "2025-02-01"}],
+    }
+    filler = ChainFiller(hotel, hotel_graph, _pool(tables), np.random.default_rng(0), False, set(), tables)
+    filler.record("search_hotels", {"city": "Lisbon"}, tables["hotels"])
+    item = next(i for i in hotel_graph.inputs("book_hotel") if i["name"] == "hotel_id")
+    assert hotel_graph.provides("book_hotel", "cancel_booking", "booking_id")
+    assert filler.value("book_hotel", item) == (True, "htl_01")  # nothing later needs a booking: in order
+    filler.later = ["cancel_booking"]
+    assert filler.serving("book_hotel", ["htl_01", "htl_02", "htl_03"]) == ["htl_03"]
+    assert filler.value("book_hotel", item) == (True, "htl_03")
+    assert filler.value("book_hotel", item, previous="htl_03")[1] in {"htl_01", "htl_02"}  # then the others
