@@ -17,6 +17,7 @@ from typing import Any
 
 from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
+from envfactory_gym.tasks import load_tasks
 from envfactory_synth.graph.entities import words
 from envfactory_synth.graph.params import resolve_schema
 
@@ -30,6 +31,20 @@ PICK_AMONG = 5  # scenarios draw their user among the five richest accounts
 def sign_in_tool(spec: EnvironmentSpec) -> str | None:
     """The environment's user-only sign-in tool, if it has one."""
     return next((n for n, t in spec.tools.items() if t.user_only and SIGN_IN.search(n)), None)
+
+
+def known_values(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
+    """For each input of the sign-in tool, the value the environment's own tasks sign in with most often: what
+    every user of the scenario knows and the state may not hold (an account alias beside their own user name).
+    Used only for an input no column of the account's table holds."""
+    said: dict[str, Counter] = {}
+    for task in load_tasks(spec).values() if spec.tasks_path.is_file() else ():
+        for call in task.calls:
+            if call.name == tool:
+                for name, value in call.arguments.items():
+                    if _scalar(value):
+                        said.setdefault(name, Counter())[value] += 1
+    return {name: counts.most_common(1)[0][0] for name, counts in said.items()}
 
 
 def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
@@ -210,7 +225,9 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
                     ((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)
                 ]
     elif spec.tools[tool].required_inputs:
-        first = spec.tools[tool].required_inputs[0]
+        required = spec.tools[tool].required_inputs
+        held = [n for n in required if any(c == n for _, c in _candidate_columns(spec, tool, n, tables))]
+        first = held[0] if held else required[0]  # an input a column of its own name holds names the accounts
         for rank, (table, column) in enumerate(_candidate_columns(spec, tool, first, tables)):
             pk = _primary_key(spec, table)
             logins = [r.get(column) for r in tables[table] if _scalar(r.get(column))]
@@ -282,6 +299,7 @@ def sign_in(
         return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
     required = list(spec.tools[tool].required_inputs)
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
+    known = known_values(spec, tool)
     grant = full_grant(spec, tool)
     refused: Counter = Counter()  # a table whose rows keep failing to sign in holds no accounts (sellers, not buyers)
     order = _rotate(ranked, pick)
@@ -297,6 +315,9 @@ def sign_in(
         arguments = {}
         for name in required:
             column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)
+            if column is None and name in known:
+                arguments[name] = known[name]
+                continue
             if column is None:
                 break
             arguments[name] = row[column]

@@ -446,3 +446,19 @@ def test_candidates_whose_records_have_what_later_tools_need_come_first(hotel, h
     assert filler.serving("book_hotel", ["htl_01", "htl_02", "htl_03"]) == ["htl_03"]
     assert filler.value("book_hotel", item) == (True, "htl_03")
     assert filler.value("book_hotel", item, previous="htl_03")[1] in {"htl_01", "htl_02"}  # then the others
+
+
+def test_a_sign_in_value_no_column_holds_is_the_one_the_environment_s_tasks_sign_in_with():
+    """AWS's sign-in takes the account alias beside the IAM user name; the seed holds the users, not the alias
+    (every user of the scenario knows it): it comes from the environment's own tasks, the user from the seed."""
+    from envfactory_synth.sampling.account import known_values
+
+    spec = load_zoo_environment("aws_s3")
+    assert known_values(spec, "sign_in")["account"] == "harbor-lane"
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    account = sign_in(session, spec, tables)
+    assert account.table == "iam_users" and account.arguments["account"] == "harbor-lane"
+    assert account.arguments["user_name"] == account.row["user_name"]
+    assert "sign in" not in (session.call("list_buckets", {}).error or "")  # signed in (the token is valid)
