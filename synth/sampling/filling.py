@@ -56,6 +56,7 @@ TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\b
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
 SHOULD_BE = re.compile(r"(?P<name>\w+)(?:\.[\w.]+)?: input should be (?P<options>(?:'[^']*'(?:,? or |, )?)+)", re.I)
+EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|such as)[,:]?\s+['\"`]?(?P<value>[^\s'\"`,;()]+)", re.I)
 GOES_WITH = re.compile(
     r"\b(?:is|are)\s+(?:only\s+)?(?:used|allowed|valid|accepted|required|needed|supported|given)\s+"
     r"(?:only\s+)?(?:with|for|when|if)\b(?P<rest>[^.;]*)"
@@ -235,6 +236,7 @@ class ChainFiller:
         for found in SHOULD_BE.finditer(error):  # "state: Input should be 'CANCELED'" (a validation error)
             if found.group("name") in arguments:
                 self.options[found.group("name")] = re.findall(r"'([^']*)'", found.group("options"))
+        self.learn_example(error, arguments)
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
             limit = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
@@ -263,6 +265,24 @@ class ChainFiller:
                 }
                 if traits:
                     self.refused.setdefault(name, set()).update(traits)
+
+    def learn_example(self, error: str, arguments: dict[str, Any]) -> None:
+        """An error that shows an example of what it wants ("the URL pattern must be on harborcoffee.com (e.g.
+        harborcoffee.com/blog/*)") has the input it names last before the example take that example (a text
+        input the user fills; never an id the chain gives)."""
+        found = EXAMPLE.search(error)
+        if not found:
+            return
+        example = found.group("value").rstrip(".:")
+        before = error[: found.start()].lower()
+        named = [
+            (max(before.rfind(n.lower()), before.rfind(n.replace("_", " ").lower())), n)
+            for n, v in arguments.items()
+            if isinstance(v, str) and not is_id_like(n)
+        ]
+        named = [(at, n) for at, n in named if at >= 0]
+        if example and named:
+            self.options[max(named)[1]] = [example]
 
     def learn_together(self, tool: str, text: str, arguments: dict[str, Any]) -> None:
         """Read a conditional rule out of a (lower-case) error: "replacement_item_id is only used with

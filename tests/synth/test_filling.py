@@ -462,3 +462,20 @@ def test_a_sign_in_value_no_column_holds_is_the_one_the_environment_s_tasks_sign
     assert account.table == "iam_users" and account.arguments["account"] == "harbor-lane"
     assert account.arguments["user_name"] == account.row["user_name"]
     assert "sign in" not in (session.call("list_buckets", {}).error or "")  # signed in (the token is valid)
+
+
+def test_an_example_an_error_shows_is_taken_by_the_input_it_names(hotel, hotel_graph):
+    """ "the URL pattern must be on harborcoffee.com (e.g. harborcoffee.com/blog/*)": the input named last before
+    the example takes it; an id the chain gives never does, and an error without an example teaches nothing."""
+    filler = _filler(hotel, hotel_graph, {})
+    arguments = {"zone_id": "f6", "url": "Url 80", "target": "home"}
+    filler.refuse("book_hotel", arguments, "Page Rule validation failed: the URL pattern must be on x.com.")
+    assert filler.options == {}
+    filler.refuse(
+        "book_hotel",
+        arguments,
+        "Page Rule validation failed for target: the URL pattern must be on x.com (e.g. x.com/blog/*). (code 1004)",
+    )
+    assert filler.options == {"url": ["x.com/blog/*"]}
+    filler.refuse("book_hotel", {"hotel_id": "htl_01"}, "hotel_id must look like htl_NN, e.g. htl_07.")
+    assert "hotel_id" not in filler.options
