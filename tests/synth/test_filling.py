@@ -479,3 +479,19 @@ def test_an_example_an_error_shows_is_taken_by_the_input_it_names(hotel, hotel_g
     assert filler.options == {"url": ["x.com/blog/*"]}
     filler.refuse("book_hotel", {"hotel_id": "htl_01"}, "hotel_id must look like htl_NN, e.g. htl_07.")
     assert "hotel_id" not in filler.options
+
+
+def test_a_value_deeper_than_the_last_list_of_an_output_path_is_found():
+    """Amazon SP's `payload[].marketplace.id` feeds `MarketplaceId`: the field under each item is followed down,
+    and items that say they are the entity still come first."""
+    from envfactory_synth.sampling.values import values_about
+
+    output = {
+        "payload": [
+            {"marketplace": {"id": "ATVPDKIKX0DER", "name": "Amazon.com"}, "storeName": "Trailhead"},
+            {"marketplace": {"id": "A2EUQ1WTGCTBG2", "name": "Amazon.ca"}, "storeName": "Trailhead CA"},
+        ]
+    }
+    assert values_about(output, "payload[].marketplace.id", "marketplace") == ["ATVPDKIKX0DER", "A2EUQ1WTGCTBG2"]
+    pages = {"results": [{"object": "database", "id": "d1"}, {"object": "page", "id": "p1"}]}
+    assert values_about(pages, "results[].id", "page") == ["p1"]
