@@ -20,10 +20,15 @@ the next attempt draws those again and keeps the rest; an error that blames none
 value's record teaches what to avoid (`refuse`): the fields whose values the error names ("is completed":
 `status` completed), and later candidates with such a record come last; a date an error calls in the future (in
 the past) is drawn before (after) the clock from then on; a conditional rule ("replacement_item_id is only used
-with users_choice") ties the input to the option it goes with (`learn_together`). A redrawn text
+with users_choice") ties the input to the option it goes with (`learn_together`); an example an error shows
+("e.g. harborcoffee.com/blog/*") is taken by the input it names (`learn_example`). A redrawn text
 may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
 (those the chain links to an earlier producer always), and one input of a group the tool needs one of
 (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
+
+Later tools of the chain steer the choice (`later`): candidates for an internal input whose records the state's
+records of what a later tool needs from this call refer to come first (`serving`), and a call whose output gives
+a later tool nothing it needs is reported (`starved`) so that `execute` tries it with other arguments.
 """
 
 from __future__ import annotations
