@@ -238,7 +238,24 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
                     order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
                     ranked.append(((not unique, rank, *order), index, table, row))
     ranked.sort(key=lambda c: c[:2])
-    return _richest(spec, tables, [(t, r) for _, _, t, r in ranked])
+    found = _richest(spec, tables, [(t, r) for _, _, t, r in ranked])
+    return tasks_users_first(spec, tool, found) if tool is not None else found
+
+
+def tasks_users_first(spec: EnvironmentSpec, tool: str, found: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The accounts the environment's own tasks sign in with first (those of the most tasks first), the others
+    after in their order: a scenario's user is someone its tasks are about (an event's organizer, not one of
+    the many attendees whose orders make them the richest accounts)."""
+    said: Counter = Counter()
+    for task in load_tasks(spec).values() if spec.tasks_path.is_file() else ():
+        for call in task.calls:
+            if call.name == tool and call.caller == "user":
+                said.update({v for v in call.arguments.values() if _scalar(v) and isinstance(v, str)})
+    if not said:
+        return found
+    score = [max((said[v] for v in row.values() if _scalar(v) and v in said), default=0) for _, row in found]
+    order = sorted(range(len(found)), key=lambda i: -score[i])  # stable: ties keep their places
+    return [found[i] for i in order]
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
