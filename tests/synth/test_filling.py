@@ -238,8 +238,10 @@ def test_a_table_that_refuses_sign_ins_is_passed_over_and_records_follow_the_use
     session = ToolSession(spec)
     session.reset("seed")
     tables = session.state.dump_snapshot()["tables"]
-    assert candidates(spec, tables)[0][0] == "sellers"
-    user = sign_in(session, spec, tables)
+    ranked = candidates(spec, tables)
+    assert ranked[0][0] == "users"  # a buyer the tasks sign in leads; sellers are among the richest after them
+    sellers_first = sorted(ranked, key=lambda c: c[0] != "sellers")
+    user = sign_in(session, spec, tables, ranked=sellers_first)
     assert user.table == "users" and user.tool == "sign_in"
     orders = user.own["purchase_orders"]  # orders name their buyer by username, not by user_id
     assert orders and all(o["buyer"] == user.row["username"] for o in orders)
