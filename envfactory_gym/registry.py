@@ -167,6 +167,8 @@ def resolve(name: str) -> EnvironmentSpec:
     """Find an environment by key (`notion`), name (`Notion`) or gymnasium id (`envfactory/Notion-v2`), or an
     imported external one (`ext-foo`, `envfactory/ext-foo-v0`); `UnknownName` (a KeyError) says what is close."""
     known = zoo_keys()
+    if name in known:
+        return load_zoo_environment(name)
     for key in known:
         if name.lower() in {key, zoo_metadata(key)["name"].lower(), env_id(key).lower()}:
             return load_zoo_environment(key)

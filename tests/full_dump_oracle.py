@@ -22,10 +22,11 @@ from envfactory_gym.tasks import Task, replay_calls
 _DUMPS: dict[tuple[int, bytes], CanonicalState] = {}
 
 
-def full_dump(session: ToolSession) -> CanonicalState:
-    """The session's full canonical dump. Byte-identical databases share one dump (serializing and hashing cost
-    far less than dumping, and episodes revisit states often: the snapshot, a state no call changed)."""
-    key = (id(session.spec), hashlib.sha1(session.state.snapshot()).digest())
+def full_dump(session: ToolSession, snapshot: bytes | None = None) -> CanonicalState:
+    """The session's full canonical dump (`snapshot`: its database's bytes, if the caller has them). Byte-identical
+    databases share one dump (serializing and hashing cost far less than dumping, and episodes revisit states
+    often: the snapshot, a state no call changed)."""
+    key = (id(session.spec), hashlib.sha1(session.state.snapshot() if snapshot is None else snapshot).digest())
     if key not in _DUMPS:
         if len(_DUMPS) >= 256:
             _DUMPS.clear()
@@ -34,6 +35,7 @@ def full_dump(session: ToolSession) -> CanonicalState:
 
 
 _SCRATCH: dict[int, ToolSession] = {}
+_TURN_STATES: dict[tuple, tuple[CanonicalState, CanonicalState]] = {}
 
 
 def _scratch(spec: EnvironmentSpec) -> ToolSession:
@@ -89,8 +91,9 @@ class Oracle:
         """Remember the live state before an action that ends the turn (the next turn starts from it)."""
         self._ends_turn = isinstance(action, str) and self.env.parser.parse(action).ends_turn
         if self._ends_turn:  # a message changes no state: this is where the turn ends and the next one starts
-            self._final = full_dump(self.env.session)
-            self._next_start = (self.env.session.state.snapshot(), self.env.session.clock.now())
+            live = self.env.session.state.snapshot()
+            self._final = full_dump(self.env.session, live)
+            self._next_start = (live, self.env.session.clock.now())
             self._turn_calls_from = self.env._turn_start.first_call
             self._turn, self._turn_index = self.env._turn, self.env._turn_index
 
@@ -103,8 +106,20 @@ class Oracle:
             self.episode = self._episode_score(self._final if self._ends_turn else full_dump(self.env.session))
 
     def _turn_score(self, final: CanonicalState) -> RewardBreakdown:
+        spec = self.env.spec_env
+        initial, expected = self._turn_states()
+        calls = self.env._calls[self._turn_calls_from :]
+        return score(spec, calls, self._turn.agent_calls, initial, final, expected, 0, self.env.reward_config)
+
+    def _turn_states(self) -> tuple[CanonicalState, CanonicalState]:
+        """The turn's initial and expected states from full dumps: its user and ground-truth calls replayed from
+        the state the turn started in. Episodes of one task often start a turn in the same state (the ground truth
+        and the wandering agent always do), so results are kept by (task, turn, database bytes, clock)."""
         spec, task = self.env.spec_env, self.env.task
         assert task is not None and self._start is not None
+        key = (id(spec), task.id, self._turn_index, hashlib.sha1(self._start[0]).digest(), self._start[1])
+        if key in _TURN_STATES:
+            return _TURN_STATES[key]
         scratch = _scratch(spec)
         scratch.restore_bytes(*self._start)
         replay_calls(scratch, self._turn.user_calls)
@@ -114,8 +129,10 @@ class Oracle:
         else:
             index = min(self._turn_index, len(self.expected.states) - 2)
             initial, expected = self.expected.states[index], self.expected.states[index + 1]
-        calls = self.env._calls[self._turn_calls_from :]
-        return score(spec, calls, self._turn.agent_calls, initial, final, expected, 0, self.env.reward_config)
+        if len(_TURN_STATES) >= 256:
+            _TURN_STATES.clear()
+        _TURN_STATES[key] = initial, expected
+        return initial, expected
 
     def _episode_score(self, final: CanonicalState) -> RewardBreakdown:
         env, task = self.env, self.env.task

@@ -18,6 +18,7 @@ import pytest
 from envfactory_gym import resolve, zoo_keys
 from envfactory_gym.actions import HermesParser
 from envfactory_gym.agents import format_call
+from envfactory_gym.errors import UnknownName
 from envfactory_gym.llm import LLMError
 from envfactory_gym.rollout import (
     AsyncToolEnv,
@@ -326,6 +327,12 @@ def test_expand_tasks_accepts_names_pairs_and_refs():
         expand_tasks([("notion", "notion-9999")])
     with pytest.raises(LookupError):
         GT.act([{"role": "system", "content": "unknown"}, {"role": "user", "content": "hi"}])
+
+
+def test_the_ground_truth_policy_reads_its_environments_on_first_use():
+    policy = GroundTruthPolicy(["notion", "no-such-environment"])  # nothing is loaded yet: costs nothing
+    with pytest.raises(UnknownName, match="no-such-environment"):
+        policy.act([{"role": "system", "content": "unknown"}, {"role": "user", "content": "hi"}])
 
 
 # ---------------------------------------------------------------------------------------- OpenAI-compatible client

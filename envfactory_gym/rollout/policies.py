@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterable, Protocol
 
 from ..agents import format_call
@@ -42,12 +43,19 @@ class GroundTruthPolicy:
 
     def __init__(self, envs: Iterable[str], final_message: str = "Done.") -> None:
         self.final_message = final_message
-        self._tasks: dict[tuple[str, str], list[Task]] = {}
-        for name in envs:
+        self._envs = tuple(envs)
+
+    @cached_property
+    def _tasks(self) -> dict[tuple[str, str], list[Task]]:
+        """Tasks by (system prompt without its tool listing, first query), read on the first `act`: building the
+        policy over the whole zoo costs nothing until it plays."""
+        tasks: dict[tuple[str, str], list[Task]] = {}
+        for name in self._envs:
             spec = resolve(name)
             for task in load_tasks(spec).values():
                 key = (without_tool_listing(system_prompt(spec, task.clock)), task.turns[0].query)
-                self._tasks.setdefault(key, []).append(task)
+                tasks.setdefault(key, []).append(task)
+        return tasks
 
     def act(self, messages: Messages) -> str:
         """The next action for this conversation."""

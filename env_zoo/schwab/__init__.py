@@ -1,0 +1,1 @@
+"""Charles Schwab Trader API: a signed-in client's accounts, positions, quotes, orders and transactions."""
