@@ -21,10 +21,12 @@ value's record teaches what to avoid (`refuse`): the fields whose values the err
 `status` completed), and later candidates with such a record come last; a date an error calls in the future (in
 the past) is drawn before (after) the clock from then on; a conditional rule ("replacement_item_id is only used
 with users_choice") ties the input to the option it goes with (`learn_together`); an example an error shows
-("e.g. harborcoffee.com/blog/*") is taken by the input it names (`learn_example`). A redrawn text
-may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
-(those the chain links to an earlier producer always), and one input of a group the tool needs one of
-(`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
+("e.g. harborcoffee.com/blog/*") is taken by the input it names (`learn_example`); an error naming a word of
+another field of an earlier output that ends as an internal input does ("to the partner on your profile":
+`partner_member_number` for `recipient_member_number`) has the input take that field's value (`pointed_to`).
+A redrawn text may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a`
+optional inputs (those the chain links to an earlier producer always), and one input of a group the tool needs
+one of (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
 
 Later tools of the chain steer the choice (`later`): candidates for an internal input whose records the state's
 records of what a later tool needs from this call refer to come first (`serving`), and a call whose output gives
@@ -39,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from envfactory_gym.spec import EnvironmentSpec
-from envfactory_synth.graph.entities import id_entity, is_id_like, singular
+from envfactory_synth.graph.entities import id_entity, is_id_like, singular, words
 from envfactory_synth.graph.model import ToolGraph
 from envfactory_synth.graph.observe import flatten, values_at
 from envfactory_synth.graph.params import resolve_schema
@@ -100,6 +102,7 @@ class ChainFiller:
         self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
         self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
         self.later: list[str] = []  # the tools of the chain after the one being filled
+        self.hints: dict[str, set[str]] = {}  # tool -> the words of the errors it gave
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -147,6 +150,30 @@ class ChainFiller:
             for path in self.graph.feeding_paths(producer, tool, name):
                 found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
             found += _fields(arguments, field) + _fields(output, field)
+        return _unique(found)
+
+    def pointed_to(self, tool: str, name: str) -> list[Any]:
+        """Values of fields of earlier outputs named as internal input `name` is but for a word an error of `tool`
+        used, latest call first: "points can only be transferred to the partner on your profile" points
+        `recipient_member_number` at the profile's `partner_member_number` where the graph fed it the member's own
+        `member_number`. Fields end with the input's words after its first (`member_number`); none before an error."""
+        hint = self.hints.get(tool)
+        mine = words(name.rpartition(".")[2])
+        if not hint or len(mine) < 2:
+            return []
+        tail, said = mine[1:], hint - set(mine)
+        found: list[Any] = []
+        for _, _, output in reversed(self.done):
+            for record in _records(output):
+                for key, value in record.items():
+                    theirs = words(key)
+                    if (
+                        theirs[-len(tail) :] == tail
+                        and said & set(theirs[: -len(tail)])
+                        and value is not None
+                        and not isinstance(value, (dict, list))
+                    ):
+                        found.append(value)
         return _unique(found)
 
     def starved(self, tool: str, later: list[str]) -> list[tuple[str, str]]:
@@ -230,6 +257,7 @@ class ChainFiller:
         one of them; one setting a bound on a number ("must be below the Buy It Now price of $335.99", "exceeds the
         amount due (252.00)"; on the number field of a money object too: `amount.value`) keeps inside it."""
         text = error.lower()
+        self.hints.setdefault(tool, set()).update(words(error))
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
         blamed = blamed_by(error, arguments)
@@ -366,11 +394,12 @@ class ChainFiller:
         if shape is not None and self.graph.role(tool, name) == "internal":
             return self._objects(tool, name, shape, defs, previous)
         if self.graph.role(tool, name) == "internal":
-            found = self.internal(tool, name)
+            pointed = self.pointed_to(tool, name)
+            found = _unique(pointed + self.internal(tool, name))
             if not found:
                 return False, None
             found = self.acceptable(name, found)
-            value = self._pick(found, previous, self.serving(tool, found))
+            value = self._pick(found, previous, [v for v in pointed if v in found] or self.serving(tool, found))
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
         if name in self.options and not isinstance(previous, (dict, list)):
             return True, self._pick(self.options[name], previous)
@@ -476,7 +505,9 @@ class ChainFiller:
         for item in self.graph.inputs(tool):
             name = item["name"]
             if item["required"] or (self.graph.role(tool, name) == "internal" and self.linked(tool, name)):
-                if name in previous and (blamed is not None and name not in blamed):
+                pointed = self.pointed_to(tool, name) if self.graph.role(tool, name) == "internal" else []
+                kept = name in previous and blamed is not None and name not in blamed
+                if kept and (not pointed or previous[name] in pointed):  # an error pointing elsewhere redraws it
                     arguments[name] = previous[name]
                     continue
                 found, value = self.value(tool, item, previous.get(name))

@@ -513,3 +513,20 @@ def test_the_accounts_the_environment_s_tasks_sign_in_with_come_first():
     assert ranked[2][1]["email"] == "dana@harborlightsproductions.com"  # 6 tasks
     account = sign_in(session, spec, tables, ranked=ranked)
     assert account.arguments["email"] == "priya@techmornings.org" and account.output["role"] != "attendee"
+
+
+def test_an_error_pointing_at_another_field_of_an_earlier_output_has_the_input_take_it(hertz_spec, hertz_graph):
+    """ "Points can only be transferred to the ... partner on your profile": where the graph feeds
+    `recipient_member_number` the member's own `member_number`, the next attempt takes the profile's
+    `partner_member_number` (an error naming no such word points nowhere)."""
+    filler = ChainFiller(hertz_spec, hertz_graph, _pool({}), np.random.default_rng(0), False, set(), {}, {})
+    filler.record("get_member_profile", {}, {"member_number": "111", "partner_member_number": "222", "points": 9})
+    first, _ = filler.arguments("transfer_points", 0)
+    assert first["recipient_member_number"] == "111"
+    filler.refuse("transfer_points", first, "Points must be a multiple of 100.")
+    assert filler.pointed_to("transfer_points", "recipient_member_number") == []
+    error = "PermissionDenied: Points can only be transferred to the spouse or domestic partner on your profile."
+    filler.refuse("transfer_points", first, error)
+    assert filler.pointed_to("transfer_points", "recipient_member_number") == ["222"]
+    again, _ = filler.arguments("transfer_points", 1, first, blamed_by(error, first))
+    assert again["recipient_member_number"] == "222"
