@@ -239,7 +239,9 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
                     order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
                     ranked.append(((not unique, rank, *order), index, table, row))
     ranked.sort(key=lambda c: c[:2])
-    found = _richest(spec, tables, [(t, r) for _, _, t, r in ranked])
+    seen: set[tuple[str, int]] = set()  # a row several columns match is one account: listed once, where it ranks best
+    once = [(t, r) for _, _, t, r in ranked if (t, id(r)) not in seen and not seen.add((t, id(r)))]
+    found = _richest(spec, tables, once)
     return tasks_users_first(spec, tool, found) if tool is not None else found
 
 

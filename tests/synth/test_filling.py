@@ -530,3 +530,13 @@ def test_an_error_pointing_at_another_field_of_an_earlier_output_has_the_input_t
     assert filler.pointed_to("transfer_points", "recipient_member_number") == ["222"]
     again, _ = filler.arguments("transfer_points", 1, first, blamed_by(error, first))
     assert again["recipient_member_number"] == "222"
+
+
+def test_an_account_several_columns_match_is_one_candidate(hertz_spec):
+    """Hertz signs in with a "member number or email": both columns of `members` match, yet each member is one
+    candidate, so the three users a chain is tried for are three people."""
+    session = ToolSession(hertz_spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    ranked = [(table, row["member_number"]) for table, row in candidates(hertz_spec, tables) if table == "members"]
+    assert len(ranked) == len(set(ranked)) == len(tables["members"])
