@@ -156,10 +156,12 @@ class ChainFiller:
         """Values of fields of earlier outputs named as internal input `name` is but for a word an error of `tool`
         used, latest call first: "points can only be transferred to the partner on your profile" points
         `recipient_member_number` at the profile's `partner_member_number` where the graph fed it the member's own
-        `member_number`. Fields end with the input's words after its first (`member_number`); none before an error."""
+        `member_number`. Fields end with the input's words after its first (`member_number`; an input of fewer
+        than three words, such as `company_id`, is pointed nowhere: `payroll_id` is no company); none before an
+        error."""
         hint = self.hints.get(tool)
         mine = words(name.rpartition(".")[2])
-        if not hint or len(mine) < 2:
+        if not hint or len(mine) < 3:
             return []
         tail, said = mine[1:], hint - set(mine)
         found: list[Any] = []

@@ -528,6 +528,9 @@ def test_an_error_pointing_at_another_field_of_an_earlier_output_has_the_input_t
     error = "PermissionDenied: Points can only be transferred to the spouse or domestic partner on your profile."
     filler.refuse("transfer_points", first, error)
     assert filler.pointed_to("transfer_points", "recipient_member_number") == ["222"]
+    filler.record("get_reservation", {}, {"company_id": "c1", "payroll_id": "p1"})
+    filler.refuse("transfer_points", first, "NotFound: Payroll p1 not found.")
+    assert filler.pointed_to("transfer_points", "company_id") == []  # a payroll's id is no company's
     again, _ = filler.arguments("transfer_points", 1, first, blamed_by(error, first))
     assert again["recipient_member_number"] == "222"
 
