@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import zip_longest
 from typing import Any
 
 from envfactory_gym.session import ToolSession
@@ -246,10 +245,9 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
 
 
 def tasks_users_first(spec: EnvironmentSpec, tool: str, found: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    """The accounts the environment's own tasks sign in with (those of the most tasks first) taking turns with the
-    others (in their order), one of them first: a scenario's user is someone its tasks are about (an event's
-    organizer, not one of the many attendees whose orders make them the richest accounts), yet tasks also sign in
-    users of edge cases (a Basic Economy traveller), so a chain tried for three users in a row meets both."""
+    """The accounts the environment's own tasks sign in with first (those of the most tasks first), the others
+    after in their order: a scenario's user is someone its tasks are about (an event's organizer, not one of
+    the many attendees whose orders make them the richest accounts)."""
     said: Counter = Counter()
     for task in load_tasks(spec).values() if spec.tasks_path.is_file() else ():
         for call in task.calls:
@@ -258,10 +256,8 @@ def tasks_users_first(spec: EnvironmentSpec, tool: str, found: list[tuple[str, d
     if not said:
         return found
     score = [max((said[v] for v in row.values() if _scalar(v) and v in said), default=0) for _, row in found]
-    theirs = sorted((i for i in range(len(found)) if score[i]), key=lambda i: -score[i])
-    others = [i for i in range(len(found)) if not score[i]]
-    merged = [i for pair in zip_longest(theirs, others) for i in pair if i is not None]
-    return [found[i] for i in merged]
+    order = sorted(range(len(found)), key=lambda i: -score[i])  # stable: ties keep their places
+    return [found[i] for i in order]
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
