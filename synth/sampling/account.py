@@ -260,6 +260,30 @@ def tasks_users_first(spec: EnvironmentSpec, tool: str, found: list[tuple[str, d
     return [found[i] for i in order]
 
 
+MISSING = re.compile(r"required input '(?:[\w.]*\.)?(?P<name>\w+)'")
+
+
+def next_pick(ranked: list[tuple[str, dict]], tried: list[int], error: str, among: int = PICK_AMONG) -> int | None:
+    """Which of the first `among` accounts (their position in `ranked`, a `pick` for `sign_in`) a chain that
+    failed with `error` for the accounts at `tried` is tried for next: the one whose own row fills the most
+    columns the failure names (every word of the input no earlier output provided: `preferred_sipp_code` for
+    `sipp_code`; else a word of the error: `partner_member_number` for "only to the partner on your profile"),
+    ties in turn after the first tried. None when every one was tried."""
+    count = min(among, len(ranked))
+    order = [(tried[0] + step) % count for step in range(1, count)] if tried and count else []
+    order = [i for i in order if i not in tried]
+    if not order:
+        return None
+    missing = MISSING.search(error)
+    wanted = [set(words(missing.group("name")))] if missing else [{w} for w in set(words(error))]
+
+    def filled(row: dict[str, Any]) -> int:
+        named = [set(words(c)) for c, v in row.items() if v not in (None, "", [], {})]
+        return sum(1 for columns in named if any(w <= columns for w in wanted))
+
+    return max(order, key=lambda i: (filled(ranked[i][1]), -order.index(i)))
+
+
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
     """`ranked` with its `pick`-th (modulo `among`) candidate first: each scenario may have its own user."""
     if not ranked or pick == 0:

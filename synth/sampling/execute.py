@@ -15,7 +15,7 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 
-from .account import Account, candidates
+from .account import PICK_AMONG, Account, candidates, next_pick
 from .account import sign_in as sign_in_user
 from .chain import Chain
 from .clock import scenario_clock
@@ -246,13 +246,18 @@ def execute_chain(
     environment's user-only sign-in tool, every optional scope granted), and that call leads the returned
     calls; where nobody signs in, the user is one of the seed's people (`account.persona`). The user is drawn
     with `seed` among the five accounts with the most varied records, and their own records come first among
-    the values they can give; when the chain fails for them, the next of those accounts is the scenario's user
-    (`users` in all: a task's user is whoever has the records it is about).
+    the values they can give; when the chain fails for them, another of those accounts is the scenario's user
+    (`users` in all: a task's user is whoever has the records it is about), the one whose row fills the most
+    columns the failure names (`account.next_pick`: a member with a partner when points go only to a partner).
     """
     if clock is None:
         clock = scenario_clock(spec, snapshot if isinstance(snapshot, str) else "seed")
     result = ChainExecution()
     tries = users if sign_in else 1
+    ranked = None
+    if isinstance(snapshot, str):
+        ranked = _seed_state(spec, snapshot, tuple(chain.graph.graph.graph.get("entities", [])), clock).accounts
+    picks = [seed]
     for user in range(tries):
         result = _execute(
             spec,
@@ -264,11 +269,19 @@ def execute_chain(
             backtracks,
             internal_from_state,
             sign_in,
-            seed + user,
+            picks[-1],
             final=user == tries - 1,
         )
-        if result.ok:
+        if result.ok or user == tries - 1:
             break
+        if ranked is None:  # no seed accounts to read: the next in turn
+            picks.append(seed + user + 1)
+            continue
+        head = min(PICK_AMONG, len(ranked))
+        following = next_pick(ranked, [p % head for p in picks], result.error or "") if head else None
+        if following is None:
+            break
+        picks.append(following)
     return result
 
 
