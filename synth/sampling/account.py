@@ -212,6 +212,7 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
     their own records are (`_richest`)."""
     where, counts = _references(tables)
     ranked: list[tuple] = []
+    accounts: set[str] = set()  # tables holding each login once
     tool = sign_in_tool(spec)
     if tool is None:
         for table, rows in tables.items():
@@ -232,6 +233,7 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
             pk = _primary_key(spec, table)
             logins = [r.get(column) for r in tables[table] if _scalar(r.get(column))]
             unique = len(set(logins)) == len(logins)  # an account table holds each login once (orders repeat emails)
+            accounts |= {table} if unique else set()
             for index, row in enumerate(tables[table]):
                 if _scalar(row.get(column)):
                     key = row.get(pk) if pk else None
@@ -241,13 +243,17 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
     seen: set[tuple[str, int]] = set()  # a row several columns match is one account: listed once, where it ranks best
     once = [(t, r) for _, _, t, r in ranked if (t, id(r)) not in seen and not seen.add((t, id(r)))]
     found = _richest(spec, tables, once)
-    return tasks_users_first(spec, tool, found) if tool is not None else found
+    return tasks_users_first(spec, tool, found, accounts) if tool is not None else found
 
 
-def tasks_users_first(spec: EnvironmentSpec, tool: str, found: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+def tasks_users_first(
+    spec: EnvironmentSpec, tool: str, found: list[tuple[str, dict]], accounts: set[str] | None = None
+) -> list[tuple[str, dict]]:
     """The accounts the environment's own tasks sign in with first (those of the most tasks first), the others
     after in their order: a scenario's user is someone its tasks are about (an event's organizer, not one of
-    the many attendees whose orders make them the richest accounts)."""
+    the many attendees whose orders make them the richest accounts). Only rows of the `accounts` tables (those
+    holding each login once; every table when none is given) are brought forward: Delta's eCredits name their
+    owner's SkyMiles number too, and are no accounts to sign in with."""
     said: Counter = Counter()
     for task in load_tasks(spec).values() if spec.tasks_path.is_file() else ():
         for call in task.calls:
@@ -255,7 +261,12 @@ def tasks_users_first(spec: EnvironmentSpec, tool: str, found: list[tuple[str, d
                 said.update({v for v in call.arguments.values() if _scalar(v) and isinstance(v, str)})
     if not said:
         return found
-    score = [max((said[v] for v in row.values() if _scalar(v) and v in said), default=0) for _, row in found]
+    score = [
+        max((said[v] for v in row.values() if _scalar(v) and v in said), default=0)
+        if accounts is None or table in accounts
+        else 0
+        for table, row in found
+    ]
     order = sorted(range(len(found)), key=lambda i: -score[i])  # stable: ties keep their places
     return [found[i] for i in order]
 

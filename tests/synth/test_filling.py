@@ -559,3 +559,13 @@ def test_a_chain_failed_for_one_user_is_tried_next_for_one_who_has_what_it_misse
     assert next_pick(ranked, [1], "Reservation K1 is completed.") == 2
     assert next_pick(ranked, [4, 0], "Reservation K1 is completed.") == 1
     assert next_pick(ranked, [0, 1, 2, 3, 4], missing) is None
+
+
+def test_records_that_name_an_account_the_tasks_sign_in_with_are_not_brought_forward_as_accounts():
+    """Delta's tasks sign in SkyMiles members; its eCredits and miles activity hold the member's SkyMiles number
+    too (many rows each), yet only members are accounts: the five a chain's users are drawn from are members."""
+    spec = load_zoo_environment("delta")
+    session = ToolSession(spec)
+    session.reset("seed")
+    ranked = candidates(spec, session.state.dump_snapshot()["tables"])
+    assert [table for table, _ in ranked[:5]] == ["customers"] * 5
