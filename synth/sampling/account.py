@@ -279,10 +279,9 @@ def next_pick(ranked: list[tuple[str, dict]], tried: list[int], error: str, amon
     failed with `error` for the accounts at `tried` is tried for next: the one whose own row fills the most
     columns the failure names (every word of the input no earlier output provided: `preferred_sipp_code` for
     `sipp_code`; else a word of the error: `partner_member_number` for "only to the partner on your profile"),
-    ties in turn after the first tried. None when every one was tried."""
-    count = min(among, len(ranked))
-    order = [(tried[0] + step) % count for step in range(1, count)] if tried and count else []
-    order = [i for i in order if i not in tried]
+    ties to the one ranked first (the richest not tried yet: the first try is the draw's, a retry the likeliest to
+    work). None when every one was tried."""
+    order = [i for i in range(min(among, len(ranked))) if i not in tried]
     if not order:
         return None
     missing = MISSING.search(error)
@@ -292,7 +291,7 @@ def next_pick(ranked: list[tuple[str, dict]], tried: list[int], error: str, amon
         named = [set(words(c)) for c, v in row.items() if v not in (None, "", [], {})]
         return sum(1 for columns in named if any(w <= columns for w in wanted))
 
-    return max(order, key=lambda i: (filled(ranked[i][1]), -order.index(i)))
+    return max(order, key=lambda i: (filled(ranked[i][1]), -i))
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
