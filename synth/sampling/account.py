@@ -274,24 +274,39 @@ def tasks_users_first(
 MISSING = re.compile(r"required input '(?:[\w.]*\.)?(?P<name>\w+)'")
 
 
-def next_pick(ranked: list[tuple[str, dict]], tried: list[int], error: str, among: int = PICK_AMONG) -> int | None:
+ID_WORDS = {"id", "key", "number", "code", "uuid", "ref", "reference"}
+
+
+def next_pick(
+    ranked: list[tuple[str, dict]],
+    tried: list[int],
+    error: str,
+    among: int = PICK_AMONG,
+    owned: list[dict[str, list[dict]]] | None = None,
+) -> int | None:
     """Which of the first `among` accounts (their position in `ranked`, a `pick` for `sign_in`) a chain that
     failed with `error` for the accounts at `tried` is tried for next: the one whose own row fills the most
     columns the failure names (every word of the input no earlier output provided: `preferred_sipp_code` for
     `sipp_code`; else a word of the error: `partner_member_number` for "only to the partner on your profile"),
-    ties to the one ranked first (the richest not tried yet: the first try is the draw's, a retry the likeliest to
-    work). None when every one was tried."""
+    or, given each account's own records (`owned`), has records of the most kinds the failure names (listings
+    when no earlier output gave a `listing_id`); ties to the one ranked first (the richest not tried yet: the
+    first try is the draw's, a retry the likeliest to work). None when every one was tried."""
     order = [i for i in range(min(among, len(ranked))) if i not in tried]
     if not order:
         return None
     missing = MISSING.search(error)
     wanted = [set(words(missing.group("name")))] if missing else [{w} for w in set(words(error))]
 
-    def filled(row: dict[str, Any]) -> int:
-        named = [set(words(c)) for c, v in row.items() if v not in (None, "", [], {})]
-        return sum(1 for columns in named if any(w <= columns for w in wanted))
+    kinds = [w - ID_WORDS for w in wanted if w - ID_WORDS]
 
-    return max(order, key=lambda i: (filled(ranked[i][1]), -i))
+    def filled(i: int) -> int:
+        named = [set(words(c)) for c, v in ranked[i][1].items() if v not in (None, "", [], {})]
+        held = [set(words(t)) for t, rows in (owned[i] if owned else {}).items() if rows]
+        return sum(1 for columns in named if any(w <= columns for w in wanted)) + sum(
+            1 for table in held if any(k <= table for k in kinds)
+        )
+
+    return max(order, key=lambda i: (filled(i), -i))
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:

@@ -15,7 +15,7 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 
-from .account import PICK_AMONG, Account, candidates, next_pick
+from .account import PICK_AMONG, Account, candidates, next_pick, own_records
 from .account import sign_in as sign_in_user
 from .chain import Chain
 from .clock import scenario_clock
@@ -254,9 +254,11 @@ def execute_chain(
         clock = scenario_clock(spec, snapshot if isinstance(snapshot, str) else "seed")
     result = ChainExecution()
     tries = users if sign_in else 1
-    ranked = None
+    ranked, owned = None, None
     if isinstance(snapshot, str):
-        ranked = _seed_state(spec, snapshot, tuple(chain.graph.graph.graph.get("entities", [])), clock).accounts
+        seed_state = _seed_state(spec, snapshot, tuple(chain.graph.graph.graph.get("entities", [])), clock)
+        ranked = seed_state.accounts
+        owned = [own_records(spec, seed_state.tables, t, r) for t, r in ranked[:PICK_AMONG]] if sign_in else None
     picks = [seed]
     for user in range(tries):
         result = _execute(
@@ -278,7 +280,7 @@ def execute_chain(
             picks.append(seed + user + 1)
             continue
         head = min(PICK_AMONG, len(ranked))
-        following = next_pick(ranked, [p % head for p in picks], result.error or "") if head else None
+        following = next_pick(ranked, [p % head for p in picks], result.error or "", owned=owned) if head else None
         if following is None:
             break
         picks.append(following)

@@ -546,7 +546,8 @@ def test_an_account_several_columns_match_is_one_candidate(hertz_spec):
 def test_a_chain_failed_for_one_user_is_tried_next_for_one_who_has_what_it_missed():
     """The next user of a failed chain is, among the first five accounts, one whose own row fills a column the
     failure names: the input no earlier output gave (`preferred_sipp_code` for `sipp_code`), else a word of the
-    error (`partner_member_number`); without such a column, the first untried; none once all five were tried."""
+    error (`partner_member_number`), or who has records of the kind it names (listings for a `listing_id`);
+    without such, the first untried; none once all five were tried."""
     from envfactory_synth.sampling.account import next_pick
 
     rows = [{"member_number": str(i), "partner_member_number": None, "preferred_sipp_code": None} for i in range(6)]
@@ -559,6 +560,10 @@ def test_a_chain_failed_for_one_user_is_tried_next_for_one_who_has_what_it_misse
     assert next_pick(ranked, [1], "Reservation K1 is completed.") == 0  # nothing named: the richest untried
     assert next_pick(ranked, [0, 2], "Reservation K1 is completed.") == 1
     assert next_pick(ranked, [0, 1, 2, 3, 4], missing) is None
+    owned = [{"orders": [{}]}, {}, {"orders": [{}], "listings": []}, {"listings": [{}]}, {}]  # own records
+    no_listing = "no earlier output provides required input 'listing_id' of cancel_resale_listing"
+    assert next_pick(ranked, [0], no_listing, owned=owned) == 3  # the one who has listings
+    assert next_pick(ranked, [0], no_listing) == 1
 
 
 def test_records_that_name_an_account_the_tasks_sign_in_with_are_not_brought_forward_as_accounts():
