@@ -9,7 +9,8 @@ folder after changing the graph code). "executes" runs each chain from the seed 
 with internal inputs taken only from earlier outputs, the scenario's user signed in (or picked) from the seed's
 accounts (`envfactory_synth.sampling.execute`). Environments run in a process pool (--workers; each builds its own
 graph and evaluates both samplers), with a progress bar; the table, the commonest failures of the topology-aware chains
-per environment (--failures), a bar chart of both execution rates (--plot) and the rows as JSON (--json) follow.
+per environment (--failures), a bar chart of both execution rates (--plot) and the rows as JSON (--json, rewritten
+as each environment ends) follow.
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ def main() -> None:
             for job in as_completed(jobs):
                 rows = job.result()
                 reports += rows
+                if args.json:  # rewritten as each environment ends: a run cut short keeps what it measured
+                    write_rows(reports, args.json)
                 if rows:
                     bar.set_postfix_str(f"{jobs[job]}: {rows[0].executes:.0%} / {rows[1].executes:.0%}")
                 else:
@@ -140,8 +143,13 @@ def main() -> None:
     plot(reports, args.plot)
     print(f"chart: {args.plot}")
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps([r.row() for r in reports], indent=1))
+        write_rows(reports, args.json)
+
+
+def write_rows(reports: list[SamplingReport], path: Path) -> None:
+    """The rows measured so far as JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([r.row() for r in reports], indent=1))
 
 
 if __name__ == "__main__":

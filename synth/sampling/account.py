@@ -17,6 +17,7 @@ from typing import Any
 
 from envfactory_gym.session import ToolSession
 from envfactory_gym.spec import EnvironmentSpec
+from envfactory_gym.tasks import load_tasks
 from envfactory_synth.graph.entities import words
 from envfactory_synth.graph.params import resolve_schema
 
@@ -30,6 +31,20 @@ PICK_AMONG = 5  # scenarios draw their user among the five richest accounts
 def sign_in_tool(spec: EnvironmentSpec) -> str | None:
     """The environment's user-only sign-in tool, if it has one."""
     return next((n for n, t in spec.tools.items() if t.user_only and SIGN_IN.search(n)), None)
+
+
+def known_values(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
+    """For each input of the sign-in tool, the value the environment's own tasks sign in with most often: what
+    every user of the scenario knows and the state may not hold (an account alias beside their own user name).
+    Used only for an input no column of the account's table holds."""
+    said: dict[str, Counter] = {}
+    for task in load_tasks(spec).values() if spec.tasks_path.is_file() else ():
+        for call in task.calls:
+            if call.name == tool:
+                for name, value in call.arguments.items():
+                    if _scalar(value):
+                        said.setdefault(name, Counter())[value] += 1
+    return {name: counts.most_common(1)[0][0] for name, counts in said.items()}
 
 
 def full_grant(spec: EnvironmentSpec, tool: str) -> dict[str, Any]:
@@ -197,6 +212,7 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
     their own records are (`_richest`)."""
     where, counts = _references(tables)
     ranked: list[tuple] = []
+    accounts: set[str] = set()  # tables holding each login once
     tool = sign_in_tool(spec)
     if tool is None:
         for table, rows in tables.items():
@@ -210,18 +226,87 @@ def candidates(spec: EnvironmentSpec, tables: dict[str, list[dict]]) -> list[tup
                     ((-len(where.get(r.get(pk), ())), -counts[r.get(pk)]), i, table, r) for i, r in enumerate(rows)
                 ]
     elif spec.tools[tool].required_inputs:
-        first = spec.tools[tool].required_inputs[0]
+        required = spec.tools[tool].required_inputs
+        held = [n for n in required if any(c == n for _, c in _candidate_columns(spec, tool, n, tables))]
+        first = held[0] if held else required[0]  # an input a column of its own name holds names the accounts
         for rank, (table, column) in enumerate(_candidate_columns(spec, tool, first, tables)):
             pk = _primary_key(spec, table)
             logins = [r.get(column) for r in tables[table] if _scalar(r.get(column))]
             unique = len(set(logins)) == len(logins)  # an account table holds each login once (orders repeat emails)
+            accounts |= {table} if unique else set()
             for index, row in enumerate(tables[table]):
                 if _scalar(row.get(column)):
                     key = row.get(pk) if pk else None
                     order = (-len(where.get(key, ())), -counts[key]) if pk else (0, 0)
                     ranked.append(((not unique, rank, *order), index, table, row))
     ranked.sort(key=lambda c: c[:2])
-    return _richest(spec, tables, [(t, r) for _, _, t, r in ranked])
+    seen: set[tuple[str, int]] = set()  # a row several columns match is one account: listed once, where it ranks best
+    once = [(t, r) for _, _, t, r in ranked if (t, id(r)) not in seen and not seen.add((t, id(r)))]
+    found = _richest(spec, tables, once)
+    return tasks_users_first(spec, tool, found, accounts) if tool is not None else found
+
+
+def tasks_users_first(
+    spec: EnvironmentSpec, tool: str, found: list[tuple[str, dict]], accounts: set[str] | None = None
+) -> list[tuple[str, dict]]:
+    """The accounts the environment's own tasks sign in with first (those of the most tasks first), the others
+    after in their order: a scenario's user is someone its tasks are about (an event's organizer, not one of
+    the many attendees whose orders make them the richest accounts). Only rows of the `accounts` tables (those
+    holding each login once; every table when none is given) are brought forward: Delta's eCredits name their
+    owner's SkyMiles number too, and are no accounts to sign in with."""
+    said: Counter = Counter()
+    for task in load_tasks(spec).values() if spec.tasks_path.is_file() else ():
+        for call in task.calls:
+            if call.name == tool and call.caller == "user":
+                said.update({v for v in call.arguments.values() if _scalar(v) and isinstance(v, str)})
+    if not said:
+        return found
+    score = [
+        max((said[v] for v in row.values() if _scalar(v) and v in said), default=0)
+        if accounts is None or table in accounts
+        else 0
+        for table, row in found
+    ]
+    order = sorted(range(len(found)), key=lambda i: -score[i])  # stable: ties keep their places
+    return [found[i] for i in order]
+
+
+MISSING = re.compile(r"required input '(?:[\w.]*\.)?(?P<name>\w+)'")
+
+
+ID_WORDS = {"id", "key", "number", "code", "uuid", "ref", "reference"}
+
+
+def next_pick(
+    ranked: list[tuple[str, dict]],
+    tried: list[int],
+    error: str,
+    among: int = PICK_AMONG,
+    owned: list[dict[str, list[dict]]] | None = None,
+) -> int | None:
+    """Which of the first `among` accounts (their position in `ranked`, a `pick` for `sign_in`) a chain that
+    failed with `error` for the accounts at `tried` is tried for next: the one whose own row fills the most
+    columns the failure names (every word of the input no earlier output provided: `preferred_sipp_code` for
+    `sipp_code`; else a word of the error: `partner_member_number` for "only to the partner on your profile"),
+    or, given each account's own records (`owned`), has records of the most kinds the failure names (listings
+    when no earlier output gave a `listing_id`); ties to the one ranked first (the richest not tried yet: the
+    first try is the draw's, a retry the likeliest to work). None when every one was tried."""
+    order = [i for i in range(min(among, len(ranked))) if i not in tried]
+    if not order:
+        return None
+    missing = MISSING.search(error)
+    wanted = [set(words(missing.group("name")))] if missing else [{w} for w in set(words(error))]
+
+    kinds = [w - ID_WORDS for w in wanted if w - ID_WORDS]
+
+    def filled(i: int) -> int:
+        named = [set(words(c)) for c, v in ranked[i][1].items() if v not in (None, "", [], {})]
+        held = [set(words(t)) for t, rows in (owned[i] if owned else {}).items() if rows]
+        return sum(1 for columns in named if any(w <= columns for w in wanted)) + sum(
+            1 for table in held if any(k <= table for k in kinds)
+        )
+
+    return max(order, key=lambda i: (filled(i), -i))
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:
@@ -282,6 +367,7 @@ def sign_in(
         return Account(None, {}, table, row, row.get(_primary_key(spec, table)), own_records(spec, tables, table, row))
     required = list(spec.tools[tool].required_inputs)
     columns = {name: _candidate_columns(spec, tool, name, tables) for name in required}
+    known = known_values(spec, tool)
     grant = full_grant(spec, tool)
     refused: Counter = Counter()  # a table whose rows keep failing to sign in holds no accounts (sellers, not buyers)
     order = _rotate(ranked, pick)
@@ -297,6 +383,9 @@ def sign_in(
         arguments = {}
         for name in required:
             column = next((c for t, c in columns[name] if t == table and row.get(c) is not None), None)
+            if column is None and name in known:
+                arguments[name] = known[name]
+                continue
             if column is None:
                 break
             arguments[name] = row[column]

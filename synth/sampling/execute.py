@@ -15,7 +15,7 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 
-from .account import Account, candidates
+from .account import PICK_AMONG, Account, candidates, next_pick, own_records
 from .account import sign_in as sign_in_user
 from .chain import Chain
 from .clock import scenario_clock
@@ -24,6 +24,7 @@ from .values import ValuePool
 
 ATTEMPTS = 10
 BACKTRACKS = 4
+LOOKAHEAD = 3  # trials of other arguments for a call whose output starves a later tool of the chain
 EXHAUSTED = "every choice of arguments was tried before"
 USERS = 3
 
@@ -83,6 +84,28 @@ def _run_tool(
     return error, previous
 
 
+def _replay(
+    session: ToolSession,
+    filler: ChainFiller,
+    spec: EnvironmentSpec,
+    tool: str,
+    arguments: dict[str, Any],
+    result: ChainExecution,
+) -> str | None:
+    """Call `tool` once more with arguments that ran from this same state before; the error if it fails now."""
+    caller = "user" if spec.tools[tool].user_only else "agent"
+    before = session.clock.now()
+    outcome = session.call(tool, arguments, caller)
+    result.tries += 1
+    if not outcome.ok:
+        session.clock.reset(before)
+        return outcome.error or "tool error"
+    result.calls.append(GroundTruthCall(name=tool, arguments=arguments, caller=caller))
+    result.outputs.append(outcome.output)
+    filler.record(tool, arguments, outcome.output)
+    return None
+
+
 def _blames_earlier(filler: ChainFiller, tool: str, error: str, tried: dict[str, Any] | None) -> bool:
     """Whether a failure may come from an earlier call's choice: no earlier output had a value it needs, or
     the error names an internal input (the reservation it was given is completed). An error about what the
@@ -117,20 +140,39 @@ def _run_steps(
     attempts: int,
     backtracks: int,
     result: ChainExecution,
+    lookahead: int = LOOKAHEAD,
 ) -> None:
     """Run the chain's tools in order. When a tool fails every attempt and the failure may come from an earlier
     choice (`_blames_earlier`), go back one step (restore the state before it, forget its call) and have it
     choose other arguments, at most `backtracks` times in all: a reservation that turns out to be completed is
-    swapped for another one the listing showed."""
+    swapped for another one the listing showed. A call whose output gives a later tool of the chain none of the
+    values it needs from it (`ChainFiller.starved`: a search that found no hotel, for `book_hotel`) is undone
+    and tried with other arguments, `lookahead` times at most per step; when none feeds it, the last that ran
+    is kept, and when no other choice runs at all, the first one that did. Undone trials leave no call."""
     frames: list[_Frame] = []
     avoid: list[set[str]] = [set() for _ in tools]
+    looked = [0 for _ in tools]  # look-ahead trials made per step
+    first: list[dict[str, Any] | None] = [None for _ in tools]  # a step's first working arguments during trials
     failure = (tools[0] if tools else "", EXHAUSTED)  # the last real failure, reported if all fails
     index = 0
     while index < len(tools):
         state, clock, calls, done = session.state.snapshot(), session.clock.now(), len(result.calls), len(filler.done)
+        filler.later = tools[index + 1 :]
         error, used = _run_tool(session, filler, spec, tools[index], attempts, result, avoid[index])
+        if error is None and looked[index] < lookahead and filler.starved(tools[index], tools[index + 1 :]):
+            # its output gives a later tool nothing it needs: undo the call and try other arguments
+            first[index] = first[index] if first[index] is not None else dict(used or {})
+            looked[index] += 1
+            session.restore_bytes(state, clock)
+            del result.calls[calls:], result.outputs[calls:], filler.done[done:]
+            avoid[index].add(_key(used or {}))
+            continue
+        if error is not None and first[index] is not None:  # no other choice ran: back to the first that did
+            used, first[index], looked[index] = first[index], None, lookahead
+            error = _replay(session, filler, spec, tools[index], used or {}, result)
         if error is None:
-            frames.append(_Frame(state, clock, calls, done, used))
+            first[index] = None
+            frames.append(_Frame(state, clock, calls, done, used or {}))
             index += 1
             continue
         exhausted = error == EXHAUSTED  # nothing left to try here: going further back costs nothing
@@ -204,13 +246,20 @@ def execute_chain(
     environment's user-only sign-in tool, every optional scope granted), and that call leads the returned
     calls; where nobody signs in, the user is one of the seed's people (`account.persona`). The user is drawn
     with `seed` among the five accounts with the most varied records, and their own records come first among
-    the values they can give; when the chain fails for them, the next of those accounts is the scenario's user
-    (`users` in all: a task's user is whoever has the records it is about).
+    the values they can give; when the chain fails for them, another of those accounts is the scenario's user
+    (`users` in all: a task's user is whoever has the records it is about), the one whose row fills the most
+    columns the failure names (`account.next_pick`: a member with a partner when points go only to a partner).
     """
     if clock is None:
         clock = scenario_clock(spec, snapshot if isinstance(snapshot, str) else "seed")
     result = ChainExecution()
     tries = users if sign_in else 1
+    ranked, owned = None, None
+    if isinstance(snapshot, str):
+        seed_state = _seed_state(spec, snapshot, tuple(chain.graph.graph.graph.get("entities", [])), clock)
+        ranked = seed_state.accounts
+        owned = [own_records(spec, seed_state.tables, t, r) for t, r in ranked[:PICK_AMONG]] if sign_in else None
+    picks = [seed]
     for user in range(tries):
         result = _execute(
             spec,
@@ -222,11 +271,19 @@ def execute_chain(
             backtracks,
             internal_from_state,
             sign_in,
-            seed + user,
+            picks[-1],
             final=user == tries - 1,
         )
-        if result.ok:
+        if result.ok or user == tries - 1:
             break
+        if ranked is None:  # no seed accounts to read: the next in turn
+            picks.append(seed + user + 1)
+            continue
+        head = min(PICK_AMONG, len(ranked))
+        following = next_pick(ranked, [p % head for p in picks], result.error or "", owned=owned) if head else None
+        if following is None:
+            break
+        picks.append(following)
     return result
 
 

@@ -20,10 +20,17 @@ the next attempt draws those again and keeps the rest; an error that blames none
 value's record teaches what to avoid (`refuse`): the fields whose values the error names ("is completed":
 `status` completed), and later candidates with such a record come last; a date an error calls in the future (in
 the past) is drawn before (after) the clock from then on; a conditional rule ("replacement_item_id is only used
-with users_choice") ties the input to the option it goes with (`learn_together`). A redrawn text
-may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a` optional inputs
-(those the chain links to an earlier producer always), and one input of a group the tool needs one of
-(`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
+with users_choice") ties the input to the option it goes with (`learn_together`); an example an error shows
+("e.g. harborcoffee.com/blog/*") is taken by the input it names (`learn_example`); an error naming a word of
+another field of an earlier output that ends as an internal input does ("to the partner on your profile":
+`partner_member_number` for `recipient_member_number`) has the input take that field's value (`pointed_to`).
+A redrawn text may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a`
+optional inputs (those the chain links to an earlier producer always), and one input of a group the tool needs
+one of (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
+
+Later tools of the chain steer the choice (`later`): candidates for an internal input whose records the state's
+records of what a later tool needs from this call refer to come first (`serving`), and a call whose output gives
+a later tool nothing it needs is reported (`starved`) so that `execute` tries it with other arguments.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from envfactory_gym.spec import EnvironmentSpec
-from envfactory_synth.graph.entities import id_entity, is_id_like, singular
+from envfactory_synth.graph.entities import id_entity, is_id_like, singular, words
 from envfactory_synth.graph.model import ToolGraph
 from envfactory_synth.graph.observe import flatten, values_at
 from envfactory_synth.graph.params import resolve_schema
@@ -56,6 +63,7 @@ TAKEN = re.compile(r"\balready (exists?|taken|in use|registered|being used)\b|\b
 LABEL = re.compile(r"(^|_)(name|title|label|subject|display_name|nickname)$")
 EMPTY_MATCHES_ALL = re.compile(r"\b(empty|blank)\b[^.]*\b(every|all|everything|any)\b", re.I)
 SHOULD_BE = re.compile(r"(?P<name>\w+)(?:\.[\w.]+)?: input should be (?P<options>(?:'[^']*'(?:,? or |, )?)+)", re.I)
+EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|such as)[,:]?\s+['\"`]?(?P<value>[^\s'\"`,;()]+)", re.I)
 GOES_WITH = re.compile(
     r"\b(?:is|are)\s+(?:only\s+)?(?:used|allowed|valid|accepted|required|needed|supported|given)\s+"
     r"(?:only\s+)?(?:with|for|when|if)\b(?P<rest>[^.;]*)"
@@ -93,6 +101,8 @@ class ChainFiller:
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
         self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
         self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
+        self.later: list[str] = []  # the tools of the chain after the one being filled
+        self.hints: dict[str, set[str]] = {}  # tool -> the words of the errors it gave
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -128,6 +138,11 @@ class ChainFiller:
     def internal(self, tool: str, name: str) -> list[Any]:
         """Candidates for an internal input (module docstring), the latest call's first: a reservation
         `get_reservation` was just asked about comes before the others a listing showed."""
+        return self.from_chain(tool, name) or self._from_state(name.rpartition(".")[2])
+
+    def from_chain(self, tool: str, name: str) -> list[Any]:
+        """The values of an internal input that earlier calls of the chain gave (outputs along the graph's `via`
+        pairs, then fields of that name in earlier outputs and arguments), the latest call's first."""
         entity = id_entity(name, self.graph.graph.graph.get("entities", []))
         field = name.rpartition(".")[2]
         found: list[Any] = []
@@ -135,7 +150,56 @@ class ChainFiller:
             for path in self.graph.feeding_paths(producer, tool, name):
                 found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
             found += _fields(arguments, field) + _fields(output, field)
-        return _unique(found) or self._from_state(field)
+        return _unique(found)
+
+    def pointed_to(self, tool: str, name: str) -> list[Any]:
+        """Values of fields of earlier outputs named as internal input `name` is but for a word an error of `tool`
+        used, latest call first: "points can only be transferred to the partner on your profile" points
+        `recipient_member_number` at the profile's `partner_member_number` where the graph fed it the member's own
+        `member_number`. Fields end with the input's words after its first (`member_number`; an input of fewer
+        than three words, such as `company_id`, is pointed nowhere: `payroll_id` is no company); none before an
+        error."""
+        hint = self.hints.get(tool)
+        mine = words(name.rpartition(".")[2])
+        if not hint or len(mine) < 3:
+            return []
+        tail, said = mine[1:], hint - set(mine)
+        found: list[Any] = []
+        for _, _, output in reversed(self.done):
+            for record in _records(output):
+                for key, value in record.items():
+                    theirs = words(key)
+                    if (
+                        theirs[-len(tail) :] == tail
+                        and said & set(theirs[: -len(tail)])
+                        and value is not None
+                        and not isinstance(value, (dict, list))
+                    ):
+                        found.append(value)
+        return _unique(found)
+
+    def starved(self, tool: str, later: list[str]) -> list[tuple[str, str]]:
+        """What `tool`, just called, was to give later tools of the chain and did not: (later tool, input) for
+        each required internal input (or needed group) of a later tool that `tool` feeds and for which no call so
+        far gave a value (a page listing whose pages hold no blocks, for `delete_block`)."""
+        if self.spec.tools[tool].user_only:
+            return []
+        missing = []
+        for consumer in dict.fromkeys(later):
+            group = set(self.graph.tool(consumer).get("needs_one_of", []))
+            wanted = [
+                i["name"]
+                for i in self.graph.inputs(consumer)
+                if (i["required"] or i["name"] in group)
+                and self.graph.role(consumer, i["name"]) == "internal"
+                and self.graph.provides(tool, consumer, i["name"])
+            ]
+            needed = [n for n in wanted if n not in group]
+            grouped = [n for n in wanted if n in group]
+            missing += [(consumer, n) for n in needed if not self.from_chain(consumer, n)]
+            if grouped and not any(self.from_chain(consumer, n) for n in grouped):
+                missing.append((consumer, "|".join(grouped)))
+        return missing
 
     def _from_state(self, name: str) -> list[Any]:
         """Ids of the state for an input, the user's own first; only with `internal_from_state`."""
@@ -195,6 +259,7 @@ class ChainFiller:
         one of them; one setting a bound on a number ("must be below the Buy It Now price of $335.99", "exceeds the
         amount due (252.00)"; on the number field of a money object too: `amount.value`) keeps inside it."""
         text = error.lower()
+        self.hints.setdefault(tool, set()).update(words(error))
         side = -1 if FUTURE.search(text) else 1 if PAST.search(text) else 0
         said = _phrase(error)
         blamed = blamed_by(error, arguments)
@@ -206,6 +271,7 @@ class ChainFiller:
         for found in SHOULD_BE.finditer(error):  # "state: Input should be 'CANCELED'" (a validation error)
             if found.group("name") in arguments:
                 self.options[found.group("name")] = re.findall(r"'([^']*)'", found.group("options"))
+        self.learn_example(error, arguments)
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
             limit = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
@@ -234,6 +300,24 @@ class ChainFiller:
                 }
                 if traits:
                     self.refused.setdefault(name, set()).update(traits)
+
+    def learn_example(self, error: str, arguments: dict[str, Any]) -> None:
+        """An error that shows an example of what it wants ("the URL pattern must be on harborcoffee.com (e.g.
+        harborcoffee.com/blog/*)") has the input it names last before the example take that example (a text
+        input the user fills; never an id the chain gives)."""
+        found = EXAMPLE.search(error)
+        if not found:
+            return
+        example = found.group("value").rstrip(".:")
+        before = error[: found.start()].lower()
+        named = [
+            (max(before.rfind(n.lower()), before.rfind(n.replace("_", " ").lower())), n)
+            for n, v in arguments.items()
+            if isinstance(v, str) and not is_id_like(n)
+        ]
+        named = [(at, n) for at, n in named if at >= 0]
+        if example and named:
+            self.options[max(named)[1]] = [example]
 
     def learn_together(self, tool: str, text: str, arguments: dict[str, Any]) -> None:
         """Read a conditional rule out of a (lower-case) error: "replacement_item_id is only used with
@@ -312,10 +396,12 @@ class ChainFiller:
         if shape is not None and self.graph.role(tool, name) == "internal":
             return self._objects(tool, name, shape, defs, previous)
         if self.graph.role(tool, name) == "internal":
-            found = self.internal(tool, name)
+            pointed = self.pointed_to(tool, name)
+            found = _unique(pointed + self.internal(tool, name))
             if not found:
                 return False, None
-            value = self._pick(self.acceptable(name, found), previous)
+            found = self.acceptable(name, found)
+            value = self._pick(found, previous, [v for v in pointed if v in found] or self.serving(tool, found))
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
         if name in self.options and not isinstance(previous, (dict, list)):
             return True, self._pick(self.options[name], previous)
@@ -352,12 +438,40 @@ class ChainFiller:
         number = round(number, 2)
         return f"{number:.2f}" if isinstance(previous, str) else number
 
-    def _pick(self, found: list[Any], previous: Any) -> Any:
-        """The first candidate on a first try; later, a random one other than the previous value."""
+    def _pick(self, found: list[Any], previous: Any, preferred: list[Any] | None = None) -> Any:
+        """The first candidate on a first try; later, a random one other than the previous value. Candidates in
+        `preferred` (`serving`) come first while one is left."""
+        if preferred:
+            found = preferred + [v for v in found if v not in preferred]
         if previous is None:
             return found[0]
-        others = [v for v in found if v != previous] or found
+        others = [v for v in (preferred or []) if v != previous] or [v for v in found if v != previous] or found
         return others[int(self.rng.integers(len(others)))]
+
+    def serving(self, tool: str, found: list[Any]) -> list[Any]:
+        """The candidates for an internal input of `tool` whose records the state's records of what later tools
+        of the chain need from `tool` refer to, in their order (a page some blocks belong to, when `delete_block`
+        is to take a block of the page `retrieve_block_children` lists); none when no later tool needs anything
+        from `tool`, or no candidate has it."""
+        entities = self.graph.graph.graph.get("entities", [])
+        wanted = {
+            entity
+            for consumer in self.later
+            for i in self.graph.inputs(consumer)
+            if i["required"]
+            and self.graph.role(consumer, i["name"]) == "internal"
+            and self.graph.provides(tool, consumer, i["name"])
+            and (entity := id_entity(i["name"], entities))
+        }
+        if not wanted:
+            return []
+        where = census(self.tables).where
+        holders = {
+            t for t in self.tables if singular(t) in wanted or any(singular(t).endswith(f"_{e}") for e in wanted)
+        }
+        return [
+            v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool) and holders & where.get(v, set())
+        ]
 
     def _objects(
         self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any
@@ -393,7 +507,9 @@ class ChainFiller:
         for item in self.graph.inputs(tool):
             name = item["name"]
             if item["required"] or (self.graph.role(tool, name) == "internal" and self.linked(tool, name)):
-                if name in previous and (blamed is not None and name not in blamed):
+                pointed = self.pointed_to(tool, name) if self.graph.role(tool, name) == "internal" else []
+                kept = name in previous and blamed is not None and name not in blamed
+                if kept and (not pointed or previous[name] in pointed):  # an error pointing elsewhere redraws it
                     arguments[name] = previous[name]
                     continue
                 found, value = self.value(tool, item, previous.get(name))

@@ -86,7 +86,7 @@ def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
     items = [i for v in found for i in (v if isinstance(v, list) else [v]) if isinstance(i, dict)]
     tagged = [i for i in items if entity in {v.lower() for v in i.values() if isinstance(v, str)}]
     chosen = tagged or items
-    return [i[tail] for i in chosen if i.get(tail) is not None]
+    return [v for i in chosen for v in raw_values(i, tail)]  # the tail may go deeper: `payload[].marketplace.id`
 
 
 class ValuePool:

@@ -12,7 +12,7 @@ from envfactory_gym import ToolSession, load_zoo_environment
 from envfactory_synth.sampling.account import candidates, full_grant, own_records, sign_in
 from envfactory_synth.sampling.chain import Chain
 from envfactory_synth.sampling.dates import date_string, is_date_name, unix_time
-from envfactory_synth.sampling.filling import EMPTY_MATCHES_ALL, blamed_by
+from envfactory_synth.sampling.filling import EMPTY_MATCHES_ALL, ChainFiller, blamed_by
 
 CLOCK = datetime(2025, 1, 15, 9, 0, tzinfo=timezone.utc)
 
@@ -238,8 +238,10 @@ def test_a_table_that_refuses_sign_ins_is_passed_over_and_records_follow_the_use
     session = ToolSession(spec)
     session.reset("seed")
     tables = session.state.dump_snapshot()["tables"]
-    assert candidates(spec, tables)[0][0] == "sellers"
-    user = sign_in(session, spec, tables)
+    ranked = candidates(spec, tables)
+    assert ranked[0][0] == "users"  # a buyer the tasks sign in leads; sellers are among the richest after them
+    sellers_first = sorted(ranked, key=lambda c: c[0] != "sellers")
+    user = sign_in(session, spec, tables, ranked=sellers_first)
     assert user.table == "users" and user.tool == "sign_in"
     orders = user.own["purchase_orders"]  # orders name their buyer by username, not by user_id
     assert orders and all(o["buyer"] == user.row["username"] for o in orders)
@@ -391,3 +393,184 @@ def test_numbers_keep_to_the_schema_s_step():
     assert on_step(1234, points) == 1200 and on_step(40, points) == 100 and on_step(7, {}) == 7
     assert on_step(950, {"multipleOf": 100, "maximum": 900}) == 900
     assert _fits(1200, points) and not _fits(1234, points)
+
+
+# ---------------------------------------------------------------- choosing what later calls of the chain need
+
+
+def test_a_call_whose_output_starves_a_later_tool_is_tried_with_other_arguments(hotel, hotel_graph):
+    """A search that finds no hotel gives `book_hotel` nothing to book: the look-ahead undoes it and searches
+    another city (the user knows five; one has hotels in this state), and only calls that ran stay."""
+    from envfactory_synth.sampling.execute import ChainExecution, _run_steps
+
+    cities = ["Porto", "Faro", "Braga", "Evora", "Lisbon"]
+    tables = {"hotels": [{"id": f"h{i}", "name": "Inn", "city": c} for i, c in enumerate(cities)]}
+    links = {("search_hotels", "book_hotel")}
+    ran = {}
+    for lookahead in (0, 3):
+        ran[lookahead] = []
+        for seed in range(10):
+            session = ToolSession(hotel)
+            session.reset("seed", CLOCK)
+            filler = ChainFiller(hotel, hotel_graph, _pool(tables), np.random.default_rng(seed), False, links, tables)
+            result = ChainExecution()
+            _run_steps(session, filler, hotel, ["search_hotels", "book_hotel"], 10, 0, result, lookahead)
+            ran[lookahead].append(result.ok)
+            if result.ok:
+                assert [c.name for c in result.calls] == ["search_hotels", "book_hotel"]
+                assert result.calls[0].arguments == {"city": "Lisbon"}  # the trials that found nothing are gone
+                replay = ToolSession(hotel)
+                replay.reset("seed", CLOCK)
+                assert all(replay.call(c.name, c.arguments).ok for c in result.calls)
+                assert replay.dump() == session.dump()
+    assert sum(ran[0]) < 10 and all(ran[3])
+    filler = ChainFiller(hotel, hotel_graph, _pool(tables), np.random.default_rng(0), False, links, tables)
+    filler.record("search_hotels", {"city": "Porto"}, [])
+    assert filler.starved("search_hotels", ["book_hotel", "cancel_booking"]) == [("book_hotel", "hotel_id")]
+    filler.record("search_hotels", {"city": "Lisbon"}, [{"id": "htl_01", "name": "Harbour Inn", "city": "Lisbon"}])
+    assert filler.starved("search_hotels", ["book_hotel"]) == []
+
+
+def test_candidates_whose_records_have_what_later_tools_need_come_first(hotel, hotel_graph):
+    """Of the hotels a search showed, the one that bookings refer to is chosen first when a later tool of the
+    chain is to take a booking from this call; the others stay candidates, and without such a tool the order
+    is kept."""
+    tables = {
+        "hotels": [{"id": h, "name": "Inn", "city": "Lisbon"} for h in ("htl_01", "htl_02", "htl_03")],
+        "bookings": [{"id": "bkg_01", "hotel_id": "htl_03", "guest_name": "Ana Silva", "check_in": "2025-02-01"}],
+    }
+    filler = ChainFiller(hotel, hotel_graph, _pool(tables), np.random.default_rng(0), False, set(), tables)
+    filler.record("search_hotels", {"city": "Lisbon"}, tables["hotels"])
+    item = next(i for i in hotel_graph.inputs("book_hotel") if i["name"] == "hotel_id")
+    assert hotel_graph.provides("book_hotel", "cancel_booking", "booking_id")
+    assert filler.value("book_hotel", item) == (True, "htl_01")  # nothing later needs a booking: in order
+    filler.later = ["cancel_booking"]
+    assert filler.serving("book_hotel", ["htl_01", "htl_02", "htl_03"]) == ["htl_03"]
+    assert filler.value("book_hotel", item) == (True, "htl_03")
+    assert filler.value("book_hotel", item, previous="htl_03")[1] in {"htl_01", "htl_02"}  # then the others
+
+
+def test_a_sign_in_value_no_column_holds_is_the_one_the_environment_s_tasks_sign_in_with():
+    """AWS's sign-in takes the account alias beside the IAM user name; the seed holds the users, not the alias
+    (every user of the scenario knows it): it comes from the environment's own tasks, the user from the seed."""
+    from envfactory_synth.sampling.account import known_values
+
+    spec = load_zoo_environment("aws_s3")
+    assert known_values(spec, "sign_in")["account"] == "harbor-lane"
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    account = sign_in(session, spec, tables)
+    assert account.table == "iam_users" and account.arguments["account"] == "harbor-lane"
+    assert account.arguments["user_name"] == account.row["user_name"]
+    assert "sign in" not in (session.call("list_buckets", {}).error or "")  # signed in (the token is valid)
+
+
+def test_an_example_an_error_shows_is_taken_by_the_input_it_names(hotel, hotel_graph):
+    """ "the URL pattern must be on harborcoffee.com (e.g. harborcoffee.com/blog/*)": the input named last before
+    the example takes it; an id the chain gives never does, and an error without an example teaches nothing."""
+    filler = _filler(hotel, hotel_graph, {})
+    arguments = {"zone_id": "f6", "url": "Url 80", "target": "home"}
+    filler.refuse("book_hotel", arguments, "Page Rule validation failed: the URL pattern must be on x.com.")
+    assert filler.options == {}
+    filler.refuse(
+        "book_hotel",
+        arguments,
+        "Page Rule validation failed for target: the URL pattern must be on x.com (e.g. x.com/blog/*). (code 1004)",
+    )
+    assert filler.options == {"url": ["x.com/blog/*"]}
+    filler.refuse("book_hotel", {"hotel_id": "htl_01"}, "hotel_id must look like htl_NN, e.g. htl_07.")
+    assert "hotel_id" not in filler.options
+
+
+def test_a_value_deeper_than_the_last_list_of_an_output_path_is_found():
+    """Amazon SP's `payload[].marketplace.id` feeds `MarketplaceId`: the field under each item is followed down,
+    and items that say they are the entity still come first."""
+    from envfactory_synth.sampling.values import values_about
+
+    output = {
+        "payload": [
+            {"marketplace": {"id": "ATVPDKIKX0DER", "name": "Amazon.com"}, "storeName": "Trailhead"},
+            {"marketplace": {"id": "A2EUQ1WTGCTBG2", "name": "Amazon.ca"}, "storeName": "Trailhead CA"},
+        ]
+    }
+    assert values_about(output, "payload[].marketplace.id", "marketplace") == ["ATVPDKIKX0DER", "A2EUQ1WTGCTBG2"]
+    pages = {"results": [{"object": "database", "id": "d1"}, {"object": "page", "id": "p1"}]}
+    assert values_about(pages, "results[].id", "page") == ["p1"]
+
+
+def test_the_accounts_the_environment_s_tasks_sign_in_with_come_first():
+    """Eventbrite's richest accounts are attendees with many orders; its tasks sign in organizers. The users of
+    the most tasks lead, so chains of organizer tools run for an organizer."""
+    spec = load_zoo_environment("eventbrite")
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    ranked = candidates(spec, tables)
+    assert ranked[0][1]["email"] == "priya@techmornings.org"  # signs in for 8 of its tasks, the most
+    assert ranked[1][1]["email"] == "dana@harborlightsproductions.com"  # 6 tasks
+    account = sign_in(session, spec, tables, ranked=ranked)
+    assert account.arguments["email"] == "priya@techmornings.org" and account.output["role"] != "attendee"
+
+
+def test_an_error_pointing_at_another_field_of_an_earlier_output_has_the_input_take_it(hertz_spec, hertz_graph):
+    """ "Points can only be transferred to the ... partner on your profile": where the graph feeds
+    `recipient_member_number` the member's own `member_number`, the next attempt takes the profile's
+    `partner_member_number` (an error naming no such word points nowhere)."""
+    filler = ChainFiller(hertz_spec, hertz_graph, _pool({}), np.random.default_rng(0), False, set(), {}, {})
+    filler.record("get_member_profile", {}, {"member_number": "111", "partner_member_number": "222", "points": 9})
+    first, _ = filler.arguments("transfer_points", 0)
+    assert first["recipient_member_number"] == "111"
+    filler.refuse("transfer_points", first, "Points must be a multiple of 100.")
+    assert filler.pointed_to("transfer_points", "recipient_member_number") == []
+    error = "PermissionDenied: Points can only be transferred to the spouse or domestic partner on your profile."
+    filler.refuse("transfer_points", first, error)
+    assert filler.pointed_to("transfer_points", "recipient_member_number") == ["222"]
+    filler.record("get_reservation", {}, {"company_id": "c1", "payroll_id": "p1"})
+    filler.refuse("transfer_points", first, "NotFound: Payroll p1 not found.")
+    assert filler.pointed_to("transfer_points", "company_id") == []  # a payroll's id is no company's
+    again, _ = filler.arguments("transfer_points", 1, first, blamed_by(error, first))
+    assert again["recipient_member_number"] == "222"
+
+
+def test_an_account_several_columns_match_is_one_candidate(hertz_spec):
+    """Hertz signs in with a "member number or email": both columns of `members` match, yet each member is one
+    candidate, so the three users a chain is tried for are three people."""
+    session = ToolSession(hertz_spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    ranked = [(table, row["member_number"]) for table, row in candidates(hertz_spec, tables) if table == "members"]
+    assert len(ranked) == len(set(ranked)) == len(tables["members"])
+
+
+def test_a_chain_failed_for_one_user_is_tried_next_for_one_who_has_what_it_missed():
+    """The next user of a failed chain is, among the first five accounts, one whose own row fills a column the
+    failure names: the input no earlier output gave (`preferred_sipp_code` for `sipp_code`), else a word of the
+    error (`partner_member_number`), or who has records of the kind it names (listings for a `listing_id`);
+    without such, the first untried; none once all five were tried."""
+    from envfactory_synth.sampling.account import next_pick
+
+    rows = [{"member_number": str(i), "partner_member_number": None, "preferred_sipp_code": None} for i in range(6)]
+    rows[4]["preferred_sipp_code"], rows[3]["partner_member_number"] = "ICAR", "9"
+    rows[5]["preferred_sipp_code"] = "FCAR"  # sixth: outside the five a chain's users are drawn from
+    ranked = [("members", r) for r in rows]
+    missing = "no earlier output provides required input 'sipp_code' of create_reservation"
+    assert next_pick(ranked, [1], missing) == 4
+    assert next_pick(ranked, [1], "Points can only be transferred to the partner on your profile.") == 3
+    assert next_pick(ranked, [1], "Reservation K1 is completed.") == 0  # nothing named: the richest untried
+    assert next_pick(ranked, [0, 2], "Reservation K1 is completed.") == 1
+    assert next_pick(ranked, [0, 1, 2, 3, 4], missing) is None
+    owned = [{"orders": [{}]}, {}, {"orders": [{}], "listings": []}, {"listings": [{}]}, {}]  # own records
+    no_listing = "no earlier output provides required input 'listing_id' of cancel_resale_listing"
+    assert next_pick(ranked, [0], no_listing, owned=owned) == 3  # the one who has listings
+    assert next_pick(ranked, [0], no_listing) == 1
+
+
+def test_records_that_name_an_account_the_tasks_sign_in_with_are_not_brought_forward_as_accounts():
+    """Delta's tasks sign in SkyMiles members; its eCredits and miles activity hold the member's SkyMiles number
+    too (many rows each), yet only members are accounts: the five a chain's users are drawn from are members."""
+    spec = load_zoo_environment("delta")
+    session = ToolSession(spec)
+    session.reset("seed")
+    ranked = candidates(spec, session.state.dump_snapshot()["tables"])
+    assert [table for table, _ in ranked[:5]] == ["customers"] * 5
