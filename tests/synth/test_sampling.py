@@ -180,6 +180,7 @@ def test_internal_inputs_need_a_producer_unless_the_state_may_supply_them(hotel,
 SAMPLED_ZOO = ("notion", "slack", "hertz", "shopify", "zotero", "pagerduty", "alpaca")
 
 
+@pytest.mark.slow
 def test_executability_metric_on_a_sample_of_the_zoo(embedder):
     from envfactory_synth.graph.build import build_graph
     from envfactory_synth.sampling.metrics import evaluate
