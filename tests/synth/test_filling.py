@@ -607,3 +607,29 @@ def test_an_input_an_error_blames_that_has_no_other_value_is_kept_and_the_inputs
     filler.chosen = {}
     assert filler.going_with("event_id", ["evt_01", "evt_02", "evt_05"]) == []
     session.close()
+
+
+def test_a_record_an_error_finds_in_the_wrong_state_sends_the_chain_to_a_user_with_one_in_another_state():
+    """ "Your shopper has already started order 58 (status picked_up)": the next user is one owning an order in a
+    state no user tried so far has (placed), before richer accounts whose orders are all delivered or canceled;
+    an error naming no owned record leaves the order as it was."""
+    from envfactory_synth.sampling.account import next_pick, other_states
+
+    def order(number: str, status: str) -> dict:
+        return {"id": number, "status": status, "store_name": "Castro"}
+
+    rows = [{"user_id": str(i), "email": f"u{i}@example.org", "plan": "plus"} for i in range(5)]
+    ranked = [("users", r) for r in rows]
+    owned = [
+        {"orders": [order("5801", "delivered"), order("5802", "picked_up"), order("5803", "canceled")]},
+        {"orders": [order("5811", "delivered"), order("5812", "canceled")]},
+        {"orders": [order("5821", "delivered"), order("5822", "picked_up")]},
+        {"orders": [order("5831", "delivered"), order("5832", "placed")]},
+        {"orders": [order("5841", "picked_up")]},
+    ]
+    error = "Conflict: Your shopper has already started order 5802 (status picked_up), so you can no longer edit it."
+    assert other_states(error, owned, [0]) == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0}
+    assert next_pick(ranked, [0], error, owned=owned) == 3
+    assert next_pick(ranked, [0], "Conflict: Order 5803 was canceled.", owned=owned) == 3
+    assert other_states("Conflict: Order 9999 was canceled.", owned, [0]) == {}
+    assert next_pick(ranked, [0], "Conflict: Order 9999 was canceled.", owned=owned) == 1  # the richest untried
