@@ -290,10 +290,13 @@ def next_pick(
     `sipp_code`; else a word of the error: `partner_member_number` for "only to the partner on your profile"),
     or, given each account's own records (`owned`), has records of the most kinds the failure names (listings
     when no earlier output gave a `listing_id`); ties to the one ranked first (the richest not tried yet: the
-    first try is the draw's, a retry the likeliest to work). None when every one was tried."""
+    first try is the draw's, a retry the likeliest to work). Before all that, where the error names a record in
+    a state ("order 58 ... (status picked_up)"), an account owning a record of its kind in another state
+    (`other_states`). None when every one was tried."""
     order = [i for i in range(min(among, len(ranked))) if i not in tried]
     if not order:
         return None
+    elsewhere = other_states(error, owned, tried) if owned else {}
     missing = MISSING.search(error)
     wanted = [set(words(missing.group("name")))] if missing else [{w} for w in set(words(error))]
 
@@ -306,7 +309,44 @@ def next_pick(
             1 for table in held if any(k <= table for k in kinds)
         )
 
-    return max(order, key=lambda i: (filled(i), -i))
+    return max(order, key=lambda i: (elsewhere.get(i, 0) > 0, filled(i), -i))
+
+
+def other_states(error: str, owned: list[dict[str, list[dict]]], tried: list[int] = ()) -> dict[int, int]:
+    """Per account (its position in `owned`), how many of its records are of the kind of a record the error
+    names by a value of its own (an order's number) and are in a state (the value of a field the error states
+    for that record: "status picked_up", "was canceled") that neither that record nor any record of that kind of
+    the accounts `tried` is in: the placed order of another user, where those tried hold only delivered,
+    canceled and picked-up ones. Empty when the error names no owned record."""
+    said = " " + " ".join(re.findall(r"\w+", error.lower())) + " "
+    stated: dict[str, set[str]] = {}  # table -> the fields whose values the error states
+    for records in owned:
+        for table, rows in records.items():
+            for row in rows:
+                ids = {k for k, v in row.items() if isinstance(v, (str, int)) and len(str(v)) >= 4 and _said(v, said)}
+                ids = {k for k in ids if not isinstance(row[k], str) or any(c.isdigit() for c in row[k])}
+                if ids:
+                    fields = {k for k, v in row.items() if k not in ids and isinstance(v, str) and _said(v, said)}
+                    stated.setdefault(table, set()).update(fields)
+    counts: dict[int, int] = {}
+    for table, fields in stated.items():
+        for name in fields:
+            seen = {str(row.get(name, "")).lower() for i in tried for row in owned[i].get(table, [])}
+            seen |= {w for w in said.split() if w}  # the state the error names
+            for index, records in enumerate(owned):
+                fresh = sum(
+                    1 for row in records.get(table, []) if str(row.get(name, "")).lower().replace(" ", "_") not in seen
+                )
+                counts[index] = counts.get(index, 0) + fresh
+    return counts
+
+
+def _said(value: Any, said: str) -> bool:
+    """Whether a short value (a number, a state such as `picked_up`) is said in an error's words (`said`: the
+    error's lower-case words between spaces)."""
+    text = str(value).lower()
+    spoken = " ".join(re.findall(r"[^\W_]+", text))
+    return bool(spoken) and len(text) <= 30 and (f" {spoken} " in said or f" {text} " in said)
 
 
 def _rotate(ranked: list, pick: int, among: int = PICK_AMONG) -> list:

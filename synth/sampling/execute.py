@@ -64,6 +64,9 @@ def _run_tool(
     blamed: set[str] | None = None
     for attempt in range(attempts):
         arguments, reason = filler.arguments(tool, attempt, previous, blamed)
+        if arguments is not None and _stuck(arguments, previous, blamed):
+            # the inputs the error blamed have no other value: the others are what does not go with them
+            arguments, reason = filler.arguments(tool, attempt, previous, set(previous or {}) - (blamed or set()))
         if arguments is None:
             return reason, None
         if _key(arguments) in avoid:
@@ -82,6 +85,15 @@ def _run_tool(
         filler.refuse(tool, arguments, error)
         previous, blamed = arguments, blamed_by(error, arguments)
     return error, previous
+
+
+def _stuck(arguments: dict[str, Any], previous: dict[str, Any] | None, blamed: set[str] | None) -> bool:
+    """Whether a redraw of the arguments an error blamed gave each of them its failed value again while other
+    arguments were kept ("Offer X not found for this event", and X is the one offer the chain has seen: the
+    event is what to change)."""
+    if not previous or not blamed or not set(previous) - blamed:
+        return False
+    return all(n in arguments and arguments[n] == previous[n] for n in blamed if n in previous)
 
 
 def _replay(

@@ -16,7 +16,10 @@
   values.
 
 Attempts differ: a failed call's error names the arguments it blames (their names or values appear in it), and
-the next attempt draws those again and keeps the rest; an error that blames none redraws all. The blamed
+the next attempt draws those again and keeps the rest; an error that blames none redraws all. Where the blamed
+inputs have no other value (the only offer the chain has seen), the next attempt keeps them and redraws the
+others (`execute._stuck`), each preferring a value an earlier output showed with the kept ones (`going_with`:
+the event that offer belongs to, for "Offer X not found for this event"). The blamed
 value's record teaches what to avoid (`refuse`): the fields whose values the error names ("is completed":
 `status` completed), and later candidates with such a record come last; a date an error calls in the future (in
 the past) is drawn before (after) the clock from then on; a conditional rule ("replacement_item_id is only used
@@ -103,6 +106,7 @@ class ChainFiller:
         self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
         self.later: list[str] = []  # the tools of the chain after the one being filled
         self.hints: dict[str, set[str]] = {}  # tool -> the words of the errors it gave
+        self.chosen: dict[str, Any] = {}  # internal input -> its value kept from the last attempt of this call
 
     def record(self, tool: str, arguments: dict[str, Any], output: Any) -> None:
         """Remember a successful call (the agent never sees what a user-only call returns)."""
@@ -401,7 +405,8 @@ class ChainFiller:
             if not found:
                 return False, None
             found = self.acceptable(name, found)
-            value = self._pick(found, previous, [v for v in pointed if v in found] or self.serving(tool, found))
+            preferred = [v for v in pointed if v in found] or self.going_with(name, found) or self.serving(tool, found)
+            value = self._pick(found, previous, preferred)
             return True, [value] if _is_list(prop, defs) and not isinstance(value, list) else value
         if name in self.options and not isinstance(previous, (dict, list)):
             return True, self._pick(self.options[name], previous)
@@ -447,6 +452,30 @@ class ChainFiller:
             return found[0]
         others = [v for v in (preferred or []) if v != previous] or [v for v in found if v != previous] or found
         return others[int(self.rng.integers(len(others)))]
+
+    def going_with(self, name: str, found: list[Any]) -> list[Any]:
+        """The candidates for internal input `name` that an earlier call showed together with an internal value
+        already chosen for this call (`chosen`), in their order: a record holding the candidate as a field of its
+        own and the chosen value anywhere inside (an event whose offers list the offer chosen), or an earlier
+        call's arguments holding both. The chosen values are those a retry keeps from the attempt before (an error
+        blamed other inputs): "Offer X not found for this event", when X is the only offer the chain has seen, is
+        mended by the event of that offer, not by any event a search showed."""
+        others = {
+            repr(v)
+            for n, v in self.chosen.items()
+            if n != name and isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) >= 3
+        }
+        if not others:
+            return []
+        wanted = {repr(v): v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool)}
+        hits: list[Any] = []
+        for _, arguments, output in reversed(self.done):
+            for record in [arguments, *_records(output)]:
+                if not others & {repr(v) for v in flatten(record)}:
+                    continue
+                fields = [v for f in record.values() for v in (f if isinstance(f, list) else [f])]
+                hits += [wanted[repr(v)] for v in fields if repr(v) in wanted and repr(v) not in others]
+        return _unique(hits)
 
     def serving(self, tool: str, found: list[Any]) -> list[Any]:
         """The candidates for an internal input of `tool` whose records the state's records of what later tools
@@ -504,6 +533,8 @@ class ChainFiller:
         previous = previous or {}
         arguments: dict[str, Any] = {}
         optional = []
+        internal = {i["name"] for i in self.graph.inputs(tool) if self.graph.role(tool, i["name"]) == "internal"}
+        self.chosen = {n: v for n, v in previous.items() if n in internal and blamed is not None and n not in blamed}
         for item in self.graph.inputs(tool):
             name = item["name"]
             if item["required"] or (self.graph.role(tool, name) == "internal" and self.linked(tool, name)):

@@ -574,3 +574,62 @@ def test_records_that_name_an_account_the_tasks_sign_in_with_are_not_brought_for
     session.reset("seed")
     ranked = candidates(spec, session.state.dump_snapshot()["tables"])
     assert [table for table, _ in ranked[:5]] == ["customers"] * 5
+
+
+def test_an_input_an_error_blames_that_has_no_other_value_is_kept_and_the_inputs_that_go_with_it_change(
+    tmp_path, embedder
+):
+    """ "Offer 'ofr_05' not found for this event" names only the offer, and the chain has seen no other offer:
+    redrawing the offer would try the same call again. The next attempt keeps the offer and changes the event,
+    to the one an earlier output showed the offer under (not any event the latest search listed)."""
+    from envfactory_synth.graph.build import build_graph
+    from envfactory_synth.sampling.execute import ChainExecution, _run_tool
+
+    from .concert_env import SEED, concert_spec
+
+    spec = concert_spec(tmp_path)
+    graph = build_graph(spec, embedder=embedder)
+    assert {graph.role("reserve_tickets", n) for n in ("event_id", "offer_id")} == {"internal"}
+    searched = [{k: e[k] for k in ("id", "name", "city")} for e in SEED["events"]]
+    shown = {"event_id": "evt_05", "name": "Concert 5", "offers": [{"offer_id": "ofr_05", "price": 45}]}
+    session = ToolSession(spec)
+    session.reset("seed", CLOCK)
+    filler = ChainFiller(spec, graph, _pool(SEED), np.random.default_rng(0), False, set(), SEED, {})
+    filler.record("get_event_offers", {"event_id": "evt_05"}, shown)
+    filler.record("search_events", {"city": "Lisbon"}, searched)
+    assert filler.internal("reserve_tickets", "event_id")[0] == "evt_01"  # the latest search's first event
+    result = ChainExecution()
+    error, used = _run_tool(session, filler, spec, "reserve_tickets", 3, result, set())
+    assert error is None and used == {"event_id": "evt_05", "offer_id": "ofr_05"}, error
+    assert result.tries == 2
+    filler.chosen = {"offer_id": "ofr_05"}
+    assert filler.going_with("event_id", ["evt_01", "evt_02", "evt_05"]) == ["evt_05"]
+    filler.chosen = {}
+    assert filler.going_with("event_id", ["evt_01", "evt_02", "evt_05"]) == []
+    session.close()
+
+
+def test_a_record_an_error_finds_in_the_wrong_state_sends_the_chain_to_a_user_with_one_in_another_state():
+    """ "Your shopper has already started order 58 (status picked_up)": the next user is one owning an order in a
+    state no user tried so far has (placed), before richer accounts whose orders are all delivered or canceled;
+    an error naming no owned record leaves the order as it was."""
+    from envfactory_synth.sampling.account import next_pick, other_states
+
+    def order(number: str, status: str) -> dict:
+        return {"id": number, "status": status, "store_name": "Castro"}
+
+    rows = [{"user_id": str(i), "email": f"u{i}@example.org", "plan": "plus"} for i in range(5)]
+    ranked = [("users", r) for r in rows]
+    owned = [
+        {"orders": [order("5801", "delivered"), order("5802", "picked_up"), order("5803", "canceled")]},
+        {"orders": [order("5811", "delivered"), order("5812", "canceled")]},
+        {"orders": [order("5821", "delivered"), order("5822", "picked_up")]},
+        {"orders": [order("5831", "delivered"), order("5832", "placed")]},
+        {"orders": [order("5841", "picked_up")]},
+    ]
+    error = "Conflict: Your shopper has already started order 5802 (status picked_up), so you can no longer edit it."
+    assert other_states(error, owned, [0]) == {0: 0, 1: 0, 2: 0, 3: 1, 4: 0}
+    assert next_pick(ranked, [0], error, owned=owned) == 3
+    assert next_pick(ranked, [0], "Conflict: Order 5803 was canceled.", owned=owned) == 3
+    assert other_states("Conflict: Order 9999 was canceled.", owned, [0]) == {}
+    assert next_pick(ranked, [0], "Conflict: Order 9999 was canceled.", owned=owned) == 1  # the richest untried
