@@ -4,12 +4,14 @@
 
 `import` and `list` run in fresh processes (wall time, median of `--repeats`). `gym.make` is timed for every
 registered zoo id in one process that has made one environment already (the runtime's own imports are paid
-once per process), and, for the largest environment, as the first make of a fresh process (imports included).
+once per process, and a garbage collection before each make keeps earlier ones' garbage out of its time), and,
+for one environment (`--first`, the largest by default), as the first make of a fresh process (imports included).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import subprocess
@@ -48,6 +50,7 @@ def _makes() -> dict[str, float]:
     gym.make(ids[0]).close()
     out = {}
     for env_id in track(ids, description="gym.make"):
+        gc.collect()  # the heap grows with every environment made: no earlier one's garbage is timed here
         start = time.perf_counter()
         env = gym.make(env_id)
         out[env_id] = time.perf_counter() - start
