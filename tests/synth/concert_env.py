@@ -3,14 +3,16 @@ with another event's id is not found, and the error names only the offer."""
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 
 from pydantic import BaseModel
 from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table
 
 from envfactory_gym import Database, NotFound, tool
-from envfactory_gym.spec import EnvironmentSpec, collect_tools
+from envfactory_gym.spec import EnvironmentSpec
+
+from ..helpers import module_spec
 
 schema = MetaData()
 events = Table(
@@ -108,17 +110,4 @@ def reserve_tickets(db: Database, event_id: str, offer_id: str) -> Hold:
 
 def concert_spec(folder: Path) -> EnvironmentSpec:
     """The ticketing environment with its seed snapshot written under `folder`."""
-    import sys
-
-    (folder / "snapshots").mkdir(parents=True, exist_ok=True)
-    (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": SEED}))
-    return EnvironmentSpec(
-        name="Concerts",
-        domain="events",
-        description="Hold concert tickets.",
-        product="Test",
-        docs_url="https://example.org",
-        schema=schema,
-        tools=collect_tools(sys.modules[__name__]),
-        folder=folder,
-    )
+    return module_spec(sys.modules[__name__], folder, SEED, "Concerts", "events", "Hold concert tickets.")

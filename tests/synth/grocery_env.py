@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 from typing import Literal
 
@@ -10,7 +10,9 @@ from pydantic import BaseModel
 from sqlalchemy import Column, MetaData, String, Table
 
 from envfactory_gym import Database, InvalidRequest, tool
-from envfactory_gym.spec import EnvironmentSpec, collect_tools
+from envfactory_gym.spec import EnvironmentSpec
+
+from ..helpers import module_spec
 
 schema = MetaData()
 items = Table(
@@ -68,17 +70,4 @@ def set_replacement(
 
 def grocery_spec(folder: Path) -> EnvironmentSpec:
     """The grocery environment with its seed snapshot written under `folder`."""
-    import sys
-
-    (folder / "snapshots").mkdir(parents=True, exist_ok=True)
-    (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": SEED}))
-    return EnvironmentSpec(
-        name="Grocery",
-        domain="shopping",
-        description="Set replacement preferences.",
-        product="Test",
-        docs_url="https://example.org",
-        schema=schema,
-        tools=collect_tools(sys.modules[__name__]),
-        folder=folder,
-    )
+    return module_spec(sys.modules[__name__], folder, SEED, "Grocery", "shopping", "Set replacement preferences.")

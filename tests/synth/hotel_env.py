@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 
 from pydantic import BaseModel
 from sqlalchemy import Column, ForeignKey, MetaData, String, Table
 
 from envfactory_gym import Database, NotFound, tool
-from envfactory_gym.spec import EnvironmentSpec, collect_tools
+from envfactory_gym.spec import EnvironmentSpec
+
+from ..helpers import module_spec
 
 schema = MetaData()
 hotels = Table(
@@ -116,17 +118,4 @@ def clear_bookings(db: Database) -> Cleared:
 
 def hotel_spec(folder: Path) -> EnvironmentSpec:
     """The hotel environment with its seed snapshot written under `folder`."""
-    import sys
-
-    (folder / "snapshots").mkdir(parents=True, exist_ok=True)
-    (folder / "snapshots" / "seed.json").write_text(json.dumps({"tables": SEED}))
-    return EnvironmentSpec(
-        name="Hotels",
-        domain="travel",
-        description="Book hotel rooms.",
-        product="Test",
-        docs_url="https://example.org",
-        schema=schema,
-        tools=collect_tools(sys.modules[__name__]),
-        folder=folder,
-    )
+    return module_spec(sys.modules[__name__], folder, SEED, "Hotels", "travel", "Book hotel rooms.")
