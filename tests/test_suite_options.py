@@ -3,6 +3,7 @@ test that is about no single environment; long single tests come first."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,12 +12,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _collected(*args: str) -> list[str]:
+    """What pytest collects with `args`, in order; the suite's own ENVFACTORY_TEST_ENVS is not passed on."""
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "ENVFACTORY_TEST_ENVS"},
     )
     return [line for line in run.stdout.splitlines() if "::" in line] or [run.stdout + run.stderr]
 
