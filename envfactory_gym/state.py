@@ -140,6 +140,9 @@ class SQLiteState:
         self._has_sequences: bool | None = None
         self._restores = self._rollbacks = 0
         self._mark: tuple[tuple[int, int, int], int] | None = None  # (change count, log position) when last read
+        # (change count, result) of the last `changed_since(0)`: a turn's end asks for it twice (its score, then
+        # whether the next turn begins on the expected path)
+        self._since_start: tuple[tuple[int, int, int], dict[RowKey, tuple[Any, ...]]] | None = None
 
     def snapshot(self) -> bytes:
         """Serialize the database (sqlite3 `serialize`)."""
@@ -215,8 +218,11 @@ class SQLiteState:
 
     def changed_since(self, mark: int) -> dict[RowKey, tuple[Any, ...]]:
         """Rows inserted, updated or deleted after `mark` (undone calls leave no trace): key -> primary key. The
-        log's position comes with it, so a `mark()` before the next write needs no query."""
+        log's position comes with it, so a `mark()` before the next write needs no query. Everything since the
+        snapshot (`mark` 0) is kept under the change count, like the position (`_remember_mark`)."""
         count = self.change_count()
+        if mark == 0 and self._since_start is not None and self._since_start[0] == count:
+            return dict(self._since_start[1])
         out: dict[RowKey, tuple[Any, ...]] = {}
         position = mark
         sql = f'SELECT tbl, k1, k2, k3, k4, max(seq) FROM "{CHANGE_LOG}" WHERE seq > ? GROUP BY tbl, k1, k2, k3, k4'
@@ -226,6 +232,8 @@ class SQLiteState:
             position = max(position, last)
         if out or mark == 0:  # with nothing after `mark`, the position is `mark` only if nothing was rolled back
             self._remember_mark(count, position)
+        if mark == 0 and not self.raw.in_transaction:
+            self._since_start = (count, dict(out))
         return out
 
     def rows(self, keys: dict[RowKey, tuple[Any, ...]]) -> dict[RowKey, Row | None]:

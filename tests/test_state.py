@@ -89,6 +89,28 @@ def test_the_change_log_position_is_remembered_only_until_the_next_write_or_rest
     assert state.mark() == 0 and state.changed_since(0) == {}
 
 
+def test_what_changed_since_the_snapshot_is_kept_only_while_the_rows_stay_as_they_were():
+    state = make_state([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}])
+    data = state.snapshot()
+    state.raw.execute("UPDATE items SET name = 'x' WHERE id = 1")
+    kept = state.changed_since(0)
+    kept.clear()  # the caller's copy: what is kept is not touched
+    assert set(state.changed_since(0)) == {("items", "1")}
+    state.raw.execute("UPDATE items SET name = 'y' WHERE id = 2")
+    assert set(state.changed_since(0)) == {("items", "1"), ("items", "2")}
+    with state.trial():
+        state.raw.execute("DELETE FROM items WHERE id = 1")
+        assert set(state.changed_since(0)) == {("items", "1"), ("items", "2")}
+    state.raw.execute("SAVEPOINT caller")  # read inside a caller's own savepoint, then rolled back unseen
+    state.raw.execute("INSERT INTO items (id, name) VALUES (3, 'z')")
+    assert ("items", "3") in state.changed_since(0)
+    state.raw.execute("ROLLBACK TO caller")
+    state.raw.execute("RELEASE caller")
+    assert set(state.changed_since(0)) == {("items", "1"), ("items", "2")}
+    state.restore(data)
+    assert state.changed_since(0) == {}
+
+
 def test_a_position_read_inside_a_callers_own_savepoint_is_not_kept_past_its_rollback():
     state = make_state([{"id": 1, "name": "a"}])
     state.raw.execute("SAVEPOINT caller")
