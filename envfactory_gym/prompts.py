@@ -38,9 +38,11 @@ NATIVE_TOOLS_NOTE = (
 )
 
 
+@lru_cache(maxsize=1024)
 def without_tool_listing(system: str) -> str:
     """The system prompt for native tool calling: its text listing of the tools and the `<tool_call>` format
-    replaced by a short note (the schemas travel as the request's `tools`). Other text is returned unchanged."""
+    replaced by a short note (the schemas travel as the request's `tools`). Other text is returned unchanged.
+    Kept per prompt: a policy asks at every step of every episode, and the prompts are few."""
     return _TOOL_LISTING.sub(lambda match: NATIVE_TOOLS_NOTE, system, count=1)
 
 
