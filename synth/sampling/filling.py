@@ -30,8 +30,8 @@ another field of an earlier output that ends as an internal input does ("to the 
 A redrawn text may also become a new one (`Summer trip 7`: the name was taken), and a
 value an error calls taken ("already exists") is followed by one of its form no record holds (`fresh`:
 `giftset10-7`, `ana.silva7@example.org`); an error putting two dates in order ("The departure date must be after
-the arrival date") or listing the values an input takes ("Supported networks: cardano") is obeyed from then on
-(`relations`). Attempt `a` also sets `a`
+the arrival date") or listing the values an input takes ("Supported networks: cardano") is obeyed from then on, and
+an optional input it names is left out of that tool's next calls (`relations`). Attempt `a` also sets `a`
 optional inputs (those the chain links to an earlier producer always), and one input of a group the tool needs
 one of (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
 
@@ -56,7 +56,7 @@ from envfactory_synth.graph.params import resolve_schema
 from .account import census
 from .dates import is_date_name
 from .fresh import new_value
-from .relations import in_order, learn_order, listed_options
+from .relations import in_order, learn_order, listed_options, named_optional
 from .values import ValuePool, external_value, fits_constraint, on_step, values_about
 
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
@@ -110,6 +110,7 @@ class ChainFiller:
         self.taken: dict[str, set[Any]] = {}  # fresh input -> the values errors said are taken
         self.orders: list[tuple[str, str]] = []  # (later, earlier) date inputs an error put in order
         self.listed: dict[str, list[str]] = {}  # internal input -> the values an error listed as accepted
+        self.dropped: dict[str, set[str]] = {}  # tool -> optional inputs an error named, left out from then on
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
         self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
         self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
@@ -298,6 +299,7 @@ class ChainFiller:
                 for field in fields:
                     self.bounds[f"{name}.{field}"] = limit
         taken = bool(TAKEN.search(text))
+        self.drop_named(tool, error, arguments, taken or bool(side))
         for name in blamed:
             if side and is_date_name(name):
                 self.sides[name] = side
@@ -331,6 +333,19 @@ class ChainFiller:
                 self.options[name] = options
             else:
                 self.listed[name] = options
+
+    def drop_named(self, tool: str, error: str, arguments: dict[str, Any], revalued: bool) -> None:
+        """Leave out of `tool`'s next calls the optional inputs it was given that the error names
+        (`relations.named_optional`), unless the error taught what else they should be (`revalued`: a new value, a
+        date on the other side of the clock; options, a bound, a rule tying it to another input)."""
+        required = set(self.spec.tools[tool].required_inputs)
+        taught = set(self.options) | set(self.listed) | set(self.bounds) | {n.partition(".")[0] for n in self.bounds}
+        taught |= {n for rule in self.together.get(tool, []) for n in rule[:2] if isinstance(n, str)}
+        taught |= {n for group in self.exclusive.get(tool, []) for n in group}
+        optional = [n for n in arguments if n not in required and n not in taught]
+        named = named_optional(error, arguments, optional)
+        if named and not revalued:
+            self.dropped.setdefault(tool, set()).update(named)
 
     def new_value(self, tool: str, name: str, prop: dict[str, Any], previous: Any) -> str | None:
         """A value no record holds for an input an error said is taken (`fresh.new_value`), of the form of the one
@@ -580,8 +595,11 @@ class ChainFiller:
         optional = []
         internal = {i["name"] for i in self.graph.inputs(tool) if self.graph.role(tool, i["name"]) == "internal"}
         self.chosen = {n: v for n, v in previous.items() if n in internal and blamed is not None and n not in blamed}
+        dropped = self.dropped.get(tool, set())
         for item in self.graph.inputs(tool):
             name = item["name"]
+            if name in dropped and not item["required"]:
+                continue
             if item["required"] or (self.graph.role(tool, name) == "internal" and self.linked(tool, name)):
                 pointed = self.pointed_to(tool, name) if self.graph.role(tool, name) == "internal" else []
                 kept = name in previous and blamed is not None and name not in blamed

@@ -7,6 +7,10 @@
 - **Listed options**: "ADA can't be sent on SOL. Supported networks: cardano", "Valid sort fields for sources:
   display_name, cited_by_count": the input the listing's noun names (`network`, `sort`) takes one of the values
   listed (`listed_options`).
+- **Optional inputs in the way**: "Problem: ticket #4302 is not a problem ticket" (a `problem_id` the chain set to
+  the ticket itself), "Due date: can only be set on tasks": an optional input the call was given and the error
+  names (`named_optional`) is left out of that tool's next calls, unless another lesson of the error says what
+  it should be instead.
 
 An input is named by its words other than the generic ones of a date (`departure_date` by `departure`), all found
 in the words of the phrase.
@@ -34,6 +38,7 @@ ONE_OF_THESE = re.compile(r"\b(?P<noun>[a-z_]\w*) must be one of:?\s+(?P<options
 MARKS = re.compile(r"[^\w\s.\-]")
 SEPARATOR = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s+and\s+")
 GENERIC = frozenset({"date", "time", "datetime", "at", "day", "on", "timestamp", "utc", "local"})
+REFERENCE = frozenset({"id", "uid", "uuid", "key", "number", "code", "ref", "sid"})
 MOST_OPTIONS = 20
 
 
@@ -133,3 +138,16 @@ def listed_options(error: str, names: Iterable[str], arguments: dict[str, Any] |
                 if _same_form(options, arguments.get(name)):
                     learned.setdefault(name, options)
     return learned
+
+
+def named_optional(error: str, arguments: dict[str, Any], optional: Iterable[str]) -> set[str]:
+    """The optional inputs among `optional` that the call was given and the error names: every word of the
+    input's name but those of a reference or a date (`problem_id` by "problem", `due_at` by "due") is a word of
+    the error."""
+    said = set(words(error))
+    named = set()
+    for name in optional:
+        mine = set(words(name)) - REFERENCE - GENERIC
+        if name in arguments and mine and mine <= said:
+            named.add(name)
+    return named

@@ -137,14 +137,17 @@ def list_wallets(db: Database) -> list[Wallet]:
 
 
 @tool()
-def create_address(db: Database, wallet_id: str, network: str) -> Address:
+def create_address(db: Database, wallet_id: str, network: str, memo: str | None = None) -> Address:
     """Create a receiving address of a wallet.
 
     Args:
         wallet_id: The wallet.
         network: The network to receive on.
+        memo: A memo senders add (stellar only).
     """
     currency = db.get(wallets, wallet_id, "Wallet")["currency"]
+    if memo is not None and network != "stellar":
+        raise InvalidRequest(f"Memo: {network} addresses take no memo")
     if network not in NETWORKS[currency]:
         supported = ", ".join(NETWORKS[currency])
         raise InvalidRequest(f"{currency} can't be sent or received on {network}. Supported networks: {supported}")

@@ -12,7 +12,7 @@ from envfactory_synth.sampling.chain import Chain
 from envfactory_synth.sampling.execute import execute_chain
 from envfactory_synth.sampling.filling import ChainFiller
 from envfactory_synth.sampling.fresh import new_value
-from envfactory_synth.sampling.relations import in_order, learn_order, listed_options
+from envfactory_synth.sampling.relations import in_order, learn_order, listed_options, named_optional
 from envfactory_synth.sampling.values import ValuePool
 
 from .stay_env import SEED, stay_spec
@@ -103,3 +103,24 @@ def test_the_values_an_error_lists_as_supported_are_taken(stays, stay_graph):
     tried = {"wallet_id": "wal_01", "network": "ethereum"}
     filler.refuse("create_address", tried, "ADA can't be sent or received on ethereum. Supported networks: cardano")
     assert filler.value("create_address", item, "ethereum") == (True, "cardano")
+
+
+def test_an_optional_input_an_error_names_is_left_out_unless_the_error_says_what_it_should_be(stays, stay_graph):
+    """ "Memo: cardano addresses take no memo" names the optional memo the call was given: the next calls of the
+    tool go without it. An error that lists what an optional input takes keeps it."""
+    tried = {"wallet_id": "wal_01", "network": "cardano", "memo": "rent"}
+    assert named_optional("Memo: cardano addresses take no memo", tried, ["memo"]) == {"memo"}
+    assert named_optional("Problem: ticket #7 is not a problem ticket", {"problem_id": 7}, ["problem_id"]) == {
+        "problem_id"
+    }
+    assert named_optional("Memo: cardano addresses take no memo", {"network": "cardano"}, ["memo"]) == set()
+    filler = ChainFiller(stays, stay_graph, ValuePool({"tables": SEED}, [], CLOCK), np.random.default_rng(0), False)
+    filler.record("list_wallets", {}, SEED["wallets"])
+    filler.refuse("create_address", tried, "Memo: cardano addresses take no memo")
+    assert filler.dropped == {"create_address": {"memo"}}
+    for attempt in range(1, 6):  # later attempts set more optional inputs: never the memo
+        arguments, _ = filler.arguments("create_address", attempt, tried, {"memo"})
+        assert arguments is not None and "memo" not in arguments
+    listing = ChainFiller(stays, stay_graph, ValuePool({"tables": SEED}, [], CLOCK), np.random.default_rng(0), False)
+    listing.refuse("create_address", tried, "Invalid memo. Valid memos: rent, salary")
+    assert listing.dropped == {} and listing.options == {"memo": ["rent", "salary"]}
