@@ -35,6 +35,11 @@ LISTED = re.compile(
     re.I,
 )
 ONE_OF_THESE = re.compile(r"\b(?P<noun>[a-z_]\w*) must be one of:?\s+(?P<options>(?:[^.;\n(]|\.(?=\S))+)", re.I)
+ASKS = re.compile(
+    r"(?:^|[:.;(]\s*)(?:give|provide|pass|include|specify|enter|supply|choose|fill|add)\b"
+    r"|\b(?:required|missing|is needed)\b",
+    re.I,
+)
 MARKS = re.compile(r"[^\w\s.\-]")
 SEPARATOR = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s+and\s+")
 GENERIC = frozenset({"date", "time", "datetime", "at", "day", "on", "timestamp", "utc", "local"})
@@ -143,7 +148,10 @@ def listed_options(error: str, names: Iterable[str], arguments: dict[str, Any] |
 def named_optional(error: str, arguments: dict[str, Any], optional: Iterable[str]) -> set[str]:
     """The optional inputs among `optional` that the call was given and the error names: every word of the
     input's name but those of a reference or a date (`problem_id` by "problem", `due_at` by "due") is a word of
-    the error."""
+    the error. None where the error asks for inputs ("Give start_place_id or both start_latitude and
+    start_longitude", "assignee_id is required to reserve"): what it names is wanted, not in the way."""
+    if ASKS.search(error):
+        return set()
     said = set(words(error))
     named = set()
     for name in optional:

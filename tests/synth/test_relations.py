@@ -114,6 +114,8 @@ def test_an_optional_input_an_error_names_is_left_out_unless_the_error_says_what
         "problem_id"
     }
     assert named_optional("Memo: cardano addresses take no memo", {"network": "cardano"}, ["memo"]) == set()
+    asked = "Give start_place_id or both start_latitude and start_longitude."
+    assert named_optional(asked, {"start_latitude": 37.8}, ["start_latitude", "start_longitude"]) == set()
     filler = ChainFiller(stays, stay_graph, ValuePool({"tables": SEED}, [], CLOCK), np.random.default_rng(0), False)
     filler.record("list_wallets", {}, SEED["wallets"])
     filler.refuse("create_address", tried, "Memo: cardano addresses take no memo")
