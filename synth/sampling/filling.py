@@ -27,7 +27,11 @@ with users_choice") ties the input to the option it goes with (`learn_together`)
 ("e.g. harborcoffee.com/blog/*") is taken by the input it names (`learn_example`); an error naming a word of
 another field of an earlier output that ends as an internal input does ("to the partner on your profile":
 `partner_member_number` for `recipient_member_number`) has the input take that field's value (`pointed_to`).
-A redrawn text may also become a new one (`Summer trip 7`: the name was taken). Attempt `a` also sets `a`
+A redrawn text may also become a new one (`Summer trip 7`: the name was taken), and a
+value an error calls taken ("already exists") is followed by one of its form no record holds (`fresh`:
+`giftset10-7`, `ana.silva7@example.org`); an error putting two dates in order ("The departure date must be after
+the arrival date") or listing the values an input takes ("Supported networks: cardano") is obeyed from then on, and
+an optional input it names is left out of that tool's next calls (`relations`). Attempt `a` also sets `a`
 optional inputs (those the chain links to an earlier producer always), and one input of a group the tool needs
 one of (`needs_one_of`, from the seed: a fed one, else one the user says) is always set.
 
@@ -51,6 +55,8 @@ from envfactory_synth.graph.params import resolve_schema
 
 from .account import census
 from .dates import is_date_name
+from .fresh import new_value
+from .relations import in_order, learn_order, listed_options, named_optional
 from .values import ValuePool, external_value, fits_constraint, on_step, values_about
 
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
@@ -101,6 +107,10 @@ class ChainFiller:
         self.exclusive: dict[str, list[set[str]]] = {}  # tool -> inputs an error said go one at a time
         self.bounds: dict[str, tuple[int, float]] = {}  # number input -> (-1 below / 1 above, the bound an error set)
         self.fresh: set[str] = set()  # inputs an error said must name something new ("already exists")
+        self.taken: dict[str, set[Any]] = {}  # fresh input -> the values errors said are taken
+        self.orders: list[tuple[str, str]] = []  # (later, earlier) date inputs an error put in order
+        self.listed: dict[str, list[str]] = {}  # internal input -> the values an error listed as accepted
+        self.dropped: dict[str, set[str]] = {}  # tool -> optional inputs an error named, left out from then on
         self.sides: dict[str, int] = {}  # date input -> -1 (an error wants it in the past) or 1 (in the future)
         self.together: dict[str, list[tuple[str, str, Any]]] = {}  # tool -> (input, other input, its value or None)
         self.options: dict[str, list[str]] = {}  # input -> the values a validation error said it should be
@@ -276,6 +286,7 @@ class ChainFiller:
             if found.group("name") in arguments:
                 self.options[found.group("name")] = re.findall(r"'([^']*)'", found.group("options"))
         self.learn_example(error, arguments)
+        self.learn_relations(tool, error, arguments)
         bound = BOUND.search(text)
         for name in _named(text, arguments) if bound else ():
             limit = (-1 if bound.group(1) in BELOW else 1, float(bound.group(2).replace(",", "")))
@@ -288,11 +299,14 @@ class ChainFiller:
                 for field in fields:
                     self.bounds[f"{name}.{field}"] = limit
         taken = bool(TAKEN.search(text))
+        self.drop_named(tool, error, arguments, taken or bool(side))
         for name in blamed:
             if side and is_date_name(name):
                 self.sides[name] = side
             if taken and self.graph.role(tool, name) == "external":
                 self.fresh.add(name)
+                if isinstance(arguments.get(name), (str, int)):
+                    self.taken.setdefault(name, set()).add(arguments[name])
             value = arguments.get(name)
             if isinstance(value, (dict, list)) or value is None:
                 continue
@@ -304,6 +318,45 @@ class ChainFiller:
                 }
                 if traits:
                     self.refused.setdefault(name, set()).update(traits)
+
+    def learn_relations(self, tool: str, error: str, arguments: dict[str, Any]) -> None:
+        """What an error says about how inputs relate (`relations`): two dates in an order ("The departure date
+        must be after the arrival date"), kept for every call that takes both; the values an input may take
+        ("Supported networks: cardano"): an external input takes one of them, an internal one those of them earlier
+        outputs gave first."""
+        names = [i["name"] for i in self.graph.inputs(tool)]
+        order = learn_order(error, names)
+        if order is not None and order not in self.orders:
+            self.orders.append(order)
+        for name, options in listed_options(error, names, arguments).items():
+            if self.graph.role(tool, name) == "external":
+                self.options[name] = options
+            else:
+                self.listed[name] = options
+
+    def drop_named(self, tool: str, error: str, arguments: dict[str, Any], revalued: bool) -> None:
+        """Leave out of `tool`'s next calls the optional inputs it was given that the error names
+        (`relations.named_optional`), unless the error taught what else they should be (`revalued`: a new value, a
+        date on the other side of the clock; options, a bound, a rule tying it to another input)."""
+        required = set(self.spec.tools[tool].required_inputs)
+        taught = set(self.options) | set(self.listed) | set(self.bounds) | {n.partition(".")[0] for n in self.bounds}
+        taught |= {n for rule in self.together.get(tool, []) for n in rule[:2] if isinstance(n, str)}
+        taught |= {n for group in self.exclusive.get(tool, []) for n in group}
+        optional = [n for n in arguments if n not in required and n not in taught]
+        named = named_optional(error, arguments, optional)
+        if named and not revalued:
+            self.dropped.setdefault(tool, set()).update(named)
+
+    def new_value(self, tool: str, name: str, prop: dict[str, Any], previous: Any) -> str | None:
+        """A value no record holds for an input an error said is taken (`fresh.new_value`), of the form of the one
+        refused (or of one drawn)."""
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        base = previous
+        if not isinstance(base, str):
+            base = external_value(name, prop, defs, self.pool, self.rng, "", self.sides.get(name, 0))
+        taken = [*self.pool.existing(name), *self.said(name), *self.taken.get(name, ())]
+        return new_value(base, taken, self.rng, resolve_schema(prop, defs), name)
 
     def learn_example(self, error: str, arguments: dict[str, Any]) -> None:
         """An error that shows an example of what it wants ("the URL pattern must be on harborcoffee.com (e.g.
@@ -402,6 +455,9 @@ class ChainFiller:
         if self.graph.role(tool, name) == "internal":
             pointed = self.pointed_to(tool, name)
             found = _unique(pointed + self.internal(tool, name))
+            listed = self.listed.get(name)
+            if listed and not isinstance(previous, (dict, list)):  # an error listed what it takes
+                found = [v for v in found if v in listed] or listed
             if not found:
                 return False, None
             found = self.acceptable(name, found)
@@ -412,6 +468,10 @@ class ChainFiller:
             return True, self._pick(self.options[name], previous)
         if name in self.bounds:
             return True, self._within_bound(name, resolve_schema(prop, defs), previous)
+        if name in self.fresh and not isinstance(previous, (dict, list)):
+            new = self.new_value(tool, name, prop, previous)
+            if new is not None:
+                return True, new
         found = self.external(tool, name, prop, defs)
         resolved = resolve_schema(prop, defs)
         free_text = resolved.get("type") == "string" and not {"enum", "pattern", "format"} & set(resolved)
@@ -535,8 +595,11 @@ class ChainFiller:
         optional = []
         internal = {i["name"] for i in self.graph.inputs(tool) if self.graph.role(tool, i["name"]) == "internal"}
         self.chosen = {n: v for n, v in previous.items() if n in internal and blamed is not None and n not in blamed}
+        dropped = self.dropped.get(tool, set())
         for item in self.graph.inputs(tool):
             name = item["name"]
+            if name in dropped and not item["required"]:
+                continue
             if item["required"] or (self.graph.role(tool, name) == "internal" and self.linked(tool, name)):
                 pointed = self.pointed_to(tool, name) if self.graph.role(tool, name) == "internal" else []
                 kept = name in previous and blamed is not None and name not in blamed
@@ -586,6 +649,7 @@ class ChainFiller:
                 if name != keep:
                     arguments.pop(name)
         self._together(tool, arguments)
+        in_order(arguments, self.orders)
         return arguments, ""
 
     def row_context(self, tool: str) -> dict[str, Any]:
