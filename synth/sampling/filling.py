@@ -3,8 +3,10 @@
 - **Internal inputs** come from what the chain has already seen: the outputs of earlier calls along the graph's
   `via` pairs (the latest producer first; list items that say they are the wanted entity, such as
   `"object": "database"`, preferred), then any earlier output or argument field of the same name (the
-  reservation number `get_reservation` echoed). Only with `internal_from_state` may they fall back on ids of
-  the state, the user's own records first.
+  reservation number `get_reservation` echoed). A list of ids an output gives (a device's `entities`) is its
+  ids, and only texts of the form the input's pattern requires count (`lock_lock` takes `lock.*`, not the
+  lock's battery sensor: `shaped_for`), so a listing without one starves the tool. Only with
+  `internal_from_state` may they fall back on ids of the state, the user's own records first.
 - **External inputs** are what the scenario's user can say: values from one row of the state for inputs said
   together (an origin and a destination of one route; their own rows first), a value an earlier call was given
   or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a
@@ -154,7 +156,30 @@ class ChainFiller:
             for path in self.graph.feeding_paths(producer, tool, name):
                 found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
             found += _fields(arguments, field) + _fields(output, field)
-        return _unique(found)
+        return [v for v in _unique(found) if self.shaped_for(tool, name, v)]
+
+    def shaped_for(self, tool: str, name: str, value: Any) -> bool:
+        """Whether a text an earlier output gave has the form input `name` of `tool` requires (its schema's
+        pattern, or that of its items): a device's entities list its battery sensor beside its lock, and
+        `lock_lock` takes only `lock.*`. Other values, and inputs without a pattern, always fit."""
+        if not isinstance(value, str):
+            return True
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        head, _, sub = name.partition(".")
+        prop = resolve_schema(schema.get("properties", {}).get(head.removesuffix("[]"), {}), defs)
+        for part in [p for p in sub.split(".") if p] if sub else []:
+            prop = resolve_schema(prop.get("items", prop), defs) if prop.get("type") == "array" else prop
+            prop = resolve_schema(prop.get("properties", {}).get(part.removesuffix("[]"), {}), defs)
+        options = [resolve_schema(o, defs) for o in prop.get("anyOf") or prop.get("oneOf") or [prop]]
+        patterns = [
+            (o.get("items", {}) if o.get("type") == "array" else o).get("pattern")
+            for o in options
+            if o.get("type") != "null"
+        ]
+        if not patterns or None in patterns:
+            return True
+        return any(re.search(p, value) for p in patterns)
 
     def pointed_to(self, tool: str, name: str) -> list[Any]:
         """Values of fields of earlier outputs named as internal input `name` is but for a word an error of `tool`

@@ -633,3 +633,53 @@ def test_a_record_an_error_finds_in_the_wrong_state_sends_the_chain_to_a_user_wi
     assert next_pick(ranked, [0], "Conflict: Order 5803 was canceled.", owned=owned) == 3
     assert other_states("Conflict: Order 9999 was canceled.", owned, [0]) == {}
     assert next_pick(ranked, [0], "Conflict: Order 9999 was canceled.", owned=owned) == 1  # the richest untried
+
+
+def _home_graph(spec):
+    """The home environment's graph as the sampler would link it: `list_devices` gives `lock_lock` its entity
+    through the devices' entity lists, `search_devices` gives it too, and the room a later tool takes."""
+    from envfactory_synth.graph.model import ToolGraph
+
+    graph = ToolGraph()
+    graph.graph.graph["entities"] = ["room", "device", "entity"]
+    for name, tool_spec in spec.tools.items():
+        properties = tool_spec.input_schema.get("properties", {})
+        required = set(tool_spec.input_schema.get("required", []))
+        inputs = [{"name": n, "required": n in required, "description": ""} for n in properties]
+        graph.add_tool(name, inputs=inputs, outputs=[], user_only=False, needs_one_of=[], accepts={})
+    graph.set_roles(
+        {"lock_lock.entity_id": "internal", "get_room.room_id": "internal", "search_devices.query": "external"},
+        "test",
+    )
+    for producer in ("list_devices", "search_devices"):
+        graph.add_dependency(producer, "lock_lock", "test", [("[].entities", "entity_id", 1.0)])
+        graph.add_dependency(producer, "get_room", "test", [("[].room", "room_id", 1.0)])
+    return graph
+
+
+def test_an_output_s_list_of_ids_feeds_an_input_with_only_the_ids_of_its_form(tmp_path):
+    """A device lists its entities by id, a battery sensor beside the lock: the whole list is the output's value
+    for `lock_lock.entity_id` (not nothing: a list is no id), and only the lock fits the input's pattern, so a
+    listing of devices without a lock starves `lock_lock` and the look-ahead tries another."""
+    from envfactory_synth.sampling.values import values_about
+
+    from .home_env import SEED, home_spec
+
+    spec = home_spec(tmp_path)
+    graph = _home_graph(spec)
+    back_door = {"id": "d1", "name": "Back Door", "room": "kitchen", "entities": ["sensor.back_door_battery"]}
+    back_door["entities"].append("lock.back_door")
+    light = {"id": "d2", "name": "Ceiling Light", "room": "kitchen", "entities": ["light.ceiling"]}
+    assert values_about([back_door], "[].entities", "entity") == ["sensor.back_door_battery", "lock.back_door"]
+    filler = ChainFiller(spec, graph, _pool(SEED), np.random.default_rng(0), False, set(), SEED, {})
+    filler.record("list_devices", {}, [light])
+    assert filler.from_chain("lock_lock", "entity_id") == []
+    assert filler.starved("list_devices", ["lock_lock"]) == [("lock_lock", "entity_id")]
+    filler.record("list_devices", {}, [back_door])
+    assert filler.from_chain("lock_lock", "entity_id") == ["lock.back_door"]
+    assert filler.starved("list_devices", ["lock_lock"]) == []
+    arguments, _ = filler.arguments("lock_lock", 0)
+    session = ToolSession(spec)
+    session.reset("seed", CLOCK)
+    assert session.call("lock_lock", arguments).ok
+    session.close()
