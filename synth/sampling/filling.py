@@ -11,7 +11,8 @@
   together (an origin and a destination of one route; their own rows first), a value an earlier call was given
   or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a
   date an output holds, which belongs to a past booking), an empty search where the input says empty matches
-  everything, their own records (their last name, their licence number), else a plausible value of the state
+  everything, the name of a record a later tool needs from a search (its words find that record: `searching`),
+  their own records (their last name, their licence number), else a plausible value of the state
   (an option, an existing title, a date near the clock; `values.external_value`).
 - An input that takes objects (cart lines, a trip's segments) gets one object: each field an earlier output
   feeds (the graph's `via` slot `segments[].origin`) from that output, its other required fields as external
@@ -53,7 +54,8 @@ from envfactory_synth.graph.params import resolve_schema
 
 from .account import census
 from .dates import is_date_name
-from .values import ValuePool, external_value, fits_constraint, on_step, values_about
+from .searching import QUERY, holders, search_words
+from .values import ValuePool, external_value, fits_constraint, on_step, snake, values_about
 
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
 PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
@@ -251,6 +253,9 @@ class ChainFiller:
             drawn = external_value(name, schema, defs, self.pool, self.rng, description, self.sides.get(name, 0))
             return _unique(picks) + [drawn]
         said = [self.context[name]] if name in self.context else []
+        if not slot and resolved.get("type") == "string" and "enum" not in resolved and QUERY.search(snake(name)):
+            wanted = self.wanted_later(tool)  # a search: the name of a record a later tool needs (`searching`)
+            said = (search_words(self.tables, self.own, wanted, self.rng) if wanted else []) + said
         if resolved.get("type") == "string" and EMPTY_MATCHES_ALL.search(description):
             said.append("")  # "empty matches every issue": the widest search
         said += self.said(name, outputs=False)
@@ -507,8 +512,19 @@ class ChainFiller:
         of the chain need from `tool` refer to, in their order (a page some blocks belong to, when `delete_block`
         is to take a block of the page `retrieve_block_children` lists); none when no later tool needs anything
         from `tool`, or no candidate has it."""
+        wanted = self.wanted_later(tool)
+        if not wanted:
+            return []
+        where = census(self.tables).where
+        tables = set(holders(self.tables, wanted))
+        return [
+            v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool) and tables & where.get(v, set())
+        ]
+
+    def wanted_later(self, tool: str) -> set[str]:
+        """The entities of the required internal inputs that later tools of the chain take from `tool`."""
         entities = self.graph.graph.graph.get("entities", [])
-        wanted = {
+        return {
             entity
             for consumer in self.later
             for i in self.graph.inputs(consumer)
@@ -517,15 +533,6 @@ class ChainFiller:
             and self.graph.provides(tool, consumer, i["name"])
             and (entity := id_entity(i["name"], entities))
         }
-        if not wanted:
-            return []
-        where = census(self.tables).where
-        holders = {
-            t for t in self.tables if singular(t) in wanted or any(singular(t).endswith(f"_{e}") for e in wanted)
-        }
-        return [
-            v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool) and holders & where.get(v, set())
-        ]
 
     def _objects(
         self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any

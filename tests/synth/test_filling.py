@@ -683,3 +683,35 @@ def test_an_output_s_list_of_ids_feeds_an_input_with_only_the_ids_of_its_form(tm
     session.reset("seed", CLOCK)
     assert session.call("lock_lock", arguments).ok
     session.close()
+
+
+def test_a_search_says_the_name_of_a_record_a_later_tool_needs(tmp_path):
+    """`search_devices` feeds `lock_lock` (an entity of a device) and `get_room` (a device's room): its words are
+    the name of a record of that kind, the user's own first (the Front Door, theirs), so that the search finds
+    something; for a room, whose names no device holds, next come the names of records naming a room (its
+    devices). Without a later tool needing anything from it, the search says what it said before."""
+    from envfactory_synth.sampling.searching import search_words
+
+    from .home_env import SEED, home_spec
+
+    spec = home_spec(tmp_path)
+    graph = _home_graph(spec)
+    own = {"devices": [SEED["devices"][2]]}
+    filler = ChainFiller(spec, graph, _pool(SEED, own), np.random.default_rng(0), False, set(), SEED, own)
+    schema = spec.tools["search_devices"].input_schema
+    filler.later = ["lock_lock"]
+    assert filler.wanted_later("search_devices") == {"entity"}
+    said = filler.external("search_devices", "query", schema["properties"]["query"], {})
+    assert said[0] == "Front Door"  # entities have no names: the devices naming them, the user's first
+    filler.later = ["get_room"]
+    said = filler.external("search_devices", "query", schema["properties"]["query"], {})
+    assert said[:2] in (["Kitchen", "Hall"], ["Hall", "Kitchen"]) and "Front Door" in said
+    session = ToolSession(spec)
+    session.reset("seed", CLOCK)
+    found = session.call("search_devices", {"query": said[2]})
+    assert found.ok and found.output, said
+    session.close()
+    rng = np.random.default_rng(0)
+    assert search_words(SEED, own, {"device"}, rng)[0] == "Front Door"
+    filler.later = []
+    assert "Front Door" not in filler.external("search_devices", "query", schema["properties"]["query"], {})
