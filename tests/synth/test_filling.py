@@ -715,3 +715,41 @@ def test_a_search_says_the_name_of_a_record_a_later_tool_needs(tmp_path):
     assert search_words(SEED, own, {"device"}, rng)[0] == "Front Door"
     filler.later = []
     assert "Front Door" not in filler.external("search_devices", "query", schema["properties"]["query"], {})
+
+
+def test_a_chain_that_needs_a_kind_of_record_none_of_the_five_richest_owns_is_tried_for_an_owner():
+    """Ticketmaster's holds belong to accounts after the five richest, so `get_cart` -> `release_hold` found an
+    empty cart for every user it was tried for. The failure names the kind (`hold_id`: holds), and the next user
+    is the first account after the five that owns one; a failure naming a kind one of the five owns, or another
+    error, leaves the turn to `next_pick`."""
+    from envfactory_synth.graph.model import ToolGraph
+    from envfactory_synth.sampling.account import PICK_AMONG, owner_beyond
+    from envfactory_synth.sampling.execute import execute_chain
+
+    spec = load_zoo_environment("ticketmaster")
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    session.close()
+    ranked = candidates(spec, tables)
+    owned = [own_records(spec, tables, t, r) for t, r in ranked[:PICK_AMONG]]
+    assert not any(records.get("holds") for records in owned)
+    error = "no earlier output provides required input 'hold_id' of release_hold"
+    found = owner_beyond(spec, tables, ranked, owned, error)
+    assert found is not None and found >= PICK_AMONG and own_records(spec, tables, *ranked[found]).get("holds")
+    assert (
+        owner_beyond(spec, tables, ranked, owned, "no earlier output provides required input 'order_id' of x") is None
+    )
+    assert owner_beyond(spec, tables, ranked, owned, "Hold 'H1' not found") is None
+
+    graph = ToolGraph()
+    graph.graph.graph["entities"] = ["hold", "order", "event"]
+    for name in ("get_cart", "release_hold"):
+        inputs = [{"name": n, "required": True, "description": ""} for n in spec.tools[name].required_inputs]
+        graph.add_tool(name, inputs=inputs, outputs=[], user_only=False, needs_one_of=[], accepts={})
+    graph.set_roles({"release_hold.hold_id": "internal"}, "test")
+    graph.add_dependency("get_cart", "release_hold", "test", [("[].hold_id", "hold_id", 1.0)])
+    chain = Chain(["get_cart", "release_hold"], "get_cart", "topology", graph, [("get_cart", "release_hold")])
+    run = execute_chain(spec, chain, "seed", seed=0, internal_from_state=False, sign_in=True)
+    assert run.ok, run.error
+    assert run.account.row == ranked[found][1] and [c.name for c in run.calls][-1] == "release_hold"
