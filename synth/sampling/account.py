@@ -25,6 +25,7 @@ SIGN_IN = re.compile(r"^(user_)?(log_?in|sign_?in|authenticate|authorize_app|gra
 TRIES = 8
 REFUSED_PER_TABLE = 2
 RICHEST_OF = 10
+BEYOND = 40  # accounts after the first five a chain that needs a kind none of them owns may be tried for
 PICK_AMONG = 5  # scenarios draw their user among the five richest accounts
 
 
@@ -310,6 +311,37 @@ def next_pick(
         )
 
     return max(order, key=lambda i: (elsewhere.get(i, 0) > 0, filled(i), -i))
+
+
+def owner_beyond(
+    spec: EnvironmentSpec,
+    tables: dict[str, list[dict]],
+    ranked: list[tuple[str, dict]],
+    owned: list[dict[str, list[dict]]],
+    error: str,
+    listed: list[str] | tuple[str, ...] = (),
+    among: int = PICK_AMONG,
+    most: int = BEYOND,
+) -> int | None:
+    """The position in `ranked` of the first account after the first `among` (whose own records are `owned`)
+    that owns records of a kind a "no earlier output provides" failure names (the input's words but its id
+    words: `hold` for `hold_id`; the words of the chain's tools that were to give it, `listed`) where none of
+    those `among` owns any: the buyer with a held cart, when the five richest have none. Looks at `most`
+    accounts at most; None when the error is another, names no kind, or nobody else owns one."""
+    missing = MISSING.search(error)
+    if not missing or not error.startswith("no earlier output provides"):
+        return None
+    kinds = [k for k in [set(words(missing.group("name"))) - ID_WORDS] + [{w} for t in listed for w in words(t)] if k]
+
+    def holds(records: dict[str, list[dict]]) -> bool:
+        return any(rows and any(k <= set(words(t)) for k in kinds) for t, rows in records.items())
+
+    if not kinds or any(holds(records) for records in owned):
+        return None
+    for position in range(among, min(len(ranked), among + most)):
+        if holds(own_records(spec, tables, *ranked[position])):
+            return position
+    return None
 
 
 def other_states(error: str, owned: list[dict[str, list[dict]]], tried: list[int] = ()) -> dict[int, int]:

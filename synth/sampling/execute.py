@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -15,7 +16,7 @@ from envfactory_gym.spec import EnvironmentSpec
 from envfactory_gym.state import CanonicalState
 from envfactory_gym.tasks import GroundTruthCall
 
-from .account import PICK_AMONG, Account, candidates, next_pick, own_records
+from .account import PICK_AMONG, Account, candidates, next_pick, own_records, owner_beyond
 from .account import sign_in as sign_in_user
 from .chain import Chain
 from .clock import scenario_clock
@@ -27,6 +28,7 @@ BACKTRACKS = 4
 LOOKAHEAD = 3  # trials of other arguments for a call whose output starves a later tool of the chain
 EXHAUSTED = "every choice of arguments was tried before"
 USERS = 3
+STARVED = re.compile(r"no earlier output provides required input '(?P<name>[^']+)' of ")
 
 
 @dataclass
@@ -261,6 +263,9 @@ def execute_chain(
     the values they can give; when the chain fails for them, another of those accounts is the scenario's user
     (`users` in all: a task's user is whoever has the records it is about), the one whose row fills the most
     columns the failure names (`account.next_pick`: a member with a partner when points go only to a partner).
+    Where no earlier output gave a required input and none of the five owns records of its kind (holds, for a
+    `hold_id` the cart did not give; or of what the chain's tools that were to give it list), the next user is the
+    first account after them that owns one (`account.owner_beyond`).
     """
     if clock is None:
         clock = scenario_clock(spec, snapshot if isinstance(snapshot, str) else "seed")
@@ -272,6 +277,8 @@ def execute_chain(
         ranked = seed_state.accounts
         owned = [own_records(spec, seed_state.tables, t, r) for t, r in ranked[:PICK_AMONG]] if sign_in else None
     picks = [seed]
+    beyond: list[tuple[str, dict]] | None = None  # the accounts with one after the first five first, for one try
+    went_beyond = False
     for user in range(tries):
         result = _execute(
             spec,
@@ -283,8 +290,9 @@ def execute_chain(
             backtracks,
             internal_from_state,
             sign_in,
-            picks[-1],
+            picks[-1] if beyond is None else 0,
             final=user == tries - 1,
+            ranked=beyond,
         )
         if result.ok or user == tries - 1:
             break
@@ -292,11 +300,34 @@ def execute_chain(
             picks.append(seed + user + 1)
             continue
         head = min(PICK_AMONG, len(ranked))
+        if owned and not went_beyond:  # a kind none of the five owns: its owner comes next
+            found = owner_beyond(
+                spec,
+                seed_state.tables,
+                ranked,
+                owned,
+                result.error or "",
+                _listed(chain, result.failed_tool, result.error or ""),
+            )
+            if found is not None:
+                beyond, went_beyond = [ranked[found], *ranked[:found], *ranked[found + 1 :]], True
+                continue
+        beyond = None
         following = next_pick(ranked, [p % head for p in picks], result.error or "", owned=owned) if head else None
         if following is None:
             break
         picks.append(following)
     return result
+
+
+def _listed(chain: Chain, tool: str | None, error: str) -> list[str]:
+    """The tools before `tool` in the chain that were to give the required input an error says no earlier output
+    provided (`list_evouchers`, for the `reservation_number` of `get_reservation`); none for other errors."""
+    found = STARVED.match(error)
+    if tool not in chain.tools or not found:
+        return []
+    before = chain.tools[: chain.tools.index(tool)]
+    return [u for u in dict.fromkeys(before) if chain.graph.provides(u, tool, found.group("name"))]
 
 
 def _execute(
@@ -311,6 +342,7 @@ def _execute(
     sign_in: bool,
     user: int,
     final: bool = True,
+    ranked: list[tuple[str, dict]] | None = None,
 ) -> ChainExecution:
     """One execution of `chain` (see `execute_chain`), the `user`-th account signed in; the final state is read
     when it worked or when no other user will try (`final`)."""
@@ -329,7 +361,8 @@ def _execute(
         tables = seed_state.tables
         result = ChainExecution()
         if sign_in:
-            result.account = sign_in_user(session, spec, tables, pick=user, ranked=seed_state.accounts)
+            accounts = seed_state.accounts if ranked is None else ranked
+            result.account = sign_in_user(session, spec, tables, pick=user, ranked=accounts)
             if result.account.tool is not None and result.account.table is not None:
                 result.calls.append(
                     GroundTruthCall(name=result.account.tool, arguments=result.account.arguments, caller="user")

@@ -3,13 +3,16 @@
 - **Internal inputs** come from what the chain has already seen: the outputs of earlier calls along the graph's
   `via` pairs (the latest producer first; list items that say they are the wanted entity, such as
   `"object": "database"`, preferred), then any earlier output or argument field of the same name (the
-  reservation number `get_reservation` echoed). Only with `internal_from_state` may they fall back on ids of
-  the state, the user's own records first.
+  reservation number `get_reservation` echoed). A list of ids an output gives (a device's `entities`) is its
+  ids, and only texts of the form the input's pattern requires count (`lock_lock` takes `lock.*`, not the
+  lock's battery sensor: `shaped_for`), so a listing without one starves the tool. Only with
+  `internal_from_state` may they fall back on ids of the state, the user's own records first.
 - **External inputs** are what the scenario's user can say: values from one row of the state for inputs said
   together (an origin and a destination of one route; their own rows first), a value an earlier call was given
   or returned under that name (the trip's dates, said once and repeated; a city the assistant listed; never a
   date an output holds, which belongs to a past booking), an empty search where the input says empty matches
-  everything, their own records (their last name, their licence number), else a plausible value of the state
+  everything, the name of a record a later tool needs from a search (its words find that record: `searching`),
+  their own records (their last name, their licence number), else a plausible value of the state
   (an option, an existing title, a date near the clock; `values.external_value`).
 - An input that takes objects (cart lines, a trip's segments) gets one object: each field an earlier output
   feeds (the graph's `via` slot `segments[].origin`) from that output, its other required fields as external
@@ -57,7 +60,8 @@ from .account import census
 from .dates import is_date_name
 from .fresh import new_value
 from .relations import in_order, learn_order, listed_options, named_optional
-from .values import ValuePool, external_value, fits_constraint, on_step, values_about
+from .searching import QUERY, holders, search_words
+from .values import ValuePool, external_value, fits_constraint, on_step, snake, values_about
 
 FUTURE = re.compile(r"\b(is|are|be|lies?|in) (in )?the future\b|\bcan't be in the future\b")
 PAST = re.compile(r"\b(is|are|be|lies?|in) (in )?the past\b|\bmust be in the future\b")
@@ -164,7 +168,30 @@ class ChainFiller:
             for path in self.graph.feeding_paths(producer, tool, name):
                 found += [v for v in values_about(output, path, entity) if not isinstance(v, (dict, list))]
             found += _fields(arguments, field) + _fields(output, field)
-        return _unique(found)
+        return [v for v in _unique(found) if self.shaped_for(tool, name, v)]
+
+    def shaped_for(self, tool: str, name: str, value: Any) -> bool:
+        """Whether a text an earlier output gave has the form input `name` of `tool` requires (its schema's
+        pattern, or that of its items): a device's entities list its battery sensor beside its lock, and
+        `lock_lock` takes only `lock.*`. Other values, and inputs without a pattern, always fit."""
+        if not isinstance(value, str):
+            return True
+        schema = self.spec.tools[tool].input_schema
+        defs = schema.get("$defs", {})
+        head, _, sub = name.partition(".")
+        prop = resolve_schema(schema.get("properties", {}).get(head.removesuffix("[]"), {}), defs)
+        for part in [p for p in sub.split(".") if p] if sub else []:
+            prop = resolve_schema(prop.get("items", prop), defs) if prop.get("type") == "array" else prop
+            prop = resolve_schema(prop.get("properties", {}).get(part.removesuffix("[]"), {}), defs)
+        options = [resolve_schema(o, defs) for o in prop.get("anyOf") or prop.get("oneOf") or [prop]]
+        patterns = [
+            (o.get("items", {}) if o.get("type") == "array" else o).get("pattern")
+            for o in options
+            if o.get("type") != "null"
+        ]
+        if not patterns or None in patterns:
+            return True
+        return any(re.search(p, value) for p in patterns)
 
     def pointed_to(self, tool: str, name: str) -> list[Any]:
         """Values of fields of earlier outputs named as internal input `name` is but for a word an error of `tool`
@@ -236,6 +263,9 @@ class ChainFiller:
             drawn = external_value(name, schema, defs, self.pool, self.rng, description, self.sides.get(name, 0))
             return _unique(picks) + [drawn]
         said = [self.context[name]] if name in self.context else []
+        if not slot and resolved.get("type") == "string" and "enum" not in resolved and QUERY.search(snake(name)):
+            wanted = self.wanted_later(tool)  # a search: the name of a record a later tool needs (`searching`)
+            said = (search_words(self.tables, self.own, wanted, self.rng) if wanted else []) + said
         if resolved.get("type") == "string" and EMPTY_MATCHES_ALL.search(description):
             said.append("")  # "empty matches every issue": the widest search
         said += self.said(name, outputs=False)
@@ -542,8 +572,19 @@ class ChainFiller:
         of the chain need from `tool` refer to, in their order (a page some blocks belong to, when `delete_block`
         is to take a block of the page `retrieve_block_children` lists); none when no later tool needs anything
         from `tool`, or no candidate has it."""
+        wanted = self.wanted_later(tool)
+        if not wanted:
+            return []
+        where = census(self.tables).where
+        tables = set(holders(self.tables, wanted))
+        return [
+            v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool) and tables & where.get(v, set())
+        ]
+
+    def wanted_later(self, tool: str) -> set[str]:
+        """The entities of the required internal inputs that later tools of the chain take from `tool`."""
         entities = self.graph.graph.graph.get("entities", [])
-        wanted = {
+        return {
             entity
             for consumer in self.later
             for i in self.graph.inputs(consumer)
@@ -552,15 +593,6 @@ class ChainFiller:
             and self.graph.provides(tool, consumer, i["name"])
             and (entity := id_entity(i["name"], entities))
         }
-        if not wanted:
-            return []
-        where = census(self.tables).where
-        holders = {
-            t for t in self.tables if singular(t) in wanted or any(singular(t).endswith(f"_{e}") for e in wanted)
-        }
-        return [
-            v for v in found if isinstance(v, (str, int)) and not isinstance(v, bool) and holders & where.get(v, set())
-        ]
 
     def _objects(
         self, tool: str, name: str, shape: tuple[bool, dict], defs: dict[str, Any], previous: Any

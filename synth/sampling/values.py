@@ -78,7 +78,8 @@ def fits_constraint(value: Any, schema: dict[str, Any], description: str = "", n
 
 def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
     """`values_at`, preferring list items that say they are an `entity` (a field whose value is the entity's
-    name, such as `"object": "database"`) when some items do."""
+    name, such as `"object": "database"`) when some items do; a list at the end is its items, as in `values_at`
+    (a device's `entities`: `["lock.back_door", "sensor.back_door_battery"]`)."""
     if not entity or "[]." not in path:
         return values_at(data, path)
     head, _, tail = path.rpartition("[].")
@@ -86,7 +87,8 @@ def values_about(data: Any, path: str, entity: str | None) -> list[Any]:
     items = [i for v in found for i in (v if isinstance(v, list) else [v]) if isinstance(i, dict)]
     tagged = [i for i in items if entity in {v.lower() for v in i.values() if isinstance(v, str)}]
     chosen = tagged or items
-    return [v for i in chosen for v in raw_values(i, tail)]  # the tail may go deeper: `payload[].marketplace.id`
+    found = [v for i in chosen for v in raw_values(i, tail)]  # the tail may go deeper: `payload[].marketplace.id`
+    return [x for v in found for x in (v if isinstance(v, list) else [v])]
 
 
 class ValuePool:

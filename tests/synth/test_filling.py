@@ -633,3 +633,123 @@ def test_a_record_an_error_finds_in_the_wrong_state_sends_the_chain_to_a_user_wi
     assert next_pick(ranked, [0], "Conflict: Order 5803 was canceled.", owned=owned) == 3
     assert other_states("Conflict: Order 9999 was canceled.", owned, [0]) == {}
     assert next_pick(ranked, [0], "Conflict: Order 9999 was canceled.", owned=owned) == 1  # the richest untried
+
+
+def _home_graph(spec):
+    """The home environment's graph as the sampler would link it: `list_devices` gives `lock_lock` its entity
+    through the devices' entity lists, `search_devices` gives it too, and the room a later tool takes."""
+    from envfactory_synth.graph.model import ToolGraph
+
+    graph = ToolGraph()
+    graph.graph.graph["entities"] = ["room", "device", "entity"]
+    for name, tool_spec in spec.tools.items():
+        properties = tool_spec.input_schema.get("properties", {})
+        required = set(tool_spec.input_schema.get("required", []))
+        inputs = [{"name": n, "required": n in required, "description": ""} for n in properties]
+        graph.add_tool(name, inputs=inputs, outputs=[], user_only=False, needs_one_of=[], accepts={})
+    graph.set_roles(
+        {"lock_lock.entity_id": "internal", "get_room.room_id": "internal", "search_devices.query": "external"},
+        "test",
+    )
+    for producer in ("list_devices", "search_devices"):
+        graph.add_dependency(producer, "lock_lock", "test", [("[].entities", "entity_id", 1.0)])
+        graph.add_dependency(producer, "get_room", "test", [("[].room", "room_id", 1.0)])
+    return graph
+
+
+def test_an_output_s_list_of_ids_feeds_an_input_with_only_the_ids_of_its_form(tmp_path):
+    """A device lists its entities by id, a battery sensor beside the lock: the whole list is the output's value
+    for `lock_lock.entity_id` (not nothing: a list is no id), and only the lock fits the input's pattern, so a
+    listing of devices without a lock starves `lock_lock` and the look-ahead tries another."""
+    from envfactory_synth.sampling.values import values_about
+
+    from .home_env import SEED, home_spec
+
+    spec = home_spec(tmp_path)
+    graph = _home_graph(spec)
+    back_door = {"id": "d1", "name": "Back Door", "room": "kitchen", "entities": ["sensor.back_door_battery"]}
+    back_door["entities"].append("lock.back_door")
+    light = {"id": "d2", "name": "Ceiling Light", "room": "kitchen", "entities": ["light.ceiling"]}
+    assert values_about([back_door], "[].entities", "entity") == ["sensor.back_door_battery", "lock.back_door"]
+    filler = ChainFiller(spec, graph, _pool(SEED), np.random.default_rng(0), False, set(), SEED, {})
+    filler.record("list_devices", {}, [light])
+    assert filler.from_chain("lock_lock", "entity_id") == []
+    assert filler.starved("list_devices", ["lock_lock"]) == [("lock_lock", "entity_id")]
+    filler.record("list_devices", {}, [back_door])
+    assert filler.from_chain("lock_lock", "entity_id") == ["lock.back_door"]
+    assert filler.starved("list_devices", ["lock_lock"]) == []
+    arguments, _ = filler.arguments("lock_lock", 0)
+    session = ToolSession(spec)
+    session.reset("seed", CLOCK)
+    assert session.call("lock_lock", arguments).ok
+    session.close()
+
+
+def test_a_search_says_the_name_of_a_record_a_later_tool_needs(tmp_path):
+    """`search_devices` feeds `lock_lock` (an entity of a device) and `get_room` (a device's room): its words are
+    the name of a record of that kind, the user's own first (the Front Door, theirs), so that the search finds
+    something; for a room, whose names no device holds, next come the names of records naming a room (its
+    devices). Without a later tool needing anything from it, the search says what it said before."""
+    from envfactory_synth.sampling.searching import search_words
+
+    from .home_env import SEED, home_spec
+
+    spec = home_spec(tmp_path)
+    graph = _home_graph(spec)
+    own = {"devices": [SEED["devices"][2]]}
+    filler = ChainFiller(spec, graph, _pool(SEED, own), np.random.default_rng(0), False, set(), SEED, own)
+    schema = spec.tools["search_devices"].input_schema
+    filler.later = ["lock_lock"]
+    assert filler.wanted_later("search_devices") == {"entity"}
+    said = filler.external("search_devices", "query", schema["properties"]["query"], {})
+    assert said[0] == "Front Door"  # entities have no names: the devices naming them, the user's first
+    filler.later = ["get_room"]
+    said = filler.external("search_devices", "query", schema["properties"]["query"], {})
+    assert said[:2] in (["Kitchen", "Hall"], ["Hall", "Kitchen"]) and "Front Door" in said
+    session = ToolSession(spec)
+    session.reset("seed", CLOCK)
+    found = session.call("search_devices", {"query": said[2]})
+    assert found.ok and found.output, said
+    session.close()
+    rng = np.random.default_rng(0)
+    assert search_words(SEED, own, {"device"}, rng)[0] == "Front Door"
+    filler.later = []
+    assert "Front Door" not in filler.external("search_devices", "query", schema["properties"]["query"], {})
+
+
+def test_a_chain_that_needs_a_kind_of_record_none_of_the_five_richest_owns_is_tried_for_an_owner():
+    """Ticketmaster's holds belong to accounts after the five richest, so `get_cart` -> `release_hold` found an
+    empty cart for every user it was tried for. The failure names the kind (`hold_id`: holds), and the next user
+    is the first account after the five that owns one; a failure naming a kind one of the five owns, or another
+    error, leaves the turn to `next_pick`."""
+    from envfactory_synth.graph.model import ToolGraph
+    from envfactory_synth.sampling.account import PICK_AMONG, owner_beyond
+    from envfactory_synth.sampling.execute import execute_chain
+
+    spec = load_zoo_environment("ticketmaster")
+    session = ToolSession(spec)
+    session.reset("seed")
+    tables = session.state.dump_snapshot()["tables"]
+    session.close()
+    ranked = candidates(spec, tables)
+    owned = [own_records(spec, tables, t, r) for t, r in ranked[:PICK_AMONG]]
+    assert not any(records.get("holds") for records in owned)
+    error = "no earlier output provides required input 'hold_id' of release_hold"
+    found = owner_beyond(spec, tables, ranked, owned, error)
+    assert found is not None and found >= PICK_AMONG and own_records(spec, tables, *ranked[found]).get("holds")
+    assert (
+        owner_beyond(spec, tables, ranked, owned, "no earlier output provides required input 'order_id' of x") is None
+    )
+    assert owner_beyond(spec, tables, ranked, owned, "Hold 'H1' not found") is None
+
+    graph = ToolGraph()
+    graph.graph.graph["entities"] = ["hold", "order", "event"]
+    for name in ("get_cart", "release_hold"):
+        inputs = [{"name": n, "required": True, "description": ""} for n in spec.tools[name].required_inputs]
+        graph.add_tool(name, inputs=inputs, outputs=[], user_only=False, needs_one_of=[], accepts={})
+    graph.set_roles({"release_hold.hold_id": "internal"}, "test")
+    graph.add_dependency("get_cart", "release_hold", "test", [("[].hold_id", "hold_id", 1.0)])
+    chain = Chain(["get_cart", "release_hold"], "get_cart", "topology", graph, [("get_cart", "release_hold")])
+    run = execute_chain(spec, chain, "seed", seed=0, internal_from_state=False, sign_in=True)
+    assert run.ok, run.error
+    assert run.account.row == ranked[found][1] and [c.name for c in run.calls][-1] == "release_hold"
