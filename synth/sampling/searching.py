@@ -45,9 +45,8 @@ def search_words(
 ) -> list[str]:
     """Labels to search for: of records of `entities`, then of records naming one of them (the cards of a list,
     for a search whose cards give the list), at most `most` of each; where neither has any, of records they name
-    (the device of an entity). In each, the user's own
-    records first, then records sharing a value (an id-like text) with one of theirs, then the others;
-    shuffled with `rng` within each."""
+    (the device of an entity). In each, the user's own records first, then records sharing a value (an id-like
+    text) with one of theirs, then the others; shuffled with `rng` within each."""
     found: list[str] = []
     for names in (holders(tables, entities), referrers(tables, entities)):
         found += _labels(tables, own, names, rng)[:most]
